@@ -1,0 +1,105 @@
+"""The frozen configuration of a game: variant, betting structure, stakes and house rules.
+
+One `Config` describes every hand a table deals until its stakes change; it is part of each
+hand's first record, so a stored hand can be rebuilt without the table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from enum import StrEnum
+from typing import Any
+
+from tables.engine.errors import RuleError
+
+
+class Game(StrEnum):
+    OMAHA = "omaha"
+    """Omaha High."""
+    OMAHA_HI_LO = "omaha-hi-lo"
+    """Omaha Hi/Lo 8-or-better."""
+
+
+class Structure(StrEnum):
+    LIMIT = "limit"
+    POT_LIMIT = "pot-limit"
+    NO_LIMIT = "no-limit"
+
+
+class AnteKind(StrEnum):
+    NONE = "none"
+    EACH = "each"
+    """Every player in the hand pays `ante`."""
+    BIG_BLIND = "big-blind"
+    """The big blind alone pays `ante` for the table."""
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """Stakes and house rules of a table.
+
+    >>> Config(Game.OMAHA_HI_LO, Structure.LIMIT, big_blind=5, chip_unit=1).small_blind
+    2
+    >>> Config(Game.OMAHA, Structure.POT_LIMIT, big_blind=10, chip_unit=5).small_blind
+    5
+
+    - `big_blind` is the lower limit in a limit game; `big_bet` the upper (default twice it).
+    - `small_blind` defaults to half the big blind rounded down to the chip unit
+      (seeds/omaha-hi-lo-partypoker.txt; RULES.md "5/10 gives 2, not 2.5").
+    - `raise_cap` (limit only) counts the bets allowed in one betting round, the opening bet
+      included (before the flop the big blind is that bet): 4 is "a bet and three raises"
+      (the online rooms), 5 "a bet and four raises" (the card room), None no cap.
+    - `uncapped_heads_up`: the card room's option of no cap once only two players remain.
+    """
+
+    game: Game
+    structure: Structure
+    big_blind: int
+    small_blind: int | None = None
+    chip_unit: int = 1
+    ante: int = 0
+    ante_kind: AnteKind = AnteKind.NONE
+    big_bet: int | None = None
+    raise_cap: int | None = 4
+    uncapped_heads_up: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "game", Game(self.game))
+        object.__setattr__(self, "structure", Structure(self.structure))
+        object.__setattr__(self, "ante_kind", AnteKind(self.ante_kind))
+        if self.chip_unit < 1:
+            raise RuleError(f"chip unit {self.chip_unit} must be at least 1")
+        if self.big_blind < self.chip_unit or self.big_blind % self.chip_unit:
+            raise RuleError(
+                f"big blind {self.big_blind} must be a positive multiple of the chip unit"
+                f" {self.chip_unit}"
+            )
+        if self.small_blind is None:
+            half = self.big_blind // 2
+            object.__setattr__(self, "small_blind", half - half % self.chip_unit)
+        assert self.small_blind is not None
+        if not 0 <= self.small_blind <= self.big_blind:
+            raise RuleError(
+                f"small blind {self.small_blind} must be between 0 and the big blind"
+                f" {self.big_blind}"
+            )
+        if self.ante < 0:
+            raise RuleError(f"ante {self.ante} cannot be negative")
+        if self.ante and self.ante_kind is AnteKind.NONE:
+            object.__setattr__(self, "ante_kind", AnteKind.EACH)
+        if not self.ante:
+            object.__setattr__(self, "ante_kind", AnteKind.NONE)
+        if self.big_bet is None:
+            object.__setattr__(self, "big_bet", 2 * self.big_blind)
+        assert self.big_bet is not None
+        if self.big_bet < self.big_blind:
+            raise RuleError(f"big bet {self.big_bet} is below the small bet {self.big_blind}")
+        if self.raise_cap is not None and self.raise_cap < 1:
+            raise RuleError(f"raise cap {self.raise_cap} must allow at least the opening bet")
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Config:
+        return cls(**data)
