@@ -1,0 +1,44 @@
+# Two commands for everyone: `make run` to host a game, `make test` to check the code.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PYTEST_ARGS ?= -n 2
+
+.PHONY: run test lint fuzz bench
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+# Stamp files: reinstall only when a requirements file changes.
+$(VENV)/.installed: requirements.txt | $(PY)
+	$(PY) -m pip install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.installed-dev: requirements.txt requirements-dev.txt | $(PY)
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	touch $@ $(VENV)/.installed
+
+# The local embedded run: DEBUG on unless set, nothing else needed.
+run: export DEBUG ?= 1
+run: $(VENV)/.installed
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_demo
+	$(PY) manage.py collectstatic --noinput --verbosity 0
+	$(PY) manage.py serve --host $(HOST) --port $(PORT)
+
+lint: $(VENV)/.installed-dev
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy tables/engine
+
+# DATABASE_URL and REDIS_URL are used when set; otherwise SQLite and embedded mode.
+test: lint
+	$(VENV)/bin/pytest $(PYTEST_ARGS)
+
+fuzz: $(VENV)/.installed-dev
+	$(PY) tests/engine/fuzz_hands.py --hands 1000000
+
+bench: $(VENV)/.installed-dev
+	$(PY) benchmarks/engine.py

@@ -1,0 +1,19 @@
+from django.apps import AppConfig
+from django.db.models.signals import post_migrate
+
+
+class SeriesConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "series"
+    verbose_name = "Series"
+
+    def ready(self) -> None:
+        # Permissions are created by post_migrate too, so the Directors group is filled in
+        # after them rather than in a data migration, where they may not exist yet.
+        post_migrate.connect(_ensure_directors_group, sender=self)
+
+
+def _ensure_directors_group(sender: AppConfig, using: str = "default", **kwargs: object) -> None:
+    from series.services import directors_group_ensure
+
+    directors_group_ensure(using=using)

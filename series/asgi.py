@@ -1,0 +1,35 @@
+"""The ASGI application: HTTP through Django, WebSockets through Channels.
+
+Every WebSocket passes the origin check (the Origin header must be one of ALLOWED_HOSTS)
+and then the session authentication, before it reaches a consumer.
+"""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "series.settings")
+
+# Django must be set up before the routing modules import consumers and models.
+django_asgi_app = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from series import routing as series_routing  # noqa: E402
+from tables import routing as tables_routing  # noqa: E402
+
+websocket_urlpatterns = [
+    *series_routing.websocket_urlpatterns,
+    *tables_routing.websocket_urlpatterns,
+]
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        ),
+    }
+)

@@ -1,0 +1,52 @@
+"""Embedded mode: the Celery worker and beat as threads inside the web process.
+
+With no REDIS_URL the broker is Kombu's in-memory transport, which only exists inside one
+process, so the worker and beat must live in the process that serves the site. They run as
+daemon threads: the worker with the ``solo`` pool (tasks run one at a time, which is plenty
+for one home game), beat with the non-persistent scheduler (periodic tasks are sweeps that
+derive their work from the database, so nothing is lost by forgetting their last run).
+
+Only ``manage.py serve`` starts them; tests and other management commands never do.
+"""
+
+import logging
+import socket
+import threading
+from dataclasses import dataclass
+
+from celery.beat import EmbeddedService
+from celery.worker import WorkController
+
+from series.celery import app
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class EmbeddedCelery:
+    worker: WorkController
+    worker_thread: threading.Thread
+    beat: threading.Thread
+
+    def stop(self) -> None:
+        self.beat.stop()  # type: ignore[attr-defined]
+        self.worker.stop(in_sighandler=False)
+        self.worker_thread.join(timeout=5)
+
+
+def embedded_celery_start() -> EmbeddedCelery:
+    worker = WorkController(
+        app=app,
+        hostname=f"embedded@{socket.gethostname()}",
+        pool_cls="solo",
+        concurrency=1,
+        without_heartbeat=True,
+        without_mingle=True,
+        without_gossip=True,
+    )
+    worker_thread = threading.Thread(target=worker.start, name="celery-worker", daemon=True)
+    worker_thread.start()
+    beat = EmbeddedService(app, thread=True, scheduler_cls="celery.beat:Scheduler")
+    beat.start()
+    logger.info("Embedded mode: Celery worker and beat running in this process.")
+    return EmbeddedCelery(worker=worker, worker_thread=worker_thread, beat=beat)

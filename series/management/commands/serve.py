@@ -1,0 +1,40 @@
+"""Serve the site with daphne: HTTP and WebSockets, plus Celery when embedded.
+
+``make run`` uses this. In embedded mode (no REDIS_URL) it also runs the Celery worker and
+beat in this process. In distributed mode it serves only; start the worker and beat apart
+(see the Procfile).
+"""
+
+from typing import Any
+
+from daphne.cli import CommandLineInterface
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandParser
+
+
+class Command(BaseCommand):
+    help = "Serve HTTP and WebSockets with daphne (and Celery in embedded mode)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--host", default="127.0.0.1")
+        parser.add_argument("--port", type=int, default=8000)
+
+    def handle(self, *args: Any, host: str, port: int, **options: Any) -> None:
+        embedded = None
+        if settings.EMBEDDED:
+            from series.embedded import embedded_celery_start
+
+            embedded = embedded_celery_start()
+            mode = "embedded mode: in-memory channel layer and broker, Celery in this process"
+        else:
+            mode = "distributed mode: channels-redis and the Redis broker"
+        shown_host = "127.0.0.1" if host in {"0.0.0.0", "::"} else host
+        self.stdout.write(
+            self.style.SUCCESS(f"Serving the site at http://{shown_host}:{port}/ ({mode})")
+        )
+        self.stdout.flush()
+        try:
+            CommandLineInterface().run(["-b", host, "-p", str(port), "series.asgi:application"])
+        finally:
+            if embedded is not None:
+                embedded.stop()

@@ -1,0 +1,63 @@
+"""Seasons and their events on the calendar. Results and standings come later."""
+
+from django.db import models
+from django.urls import reverse
+
+
+class Game(models.TextChoices):
+    OMAHA_HI = "omaha-hi", "Omaha High"
+    OMAHA_HI_LO = "omaha-hi-lo", "Omaha Hi/Lo 8-or-better"
+
+
+class Structure(models.TextChoices):
+    LIMIT = "limit", "Limit"
+    POT_LIMIT = "pot-limit", "Pot-Limit"
+    NO_LIMIT = "no-limit", "No-Limit"
+
+
+class Season(models.Model):
+    name = models.CharField(max_length=100)
+    starts_on = models.DateField()
+    ends_on = models.DateField()
+    description = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-starts_on"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(ends_on__gte=models.F("starts_on")),
+                name="season_ends_after_it_starts",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Event(models.Model):
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="events")
+    name = models.CharField(max_length=100)
+    starts_at = models.DateTimeField()
+    venue = models.CharField(max_length=200, blank=True)
+    game = models.CharField(max_length=20, choices=Game.choices, default=Game.OMAHA_HI_LO)
+    structure = models.CharField(
+        max_length=20, choices=Structure.choices, default=Structure.POT_LIMIT
+    )
+    buy_in = models.PositiveIntegerField(help_text="Goes to the prize pool.")
+    fee = models.PositiveIntegerField(default=0, help_text="Kept outside the prize pool.")
+    starting_stack = models.PositiveIntegerField(default=10000)
+    notes = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["starts_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def price(self) -> str:
+        """The price as players say it: "20+5" is 20 to the prize pool and a 5 fee."""
+        return f"{self.buy_in}+{self.fee}" if self.fee else str(self.buy_in)
+
+    def get_admin_url(self) -> str:
+        return reverse("admin:series_event_change", args=[self.pk])

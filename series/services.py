@@ -1,0 +1,107 @@
+"""Workflows of the series app: accounts, the Directors role, the demo series."""
+
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, time, timedelta
+
+from django.contrib.auth.models import AbstractBaseUser, Group, Permission, User
+from django.db import transaction
+from django.utils import timezone
+
+from series.models import Event, Game, Season, Structure
+from series.permissions import DIRECTORS_GROUP
+
+# Directors manage the calendar in the admin; the live-table and tournament apps add their
+# own models to this list as they arrive.
+DIRECTOR_MODELS = ("series.season", "series.event")
+
+
+def directors_group_ensure(using: str = "default") -> Group:
+    """Create the Directors group with its admin permissions; safe to call repeatedly."""
+    group, _ = Group.objects.using(using).get_or_create(name=DIRECTORS_GROUP)
+    for label in DIRECTOR_MODELS:
+        app_label, model = label.split(".")
+        permissions = Permission.objects.using(using).filter(
+            content_type__app_label=app_label, content_type__model=model
+        )
+        group.permissions.add(*permissions)
+    return group
+
+
+def director_grant(user: User) -> User:
+    """Make ``user`` a director: the Directors group, and staff status for the admin."""
+    user.groups.add(directors_group_ensure())
+    if not user.is_staff:
+        user.is_staff = True
+        user.save(update_fields=["is_staff"])
+    return user
+
+
+def player_sign_up(username: str, password: str, email: str = "") -> AbstractBaseUser:
+    return User.objects.create_user(username=username, password=password, email=email)
+
+
+DEMO_PLAYERS = ("ann", "ben", "cal", "dee", "eve", "fay")
+
+
+@dataclass(frozen=True)
+class DemoAccounts:
+    director_password: str
+    player_password: str
+
+
+def demo_is_needed() -> bool:
+    return not User.objects.exists() and not Season.objects.exists()
+
+
+@transaction.atomic
+def demo_load(now: datetime | None = None) -> DemoAccounts | None:
+    """Fill an empty database with a director, six players and a season of events.
+
+    Returns the generated passwords (shown once), or None when the database already has
+    users or seasons, so running it again never touches real data.
+    """
+    if not demo_is_needed():
+        return None
+    now = now or timezone.now()
+    accounts = DemoAccounts(
+        director_password=secrets.token_urlsafe(12), player_password=secrets.token_urlsafe(9)
+    )
+    director = User.objects.create_user(
+        "director", email="director@example.com", password=accounts.director_password
+    )
+    director_grant(director)
+    for name in DEMO_PLAYERS:
+        User.objects.create_user(name, password=accounts.player_password)
+
+    today = timezone.localdate(now)
+    season = Season.objects.create(
+        name=f"{today.year} Omaha Series",
+        starts_on=today,
+        ends_on=today + timedelta(weeks=26),
+        description="Monthly Omaha tournaments among friends. Points for every finish.",
+    )
+    # Fridays at 19:30 local time, four weeks apart, starting with the next Friday.
+    first_friday = today + timedelta(days=(4 - today.weekday()) % 7 or 7)
+    schedule = [
+        ("Season opener", Game.OMAHA_HI_LO, Structure.POT_LIMIT, 20, 5, "Ann's kitchen"),
+        ("Pot-Limit Omaha night", Game.OMAHA_HI, Structure.POT_LIMIT, 20, 5, "Ben's garage"),
+        ("Limit Omaha/8", Game.OMAHA_HI_LO, Structure.LIMIT, 15, 5, "The back room"),
+        ("Big-stack Omaha", Game.OMAHA_HI, Structure.NO_LIMIT, 30, 5, "Cal's place"),
+        ("Hi/Lo classic", Game.OMAHA_HI_LO, Structure.POT_LIMIT, 20, 5, "Dee's flat"),
+        ("Season finale", Game.OMAHA_HI_LO, Structure.POT_LIMIT, 50, 10, "Ann's kitchen"),
+    ]
+    for week, (name, game, structure, buy_in, fee, venue) in enumerate(schedule):
+        day = first_friday + timedelta(weeks=4 * week)
+        Event.objects.create(
+            season=season,
+            name=name,
+            starts_at=timezone.make_aware(datetime.combine(day, time(19, 30))),
+            venue=venue,
+            game=game,
+            structure=structure,
+            buy_in=buy_in,
+            fee=fee,
+            starting_stack=10000,
+        )
+    return accounts

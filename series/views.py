@@ -1,0 +1,45 @@
+from django.contrib import messages
+from django.contrib.auth import login
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+
+from series import selectors
+from series.forms import SignUpForm
+from series.permissions import director_required
+from series.services import player_sign_up
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    upcoming = list(selectors.events_upcoming()[:4])
+    return render(
+        request,
+        "series/home.html",
+        {"next_event": upcoming[0] if upcoming else None, "later_events": upcoming[1:]},
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("home")
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = player_sign_up(
+            form.cleaned_data["username"],
+            form.cleaned_data["password1"],
+            form.cleaned_data.get("email", ""),
+        )
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, f"Welcome, {user.get_username()}! You are signed up.")
+        return redirect("home")
+    return render(request, "registration/signup.html", {"form": form})
+
+
+@director_required
+def director_dashboard(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "series/director_dashboard.html",
+        {"seasons": selectors.seasons_with_events()},
+    )

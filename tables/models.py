@@ -1,0 +1,1 @@
+"""Live tables: models come with the live-tables issue."""

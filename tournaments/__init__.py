@@ -1,0 +1,1 @@
+"""Blind structures, tournaments, entries, seating and the blind clock."""

@@ -1,0 +1,1 @@
+"""Tournaments and the blind clock: models come with the tournaments issue."""
