@@ -38,7 +38,7 @@ def embedded_celery_start() -> EmbeddedCelery:
     worker = WorkController(
         app=app,
         hostname=f"embedded@{socket.gethostname()}",
-        pool_cls="solo",
+        pool="solo",
         concurrency=1,
         without_heartbeat=True,
         without_mingle=True,

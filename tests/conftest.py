@@ -1,0 +1,34 @@
+"""Fixtures shared by the Django tests, named for the role each one plays."""
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from series.services import director_grant
+
+PASSWORD = "correct-horse-battery-staple"
+
+
+@pytest.fixture
+def director(db: None) -> User:
+    user = User.objects.create_user("dana", password=PASSWORD)
+    return director_grant(user)
+
+
+@pytest.fixture
+def player(db: None) -> User:
+    return User.objects.create_user("pat", password=PASSWORD)
+
+
+@pytest.fixture
+def director_client(director: User) -> Client:
+    client = Client()
+    client.force_login(director)
+    return client
+
+
+@pytest.fixture
+def player_client(player: User) -> Client:
+    client = Client()
+    client.force_login(player)
+    return client

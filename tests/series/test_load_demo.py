@@ -1,0 +1,46 @@
+from io import StringIO
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.management import call_command
+from django.utils import timezone
+
+from series.models import Event, Season
+from series.permissions import is_director
+
+pytestmark = pytest.mark.django_db
+
+
+def load_demo() -> str:
+    out = StringIO()
+    call_command("load_demo", stdout=out)
+    return out.getvalue()
+
+
+def test_demo_data_fills_an_empty_database() -> None:
+    output = load_demo()
+    director = User.objects.get(username="director")
+    assert is_director(director) and director.is_staff and not director.is_superuser
+    password = output.split("director  password: ")[1].split()[0]
+    assert director.check_password(password)
+    assert User.objects.count() == 7
+    season = Season.objects.get()
+    assert season.events.count() == 6
+    assert not Event.objects.filter(starts_at__lt=timezone.now()).exists()
+
+
+def test_demo_data_is_not_loaded_twice_nor_over_real_data() -> None:
+    load_demo()
+    director_password = User.objects.get(username="director").password
+    output = load_demo()
+    assert "not loaded" in output
+    assert "password" not in output
+    assert User.objects.count() == 7
+    assert Season.objects.count() == 1
+    assert User.objects.get(username="director").password == director_password
+
+
+def test_an_existing_account_keeps_the_demo_away() -> None:
+    User.objects.create_user("host", password="x-long-password-1")
+    assert "not loaded" in load_demo()
+    assert not Season.objects.exists()
