@@ -1,0 +1,105 @@
+"""Cards as small ints, their two-character text form, and the shuffled deck.
+
+A card is `rank * 4 + suit`: ranks ``"23456789TJQKA"`` are 0..12 (deuce 0, ace 12), suits
+``"cdhs"`` are 0..3. Ints make the evaluator's tables cheap to index; the text form is what
+players, records and PHH files read.
+
+>>> parse_card("Ah")
+50
+>>> card_str(50)
+'Ah'
+>>> cards_str(parse_cards("AhKd7c"))
+'AhKd7c'
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Iterable
+
+from tables.engine.errors import RuleError
+
+Card = int
+"""`rank * 4 + suit`, 0..51."""
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+
+FULL_DECK: tuple[Card, ...] = tuple(range(52))
+"""The 52 cards in order: 2c 2d 2h 2s 3c ... As."""
+
+
+def rank_of(card: Card) -> int:
+    """The card's rank, 0 (deuce) to 12 (ace)."""
+    return card >> 2
+
+
+def suit_of(card: Card) -> int:
+    """The card's suit, 0..3 for clubs, diamonds, hearts, spades."""
+    return card & 3
+
+
+def parse_card(text: str) -> Card:
+    """The card written as two characters, rank then suit.
+
+    >>> parse_card("Tc"), parse_card("2c"), parse_card("As")
+    (32, 0, 51)
+    """
+    if len(text) != 2 or text[0] not in RANKS or text[1] not in SUITS:
+        raise RuleError(f"{text!r} is not a card: a rank of {RANKS} then a suit of {SUITS}")
+    return RANKS.index(text[0]) * 4 + SUITS.index(text[1])
+
+
+def card_str(card: Card) -> str:
+    """The two-character text of a card.
+
+    >>> card_str(0), card_str(51)
+    ('2c', 'As')
+    """
+    if not 0 <= card < 52:
+        raise RuleError(f"{card} is not a card: cards are 0..51")
+    return RANKS[card >> 2] + SUITS[card & 3]
+
+
+def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
+    """Cards from one string of two-character cards or from an iterable of card strings.
+
+    Spaces and commas between cards are allowed in the single-string form.
+
+    >>> parse_cards("AhKd 7c")
+    (50, 45, 20)
+    >>> parse_cards(["Ah", "Kd"])
+    (50, 45)
+    """
+    if isinstance(text, str):
+        compact = text.replace(" ", "").replace(",", "")
+        if len(compact) % 2:
+            raise RuleError(f"{text!r} is not a list of two-character cards")
+        return tuple(parse_card(compact[i : i + 2]) for i in range(0, len(compact), 2))
+    return tuple(parse_card(item) for item in text)
+
+
+def cards_str(cards: Iterable[Card]) -> str:
+    """The cards written one after another.
+
+    >>> cards_str((50, 45, 20))
+    'AhKd7c'
+    """
+    return "".join(card_str(card) for card in cards)
+
+
+def shuffled_deck(rng: random.Random | None = None) -> tuple[Card, ...]:
+    """A fresh 52-card order for one hand, dealt from the front.
+
+    `rng` defaults to a new `secrets.SystemRandom` (the operating system's CSPRNG), so
+    nothing of one hand's shuffle is reused in the next; tests pass `random.Random(seed)`.
+
+    >>> shuffled_deck(random.Random(1))[:3] == shuffled_deck(random.Random(1))[:3]
+    True
+    """
+    if rng is None:
+        rng = secrets.SystemRandom()
+    deck = list(FULL_DECK)
+    rng.shuffle(deck)
+    return tuple(deck)
