@@ -6,7 +6,9 @@ daemon threads: the worker with the ``solo`` pool (tasks run one at a time, whic
 for one home game), beat with the non-persistent scheduler (periodic tasks are sweeps that
 derive their work from the database, so nothing is lost by forgetting their last run).
 
-Only ``manage.py serve`` starts them; tests and other management commands never do.
+Only ``manage.py serve`` starts them; tests and other management commands never do. As in
+any worker process, ``AsyncResult.get()`` then refuses to block: views schedule tasks and
+move on, they never wait for one.
 """
 
 import logging
@@ -35,11 +37,16 @@ class EmbeddedCelery:
 
 
 def embedded_celery_start() -> EmbeddedCelery:
+    # Name the queues: a worker started with queues narrows the app's queue selection for
+    # every later worker in the process, so relying on the default would be order-dependent.
+    configured = app.conf.task_queues
+    queues = [q.name for q in configured] if configured else [app.conf.task_default_queue]
     worker = WorkController(
         app=app,
         hostname=f"embedded@{socket.gethostname()}",
         pool="solo",
         concurrency=1,
+        queues=queues,
         without_heartbeat=True,
         without_mingle=True,
         without_gossip=True,

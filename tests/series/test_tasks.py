@@ -1,0 +1,43 @@
+"""Tasks go through the configured broker to a real worker.
+
+With REDIS_URL set that is the Redis broker (what `celery -A series worker` uses); without
+it, the in-memory broker of embedded mode, with the worker and beat that `manage.py serve`
+starts in its own process.
+"""
+
+import uuid
+
+import pytest
+from celery.contrib.testing.worker import start_worker
+from django.conf import settings
+
+from series.celery import app
+from series.tasks import ping
+
+
+def test_a_task_runs_on_a_worker_through_the_configured_broker() -> None:
+    # A queue of its own, so parallel test processes sharing one Redis never take its task.
+    queue = f"test-{uuid.uuid4().hex}"
+    with start_worker(app, pool="solo", perform_ping_check=False, queues=[queue]):
+        token = uuid.uuid4().hex
+        result = ping.apply_async(args=[token], queue=queue)
+        assert result.get(timeout=20) == f"pong:{token}"
+    expected = settings.REDIS_URL or "memory://"
+    assert app.conf.broker_url == expected
+
+
+@pytest.mark.skipif(not settings.EMBEDDED, reason="embedded mode only (REDIS_URL is set)")
+def test_embedded_mode_runs_worker_and_beat_inside_the_process() -> None:
+    from series.embedded import embedded_celery_start
+
+    embedded = embedded_celery_start()
+    try:
+        assert embedded.worker_thread.is_alive() and embedded.beat.is_alive()
+        token = uuid.uuid4().hex
+        # A worker in the process marks it as "inside a worker", where Celery forbids
+        # waiting on results; the test waits anyway, knowing the task runs on another thread.
+        result = ping.delay(token).get(timeout=20, disable_sync_subtasks=False)
+        assert result == f"pong:{token}"
+    finally:
+        embedded.stop()
+    assert not embedded.worker_thread.is_alive()
