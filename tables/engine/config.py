@@ -50,6 +50,8 @@ class Config:
       included (before the flop the big blind is that bet): 4 is "a bet and three raises"
       (the online rooms), 5 "a bet and four raises" (the card room), None no cap.
     - `uncapped_heads_up`: the card room's option of no cap once only two players remain.
+    - `all_in_on_timeout`: the online rooms' option that a player who times out or
+      disconnects with chips in the pot is treated as all-in (`Hand.declare_all_in`).
     """
 
     game: Game
@@ -62,6 +64,7 @@ class Config:
     big_bet: int | None = None
     raise_cap: int | None = 4
     uncapped_heads_up: bool = False
+    all_in_on_timeout: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "game", Game(self.game))

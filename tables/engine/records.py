@@ -1,0 +1,280 @@
+"""Every change to a hand as a frozen, JSON-ready record: a hand is its list of records.
+
+One dataclass per kind of change (PokerKit's operations are the model). `record_to_json`
+turns a record into a dict with a `"kind"` key and cards as text ("Ah"); `record_from_json`
+reads it back. `Hand.from_records` (in `state.py`) replays the moves among them and checks
+that the derived records match, so a stored list cannot disagree with the rules.
+
+>>> record_to_json(Raised(seat=3, to=40, all_in=False))
+{'kind': 'Raised', 'seat': 3, 'to': 40, 'all_in': False}
+>>> record_from_json({'kind': 'Folded', 'seat': 2})
+Folded(seat=2)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from enum import StrEnum
+from typing import Any
+
+from tables.engine.config import Config
+from tables.engine.errors import RuleError
+
+_RANKS = "23456789TJQKA"
+_SUITS = "cdhs"
+
+
+def _card_text(card: int) -> str:
+    # Same text form as cards.card_str (contract: rank * 4 + suit); kept local so the
+    # records module does not depend on the evaluator package being importable.
+    return _RANKS[card >> 2] + _SUITS[card & 3]
+
+
+def _card_from_text(text: str) -> int:
+    try:
+        return _RANKS.index(text[0]) * 4 + _SUITS.index(text[1])
+    except (ValueError, IndexError):
+        raise RuleError(f"{text!r} is not a card") from None
+
+
+class Half(StrEnum):
+    """Which share of a pot an award is."""
+
+    WHOLE = "whole"
+    HIGH = "high"
+    LOW = "low"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSpec:
+    """A player dealt into a hand.
+
+    `live_post` is a live big blind posted out of position by a player joining the table (it
+    counts as that player's bet); `dead_post` is a dead small blind owed for missed blinds
+    (it goes into the pot and is not a bet).
+    """
+
+    seat: int
+    stack: int
+    live_post: int = 0
+    dead_post: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class HandStarted:
+    config: Config
+    seats: tuple[SeatSpec, ...]
+    button: int
+    deck: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AntePosted:
+    seat: int
+    amount: int
+    all_in: bool
+
+
+@dataclass(frozen=True, slots=True)
+class BlindPosted:
+    seat: int
+    amount: int
+    blind: str
+    """"small", "big", "live" (a new player's live big blind) or "dead" (a dead small blind)."""
+    all_in: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HoleDealt:
+    seat: int
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Burned:
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class BoardDealt:
+    street: str
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Folded:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Called:
+    seat: int
+    amount: int
+    """Chips added by the call."""
+    all_in: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Bet:
+    seat: int
+    to: int
+    all_in: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Raised:
+    seat: int
+    to: int
+    all_in: bool
+
+
+@dataclass(frozen=True, slots=True)
+class AllInDeclared:
+    """House option: a player who timed out or disconnected plays on for what is in."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class UncalledReturned:
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    seat: int
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Mucked:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class PotAwarded:
+    pot: int
+    """0 is the main pot, 1 the first side pot, ..."""
+    seat: int
+    amount: int
+    half: Half
+    hand: str
+    """What won: "Flush, ace high" or "8-6-4-3-2"; empty when nobody had to show."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnded:
+    stacks: tuple[tuple[int, int], ...]
+    """(seat, final stack) for every seat dealt in, in seat order."""
+
+
+Record = (
+    HandStarted
+    | AntePosted
+    | BlindPosted
+    | HoleDealt
+    | Burned
+    | BoardDealt
+    | Folded
+    | Checked
+    | Called
+    | Bet
+    | Raised
+    | AllInDeclared
+    | UncalledReturned
+    | Shown
+    | Mucked
+    | PotAwarded
+    | HandEnded
+)
+
+RECORD_TYPES: dict[str, type[Any]] = {
+    cls.__name__: cls
+    for cls in (
+        HandStarted,
+        AntePosted,
+        BlindPosted,
+        HoleDealt,
+        Burned,
+        BoardDealt,
+        Folded,
+        Checked,
+        Called,
+        Bet,
+        Raised,
+        AllInDeclared,
+        UncalledReturned,
+        Shown,
+        Mucked,
+        PotAwarded,
+        HandEnded,
+    )
+}
+
+_CARD_FIELDS = frozenset({"cards", "deck"})
+_CARD_FIELD = "card"
+
+
+def record_to_json(record: Record) -> dict[str, Any]:
+    """A record as a JSON-ready dict: `{"kind": ..., field: value, ...}`, cards as text."""
+    out: dict[str, Any] = {"kind": type(record).__name__}
+    for f in fields(record):
+        value = getattr(record, f.name)
+        if f.name in _CARD_FIELDS:
+            value = [_card_text(c) for c in value]
+        elif f.name == _CARD_FIELD:
+            value = _card_text(value)
+        elif f.name == "config":
+            value = value.to_json()
+        elif f.name == "seats":
+            value = [
+                {
+                    "seat": s.seat,
+                    "stack": s.stack,
+                    "live_post": s.live_post,
+                    "dead_post": s.dead_post,
+                }
+                for s in value
+            ]
+        elif f.name == "stacks":
+            value = [list(pair) for pair in value]
+        elif isinstance(value, StrEnum):
+            value = str(value)
+        out[f.name] = value
+    return out
+
+
+def record_from_json(data: dict[str, Any]) -> Record:
+    """Read back what `record_to_json` wrote; raises RuleError on an unknown kind."""
+    kind = data.get("kind")
+    cls = RECORD_TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise RuleError(f"unknown record kind {kind!r}")
+    kwargs: dict[str, Any] = {}
+    for name, value in data.items():
+        if name == "kind":
+            continue
+        if name in _CARD_FIELDS:
+            value = tuple(_card_from_text(c) for c in value)
+        elif name == _CARD_FIELD:
+            value = _card_from_text(value)
+        elif name == "config":
+            value = Config.from_json(value)
+        elif name == "seats":
+            value = tuple(SeatSpec(**s) for s in value)
+        elif name == "stacks":
+            value = tuple((int(a), int(b)) for a, b in value)
+        elif name == "half":
+            value = Half(value)
+        kwargs[name] = value
+    try:
+        record: Record = cls(**kwargs)
+    except TypeError as exc:
+        raise RuleError(f"malformed {kind} record: {exc}") from None
+    return record

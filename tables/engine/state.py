@@ -1,0 +1,1093 @@
+"""One hand of Omaha as a state machine: start it, ask what is legal, act, read its records.
+
+>>> from tables.engine.config import Config, Game, Structure
+>>> config = Config(Game.OMAHA_HI_LO, Structure.POT_LIMIT, big_blind=2)
+>>> hand = Hand.start(config, [SeatSpec(1, 200), SeatSpec(2, 200), SeatSpec(3, 200)], 3,
+...                   tuple(range(52)))
+>>> options = hand.legal_actions()
+>>> options.seat, options.call, options.min_to, options.max_to
+(3, 2, 4, 7)
+>>> _ = hand.act(3, Action.RAISE, 7)
+>>> hand.act(1, Action.RAISE, 8)
+Traceback (most recent call last):
+...
+tables.engine.errors.RuleError: raise to 8 is below the minimum 12
+
+Positions are indices in the hand's deal order: 0 is the first seat left of the button and
+the last index is the button. That order is also "closest to the left of the button" for
+odd chips, so a tie's odd chips go to the lowest index first.
+
+Every move is validated completely before anything changes, so a RuleError leaves the hand
+exactly as it was; no copy or rollback is needed and `act` stays cheap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from tables.engine.config import AnteKind, Config, Game, Structure
+from tables.engine.errors import RuleError
+from tables.engine.evaluator import describe_high, describe_low, high_value, low_value
+from tables.engine.records import (
+    AllInDeclared,
+    AntePosted,
+    Bet,
+    BlindPosted,
+    BoardDealt,
+    Burned,
+    Called,
+    Checked,
+    Folded,
+    Half,
+    HandEnded,
+    HandStarted,
+    HoleDealt,
+    Mucked,
+    PotAwarded,
+    Raised,
+    Record,
+    SeatSpec,
+    Shown,
+    UncalledReturned,
+    _card_text,
+)
+
+__all__ = ["Action", "Hand", "LegalActions", "SeatSpec", "Street"]
+
+MAX_PLAYERS = 10
+
+
+class Action(StrEnum):
+    FOLD = "fold"
+    CHECK = "check"
+    CALL = "call"
+    BET = "bet"
+    RAISE = "raise"
+    SHOW = "show"
+    MUCK = "muck"
+
+
+class Street(StrEnum):
+    PREFLOP = "preflop"
+    FLOP = "flop"
+    TURN = "turn"
+    RIVER = "river"
+    SHOWDOWN = "showdown"
+    COMPLETE = "complete"
+
+
+_STREETS = tuple(Street)
+_PREFLOP, _FLOP, _TURN, _RIVER, _SHOWDOWN, _COMPLETE = range(6)
+_BOARD_COUNTS = (0, 3, 1, 1)
+
+
+@dataclass(frozen=True, slots=True)
+class LegalActions:
+    """Exactly which buttons the player to act gets, with the amounts to put on them.
+
+    - `call` is the chips a call adds (already capped at the stack; `call_all_in` says so),
+      `call_to` the street total after it.
+    - `min_to` / `max_to` are street totals for `bet_or_raise` ("bet" or "raise"); in limit
+      they are equal. `complete` is the limit case of completing a short all-in to a full
+      bet or raise. `raise_all_in` says `max_to` is the whole stack.
+    - At showdown `actions` is (show, muck).
+    """
+
+    seat: int | None
+    actions: tuple[Action, ...] = ()
+    call: int = 0
+    call_to: int = 0
+    call_all_in: bool = False
+    bet_or_raise: Action | None = None
+    min_to: int = 0
+    max_to: int = 0
+    raise_all_in: bool = False
+    complete: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "actions": [str(a) for a in self.actions],
+            "call": self.call,
+            "call_to": self.call_to,
+            "call_all_in": self.call_all_in,
+            "bet_or_raise": None if self.bet_or_raise is None else str(self.bet_or_raise),
+            "min_to": self.min_to,
+            "max_to": self.max_to,
+            "raise_all_in": self.raise_all_in,
+            "complete": self.complete,
+        }
+
+
+_NOBODY = LegalActions(None)
+
+
+class Hand:
+    """The state of one hand. Build it with `Hand.start` or `Hand.from_records`."""
+
+    __slots__ = (
+        "_acted_at",
+        "_actor",
+        "_bet",
+        "_bet_count",
+        "_bet_size",
+        "_board",
+        "_button",
+        "_collected",
+        "_config",
+        "_contrib",
+        "_current",
+        "_dead",
+        "_dead_put",
+        "_declared",
+        "_deck",
+        "_folded",
+        "_full_level",
+        "_hi_lo",
+        "_hole",
+        "_last_aggressor",
+        "_last_full_raiser",
+        "_last_inc",
+        "_limit",
+        "_muck_seq",
+        "_mucked",
+        "_n",
+        "_need",
+        "_next_card",
+        "_pot_limit",
+        "_records",
+        "_sd_order",
+        "_sd_pos",
+        "_seat_index",
+        "_seats",
+        "_shown",
+        "_stack",
+        "_start_stack",
+        "_street",
+        "_uncapped",
+        "_values",
+    )
+
+    _acted_at: list[int]
+    _actor: int
+    _bet: list[int]
+    _bet_count: int
+    _bet_size: int
+    _board: list[int]
+    _button: int
+    _collected: int
+    _config: Config
+    _contrib: list[int]
+    _current: int
+    _dead: int
+    _dead_put: list[int]
+    _declared: list[bool]
+    _deck: tuple[int, ...]
+    _folded: list[bool]
+    _full_level: int
+    _hi_lo: bool
+    _hole: list[tuple[int, ...]]
+    _last_aggressor: int
+    _last_full_raiser: int
+    _last_inc: int
+    _limit: bool
+    _muck_seq: list[int]
+    _mucked: list[bool]
+    _n: int
+    _need: list[bool]
+    _next_card: int
+    _pot_limit: bool
+    _records: list[Record]
+    _sd_order: list[int]
+    _sd_pos: int
+    _seat_index: dict[int, int]
+    _seats: list[int]
+    _shown: list[bool]
+    _stack: list[int]
+    _start_stack: tuple[int, ...]
+    _street: int
+    _uncapped: bool
+    _values: dict[int, tuple[int, int | None]]
+
+    # ------------------------------------------------------------------ building
+
+    def __init__(self) -> None:
+        raise TypeError("use Hand.start(...) or Hand.from_records(...)")
+
+    @classmethod
+    def start(
+        cls,
+        config: Config,
+        seats: Sequence[SeatSpec],
+        button: int,
+        deck: Sequence[int],
+    ) -> Hand:
+        """Post antes and blinds, deal the hole cards and wait for the first action.
+
+        `seats` in any order; `button` is a seat number (it may be an empty seat: a dead
+        button); `deck` is a full 52-card order dealt from the top.
+        """
+        deck_t = tuple(deck)
+        if (
+            len(deck_t) != 52
+            or len(set(deck_t)) != 52
+            or not all(type(c) is int and 0 <= c < 52 for c in deck_t)
+        ):
+            raise RuleError("the deck must be 52 distinct cards")
+        specs = sorted(seats, key=lambda s: s.seat)
+        if len(specs) < 2:
+            raise RuleError("a hand needs at least two players")
+        if len(specs) > MAX_PLAYERS:
+            raise RuleError(f"a hand has at most {MAX_PLAYERS} players")
+        if len({s.seat for s in specs}) != len(specs):
+            raise RuleError("each seat may be dealt in only once")
+        for s in specs:
+            if s.stack <= 0:
+                raise RuleError(f"seat {s.seat} has no chips to play")
+            if s.live_post < 0 or s.dead_post < 0:
+                raise RuleError(f"seat {s.seat} cannot post a negative blind")
+        if type(button) is not int or button < 0:
+            raise RuleError(f"the button must be a seat number, not {button!r}")
+        # Deal order: first seat clockwise (higher number, wrapping) after the button.
+        first = next((k for k, s in enumerate(specs) if s.seat > button), 0)
+        specs = specs[first:] + specs[:first]
+
+        self = object.__new__(cls)
+        n = len(specs)
+        self._config = config
+        self._n = n
+        self._button = button
+        self._seats = [s.seat for s in specs]
+        self._seat_index = {s.seat: i for i, s in enumerate(specs)}
+        self._stack = [s.stack for s in specs]
+        self._start_stack = tuple(self._stack)
+        self._bet = [0] * n
+        self._contrib = [0] * n
+        self._dead_put = [0] * n
+        self._dead = 0
+        self._collected = 0
+        self._folded = [False] * n
+        self._declared = [False] * n
+        self._mucked = [False] * n
+        self._shown = [False] * n
+        self._muck_seq = []
+        self._need = [False] * n
+        self._acted_at = [-1] * n
+        self._deck = deck_t
+        self._board = []
+        self._street = _PREFLOP
+        self._actor = -1
+        self._limit = config.structure is Structure.LIMIT
+        self._pot_limit = config.structure is Structure.POT_LIMIT
+        self._hi_lo = config.game is Game.OMAHA_HI_LO
+        self._values = {}
+        self._sd_order = []
+        self._sd_pos = 0
+        self._last_aggressor = -1
+        self._last_full_raiser = -1
+        self._records = [
+            HandStarted(config, tuple(sorted(seats, key=lambda s: s.seat)), button, deck_t)
+        ]
+        records = self._records
+        stack = self._stack
+        seat_of = self._seats
+
+        # Antes are dead money, collected before the blinds. Every player's ante is one
+        # level of the side pots (a short ante makes its own pot); a big-blind ante is
+        # the table's dead money and sits in the main pot.
+        sb_i, bb_i = (1, 0) if n == 2 else (0, 1)
+        if config.ante_kind is AnteKind.EACH:
+            for i in range(n):
+                amount = min(stack[i], config.ante)
+                stack[i] -= amount
+                self._contrib[i] += amount
+                self._collected += amount
+                records.append(AntePosted(seat_of[i], amount, stack[i] == 0))
+        elif config.ante_kind is AnteKind.BIG_BLIND:
+            amount = min(stack[bb_i], config.ante)
+            stack[bb_i] -= amount
+            self._dead += amount
+            self._dead_put[bb_i] += amount
+            self._collected += amount
+            records.append(AntePosted(seat_of[bb_i], amount, stack[bb_i] == 0))
+        assert config.small_blind is not None
+        self._post(sb_i, config.small_blind, "small")
+        self._post(bb_i, config.big_blind, "big")
+        for i, spec in enumerate(specs):
+            if spec.dead_post and stack[i]:
+                amount = min(stack[i], spec.dead_post)
+                stack[i] -= amount
+                self._dead += amount
+                self._dead_put[i] += amount
+                self._collected += amount
+                records.append(BlindPosted(seat_of[i], amount, "dead", stack[i] == 0))
+            if spec.live_post:
+                self._post(i, spec.live_post, "live")
+
+        self._hole = [
+            (deck_t[i], deck_t[n + i], deck_t[2 * n + i], deck_t[3 * n + i]) for i in range(n)
+        ]
+        self._next_card = 4 * n
+        for i in range(n):
+            records.append(HoleDealt(seat_of[i], self._hole[i]))
+
+        # Before the flop the big blind is the round's bet (it counts toward the cap).
+        current = max(self._bet)
+        self._current = current
+        self._bet_count = 1
+        self._full_level = current
+        self._last_inc = config.big_blind
+        self._bet_size = config.big_blind
+        self._uncapped = config.uncapped_heads_up and n == 2
+        self._need = [stack[i] > 0 for i in range(n)]
+        self._actor = self._next_actor(bb_i + 1)
+        if self._actor < 0:
+            self._end_round()
+        return self
+
+    def _post(self, i: int, amount: int, kind: str) -> None:
+        amount = min(self._stack[i], amount)
+        if amount <= 0:
+            return
+        self._stack[i] -= amount
+        self._bet[i] += amount
+        self._contrib[i] += amount
+        self._records.append(BlindPosted(self._seats[i], amount, kind, self._stack[i] == 0))
+
+    @classmethod
+    def from_records(cls, records: Sequence[Record]) -> Hand:
+        """Rebuild a hand by replaying the moves in `records` from its HandStarted record.
+
+        Every derived record (deals, awards, ...) must match what the rules produce, or a
+        RuleError names the first record that differs.
+        """
+        if not records or not isinstance(records[0], HandStarted):
+            raise RuleError("a hand's records start with HandStarted")
+        first = records[0]
+        hand = cls.start(first.config, first.seats, first.button, first.deck)
+        mine = hand._records
+        total = len(records)
+        k = len(mine)
+        if tuple(records[:k]) != tuple(mine):
+            raise RuleError(f"record {_first_difference(records, mine)} does not follow the rules")
+        while k < total:
+            r = records[k]
+            t = type(r)
+            if t is Folded:
+                hand.act(r.seat, Action.FOLD)  # type: ignore[union-attr]
+            elif t is Checked:
+                hand.act(r.seat, Action.CHECK)  # type: ignore[union-attr]
+            elif t is Called:
+                hand.act(r.seat, Action.CALL)  # type: ignore[union-attr]
+            elif t is Bet:
+                hand.act(r.seat, Action.BET, r.to)  # type: ignore[union-attr]
+            elif t is Raised:
+                hand.act(r.seat, Action.RAISE, r.to)  # type: ignore[union-attr]
+            elif t is Shown:
+                hand.act(r.seat, Action.SHOW)  # type: ignore[union-attr]
+            elif t is Mucked:
+                hand.act(r.seat, Action.MUCK)  # type: ignore[union-attr]
+            elif t is AllInDeclared:
+                hand.declare_all_in(r.seat)  # type: ignore[union-attr]
+            else:
+                raise RuleError(f"record {k} ({t.__name__}) is not a move the hand expects")
+            new_k = len(mine)
+            if new_k > total or tuple(records[k:new_k]) != tuple(mine[k:new_k]):
+                raise RuleError(
+                    f"record {_first_difference(records, mine)} does not follow the rules"
+                )
+            k = new_k
+        return hand
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def config(self) -> Config:
+        return self._config
+
+    @property
+    def records(self) -> tuple[Record, ...]:
+        return tuple(self._records)
+
+    @property
+    def button(self) -> int:
+        return self._button
+
+    @property
+    def street(self) -> Street:
+        return _STREETS[self._street]
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """Seats dealt in, in deal order (left of the button first, the button last)."""
+        return tuple(self._seats)
+
+    @property
+    def board(self) -> tuple[int, ...]:
+        return tuple(self._board)
+
+    @property
+    def is_complete(self) -> bool:
+        return self._street == _COMPLETE
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose move it is (a bet or a show/muck), or None."""
+        return None if self._actor < 0 else self._seats[self._actor]
+
+    @property
+    def final_stacks(self) -> dict[int, int] | None:
+        if self._street != _COMPLETE:
+            return None
+        return {self._seats[i]: self._stack[i] for i in range(self._n)}
+
+    @property
+    def pot_total(self) -> int:
+        """Every chip in the middle: the pots and this street's bets."""
+        if self._street == _COMPLETE:
+            return 0
+        return self._collected + sum(self._bet)
+
+    def stacks(self) -> dict[int, int]:
+        return {self._seats[i]: self._stack[i] for i in range(self._n)}
+
+    def starting_stacks(self) -> dict[int, int]:
+        return {self._seats[i]: self._start_stack[i] for i in range(self._n)}
+
+    def hole_cards(self, seat: int) -> tuple[int, ...]:
+        return self._hole[self._index(seat)]
+
+    def pots(self) -> list[tuple[int, tuple[int, ...]]]:
+        """Main pot then side pots as (amount, eligible seats), bets of this street excluded."""
+        collected = [self._contrib[i] - self._bet[i] for i in range(self._n)]
+        return [
+            (amount, tuple(self._seats[i] for i in eligible))
+            for amount, eligible in self._pot_list(collected)
+        ]
+
+    def _index(self, seat: int) -> int:
+        i = self._seat_index.get(seat)
+        if i is None:
+            raise RuleError(f"seat {seat} is not in this hand")
+        return i
+
+    # ------------------------------------------------------------------ legal moves
+
+    def legal_actions(self) -> LegalActions:
+        """Who acts and exactly which buttons to show them, with amounts."""
+        i = self._actor
+        if i < 0:
+            return _NOBODY
+        seat = self._seats[i]
+        if self._street == _SHOWDOWN:
+            return LegalActions(seat, (Action.SHOW, Action.MUCK))
+        stack = self._stack[i]
+        b = self._bet[i]
+        cur = self._current
+        actions = [Action.FOLD]
+        call = 0
+        if cur <= b:
+            actions.append(Action.CHECK)
+        else:
+            call = min(cur - b, stack)
+            actions.append(Action.CALL)
+        kind: Action | None = None
+        min_to = max_to = 0
+        complete = False
+        if self._raise_blocker(i) is None:
+            kind = Action.RAISE if cur else Action.BET
+            actions.append(kind)
+            min_to, max_to = self._raise_range(i)
+            complete = self._limit and self._full_level < cur
+        return LegalActions(
+            seat,
+            tuple(actions),
+            call,
+            b + call,
+            call > 0 and call == stack,
+            kind,
+            min_to,
+            max_to,
+            kind is not None and max_to == stack + b,
+            complete,
+        )
+
+    def _raise_blocker(self, i: int) -> str | None:
+        """Why player i may not bet or raise now, or None if they may."""
+        cur = self._current
+        b = self._bet[i]
+        total = self._stack[i] + b
+        if total <= cur:
+            return "a player who cannot cover the bet can only call"
+        cap = self._config.raise_cap
+        if self._limit:
+            if cap is not None and self._bet_count >= cap and not self._uncapped:
+                return _cap_message(cap)
+            if self._acted_at[i] >= 0:
+                if i == self._last_full_raiser:
+                    return "nobody may raise their own bet"
+                return (
+                    "an all-in for less than half a bet does not reopen the betting"
+                    " for a player who has already acted"
+                )
+        elif self._acted_at[i] >= 0 and cur - self._acted_at[i] < max(
+            self._last_inc, self._config.big_blind
+        ):
+            if i == self._last_full_raiser:
+                return "nobody may raise their own bet"
+            return (
+                "an all-in short of a full raise does not reopen the betting"
+                " for a player who has already acted"
+            )
+        folded = self._folded
+        declared = self._declared
+        stack = self._stack
+        bet = self._bet
+        for j in range(self._n):
+            if j != i and not folded[j] and not declared[j] and stack[j] + bet[j] > cur:
+                return None
+        return "nobody is left with chips to call a raise"
+
+    def _raise_range(self, i: int) -> tuple[int, int]:
+        total = self._stack[i] + self._bet[i]
+        cur = self._current
+        if self._limit:
+            target = min(self._full_level + self._bet_size, total)
+            return target, target
+        bb = self._config.big_blind
+        min_to = cur + max(self._last_inc, bb)
+        if self._pot_limit:
+            call = cur - self._bet[i]
+            pot_max = cur + self._collected + sum(self._bet) + call
+            max_to = max(min_to, pot_max)
+        else:
+            max_to = total
+        return min(min_to, total), min(max_to, total)
+
+    def can_act(self, seat: int, action: Action | str, amount: int | None = None) -> bool:
+        """Whether `act(seat, action, amount)` would be accepted."""
+        try:
+            self._check(seat, action, amount)
+        except RuleError:
+            return False
+        return True
+
+    def _check(
+        self, seat: int, action: Action | str, amount: int | None
+    ) -> tuple[int, Action, int]:
+        """Validate a move completely; return (index, action as applied, street total)."""
+        try:
+            act = Action(action)
+        except ValueError:
+            raise RuleError(f"{action!r} is not an action") from None
+        if self._street == _COMPLETE:
+            raise RuleError("the hand is over")
+        i = self._seat_index.get(seat)
+        if i is None:
+            raise RuleError(f"seat {seat} is not in this hand")
+        if i != self._actor:
+            if self._actor < 0:
+                raise RuleError("nobody is to act now")
+            raise RuleError(f"it is seat {self._seats[self._actor]}'s turn, not seat {seat}'s")
+        if self._street == _SHOWDOWN:
+            if act is Action.SHOW or act is Action.MUCK:
+                return i, act, 0
+            raise RuleError(f"at the showdown a player shows or mucks; {act} is not possible")
+        if act is Action.SHOW or act is Action.MUCK:
+            raise RuleError(f"there is no showdown yet; {act} is not possible")
+        b = self._bet[i]
+        cur = self._current
+        stack = self._stack[i]
+        if act is Action.FOLD:
+            return i, act, b
+        if act is Action.CHECK:
+            if cur > b:
+                raise RuleError(f"cannot check facing a bet of {cur}; call {cur - b} or fold")
+            return i, act, b
+        if act is Action.CALL:
+            if cur <= b:
+                raise RuleError("there is no bet to call; check instead")
+            to = min(cur, stack + b)
+            if amount is not None and amount != to:
+                raise RuleError(f"a call is to {to}, not {amount}")
+            return i, act, to
+        # bet or raise
+        if amount is None:
+            raise RuleError(f"say how much to {act} to")
+        if type(amount) is not int:
+            raise RuleError(f"{amount!r} is not a number of chips")
+        total = stack + b
+        if amount == total and total <= cur:
+            # An all-in for less than the bet is accepted as a call at the stack total.
+            return i, Action.CALL, total
+        if act is Action.BET and cur:
+            raise RuleError(f"there is already a bet of {cur}; raise instead")
+        if act is Action.RAISE and not cur:
+            raise RuleError("there is no bet to raise; bet instead")
+        blocker = self._raise_blocker(i)
+        if blocker is not None:
+            raise RuleError(blocker)
+        min_to, max_to = self._raise_range(i)
+        if amount > total:
+            raise RuleError(f"{act} to {amount} is more than the {total} in front of seat {seat}")
+        if amount < min_to:
+            raise RuleError(f"{act} to {amount} is below the minimum {min_to}")
+        if amount > max_to:
+            if self._limit:
+                raise RuleError(f"in limit a {act} is exactly one more bet: to {max_to}")
+            raise RuleError(f"{act} to {amount} is above the maximum {max_to}")
+        unit = self._config.chip_unit
+        if unit > 1 and amount % unit and amount not in (total, min_to, max_to):
+            raise RuleError(f"{act} to {amount} is not a multiple of the chip unit {unit}")
+        return i, act, amount
+
+    # ------------------------------------------------------------------ moves
+
+    def act(self, seat: int, action: Action | str, amount: int | None = None) -> list[Record]:
+        """Apply a move and return the records it produced; RuleError changes nothing.
+
+        Bet and raise amounts are the street total ("raise to 40"); an all-in for less is
+        accepted as a bet, raise or call at the stack total.
+        """
+        i, act, to = self._check(seat, action, amount)
+        start = len(self._records)
+        if self._street == _SHOWDOWN:
+            self._showdown_move(i, act is Action.SHOW)
+            return self._records[start:]
+        records = self._records
+        if act is Action.FOLD:
+            self._folded[i] = True
+            self._need[i] = False
+            records.append(Folded(seat))
+            if self._config.uncapped_heads_up and not self._uncapped:
+                cap = self._config.raise_cap
+                if self._contenders() == 2 and (cap is None or self._bet_count < cap):
+                    self._uncapped = True
+        elif act is Action.CHECK:
+            self._acted_at[i] = self._current
+            self._need[i] = False
+            records.append(Checked(seat))
+        elif act is Action.CALL:
+            add = to - self._bet[i]
+            self._stack[i] -= add
+            self._bet[i] = to
+            self._contrib[i] += add
+            self._acted_at[i] = self._current
+            self._need[i] = False
+            records.append(Called(seat, add, self._stack[i] == 0))
+        else:
+            self._raise_to(i, to)
+            records.append((Bet if act is Action.BET else Raised)(seat, to, self._stack[i] == 0))
+        self._after_move(i)
+        return records[start:]
+
+    def _raise_to(self, i: int, to: int) -> None:
+        add = to - self._bet[i]
+        self._stack[i] -= add
+        self._bet[i] = to
+        self._contrib[i] += add
+        cur = self._current
+        if self._limit:
+            # Card room: an all-in of half a bet or more counts as a full bet or raise.
+            full = 2 * (to - self._full_level) >= self._bet_size
+            if full:
+                self._full_level = to
+                self._bet_count += 1
+        else:
+            inc = to - cur
+            full = inc >= max(self._last_inc, self._config.big_blind)
+            if full:
+                self._last_inc = inc
+        self._current = to
+        self._last_aggressor = i
+        need = self._need
+        stack = self._stack
+        folded = self._folded
+        declared = self._declared
+        acted_at = self._acted_at
+        for j in range(self._n):
+            if j != i and not folded[j] and not declared[j] and stack[j]:
+                need[j] = True
+                if full:
+                    acted_at[j] = -1
+        if full:
+            self._last_full_raiser = i
+        need[i] = False
+        acted_at[i] = to
+
+    def declare_all_in(self, seat: int) -> list[Record]:
+        """House option: treat a player who timed out or disconnected as all-in.
+
+        They stay in the hand for what they have put in (main pot and the side pots they
+        reached), keep the rest of their stack and make no more moves.
+        """
+        if not self._config.all_in_on_timeout:
+            raise RuleError("this table does not treat a timed-out player as all-in")
+        if self._street >= _SHOWDOWN:
+            raise RuleError("the betting is over")
+        i = self._index(seat)
+        if self._folded[i]:
+            raise RuleError(f"seat {seat} has folded")
+        if self._declared[i] or not self._stack[i]:
+            raise RuleError(f"seat {seat} is already all-in")
+        if not self._contrib[i] and not self._dead_put[i]:
+            raise RuleError(f"seat {seat} has no chips in the pot; fold instead")
+        start = len(self._records)
+        self._declared[i] = True
+        self._need[i] = False
+        self._records.append(AllInDeclared(seat))
+        if self._actor == i:
+            self._after_move(i)
+        elif self._actor >= 0 and not self._still_needs(self._actor):
+            self._after_move(self._actor)
+        return self._records[start:]
+
+    def _still_needs(self, j: int) -> bool:
+        return self._need[j] and self._next_actor(j) == j
+
+    def _contenders(self) -> int:
+        return self._n - sum(self._folded)
+
+    def _after_move(self, i: int) -> None:
+        if self._contenders() == 1:
+            self._actor = -1
+            self._end_round()
+            return
+        self._actor = self._next_actor(i + 1)
+        if self._actor < 0:
+            self._end_round()
+
+    def _next_actor(self, start: int) -> int:
+        n = self._n
+        need = self._need
+        folded = self._folded
+        declared = self._declared
+        stack = self._stack
+        for k in range(n):
+            j = (start + k) % n
+            if not need[j]:
+                continue
+            if folded[j] or declared[j] or not stack[j]:
+                need[j] = False
+                continue
+            if self._bet[j] >= self._current:
+                # Nothing to call and nobody left who could call a raise: no move to make.
+                for o in range(n):
+                    if o != j and not folded[o] and not declared[o] and stack[o]:
+                        return j
+                need[j] = False
+                continue
+            return j
+        return -1
+
+    # ------------------------------------------------------------------ streets
+
+    def _end_round(self) -> None:
+        n = self._n
+        bet = self._bet
+        records = self._records
+        top = max(range(n), key=bet.__getitem__)
+        second = max((bet[j] for j in range(n) if j != top), default=0)
+        if bet[top] > second:
+            back = bet[top] - second
+            bet[top] = second
+            self._stack[top] += back
+            self._contrib[top] -= back
+            records.append(UncalledReturned(self._seats[top], back))
+        self._collected += sum(bet)
+        self._bet = [0] * n
+        self._actor = -1
+        if self._contenders() == 1:
+            winner = self._folded.index(False)
+            amount = self._collected
+            self._stack[winner] += amount
+            records.append(PotAwarded(0, self._seats[winner], amount, Half.WHOLE, ""))
+            self._finish()
+            return
+        if self._street == _RIVER:
+            self._begin_showdown()
+            return
+        able = sum(
+            1 for j in range(n) if not self._folded[j] and not self._declared[j] and self._stack[j]
+        )
+        if able <= 1:
+            # No betting can follow: every hand is turned up, then the board is run out.
+            for j in self._contender_order(0):
+                if not self._shown[j]:
+                    self._shown[j] = True
+                    records.append(Shown(self._seats[j], self._hole[j]))
+            while self._street < _RIVER:
+                self._deal_street()
+            self._street = _SHOWDOWN
+            self._settle()
+            return
+        self._deal_street()
+        self._current = 0
+        self._bet_count = 0
+        self._full_level = 0
+        self._last_inc = 0
+        self._last_aggressor = -1
+        self._last_full_raiser = -1
+        self._bet_size = (
+            self._config.big_blind if self._street == _FLOP else self._config.big_bet or 0
+        )
+        self._uncapped = self._config.uncapped_heads_up and self._contenders() == 2
+        self._acted_at = [-1] * n
+        self._need = [
+            not self._folded[j] and not self._declared[j] and self._stack[j] > 0 for j in range(n)
+        ]
+        self._actor = self._next_actor(0)
+        if self._actor < 0:
+            self._end_round()
+
+    def _deal_street(self) -> None:
+        self._street += 1
+        deck = self._deck
+        p = self._next_card
+        count = _BOARD_COUNTS[self._street]
+        self._records.append(Burned(deck[p]))
+        cards = deck[p + 1 : p + 1 + count]
+        self._board.extend(cards)
+        self._next_card = p + 1 + count
+        self._records.append(BoardDealt(_STREETS[self._street].value, cards))
+
+    def _contender_order(self, start: int) -> list[int]:
+        n = self._n
+        return [(start + k) % n for k in range(n) if not self._folded[(start + k) % n]]
+
+    # ------------------------------------------------------------------ showdown
+
+    def _begin_showdown(self) -> None:
+        self._street = _SHOWDOWN
+        # The last to bet or raise on the river shows first; else the first left of the
+        # button. Hands already face up need no decision.
+        start = self._last_aggressor if self._last_aggressor >= 0 else 0
+        self._sd_order = [j for j in self._contender_order(start) if not self._shown[j]]
+        self._sd_pos = 0
+        self._next_shower()
+
+    def _next_shower(self) -> None:
+        order = self._sd_order
+        while self._sd_pos < len(order):
+            live = [j for j in range(self._n) if not self._folded[j] and not self._mucked[j]]
+            j = order[self._sd_pos]
+            if len(live) == 1 and live[0] == j and not any(self._shown):
+                # Everyone else has mucked: the last hand wins without being shown.
+                break
+            self._actor = j
+            return
+        self._actor = -1
+        self._settle()
+
+    def _showdown_move(self, i: int, show: bool) -> None:
+        seat = self._seats[i]
+        if show:
+            self._shown[i] = True
+            self._records.append(Shown(seat, self._hole[i]))
+        else:
+            self._mucked[i] = True
+            self._muck_seq.append(i)
+            self._records.append(Mucked(seat))
+        self._sd_pos += 1
+        self._next_shower()
+
+    def _value(self, i: int) -> tuple[int, int | None]:
+        v = self._values.get(i)
+        if v is None:
+            hole = self._hole[i]
+            board = self._board
+            v = (high_value(hole, board), low_value(hole, board) if self._hi_lo else None)
+            self._values[i] = v
+        return v
+
+    def showing_could_win(self, seat: int) -> bool:
+        """Whether showing this hand could win any part of a pot, given what is face up.
+
+        A table can auto-muck a hand for which this is False (it can only lose).
+        """
+        i = self._index(seat)
+        if self._folded[i] or self._mucked[i] or len(self._board) < 5:
+            return False
+        hi, lo = self._value(i)
+        for _, eligible in self._pot_list(self._contrib):
+            if i not in eligible:
+                continue
+            rivals = [j for j in eligible if j != i and not self._mucked[j]]
+            if any(not self._shown[j] for j in rivals):
+                return True
+            best_hi = max((self._value(j)[0] for j in rivals), default=-1)
+            if hi >= best_hi:
+                return True
+            if lo is not None:
+                best_lo = max(
+                    (v for j in rivals if (v := self._value(j)[1]) is not None), default=-1
+                )
+                if lo >= best_lo:
+                    return True
+        return False
+
+    def _pot_list(self, amounts: Sequence[int]) -> list[tuple[int, list[int]]]:
+        """Main and side pots from each player's contribution: (amount, eligible indices)."""
+        n = self._n
+        folded = self._folded
+        levels = sorted({amounts[i] for i in range(n) if not folded[i] and amounts[i] > 0})
+        pots: list[tuple[int, list[int]]] = []
+        prev = 0
+        for level in levels:
+            amount = 0
+            for a in amounts:
+                if a > prev:
+                    amount += (a if a < level else level) - prev
+            pots.append((amount, [i for i in range(n) if not folded[i] and amounts[i] >= level]))
+            prev = level
+        extra = self._dead + sum(a - prev for a in amounts if a > prev)
+        if extra:
+            if pots:
+                # Dead money (a big-blind ante, dead small blinds) belongs to the main pot.
+                amount, eligible = pots[0]
+                pots[0] = (amount + extra, eligible)
+            else:
+                pots.append((extra, [i for i in range(n) if not folded[i]]))
+        return pots
+
+    def _settle(self) -> None:
+        unit = self._config.chip_unit
+        mucked = self._mucked
+        for k, (amount, eligible) in enumerate(self._pot_list(self._contrib)):
+            live = [j for j in eligible if not mucked[j]]
+            if not live:
+                # Each muck conceded to whoever was still live; the last to muck was.
+                last = max(eligible, key=self._muck_seq.index)
+                self._award(k, last, amount, Half.WHOLE, "")
+                continue
+            if len(live) == 1 and not self._shown[live[0]]:
+                self._award(k, live[0], amount, Half.WHOLE, "")
+                continue
+            values = [self._value(j) for j in live]
+            lows = [v[1] for v in values if v[1] is not None]
+            if lows:
+                low_half = amount // (2 * unit) * unit
+                high_half = amount - low_half
+                best_lo = max(lows)
+                winners = [j for j, v in zip(live, values, strict=True) if v[1] == best_lo]
+                self._split(k, high_half, live, values, Half.HIGH)
+                self._split_among(k, low_half, winners, Half.LOW, describe_low(best_lo))
+            else:
+                self._split(k, amount, live, values, Half.WHOLE)
+        self._finish()
+
+    def _split(
+        self,
+        k: int,
+        amount: int,
+        live: list[int],
+        values: list[tuple[int, int | None]],
+        half: Half,
+    ) -> None:
+        best = max(v[0] for v in values)
+        winners = [j for j, v in zip(live, values, strict=True) if v[0] == best]
+        self._split_among(k, amount, winners, half, describe_high(best))
+
+    def _split_among(self, k: int, amount: int, winners: list[int], half: Half, text: str) -> None:
+        # Equal shares in chip units; odd chips one by one to the tied winners closest to
+        # the left of the button (lowest deal index first).
+        unit = self._config.chip_unit
+        winners = sorted(winners)
+        share = amount // (len(winners) * unit) * unit
+        left = amount - share * len(winners)
+        for j in winners:
+            extra = min(unit, left)
+            left -= extra
+            self._award(k, j, share + extra, half, text)
+
+    def _award(self, k: int, j: int, amount: int, half: Half, text: str) -> None:
+        if amount <= 0:
+            return
+        self._stack[j] += amount
+        self._records.append(PotAwarded(k, self._seats[j], amount, half, text))
+
+    def _finish(self) -> None:
+        self._street = _COMPLETE
+        self._actor = -1
+        self._records.append(
+            HandEnded(tuple(sorted((self._seats[i], self._stack[i]) for i in range(self._n))))
+        )
+
+    # ------------------------------------------------------------------ views
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """What `seat` (None: a spectator) may see, JSON-ready.
+
+        Never another player's unshown cards, the undealt deck or the burned cards.
+        """
+        viewer = self._seat_index.get(seat) if seat is not None else None
+        seats_out = []
+        for i in range(self._n):
+            if self._folded[i]:
+                status = "folded"
+            elif self._mucked[i]:
+                status = "mucked"
+            elif self._declared[i] or not self._stack[i]:
+                status = "all-in"
+            else:
+                status = "active"
+            visible = i == viewer or self._shown[i]
+            seats_out.append(
+                {
+                    "seat": self._seats[i],
+                    "stack": self._stack[i],
+                    "bet": self._bet[i],
+                    "put_in": self._contrib[i] + self._dead_put[i],
+                    "status": status,
+                    "shown": self._shown[i],
+                    "cards": [_card_text(c) for c in self._hole[i]] if visible else None,
+                }
+            )
+        legal = self.legal_actions()
+        awards = [
+            {
+                "pot": r.pot,
+                "seat": r.seat,
+                "amount": r.amount,
+                "half": str(r.half),
+                "hand": r.hand,
+            }
+            for r in self._records
+            if type(r) is PotAwarded
+        ]
+        return {
+            "config": self._config.to_json(),
+            "street": str(self.street),
+            "button": self._button,
+            "seats": seats_out,
+            "board": [_card_text(c) for c in self._board],
+            "pots": [
+                {"amount": amount, "eligible": list(eligible)} for amount, eligible in self.pots()
+            ],
+            "to_act": self.to_act,
+            "legal_actions": (
+                legal.to_json() if viewer is not None and legal.seat == seat else None
+            ),
+            "awards": awards,
+            "complete": self.is_complete,
+        }
+
+
+def _cap_message(cap: int) -> str:
+    words = ("", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+    raises = cap - 1
+    if raises == 0:
+        return "a single bet is the cap in this round"
+    count = words[raises] if raises < len(words) else str(raises)
+    noun = "raise" if raises == 1 else "raises"
+    return f"a bet and {count} {noun} is the cap in this round"
+
+
+def _first_difference(given: Sequence[Record], mine: Sequence[Record]) -> int:
+    for k, (a, b) in enumerate(zip(given, mine, strict=False)):
+        if a != b:
+            return k
+    return min(len(given), len(mine))
