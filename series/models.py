@@ -59,5 +59,11 @@ class Event(models.Model):
         """The price as players say it: "20+5" is 20 to the prize pool and a 5 fee."""
         return f"{self.buy_in}+{self.fee}" if self.fee else str(self.buy_in)
 
+    @property
+    def game_label(self) -> str:
+        """Short name for listings: "Pot-Limit Omaha Hi/Lo"."""
+        game = "Omaha Hi/Lo" if self.game == Game.OMAHA_HI_LO else "Omaha"
+        return f"{self.get_structure_display()} {game}"
+
     def get_admin_url(self) -> str:
         return reverse("admin:series_event_change", args=[self.pk])
