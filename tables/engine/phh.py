@@ -1,0 +1,961 @@
+"""PHH hand histories: read, write and replay hands in the Poker Hand History format.
+
+PHH (https://phh.readthedocs.io) is the TOML format PokerKit reads and writes. A `.phh` file
+is one hand; a `.phhs` file is several, each a TOML table (`[1]`, `[final-table-3]`, ...)
+whose name is the hand's name. Players are listed in position order: p1 is the small blind,
+the button is last; heads-up, p1 is the big blind and p2 the button, who posts the small
+blind (`antes` and `blinds_or_straddles` are still written in role order, small blind first,
+and land reversed).
+
+This module is the adapter between that format and the engine: it never decides a rule.
+Replay builds the deck from the cards the file deals, starts a `Hand` and feeds it the file's
+moves one by one; whatever the engine refuses, the replay refuses with the engine's message.
+
+Variant codes: PHH's own `PO` (pot-limit Omaha) and `FO/8` (fixed-limit Omaha hi/lo), and
+for the other four games the same fields under `FO`, `PO/8`, `NO` and `NO/8`. A limit
+replay caps a round at four bets (a bet and three raises; before the flop the big blind is
+the bet), heads-up too, as the hands PokerKit plays for us are capped.
+
+>>> phh = parse_phh('''
+... variant = "PO"
+... antes = [0, 0]
+... blinds_or_straddles = [1, 2]
+... min_bet = 2
+... starting_stacks = [100, 100]
+... actions = ["d dh p1 AhKhQhJh", "d dh p2 2c3c4c5c", "p2 f"]
+... ''')
+>>> phh.variant, phh.player_count, phh.actions[2]
+('PO', 2, PhhAction(line='p2 f', actor=1, verb='f', cards=(), amount=None, show=None))
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from tables.engine.cards import RANKS, SUITS, Card, parse_card
+from tables.engine.config import AnteKind, Config, Game, Structure
+from tables.engine.errors import RuleError
+from tables.engine.records import (
+    Bet,
+    BoardDealt,
+    Folded,
+    HoleDealt,
+    Mucked,
+    Raised,
+    Record,
+    SeatSpec,
+    Shown,
+)
+from tables.engine.state import Action, Hand, Street
+
+VARIANTS: dict[str, tuple[Game, Structure]] = {
+    "FO": (Game.OMAHA, Structure.LIMIT),
+    "PO": (Game.OMAHA, Structure.POT_LIMIT),
+    "NO": (Game.OMAHA, Structure.NO_LIMIT),
+    "FO/8": (Game.OMAHA_HI_LO, Structure.LIMIT),
+    "PO/8": (Game.OMAHA_HI_LO, Structure.POT_LIMIT),
+    "NO/8": (Game.OMAHA_HI_LO, Structure.NO_LIMIT),
+}
+"""PHH variant code -> (game, betting structure)."""
+
+VARIANT_CODES: dict[tuple[Game, Structure], str] = {v: k for k, v in VARIANTS.items()}
+
+LIMIT_RAISE_CAP = 4
+"""Bets a limit round allows in a replay: a bet and three raises, heads-up too."""
+
+HOLE_CARD_COUNT = 4
+
+REQUIRED_FIELDS: dict[Structure, tuple[str, ...]] = {
+    Structure.LIMIT: (
+        "variant",
+        "antes",
+        "blinds_or_straddles",
+        "small_bet",
+        "big_bet",
+        "starting_stacks",
+        "actions",
+    ),
+    Structure.POT_LIMIT: (
+        "variant",
+        "antes",
+        "blinds_or_straddles",
+        "min_bet",
+        "starting_stacks",
+        "actions",
+    ),
+    Structure.NO_LIMIT: (
+        "variant",
+        "antes",
+        "blinds_or_straddles",
+        "min_bet",
+        "starting_stacks",
+        "actions",
+    ),
+}
+
+OPTIONAL_FIELDS: tuple[str, ...] = (
+    "author",
+    "event",
+    "url",
+    "venue",
+    "address",
+    "city",
+    "region",
+    "postal_code",
+    "country",
+    "time",
+    "time_zone",
+    "time_zone_abbreviation",
+    "day",
+    "month",
+    "year",
+    "hand",
+    "level",
+    "seats",
+    "seat_count",
+    "table",
+    "players",
+    "finishing_stacks",
+    "winnings",
+    "currency",
+    "currency_symbol",
+    "ante_trimming_status",
+    "time_limit",
+    "time_banks",
+)
+"""Fields PHH defines beyond the required ones; kept as they are, never used by a replay."""
+
+
+class PhhError(ValueError):
+    """Text that is not valid PHH, or PHH that no hand of ours can be (a straddle, a stud
+    variant, a card dealt twice). A move the rules forbid is the engine's `RuleError`."""
+
+
+# --- actions -------------------------------------------------------------------------------
+
+_PLAYER = re.compile(r"p([1-9][0-9]*)")
+_AMOUNT = re.compile(r"[0-9]+(\.[0-9]*)?")
+
+
+@dataclass(frozen=True, slots=True)
+class PhhAction:
+    """One line of the `actions` field.
+
+    `actor` is the 0-based player index (p1 is 0), None for the dealer (`d`) and for a
+    no-op. `verb` is `dh`, `db`, `f`, `cc`, `cbr`, `sm` or "" (a no-op or a lone comment).
+    `cards` holds None for an unknown card (`??`). For `sm`, `show` is False for a bare
+    `sm` (a muck) and True otherwise; `sm -` shows the dealt cards and has no `cards`.
+    """
+
+    line: str
+    actor: int | None
+    verb: str
+    cards: tuple[Card | None, ...] = ()
+    amount: int | None = None
+    show: bool | None = None
+
+    @property
+    def player(self) -> str:
+        return "d" if self.actor is None else f"p{self.actor + 1}"
+
+
+def parse_cards_text(text: str) -> tuple[Card | None, ...]:
+    """Concatenated two-character cards, `??` for an unknown card.
+
+    >>> parse_cards_text("Ah??2c")
+    (50, None, 0)
+    """
+    if not text or len(text) % 2:
+        raise PhhError(f"{text!r} is not a list of two-character cards")
+    out: list[Card | None] = []
+    for i in range(0, len(text), 2):
+        chunk = text[i : i + 2]
+        if chunk == "??":
+            out.append(None)
+            continue
+        try:
+            out.append(parse_card(chunk))
+        except RuleError:
+            raise PhhError(
+                f"{chunk!r} is not a card: a rank of {RANKS} then a suit of {SUITS}"
+            ) from None
+    return tuple(out)
+
+
+def parse_amount(text: str) -> int:
+    """A chip amount: a whole number (`40`, or `40.0` as TOML floats are written)."""
+    if not _AMOUNT.fullmatch(text):
+        raise PhhError(f"{text!r} is not an amount of chips")
+    value = Decimal(text)
+    if value != value.to_integral_value():
+        raise PhhError(f"{text!r} is not a whole number of chips")
+    return int(value)
+
+
+def parse_action(line: str) -> PhhAction:
+    """Read one action line as PokerKit does (`pokerkit.notation.parse_action`).
+
+    >>> parse_action("p3 cbr 40 # a raise")
+    PhhAction(line='p3 cbr 40 # a raise', actor=2, verb='cbr', cards=(), amount=40, show=None)
+    >>> parse_action("p2 sm").show, parse_action("d db 7c8c9c").cards
+    (False, (20, 24, 28))
+    """
+    if not isinstance(line, str):
+        raise PhhError(f"action {line!r} is not a string")
+    words = line.split()
+    # A commentary starts at a lone '#' word (PokerKit splits the same way).
+    if "#" in words:
+        words = words[: words.index("#")]
+
+    def player(word: str) -> int:
+        found = _PLAYER.fullmatch(word)
+        if not found:
+            raise PhhError(f"{word!r} in {line!r} is not a player (p1, p2, ...)")
+        return int(found.group(1)) - 1
+
+    match words:
+        case []:
+            return PhhAction(line, None, "")
+        case ["d", "db", cards]:
+            return PhhAction(line, None, "db", parse_cards_text(cards))
+        case ["d", "dh", who, cards]:
+            return PhhAction(line, player(who), "dh", parse_cards_text(cards))
+        case [who, ("f" | "cc") as verb]:
+            return PhhAction(line, player(who), verb)
+        case [who, "cbr", amount]:
+            return PhhAction(line, player(who), "cbr", amount=parse_amount(amount))
+        case [who, "sm"]:
+            return PhhAction(line, player(who), "sm", show=False)
+        case [who, "sm", "-"]:
+            return PhhAction(line, player(who), "sm", show=True)
+        case [who, "sm", cards]:
+            return PhhAction(line, player(who), "sm", parse_cards_text(cards), show=True)
+        case [who, ("sd" | "pb") as verb, *_]:
+            player(who)
+            raise PhhError(f"{line!r}: Omaha has no {'draw' if verb == 'sd' else 'bring-in'}")
+        case _:
+            raise PhhError(f"{line!r} is not a PHH action")
+
+
+# --- a hand's fields -----------------------------------------------------------------------
+
+
+def _whole(name: str, value: Any, *, minimum: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | Decimal | float):
+        raise PhhError(f"{name} must be a number, not {value!r}")
+    if isinstance(value, Decimal | float) and value != int(value):
+        raise PhhError(f"{name} {value} is not a whole number of chips")
+    number = int(value)
+    if number < minimum:
+        raise PhhError(f"{name} {number} must be at least {minimum}")
+    return number
+
+
+def _whole_list(name: str, value: Any, count: int | None, *, minimum: int = 0) -> tuple[int, ...]:
+    if not isinstance(value, list):
+        raise PhhError(f"{name} must be an array, not {value!r}")
+    if count is not None and len(value) != count:
+        raise PhhError(f"{name} has {len(value)} entries for {count} players")
+    return tuple(_whole(f"{name}[{i}]", v, minimum=minimum) for i, v in enumerate(value))
+
+
+@dataclass(frozen=True, slots=True)
+class PhhHand:
+    """One hand history, its fields checked for type and shape (not yet for the rules)."""
+
+    variant: str
+    antes: tuple[int, ...]
+    blinds_or_straddles: tuple[int, ...]
+    starting_stacks: tuple[int, ...]
+    actions: tuple[PhhAction, ...]
+    small_bet: int | None = None
+    big_bet: int | None = None
+    min_bet: int | None = None
+    fields: dict[str, Any] = field(default_factory=dict)
+    """Every other field, as read (author, players, finishing_stacks, ...)."""
+
+    @property
+    def player_count(self) -> int:
+        return len(self.starting_stacks)
+
+    @property
+    def game(self) -> Game:
+        return VARIANTS[self.variant][0]
+
+    @property
+    def structure(self) -> Structure:
+        return VARIANTS[self.variant][1]
+
+    @classmethod
+    def from_fields(cls, data: dict[str, Any]) -> PhhHand:
+        """Check a decoded TOML table: the variant, the fields it requires and their shapes."""
+        variant = data.get("variant")
+        if variant is None:
+            raise PhhError("missing required field 'variant'")
+        if variant not in VARIANTS:
+            raise PhhError(
+                f"variant {variant!r} is not an Omaha code this engine plays"
+                f" ({', '.join(VARIANTS)})"
+            )
+        structure = VARIANTS[variant][1]
+        for name in REQUIRED_FIELDS[structure]:
+            if name not in data:
+                raise PhhError(f"missing required field {name!r} for variant {variant}")
+        stacks = _whole_list("starting_stacks", data["starting_stacks"], None, minimum=1)
+        count = len(stacks)
+        if count < 2:
+            raise PhhError(f"a hand needs at least two players, not {count}")
+        actions = data["actions"]
+        if not isinstance(actions, list):
+            raise PhhError(f"actions must be an array of strings, not {actions!r}")
+        known = set(REQUIRED_FIELDS[structure])
+        rest = {k: v for k, v in data.items() if k not in known}
+        return cls(
+            variant=variant,
+            antes=_whole_list("antes", data["antes"], count),
+            blinds_or_straddles=_whole_list(
+                "blinds_or_straddles", data["blinds_or_straddles"], count
+            ),
+            starting_stacks=stacks,
+            actions=tuple(parse_action(line) for line in actions),
+            small_bet=_whole("small_bet", data["small_bet"], minimum=1)
+            if structure is Structure.LIMIT
+            else None,
+            big_bet=_whole("big_bet", data["big_bet"], minimum=1)
+            if structure is Structure.LIMIT
+            else None,
+            min_bet=_whole("min_bet", data["min_bet"], minimum=1)
+            if structure is not Structure.LIMIT
+            else None,
+            fields=rest,
+        )
+
+    def config(self) -> Config:
+        """The engine configuration this hand is played under.
+
+        `blinds_or_straddles` must be a small and a big blind (a straddle is not one of our
+        rules); `antes` every player alike, or the big blind's alone (index 1, role order, so
+        heads-up it lands on p1, the big blind). In limit the big blind is the small bet.
+        """
+        blinds = self.blinds_or_straddles
+        if any(blinds[2:]):
+            raise PhhError(
+                f"blinds_or_straddles {list(blinds)} has a straddle; only a small and a big"
+                " blind are played here"
+            )
+        small_blind, big_blind = blinds[0], blinds[1]
+        if big_blind < 1:
+            raise PhhError(f"the big blind must be positive, not {big_blind}")
+        if self.structure is Structure.LIMIT:
+            assert self.small_bet is not None and self.big_bet is not None
+            if big_blind != self.small_bet:
+                raise PhhError(
+                    f"the big blind {big_blind} must equal the small bet {self.small_bet}"
+                    " in a limit game"
+                )
+        else:
+            assert self.min_bet is not None
+            if big_blind != self.min_bet:
+                raise PhhError(f"min_bet {self.min_bet} must equal the big blind {big_blind}")
+        antes = self.antes
+        if not any(antes):
+            ante, kind = 0, AnteKind.NONE
+        elif len(set(antes)) == 1:
+            ante, kind = antes[0], AnteKind.EACH
+        elif not any(a for i, a in enumerate(antes) if i != 1):
+            ante, kind = antes[1], AnteKind.BIG_BLIND
+        else:
+            raise PhhError(
+                f"antes {list(antes)} are neither the same for everyone nor the big blind's alone"
+            )
+        try:
+            return Config(
+                game=self.game,
+                structure=self.structure,
+                big_blind=big_blind,
+                small_blind=small_blind,
+                ante=ante,
+                ante_kind=kind,
+                big_bet=self.big_bet,
+                raise_cap=LIMIT_RAISE_CAP if self.structure is Structure.LIMIT else None,
+                uncapped_heads_up=False,
+            )
+        except RuleError as exc:
+            raise PhhError(str(exc)) from None
+
+
+# --- reading files -------------------------------------------------------------------------
+
+
+def _loads(text: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text, parse_float=Decimal)
+    except tomllib.TOMLDecodeError as exc:
+        raise PhhError(f"not valid TOML: {exc}") from None
+
+
+def parse_phh(text: str) -> PhhHand:
+    """One hand from the text of a `.phh` file."""
+    return PhhHand.from_fields(_loads(text))
+
+
+# A table header on a line of its own: `[name]`, `["a name"]`, `[a.b]` (no `[[arrays]]`).
+_HEADER = re.compile(
+    r"""^[ \t]*\[(?!\[)[ \t]*((?:[A-Za-z0-9_-]+|"[^"\n]*"|'[^'\n]*')"""
+    r"""(?:[ \t]*\.[ \t]*(?:[A-Za-z0-9_-]+|"[^"\n]*"|'[^'\n]*'))*)[ \t]*\][ \t]*(?:#.*)?$"""
+)
+
+
+def _header_name(raw: str) -> str:
+    try:
+        parsed = tomllib.loads(f"[{raw}]\n")
+    except tomllib.TOMLDecodeError:
+        return raw
+    parts: list[str] = []
+    node: Any = parsed
+    while isinstance(node, dict) and len(node) == 1:
+        key = next(iter(node))
+        parts.append(key)
+        node = node[key]
+    return ".".join(parts) or raw
+
+
+@dataclass(frozen=True, slots=True)
+class HandEntry:
+    """One hand of a file: its name and either its fields or why they cannot be read."""
+
+    name: str
+    data: dict[str, Any] | None
+    error: str | None = None
+
+
+def split_phhs(text: str) -> list[HandEntry]:
+    """The hands of a `.phhs` file, in file order, named by their TOML tables.
+
+    A file TOML can read gives one entry per top-level table. One it cannot (a hand with
+    malformed TOML among good ones) is cut at its table headers and each part read alone,
+    so one broken hand does not hide the others.
+    """
+    try:
+        document = tomllib.loads(text, parse_float=Decimal)
+    except tomllib.TOMLDecodeError:
+        return _split_by_headers(text)
+    if document and all(not isinstance(v, dict) for v in document.values()):
+        raise PhhError("a .phhs file holds its hands as TOML tables ([1], [2], ...)")
+    entries = []
+    for name, value in document.items():
+        if isinstance(value, dict):
+            entries.append(HandEntry(str(name), value))
+        else:
+            entries.append(HandEntry(str(name), None, f"{name!r} is not a hand (a TOML table)"))
+    return entries
+
+
+def _split_by_headers(text: str) -> list[HandEntry]:
+    lines = text.splitlines(keepends=True)
+    starts: list[tuple[int, str]] = []
+    for i, line in enumerate(lines):
+        found = _HEADER.match(line)
+        if found:
+            starts.append((i, _header_name(found.group(1))))
+    entries: list[HandEntry] = []
+    if not starts:
+        try:
+            _loads(text)
+        except PhhError as exc:
+            raise PhhError(str(exc)) from None
+        raise PhhError("a .phhs file holds its hands as TOML tables ([1], [2], ...)")
+    preamble = "".join(lines[: starts[0][0]])
+    if preamble.strip():
+        try:
+            if _loads(preamble):
+                entries.append(HandEntry("", None, "keys before the first hand's table"))
+        except PhhError as exc:
+            entries.append(HandEntry("", None, str(exc)))
+    for k, (start, name) in enumerate(starts):
+        end = starts[k + 1][0] if k + 1 < len(starts) else len(lines)
+        body = "".join(lines[start + 1 : end])
+        try:
+            entries.append(HandEntry(name, _loads(body)))
+        except PhhError as exc:
+            entries.append(HandEntry(name, None, str(exc)))
+    return entries
+
+
+def read_hands(path: str, text: str) -> list[HandEntry]:
+    """The hands of a `.phh` (one, named by the file) or `.phhs` file (named by table)."""
+    if path.endswith(".phhs"):
+        return split_phhs(text)
+    name = path.replace("\\", "/").rsplit("/", 1)[-1]
+    try:
+        return [HandEntry(name, _loads(text))]
+    except PhhError as exc:
+        return [HandEntry(name, None, str(exc))]
+
+
+# --- writing -------------------------------------------------------------------------------
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, str):
+        # A JSON string is a valid TOML basic string (same escapes).
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()) + "}"
+    if hasattr(value, "isoformat"):
+        return str(value.isoformat())
+    raise PhhError(f"cannot write {value!r} in PHH")
+
+
+def _toml_key(key: str) -> str:
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else json.dumps(key)
+
+
+def dumps_fields(fields: dict[str, Any]) -> str:
+    """TOML text of one hand's fields; `actions` one per line for a human reader."""
+    lines = []
+    for key, value in fields.items():
+        if value is None:
+            continue
+        if key == "actions":
+            body = "".join(f"  {_toml_value(a)},\n" for a in value)
+            lines.append(f"actions = [\n{body}]")
+        else:
+            lines.append(f"{_toml_key(key)} = {_toml_value(value)}")
+    return "\n".join(lines) + "\n"
+
+
+def dumps_phhs(hands: Sequence[tuple[str, str]]) -> str:
+    """A `.phhs` file from (name, `.phh` text) pairs."""
+    return "\n".join(f"[{_toml_key(name)}]\n{text}" for name, text in hands)
+
+
+def iter_lines(hand: PhhHand) -> Iterator[PhhAction]:
+    """The hand's actions without no-ops."""
+    return (a for a in hand.actions if a.verb)
+
+
+# --- the deck a file deals ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DealtDeck:
+    """The 52-card order that makes the engine deal what the file deals.
+
+    Hole cards go in dealing order (round by round from p1, the button's left), then for
+    each street a burn and its board cards. A slot the file leaves unknown (`??`, or a burn,
+    which PHH never names) takes the lowest card the file does not use, so the same file
+    always gives the same deck. `unknown_holes` are the players holding such a stand-in;
+    `unknown_board` says the board has one. A replay refuses the hand if a stand-in would
+    have to be evaluated.
+    """
+
+    deck: tuple[Card, ...]
+    unknown_holes: frozenset[int]
+    unknown_board: bool
+
+
+_STREET_SIZES = (3, 1, 1)
+_STREET_NAMES = ("flop", "turn", "river")
+
+
+def build_deck(hand: PhhHand) -> DealtDeck:
+    n = hand.player_count
+    holes: list[list[Card | None]] = [[] for _ in range(n)]
+    board: list[Card | None] = []
+    shown: dict[int, tuple[Card | None, ...]] = {}
+    boards_seen = 0
+    for action in hand.actions:
+        if action.actor is not None and action.actor >= n:
+            raise PhhError(f"{action.line!r}: there is no {action.player} in a hand of {n}")
+        if action.verb == "dh":
+            assert action.actor is not None
+            holes[action.actor].extend(action.cards)
+            if len(holes[action.actor]) > HOLE_CARD_COUNT:
+                raise PhhError(
+                    f"{action.line!r}: {action.player} is dealt more than {HOLE_CARD_COUNT}"
+                    " hole cards"
+                )
+        elif action.verb == "db":
+            if boards_seen >= len(_STREET_SIZES):
+                raise PhhError(f"{action.line!r}: the board is already complete")
+            size = _STREET_SIZES[boards_seen]
+            if len(action.cards) != size:
+                raise PhhError(
+                    f"{action.line!r}: the {_STREET_NAMES[boards_seen]} is {size}"
+                    f" card{'s' if size > 1 else ''}, not {len(action.cards)}"
+                )
+            boards_seen += 1
+            board.extend(action.cards)
+        elif action.verb == "sm" and action.cards:
+            assert action.actor is not None
+            shown[action.actor] = action.cards
+    seen: set[Card] = set()
+    for card in [c for h in holes for c in h] + board:
+        if card is None:
+            continue
+        if card in seen:
+            raise PhhError(f"card {_card_text(card)} is dealt twice")
+        seen.add(card)
+    # A player dealt unknown cards who later shows them: the shown cards fill the gaps.
+    for player, cards in shown.items():
+        hole = holes[player]
+        if None not in hole:
+            continue
+        extra = [c for c in cards if c is not None and c not in hole]
+        for k, card in enumerate(hole):
+            if card is None and extra and extra[0] not in seen:
+                hole[k] = extra.pop(0)
+                seen.add(hole[k])  # type: ignore[arg-type]
+    spare = iter(c for c in range(52) if c not in seen)
+    unknown_holes = set()
+    deck: list[Card] = []
+    for r in range(HOLE_CARD_COUNT):
+        for player in range(n):
+            card = holes[player][r] if r < len(holes[player]) else None
+            if card is None:
+                unknown_holes.add(player)
+                card = next(spare)
+            deck.append(card)
+    unknown_board = False
+    position = 0
+    for size in _STREET_SIZES:
+        deck.append(next(spare))  # the burn
+        for _ in range(size):
+            card = board[position] if position < len(board) else None
+            position += 1
+            if card is None:
+                if position <= len(board):
+                    unknown_board = True
+                card = next(spare)
+            deck.append(card)
+    deck.extend(spare)
+    return DealtDeck(tuple(deck), frozenset(unknown_holes), unknown_board)
+
+
+def _card_text(card: Card) -> str:
+    return RANKS[card >> 2] + SUITS[card & 3]
+
+
+def _cards_text(cards: Sequence[Card | None]) -> str:
+    return "".join("??" if c is None else _card_text(c) for c in cards)
+
+
+# --- replay --------------------------------------------------------------------------------
+
+
+def _player_seat(player: int) -> int:
+    """Replays seat PHH player p(k+1) in seat k+1; the button is the last seat."""
+    return player + 1
+
+
+def replay(hand: PhhHand) -> Hand:
+    """Play the hand history on the engine, strictly; return the finished `Hand`.
+
+    Raises `PhhError` for what is not valid PHH or is dealt wrong (a card twice, hole cards
+    after the betting began, a board card before its round, an `sm` that shows other cards
+    than the player holds) and the engine's `RuleError` for a move the rules forbid. A hand
+    whose actions stop before the pot is awarded is refused too: PokerKit's reader, with
+    its default automations, needs an `sm` line for every showdown player (without one it
+    turns the hand up as unknown cards and kills it), so a showdown is complete only when
+    every player the engine asks has shown or mucked.
+    """
+    config = hand.config()
+    n = hand.player_count
+    dealt = build_deck(hand)
+    try:
+        game = Hand.start(
+            config,
+            [SeatSpec(_player_seat(i), stack) for i, stack in enumerate(hand.starting_stacks)],
+            _player_seat(n - 1),
+            dealt.deck,
+        )
+    except RuleError as exc:
+        raise PhhError(str(exc)) from None
+    Replay(hand, game, dealt).run()
+    return game
+
+
+class Replay:
+    """The walk through one file's actions beside the engine's records.
+
+    Every card the engine deals and every hand it turns up by itself (at an all-in) must be
+    confirmed by the file, in place: `pending` holds those records until their `d db` or
+    `sm` line arrives, and no player may move while any is outstanding.
+    """
+
+    def __init__(self, hand: PhhHand, game: Hand, dealt: DealtDeck) -> None:
+        self.hand = hand
+        self.game = game
+        self.dealt = dealt
+        self.n = hand.player_count
+        self.lines = [a for a in hand.actions if a.verb]
+        self.holes = {
+            _player_index(r.seat): r.cards for r in game.records if isinstance(r, HoleDealt)
+        }
+        self.hole_given = [0] * self.n
+        self.betting_began = False
+        self.pending: list[Record] = []
+        self.position = 0
+
+    def run(self) -> None:
+        lines = self.lines
+        while self.position < len(lines):
+            action = lines[self.position]
+            if action.actor is not None and action.actor >= self.n:
+                raise PhhError(
+                    f"{action.line!r}: there is no {action.player} in a hand of {self.n}"
+                )
+            if action.verb == "dh":
+                self.deal_hole(action)
+            else:
+                self.check_hole_cards_dealt(action)
+                if action.verb == "db":
+                    self.deal_board(action)
+                elif action.verb == "sm":
+                    self.showdown(action)
+                else:
+                    self.move(action)
+            self.position += 1
+        self.finish()
+
+    # dealing
+
+    def deal_hole(self, action: PhhAction) -> None:
+        assert action.actor is not None
+        if self.betting_began:
+            raise PhhError(f"{action.line!r}: hole cards are dealt before the betting")
+        start = self.hole_given[action.actor]
+        engine = self.holes[action.actor][start : start + len(action.cards)]
+        for mine, theirs in zip(action.cards, engine, strict=False):
+            if mine is not None and mine != theirs:
+                raise PhhError(f"{action.line!r} is not what was dealt")  # pragma: no cover
+        self.hole_given[action.actor] = start + len(action.cards)
+
+    def check_hole_cards_dealt(self, action: PhhAction) -> None:
+        if self.betting_began:
+            return
+        for player, count in enumerate(self.hole_given):
+            if count != HOLE_CARD_COUNT:
+                raise PhhError(
+                    f"{action.line!r}: p{player + 1} has {count} hole cards; every player"
+                    f" is dealt {HOLE_CARD_COUNT} before the betting"
+                )
+        self.betting_began = True
+
+    def deal_board(self, action: PhhAction) -> None:
+        record = self.pending[0] if self.pending else None
+        if not isinstance(record, BoardDealt):
+            if isinstance(record, Shown):
+                raise PhhError(
+                    f"{action.line!r}: at an all-in every hand is turned up before the board"
+                    f" is run out; p{_player_index(record.seat) + 1} has not shown (sm)"
+                )
+            if self.game.is_complete:
+                raise PhhError(f"{action.line!r}: the hand is over")
+            raise PhhError(f"{action.line!r}: no board card is due before the betting round ends")
+        self.pending.pop(0)
+        if any(c is not None and c != d for c, d in zip(action.cards, record.cards, strict=True)):
+            raise PhhError(  # pragma: no cover - the deck is built from these very lines
+                f"{action.line!r}: the {record.street} dealt is {_cards_text(record.cards)}"
+            )
+
+    # betting
+
+    def move(self, action: PhhAction) -> None:
+        assert action.actor is not None
+        if self.pending:
+            raise PhhError(f"{action.line!r}: {self.describe_pending()} comes first")
+        game = self.game
+        seat = _player_seat(action.actor)
+        if game.is_complete:
+            raise PhhError(f"{action.line!r}: the hand is over")
+        legal = game.legal_actions()
+        choice: Action
+        amount: int | None = None
+        if action.verb == "f":
+            choice = Action.FOLD
+        elif action.verb == "cc":
+            choice = Action.CHECK if Action.CHECK in legal.actions else Action.CALL
+        else:
+            amount = action.amount
+            if legal.bet_or_raise is not None:
+                choice = legal.bet_or_raise
+            elif Action.CALL in legal.actions or game.street is Street.PREFLOP:
+                choice = Action.RAISE
+            else:
+                choice = Action.BET
+        try:
+            records = game.act(seat, choice, amount)
+        except RuleError as exc:
+            raise RuleError(f"{action.line!r}: {exc}") from None
+        if action.verb == "cbr" and not any(isinstance(r, Bet | Raised) for r in records):
+            # The engine takes an all-in for no more than the bet as a call; PHH does not.
+            raise RuleError(f"{action.line!r}: a bet or raise must go above the current bet")
+        self.pending.extend(r for r in records if isinstance(r, BoardDealt | Shown))
+
+    def describe_pending(self) -> str:
+        record = self.pending[0]
+        if isinstance(record, BoardDealt):
+            return f"the {record.street} (d db {_cards_text(record.cards)})"
+        assert isinstance(record, Shown)
+        return f"p{_player_index(record.seat) + 1}'s hand, turned up at the all-in (sm)"
+
+    # showdown
+
+    def showdown(self, action: PhhAction) -> None:
+        # At an all-in the engine has turned the hands up already: the file confirms them.
+        if self.pending and isinstance(self.pending[0], Shown):
+            self.confirm_all_in_show(action)
+            return
+        game = self.game
+        if game.street is not Street.SHOWDOWN or game.to_act is None:
+            raise PhhError(f"{action.line!r}: there is no showdown now")
+        # PokerKit lets the showdown's sm lines come in any order; the engine asks in its
+        # own (the last river aggressor first). Take the run of sm lines and answer the
+        # engine's questions from it.
+        run: dict[int, PhhAction] = {}
+        end = self.position
+        while end < len(self.lines) and self.lines[end].verb == "sm":
+            line = self.lines[end]
+            assert line.actor is not None
+            if line.actor >= self.n:
+                raise PhhError(f"{line.line!r}: there is no {line.player} in a hand of {self.n}")
+            if line.actor in run:
+                raise PhhError(f"{line.line!r}: {line.player} has already shown or mucked")
+            run[line.actor] = line
+            end += 1
+        while not game.is_complete:
+            seat = game.to_act
+            assert seat is not None
+            player = _player_index(seat)
+            answer = run.get(player)
+            if answer is None:
+                raise PhhError(
+                    f"the hand ends before the pot is awarded: p{player + 1} has not shown"
+                    " or mucked (sm)"
+                )
+            del run[player]
+            self.check_shown_cards(answer)
+            self.refuse_unknown_show(answer)
+            game.act(seat, Action.SHOW if answer.show else Action.MUCK)
+        for line in run.values():
+            # Everyone else mucked, so the engine awarded the last hand unseen; that
+            # player showing is harmless, anything else is a line too many.
+            if not line.show or not self.still_live(line.actor):
+                raise PhhError(f"{line.line!r}: the hand is over")
+            self.check_shown_cards(line)
+        self.position = end - 1
+
+    def still_live(self, player: int | None) -> bool:
+        if player is None:
+            return False
+        seat = _player_seat(player)
+        return not any(isinstance(r, Folded | Mucked) and r.seat == seat for r in self.game.records)
+
+    def confirm_all_in_show(self, action: PhhAction) -> None:
+        assert action.actor is not None
+        seat = _player_seat(action.actor)
+        block = []
+        for record in self.pending:
+            if not isinstance(record, Shown):
+                break
+            block.append(record)
+        match = next((r for r in block if r.seat == seat), None)
+        if match is None:
+            raise PhhError(f"{action.line!r}: {action.player} is not in the showdown")
+        if not action.show:
+            raise RuleError(
+                f"{action.line!r}: when no more betting can follow an all-in, every hand is"
+                " turned up before the board is run out; a hand cannot be mucked"
+            )
+        self.check_shown_cards(action)
+        self.refuse_unknown_show(action)
+        self.pending.remove(match)
+
+    def check_shown_cards(self, action: PhhAction) -> None:
+        assert action.actor is not None
+        if not action.show or not action.cards:
+            return
+        if None in action.cards:
+            raise PhhError(
+                f"{action.line!r}: a hand is shown whole or mucked; keeping cards face down"
+                " is not played here"
+            )
+        holding = self.game.hole_cards(_player_seat(action.actor))
+        if sorted(action.cards) != sorted(holding):  # type: ignore[type-var]
+            raise PhhError(
+                f"{action.line!r}: {action.player} holds {_cards_text(holding)}, not"
+                f" {_cards_text(action.cards)}"
+            )
+
+    def refuse_unknown_show(self, action: PhhAction) -> None:
+        if not action.show:
+            return
+        if action.actor in self.dealt.unknown_holes:
+            raise PhhError(
+                f"{action.line!r}: {action.player}'s hole cards are unknown (??) and the"
+                " showdown needs them"
+            )
+        if self.dealt.unknown_board:
+            raise PhhError(f"{action.line!r}: the board has unknown cards (??)")
+
+    def finish(self) -> None:
+        if self.pending:
+            raise PhhError(
+                f"the hand ends before the pot is awarded: {self.describe_pending()} is not"
+                " in the file"
+            )
+        if not self.betting_began:
+            self.check_hole_cards_dealt(PhhAction("(end of actions)", None, ""))
+        if not self.game.is_complete:
+            raise PhhError("the hand ends before the pot is awarded")
+
+
+def _player_index(seat: int) -> int:
+    return seat - 1
+
+
+def finishing_stacks(game: Hand) -> list[int]:
+    """The finished hand's stacks in PHH player order (left of the button first)."""
+    final = game.final_stacks
+    if final is None:
+        raise PhhError("the hand is not finished")
+    return [final[seat] for seat in game.seats]
+
+
+def replay_entry(entry: HandEntry) -> dict[str, Any]:
+    """The CLI's JSON object for one hand: its finishing stacks or why it was refused."""
+    if entry.data is None:
+        return {"hand": entry.name, "error": entry.error or "not a hand"}
+    try:
+        game = replay(PhhHand.from_fields(entry.data))
+    except (PhhError, RuleError) as exc:
+        return {"hand": entry.name, "error": str(exc)}
+    return {"hand": entry.name, "finishing_stacks": finishing_stacks(game)}
+
+
+def replay_text(path: str, text: str) -> list[dict[str, Any]]:
+    """Replay every hand of a `.phh` or `.phhs` file's text, in file order."""
+    try:
+        entries = read_hands(path, text)
+    except PhhError as exc:
+        name = path.replace("\\", "/").rsplit("/", 1)[-1]
+        return [{"hand": name, "error": str(exc)}]
+    return [replay_entry(entry) for entry in entries]

@@ -1,0 +1,344 @@
+"""Generate the PHH corpus in tests/engine/data/ by playing random hands with PokerKit.
+
+    .venv/bin/python tests/engine/gen_phh_corpus.py [--hands 60] [--seed 2026]
+
+PokerKit is the oracle: every hand is played by a `pokerkit.State` built directly (not
+through `HandHistory`, whose `FO/8` is pot-limit in PokerKit 0.7.7), and its finishing
+stacks are written into the file. `test_phh_corpus.py` replays each hand with our engine and
+expects the same stacks.
+
+The six codes: `PO` and `FO/8` are PHH's own; `FO`, `PO/8`, `NO` and `NO/8` use the same
+fields. Limit rounds are capped at four bets (a bet and three raises; before the flop the big
+blind is the first bet, so PokerKit's pre-flop street allows three raises), heads-up too.
+`ante_trimming_status` is False: every ante is paid in full.
+
+Where our rules knowingly differ from PokerKit's the generator does not go, so the corpus
+only holds hands both engines must settle alike:
+- odd chips of a pot split three or more ways: ours go one at a time to the tied players
+  from the button's left; PokerKit gives the whole remainder to the first of them. A hand is
+  dropped when a split leaves two or more odd chips (RULES.md, "Ties split a pot...").
+- a short all-in bet or raise (less than a full bet): our limit rule counts half a bet or
+  more as a full bet, and PokerKit adds up consecutive short all-ins and refuses any raise
+  facing one. The random players never bet or raise all-in for less than a full raise.
+- a hi/lo side pot that none of its players can win low while a player outside it has a
+  low: PokerKit still splits it and shares the "low" half among all its players; ours gives
+  the best high the whole pot (RULES.md, "with no qualifying low, the best high takes it
+  all"). Such hands are dropped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+
+from pokerkit import (
+    Automation,
+    BettingStructure,
+    BoardDealing,
+    CheckingOrCalling,
+    ChipsPushing,
+    CompletionBettingOrRaisingTo,
+    Deck,
+    Folding,
+    HoleCardsShowingOrMucking,
+    HoleDealing,
+    Mode,
+    OmahaEightOrBetterLowHand,
+    OmahaHoldemHand,
+    Opening,
+    State,
+    Street,
+)
+
+DATA = Path(__file__).parent / "data"
+
+CODES: dict[str, tuple[bool, BettingStructure]] = {
+    "FO": (False, BettingStructure.FIXED_LIMIT),
+    "FO/8": (True, BettingStructure.FIXED_LIMIT),
+    "PO": (False, BettingStructure.POT_LIMIT),
+    "PO/8": (True, BettingStructure.POT_LIMIT),
+    "NO": (False, BettingStructure.NO_LIMIT),
+    "NO/8": (True, BettingStructure.NO_LIMIT),
+}
+
+AUTOMATIONS = (
+    Automation.ANTE_POSTING,
+    Automation.BET_COLLECTION,
+    Automation.BLIND_OR_STRADDLE_POSTING,
+    Automation.RUNOUT_COUNT_SELECTION,
+    Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
+    Automation.HAND_KILLING,
+    Automation.CHIPS_PUSHING,
+    Automation.CHIPS_PULLING,
+)
+"""Everything but dealing and burning, which the generator does from its own shuffled deck."""
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+FULL_DECK = [r + s for r in RANKS for s in SUITS]
+
+
+def omaha_state(
+    code: str,
+    antes: Sequence[int],
+    blinds: Sequence[int],
+    small_bet: int,
+    big_bet: int,
+    stacks: Sequence[int],
+) -> State:
+    """A PokerKit state for one of the six codes, limit capped at four bets a round."""
+    hi_lo, structure = CODES[code]
+    limit = structure is BettingStructure.FIXED_LIMIT
+    # Pre-flop PokerKit counts raises only; the big blind is our first bet.
+    caps = (3, 4, 4, 4) if limit else (None, None, None, None)
+    sizes = (small_bet, small_bet, big_bet, big_bet)
+    streets = tuple(
+        Street(
+            index > 0,
+            (False,) * 4 if index == 0 else (),
+            (0, 3, 1, 1)[index],
+            False,
+            Opening.POSITION,
+            sizes[index],
+            caps[index],
+        )
+        for index in range(4)
+    )
+    hand_types = (OmahaHoldemHand, OmahaEightOrBetterLowHand) if hi_lo else (OmahaHoldemHand,)
+    return State(
+        AUTOMATIONS,
+        Deck.STANDARD,
+        hand_types,
+        streets,
+        structure,
+        False,
+        list(antes),
+        list(blinds),
+        0,
+        list(stacks),
+        len(stacks),
+        mode=Mode.CASH_GAME,
+    )
+
+
+def random_move(state: State, rng: random.Random, limit: bool) -> None:
+    """One random legal move for the player to act; never a short all-in bet or raise."""
+    actor = state.actor_index
+    assert actor is not None
+    to_call = state.checking_or_calling_amount or 0
+    choices: list[tuple[str, float]] = [("cc", 0.5)]
+    if to_call and state.can_fold():
+        choices.append(("f", 0.25))
+    full_raise_to = None
+    if state.can_complete_bet_or_raise_to():
+        street = state.street
+        assert street is not None
+        increment = max(
+            street.min_completion_betting_or_raising_amount,
+            state.completion_betting_or_raising_amount,
+        )
+        full_raise_to = max(state.bets) + increment
+        if state.stacks[actor] + state.bets[actor] >= full_raise_to:
+            choices.append(("cbr", 0.3 if to_call else 0.4))
+    verbs, weights = zip(*choices, strict=True)
+    verb = rng.choices(verbs, weights)[0]
+    if verb == "f":
+        state.fold()
+    elif verb == "cc":
+        state.check_or_call()
+    else:
+        assert full_raise_to is not None
+        low = max(full_raise_to, state.min_completion_betting_or_raising_to_amount or 0)
+        high = state.max_completion_betting_or_raising_to_amount or low
+        if limit:
+            amount = low
+        else:
+            amount = rng.choice(
+                [low, low, high, rng.randint(low, max(low, high)), (low + high) // 2]
+            )
+        state.complete_bet_or_raise_to(amount)
+
+
+def play(
+    code: str,
+    rng: random.Random,
+    players: int,
+    ante_kind: str,
+) -> tuple[State, list[str], dict[str, object]] | None:
+    """Play one random hand; None if it lands where our rules knowingly differ."""
+    hi_lo, structure = CODES[code]
+    limit = structure is BettingStructure.FIXED_LIMIT
+    big_blind = rng.choice([2, 2, 4, 10])
+    small_blind = big_blind // 2 if rng.random() < 0.8 else big_blind // 2 - 1 or 1
+    small_bet, big_bet = big_blind, 2 * big_blind
+    ante = {"none": 0, "each": rng.choice([1, big_blind // 2]), "bb": big_blind}[ante_kind]
+    if ante_kind == "each":
+        antes = [ante] * players
+    elif ante_kind == "bb":
+        antes = [0, ante] + [0] * (players - 2)
+    else:
+        antes = [0] * players
+    blinds = [small_blind, big_blind] + [0] * (players - 2)
+    floor = 3 * big_blind + ante
+    stacks = [
+        rng.choice(
+            [rng.randint(floor, 20 * big_blind), rng.randint(20 * big_blind, 150 * big_blind)]
+        )
+        for _ in range(players)
+    ]
+    state = omaha_state(code, antes, blinds, small_bet, big_bet, stacks)
+    deck = FULL_DECK[:]
+    rng.shuffle(deck)
+    position = 0
+
+    def draw() -> str:
+        nonlocal position
+        position += 1
+        return deck[position - 1]
+
+    # Hole cards one at a time from p1 (the button's left), four rounds.
+    holes: list[list[str]] = [[] for _ in range(players)]
+    for _ in range(4):
+        for player in range(players):
+            holes[player].append(draw())
+    for player in range(players):
+        state.deal_hole("".join(holes[player]), player)
+    board: list[str] = []
+    while state.status:
+        if state.can_burn_card():
+            state.burn_card(draw())
+        elif state.can_deal_board():
+            count = 1 if board else 3
+            cards = [draw() for _ in range(count)]
+            board.extend(cards)
+            state.deal_board("".join(cards))
+        elif state.actor_index is not None:
+            random_move(state, rng, limit)
+        else:
+            raise AssertionError(f"stuck: {state}")
+    if diverges(state, holes, board, hi_lo):
+        return None
+    fields: dict[str, object] = {
+        "variant": code,
+        "ante_trimming_status": False,
+        "antes": antes,
+        "blinds_or_straddles": blinds,
+    }
+    if limit:
+        fields["small_bet"] = small_bet
+        fields["big_bet"] = big_bet
+    else:
+        fields["min_bet"] = big_blind
+    fields["starting_stacks"] = stacks
+    return state, phh_actions(state), fields
+
+
+def diverges(state: State, holes: list[list[str]], board: list[str], hi_lo: bool) -> bool:
+    for operation in state.operations:
+        if not isinstance(operation, ChipsPushing):
+            continue
+        paid = [a for a in operation.amounts if a]
+        if len(paid) >= 3 and max(paid) - min(paid) >= 2:
+            return True
+        if hi_lo and operation.hand_type_index == 1:
+            for player, amount in enumerate(operation.amounts):
+                if amount and not has_low(holes[player], board):
+                    return True
+    return False
+
+
+def has_low(hole: list[str], board: list[str]) -> bool:
+    try:
+        OmahaEightOrBetterLowHand.from_game("".join(hole), "".join(board))
+    except ValueError:
+        return False
+    return True
+
+
+def phh_actions(state: State) -> list[str]:
+    """The `actions` field as PokerKit's `HandHistory.from_game_state` writes it."""
+    lines: list[str] = []
+    holes: dict[int, str] = {}
+    board = ""
+
+    def flush() -> None:
+        nonlocal board
+        for player in sorted(holes):
+            lines.append(f"d dh p{player + 1} {holes[player]}")
+        holes.clear()
+        if board:
+            lines.append(f"d db {board}")
+            board = ""
+
+    for operation in state.operations:
+        if isinstance(operation, HoleDealing):
+            holes[operation.player_index] = holes.get(operation.player_index, "") + "".join(
+                map(repr, operation.cards)
+            )
+            continue
+        if isinstance(operation, BoardDealing):
+            board += "".join(map(repr, operation.cards))
+            continue
+        flush()
+        if isinstance(operation, Folding):
+            lines.append(f"p{operation.player_index + 1} f")
+        elif isinstance(operation, CheckingOrCalling):
+            lines.append(f"p{operation.player_index + 1} cc")
+        elif isinstance(operation, CompletionBettingOrRaisingTo):
+            lines.append(f"p{operation.player_index + 1} cbr {operation.amount}")
+        elif isinstance(operation, HoleCardsShowingOrMucking):
+            shown = "".join(map(repr, operation.hole_cards))
+            lines.append(f"p{operation.player_index + 1} sm {shown}".strip())
+    flush()
+    return lines
+
+
+def toml_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f"'{value}'"
+    if isinstance(value, list):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    return str(value)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=60, help="hands per variant code")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--out", type=Path, default=DATA)
+    args = parser.parse_args(argv)
+    warnings.simplefilter("ignore")  # PokerKit warns about cards dealt out of its own order
+    args.out.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(args.seed)
+    for code in CODES:
+        tables: list[str] = []
+        dropped = 0
+        while len(tables) < args.hands:
+            number = len(tables) + 1
+            players = 2 if number % 4 == 1 else rng.randint(3, 6)
+            ante_kind = ("none", "none", "each", "bb")[number % 4]
+            result = play(code, rng, players, ante_kind)
+            if result is None:
+                dropped += 1
+                continue
+            state, actions, fields = result
+            fields["actions"] = actions
+            fields["finishing_stacks"] = list(state.stacks)
+            name = f"{code.replace('/', '')}-{number:03d}"
+            body = "\n".join(f"{key} = {toml_value(value)}" for key, value in fields.items())
+            tables.append(f"[{name}]\n{body}\n")
+        path = args.out / f"corpus-{code.replace('/', '')}.phhs"
+        path.write_text(
+            f"# {args.hands} random {code} hands played by PokerKit (seed {args.seed});"
+            f" {dropped} dropped where our rules differ.\n\n" + "\n".join(tables)
+        )
+        print(f"{path}: {len(tables)} hands, {dropped} dropped")
+
+
+if __name__ == "__main__":
+    main()
