@@ -20,12 +20,49 @@ separately (RULES.md, "Showdown"). Values are ints, higher is better, for both.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import combinations
 
+from tables.engine import _tables as t
+from tables.engine._tables import (
+    FLUSH,
+    FULL_HOUSE,
+    HIGH_CARD,
+    PAIR,
+    QUADS,
+    STRAIGHT,
+    STRAIGHT_FLUSH,
+    TRIPS,
+    TWO_PAIR,
+)
 from tables.engine.cards import RANKS, Card
+from tables.engine.config import Game
 from tables.engine.errors import RuleError
 
-HIGH_CARD, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH = range(9)
+__all__ = [
+    "FLUSH",
+    "FULL_HOUSE",
+    "HIGH_CARD",
+    "PAIR",
+    "QUADS",
+    "STRAIGHT",
+    "STRAIGHT_FLUSH",
+    "TRIPS",
+    "TWO_PAIR",
+    "best_high",
+    "best_low",
+    "describe_high",
+    "describe_low",
+    "five_card_high",
+    "five_card_low",
+    "high_category",
+    "high_low_values",
+    "high_ranks",
+    "high_value",
+    "low_ranks",
+    "low_value",
+    "showdown_values",
+]
 
 _CATEGORY_NAMES = (
     "High card",
@@ -55,12 +92,13 @@ _RANK_NAMES = (
 )
 _RANK_PLURALS = tuple(name + ("es" if name == "six" else "s") for name in _RANK_NAMES)
 
-
-def _pack(category: int, ranks: Sequence[int]) -> int:
-    value = category
-    for rank in ranks:
-        value = value << 4 | rank
-    return value
+_WEIGHT = t.CARD_WEIGHT
+_RANK_MASK = t.RANK_KEY_MASK
+_BOARDS = t.BOARDS
+_HOLES = t.HOLES
+_LOW_BEST = t.LOW_BEST
+_FLUSH_SUIT = t.FLUSH_SUIT
+_SUITED_BIT = t.SUITED_BIT
 
 
 def five_card_high(cards: Sequence[Card]) -> int:
@@ -70,45 +108,17 @@ def five_card_high(cards: Sequence[Card]) -> int:
     >>> five_card_high(parse_cards("5c4d3h2sAc")) < five_card_high(parse_cards("6c5d4h3s2c"))
     True
     """
-    ranks = sorted((card >> 2 for card in cards), reverse=True)
-    flush = len({card & 3 for card in cards}) == 1
-    counts: dict[int, int] = {}
-    for rank in ranks:
-        counts[rank] = counts.get(rank, 0) + 1
-    if len(counts) == 5:
-        straight_top = -1
-        if ranks[0] - ranks[4] == 4:
-            straight_top = ranks[0]
-        elif ranks == [12, 3, 2, 1, 0]:
-            straight_top = 3
-        if straight_top >= 0:
-            order = [straight_top - i for i in range(4)] + [(straight_top - 4) % 13]
-            return _pack(STRAIGHT_FLUSH if flush else STRAIGHT, order)
-        return _pack(FLUSH if flush else HIGH_CARD, ranks)
-    order = sorted(ranks, key=lambda rank: (counts[rank], rank), reverse=True)
-    shape = sorted(counts.values(), reverse=True)
-    if shape[0] == 4:
-        category = QUADS
-    elif shape[:2] == [3, 2]:
-        category = FULL_HOUSE
-    elif shape[0] == 3:
-        category = TRIPS
-    elif shape[:2] == [2, 2]:
-        category = TWO_PAIR
-    else:
-        category = PAIR
-    return _pack(category, order)
+    return t.rank_value([card >> 2 for card in cards], len({card & 3 for card in cards}) == 1)
 
 
 def five_card_low(cards: Sequence[Card]) -> int | None:
     """The 8-or-better low value of exactly five cards, or None when they make no low."""
     mask = 0
     for card in cards:
-        rank = card >> 2
-        low_rank = 0 if rank == 12 else rank + 1
-        if low_rank > 7 or mask >> low_rank & 1:
+        bit = t.LOW_BIT[card]
+        if not bit or mask & bit:
             return None
-        mask |= 1 << low_rank
+        mask |= bit
     return 255 - mask
 
 
@@ -119,8 +129,121 @@ def _check(hole: Sequence[Card], board: Sequence[Card]) -> None:
         raise RuleError(f"a board has 3 to 5 cards at a showdown, not {len(board)}")
 
 
+@lru_cache(maxsize=1 << 16)
+def _flush_value(masks: int) -> int:
+    # Cached: the suited masks repeat, and trying their combinations costs microseconds.
+    return t.flush_value(masks >> 13, masks & 0x1FFF)
+
+
+def high_low_values(hole: Sequence[Card], board: Sequence[Card]) -> tuple[int, int | None]:
+    """The best high value and the best low value (None: no low) of one hand.
+
+    Both come from table lookups: the board's row of non-flush values per hole rank pair
+    (best of at most six entries), a flush only when the board has three of a suit and the
+    hole two, and the low from the two low-rank masks. Cards must be distinct.
+
+    >>> from tables.engine.cards import parse_cards
+    >>> high, low = high_low_values(parse_cards("As2dKhKd"), parse_cards("3c4c5c9sKs"))
+    >>> describe_high(high), describe_low(low or 0)
+    ('Straight, five high', '5-4-3-2-A')
+    """
+    weight = _WEIGHT
+    try:
+        h0, h1, h2, h3 = hole
+    except ValueError:
+        raise RuleError(f"an Omaha hand has four hole cards, not {len(hole)}") from None
+    hole_key = weight[h0] + weight[h1] + weight[h2] + weight[h3]
+    try:
+        b0, b1, b2, b3, b4 = board
+        board_key = weight[b0] + weight[b1] + weight[b2] + weight[b3] + weight[b4]
+    except ValueError:
+        _check(hole, board)
+        board_key = sum(weight[card] for card in board)
+    row, board_low = _BOARDS[board_key & _RANK_MASK]
+    getter, hole_low = _HOLES[hole_key & _RANK_MASK]
+    high = max(getter(row))
+    suit = _FLUSH_SUIT[board_key >> 32]
+    if suit >= 0 and hole_key >> (32 + 3 * suit) & 7 >= 2:
+        bit = _SUITED_BIT
+        shift = 13 * suit
+        hole_suited = (bit[h0] | bit[h1] | bit[h2] | bit[h3]) >> shift & 0x1FFF
+        board_suited = sum(bit[card] for card in board) >> shift & 0x1FFF
+        flush = _flush_value(hole_suited << 13 | board_suited)
+        if flush > high:
+            high = flush
+    return high, _LOW_BEST[hole_low << 8 | board_low]
+
+
+def high_value(hole: Sequence[Card], board: Sequence[Card]) -> int:
+    """The best high value of two hole cards and three board cards; higher is better.
+
+    >>> from tables.engine.cards import parse_cards
+    >>> describe_high(high_value(parse_cards("AcAdAhAs"), parse_cards("Ks7d2c")))
+    'One pair, aces'
+    """
+    return high_low_values(hole, board)[0]
+
+
+def low_value(hole: Sequence[Card], board: Sequence[Card]) -> int | None:
+    """The best 8-or-better low value, higher is better; None when there is no low.
+
+    >>> from tables.engine.cards import parse_cards
+    >>> low_value(parse_cards("2c2d9hKs"), parse_cards("3c4d5h")) is None
+    True
+    """
+    return high_low_values(hole, board)[1]
+
+
+def showdown_values(
+    game: Game, holes: Sequence[Sequence[Card]], board: Sequence[Card]
+) -> list[tuple[int, int | None]]:
+    """`(high, low)` for each hand at one showdown; low is None in Omaha High or with no low.
+
+    The board's share of the work (its row, low mask and flush suit) is done once for all
+    the hands, so a 9-handed showdown costs little more than nine lookups.
+
+    >>> from tables.engine.cards import parse_cards
+    >>> board = parse_cards("3c4c5c9sKs")
+    >>> holes = [parse_cards("As2dKhKd"), parse_cards("AcQc7d7h")]
+    >>> [(describe_high(h), l and describe_low(l)) for h, l in
+    ...  showdown_values(Game.OMAHA_HI_LO, holes, board)]
+    [('Straight, five high', '5-4-3-2-A'), ('Flush, ace high', '7-5-4-3-A')]
+    """
+    if not 3 <= len(board) <= 5:
+        raise RuleError(f"a board has 3 to 5 cards at a showdown, not {len(board)}")
+    weight = _WEIGHT
+    board_key = sum(weight[card] for card in board)
+    row, board_low = _BOARDS[board_key & _RANK_MASK]
+    suit = _FLUSH_SUIT[board_key >> 32]
+    suit_shift = 32 + 3 * suit
+    bit = _SUITED_BIT
+    board_suited = sum(bit[card] for card in board) >> 13 * suit & 0x1FFF if suit >= 0 else 0
+    hi_lo = game is Game.OMAHA_HI_LO
+    holes_table = _HOLES
+    low_best = _LOW_BEST
+    values: list[tuple[int, int | None]] = []
+    for hole in holes:
+        try:
+            h0, h1, h2, h3 = hole
+        except ValueError:
+            raise RuleError(f"an Omaha hand has four hole cards, not {len(hole)}") from None
+        hole_key = weight[h0] + weight[h1] + weight[h2] + weight[h3]
+        getter, hole_low = holes_table[hole_key & _RANK_MASK]
+        high = max(getter(row))
+        if suit >= 0 and hole_key >> suit_shift & 7 >= 2:
+            hole_suited = (bit[h0] | bit[h1] | bit[h2] | bit[h3]) >> 13 * suit & 0x1FFF
+            flush = _flush_value(hole_suited << 13 | board_suited)
+            if flush > high:
+                high = flush
+        values.append((high, low_best[hole_low << 8 | board_low] if hi_lo else None))
+    return values
+
+
 def best_high(hole: Sequence[Card], board: Sequence[Card]) -> tuple[int, tuple[Card, ...]]:
     """The best high of two hole cards and three board cards, and the five cards used.
+
+    For the showdown display; it tries all sixty combinations, so use `high_value` to
+    compare hands.
 
     >>> from tables.engine.cards import cards_str, parse_cards
     >>> value, used = best_high(parse_cards("AsAdAcAh"), parse_cards("Ks7d2c"))
@@ -140,7 +263,13 @@ def best_high(hole: Sequence[Card], board: Sequence[Card]) -> tuple[int, tuple[C
 
 
 def best_low(hole: Sequence[Card], board: Sequence[Card]) -> tuple[int, tuple[Card, ...]] | None:
-    """The best 8-or-better low and the five cards used, or None when there is no low."""
+    """The best 8-or-better low and the five cards used, or None when there is no low.
+
+    >>> from tables.engine.cards import cards_str, parse_cards
+    >>> value, used = best_low(parse_cards("As2d9c9h"), parse_cards("3h5d8cKs"))
+    >>> describe_low(value), cards_str(used)
+    ('8-5-3-2-A', 'As2d3h5d8c')
+    """
     _check(hole, board)
     best = -1
     best_cards: tuple[Card, ...] = ()
@@ -151,17 +280,6 @@ def best_low(hole: Sequence[Card], board: Sequence[Card]) -> tuple[int, tuple[Ca
             if value is not None and value > best:
                 best, best_cards = value, five
     return (best, best_cards) if best >= 0 else None
-
-
-def high_value(hole: Sequence[Card], board: Sequence[Card]) -> int:
-    """The best high value of two hole cards and three board cards; higher is better."""
-    return best_high(hole, board)[0]
-
-
-def low_value(hole: Sequence[Card], board: Sequence[Card]) -> int | None:
-    """The best 8-or-better low value, higher is better; None when there is no low."""
-    found = best_low(hole, board)
-    return None if found is None else found[0]
 
 
 def high_ranks(value: int) -> tuple[int, int, int, int, int]:

@@ -1,0 +1,260 @@
+"""Lookup tables behind the Omaha evaluator, built once at import.
+
+The idea: outside flushes, an Omaha high depends only on the ranks. So the work splits into
+- a value for every 5-rank multiset (6,175 of them) and for every 5-rank flush (1,287),
+- for every 3-rank board triple, a row of 91 values, one per hole rank pair;
+- for a board, the elementwise best of its triples' rows (built on first use, cached by the
+  board's ranks: at most 6,175 + 1,820 + 455 of them), so a hand's non-flush high is the
+  best of at most six entries of its board's row;
+- for the 8-or-better low, which depends only on the sets of distinct low ranks in the hole
+  and on the board, one flat table indexed by both 8-bit masks.
+
+A card's weight packs what the evaluator needs into one int, so a hand's key is a sum:
+base-5 digits count each rank (a rank appears at most four times), and above bit 32 three
+bits per suit count the suits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from itertools import combinations, combinations_with_replacement
+from operator import itemgetter
+
+HIGH_CARD, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH = range(9)
+
+RANK_KEY_MASK = (1 << 32) - 1
+SUIT_SHIFT = 32
+
+RANK_WEIGHT: tuple[int, ...] = tuple(5**rank for rank in range(13))
+CARD_WEIGHT: tuple[int, ...] = tuple(
+    RANK_WEIGHT[card >> 2] + (1 << (SUIT_SHIFT + 3 * (card & 3))) for card in range(52)
+)
+"""Per card: its rank's base-5 digit plus its suit's 3-bit counter above bit 32."""
+
+SUITED_BIT: tuple[int, ...] = tuple(1 << (13 * (card & 3) + (card >> 2)) for card in range(52))
+"""Per card: one bit at ``13 * suit + rank``, so ``cards >> 13 * suit & 0x1FFF`` are the
+ranks held in that suit."""
+
+LOW_BIT: tuple[int, ...] = tuple(
+    (1 << (0 if card >> 2 == 12 else (card >> 2) + 1))
+    if card >> 2 in (12, 0, 1, 2, 3, 4, 5, 6)
+    else 0
+    for card in range(52)
+)
+"""Per card: its bit in a low mask (ace 1, deuce 2, ..., eight 128), or 0 above eight."""
+
+NO_LOW = 256
+"""A low mask larger than any real one: no qualifying low."""
+
+
+def _pack(category: int, ranks: Sequence[int]) -> int:
+    value = category
+    for rank in ranks:
+        value = value << 4 | rank
+    return value
+
+
+def _straight_top(distinct_desc: Sequence[int]) -> int:
+    """The top rank of five different ranks making a straight, or -1."""
+    if distinct_desc[0] - distinct_desc[4] == 4:
+        return distinct_desc[0]
+    if list(distinct_desc) == [12, 3, 2, 1, 0]:
+        return 3
+    return -1
+
+
+def rank_value(ranks: Sequence[int], flush: bool) -> int:
+    """The high value of five ranks, as a flush or not: ``category << 20`` + five nibbles.
+
+    The nibbles list the ranks in the order they matter (by count, then rank), and a
+    straight lists its top card first, so the wheel 5-4-3-2-A sorts below 6-high.
+    """
+    desc = sorted(ranks, reverse=True)
+    counts = {rank: desc.count(rank) for rank in desc}
+    if len(counts) == 5:
+        top = _straight_top(desc)
+        if top >= 0:
+            order = [top - i for i in range(4)] + [(top - 4) % 13]
+            return _pack(STRAIGHT_FLUSH if flush else STRAIGHT, order)
+        return _pack(FLUSH if flush else HIGH_CARD, desc)
+    order = sorted(desc, key=lambda rank: (counts[rank], rank), reverse=True)
+    shape = sorted(counts.values(), reverse=True)
+    if shape[0] == 4:
+        category = QUADS
+    elif shape[:2] == [3, 2]:
+        category = FULL_HOUSE
+    elif shape[0] == 3:
+        category = TRIPS
+    elif shape[:2] == [2, 2]:
+        category = TWO_PAIR
+    else:
+        category = PAIR
+    return _pack(category, order)
+
+
+def _rank_key(ranks: Sequence[int]) -> int:
+    return sum(RANK_WEIGHT[rank] for rank in ranks)
+
+
+def _build_five_high() -> dict[int, int]:
+    return {
+        _rank_key(ranks): rank_value(ranks, flush=False)
+        for ranks in combinations_with_replacement(range(13), 5)
+        if ranks[0] != ranks[4]
+    }
+
+
+FIVE_HIGH: dict[int, int] = _build_five_high()
+"""Non-flush value of every 5-rank multiset, keyed by its rank key."""
+
+FLUSH_HIGH: dict[int, int] = {
+    sum(1 << rank for rank in ranks): rank_value(ranks, flush=True)
+    for ranks in combinations(range(13), 5)
+}
+"""Flush (or straight flush) value of five different ranks, keyed by their 13-bit mask."""
+
+PAIRS: tuple[tuple[int, int], ...] = tuple(combinations_with_replacement(range(13), 2))
+PAIR_INDEX: dict[tuple[int, int], int] = {pair: index for index, pair in enumerate(PAIRS)}
+
+
+def _build_triple_rows() -> dict[int, list[int]]:
+    rows: dict[int, list[int]] = {}
+    pair_keys = [_rank_key(pair) for pair in PAIRS]
+    for triple in combinations_with_replacement(range(13), 3):
+        key = _rank_key(triple)
+        # A missing multiset (five of a rank) cannot be dealt; 0 never wins.
+        rows[key] = [FIVE_HIGH.get(key + pair_key, 0) for pair_key in pair_keys]
+    return rows
+
+
+TRIPLE_ROWS: dict[int, list[int]] = _build_triple_rows()
+"""For each 3-rank board multiset: the non-flush value with each of the 91 rank pairs."""
+
+Getter = Callable[[list[int]], tuple[int, ...]]
+
+
+def _build_holes() -> dict[int, tuple[Getter, int]]:
+    holes: dict[int, tuple[Getter, int]] = {}
+    for ranks in combinations_with_replacement(range(13), 4):
+        indexes = sorted({PAIR_INDEX[pair] for pair in combinations(ranks, 2)})
+        # itemgetter of one index returns a bare value; two keep max() over a tuple.
+        getter: Getter = itemgetter(*indexes) if len(indexes) > 1 else itemgetter(*indexes * 2)
+        low_mask = 0
+        for rank in ranks:
+            low_mask |= LOW_BIT[rank * 4]
+        holes[_rank_key(ranks)] = (getter, low_mask)
+    return holes
+
+
+HOLES: dict[int, tuple[Getter, int]] = _build_holes()
+"""For each 4-rank hole multiset: a getter of its rank pairs' entries in a row, and its low
+mask. Four aces give the one pair (A, A): they play as two aces."""
+
+
+def _board_low_mask(ranks: Sequence[int]) -> int:
+    mask = 0
+    for rank in ranks:
+        mask |= LOW_BIT[rank * 4]
+    return mask
+
+
+def _build_boards() -> dict[int, tuple[list[int], int]]:
+    """Every board's row and low mask, for boards of 3, 4 and 5 cards.
+
+    A 4-card board's row is the best of its four triples' rows; a 5-card board's the best of
+    four of its 4-card subsets' rows (every triple of five cards lies in one of them), which
+    halves the work of taking ten triples. The keys of 3-, 4- and 5-card boards never
+    collide: the digits of a key add up to its number of cards.
+    """
+    boards: dict[int, tuple[list[int], int]] = {}
+    for triple in combinations_with_replacement(range(13), 3):
+        boards[_rank_key(triple)] = (TRIPLE_ROWS[_rank_key(triple)], _board_low_mask(triple))
+    for size in (4, 5):
+        for ranks in combinations_with_replacement(range(13), size):
+            if ranks[0] == ranks[-1] and size == 5:
+                continue
+            key = _rank_key(ranks)
+            # One card fewer: a distinct rank taken out; at most four of them are needed.
+            rows = [boards[key - RANK_WEIGHT[rank]][0] for rank in sorted(set(ranks))[:4]]
+            row = rows[0] if len(rows) == 1 else list(map(max, *rows))
+            boards[key] = (row, _board_low_mask(ranks))
+    return boards
+
+
+BOARDS: dict[int, tuple[list[int], int]] = _build_boards()
+"""By board rank key: the best non-flush value for each hole rank pair, and the low mask."""
+
+
+def _lowest_three(mask: int) -> int:
+    """The three lowest bits of `mask`, or `NO_LOW` when it has fewer than three."""
+    picked = 0
+    for bit in range(8):
+        if mask >> bit & 1:
+            picked |= 1 << bit
+            if picked.bit_count() == 3:
+                return picked
+    return NO_LOW
+
+
+def _build_low_best() -> list[int | None]:
+    """Best low value by ``hole_mask << 8 | board_mask``, None where there is none.
+
+    For two given hole ranks the best three board ranks are the three lowest others:
+    comparing from the highest card down is comparing masks as numbers.
+    """
+    lowest_three = [_lowest_three(mask) for mask in range(256)]
+    pair_masks = [(1 << a) | (1 << b) for a, b in combinations(range(8), 2)]
+    boards = [mask for mask in range(256) if 3 <= mask.bit_count() <= 5]
+    best_for_pair: dict[int, list[int]] = {}
+    for pair in pair_masks:
+        row = [NO_LOW] * 256
+        for board in boards:
+            three = lowest_three[board & ~pair]
+            if three != NO_LOW:
+                row[board] = pair | three
+        best_for_pair[pair] = row
+    table: list[int | None] = [None] * (256 * 256)
+    for hole in range(256):
+        if not 2 <= hole.bit_count() <= 4:
+            continue
+        rows = [best_for_pair[pair] for pair in pair_masks if pair & hole == pair]
+        best = list(map(min, *rows)) if len(rows) > 1 else rows[0]
+        base = hole << 8
+        for board in boards:
+            if best[board] != NO_LOW:
+                table[base | board] = 255 - best[board]
+    return table
+
+
+LOW_BEST: list[int | None] = _build_low_best()
+"""Best low value (``255 - mask``) by hole and board low masks; None: no qualifying low."""
+
+
+def _build_flush_suit() -> list[int]:
+    """For each packed suit count (3 bits per suit): the suit with three or more, or -1."""
+    table = [-1] * 4096
+    for key in range(4096):
+        for suit in range(4):
+            if key >> (3 * suit) & 7 >= 3:
+                table[key] = suit
+    return table
+
+
+FLUSH_SUIT: list[int] = _build_flush_suit()
+"""A board of at most five cards has at most one suit with three cards or more."""
+
+
+def flush_value(hole_mask: int, board_mask: int) -> int:
+    """Best flush from two of the hole's suited ranks and three of the board's (13-bit masks).
+
+    Zero when the hole has fewer than two or the board fewer than three of them.
+    """
+    hole_bits = [1 << rank for rank in range(13) if hole_mask >> rank & 1]
+    board_bits = [1 << rank for rank in range(13) if board_mask >> rank & 1]
+    best = 0
+    for a, b in combinations(hole_bits, 2):
+        for x, y, z in combinations(board_bits, 3):
+            value = FLUSH_HIGH[a | b | x | y | z]
+            if value > best:
+                best = value
+    return best
