@@ -42,9 +42,13 @@ from tables.engine.cards import RANKS, SUITS, Card, parse_card
 from tables.engine.config import AnteKind, Config, Game, Structure
 from tables.engine.errors import RuleError
 from tables.engine.records import (
+    AllInDeclared,
     Bet,
     BoardDealt,
+    Called,
+    Checked,
     Folded,
+    HandStarted,
     HoleDealt,
     Mucked,
     Raised,
@@ -959,3 +963,114 @@ def replay_text(path: str, text: str) -> list[dict[str, Any]]:
         name = path.replace("\\", "/").rsplit("/", 1)[-1]
         return [{"hand": name, "error": str(exc)}]
     return [replay_entry(entry) for entry in entries]
+
+
+# --- export --------------------------------------------------------------------------------
+
+
+def hand_to_fields(game: Hand, **extra: Any) -> dict[str, Any]:
+    """The PHH fields of a hand; `extra` adds or overrides optional fields (players, table,
+    hand, event, author, currency, seat_count, ...)."""
+    config = game.config
+    code = VARIANT_CODES[(config.game, config.structure)]
+    order = game.seats
+    index = {seat: i for i, seat in enumerate(order)}
+    n = len(order)
+    started = game.records[0]
+    assert isinstance(started, HandStarted)
+    for spec in started.seats:
+        if spec.live_post or spec.dead_post:
+            raise PhhError(
+                f"seat {spec.seat} posts a {'live' if spec.live_post else 'dead'} blind out of"
+                " position, which PHH cannot write"
+            )
+    if config.ante_kind is AnteKind.EACH:
+        antes = [config.ante] * n
+    elif config.ante_kind is AnteKind.BIG_BLIND:
+        antes = [0, config.ante] + [0] * (n - 2)
+    else:
+        antes = [0] * n
+    assert config.small_blind is not None
+    fields: dict[str, Any] = {
+        "variant": code,
+        "ante_trimming_status": False,
+        "antes": antes,
+        "blinds_or_straddles": [config.small_blind, config.big_blind] + [0] * (n - 2),
+    }
+    if config.structure is Structure.LIMIT:
+        fields["small_bet"] = config.big_blind
+        fields["big_bet"] = config.big_bet
+    else:
+        fields["min_bet"] = config.big_blind
+    starting = game.starting_stacks()
+    fields["starting_stacks"] = [starting[seat] for seat in order]
+    actions: list[str] = []
+    for record in game.records:
+        if isinstance(record, HoleDealt):
+            actions.append(f"d dh p{index[record.seat] + 1} {_cards_text(record.cards)}")
+        elif isinstance(record, BoardDealt):
+            actions.append(f"d db {_cards_text(record.cards)}")
+        elif isinstance(record, Folded):
+            actions.append(f"p{index[record.seat] + 1} f")
+        elif isinstance(record, Checked | Called):
+            actions.append(f"p{index[record.seat] + 1} cc")
+        elif isinstance(record, Bet | Raised):
+            actions.append(f"p{index[record.seat] + 1} cbr {record.to}")
+        elif isinstance(record, Shown):
+            actions.append(f"p{index[record.seat] + 1} sm {_cards_text(record.cards)}")
+        elif isinstance(record, Mucked):
+            actions.append(f"p{index[record.seat] + 1} sm")
+        elif isinstance(record, AllInDeclared):
+            raise PhhError(
+                f"seat {record.seat} was treated as all-in after timing out, which PHH cannot write"
+            )
+    fields["actions"] = actions
+    fields["seats"] = list(order)
+    final = game.final_stacks
+    if final is not None:
+        fields["finishing_stacks"] = [final[seat] for seat in order]
+    for key, value in extra.items():
+        if value is not None:
+            fields[key] = value
+    return fields
+
+
+def hand_to_phh(game: Hand, *, check: bool = True, **extra: Any) -> str:
+    """The hand as `.phh` text that PokerKit and `replay` read back.
+
+    Players go in PHH order (left of the button first, the button last), `seats` keeps our
+    seat numbers. With `check` (the default) a finished hand is replayed from the text and
+    must end with the same stacks, so a hand played under a house rule PHH replays do not
+    follow (a five-bet cap, no cap heads-up, a chip unit above 1 that changes a split)
+    raises `PhhError` instead of writing a file that replays differently.
+
+    >>> from tables.engine.config import Config, Game, Structure
+    >>> game = Hand.start(Config(Game.OMAHA, Structure.POT_LIMIT, big_blind=2),
+    ...                   [SeatSpec(4, 100), SeatSpec(7, 100)], 7, tuple(range(52)))
+    >>> _ = game.act(7, Action.FOLD)
+    >>> print(hand_to_phh(game, table="Tuesday 1"))  # doctest: +ELLIPSIS
+    variant = "PO"
+    ...
+    actions = [
+      "d dh p1 2c2h3c3h",
+      "d dh p2 2d2s3d3s",
+      "p2 f",
+    ]
+    seats = [4, 7]
+    finishing_stacks = [101, 99]
+    table = "Tuesday 1"
+    <BLANKLINE>
+    """
+    fields = hand_to_fields(game, **extra)
+    text = dumps_fields(fields)
+    if check and game.is_complete:
+        try:
+            replayed = finishing_stacks(replay(parse_phh(text)))
+        except (PhhError, RuleError) as exc:
+            raise PhhError(f"this hand does not replay from PHH: {exc}") from None
+        if replayed != fields["finishing_stacks"]:
+            raise PhhError(
+                f"this hand replays from PHH to {replayed}, not {fields['finishing_stacks']}:"
+                " it was played under a house rule PHH replays do not follow"
+            )
+    return text

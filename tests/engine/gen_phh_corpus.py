@@ -1,11 +1,16 @@
 """Generate the PHH corpus in tests/engine/data/ by playing random hands with PokerKit.
 
-    .venv/bin/python tests/engine/gen_phh_corpus.py [--hands 60] [--seed 2026]
+    .venv/bin/python -m tests.engine.gen_phh_corpus [--hands 60] [--seed 2026]
 
 PokerKit is the oracle: every hand is played by a `pokerkit.State` built directly (not
 through `HandHistory`, whose `FO/8` is pot-limit in PokerKit 0.7.7), and its finishing
 stacks are written into the file. `test_phh_corpus.py` replays each hand with our engine and
 expects the same stacks.
+
+The module is also the PokerKit side of the other PHH tests: `OmahaHandHistory` is
+PokerKit's own reader (its parser, default automations and `state_actions` loop) with the
+state built here, since PokerKit 0.7.7 knows only `PO` and `FO/8` and reads `FO/8` as
+pot-limit; `random_engine_hand` plays our engine with the same random policy.
 
 The six codes: `PO` and `FO/8` are PHH's own; `FO`, `PO/8`, `NO` and `NO/8` use the same
 fields. Limit rounds are capped at four bets (a bet and three raises; before the flop the big
@@ -31,6 +36,7 @@ from __future__ import annotations
 import argparse
 import random
 import warnings
+from collections import deque
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -52,8 +58,16 @@ from pokerkit import (
     State,
     Street,
 )
+from pokerkit.notation import HandHistory
+
+from tables.engine.cards import shuffled_deck
+from tables.engine.config import Config, Structure
+from tables.engine.records import SeatSpec
+from tables.engine.state import Action, Hand
+from tables.engine.state import Street as EngineStreet
 
 DATA = Path(__file__).parent / "data"
+
 
 CODES: dict[str, tuple[bool, BettingStructure]] = {
     "FO": (False, BettingStructure.FIXED_LIMIT),
@@ -88,6 +102,7 @@ def omaha_state(
     small_bet: int,
     big_bet: int,
     stacks: Sequence[int],
+    automations: tuple[Automation, ...] = AUTOMATIONS,
 ) -> State:
     """A PokerKit state for one of the six codes, limit capped at four bets a round."""
     hi_lo, structure = CODES[code]
@@ -109,7 +124,7 @@ def omaha_state(
     )
     hand_types = (OmahaHoldemHand, OmahaEightOrBetterLowHand) if hi_lo else (OmahaHoldemHand,)
     return State(
-        AUTOMATIONS,
+        automations,
         Deck.STANDARD,
         hand_types,
         streets,
@@ -304,6 +319,75 @@ def toml_value(value: object) -> str:
     if isinstance(value, list):
         return "[" + ", ".join(toml_value(v) for v in value) + "]"
     return str(value)
+
+
+class OmahaHandHistory(HandHistory):
+    """PokerKit's hand history reader with our six codes and a capped fixed limit."""
+
+    def create_state(self) -> State:
+        automations = tuple(a for a in self.automations if a is not Automation.CARD_BURNING)
+        small = self.small_bet if self.small_bet is not None else self.min_bet
+        big = self.big_bet if self.big_bet is not None else self.min_bet
+        assert small is not None and big is not None
+        return omaha_state(
+            self.variant,
+            self.antes,
+            self.blinds_or_straddles or [],
+            small,
+            big,
+            self.starting_stacks,
+            automations,
+        )
+
+
+def pokerkit_final_state(text: str) -> State:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        history = OmahaHandHistory.loads(text)
+        last = deque(history, maxlen=1)
+    return last[0]
+
+
+def pokerkit_finishing_stacks(text: str) -> list[int]:
+    state = pokerkit_final_state(text)
+    assert not state.status, "PokerKit did not finish the hand"
+    return list(state.stacks)
+
+
+def random_engine_hand(
+    rng: random.Random, config: Config, stacks: list[int], first_seat: int = 1
+) -> Hand:
+    """A random hand on our engine, seats `first_seat`.. in order, the button last."""
+    seats = [SeatSpec(first_seat + i, stack) for i, stack in enumerate(stacks)]
+    hand = Hand.start(config, seats, seats[-1].seat, shuffled_deck(rng))
+    while not hand.is_complete:
+        legal = hand.legal_actions()
+        seat = legal.seat
+        assert seat is not None
+        if hand.street is EngineStreet.SHOWDOWN:
+            show = hand.showing_could_win(seat)
+            hand.act(seat, Action.SHOW if show else Action.MUCK)
+            continue
+        choices: list[tuple[str, float]] = [("cc", 0.5)]
+        if legal.call:
+            choices.append(("f", 0.25))
+        if legal.bet_or_raise is not None and not legal.raise_all_in:
+            choices.append(("cbr", 0.3 if legal.call else 0.4))
+        verbs, weights = zip(*choices, strict=True)
+        verb = rng.choices(verbs, weights)[0]
+        if verb == "f":
+            hand.act(seat, Action.FOLD)
+        elif verb == "cc":
+            hand.act(seat, Action.CHECK if Action.CHECK in legal.actions else Action.CALL)
+        else:
+            assert legal.bet_or_raise is not None
+            if config.structure is Structure.LIMIT:
+                amount = legal.min_to
+            else:
+                low, high = legal.min_to, legal.max_to
+                amount = rng.choice([low, low, high, rng.randint(low, high), (low + high) // 2])
+            hand.act(seat, legal.bet_or_raise, amount)
+    return hand
 
 
 def main(argv: Sequence[str] | None = None) -> None:
