@@ -19,7 +19,7 @@ separately (RULES.md, "Showdown"). Values are ints, higher is better, for both.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import combinations
 
@@ -53,6 +53,7 @@ __all__ = [
     "best_low",
     "describe_high",
     "describe_low",
+    "evaluate_many",
     "five_card_high",
     "five_card_low",
     "high_category",
@@ -236,6 +237,52 @@ def showdown_values(
             if flush > high:
                 high = flush
         values.append((high, low_best[hole_low << 8 | board_low] if hi_lo else None))
+    return values
+
+
+def evaluate_many(
+    hands: Iterable[tuple[Sequence[Card], Sequence[Card]]],
+) -> list[tuple[int, int | None]]:
+    """`high_low_values` of many `(hole, board)` hands, each with its own board.
+
+    The same lookups as one hand at a time, in one loop (no call per hand); for hands that
+    share a board, `showdown_values` also shares the board's work.
+
+    >>> from tables.engine.cards import parse_cards
+    >>> evaluate_many([(parse_cards("AcAdAhAs"), parse_cards("Ks7d2c"))]) == [
+    ...     high_low_values(parse_cards("AcAdAhAs"), parse_cards("Ks7d2c"))]
+    True
+    """
+    weight = _WEIGHT
+    boards = _BOARDS
+    holes = _HOLES
+    flush_suit = _FLUSH_SUIT
+    low_best = _LOW_BEST
+    mask = _RANK_MASK
+    values: list[tuple[int, int | None]] = []
+    append = values.append
+    for hole, board in hands:
+        try:
+            h0, h1, h2, h3 = hole
+            b0, b1, b2, b3, b4 = board
+        except ValueError:
+            append(high_low_values(hole, board))
+            continue
+        hole_key = weight[h0] + weight[h1] + weight[h2] + weight[h3]
+        board_key = weight[b0] + weight[b1] + weight[b2] + weight[b3] + weight[b4]
+        row, board_low = boards[board_key & mask]
+        getter, hole_low = holes[hole_key & mask]
+        high = max(getter(row))
+        suit = flush_suit[board_key >> 32]
+        if suit >= 0 and hole_key >> (32 + 3 * suit) & 7 >= 2:
+            bit = _SUITED_BIT
+            shift = 13 * suit
+            hole_suited = (bit[h0] | bit[h1] | bit[h2] | bit[h3]) >> shift & 0x1FFF
+            board_suited = (bit[b0] | bit[b1] | bit[b2] | bit[b3] | bit[b4]) >> shift & 0x1FFF
+            flush = _flush_value(hole_suited << 13 | board_suited)
+            if flush > high:
+                high = flush
+        append((high, low_best[hole_low << 8 | board_low]))
     return values
 
 
