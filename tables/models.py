@@ -1,1 +1,231 @@
-"""Live tables: models come with the live-tables issue."""
+"""Live tables: the table and its house rules, its seats, every hand as the engine's records,
+and the ledger of chips that came to the table and left it.
+
+The database is the truth. A hand is its list of engine records (``Hand.records``), appended
+in one transaction per move with the table row locked; no process keeps game state in
+memory, so any number of daphne processes can serve one table and a restart loses nothing.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from tables.engine.config import Game, Structure
+
+
+class Table(models.Model):
+    """A cash table. ``version`` is bumped by every change a viewer could see."""
+
+    name = models.CharField(max_length=100)
+    game = models.CharField(
+        max_length=20,
+        choices=[(Game.OMAHA.value, "Omaha High"), (Game.OMAHA_HI_LO.value, "Omaha Hi/Lo")],
+        default=Game.OMAHA_HI_LO.value,
+    )
+    structure = models.CharField(
+        max_length=20,
+        choices=[
+            (Structure.LIMIT.value, "Limit"),
+            (Structure.POT_LIMIT.value, "Pot-Limit"),
+            (Structure.NO_LIMIT.value, "No-Limit"),
+        ],
+        default=Structure.POT_LIMIT.value,
+    )
+    small_blind = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Empty: half the big blind, rounded down."
+    )
+    big_blind = models.PositiveIntegerField(default=2, help_text="The lower limit in limit.")
+    big_bet = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Limit's upper bet; empty: twice the big blind."
+    )
+    ante = models.PositiveIntegerField(default=0)
+    raise_cap = models.PositiveIntegerField(
+        null=True, blank=True, default=4, help_text="Limit: bets per round (4 = bet + 3 raises)."
+    )
+    seat_count = models.PositiveSmallIntegerField(default=6)
+    min_buy_in = models.PositiveIntegerField()
+    max_buy_in = models.PositiveIntegerField()
+    all_in_on_disconnect = models.BooleanField(
+        default=False,
+        help_text="House option: a player who times out while disconnected, with chips in "
+        "the pot, is treated as all-in instead of folding.",
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="tables_created",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    version = models.PositiveBigIntegerField(default=1)
+    hand_count = models.PositiveIntegerField(default=0)
+    button = models.PositiveSmallIntegerField(default=0, help_text="Seat of the last button.")
+    last_big_blind = models.PositiveSmallIntegerField(default=0)
+    next_hand_at = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(seat_count__gte=2) & Q(seat_count__lte=10), name="table_seats_2_to_10"
+            ),
+            models.CheckConstraint(
+                condition=Q(max_buy_in__gte=models.F("min_buy_in")),
+                name="table_max_buy_in_at_least_min",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_open(self) -> bool:
+        return self.closed_at is None
+
+
+class SeatState(models.TextChoices):
+    EMPTY = "empty", "Empty"
+    PLAYING = "playing", "Playing"
+    SITTING_OUT = "sitting_out", "Sitting out"
+    WAITING = "waiting", "Waiting for the big blind"
+
+
+class Seat(models.Model):
+    """One chair. Empty seats are rows too, so a seat can be locked and taken atomically."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="table_seats",
+    )
+    bot_style = models.CharField(max_length=20, blank=True)
+    stack = models.PositiveIntegerField(default=0)
+    state = models.CharField(max_length=20, choices=SeatState.choices, default=SeatState.EMPTY)
+    sat_out_reason = models.CharField(max_length=40, blank=True)
+    # A player who has not yet been dealt a hand here posts a big blind or waits for it.
+    is_new = models.BooleanField(default=False)
+    wait_for_big_blind = models.BooleanField(default=True)
+    owes_small = models.BooleanField(default=False)
+    owes_big = models.BooleanField(default=False)
+    leaving = models.BooleanField(default=False, help_text="Cash out when the hand ends.")
+    connections = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="seat_number_unique"),
+            models.UniqueConstraint(
+                fields=["table", "user"],
+                condition=Q(user__isnull=False),
+                name="one_seat_per_player_per_table",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.number}"
+
+    @property
+    def is_empty(self) -> bool:
+        return self.user_id is None
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_style)
+
+    @property
+    def connected(self) -> bool:
+        return self.is_bot or self.connections > 0
+
+
+class Hand(models.Model):
+    """One hand: the engine's records, the committed deck, and the stored turn clock."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveIntegerField()
+    records = models.JSONField(default=list)
+    button = models.PositiveSmallIntegerField()
+    deck = models.CharField(max_length=104)
+    secret = models.CharField(max_length=64)
+    commitment = models.CharField(max_length=64)
+    started_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+    # The turn clock lives here, so a restart keeps it: who is to act, since when, until when.
+    to_act = models.PositiveSmallIntegerField(null=True, blank=True)
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    turn_extended = models.BooleanField(default=False)
+    summary = models.CharField(max_length=300, blank=True)
+    players = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, through="HandPlayer", related_name="hands_played"
+    )
+
+    class Meta:
+        ordering = ["-table", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="hand_number_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} hand #{self.number}"
+
+    @property
+    def is_complete(self) -> bool:
+        return self.ended_at is not None
+
+
+class HandPlayer(models.Model):
+    """Who was dealt into a hand at which seat: for "the hands I played" and their replays."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    seat = models.PositiveSmallIntegerField()
+    stack_before = models.PositiveIntegerField()
+    stack_after = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["hand", "user"], name="hand_player_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.hand} seat {self.seat}"
+
+
+class LedgerKind(models.TextChoices):
+    BUY_IN = "buy_in", "Buy-in"
+    CASH_OUT = "cash_out", "Cash-out"
+
+
+class TableLedger(models.Model):
+    """Chips that came to the table and left it: buy-ins minus cash-outs is what is seated."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="ledger")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
+    seat = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=20, choices=LedgerKind.choices)
+    amount = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.amount} at {self.table} seat {self.seat}"
+
+
+class ChatMessage(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    text = models.CharField(max_length=500)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.text

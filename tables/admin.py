@@ -1,0 +1,37 @@
+"""The admin: tables, seats, hands (read-only records) and the chip ledger."""
+
+from django.contrib import admin
+
+from tables.models import ChatMessage, Hand, Seat, Table, TableLedger
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    fields = ("number", "user", "bot_style", "stack", "state", "sat_out_reason")
+    readonly_fields = fields
+    can_delete = False
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    list_display = ("name", "game", "structure", "big_blind", "seat_count", "hand_count")
+    readonly_fields = ("version", "hand_count", "button", "last_big_blind", "next_hand_at")
+    inlines = [SeatInline]
+
+
+@admin.register(Hand)
+class HandAdmin(admin.ModelAdmin):
+    list_display = ("table", "number", "started_at", "ended_at", "summary")
+    list_filter = ("table",)
+    exclude = ("deck", "secret")
+    readonly_fields = ("records", "commitment", "button", "to_act", "deadline")
+
+
+@admin.register(TableLedger)
+class TableLedgerAdmin(admin.ModelAdmin):
+    list_display = ("table", "user", "seat", "kind", "amount", "created_at")
+    list_filter = ("table", "kind")
+
+
+admin.site.register(ChatMessage)

@@ -1,0 +1,486 @@
+"""Reads shared by the socket, the pages and the commands: snapshots, histories, replays.
+
+``table_snapshot(table, user)`` is the per-viewer picture of docs/protocol.md. What cards a
+viewer may see comes from the engine's ``Hand.view(seat)``, never from here: this module only
+arranges what the engine shows that seat.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from typing import Any
+
+from django.db.models import QuerySet
+
+from tables.engine.cards import card_str
+from tables.engine.records import (
+    AllInDeclared,
+    BoardDealt,
+    HandStarted,
+    HoleDealt,
+    Mucked,
+    Shown,
+    record_from_json,
+    record_to_json,
+)
+from tables.engine.state import Action, Street
+from tables.engine.state import Hand as EngineHand
+from tables.fairness import commitment_matches, deck_from_text
+from tables.models import ChatMessage, Hand, HandPlayer, Seat, SeatState, Table
+from tables.services import COUNTDOWN_AFTER_SECONDS
+
+RECENT_HANDS = 5
+CHAT_LINES = 20
+
+# Rebuilt hands by (hand id, record count): records only ever grow, so a key never goes
+# stale. Only reads use these objects; services rebuild their own before acting.
+_ENGINE_CACHE: OrderedDict[tuple[int, int], EngineHand] = OrderedDict()
+_ENGINE_CACHE_SIZE = 512
+
+
+def engine_for(hand: Hand) -> EngineHand:
+    key = (hand.pk, len(hand.records))
+    engine = _ENGINE_CACHE.get(key)
+    if engine is None:
+        engine = EngineHand.from_records([record_from_json(r) for r in hand.records])
+        _ENGINE_CACHE[key] = engine
+        while len(_ENGINE_CACHE) > _ENGINE_CACHE_SIZE:
+            _ENGINE_CACHE.popitem(last=False)
+    else:
+        _ENGINE_CACHE.move_to_end(key)
+    return engine
+
+
+def _ms(value: Any) -> int | None:
+    return None if value is None else int(value.timestamp() * 1000)
+
+
+def _player(seat: Seat) -> dict[str, Any] | None:
+    if seat.user is None:
+        return None
+    name = seat.user.first_name if seat.is_bot and seat.user.first_name else seat.user.username
+    return {"id": seat.user_id, "name": name}
+
+
+def _legal(engine: EngineHand, hand: Hand, version: int) -> dict[str, Any]:
+    legal = engine.legal_actions()
+    names = {str(a) for a in legal.actions}
+    bet_or_raise = None if legal.bet_or_raise is None else str(legal.bet_or_raise)
+    span = {"min": legal.min_to, "max": legal.max_to}
+    return {
+        "hand": hand.pk,
+        "version": version,
+        "fold": "fold" in names,
+        "check": "check" in names,
+        "call": legal.call if "call" in names else None,
+        "call_all_in": legal.call_all_in,
+        "bet": span if bet_or_raise == "bet" else None,
+        "raise": span if bet_or_raise == "raise" else None,
+        "show": "show" in names,
+        "muck": "muck" in names,
+    }
+
+
+def table_snapshot(table: Table | int, user: Any) -> dict[str, Any]:
+    """The table as ``user`` (None or anonymous: a spectator) may see it, JSON-ready.
+
+    The version is read first, so what follows is at least that new: a snapshot may show a
+    slightly newer table than its number says, never an older one.
+    """
+    table_id = table if isinstance(table, int) else table.pk
+    table = Table.objects.get(pk=table_id)
+    seats = list(Seat.objects.filter(table_id=table_id).select_related("user"))
+    authenticated = user is not None and getattr(user, "is_authenticated", False)
+    mine = next((s for s in seats if authenticated and s.user_id == user.pk), None)
+    hand = Hand.objects.filter(table_id=table_id).order_by("-number").first()
+    engine = engine_for(hand) if hand is not None else None
+    in_hand = engine is not None and mine is not None and mine.number in engine.seats
+    view = engine.view(mine.number if in_hand else None) if engine is not None else None
+    seen = {s["seat"]: s for s in view["seats"]} if view else {}
+
+    seats_out = []
+    for seat in seats:
+        if seat.user is None:
+            seats_out.append({"seat": seat.number, "player": None, "state": SeatState.EMPTY.value})
+            continue
+        entry: dict[str, Any] = {
+            "seat": seat.number,
+            "player": _player(seat),
+            "bot": seat.is_bot,
+            "connected": seat.connected,
+            "stack": seat.stack,
+            "state": seat.state,
+            "bet": 0,
+            "folded": False,
+            "all_in": False,
+            "card_count": 0,
+        }
+        if seat.state == SeatState.SITTING_OUT and seat.sat_out_reason:
+            entry["sat_out_reason"] = seat.sat_out_reason
+        dealt = seen.get(seat.number)
+        if dealt is not None:
+            if not hand.is_complete:  # type: ignore[union-attr]
+                entry["stack"] = dealt["stack"]
+                entry["bet"] = dealt["bet"]
+                entry["state"] = SeatState.PLAYING.value
+            entry["folded"] = dealt["status"] == "folded"
+            entry["all_in"] = dealt["status"] == "all-in"
+            entry["card_count"] = 4 if dealt["status"] in ("active", "all-in") else 0
+            if dealt["cards"] is not None:
+                # The engine's view holds only the viewer's own cards and shown hands.
+                entry["cards"] = dealt["cards"]
+        seats_out.append(entry)
+
+    hand_out = None
+    you_legal = None
+    if hand is not None and engine is not None and view is not None:
+        complete = hand.is_complete
+        hand_out = {
+            "id": hand.pk,
+            "number": hand.number,
+            "button": hand.button,
+            "street": view["street"],
+            "board": view["board"],
+            "pots": view["pots"],
+            "to_act": view["to_act"],
+            "deadline": _ms(hand.deadline),
+            "countdown_from": _ms(
+                hand.turn_started_at + _seconds(COUNTDOWN_AFTER_SECONDS)
+                if hand.turn_started_at
+                else None
+            ),
+            "commitment": hand.commitment,
+            "equity": None,
+            "results": [{**a, "name": _name_at(seats, a["seat"])} for a in view["awards"]]
+            if complete
+            else None,
+            "reveal": {"deck": hand.deck, "secret": hand.secret} if complete else None,
+            "summary": hand.summary if complete else None,
+            "complete": complete,
+        }
+        if in_hand and not complete and view["legal_actions"] is not None:
+            you_legal = _legal(engine, hand, table.version)
+
+    you = {
+        "seat": mine.number if mine else None,
+        "legal": you_legal,
+        "owes": (
+            {"small": mine.owes_small, "big": mine.owes_big}
+            if mine and (mine.owes_small or mine.owes_big)
+            else None
+        ),
+    }
+    recent = Hand.objects.filter(table_id=table_id, ended_at__isnull=False).order_by("-number")
+    chat = list(ChatMessage.objects.filter(table_id=table_id).select_related("user")[:CHAT_LINES])
+    return {
+        "type": "snapshot",
+        "version": table.version,
+        "now": int(time.time() * 1000),
+        "table": {
+            "id": table.pk,
+            "name": table.name,
+            "game": table.game,
+            "structure": table.structure,
+            "small_blind": _config_small_blind(table),
+            "big_blind": table.big_blind,
+            "big_bet": table.big_bet or 2 * table.big_blind,
+            "ante": table.ante,
+            "seat_count": table.seat_count,
+            "min_buy_in": table.min_buy_in,
+            "max_buy_in": table.max_buy_in,
+            "all_in_on_disconnect": table.all_in_on_disconnect,
+            "next_hand_at": _ms(table.next_hand_at),
+        },
+        "seats": seats_out,
+        "hand": hand_out,
+        "you": you,
+        "recent_hands": [
+            {"id": h.pk, "number": h.number, "summary": h.summary}
+            for h in recent.only("id", "number", "summary")[:RECENT_HANDS]
+        ],
+        "chat": [
+            {"name": m.user.get_username(), "text": m.text, "at": _ms(m.created_at)}
+            for m in reversed(chat)
+        ],
+    }
+
+
+def _seconds(n: float) -> Any:
+    from datetime import timedelta
+
+    return timedelta(seconds=n)
+
+
+def _config_small_blind(table: Table) -> int:
+    from tables.services import table_config
+
+    return int(table_config(table).small_blind or 0)
+
+
+def _name_at(seats: list[Seat], number: int) -> str | None:
+    for s in seats:
+        if s.number == number and s.user is not None:
+            player = _player(s)
+            return None if player is None else str(player["name"])
+    return None
+
+
+# ----------------------------------------------------------------------------- histories
+
+
+def hands_played_by(user: Any) -> QuerySet[Hand]:
+    """Finished hands ``user`` was dealt into, newest first."""
+    return (
+        Hand.objects.filter(handplayer__user=user, ended_at__isnull=False)
+        .select_related("table")
+        .order_by("-ended_at", "-id")
+    )
+
+
+def _seat_in(hand: Hand, user: Any) -> int | None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    row = HandPlayer.objects.filter(hand=hand, user=user).first()
+    return None if row is None else row.seat
+
+
+def hand_records_for(hand: Hand, user: Any) -> list[dict[str, Any]]:
+    """The hand's records as ``user`` was allowed to see them.
+
+    The deck in HandStarted is dropped; other players' hole cards become "????" unless they
+    were shown; burns become "??". Who mucked is public, what they held is not.
+    """
+    seat = _seat_in(hand, user)
+    records = [record_from_json(r) for r in hand.records]
+    shown = {r.seat for r in records if isinstance(r, Shown)}
+    out: list[dict[str, Any]] = []
+    for r in records:
+        data = record_to_json(r)
+        if isinstance(r, HandStarted):
+            data.pop("deck", None)
+        elif isinstance(r, HoleDealt):
+            if r.seat != seat and r.seat not in shown:
+                data["cards"] = ["??"] * len(r.cards)
+        elif data.get("kind") == "Burned":
+            data["card"] = "??"
+        out.append(data)
+    return out
+
+
+_MOVES = {
+    "Folded": Action.FOLD,
+    "Checked": Action.CHECK,
+    "Called": Action.CALL,
+    "Bet": Action.BET,
+    "Raised": Action.RAISE,
+    "Shown": Action.SHOW,
+    "Mucked": Action.MUCK,
+}
+
+
+def hand_replay(hand: Hand, user: Any) -> dict[str, Any]:
+    """Steps for a replayer: the table as ``user`` saw it after the deal and after each move.
+
+    The hand is replayed move by move on the engine and each step is the engine's own view
+    for the player's seat, so a replay never shows more than the live table did.
+    """
+    seat = _seat_in(hand, user)
+    records = [record_from_json(r) for r in hand.records]
+    started = records[0]
+    assert isinstance(started, HandStarted)
+    engine = EngineHand.start(started.config, started.seats, started.button, started.deck)
+    steps = [{"move": None, "view": _replay_view(engine, seat)}]
+    for r in records[len(engine.records) :]:
+        name = type(r).__name__
+        if name in _MOVES:
+            amount = getattr(r, "to", None) if name in ("Bet", "Raised") else None
+            engine.act(r.seat, _MOVES[name], amount)
+        elif isinstance(r, AllInDeclared):
+            engine.declare_all_in(r.seat)
+        else:
+            continue
+        move = {"seat": r.seat, "action": name.lower()}
+        if name in ("Bet", "Raised"):
+            move["to"] = r.to
+        steps.append({"move": move, "view": _replay_view(engine, seat)})
+    return {
+        "hand": hand.pk,
+        "table": hand.table_id,
+        "number": hand.number,
+        "seat": seat,
+        "steps": steps,
+        "summary": hand.summary,
+    }
+
+
+def _replay_view(engine: EngineHand, seat: int | None) -> dict[str, Any]:
+    view = engine.view(seat)
+    view.pop("legal_actions", None)
+    return view
+
+
+def hand_phh_for(hand: Hand, user: Any) -> str:
+    """A PHH text of the hand with only what ``user`` could see.
+
+    The engine's exporter writes every hole card; the deal lines of players whose cards
+    this user never saw (not theirs, not shown) are rewritten to unknown cards ("????????",
+    "??" per card, as PHH spells an unknown card).
+    """
+    seat = _seat_in(hand, user)
+    records = [record_from_json(r) for r in hand.records]
+    shown = {r.seat for r in records if isinstance(r, Shown)}
+    from tables.engine import phh
+
+    try:
+        engine = EngineHand.from_records(records)
+        text = phh.hand_to_phh(engine, check=False, table=hand.table.name, hand=hand.number)
+    except Exception:
+        return _phh_fallback(hand, records, seat, shown)
+    started = records[0]
+    assert isinstance(started, HandStarted)
+    order = _clockwise_after(started.button, [s.seat for s in started.seats])
+    hidden = {
+        f"p{k + 1}" for k, number in enumerate(order) if number != seat and number not in shown
+    }
+    lines = []
+    for line in text.splitlines():
+        parts = line.strip().strip('",').split()
+        if len(parts) == 4 and parts[:2] == ["d", "dh"] and parts[2] in hidden:
+            line = line.replace(parts[3], "??" * (len(parts[3]) // 2))
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+def _phh_fallback(hand: Hand, records: list[Any], seat: int | None, shown: set[int]) -> str:
+    started = records[0]
+    assert isinstance(started, HandStarted)
+    config = started.config
+    order = _clockwise_after(started.button, [s.seat for s in started.seats])
+    index = {s: k + 1 for k, s in enumerate(order)}
+    variant = {
+        ("omaha", "pot-limit"): "PO",
+        ("omaha", "limit"): "FO",
+        ("omaha", "no-limit"): "NO",
+        ("omaha-hi-lo", "pot-limit"): "PO/8",
+        ("omaha-hi-lo", "limit"): "FO/8",
+        ("omaha-hi-lo", "no-limit"): "NO/8",
+    }.get((str(config.game), str(config.structure)), "PO")
+    stacks = {s.seat: s.stack for s in started.seats}
+    actions: list[str] = []
+    for r in records:
+        name = type(r).__name__
+        if isinstance(r, HoleDealt):
+            visible = r.seat == seat or r.seat in shown
+            cards = "".join(card_str(c) for c in r.cards) if visible else "????????"
+            actions.append(f"d dh p{index[r.seat]} {cards}")
+        elif isinstance(r, BoardDealt):
+            actions.append("d db " + "".join(card_str(c) for c in r.cards))
+        elif name == "Folded":
+            actions.append(f"p{index[r.seat]} f")
+        elif name in ("Checked", "Called"):
+            actions.append(f"p{index[r.seat]} cc")
+        elif name in ("Bet", "Raised"):
+            actions.append(f"p{index[r.seat]} cbr {r.to}")
+        elif isinstance(r, Shown):
+            actions.append(f"p{index[r.seat]} sm " + "".join(card_str(c) for c in r.cards))
+        elif isinstance(r, Mucked):
+            actions.append(f"p{index[r.seat]} sm -")
+    lines = [
+        f'variant = "{variant}"',
+        f"antes = [{', '.join('0' for _ in order)}]",
+        f"blinds_or_straddles = [{', '.join(_blind_for(records, s) for s in order)}]",
+        f"min_bet = {config.big_blind}",
+        f"starting_stacks = [{', '.join(str(stacks[s]) for s in order)}]",
+        "actions = [",
+        *[f'  "{a}",' for a in actions],
+        "]",
+        f"seats = [{', '.join(str(s) for s in order)}]",
+        f"hand = {hand.number}",
+        f'table = "{hand.table.name}"',
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _blind_for(records: list[Any], seat: int) -> str:
+    total = sum(
+        r.amount
+        for r in records
+        if type(r).__name__ == "BlindPosted" and r.seat == seat and r.blind != "dead"
+    )
+    return str(total)
+
+
+def _clockwise_after(button: int, seats: list[int]) -> list[int]:
+    ordered = sorted(seats)
+    first = next((k for k, s in enumerate(ordered) if s > button), 0)
+    return ordered[first:] + ordered[:first]
+
+
+def hand_verification(hand: Hand) -> dict[str, Any]:
+    """What a "verify this hand" page shows: the commitment, the reveal and the checks.
+
+    Before the hand ends only the commitment is public. After it: the hash recomputed from
+    the revealed deck and secret, and whether replaying the stored moves on that deck gives
+    exactly the stored hand (same hole cards, board and awards).
+    """
+    out: dict[str, Any] = {
+        "hand": hand.pk,
+        "table": hand.table_id,
+        "number": hand.number,
+        "commitment": hand.commitment,
+        "complete": hand.is_complete,
+        "deck": None,
+        "secret": None,
+        "hash_matches": None,
+        "deal_matches": None,
+        "board": None,
+    }
+    if not hand.is_complete:
+        return out
+    records = [record_from_json(r) for r in hand.records]
+    started = records[0]
+    deck_ok = False
+    replay_ok = False
+    board: list[str] = []
+    try:
+        deck = deck_from_text(hand.deck)
+        deck_ok = isinstance(started, HandStarted) and tuple(started.deck) == tuple(deck)
+        replay = EngineHand.from_records(records)
+        replay_ok = deck_ok and replay.is_complete and list(replay.records) == records
+        board = [card_str(c) for c in replay.board]
+    except Exception:
+        replay_ok = False
+    out.update(
+        deck=hand.deck,
+        secret=hand.secret,
+        hash_matches=commitment_matches(hand.deck, hand.secret, hand.commitment),
+        deal_matches=replay_ok,
+        board=board,
+    )
+    return out
+
+
+def table_chip_count(table: Table) -> dict[str, int]:
+    """Buy-ins, cash-outs and the chips seated: buy-ins - cash-outs == seated, always."""
+    from django.db.models import Sum
+
+    sums = {
+        kind: table.ledger.filter(kind=kind).aggregate(total=Sum("amount"))["total"] or 0
+        for kind in ("buy_in", "cash_out")
+    }
+    seated = table.seats.aggregate(total=Sum("stack"))["total"] or 0
+    return {"bought_in": sums["buy_in"], "cashed_out": sums["cash_out"], "seated": seated}
+
+
+__all__ = [
+    "Street",
+    "engine_for",
+    "hand_phh_for",
+    "hand_records_for",
+    "hand_replay",
+    "hand_verification",
+    "hands_played_by",
+    "table_chip_count",
+    "table_snapshot",
+]

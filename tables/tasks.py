@@ -1,0 +1,75 @@
+"""Small idempotent tasks: tick a table (time-outs, the next hand), move a house bot, sweep.
+
+Each task takes ids and calls a service that re-reads the table under its lock, so running
+a task twice, late, or after a restart changes nothing the second time. Countdowns are
+short; the periodic ``tables_sweep`` (on beat every 2 seconds) catches whatever a lost task
+missed, from the timestamps stored on the rows.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+from django.conf import settings
+from django.db import transaction
+
+logger = logging.getLogger(__name__)
+
+
+def _scheduling() -> bool:
+    # Tests drive the clock by calling the services with an explicit `now`.
+    return bool(getattr(settings, "TABLES_SCHEDULE_TASKS", True))
+
+
+def bot_think_seconds() -> float:
+    return float(getattr(settings, "TABLES_BOT_THINK_SECONDS", 1.0))
+
+
+def schedule_tick(table_id: int, countdown: float) -> None:
+    if _scheduling():
+        transaction.on_commit(lambda: table_tick_task.apply_async((table_id,), countdown=countdown))
+
+
+def schedule_bot(table_id: int) -> None:
+    if _scheduling():
+        transaction.on_commit(
+            lambda: bot_move_task.apply_async((table_id,), countdown=bot_think_seconds())
+        )
+
+
+@shared_task(ignore_result=True)
+def table_tick_task(table_id: int) -> None:
+    from tables.services import TableError, table_tick
+
+    try:
+        table_tick(table_id)
+    except TableError:
+        logger.info("tick for table %s: no such table", table_id)
+
+
+@shared_task(ignore_result=True)
+def bot_move_task(table_id: int) -> None:
+    from tables.bots import bot_move
+
+    bot_move(table_id)
+
+
+@shared_task(ignore_result=True)
+def tables_sweep() -> None:
+    """Apply due time-outs and start due hands; nudge bots whose task was lost."""
+    from tables.bots import bot_move
+    from tables.services import TableError, table_tick, tables_due, tables_waiting_on_bots
+
+    for table_id in tables_due():
+        try:
+            table_tick(table_id)
+        except TableError:
+            continue
+        except Exception:
+            logger.exception("sweep: tick of table %s failed", table_id)
+    for table_id in tables_waiting_on_bots(after_seconds=bot_think_seconds() + 2):
+        try:
+            bot_move(table_id)
+        except Exception:
+            logger.exception("sweep: bot move at table %s failed", table_id)
