@@ -928,8 +928,16 @@ class Replay:
             )
         if not self.betting_began:
             self.check_hole_cards_dealt(PhhAction("(end of actions)", None, ""))
-        if not self.game.is_complete:
-            raise PhhError("the hand ends before the pot is awarded")
+        game = self.game
+        if not game.is_complete:
+            seat = game.to_act
+            if seat is None:  # pragma: no cover - an unfinished hand always waits on someone
+                raise PhhError("the hand ends before the pot is awarded")
+            doing = "show or muck (sm)" if game.street is Street.SHOWDOWN else "act"
+            raise PhhError(
+                f"the hand ends before the pot is awarded: p{_player_index(seat) + 1} is still"
+                f" to {doing}"
+            )
 
 
 def _player_index(seat: int) -> int:
