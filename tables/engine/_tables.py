@@ -17,6 +17,7 @@ bits per suit count the suits.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
 from operator import itemgetter
 
@@ -244,13 +245,16 @@ FLUSH_SUIT: list[int] = _build_flush_suit()
 """A board of at most five cards has at most one suit with three cards or more."""
 
 
-def flush_value(hole_mask: int, board_mask: int) -> int:
-    """Best flush from two of the hole's suited ranks and three of the board's (13-bit masks).
+@lru_cache(maxsize=1 << 16)
+def flush_value(masks: int) -> int:
+    """Best flush from two hole and three board cards of one suit.
 
-    Zero when the hole has fewer than two or the board fewer than three of them.
+    `masks` is ``hole_ranks << 13 | board_ranks`` (13-bit rank masks of that suit); zero
+    when the hole has fewer than two or the board fewer than three. Cached, because the
+    same masks come back often and trying their combinations costs microseconds.
     """
-    hole_bits = [1 << rank for rank in range(13) if hole_mask >> rank & 1]
-    board_bits = [1 << rank for rank in range(13) if board_mask >> rank & 1]
+    hole_bits = [1 << rank for rank in range(13) if masks >> (13 + rank) & 1]
+    board_bits = [1 << rank for rank in range(13) if masks >> rank & 1]
     best = 0
     for a, b in combinations(hole_bits, 2):
         for x, y, z in combinations(board_bits, 3):

@@ -20,7 +20,6 @@ separately (RULES.md, "Showdown"). Values are ints, higher is better, for both.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
 from itertools import combinations
 
 from tables.engine import _tables as t
@@ -100,6 +99,7 @@ _HOLES = t.HOLES
 _LOW_BEST = t.LOW_BEST
 _FLUSH_SUIT = t.FLUSH_SUIT
 _SUITED_BIT = t.SUITED_BIT
+_flush_value = t.flush_value
 
 
 def five_card_high(cards: Sequence[Card]) -> int:
@@ -128,12 +128,6 @@ def _check(hole: Sequence[Card], board: Sequence[Card]) -> None:
         raise RuleError(f"an Omaha hand has four hole cards, not {len(hole)}")
     if not 3 <= len(board) <= 5:
         raise RuleError(f"a board has 3 to 5 cards at a showdown, not {len(board)}")
-
-
-@lru_cache(maxsize=1 << 16)
-def _flush_value(masks: int) -> int:
-    # Cached: the suited masks repeat, and trying their combinations costs microseconds.
-    return t.flush_value(masks >> 13, masks & 0x1FFF)
 
 
 def high_low_values(hole: Sequence[Card], board: Sequence[Card]) -> tuple[int, int | None]:

@@ -1,0 +1,282 @@
+"""All-in equity: each hand's expected share of a pot that all of them contest.
+
+Shares count scoops, halves and quarters as the showdown would award them (RULES.md,
+"Showdown"): in Omaha Hi/Lo the best high takes half and the best qualifying low the other
+half, ties split a half equally, and with no qualifying low the high takes it all. Odd
+chips are ignored: shares are fractions.
+
+- With 0, 1 or 2 board cards to come (river, turn, flop) every possible board is counted:
+  exact.
+- Before the flop, boards are sampled (Monte Carlo, 20,000 by default) and `error` is the
+  standard error of the least certain share.
+
+>>> from tables.engine.cards import parse_cards
+>>> result = equity(Game.OMAHA_HI_LO, [parse_cards("As2sKdKc"), parse_cards("QhJhTh9h")],
+...                 parse_cards("3s4dKh"))
+>>> result.exact, result.boards, [round(share, 3) for share in result.shares]
+(True, 820, [0.899, 0.101])
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from tables.engine import _tables as t
+from tables.engine.cards import Card, cards_str
+from tables.engine.config import Game
+from tables.engine.errors import RuleError
+
+DEFAULT_SAMPLES = 20_000
+"""Boards sampled before the flop: a standard error of about 0.35% on a share."""
+
+
+@dataclass(frozen=True, slots=True)
+class Equity:
+    """Each hand's expected share of the pot, in the order the hands were given.
+
+    - `shares` sum to 1.
+    - `exact`: every possible board was counted; otherwise `boards` were sampled.
+    - `error`: the largest standard error among the shares (0 when exact).
+    - `high` / `low`: each hand's expected share of the high half and of the low half
+      (Hi/Lo), as fractions of that half when it is awarded; `low` sums to the chance
+      that some hand makes a low. In Omaha High, `high` equals `shares` and `low` is 0.
+    """
+
+    shares: tuple[float, ...]
+    exact: bool
+    boards: int
+    error: float
+    high: tuple[float, ...] = ()
+    low: tuple[float, ...] = ()
+
+
+class _Hand:
+    """What a hand brings to every board, looked up once."""
+
+    __slots__ = ("getter", "key", "low", "suited")
+
+    def __init__(self, hole: Sequence[Card]) -> None:
+        self.key = sum(t.CARD_WEIGHT[card] for card in hole)
+        entry: tuple[Callable[[list[int]], tuple[int, ...]], int] = t.HOLES[
+            self.key & t.RANK_KEY_MASK
+        ]
+        self.getter, self.low = entry
+        cards = sum(t.SUITED_BIT[card] for card in hole)
+        # Per suit: the hole's ranks in it shifted above a board's 13 bits, or -1 when the
+        # hole has fewer than two of the suit and so can make no flush in it.
+        self.suited = tuple(
+            (cards >> 13 * suit & 0x1FFF) << 13 if self.key >> (32 + 3 * suit) & 7 >= 2 else -1
+            for suit in range(4)
+        )
+
+
+def _check(
+    holes: Sequence[Sequence[Card]], board: Sequence[Card], dead: Sequence[Card]
+) -> list[Card]:
+    """The cards left to deal, after checking the spot is one a deck can produce."""
+    if not 2 <= len(holes) <= 9:
+        raise RuleError(f"equity is for 2 to 9 hands, not {len(holes)}")
+    for hole in holes:
+        if len(hole) != 4:
+            raise RuleError(f"an Omaha hand has four hole cards, not {len(hole)}")
+    if len(board) not in (0, 3, 4, 5):
+        raise RuleError(f"a board has 0, 3, 4 or 5 cards, not {len(board)}")
+    known = [card for hole in holes for card in hole] + list(board) + list(dead)
+    for card in known:
+        if not 0 <= card < 52:
+            raise RuleError(f"{card} is not a card: cards are 0..51")
+    if len(set(known)) != len(known):
+        repeated = sorted({card for card in known if known.count(card) > 1})
+        raise RuleError(f"each card is dealt once: {cards_str(repeated)} appears twice")
+    left = [card for card in range(52) if card not in set(known)]
+    if len(left) < 5 - len(board):
+        raise RuleError("not enough cards left in the deck to finish the board")
+    return left
+
+
+def _award(
+    hands: list[_Hand],
+    hi_lo: bool,
+    board_key: int,
+    board_suited: int,
+) -> tuple[list[float], list[float], list[float]]:
+    """Share of the pot, of the high half and of the low half for one full board."""
+    row, board_low = t.BOARDS[board_key & t.RANK_KEY_MASK]
+    suit = t.FLUSH_SUIT[board_key >> 32]
+    flush_value = t.flush_value
+    highs = []
+    if suit >= 0:
+        board_masks = board_suited >> 13 * suit & 0x1FFF
+        for hand in hands:
+            high = max(hand.getter(row))
+            hole_masks = hand.suited[suit]
+            if hole_masks >= 0:
+                flush = flush_value(hole_masks | board_masks)
+                if flush > high:
+                    high = flush
+            highs.append(high)
+    else:
+        highs = [max(hand.getter(row)) for hand in hands]
+    best = max(highs)
+    high_share = [0.0] * len(hands)
+    winners = [i for i, value in enumerate(highs) if value == best]
+    for i in winners:
+        high_share[i] = 1 / len(winners)
+    low_share = [0.0] * len(hands)
+    if hi_lo:
+        low_best = t.LOW_BEST
+        lows = [low_best[hand.low << 8 | board_low] or 0 for hand in hands]
+        best_low = max(lows)
+        if best_low:
+            winners = [i for i, value in enumerate(lows) if value == best_low]
+            for i in winners:
+                low_share[i] = 1 / len(winners)
+            return (
+                [(h + lo) / 2 for h, lo in zip(high_share, low_share, strict=True)],
+                high_share,
+                low_share,
+            )
+    return high_share, high_share, low_share
+
+
+def equity(
+    game: Game,
+    holes: Sequence[Sequence[Card]],
+    board: Sequence[Card] = (),
+    dead: Sequence[Card] = (),
+    *,
+    rng: random.Random | None = None,
+    samples: int | None = None,
+) -> Equity:
+    """Each hand's expected share of a pot all of them contest, all in.
+
+    Exact (every board counted) on the flop, turn and river; Monte Carlo before the flop,
+    with `samples` boards (default 20,000) drawn by `rng` (default a fresh, OS-seeded
+    `random.Random`: a sampled estimate needs no secure generator). Passing `samples`
+    samples on the flop or turn too. `dead` cards (mucked, burned and shown) are not
+    dealt.
+
+    >>> from tables.engine.cards import parse_cards
+    >>> result = equity(Game.OMAHA, [parse_cards("AsAdKsKd"), parse_cards("7h8h9hTh")],
+    ...                 rng=random.Random(1), samples=4000)
+    >>> result.exact, result.boards, 0.5 < result.shares[0] < 0.7, result.error < 0.01
+    (False, 4000, True, True)
+    """
+    game = Game(game)
+    left = _check(holes, board, dead)
+    hands = [_Hand(hole) for hole in holes]
+    hi_lo = game is Game.OMAHA_HI_LO
+    to_come = 5 - len(board)
+    base_key = sum(t.CARD_WEIGHT[card] for card in board)
+    base_suited = sum(t.SUITED_BIT[card] for card in board)
+    if samples is None and to_come <= 2:
+        return _exact(hands, hi_lo, left, to_come, base_key, base_suited)
+    if samples is None:
+        samples = DEFAULT_SAMPLES
+    if samples < 1:
+        raise RuleError(f"samples must be at least 1, not {samples}")
+    if to_come == 0:
+        return _exact(hands, hi_lo, left, 0, base_key, base_suited)
+    return _sampled(
+        hands, hi_lo, left, to_come, base_key, base_suited, rng or random.Random(), samples
+    )
+
+
+def _exact(
+    hands: list[_Hand],
+    hi_lo: bool,
+    left: list[Card],
+    to_come: int,
+    base_key: int,
+    base_suited: int,
+) -> Equity:
+    count = len(hands)
+    totals = [0.0] * count
+    high_totals = [0.0] * count
+    low_totals = [0.0] * count
+    weight = t.CARD_WEIGHT
+    bit = t.SUITED_BIT
+    boards = 0
+    runouts: list[tuple[Card, ...]] = list(combinations(left, to_come))
+    for runout in runouts:
+        key = base_key
+        suited = base_suited
+        for card in runout:
+            key += weight[card]
+            suited |= bit[card]
+        shares, high, low = _award(hands, hi_lo, key, suited)
+        for i in range(count):
+            totals[i] += shares[i]
+            high_totals[i] += high[i]
+            low_totals[i] += low[i]
+        boards += 1
+    return Equity(
+        shares=tuple(total / boards for total in totals),
+        exact=True,
+        boards=boards,
+        error=0.0,
+        high=tuple(total / boards for total in high_totals),
+        low=tuple(total / boards for total in low_totals),
+    )
+
+
+def _sampled(
+    hands: list[_Hand],
+    hi_lo: bool,
+    left: list[Card],
+    to_come: int,
+    base_key: int,
+    base_suited: int,
+    rng: random.Random,
+    samples: int,
+) -> Equity:
+    count = len(hands)
+    totals = [0.0] * count
+    squares = [0.0] * count
+    high_totals = [0.0] * count
+    low_totals = [0.0] * count
+    weight = t.CARD_WEIGHT
+    bit = t.SUITED_BIT
+    deck = list(left)
+    size = len(deck)
+    draw = rng.random
+    for _ in range(samples):
+        key = base_key
+        suited = base_suited
+        # A partial Fisher-Yates shuffle: the first `to_come` places get uniform cards.
+        for j in range(to_come):
+            k = j + int(draw() * (size - j))
+            deck[j], deck[k] = deck[k], deck[j]
+            card = deck[j]
+            key += weight[card]
+            suited |= bit[card]
+        shares, high, low = _award(hands, hi_lo, key, suited)
+        for i in range(count):
+            share = shares[i]
+            totals[i] += share
+            squares[i] += share * share
+            high_totals[i] += high[i]
+            low_totals[i] += low[i]
+    means = [total / samples for total in totals]
+    if samples > 1:
+        error = max(
+            math.sqrt(max(squares[i] / samples - means[i] ** 2, 0.0) / (samples - 1))
+            for i in range(count)
+        )
+    else:
+        error = math.inf
+    return Equity(
+        shares=tuple(means),
+        exact=False,
+        boards=samples,
+        error=error,
+        high=tuple(total / samples for total in high_totals),
+        low=tuple(total / samples for total in low_totals),
+    )
+
+
+__all__ = ["DEFAULT_SAMPLES", "Equity", "equity"]
