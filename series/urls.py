@@ -1,6 +1,6 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import path
+from django.urls import include, path
 
 from series import views
 
@@ -20,6 +20,7 @@ urlpatterns = [
         name="password_change_done",
     ),
     path("director/", views.director_dashboard, name="director_dashboard"),
+    path("tables/", include("tables.urls")),
     path("admin/", admin.site.urls),
 ]
 

@@ -123,20 +123,25 @@
       if (seat.bot) name.append(el("span", "badge", "bot"));
       if (seat.connected === false) name.append(el("span", "badge badge-warn", "offline"));
       plate.append(name);
-      let status = chips(seat.stack);
-      if (seat.all_in) status = "All-in";
-      else if (seat.state === "sitting_out") status = chips(seat.stack) + " · away";
-      else if (seat.state === "waiting") status = chips(seat.stack) + " · waiting";
-      else if (seat.folded) status = chips(seat.stack) + " · folded";
-      plate.append(el("div", "seat-stack", status));
+      const stack = el("div", "seat-stack", seat.all_in ? "All-in" : chips(seat.stack));
+      let note = "";
+      if (seat.state === "sitting_out") note = "away";
+      else if (seat.state === "waiting") note = "waiting";
+      else if (seat.folded) note = "folded";
+      if (note) stack.append(el("span", "seat-note", note));
+      plate.append(stack);
       const timer = el("div", "seat-timer");
       timer.append(el("span", "seat-timer-bar"));
       plate.append(timer);
       box.append(plate);
+      const badges = el("div", "seat-badges");
       if (equity && equity[seat.seat] !== undefined) {
-        box.append(el("div", "seat-equity", Math.round(equity[seat.seat] * 100) + "%"));
+        const share = el("span", "seat-equity", Math.round(equity[seat.seat] * 100) + "%");
+        share.title = "All-in equity";
+        badges.append(share);
       }
-      if (winners[seat.seat]) box.append(el("div", "seat-won", "+" + chips(winners[seat.seat])));
+      if (winners[seat.seat]) badges.append(el("span", "seat-won", "+" + chips(winners[seat.seat])));
+      if (badges.childNodes.length) box.append(badges);
       ring.append(box);
 
       if (seat.bet) {
@@ -162,7 +167,7 @@
     }
     const pots = el("div", "pots");
     ((hand && hand.pots) || []).forEach((pot, i) => {
-      const label = i === 0 ? "Pot" : "Side pot " + i;
+      const label = i === 0 ? "Pot" : hand.pots.length > 2 ? "Side " + i : "Side";
       const item = el("span", "pot");
       item.append(el("span", "chip"), el("span", "", label + " " + chips(pot.amount)));
       pots.append(item);
@@ -227,9 +232,15 @@
     root.classList.toggle("four-colour", four);
     colourToggle.setAttribute("aria-pressed", String(four));
     soundToggle.setAttribute("aria-pressed", String(pref("sound", true)));
-    soundToggle.textContent = pref("sound", true) ? "🔊 Sound" : "🔇 Sound";
+    soundToggle.textContent = pref("sound", true) ? "♪ On" : "♪ Off";
+    soundToggle.title = "Sound for your turn";
   }
   soundToggle.addEventListener("click", () => { setPref("sound", !pref("sound", true)); applyPrefs(); });
+  root.querySelector("[data-toggle=side]").addEventListener("click", (event) => {
+    const side = root.querySelector(".side");
+    side.classList.toggle("open");
+    event.currentTarget.setAttribute("aria-expanded", String(side.classList.contains("open")));
+  });
   colourToggle.addEventListener("click", () => {
     setPref("fourColour", !root.classList.contains("four-colour"));
     applyPrefs();
@@ -349,7 +360,7 @@
       const hand = snap.hand;
       let text = "";
       if (hand && hand.to_act) text = "Waiting for " + nameOf(snap, hand.to_act) + "…";
-      else if (!hand) text = "Waiting for the next hand…";
+      else if (!hand || hand.results) text = "Waiting for the next hand…";
       actionBar.append(el("p", "waiting", text));
       return;
     }

@@ -1,0 +1,78 @@
+"""The create-table form: types, choices and ranges only.
+
+Rules that need the engine (the small blind from the big blind, the big bet's default, the
+default buy-ins) are left to `services.table_create` and `Config`: an empty optional field
+means "the default", and whatever the service refuses comes back as a form error. The field
+names are the service's keyword arguments.
+"""
+
+from django import forms
+
+from tables.engine.config import Game, Structure
+
+RAISE_CAPS = {"4": 4, "5": 5, "none": None}
+
+
+class TableCreateForm(forms.Form):
+    name = forms.CharField(max_length=100, initial="Friday Omaha")
+    game = forms.ChoiceField(
+        choices=[
+            (Game.OMAHA_HI_LO.value, "Omaha Hi/Lo 8-or-better"),
+            (Game.OMAHA.value, "Omaha High"),
+        ]
+    )
+    structure = forms.ChoiceField(
+        choices=[
+            (Structure.POT_LIMIT.value, "Pot-limit"),
+            (Structure.LIMIT.value, "Limit"),
+            (Structure.NO_LIMIT.value, "No-limit"),
+        ]
+    )
+    big_blind = forms.IntegerField(
+        min_value=1, initial=2, help_text="The small blind is half of it, rounded down."
+    )
+    big_bet = forms.IntegerField(
+        min_value=1, required=False, help_text="Limit only. Empty: twice the big blind."
+    )
+    seat_count = forms.TypedChoiceField(
+        label="Seats", coerce=int, choices=[(n, str(n)) for n in range(2, 11)], initial=6
+    )
+    min_buy_in = forms.IntegerField(
+        label="Minimum buy-in",
+        min_value=1,
+        required=False,
+        help_text="Empty: five times the largest bet.",
+    )
+    max_buy_in = forms.IntegerField(
+        label="Maximum buy-in", min_value=1, required=False, help_text="Empty: the table's default."
+    )
+    raise_cap = forms.ChoiceField(
+        label="Raise cap (limit)",
+        choices=[
+            ("4", "A bet and three raises"),
+            ("5", "A bet and four raises"),
+            ("none", "No cap"),
+        ],
+    )
+    all_in_on_disconnect = forms.BooleanField(
+        label="All-in on disconnect",
+        required=False,
+        help_text="A player who times out while disconnected is treated as all-in.",
+    )
+
+    def clean_raise_cap(self) -> int | None:
+        return RAISE_CAPS[self.cleaned_data["raise_cap"]]
+
+
+class BotsForm(forms.Form):
+    """A director fills empty seats with house bots."""
+
+    count = forms.IntegerField(min_value=1, max_value=9, initial=1)
+    style = forms.ChoiceField(choices=lambda: _bot_styles(), required=False)
+
+
+def _bot_styles() -> list[tuple[str, str]]:
+    # tables.bots plays the bots; imported when the form is built, not when Django starts.
+    from tables.bots import STYLES
+
+    return [("", "Mixed"), *((style, style.title()) for style in STYLES)]
