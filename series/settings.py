@@ -131,6 +131,12 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Live tables write from several threads (and processes): take the write lock when a
+    # transaction begins, and wait for it, instead of failing with "database is locked".
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"transaction_mode": "IMMEDIATE", "timeout": 30}
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Redis: unset means embedded mode (one process, in-memory channel layer and broker).
@@ -161,7 +167,12 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_RESULT_EXPIRES = 3600
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Periodic sweeps are added by the apps that need them (the blind clock, for one).
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    # Live tables: apply due time-outs and start due hands if a countdown task was lost.
+    "tables-sweep": {"task": "tables.tasks.tables_sweep", "schedule": 2.0},
+}
+# Live tables: may players (not only directors) open cash tables?
+TABLES_PLAYERS_MAY_OPEN = env_bool("TABLES_PLAYERS_MAY_OPEN", False)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

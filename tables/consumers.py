@@ -1,0 +1,187 @@
+"""The table socket: authenticate, validate a frame, call a service, send each viewer its view.
+
+The consumer keeps no game state. It remembers only what it last sent (a version number, so
+a burst of "changed" messages yields one snapshot) and its own frame rate for throttling.
+``handle_frame`` is the whole protocol for frames from a client; house bots call it too, so
+a bot's move takes exactly the path a person's does.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections import deque
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from tables import broadcast, services
+from tables.models import Table
+from tables.selectors import table_snapshot
+
+logger = logging.getLogger(__name__)
+
+MAX_FRAME_BYTES = 64 * 1024
+FLOOD_WINDOW_SECONDS = 2.0
+FLOOD_LIMIT = 20  # frames per window; more are refused with "throttled"
+FLOOD_CLOSE = 40  # frames per window; more close the socket with 4008
+CLOSE_FLOOD = 4008
+CLOSE_NO_TABLE = 4004
+
+ACTIONS = {"fold", "check", "call", "bet", "raise", "show", "muck"}
+
+
+def _error(code: str, message: str, ref: Any = None) -> dict[str, Any]:
+    frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if ref is not None:
+        frame["ref"] = ref
+    return frame
+
+
+def _int(frame: dict[str, Any], name: str, *, required: bool = True) -> int | None:
+    value = frame.get(name)
+    if value is None and not required:
+        return None
+    if type(value) is not int:
+        raise services.TableError("malformed", f"{name!r} must be an integer")
+    return value
+
+
+def _bool(frame: dict[str, Any], name: str, default: bool) -> bool:
+    value = frame.get(name, default)
+    if type(value) is not bool:
+        raise services.TableError("malformed", f"{name!r} must be true or false")
+    return value
+
+
+def handle_frame(table_id: int, user: Any, frame: Any) -> list[dict[str, Any]]:
+    """Apply one client frame; return the frames for the sender only (errors).
+
+    Runs in a worker thread (``database_sync_to_async``) for sockets and directly for bots.
+    Every refusal leaves the table exactly as it was.
+    """
+    if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
+        return [_error("malformed", "a frame is a JSON object with a string 'type'")]
+    ref = frame.get("ref")
+    if ref is not None and not isinstance(ref, (str, int)):
+        ref = None
+    kind = frame["type"]
+    try:
+        if kind == "act":
+            action = frame.get("action")
+            if action not in ACTIONS:
+                raise services.TableError("malformed", f"'action' must be one of {sorted(ACTIONS)}")
+            amount = _int(frame, "amount", required=False)
+            if action in ("bet", "raise") and amount is None:
+                raise services.TableError("malformed", f"say how much to {action} to ('amount')")
+            services.table_act(
+                table_id,
+                user,
+                _int(frame, "hand"),  # type: ignore[arg-type]
+                _int(frame, "version"),  # type: ignore[arg-type]
+                action,
+                amount if action in ("bet", "raise") else None,
+            )
+        elif kind == "sit":
+            services.seat_take(
+                table_id,
+                user,
+                _int(frame, "seat"),  # type: ignore[arg-type]
+                _int(frame, "buy_in"),  # type: ignore[arg-type]
+                _bool(frame, "wait_for_big_blind", True),
+            )
+        elif kind == "sit_out":
+            services.seat_sit_out(table_id, user)
+        elif kind == "sit_in":
+            services.seat_sit_in(table_id, user, _bool(frame, "wait_for_big_blind", True))
+        elif kind == "leave":
+            services.seat_leave(table_id, user)
+        elif kind == "chat":
+            text = frame.get("text")
+            if not isinstance(text, str):
+                raise services.TableError("malformed", "'text' must be a string")
+            services.chat_post(table_id, user, text)
+        else:
+            raise services.TableError("malformed", f"unknown frame type {kind!r}")
+    except services.TableError as exc:
+        return [_error(exc.code, exc.message, ref)]
+    return []
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    async def connect(self) -> None:
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.user = self.scope.get("user")
+        self.sent_version = 0
+        self.recent: deque[float] = deque()
+        exists = await database_sync_to_async(Table.objects.filter(pk=self.table_id).exists)()
+        if not exists:
+            await self.close(code=CLOSE_NO_TABLE)
+            return
+        broadcast.remember_socket_loop()
+        self.group = broadcast.table_group(self.table_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        self.counted = False
+        if self.user is not None and self.user.is_authenticated:
+            await database_sync_to_async(services.seat_connection)(self.table_id, self.user, 1)
+            self.counted = True
+        await self.send_snapshot()
+
+    async def disconnect(self, code: int) -> None:
+        group = getattr(self, "group", None)
+        if group is None:
+            return
+        await self.channel_layer.group_discard(group, self.channel_name)
+        if getattr(self, "counted", False):
+            await database_sync_to_async(services.seat_connection)(self.table_id, self.user, -1)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        now = time.monotonic()
+        self.recent.append(now)
+        while self.recent and self.recent[0] < now - FLOOD_WINDOW_SECONDS:
+            self.recent.popleft()
+        if len(self.recent) > FLOOD_CLOSE:
+            await self.close(code=CLOSE_FLOOD)
+            return
+        if len(self.recent) > FLOOD_LIMIT:
+            await self.send_json(
+                _error("throttled", f"more than {FLOOD_LIMIT} frames in {FLOOD_WINDOW_SECONDS:g}s")
+            )
+            return
+        raw = text_data if text_data is not None else bytes_data or b""
+        size = len(raw.encode()) if isinstance(raw, str) else len(raw)
+        if size > MAX_FRAME_BYTES:
+            await self.send_json(_error("too_large", f"frames are at most {MAX_FRAME_BYTES} bytes"))
+            return
+        try:
+            frame = json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
+            await self.send_json(_error("malformed", "a frame is one JSON object"))
+            return
+        replies = await database_sync_to_async(handle_frame)(self.table_id, self.user, frame)
+        for reply in replies:
+            await self.send_json(reply)
+        if not replies and isinstance(frame, dict) and frame.get("type") == "sit":
+            # This socket now belongs to a seated player: count it as their connection.
+            await database_sync_to_async(services.seat_connection)(self.table_id, self.user, 1)
+            self.counted = True
+
+    async def table_changed(self, event: dict[str, Any]) -> None:
+        if event.get("version", 0) > self.sent_version:
+            await self.send_snapshot()
+
+    async def table_chat(self, event: dict[str, Any]) -> None:
+        await self.send_json(event["frame"])
+
+    async def send_snapshot(self) -> None:
+        snapshot = await database_sync_to_async(table_snapshot)(self.table_id, self.user)
+        if snapshot["version"] <= self.sent_version:
+            return
+        self.sent_version = snapshot["version"]
+        await self.send_json(snapshot)
+
+    async def send_json(self, content: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(content, separators=(",", ":")))
