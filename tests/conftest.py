@@ -1,5 +1,7 @@
 """Fixtures shared by the Django tests, named for the role each one plays."""
 
+from typing import Any
+
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
@@ -7,6 +9,12 @@ from django.test import Client
 from series.services import director_grant
 
 PASSWORD = "correct-horse-battery-staple"
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings: Any) -> None:
+    # The real hasher is slow on purpose; tests create many users and never need its strength.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ def test_a_task_runs_on_a_worker_through_the_configured_broker() -> None:
         token = uuid.uuid4().hex
         result = ping.apply_async(args=[token], queue=queue)
         assert result.get(timeout=20) == f"pong:{token}"
-    expected = settings.REDIS_URL or "memory://"
+    expected = settings.REDIS_URL or "memory://localhost/"
     assert app.conf.broker_url == expected
 
 
