@@ -31,6 +31,8 @@ the bet), heads-up too, as the hands PokerKit plays for us are capped.
 from __future__ import annotations
 
 import json
+import math
+import operator
 import re
 import tomllib
 from collections.abc import Iterator, Sequence
@@ -253,6 +255,8 @@ def parse_action(line: str) -> PhhAction:
 def _whole(name: str, value: Any, *, minimum: int = 0) -> int:
     if isinstance(value, bool) or not isinstance(value, int | Decimal | float):
         raise PhhError(f"{name} must be a number, not {value!r}")
+    if isinstance(value, Decimal | float) and not math.isfinite(value):
+        raise PhhError(f"{name} {value} is not a number of chips (unknown amounts are not played)")
     if isinstance(value, Decimal | float) and value != int(value):
         raise PhhError(f"{name} {value} is not a whole number of chips")
     number = int(value)
@@ -302,7 +306,7 @@ class PhhHand:
         variant = data.get("variant")
         if variant is None:
             raise PhhError("missing required field 'variant'")
-        if variant not in VARIANTS:
+        if not isinstance(variant, str) or variant not in VARIANTS:
             raise PhhError(
                 f"variant {variant!r} is not an Omaha code this engine plays"
                 f" ({', '.join(VARIANTS)})"
@@ -368,6 +372,13 @@ class PhhHand:
             if big_blind != self.min_bet:
                 raise PhhError(f"min_bet {self.min_bet} must equal the big blind {big_blind}")
         antes = self.antes
+        trimming = self.fields.get("ante_trimming_status", False)
+        if not isinstance(trimming, bool):
+            raise PhhError(f"ante_trimming_status must be true or false, not {trimming!r}")
+        if trimming and (len(set(antes)) > 1 or any(map(operator.le, self.starting_stacks, antes))):
+            # PokerKit's trimming hands back the part of an ante nobody matched (all of a
+            # big-blind ante); here antes are dead money, paid in full.
+            raise PhhError("ante_trimming_status = true: antes here are paid in full, untrimmed")
         if not any(antes):
             ante, kind = 0, AnteKind.NONE
         elif len(set(antes)) == 1:
@@ -584,7 +595,7 @@ def build_deck(hand: PhhHand) -> DealtDeck:
     holes: list[list[Card | None]] = [[] for _ in range(n)]
     board: list[Card | None] = []
     shown: dict[int, tuple[Card | None, ...]] = {}
-    boards_seen = 0
+    street = in_street = 0
     for action in hand.actions:
         if action.actor is not None and action.actor >= n:
             raise PhhError(f"{action.line!r}: there is no {action.player} in a hand of {n}")
@@ -597,15 +608,20 @@ def build_deck(hand: PhhHand) -> DealtDeck:
                     " hole cards"
                 )
         elif action.verb == "db":
-            if boards_seen >= len(_STREET_SIZES):
+            # PokerKit deals a street in one line or in several (one card at a time).
+            if street >= len(_STREET_SIZES):
                 raise PhhError(f"{action.line!r}: the board is already complete")
-            size = _STREET_SIZES[boards_seen]
-            if len(action.cards) != size:
+            left = _STREET_SIZES[street] - in_street
+            if len(action.cards) > left:
+                size = _STREET_SIZES[street]
                 raise PhhError(
-                    f"{action.line!r}: the {_STREET_NAMES[boards_seen]} is {size}"
-                    f" card{'s' if size > 1 else ''}, not {len(action.cards)}"
+                    f"{action.line!r}: the {_STREET_NAMES[street]} is {size}"
+                    f" card{'s' if size > 1 else ''}; this line deals {len(action.cards)}"
+                    + (f" after {in_street}" if in_street else "")
                 )
-            boards_seen += 1
+            in_street += len(action.cards)
+            if in_street == _STREET_SIZES[street]:
+                street, in_street = street + 1, 0
             board.extend(action.cards)
         elif action.verb == "sm" and action.cards:
             assert action.actor is not None
@@ -774,11 +790,18 @@ class Replay:
             if self.game.is_complete:
                 raise PhhError(f"{action.line!r}: the hand is over")
             raise PhhError(f"{action.line!r}: no board card is due before the betting round ends")
-        self.pending.pop(0)
-        if any(c is not None and c != d for c, d in zip(action.cards, record.cards, strict=True)):
+        dealt, rest = record.cards[: len(action.cards)], record.cards[len(action.cards) :]
+        if len(dealt) < len(action.cards) or any(
+            c is not None and c != d for c, d in zip(action.cards, dealt, strict=True)
+        ):
             raise PhhError(  # pragma: no cover - the deck is built from these very lines
                 f"{action.line!r}: the {record.street} dealt is {_cards_text(record.cards)}"
             )
+        if rest:
+            # A street dealt over several lines: the rest of it is still to come.
+            self.pending[0] = BoardDealt(record.street, rest)
+        else:
+            self.pending.pop(0)
 
     # betting
 
@@ -960,6 +983,8 @@ def replay_entry(entry: HandEntry) -> dict[str, Any]:
         game = replay(PhhHand.from_fields(entry.data))
     except (PhhError, RuleError) as exc:
         return {"hand": entry.name, "error": str(exc)}
+    except Exception as exc:  # noqa: BLE001 - one odd hand must not stop the file's others
+        return {"hand": entry.name, "error": f"cannot replay: {type(exc).__name__}: {exc}"}
     return {"hand": entry.name, "finishing_stacks": finishing_stacks(game)}
 
 

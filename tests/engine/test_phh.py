@@ -316,3 +316,28 @@ def test_rule_errors_carry_the_engines_message() -> None:
     text = heads_up(*DEAL, "p2 cbr 3")
     with pytest.raises(RuleError, match="below the minimum 4"):
         replay(parse_phh(text))
+
+
+def test_dealing_one_card_per_line_as_pokerkit_writes_it_uncompressed() -> None:
+    hole = [f"d dh p{p + 1} {cards[2 * r : 2 * r + 2]}" for r in range(4) for p, cards in
+            enumerate(("AhKhQhJh", "2c3c4c5c"))]  # fmt: skip
+    board = ["d db 7d", "d db 8d", "d db 9d"]
+    text = heads_up(*hole, "p2 cc", "p1 cc", *board, "p1 cbr 2", "p2 f")
+    assert finishing_stacks(replay(parse_phh(text))) == pokerkit_finishing_stacks(text)
+    with pytest.raises(PhhError, match="the flop .* comes first"):
+        replay(parse_phh(heads_up(*hole, "p2 cc", "p1 cc", "d db 7d", "p1 cc")))
+
+
+def test_unknown_stacks_and_trimmed_antes_are_refused() -> None:
+    with pytest.raises(PhhError, match="not a number of chips"):
+        parse_phh(heads_up(*DEAL, "p2 f").replace("[100, 100]", "[inf, 100]"))
+    trimmed = heads_up(*DEAL, "p2 f", antes="[0, 3]") + "ante_trimming_status = true\n"
+    with pytest.raises(PhhError, match="trim"):
+        parse_phh(trimmed).config()
+    untrimmed = heads_up(*DEAL, "p2 f", antes="[3, 3]") + "ante_trimming_status = true\n"
+    assert parse_phh(untrimmed).config().ante == 3
+
+
+def test_a_variant_that_is_not_a_string_is_refused() -> None:
+    with pytest.raises(PhhError, match="variant"):
+        parse_phh(heads_up(*DEAL).replace('variant = "PO"', "variant = [1]"))
