@@ -1,17 +1,20 @@
-"""Lookup tables behind the Omaha evaluator, built once at import.
+"""Lookup tables behind the Omaha evaluator, built once at import (about 0.2 s).
 
-The idea: outside flushes, an Omaha high depends only on the ranks. So the work splits into
-- a value for every 5-rank multiset (6,175 of them) and for every 5-rank flush (1,287),
-- for every 3-rank board triple, a row of 91 values, one per hole rank pair;
-- for a board, the elementwise best of its triples' rows (built on first use, cached by the
-  board's ranks: at most 6,175 + 1,820 + 455 of them), so a hand's non-flush high is the
-  best of at most six entries of its board's row;
+Outside flushes, an Omaha high depends only on the ranks. So the work splits into
+- a value for every 5-rank multiset (6,175 of them) and for every 5-rank flush (1,287);
+- for every board's ranks (455 of 3 cards, 1,820 of 4, 6,175 of 5), a row of 91 values: the
+  best non-flush high with each hole rank pair; a hand's non-flush high is then the best of
+  at most six entries of its board's row (four aces are one pair, A-A);
+- a flush only when the board has three of a suit and the hole two of it;
 - for the 8-or-better low, which depends only on the sets of distinct low ranks in the hole
   and on the board, one flat table indexed by both 8-bit masks.
 
 A card's weight packs what the evaluator needs into one int, so a hand's key is a sum:
-base-5 digits count each rank (a rank appears at most four times), and above bit 32 three
-bits per suit count the suits.
+- bits 0-18: the sum of the cards' rank weights, which differs for every multiset of up to
+  five ranks (a Sidon-like set, found by a greedy search: each weight is the smallest that
+  keeps the sums of 3, 4 and 5 ranks apart);
+- bits 19-27: three bits each counting clubs, diamonds and hearts; spades are the rest.
+The whole key stays below 2**30, one CPython digit, which keeps the sums and lookups cheap.
 """
 
 from __future__ import annotations
@@ -23,14 +26,17 @@ from operator import itemgetter
 
 HIGH_CARD, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH = range(9)
 
-RANK_KEY_MASK = (1 << 32) - 1
-SUIT_SHIFT = 32
-
-RANK_WEIGHT: tuple[int, ...] = tuple(5**rank for rank in range(13))
+RANK_WEIGHT: tuple[int, ...] = (0, 1, 5, 22, 94, 312, 992, 2422, 5624, 12522, 19998, 43258, 79415)
+RANK_KEY_MASK = (1 << 19) - 1
+SUIT_SHIFT = 19
 CARD_WEIGHT: tuple[int, ...] = tuple(
-    RANK_WEIGHT[card >> 2] + (1 << (SUIT_SHIFT + 3 * (card & 3))) for card in range(52)
+    RANK_WEIGHT[card >> 2] + ((1 << (SUIT_SHIFT + 3 * (card & 3))) if card & 3 < 3 else 0)
+    for card in range(52)
 )
-"""Per card: its rank's base-5 digit plus its suit's 3-bit counter above bit 32."""
+"""Per card: its rank's weight plus, for a club, diamond or heart, its suit's counter."""
+
+LOW_SLOT = 91
+"""Where a board's row keeps the board's low mask, after its 91 pair values."""
 
 SUITED_BIT: tuple[int, ...] = tuple(1 << (13 * (card & 3) + (card >> 2)) for card in range(52))
 """Per card: one bit at ``13 * suit + rank``, so ``cards >> 13 * suit & 0x1FFF`` are the
@@ -106,6 +112,7 @@ def _build_five_high() -> dict[int, int]:
 
 
 FIVE_HIGH: dict[int, int] = _build_five_high()
+assert len(FIVE_HIGH) == 6175, "rank weights must keep every 5-rank multiset apart"
 """Non-flush value of every 5-rank multiset, keyed by its rank key."""
 
 FLUSH_HIGH: dict[int, int] = {
@@ -123,8 +130,11 @@ def _build_triple_rows() -> dict[int, list[int]]:
     pair_keys = [_rank_key(pair) for pair in PAIRS]
     for triple in combinations_with_replacement(range(13), 3):
         key = _rank_key(triple)
-        # A missing multiset (five of a rank) cannot be dealt; 0 never wins.
-        rows[key] = [FIVE_HIGH.get(key + pair_key, 0) for pair_key in pair_keys]
+        row = [FIVE_HIGH.get(key + pair_key, 0) for pair_key in pair_keys]
+        if triple[0] == triple[2]:
+            # Five of a rank cannot be dealt, and its key may be another hand's: 0 never wins.
+            row[PAIR_INDEX[triple[0], triple[0]]] = 0
+        rows[key] = row
     return rows
 
 
@@ -148,6 +158,7 @@ def _build_holes() -> dict[int, tuple[Getter, int]]:
 
 
 HOLES: dict[int, tuple[Getter, int]] = _build_holes()
+assert len(HOLES) == 1820, "rank weights must keep every 4-rank multiset apart"
 """For each 4-rank hole multiset: a getter of its rank pairs' entries in a row, and its low
 mask. Four aces give the one pair (A, A): they play as two aces."""
 
@@ -159,31 +170,34 @@ def _board_low_mask(ranks: Sequence[int]) -> int:
     return mask
 
 
-def _build_boards() -> dict[int, tuple[list[int], int]]:
-    """Every board's row and low mask, for boards of 3, 4 and 5 cards.
+def _build_boards() -> tuple[dict[int, list[int]], ...]:
+    """Every board's row, by number of cards (3, 4, 5) and then by rank key.
 
-    A 4-card board's row is the best of its four triples' rows; a 5-card board's the best of
-    four of its 4-card subsets' rows (every triple of five cards lies in one of them), which
-    halves the work of taking ten triples. The keys of 3-, 4- and 5-card boards never
-    collide: the digits of a key add up to its number of cards.
+    A 4-card board's row is the best of its triples' rows; a 5-card board's the best of four
+    of its 4-card subsets' rows (every triple of five cards lies in one of them), half the
+    work of taking its ten triples. `LOW_SLOT` holds the board's low mask.
     """
-    boards: dict[int, tuple[list[int], int]] = {}
+    boards: tuple[dict[int, list[int]], ...] = tuple({} for _ in range(6))
     for triple in combinations_with_replacement(range(13), 3):
-        boards[_rank_key(triple)] = (TRIPLE_ROWS[_rank_key(triple)], _board_low_mask(triple))
+        boards[3][_rank_key(triple)] = TRIPLE_ROWS[_rank_key(triple)] + [_board_low_mask(triple)]
     for size in (4, 5):
+        smaller = boards[size - 1]
         for ranks in combinations_with_replacement(range(13), size):
             if ranks[0] == ranks[-1] and size == 5:
                 continue
             key = _rank_key(ranks)
             # One card fewer: a distinct rank taken out; at most four of them are needed.
-            rows = [boards[key - RANK_WEIGHT[rank]][0] for rank in sorted(set(ranks))[:4]]
-            row = rows[0] if len(rows) == 1 else list(map(max, *rows))
-            boards[key] = (row, _board_low_mask(ranks))
+            rows = [smaller[key - RANK_WEIGHT[rank]] for rank in sorted(set(ranks))[:4]]
+            row = rows[0][:] if len(rows) == 1 else list(map(max, *rows))
+            row[LOW_SLOT] = _board_low_mask(ranks)
+            boards[size][key] = row
+    assert [len(by_key) for by_key in boards[3:]] == [455, 1820, 6175]
     return boards
 
 
-BOARDS: dict[int, tuple[list[int], int]] = _build_boards()
-"""By board rank key: the best non-flush value for each hole rank pair, and the low mask."""
+BOARDS: tuple[dict[int, list[int]], ...] = _build_boards()
+"""`BOARDS[n][rank_key]`: an n-card board's best non-flush value per hole rank pair (by
+`PAIR_INDEX`), then its low mask at `LOW_SLOT`."""
 
 
 def _lowest_three(mask: int) -> int:
@@ -197,8 +211,11 @@ def _lowest_three(mask: int) -> int:
     return NO_LOW
 
 
-def _build_low_best() -> list[int | None]:
-    """Best low value by ``hole_mask << 8 | board_mask``, None where there is none.
+def _build_low_best() -> bytes:
+    """Best low value by ``hole_mask << 8 | board_mask``, 0 where there is none.
+
+    Bytes, not a list: 64 KB stays in the processor's cache where 512 KB of pointers would
+    not.
 
     For two given hole ranks the best three board ranks are the three lowest others:
     comparing from the highest card down is comparing masks as numbers.
@@ -214,7 +231,7 @@ def _build_low_best() -> list[int | None]:
             if three != NO_LOW:
                 row[board] = pair | three
         best_for_pair[pair] = row
-    table: list[int | None] = [None] * (256 * 256)
+    table = bytearray(256 * 256)
     for hole in range(256):
         if not 2 <= hole.bit_count() <= 4:
             continue
@@ -224,25 +241,40 @@ def _build_low_best() -> list[int | None]:
         for board in boards:
             if best[board] != NO_LOW:
                 table[base | board] = 255 - best[board]
-    return table
+    return bytes(table)
 
 
-LOW_BEST: list[int | None] = _build_low_best()
-"""Best low value (``255 - mask``) by hole and board low masks; None: no qualifying low."""
+LOW_BEST: bytes = _build_low_best()
+"""Best low value (``255 - mask``, 7 to 224) by hole and board low masks; 0: no low."""
 
 
-def _build_flush_suit() -> list[int]:
-    """For each packed suit count (3 bits per suit): the suit with three or more, or -1."""
-    table = [-1] * 4096
-    for key in range(4096):
-        for suit in range(4):
-            if key >> (3 * suit) & 7 >= 3:
-                table[key] = suit
-    return table
+def _suit_counts(field: int, cards: int) -> list[int]:
+    counts = [field >> 3 * suit & 7 for suit in range(3)]
+    return counts + [cards - sum(counts)]
 
 
-FLUSH_SUIT: list[int] = _build_flush_suit()
-"""A board of at most five cards has at most one suit with three cards or more."""
+def _build_flush_suit() -> tuple[list[int], ...]:
+    """By board size, then by the key's suit field: the suit with three cards, or -1."""
+    tables: list[list[int]] = []
+    for cards in range(6):
+        table = [-1] * 512
+        for field in range(512):
+            for suit, count in enumerate(_suit_counts(field, cards)):
+                if count >= 3:
+                    table[field] = suit
+        tables.append(table)
+    return tuple(tables)
+
+
+FLUSH_SUIT: tuple[list[int], ...] = _build_flush_suit()
+"""`FLUSH_SUIT[n][key >> SUIT_SHIFT]`: an n-card board (n <= 5) has at most one suit with
+three cards or more."""
+
+HOLE_FLUSHABLE: list[int] = [
+    sum(1 << suit for suit, count in enumerate(_suit_counts(field, 4)) if count >= 2)
+    for field in range(512)
+]
+"""By a 4-card hole's suit field: a bit per suit it holds two or more of."""
 
 
 @lru_cache(maxsize=1 << 16)

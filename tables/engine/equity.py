@@ -68,8 +68,9 @@ class _Hand:
         cards = sum(t.SUITED_BIT[card] for card in hole)
         # Per suit: the hole's ranks in it shifted above a board's 13 bits, or -1 when the
         # hole has fewer than two of the suit and so can make no flush in it.
+        flushable = t.HOLE_FLUSHABLE[self.key >> t.SUIT_SHIFT]
         self.suited = tuple(
-            (cards >> 13 * suit & 0x1FFF) << 13 if self.key >> (32 + 3 * suit) & 7 >= 2 else -1
+            (cards >> 13 * suit & 0x1FFF) << 13 if flushable >> suit & 1 else -1
             for suit in range(4)
         )
 
@@ -105,8 +106,9 @@ def _award(
     board_suited: int,
 ) -> tuple[list[float], list[float], list[float]]:
     """Share of the pot, of the high half and of the low half for one full board."""
-    row, board_low = t.BOARDS[board_key & t.RANK_KEY_MASK]
-    suit = t.FLUSH_SUIT[board_key >> 32]
+    row = t.BOARDS[5][board_key & t.RANK_KEY_MASK]
+    board_low = row[t.LOW_SLOT]
+    suit = t.FLUSH_SUIT[5][board_key >> t.SUIT_SHIFT]
     flush_value = t.flush_value
     highs = []
     if suit >= 0:
@@ -129,7 +131,7 @@ def _award(
     low_share = [0.0] * len(hands)
     if hi_lo:
         low_best = t.LOW_BEST
-        lows = [low_best[hand.low << 8 | board_low] or 0 for hand in hands]
+        lows = [low_best[hand.low << 8 | board_low] for hand in hands]
         best_low = max(lows)
         if best_low:
             winners = [i for i, value in enumerate(lows) if value == best_low]

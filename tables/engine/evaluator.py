@@ -94,10 +94,15 @@ _RANK_PLURALS = tuple(name + ("es" if name == "six" else "s") for name in _RANK_
 
 _WEIGHT = t.CARD_WEIGHT
 _RANK_MASK = t.RANK_KEY_MASK
+_SUIT_SHIFT = t.SUIT_SHIFT
+_LOW_SLOT = t.LOW_SLOT
 _BOARDS = t.BOARDS
+_BOARDS_5 = t.BOARDS[5]
 _HOLES = t.HOLES
+_HOLE_FLUSHABLE = t.HOLE_FLUSHABLE
 _LOW_BEST = t.LOW_BEST
 _FLUSH_SUIT = t.FLUSH_SUIT
+_FLUSH_SUIT_5 = t.FLUSH_SUIT[5]
 _SUITED_BIT = t.SUITED_BIT
 _flush_value = t.flush_value
 
@@ -151,14 +156,16 @@ def high_low_values(hole: Sequence[Card], board: Sequence[Card]) -> tuple[int, i
     try:
         b0, b1, b2, b3, b4 = board
         board_key = weight[b0] + weight[b1] + weight[b2] + weight[b3] + weight[b4]
+        row = _BOARDS_5[board_key & _RANK_MASK]
+        suit = _FLUSH_SUIT_5[board_key >> _SUIT_SHIFT]
     except ValueError:
         _check(hole, board)
         board_key = sum(weight[card] for card in board)
-    row, board_low = _BOARDS[board_key & _RANK_MASK]
+        row = _BOARDS[len(board)][board_key & _RANK_MASK]
+        suit = _FLUSH_SUIT[len(board)][board_key >> _SUIT_SHIFT]
     getter, hole_low = _HOLES[hole_key & _RANK_MASK]
     high = max(getter(row))
-    suit = _FLUSH_SUIT[board_key >> 32]
-    if suit >= 0 and hole_key >> (32 + 3 * suit) & 7 >= 2:
+    if suit >= 0 and _HOLE_FLUSHABLE[hole_key >> _SUIT_SHIFT] >> suit & 1:
         bit = _SUITED_BIT
         shift = 13 * suit
         hole_suited = (bit[h0] | bit[h1] | bit[h2] | bit[h3]) >> shift & 0x1FFF
@@ -166,7 +173,7 @@ def high_low_values(hole: Sequence[Card], board: Sequence[Card]) -> tuple[int, i
         flush = _flush_value(hole_suited << 13 | board_suited)
         if flush > high:
             high = flush
-    return high, _LOW_BEST[hole_low << 8 | board_low]
+    return high, _LOW_BEST[hole_low << 8 | row[_LOW_SLOT]] or None
 
 
 def high_value(hole: Sequence[Card], board: Sequence[Card]) -> int:
@@ -208,13 +215,14 @@ def showdown_values(
         raise RuleError(f"a board has 3 to 5 cards at a showdown, not {len(board)}")
     weight = _WEIGHT
     board_key = sum(weight[card] for card in board)
-    row, board_low = _BOARDS[board_key & _RANK_MASK]
-    suit = _FLUSH_SUIT[board_key >> 32]
-    suit_shift = 32 + 3 * suit
+    row = _BOARDS[len(board)][board_key & _RANK_MASK]
+    board_low = row[_LOW_SLOT]
+    suit = _FLUSH_SUIT[len(board)][board_key >> _SUIT_SHIFT]
     bit = _SUITED_BIT
     board_suited = sum(bit[card] for card in board) >> 13 * suit & 0x1FFF if suit >= 0 else 0
     hi_lo = game is Game.OMAHA_HI_LO
     holes_table = _HOLES
+    flushable = _HOLE_FLUSHABLE
     low_best = _LOW_BEST
     values: list[tuple[int, int | None]] = []
     for hole in holes:
@@ -225,12 +233,12 @@ def showdown_values(
         hole_key = weight[h0] + weight[h1] + weight[h2] + weight[h3]
         getter, hole_low = holes_table[hole_key & _RANK_MASK]
         high = max(getter(row))
-        if suit >= 0 and hole_key >> suit_shift & 7 >= 2:
+        if suit >= 0 and flushable[hole_key >> _SUIT_SHIFT] >> suit & 1:
             hole_suited = (bit[h0] | bit[h1] | bit[h2] | bit[h3]) >> 13 * suit & 0x1FFF
             flush = _flush_value(hole_suited << 13 | board_suited)
             if flush > high:
                 high = flush
-        values.append((high, low_best[hole_low << 8 | board_low] if hi_lo else None))
+        values.append((high, (low_best[hole_low << 8 | board_low] or None) if hi_lo else None))
     return values
 
 
@@ -248,11 +256,14 @@ def evaluate_many(
     True
     """
     weight = _WEIGHT
-    boards = _BOARDS
+    boards = _BOARDS_5
     holes = _HOLES
-    flush_suit = _FLUSH_SUIT
+    flush_suit = _FLUSH_SUIT_5
+    flushable = _HOLE_FLUSHABLE
     low_best = _LOW_BEST
     mask = _RANK_MASK
+    shift = _SUIT_SHIFT
+    low_slot = _LOW_SLOT
     values: list[tuple[int, int | None]] = []
     append = values.append
     for hole, board in hands:
@@ -264,19 +275,19 @@ def evaluate_many(
             continue
         hole_key = weight[h0] + weight[h1] + weight[h2] + weight[h3]
         board_key = weight[b0] + weight[b1] + weight[b2] + weight[b3] + weight[b4]
-        row, board_low = boards[board_key & mask]
+        row = boards[board_key & mask]
         getter, hole_low = holes[hole_key & mask]
         high = max(getter(row))
-        suit = flush_suit[board_key >> 32]
-        if suit >= 0 and hole_key >> (32 + 3 * suit) & 7 >= 2:
+        suit = flush_suit[board_key >> shift]
+        if suit >= 0 and flushable[hole_key >> shift] >> suit & 1:
             bit = _SUITED_BIT
-            shift = 13 * suit
-            hole_suited = (bit[h0] | bit[h1] | bit[h2] | bit[h3]) >> shift & 0x1FFF
-            board_suited = (bit[b0] | bit[b1] | bit[b2] | bit[b3] | bit[b4]) >> shift & 0x1FFF
+            suit_shift = 13 * suit
+            hole_suited = (bit[h0] | bit[h1] | bit[h2] | bit[h3]) >> suit_shift & 0x1FFF
+            board_suited = (bit[b0] | bit[b1] | bit[b2] | bit[b3] | bit[b4]) >> suit_shift & 0x1FFF
             flush = _flush_value(hole_suited << 13 | board_suited)
             if flush > high:
                 high = flush
-        append((high, low_best[hole_low << 8 | board_low]))
+        append((high, low_best[hole_low << 8 | row[low_slot]] or None))
     return values
 
 
