@@ -394,4 +394,6 @@ def describe_low(value: int) -> str:
     >>> describe_low(255 - 0b11111)
     '5-4-3-2-A'
     """
+    if not 0 <= value <= 255 or (255 - value).bit_count() != 5:
+        raise RuleError(f"{value} is not a low value: five different ranks ace to eight")
     return "-".join(RANKS[rank] for rank in low_ranks(value))

@@ -320,3 +320,5 @@ def test_bad_hands_are_rule_errors() -> None:
         showdown_values(Game.OMAHA, [parse_cards("AsKs2c3c")], parse_cards("QsJsTs9s8s7s"))
     with pytest.raises(RuleError, match="3 to 5 cards"):
         best_high(parse_cards("AsKs2c3c"), parse_cards("QsJs"))
+    with pytest.raises(RuleError, match="not a low value"):
+        describe_low(0)
