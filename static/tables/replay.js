@@ -72,7 +72,7 @@
   function play() {
     if (timer) return stop();
     if (index === data.steps.length - 1) show(0);
-    playButton.textContent = "⏸ Pause";
+    playButton.textContent = "Pause";
     timer = setInterval(() => show(index + 1), 1200);
   }
   const moves = { first: () => show(0), prev: () => show(index - 1), next: () => show(index + 1),

@@ -10,7 +10,8 @@
   const SUITS = { c: "♣", d: "♦", h: "♥", s: "♠" };
   const SUIT_NAMES = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
   const RANK_NAMES = { T: "10", J: "jack", Q: "queen", K: "king", A: "ace" };
-  const STREETS = { preflop: "Preflop", flop: "Flop", turn: "Turn", river: "River", showdown: "Showdown" };
+  const STREETS = { preflop: "Preflop", flop: "Flop", turn: "Turn", river: "River", showdown: "Showdown",
+    complete: "Hand over" };
   const GAMES = { omaha: "Omaha High", "omaha-hi-lo": "Omaha Hi/Lo 8" };
   const STRUCTURES = { limit: "Limit", "pot-limit": "Pot-limit", "no-limit": "No-limit" };
 
@@ -22,9 +23,9 @@
   }
 
   function cardEl(code, extra) {
-    const card = el("span", "card" + (extra ? " " + extra : ""));
+    const card = el("span", "pc" + (extra ? " " + extra : ""));
     if (!code) {
-      card.classList.add("card-back");
+      card.classList.add("pc-back");
       card.setAttribute("aria-label", "face-down card");
       return card;
     }
@@ -33,7 +34,7 @@
     card.classList.add("suit-" + suit);
     card.setAttribute("aria-label", (RANK_NAMES[rank] || rank) + " of " + SUIT_NAMES[suit]);
     card.title = code;
-    card.append(el("span", "card-rank", rank === "T" ? "10" : rank), el("span", "card-suit", SUITS[suit]));
+    card.append(el("span", "pc-rank", rank === "T" ? "10" : rank), el("span", "pc-suit", SUITS[suit]));
     return card;
   }
 
@@ -163,7 +164,7 @@
     const board = el("div", "board");
     const boardCards = (hand && hand.board) || [];
     for (let i = 0; i < 5; i++) {
-      board.append(boardCards[i] ? cardEl(boardCards[i]) : el("span", "card card-slot"));
+      board.append(boardCards[i] ? cardEl(boardCards[i]) : el("span", "pc pc-slot"));
     }
     const pots = el("div", "pots");
     ((hand && hand.pots) || []).forEach((pot, i) => {
@@ -213,7 +214,7 @@
   const chatList = root.querySelector(".chat-list");
   const chatForm = root.querySelector(".chat-form");
   const recentList = root.querySelector(".recent-list");
-  const fairness = root.querySelector(".fairness");
+  const fairness = root.querySelectorAll(".fairness");
   const sitDialog = document.getElementById("sit-dialog");
   const turnBanner = root.querySelector(".turn-banner");
 
@@ -426,19 +427,20 @@
     chatList.replaceChildren();
     (snap.chat || []).forEach(addChat);
 
-    fairness.replaceChildren();
     const hand = snap.hand;
-    if (hand && hand.commitment) {
-      fairness.append(el("span", "", "Deck commitment "));
-      const code = el("code", "commitment", hand.commitment.slice(0, 16) + "…");
+    fairness.forEach((line) => {
+      line.replaceChildren();
+      if (!hand || !hand.commitment) return;
+      line.append(el("span", "", "Deck commitment "));
+      const code = el("code", "commitment", hand.commitment.slice(0, 12) + "…");
       code.title = hand.commitment;
-      fairness.append(code);
+      line.append(code);
       if (hand.reveal) {
         const a = el("a", "verify-link", "Verify hand #" + hand.number);
         a.href = root.dataset.verifyUrl.replace("/0/", "/" + hand.id + "/");
-        fairness.append(document.createTextNode(" · "), a);
+        line.append(document.createTextNode(" · "), a);
       }
-    }
+    });
   }
 
   function addChat(message) {

@@ -22,12 +22,12 @@ def card_codes(text: str | list[str] | None) -> list[str]:
 @register.simple_tag
 def card(code: str) -> str:
     if not code or len(code) != 2 or code[1] not in SUITS:
-        return format_html('<span class="card card-back" aria-label="face-down card"></span>')
+        return format_html('<span class="pc pc-back" aria-label="face-down card"></span>')
     rank, suit = code[0], code[1]
     symbol, name = SUITS[suit]
     return format_html(
-        '<span class="card suit-{}" aria-label="{} of {}" title="{}">'
-        '<span class="card-rank">{}</span><span class="card-suit">{}</span></span>',
+        '<span class="pc suit-{}" aria-label="{} of {}" title="{}">'
+        '<span class="pc-rank">{}</span><span class="pc-suit">{}</span></span>',
         suit,
         RANKS.get(rank, rank),
         name,
@@ -46,3 +46,21 @@ def cards(codes: str | list[str] | None) -> str:
 def get_item(mapping: dict[object, object] | None, key: object) -> object:
     """``{{ names|get_item:seat }}``: a dict lookup by a variable key."""
     return (mapping or {}).get(key)
+
+
+VERBS = {
+    "folded": "folds",
+    "checked": "checks",
+    "called": "calls",
+    "bet": "bets",
+    "raised": "raises",
+    "shown": "shows",
+    "mucked": "mucks",
+    "allindeclared": "is all-in",
+}
+
+
+@register.filter
+def move_verb(action: str) -> str:
+    """A replay step's record name ("raised") as the log reads it ("raises")."""
+    return VERBS.get(action, action)

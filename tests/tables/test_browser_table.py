@@ -1,0 +1,216 @@
+"""Two players play a hand to showdown in Debian's chromium, against a real server.
+
+pytest-django's live_server speaks no WebSocket, so this starts ``manage.py serve`` (daphne
+plus the embedded Celery that deals the next hand) on a free port with its own SQLite file,
+logs each player in through the login form in a browser context of their own, and plays:
+take a seat, then check or call until the showdown. Screenshots of both players' views at a
+laptop and a phone size land in test-artifacts/. Deselect with ``-m "not browser"``.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from tests.conftest import PASSWORD
+
+BASE_DIR = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = BASE_DIR / "test-artifacts"
+LAPTOP = {"width": 1366, "height": 768}
+PHONE = {"width": 390, "height": 844}
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium is not installed"),
+]
+
+SETUP = f"""
+from django.contrib.auth.models import User
+from tables import services
+director = User.objects.create_superuser("dana", password="{PASSWORD}")
+for name in ("ann", "bob"):
+    User.objects.create_user(name, password="{PASSWORD}")
+table = services.table_create(created_by=director, name="Browser PLO8", big_blind=2)
+print(table.pk)
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[tuple[str, int]]:
+    """A served site with a table, and the table's id."""
+    env = os.environ | {
+        "DEBUG": "1",
+        "DJANGO_SETTINGS_MODULE": "series.settings",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+    }
+    env.pop("REDIS_URL", None)  # embedded mode: one process, the in-memory broker
+    manage = [sys.executable, str(BASE_DIR / "manage.py")]
+    subprocess.run([*manage, "migrate", "--noinput", "-v", "0"], env=env, cwd=BASE_DIR, check=True)
+    made = subprocess.run(
+        [*manage, "shell", "-c", SETUP], env=env, cwd=BASE_DIR, check=True, capture_output=True
+    )
+    table_id = int(made.stdout.decode().split()[-1])
+    port = free_port()
+    log = open(tmp_path / "serve.log", "wb")  # noqa: SIM115 - closed below
+    process = subprocess.Popen(
+        [*manage, "serve", "--port", str(port)], env=env, cwd=BASE_DIR, stdout=log, stderr=log
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError((tmp_path / "serve.log").read_text())
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}", table_id
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        log.close()
+
+
+@pytest.fixture
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=[
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+            ],
+        )
+        yield browser
+        browser.close()
+
+
+def log_in_at_table(browser: Browser, base: str, table_id: int, username: str) -> Page:
+    page = browser.new_context(viewport=LAPTOP).new_page()
+    page.goto(f"{base}/accounts/login/?next=/tables/{table_id}/")
+    page.locator("#id_username").fill(username)
+    page.locator("#id_password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.locator(".conn-status")).to_have_attribute("data-kind", "ok")
+    return page
+
+
+def take_seat(page: Page, seat: int) -> None:
+    page.get_by_role("button", name=f"Sit in seat {seat}").click()
+    dialog = page.locator("#sit-dialog")
+    expect(dialog).to_be_visible()
+    dialog.get_by_label("Post now").check()
+    dialog.get_by_role("button", name="Sit down").click()
+    expect(page.locator(f'.seat-mine[data-seat="{seat}"]')).to_be_visible()
+
+
+def passive_move(page: Page) -> bool:
+    """Check, call or show if it is this player's turn; whether a move was made."""
+    bar = page.locator(".action-bar")
+    for action in ("check", "call", "show"):
+        button = bar.locator(f'button[data-action="{action}"]:enabled')
+        if button.count():
+            version = page.locator("#poker").get_attribute("data-version")
+            button.first.click()
+            # Wait for the snapshot that answers the move before looking again.
+            expect(page.locator("#poker")).not_to_have_attribute("data-version", version or "")
+            return True
+    return False
+
+
+def shoot(pages: dict[str, Page], label: str, size: dict[str, int]) -> None:
+    for name, page in pages.items():
+        page.set_viewport_size(size)
+        page.wait_for_timeout(150)
+        page.screenshot(path=str(ARTIFACTS / f"table-{label}-{name}.png"))
+
+
+def test_two_players_play_a_hand_to_showdown(browser: Browser, server: tuple[str, int]) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    base, table_id = server
+    ann = log_in_at_table(browser, base, table_id, "ann")
+    bob = log_in_at_table(browser, base, table_id, "bob")
+    pages = {"ann": ann, "bob": bob}
+
+    take_seat(ann, 1)
+    take_seat(bob, 4)
+    # Each sees the other seated, from their own side of the table.
+    expect(ann.locator('.seat[data-seat="4"] .seat-name')).to_have_text("bob")
+    expect(bob.locator('.seat[data-seat="1"] .seat-name')).to_have_text("ann")
+
+    # The next hand is dealt a few seconds later: each sees four cards of their own.
+    for page in pages.values():
+        expect(page.locator(".seat-mine .seat-cards .pc:not(.pc-back)")).to_have_count(
+            4, timeout=15_000
+        )
+        expect(page.locator(".side .fairness .commitment")).to_be_visible()
+    # The other player's cards are backs until the showdown.
+    expect(ann.locator('.seat[data-seat="4"] .pc-back')).to_have_count(4)
+
+    # Bob sits out from the next hand on, so the showdown stays on screen to be looked at.
+    version = bob.locator("#poker").get_attribute("data-version") or ""
+    bob.get_by_role("button", name="Sit out").click()
+    expect(bob.locator("#poker")).not_to_have_attribute("data-version", version)
+
+    shot_flop = False
+    deadline = time.monotonic() + 40
+    while not ann.locator(".felt-center .results").count():
+        assert time.monotonic() < deadline, "the hand did not reach the showdown"
+        moved = passive_move(ann) or passive_move(bob)
+        if not shot_flop and ann.locator(".board .pc:not(.pc-slot)").count() >= 3:
+            shoot(pages, "flop-laptop", LAPTOP)
+            shoot(pages, "flop-phone", PHONE)
+            shot_flop = True
+        if not moved:
+            ann.wait_for_timeout(100)
+
+    for page in pages.values():
+        page.set_viewport_size(LAPTOP)
+        expect(page.locator(".felt-center .results")).to_be_visible()
+        expect(page.locator(".board .pc:not(.pc-slot)")).to_have_count(5)
+        # At the showdown both hands are face up for both players.
+        expect(page.locator('.seat[data-seat="1"] .pc:not(.pc-back)')).to_have_count(4)
+        expect(page.locator('.seat[data-seat="4"] .pc:not(.pc-back)')).to_have_count(4)
+        expect(page.locator(".side .verify-link")).to_be_visible()
+    shoot(pages, "showdown-laptop", LAPTOP)
+    shoot(pages, "showdown-phone", PHONE)
+    # Once the hand is over bob's seat shows him sitting out, and offers to sit back in.
+    expect(bob.get_by_role("button", name="Sit in")).to_be_visible()
+    # On the phone the side panels fold away, but the deal can still be verified.
+    expect(bob.locator(".fairness-top .verify-link")).to_be_visible()
+
+    # The hand is in the table's recall and its verify page checks out.
+    ann.set_viewport_size(LAPTOP)
+    expect(ann.locator(".recent-list a")).to_have_count(1)
+    ann.locator(".side .verify-link").click()
+    expect(ann.get_by_text("The commitment matches")).to_be_visible()
+    ann.screenshot(path=str(ARTIFACTS / "verify-laptop-ann.png"), full_page=True)
+    ann.go_back()
+    ann.locator(".recent-list a").first.click()
+    expect(ann.locator(".replay-controls")).to_be_visible()
+    ann.get_by_role("button", name="Last step").click()
+    ann.screenshot(path=str(ARTIFACTS / "replay-laptop-ann.png"), full_page=True)
