@@ -25,6 +25,10 @@ only holds hands both engines must settle alike:
 - a short all-in bet or raise (less than a full bet): our limit rule counts half a bet or
   more as a full bet, and PokerKit adds up consecutive short all-ins and refuses any raise
   facing one. The random players never bet or raise all-in for less than a full raise.
+- side pots that PokerKit merges: it kills the hands that cannot win before paying and
+  rebuilds the pots from those left, so two pots with the same players left are split as
+  one; ours settles each pot on its own, so the odd chips of a split can land elsewhere.
+  Hands with a side pot, a killed hand and a split pot are dropped.
 - a hi/lo side pot that none of its players can win low while a player outside it has a
   low: PokerKit still splits it and shares the "low" half among all its players; ours gives
   the best high the whole pot (RULES.md, "with no qualifying low, the best high takes it
@@ -42,6 +46,7 @@ from pathlib import Path
 
 from pokerkit import (
     Automation,
+    BetCollection,
     BettingStructure,
     BoardDealing,
     CheckingOrCalling,
@@ -49,6 +54,7 @@ from pokerkit import (
     CompletionBettingOrRaisingTo,
     Deck,
     Folding,
+    HandKilling,
     HoleCardsShowingOrMucking,
     HoleDealing,
     Mode,
@@ -252,6 +258,8 @@ def play(
 
 
 def diverges(state: State, holes: list[list[str]], board: list[str], hi_lo: bool) -> bool:
+    if pots_merged_after_killing(state, hi_lo):
+        return True
     for operation in state.operations:
         if not isinstance(operation, ChipsPushing):
             continue
@@ -263,6 +271,29 @@ def diverges(state: State, holes: list[list[str]], board: list[str], hi_lo: bool
                 if amount and not has_low(holes[player], board):
                     return True
     return False
+
+
+def pots_merged_after_killing(state: State, hi_lo: bool) -> bool:
+    """PokerKit kills the hands that cannot win before it pays, then rebuilds the pots from
+    the hands left, so side pots whose players are now the same merge and are split once;
+    ours settles every pot on its own (RULES.md, "Each pot ... is settled on its own"). A
+    split of a merged pot can then put odd chips elsewhere: such hands are dropped."""
+    if not any(isinstance(o, HandKilling) for o in state.operations):
+        return False
+    put_in = [0] * state.player_count
+    for operation in state.operations:
+        if isinstance(operation, BetCollection):
+            for player, amount in enumerate(operation.bets):
+                put_in[player] += amount
+    at_showdown = {
+        o.player_index for o in state.operations if isinstance(o, HoleCardsShowingOrMucking)
+    }
+    if len({put_in[p] for p in at_showdown}) < 2:
+        return False  # no side pot among the hands at the showdown
+    return hi_lo or any(
+        isinstance(o, ChipsPushing) and sum(1 for a in o.amounts if a) >= 2
+        for o in state.operations
+    )
 
 
 def has_low(hole: list[str], board: list[str]) -> bool:
