@@ -33,14 +33,15 @@ from tables.services import COUNTDOWN_AFTER_SECONDS
 RECENT_HANDS = 5
 CHAT_LINES = 20
 
-# Rebuilt hands by (hand id, record count): records only ever grow, so a key never goes
-# stale. Only reads use these objects; services rebuild their own before acting.
-_ENGINE_CACHE: OrderedDict[tuple[int, int], EngineHand] = OrderedDict()
+# Rebuilt hands by (hand id, commitment, record count): records only ever grow, so a key
+# never goes stale (the commitment guards against a reused id, as after a test rollback).
+# Only reads use these objects; services rebuild their own before acting.
+_ENGINE_CACHE: OrderedDict[tuple[int, str, int], EngineHand] = OrderedDict()
 _ENGINE_CACHE_SIZE = 512
 
 
 def engine_for(hand: Hand) -> EngineHand:
-    key = (hand.pk, len(hand.records))
+    key = (hand.pk, hand.commitment, len(hand.records))
     engine = _ENGINE_CACHE.get(key)
     if engine is None:
         engine = EngineHand.from_records([record_from_json(r) for r in hand.records])

@@ -257,7 +257,12 @@ def seat_take(
 
 
 def _maybe_schedule_hand(table: Table, now: datetime) -> None:
-    if table.next_hand_at is None and _current_hand(table) is None:
+    if table.next_hand_at is not None or _current_hand(table) is not None:
+        return
+    ready = table.seats.filter(
+        user__isnull=False, stack__gt=0, state__in=[SeatState.PLAYING, SeatState.WAITING]
+    ).count()
+    if ready >= 2:
         _schedule_next_hand(table, now)
 
 
@@ -574,9 +579,11 @@ def table_tick(table_id: int, now: datetime | None = None) -> bool:
         return True
     if table.next_hand_at is None or table.next_hand_at > now or not table.is_open:
         return False
-    started = _hand_start(table, now)
-    if not started:
+    if not _hand_start(table, now):
+        # Not enough players any more; the next sit or sit-in schedules a hand again.
         table.next_hand_at = None
+        table.save(update_fields=["next_hand_at"])
+        return False
     _changed(table)
     return True
 
