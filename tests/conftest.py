@@ -1,20 +1,22 @@
 """Fixtures shared by the Django tests, named for the role each one plays."""
 
-from typing import Any
+from collections.abc import Iterator
 
 import pytest
 from django.contrib.auth.models import User
-from django.test import Client
+from django.test import Client, override_settings
 
 from series.services import director_grant
 
 PASSWORD = "correct-horse-battery-staple"
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings: Any) -> None:
+@pytest.fixture(autouse=True, scope="session")
+def fast_password_hashing() -> Iterator[None]:
     # The real hasher is slow on purpose; tests create many users and never need its strength.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # Session-scoped, so the engine's many pure tests pay nothing for it.
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
 
 
 @pytest.fixture
