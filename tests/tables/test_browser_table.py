@@ -162,6 +162,11 @@ def test_two_players_play_a_hand_to_showdown(browser: Browser, server: tuple[str
     expect(ann.locator('.seat[data-seat="4"] .seat-name')).to_have_text("bob")
     expect(bob.locator('.seat[data-seat="1"] .seat-name')).to_have_text("ann")
 
+    # Chat reaches the other player.
+    ann.get_by_label("Chat message").fill("good luck bob")
+    ann.get_by_role("button", name="Send").click()
+    expect(bob.locator(".chat-list")).to_contain_text("ann: good luck bob")
+
     # The next hand is dealt a few seconds later: each sees four cards of their own.
     for page in pages.values():
         expect(page.locator(".seat-mine .seat-cards .pc:not(.pc-back)")).to_have_count(
@@ -214,3 +219,64 @@ def test_two_players_play_a_hand_to_showdown(browser: Browser, server: tuple[str
     expect(ann.locator(".replay-controls")).to_be_visible()
     ann.get_by_role("button", name="Last step").click()
     ann.screenshot(path=str(ARTIFACTS / "replay-laptop-ann.png"), full_page=True)
+
+
+def test_the_director_opens_a_table_seats_bots_and_raises(
+    browser: Browser, server: tuple[str, int]
+) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    base, _ = server
+    page = browser.new_context(viewport=LAPTOP).new_page()
+    page.goto(f"{base}/accounts/login/?next=/tables/")
+    page.locator("#id_username").fill("dana")
+    page.locator("#id_password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("heading", name="Live tables")).to_be_visible()
+    expect(page.get_by_role("link", name="Browser PLO8")).to_be_visible()
+    page.screenshot(path=str(ARTIFACTS / "lobby-laptop-director.png"), full_page=True)
+    page.set_viewport_size(PHONE)
+    page.screenshot(path=str(ARTIFACTS / "lobby-phone-director.png"), full_page=True)
+
+    form = page.locator("#create-form")
+    form.get_by_label("Name").fill("No-limit night")
+    form.get_by_label("Structure").select_option("no-limit")
+    form.get_by_label("Game").select_option("omaha")
+    form.get_by_label("Seats").select_option("4")
+    form.get_by_role("button", name="Open the table").click()
+    expect(page.get_by_role("heading", name="No-limit night")).to_be_visible()
+    expect(page.locator(".table-stakes")).to_have_text("No-limit Omaha High · 1/2")
+    expect(page.locator(".conn-status")).to_have_attribute("data-kind", "ok")
+    page.set_viewport_size(LAPTOP)
+
+    side = page.locator(".side")
+    side.get_by_text("Director: add bots").click()
+    side.get_by_label("Count").fill("2")
+    side.get_by_role("button", name="Seat bots").click()
+    expect(page.locator(".seat-name .badge", has_text="bot")).to_have_count(2)
+    empty = page.locator(".sit-button").first
+    empty.click()
+    page.locator("#sit-dialog").get_by_label("Post now").check()
+    page.locator("#sit-dialog").get_by_role("button", name="Sit down").click()
+
+    # Play until the director may bet or raise, then size it with the presets and the box.
+    deadline = time.monotonic() + 40
+    sizing = page.locator(".action-bar .sizing")
+    while not sizing.count():
+        assert time.monotonic() < deadline, "the director never got to bet or raise"
+        if not passive_move(page):
+            page.wait_for_timeout(100)
+    amount = page.locator(".action-bar .amount")
+    low, high = int(amount.get_attribute("min") or 0), int(amount.get_attribute("max") or 0)
+    page.locator('.preset[data-preset="max"]').click()
+    expect(amount).to_have_value(str(high))
+    amount.fill(str(high + 1000))  # typing past the maximum is held to it
+    expect(page.locator("button.act-raise")).to_contain_text(f"{high:,}")
+    page.locator(".preset", has_text="Min").click()
+    expect(amount).to_have_value(str(low))
+    page.screenshot(path=str(ARTIFACTS / "table-my-turn-laptop-director.png"))
+    page.set_viewport_size(PHONE)
+    page.screenshot(path=str(ARTIFACTS / "table-my-turn-phone-director.png"))
+    version = page.locator("#poker").get_attribute("data-version") or ""
+    page.locator("button.act-raise").click()
+    expect(page.locator("#poker")).not_to_have_attribute("data-version", version)
+    expect(page.locator(".toast-error")).to_have_count(0)
