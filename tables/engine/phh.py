@@ -45,7 +45,9 @@ from tables.engine.config import AnteKind, Config, Game, Structure
 from tables.engine.errors import RuleError
 from tables.engine.records import (
     AllInDeclared,
+    AntePosted,
     Bet,
+    BlindPosted,
     BoardDealt,
     Called,
     Checked,
@@ -731,7 +733,10 @@ class Replay:
         }
         self.hole_given = [0] * self.n
         self.betting_began = False
-        self.pending: list[Record] = []
+        self.idle_check: int | None = None
+        # A hand can be settled by its forced bets alone (everyone all-in on the blinds and
+        # antes): then the start already shows the hands and runs the board out.
+        self.pending: list[Record] = [r for r in game.records if isinstance(r, BoardDealt | Shown)]
         self.position = 0
 
     def run(self) -> None:
@@ -746,6 +751,8 @@ class Replay:
                 self.deal_hole(action)
             else:
                 self.check_hole_cards_dealt(action)
+                if action.verb not in ("cc", "f", "cbr"):
+                    self.idle_check = None
                 if action.verb == "db":
                     self.deal_board(action)
                 elif action.verb == "sm":
@@ -807,6 +814,9 @@ class Replay:
 
     def move(self, action: PhhAction) -> None:
         assert action.actor is not None
+        idle, self.idle_check = self.idle_check, None
+        if action.verb == "cc" and action.actor == idle:
+            return
         if self.pending:
             raise PhhError(f"{action.line!r}: {self.describe_pending()} comes first")
         game = self.game
@@ -836,6 +846,49 @@ class Replay:
             # The engine takes an all-in for no more than the bet as a call; PHH does not.
             raise RuleError(f"{action.line!r}: a bet or raise must go above the current bet")
         self.pending.extend(r for r in records if isinstance(r, BoardDealt | Shown))
+        self.idle_check = self.pokerkit_idle_check(records)
+
+    def pokerkit_idle_check(self, records: Sequence[Record]) -> int | None:
+        """The player PokerKit still asks for a check after this move, if any.
+
+        When every other player still in is all-in, nobody could call a raise, so the
+        engine closes the round without asking the last player with chips, who has nothing
+        to call (the big blind whose option comes last, typically). PokerKit asks that
+        player anyway and its files record a `cc` there: a check that changes nothing,
+        accepted here as the very next line. Who: not folded, chips left, and no move on
+        this street since its last bet or raise.
+        """
+        game = self.game
+        if game.to_act is not None and game.street is not Street.SHOWDOWN:
+            return None  # the round goes on: the engine asks someone itself
+        if (
+            not any(isinstance(r, BoardDealt | Shown) for r in records)
+            and game.street is not Street.SHOWDOWN
+        ):
+            return None
+        history = game.records
+        move = len(history) - len(records)  # the move itself is the first new record
+        start = 0
+        for k, record in enumerate(history[:move]):
+            if isinstance(record, BoardDealt):
+                start = k + 1
+        street = history[start : move + 1]
+        last_raise = max(
+            (k for k, r in enumerate(street) if isinstance(r, Bet | Raised)), default=-1
+        )
+        acted = {
+            r.seat
+            for r in street[max(last_raise, 0) :]
+            if isinstance(r, Checked | Called | Bet | Raised | Folded)
+        }
+        folded = {r.seat for r in history if isinstance(r, Folded)}
+        all_in = {
+            r.seat
+            for r in history[: move + 1]
+            if isinstance(r, AntePosted | BlindPosted | Called | Bet | Raised) and r.all_in
+        }
+        able = [seat for seat in game.seats if seat not in folded | all_in | acted]
+        return _player_index(able[0]) if len(able) == 1 else None
 
     def describe_pending(self) -> str:
         record = self.pending[0]

@@ -341,3 +341,47 @@ def test_unknown_stacks_and_trimmed_antes_are_refused() -> None:
 def test_a_variant_that_is_not_a_string_is_refused() -> None:
     with pytest.raises(PhhError, match="variant"):
         parse_phh(heads_up(*DEAL).replace('variant = "PO"', "variant = [1]"))
+
+
+def test_pokerkits_check_by_the_last_player_with_chips_is_accepted() -> None:
+    # The button calls all-in, the small blind folds: nobody could call a raise, so the
+    # engine closes the round; PokerKit still asks the big blind, whose file says "p2 cc".
+    actions = [
+        "d dh p1 AsJs7sTs",
+        "d dh p2 7hTh4dAh",
+        "d dh p3 2sKd5hKs",
+        "p3 cc",
+        "p1 f",
+        "p2 cc",
+        "p3 sm 2sKd5hKs",
+        "p2 sm 7hTh4dAh",
+        "d db 9cJd6s",
+        "d db 4s",
+        "d db 3d",
+    ]
+    text = (
+        'variant = "PO"\nantes = [0, 0, 0]\nblinds_or_straddles = [1, 2, 0]\nmin_bet = 2\n'
+        f"starting_stacks = [10, 10, 2]\nactions = {actions!r}\n".replace("'", '"')
+    )
+    assert finishing_stacks(replay(parse_phh(text))) == pokerkit_finishing_stacks(text)
+    without = text.replace('"p2 cc", ', "")
+    assert finishing_stacks(replay(parse_phh(without))) == pokerkit_finishing_stacks(text)
+    twice = text.replace('"p2 cc", ', '"p2 cc", "p2 cc", ')
+    with pytest.raises(PhhError, match="comes first"):
+        replay(parse_phh(twice))
+
+
+def test_a_hand_settled_by_its_forced_bets_alone() -> None:
+    # p1, the big blind, is all-in on a 10-chip big-blind ante: the hands are turned up
+    # and the board run out before anyone acts.
+    text = heads_up(
+        "d dh p1 Jc8h6d5d",
+        "d dh p2 4c3dJd7h",
+        "p1 sm Jc8h6d5d",
+        "p2 sm 4c3dJd7h",
+        "d db 8s5c2h",
+        "d db 6c",
+        "d db Kh",
+        antes="[0, 10]",
+    ).replace("[100, 100]", "[7, 31]")
+    assert finishing_stacks(replay(parse_phh(text))) == pokerkit_finishing_stacks(text)
