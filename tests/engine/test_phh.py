@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import warnings
 
 import pytest
 
@@ -385,3 +386,17 @@ def test_a_hand_settled_by_its_forced_bets_alone() -> None:
         antes="[0, 10]",
     ).replace("[100, 100]", "[7, 31]")
     assert finishing_stacks(replay(parse_phh(text))) == pokerkit_finishing_stacks(text)
+
+
+def test_pokerkits_unmodified_reader_replays_an_exported_pot_limit_hand() -> None:
+    from pokerkit.notation import HandHistory
+
+    rng = random.Random(5)
+    config = Config(Game.OMAHA, Structure.POT_LIMIT, big_blind=2)
+    for _ in range(10):
+        game = random_engine_hand(rng, config, [rng.randint(20, 300) for _ in range(4)])
+        text = hand_to_phh(game, players=["Ann", "Bo", "Cy", "Di"], event="Tuesday")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            states = list(HandHistory.loads(text))
+        assert list(states[-1].stacks) == finishing_stacks(game)
