@@ -66,12 +66,11 @@ class _Hand:
         ]
         self.getter, self.low = entry
         cards = sum(t.SUITED_BIT[card] for card in hole)
-        # Per suit: the hole's ranks in it shifted above a board's 13 bits, or -1 when the
-        # hole has fewer than two of the suit and so can make no flush in it.
+        # Per suit: the hole's ranks in it, or -1 when the hole has fewer than two of the
+        # suit and so can make no flush in it.
         flushable = t.HOLE_FLUSHABLE[self.key >> t.SUIT_SHIFT]
         self.suited = tuple(
-            (cards >> 13 * suit & 0x1FFF) << 13 if flushable >> suit & 1 else -1
-            for suit in range(4)
+            cards >> 13 * suit & 0x1FFF if flushable >> suit & 1 else -1 for suit in range(4)
         )
 
 
@@ -102,27 +101,34 @@ def _check(
 def _award(
     hands: list[_Hand],
     hi_lo: bool,
+    board: Sequence[Card],
     board_key: int,
     board_suited: int,
 ) -> tuple[list[float], list[float], list[float]]:
     """Share of the pot, of the high half and of the low half for one full board."""
-    row = t.BOARDS[5][board_key & t.RANK_KEY_MASK]
-    board_low = row[t.LOW_SLOT]
+    entry = t.BOARDS[5].get(board_key & t.RANK_KEY_MASK) or t.board_entry(board)
+    ranks = entry[0]
+    board_low = entry[1]
     suit = t.FLUSH_SUIT[5][board_key >> t.SUIT_SHIFT]
     flush_value = t.flush_value
+    by_mask = t.FLUSH_BY_MASK
     highs = []
     if suit >= 0:
-        board_masks = board_suited >> 13 * suit & 0x1FFF
+        board_mask = board_suited >> 13 * suit & 0x1FFF
         for hand in hands:
-            high = max(hand.getter(row))
-            hole_masks = hand.suited[suit]
-            if hole_masks >= 0:
-                flush = flush_value(hole_masks | board_masks)
+            high = entry[2 + max(hand.getter(ranks))]
+            hole_mask = hand.suited[suit]
+            if hole_mask >= 0:
+                both = hole_mask | board_mask
+                if both.bit_count() == 5:
+                    flush = by_mask[both]
+                else:
+                    flush = flush_value(hole_mask << 13 | board_mask)
                 if flush > high:
                     high = flush
             highs.append(high)
     else:
-        highs = [max(hand.getter(row)) for hand in hands]
+        highs = [entry[2 + max(hand.getter(ranks))] for hand in hands]
     best = max(highs)
     high_share = [0.0] * len(hands)
     winners = [i for i, value in enumerate(highs) if value == best]
@@ -173,29 +179,19 @@ def equity(
     hands = [_Hand(hole) for hole in holes]
     hi_lo = game is Game.OMAHA_HI_LO
     to_come = 5 - len(board)
-    base_key = sum(t.CARD_WEIGHT[card] for card in board)
-    base_suited = sum(t.SUITED_BIT[card] for card in board)
+    board = tuple(board)
     if samples is None and to_come <= 2:
-        return _exact(hands, hi_lo, left, to_come, base_key, base_suited)
+        return _exact(hands, hi_lo, left, board)
     if samples is None:
         samples = DEFAULT_SAMPLES
     if samples < 1:
         raise RuleError(f"samples must be at least 1, not {samples}")
     if to_come == 0:
-        return _exact(hands, hi_lo, left, 0, base_key, base_suited)
-    return _sampled(
-        hands, hi_lo, left, to_come, base_key, base_suited, rng or random.Random(), samples
-    )
+        return _exact(hands, hi_lo, left, board)
+    return _sampled(hands, hi_lo, left, board, rng or random.Random(), samples)
 
 
-def _exact(
-    hands: list[_Hand],
-    hi_lo: bool,
-    left: list[Card],
-    to_come: int,
-    base_key: int,
-    base_suited: int,
-) -> Equity:
+def _exact(hands: list[_Hand], hi_lo: bool, left: list[Card], board: tuple[Card, ...]) -> Equity:
     count = len(hands)
     totals = [0.0] * count
     high_totals = [0.0] * count
@@ -203,14 +199,15 @@ def _exact(
     weight = t.CARD_WEIGHT
     bit = t.SUITED_BIT
     boards = 0
-    runouts: list[tuple[Card, ...]] = list(combinations(left, to_come))
-    for runout in runouts:
+    base_key = sum(weight[card] for card in board)
+    base_suited = sum(bit[card] for card in board)
+    for runout in combinations(left, 5 - len(board)):
         key = base_key
         suited = base_suited
         for card in runout:
             key += weight[card]
             suited |= bit[card]
-        shares, high, low = _award(hands, hi_lo, key, suited)
+        shares, high, low = _award(hands, hi_lo, board + runout, key, suited)
         for i in range(count):
             totals[i] += shares[i]
             high_totals[i] += high[i]
@@ -230,9 +227,7 @@ def _sampled(
     hands: list[_Hand],
     hi_lo: bool,
     left: list[Card],
-    to_come: int,
-    base_key: int,
-    base_suited: int,
+    board: tuple[Card, ...],
     rng: random.Random,
     samples: int,
 ) -> Equity:
@@ -246,6 +241,9 @@ def _sampled(
     deck = list(left)
     size = len(deck)
     draw = rng.random
+    to_come = 5 - len(board)
+    base_key = sum(weight[card] for card in board)
+    base_suited = sum(bit[card] for card in board)
     for _ in range(samples):
         key = base_key
         suited = base_suited
@@ -256,7 +254,7 @@ def _sampled(
             card = deck[j]
             key += weight[card]
             suited |= bit[card]
-        shares, high, low = _award(hands, hi_lo, key, suited)
+        shares, high, low = _award(hands, hi_lo, board + tuple(deck[:to_come]), key, suited)
         for i in range(count):
             share = shares[i]
             totals[i] += share

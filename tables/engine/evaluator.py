@@ -95,9 +95,9 @@ _RANK_PLURALS = tuple(name + ("es" if name == "six" else "s") for name in _RANK_
 _WEIGHT = t.CARD_WEIGHT
 _RANK_MASK = t.RANK_KEY_MASK
 _SUIT_SHIFT = t.SUIT_SHIFT
-_LOW_SLOT = t.LOW_SLOT
 _BOARDS = t.BOARDS
 _BOARDS_5 = t.BOARDS[5]
+_board_entry = t.board_entry
 _HOLES = t.HOLES
 _HOLE_FLUSHABLE = t.HOLE_FLUSHABLE
 _LOW_BEST = t.LOW_BEST
@@ -105,6 +105,7 @@ _FLUSH_SUIT = t.FLUSH_SUIT
 _FLUSH_SUIT_5 = t.FLUSH_SUIT[5]
 _SUITED_BIT = t.SUITED_BIT
 _flush_value = t.flush_value
+_FLUSH_BY_MASK = t.FLUSH_BY_MASK
 
 
 def five_card_high(cards: Sequence[Card]) -> int:
@@ -156,24 +157,30 @@ def high_low_values(hole: Sequence[Card], board: Sequence[Card]) -> tuple[int, i
     try:
         b0, b1, b2, b3, b4 = board
         board_key = weight[b0] + weight[b1] + weight[b2] + weight[b3] + weight[b4]
-        row = _BOARDS_5[board_key & _RANK_MASK]
         suit = _FLUSH_SUIT_5[board_key >> _SUIT_SHIFT]
     except ValueError:
         _check(hole, board)
         board_key = sum(weight[card] for card in board)
-        row = _BOARDS[len(board)][board_key & _RANK_MASK]
         suit = _FLUSH_SUIT[len(board)][board_key >> _SUIT_SHIFT]
+    try:
+        entry = _BOARDS[len(board)][board_key & _RANK_MASK]
+    except KeyError:
+        entry = _board_entry(board)
     getter, hole_low = _HOLES[hole_key & _RANK_MASK]
-    high = max(getter(row))
+    high = entry[2 + max(getter(entry[0]))]
     if suit >= 0 and _HOLE_FLUSHABLE[hole_key >> _SUIT_SHIFT] >> suit & 1:
         bit = _SUITED_BIT
         shift = 13 * suit
         hole_suited = (bit[h0] | bit[h1] | bit[h2] | bit[h3]) >> shift & 0x1FFF
         board_suited = sum(bit[card] for card in board) >> shift & 0x1FFF
-        flush = _flush_value(hole_suited << 13 | board_suited)
+        both = hole_suited | board_suited
+        if both.bit_count() == 5:
+            flush = _FLUSH_BY_MASK[both]
+        else:
+            flush = _flush_value(hole_suited << 13 | board_suited)
         if flush > high:
             high = flush
-    return high, _LOW_BEST[hole_low << 8 | row[_LOW_SLOT]] or None
+    return high, _LOW_BEST[hole_low << 8 | entry[1]] or None
 
 
 def high_value(hole: Sequence[Card], board: Sequence[Card]) -> int:
@@ -215,8 +222,9 @@ def showdown_values(
         raise RuleError(f"a board has 3 to 5 cards at a showdown, not {len(board)}")
     weight = _WEIGHT
     board_key = sum(weight[card] for card in board)
-    row = _BOARDS[len(board)][board_key & _RANK_MASK]
-    board_low = row[_LOW_SLOT]
+    entry = _BOARDS[len(board)].get(board_key & _RANK_MASK) or _board_entry(board)
+    ranks = entry[0]
+    board_low = entry[1]
     suit = _FLUSH_SUIT[len(board)][board_key >> _SUIT_SHIFT]
     bit = _SUITED_BIT
     board_suited = sum(bit[card] for card in board) >> 13 * suit & 0x1FFF if suit >= 0 else 0
@@ -232,10 +240,14 @@ def showdown_values(
             raise RuleError(f"an Omaha hand has four hole cards, not {len(hole)}") from None
         hole_key = weight[h0] + weight[h1] + weight[h2] + weight[h3]
         getter, hole_low = holes_table[hole_key & _RANK_MASK]
-        high = max(getter(row))
+        high = entry[2 + max(getter(ranks))]
         if suit >= 0 and flushable[hole_key >> _SUIT_SHIFT] >> suit & 1:
             hole_suited = (bit[h0] | bit[h1] | bit[h2] | bit[h3]) >> 13 * suit & 0x1FFF
-            flush = _flush_value(hole_suited << 13 | board_suited)
+            both = hole_suited | board_suited
+            if both.bit_count() == 5:
+                flush = _FLUSH_BY_MASK[both]
+            else:
+                flush = _flush_value(hole_suited << 13 | board_suited)
             if flush > high:
                 high = flush
         values.append((high, (low_best[hole_low << 8 | board_low] or None) if hi_lo else None))
@@ -263,7 +275,6 @@ def evaluate_many(
     low_best = _LOW_BEST
     mask = _RANK_MASK
     shift = _SUIT_SHIFT
-    low_slot = _LOW_SLOT
     values: list[tuple[int, int | None]] = []
     append = values.append
     for hole, board in hands:
@@ -275,19 +286,26 @@ def evaluate_many(
             continue
         hole_key = weight[h0] + weight[h1] + weight[h2] + weight[h3]
         board_key = weight[b0] + weight[b1] + weight[b2] + weight[b3] + weight[b4]
-        row = boards[board_key & mask]
+        try:
+            entry = boards[board_key & mask]
+        except KeyError:
+            entry = _board_entry(board)
         getter, hole_low = holes[hole_key & mask]
-        high = max(getter(row))
+        high = entry[2 + max(getter(entry[0]))]
         suit = flush_suit[board_key >> shift]
         if suit >= 0 and flushable[hole_key >> shift] >> suit & 1:
             bit = _SUITED_BIT
             suit_shift = 13 * suit
             hole_suited = (bit[h0] | bit[h1] | bit[h2] | bit[h3]) >> suit_shift & 0x1FFF
             board_suited = (bit[b0] | bit[b1] | bit[b2] | bit[b3] | bit[b4]) >> suit_shift & 0x1FFF
-            flush = _flush_value(hole_suited << 13 | board_suited)
+            both = hole_suited | board_suited
+            if both.bit_count() == 5:
+                flush = _FLUSH_BY_MASK[both]
+            else:
+                flush = _flush_value(hole_suited << 13 | board_suited)
             if flush > high:
                 high = flush
-        append((high, low_best[hole_low << 8 | row[low_slot]] or None))
+        append((high, low_best[hole_low << 8 | entry[1]] or None))
     return values
 
 
