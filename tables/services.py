@@ -612,7 +612,7 @@ def _between(start: int, end: int, seat: int) -> bool:
 
 def _hand_start(table: Table, now: datetime) -> bool:
     """Decide who is dealt in, post what is owed, shuffle, commit and deal."""
-    seats = list(table.seats.select_for_update().select_related("user"))
+    seats = list(table.seats.select_for_update(of=("self",)).select_related("user"))
     candidates = [
         s
         for s in seats

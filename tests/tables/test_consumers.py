@@ -86,6 +86,7 @@ async def open_socket(table: Table, user: User | None, name: str) -> Viewer:
     connected, _ = await communicator.connect()
     assert connected
     viewer = Viewer(name, communicator, user)
+    viewer.frames.append(await communicator.receive_json_from(timeout=10))
     await viewer.drain()
     return viewer
 
@@ -193,11 +194,10 @@ async def play_hands(
     table: Table, players: list[Viewer], everyone: list[Viewer], hands: int
 ) -> int:
     """Play ``hands`` whole hands through the sockets; returns the moves made."""
-    now = later(10)
     moves = 0
     for _ in range(hands):
-        now = later(services.NEXT_HAND_DELAY_SECONDS + 1, now)
-        await database_sync_to_async(deal)(table, now)
+        # Moves over the socket are stamped with the real clock; deal when the delay is up.
+        await database_sync_to_async(deal)(table, later(services.NEXT_HAND_DELAY_SECONDS + 1))
         await drain_all(everyone)
         for _ in range(200):
             snapshot = players[0].snapshot
