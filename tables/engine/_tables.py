@@ -160,8 +160,19 @@ def _build_holes() -> dict[int, tuple[Getter, int]]:
     return holes
 
 
-HOLES: dict[int, tuple[Getter, int]] = _build_holes()
-assert len(HOLES) == 1820, "rank weights must keep every 4-rank multiset apart"
+def _hole_list() -> list[tuple[Getter, int]]:
+    by_key = _build_holes()
+    assert len(by_key) == 1820, "rank weights must keep every 4-rank multiset apart"
+    no_hole: tuple[Getter, int] = (itemgetter(0, 0), 0)
+    holes = [no_hole] * (max(by_key) + 1)
+    for key, entry in by_key.items():
+        holes[key] = entry
+    return holes
+
+
+HOLES: list[tuple[Getter, int]] = _hole_list()
+"""By hole rank key, a list rather than a dict: one memory access instead of two or three
+(the keys are below 320,000, so 2.5 MB of pointers)."""
 """For each 4-rank hole multiset: a getter of its rank pairs' entries in a row, and its low
 mask. Four aces give the one pair (A, A): they play as two aces."""
 
@@ -195,16 +206,22 @@ hand's non-flush high is ``entry[2 + max(getter(entry[0]))]``: 91 bytes and one 
 far kinder to the processor's cache than 91 pointers to int objects.
 """
 
-BOARDS: tuple[dict[int, BoardEntry], ...] = tuple({} for _ in range(6))
-"""`BOARDS[n][rank_key]`: the entries of n-card boards (n = 3, 4, 5), filled by
-`board_entry` on first use: at most 455 + 1,820 + 6,175 of them, about 0.3 s to build
-all, so they are built as boards come up rather than at import."""
+BOARDS_5: list[BoardEntry] = [()] * (4 * RANK_WEIGHT[12] + RANK_WEIGHT[11] + 1)
+"""Entries of 5-card boards by rank key, filled by `board_entry` as boards come up (an
+empty tuple until then): at most 6,175 of them, about 0.3 s to build them all, so not at
+import. A list indexed by the key, like `HOLES`."""
+
+_BOARDS_SMALL: tuple[dict[int, BoardEntry], ...] = ({}, {}, {}, {}, {})
+"""Entries of 3- and 4-card boards, by size then rank key (only a flop or turn showdown)."""
 
 
 def board_entry(board: Sequence[int]) -> BoardEntry:
     """The entry of a board of 3 to 5 cards, built and kept on first use."""
     ranks = sorted(card >> 2 for card in board)
     key = _rank_key(ranks)
+    known = BOARDS_5[key] if len(ranks) == 5 else _BOARDS_SMALL[len(ranks)].get(key)
+    if known:
+        return known
     if len(ranks) == 3:
         row = TRIPLE_ROWS[key]
     elif len(ranks) == 4:
@@ -216,7 +233,10 @@ def board_entry(board: Sequence[int]) -> BoardEntry:
     values = sorted(set(row))
     local = {value: index for index, value in enumerate(values)}
     entry = (bytes(map(local.__getitem__, row)), _board_low_mask(ranks), *values)
-    BOARDS[len(ranks)][key] = entry
+    if len(ranks) == 5:
+        BOARDS_5[key] = entry
+    else:
+        _BOARDS_SMALL[len(ranks)][key] = entry
     return entry
 
 

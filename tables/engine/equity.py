@@ -106,7 +106,7 @@ def _award(
     board_suited: int,
 ) -> tuple[list[float], list[float], list[float]]:
     """Share of the pot, of the high half and of the low half for one full board."""
-    entry = t.BOARDS[5].get(board_key & t.RANK_KEY_MASK) or t.board_entry(board)
+    entry = t.BOARDS_5[board_key & t.RANK_KEY_MASK] or t.board_entry(board)
     ranks = entry[0]
     board_low = entry[1]
     suit = t.FLUSH_SUIT[5][board_key >> t.SUIT_SHIFT]

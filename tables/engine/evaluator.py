@@ -95,8 +95,7 @@ _RANK_PLURALS = tuple(name + ("es" if name == "six" else "s") for name in _RANK_
 _WEIGHT = t.CARD_WEIGHT
 _RANK_MASK = t.RANK_KEY_MASK
 _SUIT_SHIFT = t.SUIT_SHIFT
-_BOARDS = t.BOARDS
-_BOARDS_5 = t.BOARDS[5]
+_BOARDS_5 = t.BOARDS_5
 _board_entry = t.board_entry
 _HOLES = t.HOLES
 _HOLE_FLUSHABLE = t.HOLE_FLUSHABLE
@@ -162,9 +161,8 @@ def high_low_values(hole: Sequence[Card], board: Sequence[Card]) -> tuple[int, i
         _check(hole, board)
         board_key = sum(weight[card] for card in board)
         suit = _FLUSH_SUIT[len(board)][board_key >> _SUIT_SHIFT]
-    try:
-        entry = _BOARDS[len(board)][board_key & _RANK_MASK]
-    except KeyError:
+    entry = _BOARDS_5[board_key & _RANK_MASK] if len(board) == 5 else ()
+    if not entry:
         entry = _board_entry(board)
     getter, hole_low = _HOLES[hole_key & _RANK_MASK]
     high = entry[2 + max(getter(entry[0]))]
@@ -222,7 +220,7 @@ def showdown_values(
         raise RuleError(f"a board has 3 to 5 cards at a showdown, not {len(board)}")
     weight = _WEIGHT
     board_key = sum(weight[card] for card in board)
-    entry = _BOARDS[len(board)].get(board_key & _RANK_MASK) or _board_entry(board)
+    entry = (_BOARDS_5[board_key & _RANK_MASK] if len(board) == 5 else ()) or _board_entry(board)
     ranks = entry[0]
     board_low = entry[1]
     suit = _FLUSH_SUIT[len(board)][board_key >> _SUIT_SHIFT]
@@ -286,9 +284,8 @@ def evaluate_many(
             continue
         hole_key = weight[h0] + weight[h1] + weight[h2] + weight[h3]
         board_key = weight[b0] + weight[b1] + weight[b2] + weight[b3] + weight[b4]
-        try:
-            entry = boards[board_key & mask]
-        except KeyError:
+        entry = boards[board_key & mask]
+        if not entry:
             entry = _board_entry(board)
         getter, hole_low = holes[hole_key & mask]
         high = entry[2 + max(getter(entry[0]))]
