@@ -495,9 +495,14 @@ def _split_by_headers(text: str) -> list[HandEntry]:
                 entries.append(HandEntry("", None, "keys before the first hand's table"))
         except PhhError as exc:
             entries.append(HandEntry("", None, str(exc)))
+    seen: set[str] = set()
     for k, (start, name) in enumerate(starts):
         end = starts[k + 1][0] if k + 1 < len(starts) else len(lines)
         body = "".join(lines[start + 1 : end])
+        if name in seen:
+            entries.append(HandEntry(name, None, f"not valid TOML: hand {name!r} is defined twice"))
+            continue
+        seen.add(name)
         try:
             entries.append(HandEntry(name, _loads(body)))
         except PhhError as exc:
@@ -594,6 +599,8 @@ _STREET_NAMES = ("flop", "turn", "river")
 
 def build_deck(hand: PhhHand) -> DealtDeck:
     n = hand.player_count
+    if HOLE_CARD_COUNT * n + 8 > 52:
+        raise PhhError(f"{n} players cannot all be dealt Omaha from one deck")
     holes: list[list[Card | None]] = [[] for _ in range(n)]
     board: list[Card | None] = []
     shown: dict[int, tuple[Card | None, ...]] = {}

@@ -157,6 +157,12 @@ CORRUPTED: dict[str, Fields | str] = {
     "one-player": hand(
         antes=[0], blinds_or_straddles=[2], starting_stacks=[100], actions=[DEAL[0]]
     ),
+    "twelve-players": hand(
+        antes=[0] * 12,
+        blinds_or_straddles=[1, 2] + [0] * 10,
+        starting_stacks=[100] * 12,
+        actions=[f"d dh p{k} ????????" for k in range(1, 13)],
+    ),
     "stack-not-a-number": hand(starting_stacks=[100, "lots"]),
     "action-not-a-string": hand(actions=[*DEAL, 3]),
     "malformed-action": hand(actions=[*DEAL, "p2 raise 6"]),
@@ -284,3 +290,14 @@ def test_a_single_phh_file_is_named_by_its_file_name(tmp_path: Path) -> None:
 def test_a_missing_file_is_an_error(tmp_path: Path) -> None:
     code, results = run_cli(tmp_path / "nowhere.phhs")
     assert code == 1 and "error" in results[0]
+
+
+def test_a_hand_name_used_twice_is_refused_the_second_time(tmp_path: Path) -> None:
+    path = tmp_path / "twice.phhs"
+    good = dumps_fields(hand(actions=[*DEAL, "p2 f"]))
+    path.write_text(f"[same]\n{good}\n[same]\n{good}\n[other]\n{good}")
+    code, results = run_cli(path)
+    assert code == 1
+    assert results[0] == {"hand": "same", "finishing_stacks": [101, 99]}
+    assert results[1]["hand"] == "same" and "twice" in results[1]["error"]
+    assert results[2] == {"hand": "other", "finishing_stacks": [101, 99]}
