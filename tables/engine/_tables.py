@@ -156,7 +156,7 @@ def _build_holes() -> dict[int, tuple[Getter, int]]:
         low_mask = 0
         for rank in ranks:
             low_mask |= LOW_BIT[rank * 4]
-        holes[_rank_key(ranks)] = (getter, low_mask)
+        holes[_rank_key(ranks)] = (getter, low_mask << 8)
     return holes
 
 
@@ -171,10 +171,10 @@ def _hole_list() -> list[tuple[Getter, int]]:
 
 
 HOLES: list[tuple[Getter, int]] = _hole_list()
-"""By hole rank key, a list rather than a dict: one memory access instead of two or three
-(the keys are below 320,000, so 2.5 MB of pointers)."""
-"""For each 4-rank hole multiset: a getter of its rank pairs' entries in a row, and its low
-mask. Four aces give the one pair (A, A): they play as two aces."""
+"""For each 4-rank hole multiset: a getter of its rank pairs' entries in a board's row, and
+its low mask shifted left 8 (ready to index `LOW_BEST`). Four aces give the one pair (A, A):
+they play as two aces. A list indexed by the rank key rather than a dict: one memory access
+instead of two or three (the keys are below 320,000, so 2.5 MB of pointers)."""
 
 
 def _board_low_mask(ranks: Sequence[int]) -> int:
@@ -200,9 +200,9 @@ ROWS_4: dict[int, list[int]] = _build_rows_4()
 BoardEntry = tuple[Any, ...]
 """A board's entry: ``(ranks, low_mask, value_0, value_1, ...)``.
 
-`ranks` is 91 bytes, one per hole rank pair (by `PAIR_INDEX`): the rank of that pair's best
-non-flush value among the board's own distinct values, which follow from index 2. So a
-hand's non-flush high is ``entry[2 + max(getter(entry[0]))]``: 91 bytes and one tuple are
+`ranks` is 91 bytes, one per hole rank pair (by `PAIR_INDEX`): where in the entry that
+pair's best non-flush value is, among the board's own distinct values, which follow from
+index 2 in increasing order. So a hand's non-flush high is ``entry[max(getter(entry[0]))]``: 91 bytes and one tuple are
 far kinder to the processor's cache than 91 pointers to int objects.
 """
 
@@ -232,7 +232,7 @@ def board_entry(board: Sequence[int]) -> BoardEntry:
         row = rows[0] if len(rows) == 1 else list(map(max, *rows))
     values = sorted(set(row))
     local = {value: index for index, value in enumerate(values)}
-    entry = (bytes(map(local.__getitem__, row)), _board_low_mask(ranks), *values)
+    entry = (bytes(local[value] + 2 for value in row), _board_low_mask(ranks), *values)
     if len(ranks) == 5:
         BOARDS_5[key] = entry
     else:

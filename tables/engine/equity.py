@@ -116,7 +116,7 @@ def _award(
     if suit >= 0:
         board_mask = board_suited >> 13 * suit & 0x1FFF
         for hand in hands:
-            high = entry[2 + max(hand.getter(ranks))]
+            high = entry[max(hand.getter(ranks))]
             hole_mask = hand.suited[suit]
             if hole_mask >= 0:
                 both = hole_mask | board_mask
@@ -128,7 +128,7 @@ def _award(
                     high = flush
             highs.append(high)
     else:
-        highs = [entry[2 + max(hand.getter(ranks))] for hand in hands]
+        highs = [entry[max(hand.getter(ranks))] for hand in hands]
     best = max(highs)
     high_share = [0.0] * len(hands)
     winners = [i for i, value in enumerate(highs) if value == best]
@@ -137,7 +137,7 @@ def _award(
     low_share = [0.0] * len(hands)
     if hi_lo:
         low_best = t.LOW_BEST
-        lows = [low_best[hand.low << 8 | board_low] for hand in hands]
+        lows = [low_best[hand.low | board_low] for hand in hands]
         best_low = max(lows)
         if best_low:
             winners = [i for i, value in enumerate(lows) if value == best_low]

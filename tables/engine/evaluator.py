@@ -165,7 +165,7 @@ def high_low_values(hole: Sequence[Card], board: Sequence[Card]) -> tuple[int, i
     if not entry:
         entry = _board_entry(board)
     getter, hole_low = _HOLES[hole_key & _RANK_MASK]
-    high = entry[2 + max(getter(entry[0]))]
+    high = entry[max(getter(entry[0]))]
     if suit >= 0 and _HOLE_FLUSHABLE[hole_key >> _SUIT_SHIFT] >> suit & 1:
         bit = _SUITED_BIT
         shift = 13 * suit
@@ -178,7 +178,7 @@ def high_low_values(hole: Sequence[Card], board: Sequence[Card]) -> tuple[int, i
             flush = _flush_value(hole_suited << 13 | board_suited)
         if flush > high:
             high = flush
-    return high, _LOW_BEST[hole_low << 8 | entry[1]] or None
+    return high, _LOW_BEST[hole_low | entry[1]] or None
 
 
 def high_value(hole: Sequence[Card], board: Sequence[Card]) -> int:
@@ -238,7 +238,7 @@ def showdown_values(
             raise RuleError(f"an Omaha hand has four hole cards, not {len(hole)}") from None
         hole_key = weight[h0] + weight[h1] + weight[h2] + weight[h3]
         getter, hole_low = holes_table[hole_key & _RANK_MASK]
-        high = entry[2 + max(getter(ranks))]
+        high = entry[max(getter(ranks))]
         if suit >= 0 and flushable[hole_key >> _SUIT_SHIFT] >> suit & 1:
             hole_suited = (bit[h0] | bit[h1] | bit[h2] | bit[h3]) >> 13 * suit & 0x1FFF
             both = hole_suited | board_suited
@@ -248,7 +248,7 @@ def showdown_values(
                 flush = _flush_value(hole_suited << 13 | board_suited)
             if flush > high:
                 high = flush
-        values.append((high, (low_best[hole_low << 8 | board_low] or None) if hi_lo else None))
+        values.append((high, (low_best[hole_low | board_low] or None) if hi_lo else None))
     return values
 
 
@@ -288,7 +288,7 @@ def evaluate_many(
         if not entry:
             entry = _board_entry(board)
         getter, hole_low = holes[hole_key & mask]
-        high = entry[2 + max(getter(entry[0]))]
+        high = entry[max(getter(entry[0]))]
         suit = flush_suit[board_key >> shift]
         if suit >= 0 and flushable[hole_key >> shift] >> suit & 1:
             bit = _SUITED_BIT
@@ -302,7 +302,7 @@ def evaluate_many(
                 flush = _flush_value(hole_suited << 13 | board_suited)
             if flush > high:
                 high = flush
-        append((high, low_best[hole_low << 8 | entry[1]] or None))
+        append((high, low_best[hole_low | entry[1]] or None))
     return values
 
 
