@@ -16,6 +16,23 @@ for the other four games the same fields under `FO`, `PO/8`, `NO` and `NO/8`. A 
 replay caps a round at four bets (a bet and three raises; before the flop the big blind is
 the bet), heads-up too, as the hands PokerKit plays for us are capped.
 
+How a replay reads what PokerKit writes (each choice follows PokerKit's reader, which
+applies the file's lines with its default automations and repairs nothing we accept):
+- Hole cards may come in one `d dh` line per player or card by card, in any player order,
+  all before the first bet; a street's board in one `d db` line or several, exactly when
+  the engine deals it. Burns are never written; the deck takes unused cards for them.
+- Showdown: every player the engine asks must have an `sm` line (PokerKit does not show by
+  itself: without `sm` it turns a hand up as unknown cards and kills it, so the pot is
+  never paid). `sm` lines may come in any order, as PokerKit allows; a bare `sm` mucks,
+  `sm -` shows, `sm CARDS` shows and must be the cards dealt. When no more betting can
+  follow an all-in the engine turns every hand up before the runout, and the file's `sm`
+  lines confirm it there.
+- When everyone else still in is all-in, the engine closes the round without asking the
+  last player with chips; PokerKit asks that player to check, and its `cc` is accepted.
+- Unknown cards (`??`) are dealt as stand-ins; cards a later `sm` shows fill them. A hand
+  that needs a stand-in evaluated (shown at a showdown) is refused.
+- `finishing_stacks` in a file are never read back; a replay computes them.
+
 >>> phh = parse_phh('''
 ... variant = "PO"
 ... antes = [0, 0]
