@@ -157,12 +157,11 @@ def high_low_values(hole: Sequence[Card], board: Sequence[Card]) -> tuple[int, i
         b0, b1, b2, b3, b4 = board
         board_key = weight[b0] + weight[b1] + weight[b2] + weight[b3] + weight[b4]
         suit = _FLUSH_SUIT_5[board_key >> _SUIT_SHIFT]
+        entry = _BOARDS_5[board_key & _RANK_MASK] or _board_entry(board)
     except ValueError:
         _check(hole, board)
         board_key = sum(weight[card] for card in board)
         suit = _FLUSH_SUIT[len(board)][board_key >> _SUIT_SHIFT]
-    entry = _BOARDS_5[board_key & _RANK_MASK] if len(board) == 5 else ()
-    if not entry:
         entry = _board_entry(board)
     getter, hole_low = _HOLES[hole_key & _RANK_MASK]
     high = entry[max(getter(entry[0]))]
@@ -170,7 +169,10 @@ def high_low_values(hole: Sequence[Card], board: Sequence[Card]) -> tuple[int, i
         bit = _SUITED_BIT
         shift = 13 * suit
         hole_suited = (bit[h0] | bit[h1] | bit[h2] | bit[h3]) >> shift & 0x1FFF
-        board_suited = sum(bit[card] for card in board) >> shift & 0x1FFF
+        board_suited = 0
+        for card in board:
+            board_suited |= bit[card]
+        board_suited = board_suited >> shift & 0x1FFF
         both = hole_suited | board_suited
         if both.bit_count() == 5:
             flush = _FLUSH_BY_MASK[both]

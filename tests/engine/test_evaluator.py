@@ -2,6 +2,7 @@
 
 import random
 from collections.abc import Sequence
+from itertools import combinations_with_replacement
 
 import pytest
 from hypothesis import given, settings
@@ -261,6 +262,22 @@ def test_table_values_match_all_sixty_combinations() -> None:
             best_high(hole, board)[0],
             found[0] if found else None,
         ), cards_str(deal)
+
+
+@pytest.mark.parametrize("size", [3, 4, 5])
+def test_every_board_of_ranks_matches_all_sixty_combinations(size: int) -> None:
+    # Each board rank multiset once (its entry is built on first use), with a random hole.
+    rng = random.Random(size)
+    for ranks in combinations_with_replacement(range(13), size):
+        if size == 5 and ranks[0] == ranks[4]:
+            continue
+        board = [rank * 4 + i % 4 for i, rank in enumerate(ranks)]
+        hole = rng.sample([card for card in range(52) if card not in board], 4)
+        found = best_low(hole, board)
+        assert high_low_values(hole, board) == (
+            best_high(hole, board)[0],
+            found[0] if found else None,
+        ), cards_str(hole + board)
 
 
 def test_showdown_and_many_values_match_one_hand_values() -> None:
