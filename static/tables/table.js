@@ -126,7 +126,7 @@
       plate.append(name);
       const stack = el("div", "seat-stack", seat.all_in ? "All-in" : chips(seat.stack));
       let note = "";
-      if (seat.state === "sitting_out") note = "away";
+      if (seat.state === "sitting_out") note = seat.sat_out_reason === "timed out" ? "timed out" : "away";
       else if (seat.state === "waiting") note = "waiting";
       else if (seat.folded) note = "folded";
       if (note) stack.append(el("span", "seat-note", note));
@@ -512,6 +512,11 @@
         seatBox.querySelector(".seat-timer").dataset.left = Math.ceil(left / 1000);
       }
     }
+    const waiting = actionBar.querySelector(".waiting");
+    const next = snap && snap.table && snap.table.next_hand_at;
+    if (waiting && next && (!hand || hand.results) && next > serverNow()) {
+      waiting.textContent = "Next hand in " + Math.ceil((next - serverNow()) / 1000) + "s";
+    }
     if (snap && snap.you && snap.you.legal) {
       turnBanner.textContent = left === null ? "Your turn" : "Your turn · " + Math.ceil(left / 1000) + "s";
       turnBanner.hidden = false;
@@ -565,6 +570,10 @@
       }
     });
     socket.addEventListener("close", (event) => {
+      if (event.code === 4004) {
+        setStatus("This table is closed", "bad");
+        return;
+      }
       attempts += 1;
       const delay = Math.min(15000, 500 * 2 ** Math.min(attempts, 5)) * (0.75 + Math.random() / 2);
       setStatus(event.code === 4008 ? "Too many messages: reconnecting…" : "Disconnected: reconnecting…", "bad");
