@@ -205,6 +205,7 @@
   let pending = false;
   let refCounter = 0;
   let lastTurnKey = null;
+  let chosen = null;
   const authenticated = root.dataset.authenticated === "1";
   const felt = root.querySelector(".felt");
   const actionBar = root.querySelector(".action-bar");
@@ -328,10 +329,15 @@
       slider.value = v;
       if (!fromNumber) number.value = v;
       go.textContent = verb + chips(v);
+      chosen = { hand: snap.you.legal.hand, amount: v };
     }
     slider.addEventListener("input", () => set(slider.value));
     number.addEventListener("input", () => set(number.value, true));
     number.addEventListener("change", () => set(number.value));
+    // A new snapshot mid-decision (someone sat down) keeps the amount being chosen.
+    if (chosen && chosen.hand === snap.you.legal.hand && chosen.amount >= range.min && chosen.amount <= range.max) {
+      set(chosen.amount);
+    }
     if (range.min === range.max) {
       wrap.append(go);
       return wrap;
@@ -484,6 +490,20 @@
       wait_for_big_blind: form.elements.wait.value === "1",
     });
     sitDialog.close();
+  });
+
+  /* Keys for the main actions, unless typing: F fold, C check or call, R bet or raise. */
+  document.addEventListener("keydown", (event) => {
+    if (event.target.closest("input, textarea, select, dialog") || event.ctrlKey || event.metaKey || event.altKey) return;
+    const pick = { f: ["fold"], c: ["check", "call"], r: ["bet", "raise"] }[event.key.toLowerCase()];
+    if (!pick) return;
+    for (const action of pick) {
+      const button = actionBar.querySelector('button[data-action="' + action + '"]:not(:disabled)');
+      if (button) {
+        button.click();
+        return;
+      }
+    }
   });
 
   chatForm.addEventListener("submit", (event) => {

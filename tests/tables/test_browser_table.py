@@ -255,6 +255,15 @@ def test_the_director_opens_a_table_seats_bots_and_raises(
     expect(page.locator(".seat-name .badge", has_text="bot")).to_have_count(2)
     empty = page.locator(".sit-button").first
     empty.click()
+    # A buy-in below the minimum, past the browser's own check, is the server's to refuse:
+    # its error frame shows as a toast and the director stays unseated.
+    buy_in = page.locator("#sit-buy-in")
+    buy_in.evaluate("input => input.removeAttribute('min')")
+    buy_in.fill("1")
+    page.locator("#sit-dialog").get_by_role("button", name="Sit down").click()
+    expect(page.locator(".toast-error")).to_contain_text("the buy-in is between")
+    expect(page.locator(".seat-mine")).to_have_count(0)
+    page.locator(".sit-button").first.click()
     page.locator("#sit-dialog").get_by_label("Post now").check()
     page.locator("#sit-dialog").get_by_role("button", name="Sit down").click()
 
@@ -279,4 +288,4 @@ def test_the_director_opens_a_table_seats_bots_and_raises(
     version = page.locator("#poker").get_attribute("data-version") or ""
     page.locator("button.act-raise").click()
     expect(page.locator("#poker")).not_to_have_attribute("data-version", version)
-    expect(page.locator(".toast-error")).to_have_count(0)
+    expect(page.locator(".toast-error", has_text="raise")).to_have_count(0)
