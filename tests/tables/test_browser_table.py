@@ -218,7 +218,15 @@ def test_two_players_play_a_hand_to_showdown(browser: Browser, server: tuple[str
     ann.locator(".recent-list a").first.click()
     expect(ann.locator(".replay-controls")).to_be_visible()
     ann.get_by_role("button", name="Last step").click()
+    expect(ann.locator(".replay-step")).to_contain_text("wins")
     ann.screenshot(path=str(ARTIFACTS / "replay-laptop-ann.png"), full_page=True)
+    ann.set_viewport_size(PHONE)
+    ann.get_by_role("button", name="First step").click()
+    expect(ann.locator(".replay-step")).to_have_text("Blinds posted, cards dealt")
+    ann.screenshot(path=str(ARTIFACTS / "replay-phone-ann.png"), full_page=True)
+    ann.goto(f"{base}/tables/hands/")
+    expect(ann.get_by_role("link", name="#1")).to_be_visible()
+    ann.screenshot(path=str(ARTIFACTS / "hands-phone-ann.png"), full_page=True)
 
 
 def test_the_director_opens_a_table_seats_bots_and_raises(
