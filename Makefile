@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?= -n 2
 
-.PHONY: run test lint fuzz bench
+.PHONY: run test lint fuzz bench soak bench-tables
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -42,3 +42,11 @@ fuzz: $(VENV)/.installed-dev
 
 bench: $(VENV)/.installed-dev
 	$(PY) benchmarks/engine.py
+
+# Live tables: kill the server with SIGKILL 50 times mid-hand (the suite does it 5 times).
+soak: $(VENV)/.installed-dev
+	TABLES_SOAK_KILLS=50 $(VENV)/bin/pytest tests/tables/test_restart.py -q
+
+# Live tables: N tables of six bots over real WebSockets, embedded then two daphnes.
+bench-tables: $(VENV)/.installed-dev
+	$(PY) benchmarks/tables_load.py

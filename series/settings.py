@@ -173,6 +173,10 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
 }
 # Live tables: may players (not only directors) open cash tables?
 TABLES_PLAYERS_MAY_OPEN = env_bool("TABLES_PLAYERS_MAY_OPEN", False)
+# Live tables: the pause between hands and the house bots' thinking time (tests and load
+# runs shorten or lengthen them).
+TABLES_NEXT_HAND_DELAY_MS = env_int("TABLES_NEXT_HAND_DELAY_MS", 3000)
+TABLES_BOT_THINK_MS = env_int("TABLES_BOT_THINK_MS", 1000)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

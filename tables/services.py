@@ -123,11 +123,18 @@ def _require_user(user: Any) -> None:
         raise TableError("auth_required", "log in to sit or act at a table")
 
 
+def next_hand_delay_seconds() -> float:
+    return (
+        int(getattr(settings, "TABLES_NEXT_HAND_DELAY_MS", NEXT_HAND_DELAY_SECONDS * 1000)) / 1000
+    )
+
+
 def _schedule_next_hand(table: Table, now: datetime) -> None:
-    table.next_hand_at = now + timedelta(seconds=NEXT_HAND_DELAY_SECONDS)
+    delay = next_hand_delay_seconds()
+    table.next_hand_at = now + timedelta(seconds=delay)
     from tables import tasks
 
-    tasks.schedule_tick(table.pk, NEXT_HAND_DELAY_SECONDS)
+    tasks.schedule_tick(table.pk, delay)
 
 
 # ----------------------------------------------------------------------------- tables

@@ -23,7 +23,7 @@ def _scheduling() -> bool:
 
 
 def bot_think_seconds() -> float:
-    return float(getattr(settings, "TABLES_BOT_THINK_SECONDS", 1.0))
+    return int(getattr(settings, "TABLES_BOT_THINK_MS", 1000)) / 1000
 
 
 def schedule_tick(table_id: int, countdown: float) -> None:

@@ -1,0 +1,169 @@
+"""Real server processes for the restart, two-daphne and load tests: start, wait, kill.
+
+Also a small asyncio player that speaks the protocol over a real WebSocket and remembers
+every frame it sent, so the tests can replay frames after a restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+BASE_DIR = Path(__file__).resolve().parents[2]
+PYTHON = sys.executable
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"server on port {port} exited with {process.returncode}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise TimeoutError(f"server on port {port} did not start in {timeout}s")
+
+
+def server_env(**extra: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update({"DEBUG": "1", "DJANGO_SETTINGS_MODULE": "series.settings", "LOG_LEVEL": "WARNING"})
+    env.update(extra)
+    return env
+
+
+def manage(env: dict[str, str], *args: str) -> str:
+    result = subprocess.run(
+        [PYTHON, "manage.py", *args], cwd=BASE_DIR, env=env, capture_output=True, text=True
+    )
+    if result.returncode:
+        raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{result.stderr}")
+    return result.stdout
+
+
+def start_serve(env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
+    """``manage.py serve``: daphne plus, in embedded mode, the Celery worker and beat."""
+    process = subprocess.Popen(
+        [PYTHON, "manage.py", "serve", "--port", str(port)],
+        cwd=BASE_DIR,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    wait_for_port(port, process)
+    return process
+
+
+def start_daphne(env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
+    daphne = str(Path(PYTHON).with_name("daphne"))
+    process = subprocess.Popen(
+        [daphne, "-b", "127.0.0.1", "-p", str(port), "series.asgi:application"],
+        cwd=BASE_DIR,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    wait_for_port(port, process)
+    return process
+
+
+def kill(process: subprocess.Popen[bytes]) -> None:
+    """SIGKILL the server and everything it started: no cleanup, as in a crash."""
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    process.wait(timeout=10)
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            kill(process)
+
+
+def choose(legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    roll = rng.random()
+    if legal["raise"] and roll < 0.15:
+        return {"action": "raise", "amount": legal["raise"]["min"]}
+    if legal["bet"] and roll < 0.2:
+        return {"action": "bet", "amount": legal["bet"]["min"]}
+    if legal["check"]:
+        return {"action": "check"}
+    if roll > 0.9:
+        return {"action": "fold"}
+    return {"action": "call"}
+
+
+class Player:
+    """One player's socket: acts at once on every snapshot that gives it a turn."""
+
+    def __init__(self, name: str, port: int, table_id: int, cookie: str, seed: int) -> None:
+        self.name = name
+        self.port = port
+        self.table_id = table_id
+        self.cookie = cookie
+        self.rng = random.Random(seed)
+        self.sent: list[dict[str, Any]] = []
+        self.frames: list[dict[str, Any]] = []
+        self.versions: list[int] = []
+
+    async def run(self, stop: asyncio.Event, replay_last: bool = False) -> None:
+        from websockets.asyncio.client import connect
+        from websockets.exceptions import ConnectionClosed
+
+        url = f"ws://127.0.0.1:{self.port}/ws/tables/{self.table_id}/"
+        try:
+            async with connect(
+                url,
+                origin=f"http://127.0.0.1:{self.port}",
+                additional_headers={"Cookie": self.cookie},
+                open_timeout=10,
+            ) as ws:
+                if replay_last and self.sent:
+                    # A client that retries its last frame after a reconnect: must do nothing.
+                    await ws.send(json.dumps(self.sent[-1]))
+                while not stop.is_set():
+                    try:
+                        raw = await asyncio.wait_for(ws.recv(), timeout=0.2)
+                    except TimeoutError:
+                        continue
+                    frame = json.loads(raw)
+                    self.frames.append(frame)
+                    if frame["type"] != "snapshot":
+                        continue
+                    self.versions.append(frame["version"])
+                    legal = frame["you"]["legal"]
+                    if legal is None:
+                        continue
+                    move = {
+                        "type": "act",
+                        "hand": legal["hand"],
+                        "version": legal["version"],
+                        **choose(legal, self.rng),
+                    }
+                    self.sent.append(move)
+                    await ws.send(json.dumps(move))
+        except (ConnectionClosed, OSError):
+            return
