@@ -295,15 +295,16 @@ class Hand:
         stack = self._stack
         seat_of = self._seats
 
-        # Antes are dead money, collected before the blinds. Every player's ante is one
-        # level of the side pots (a short ante makes its own pot); a big-blind ante is
-        # the table's dead money and sits in the main pot.
+        # Antes are dead money, collected before the blinds: they sit in the main pot and
+        # are no level of the side pots (a player all-in on a short ante still plays for
+        # the main pot), as PokerKit does with ante trimming off.
         sb_i, bb_i = (1, 0) if n == 2 else (0, 1)
         if config.ante_kind is AnteKind.EACH:
             for i in range(n):
                 amount = min(stack[i], config.ante)
                 stack[i] -= amount
-                self._contrib[i] += amount
+                self._dead += amount
+                self._dead_put[i] += amount
                 self._collected += amount
                 records.append(AntePosted(seat_of[i], amount, stack[i] == 0))
         elif config.ante_kind is AnteKind.BIG_BLIND:
@@ -930,25 +931,34 @@ class Hand:
         return False
 
     def _pot_list(self, amounts: Sequence[int]) -> list[tuple[int, list[int]]]:
-        """Main and side pots from each player's contribution: (amount, eligible indices)."""
+        """Main and side pots from each player's contribution: (amount, eligible indices).
+
+        Dead money (antes, dead small blinds) is the first pot, which every player still in
+        plays for, even one all-in on the ante; consecutive pots with the same players are
+        one pot.
+        """
         n = self._n
         folded = self._folded
-        levels = sorted({amounts[i] for i in range(n) if not folded[i] and amounts[i] > 0})
         pots: list[tuple[int, list[int]]] = []
+        if self._dead:
+            pots.append((self._dead, [i for i in range(n) if not folded[i]]))
+        levels = sorted({amounts[i] for i in range(n) if not folded[i] and amounts[i] > 0})
         prev = 0
         for level in levels:
             amount = 0
             for a in amounts:
                 if a > prev:
                     amount += (a if a < level else level) - prev
-            pots.append((amount, [i for i in range(n) if not folded[i] and amounts[i] >= level]))
+            eligible = [i for i in range(n) if not folded[i] and amounts[i] >= level]
+            if pots and pots[-1][1] == eligible:
+                amount += pots.pop()[0]
+            pots.append((amount, eligible))
             prev = level
-        extra = self._dead + sum(a - prev for a in amounts if a > prev)
+        extra = sum(a - prev for a in amounts if a > prev)
         if extra:
             if pots:
-                # Dead money (a big-blind ante, dead small blinds) belongs to the main pot.
-                amount, eligible = pots[0]
-                pots[0] = (amount + extra, eligible)
+                amount, eligible = pots[-1]
+                pots[-1] = (amount + extra, eligible)
             else:
                 pots.append((extra, [i for i in range(n) if not folded[i]]))
         return pots
