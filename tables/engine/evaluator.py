@@ -228,7 +228,7 @@ def showdown_values(
     suit = _FLUSH_SUIT[len(board)][board_key >> _SUIT_SHIFT]
     bit = _SUITED_BIT
     board_suited = sum(bit[card] for card in board) >> 13 * suit & 0x1FFF if suit >= 0 else 0
-    hi_lo = game is Game.OMAHA_HI_LO
+    hi_lo = Game(game) is Game.OMAHA_HI_LO
     holes_table = _HOLES
     flushable = _HOLE_FLUSHABLE
     low_best = _LOW_BEST
