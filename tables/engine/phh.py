@@ -52,7 +52,7 @@ import math
 import operator
 import re
 import tomllib
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -585,11 +585,6 @@ def dumps_phhs(hands: Sequence[tuple[str, str]]) -> str:
     return "\n".join(f"[{_toml_key(name)}]\n{text}" for name, text in hands)
 
 
-def iter_lines(hand: PhhHand) -> Iterator[PhhAction]:
-    """The hand's actions without no-ops."""
-    return (a for a in hand.actions if a.verb)
-
-
 # --- the deck a file deals ----------------------------------------------------------------
 
 
@@ -1078,9 +1073,17 @@ def replay_text(path: str, text: str) -> list[dict[str, Any]]:
 # --- export --------------------------------------------------------------------------------
 
 
-def hand_to_fields(game: Hand, **extra: Any) -> dict[str, Any]:
+def hand_to_fields(
+    game: Hand, *, reveal: Collection[int] | None = None, **extra: Any
+) -> dict[str, Any]:
     """The PHH fields of a hand; `extra` adds or overrides optional fields (players, table,
-    hand, event, author, currency, seat_count, ...)."""
+    hand, event, author, currency, seat_count, ...).
+
+    `reveal`: the seats whose hole cards are written (a player's own, for their copy of the
+    hand); every other hand is dealt as unknown cards (`????????`) unless it was shown.
+    None writes every hole card.
+    """
+    shown = {r.seat for r in game.records if isinstance(r, Shown)}
     config = game.config
     code = VARIANT_CODES[(config.game, config.structure)]
     order = game.seats
@@ -1117,7 +1120,9 @@ def hand_to_fields(game: Hand, **extra: Any) -> dict[str, Any]:
     actions: list[str] = []
     for record in game.records:
         if isinstance(record, HoleDealt):
-            actions.append(f"d dh p{index[record.seat] + 1} {_cards_text(record.cards)}")
+            hidden = reveal is not None and record.seat not in reveal and record.seat not in shown
+            cards = "??" * len(record.cards) if hidden else _cards_text(record.cards)
+            actions.append(f"d dh p{index[record.seat] + 1} {cards}")
         elif isinstance(record, BoardDealt):
             actions.append(f"d db {_cards_text(record.cards)}")
         elif isinstance(record, Folded):
@@ -1145,12 +1150,16 @@ def hand_to_fields(game: Hand, **extra: Any) -> dict[str, Any]:
     return fields
 
 
-def hand_to_phh(game: Hand, *, check: bool = True, **extra: Any) -> str:
+def hand_to_phh(
+    game: Hand, *, check: bool = True, reveal: Collection[int] | None = None, **extra: Any
+) -> str:
     """The hand as `.phh` text that PokerKit and `replay` read back.
 
     Players go in PHH order (left of the button first, the button last), `seats` keeps our
     seat numbers. With `check` (the default) a finished hand is replayed from the text and
-    must end with the same stacks, so a hand played under a house rule PHH replays do not
+    must end with the same stacks (hidden hole cards, see `hand_to_fields`, are never
+    needed: a hand that is evaluated was shown), so a hand played under a house rule PHH
+    replays do not
     follow (a five-bet cap, no cap heads-up, a chip unit above 1 that changes a split)
     raises `PhhError` instead of writing a file that replays differently.
 
@@ -1171,7 +1180,7 @@ def hand_to_phh(game: Hand, *, check: bool = True, **extra: Any) -> str:
     table = "Tuesday 1"
     <BLANKLINE>
     """
-    fields = hand_to_fields(game, **extra)
+    fields = hand_to_fields(game, reveal=reveal, **extra)
     text = dumps_fields(fields)
     if check and game.is_complete:
         try:

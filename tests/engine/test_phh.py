@@ -400,3 +400,15 @@ def test_pokerkits_unmodified_reader_replays_an_exported_pot_limit_hand() -> Non
             warnings.simplefilter("ignore")
             states = list(HandHistory.loads(text))
         assert list(states[-1].stacks) == finishing_stacks(game)
+
+
+def test_a_players_copy_hides_the_hole_cards_they_never_saw() -> None:
+    rng = random.Random(11)
+    config = Config(Game.OMAHA_HI_LO, Structure.POT_LIMIT, big_blind=2)
+    for _ in range(30):
+        game = random_engine_hand(rng, config, [rng.randint(20, 200) for _ in range(5)])
+        text = hand_to_phh(game, reveal={2})  # replays to the same stacks (checked inside)
+        shown = {r.seat for r in game.records if type(r).__name__ == "Shown"}
+        for k, seat in enumerate(game.seats):
+            hidden = f'"d dh p{k + 1} ????????"' in text
+            assert hidden == (seat != 2 and seat not in shown)
