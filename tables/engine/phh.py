@@ -860,7 +860,7 @@ class Replay:
         try:
             records = game.act(seat, choice, amount)
         except RuleError as exc:
-            raise RuleError(f"{action.line!r}: {exc}") from None
+            raise RuleError(f"{action.line!r}: {_as_players(str(exc))}") from None
         if action.verb == "cbr" and not any(isinstance(r, Bet | Raised) for r in records):
             # The engine takes an all-in for no more than the bet as a call; PHH does not.
             raise RuleError(f"{action.line!r}: a bet or raise must go above the current bet")
@@ -1033,6 +1033,14 @@ class Replay:
                 f"the hand ends before the pot is awarded: p{_player_index(seat) + 1} is still"
                 f" to {doing}"
             )
+
+
+_SEAT = re.compile(r"\bseat (\d+)")
+
+
+def _as_players(message: str) -> str:
+    """An engine message in the file's terms: a replay seats pN in seat N."""
+    return _SEAT.sub(lambda m: f"p{m.group(1)}", message)
 
 
 def _player_index(seat: int) -> int:
