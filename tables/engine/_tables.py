@@ -5,7 +5,8 @@ Outside flushes, an Omaha high depends only on the ranks. So the work splits int
 - for every board's ranks (455 of 3 cards, 1,820 of 4, 6,175 of 5), a row of 91 values: the
   best non-flush high with each hole rank pair; a hand's non-flush high is then the best of
   at most six entries of its board's row (four aces are one pair, A-A). Rows of 5-card
-  boards are built on first use, in a compact form (`board_entry`);
+  boards, and the compact form the evaluator reads (`board_entry`), are built on first
+  use;
 - a flush only when the board has three of a suit and the hole two of it;
 - for the 8-or-better low, which depends only on the sets of distinct low ranks in the hole
   and on the board, one flat table indexed by both 8-bit masks.
@@ -202,8 +203,9 @@ BoardEntry = tuple[Any, ...]
 
 `ranks` is 91 bytes, one per hole rank pair (by `PAIR_INDEX`): where in the entry that
 pair's best non-flush value is, among the board's own distinct values, which follow from
-index 2 in increasing order. So a hand's non-flush high is ``entry[max(getter(entry[0]))]``: 91 bytes and one tuple are
-far kinder to the processor's cache than 91 pointers to int objects.
+index 2 in increasing order. So a hand's non-flush high is
+``entry[max(getter(entry[0]))]``: 91 bytes and one tuple are far kinder to the processor's
+cache than 91 pointers to int objects. `low_mask` is the board's low ranks (`LOW_BIT`).
 """
 
 BOARDS_5: list[BoardEntry] = [()] * (4 * RANK_WEIGHT[12] + RANK_WEIGHT[11] + 1)

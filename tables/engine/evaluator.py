@@ -10,6 +10,10 @@ separately (RULES.md, "Showdown"). Values are ints, higher is better, for both.
   ranks (ace 0, deuce 1, ..., eight 7). Five different ranks compared from the highest
   down is exactly comparing their masks as numbers, smaller better.
 
+The fast paths (`high_low_values`, `showdown_values`, `evaluate_many`, and `high_value` /
+`low_value`) are a handful of lookups in the tables of `tables.engine._tables`; `best_high`
+and `best_low` try all sixty combinations to name the five cards for the showdown display.
+
 >>> from tables.engine.cards import parse_cards
 >>> describe_high(high_value(parse_cards("AsAdKc2h"), parse_cards("AhKdKh7c")))
 'Full house, aces full of kings'
