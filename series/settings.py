@@ -134,8 +134,14 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Live tables write from several threads (and processes): take the write lock when a
     # transaction begins, and wait for it, instead of failing with "database is locked".
+    # WAL lets sockets read while a move is written; synchronous=NORMAL is still durable
+    # across a process crash (SIGKILL), only an OS crash may lose the last commits.
     DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {"transaction_mode": "IMMEDIATE", "timeout": 30}
+        {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 30,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -7,8 +7,10 @@ arranges what the engine shows that seat.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import QuerySet
@@ -83,19 +85,73 @@ def _legal(engine: EngineHand, hand: Hand, version: int) -> dict[str, Any]:
     }
 
 
+@dataclass
+class _TableState:
+    """Everything but the viewer: built once per table version and shared by its sockets."""
+
+    table: Table
+    seats: list[Seat]
+    hand: Hand | None
+    engine: EngineHand | None
+    recent: list[dict[str, Any]]
+    chat: list[dict[str, Any]]
+
+
+_STATE_CACHE: OrderedDict[tuple[int, Any, int], _TableState] = OrderedDict()
+_STATE_CACHE_SIZE = 1024
+_STATE_LOCK = threading.Lock()
+
+
+def _table_state(table_id: int) -> _TableState:
+    """The table at its current version: one query when another socket already built it.
+
+    The version is read first and the rest after, so the rows are at least that new; the
+    state is filed under the version read with the table row itself.
+    """
+    row = Table.objects.filter(pk=table_id).values_list("version", "created_at").first()
+    if row is None:
+        raise Table.DoesNotExist(f"there is no table {table_id}")
+    version, created_at = row
+    # created_at tells apart two tables that got the same id (after a rollback in tests).
+    with _STATE_LOCK:
+        cached = _STATE_CACHE.get((table_id, created_at, version))
+    if cached is not None:
+        return cached
+    table = Table.objects.get(pk=table_id)
+    seats = list(Seat.objects.filter(table_id=table_id).select_related("user"))
+    hand = Hand.objects.filter(table_id=table_id).order_by("-number").first()
+    engine = engine_for(hand) if hand is not None else None
+    recent = [
+        {"id": h.pk, "number": h.number, "summary": h.summary}
+        for h in Hand.objects.filter(table_id=table_id, ended_at__isnull=False)
+        .order_by("-number")
+        .only("id", "number", "summary")[:RECENT_HANDS]
+    ]
+    chat = [
+        {"name": m.user.get_username(), "text": m.text, "at": _ms(m.created_at)}
+        for m in reversed(
+            list(ChatMessage.objects.filter(table_id=table_id).select_related("user")[:CHAT_LINES])
+        )
+    ]
+    state = _TableState(table, seats, hand, engine, recent, chat)
+    with _STATE_LOCK:
+        _STATE_CACHE[(table_id, table.created_at, table.version)] = state
+        while len(_STATE_CACHE) > _STATE_CACHE_SIZE:
+            _STATE_CACHE.popitem(last=False)
+    return state
+
+
 def table_snapshot(table: Table | int, user: Any) -> dict[str, Any]:
     """The table as ``user`` (None or anonymous: a spectator) may see it, JSON-ready.
 
-    The version is read first, so what follows is at least that new: a snapshot may show a
-    slightly newer table than its number says, never an older one.
+    What is the same for every viewer is built once per version (``_table_state``); what
+    cards this viewer sees comes from the engine's ``view`` for their seat.
     """
     table_id = table if isinstance(table, int) else table.pk
-    table = Table.objects.get(pk=table_id)
-    seats = list(Seat.objects.filter(table_id=table_id).select_related("user"))
+    state = _table_state(table_id)
+    table, seats, hand, engine = state.table, state.seats, state.hand, state.engine
     authenticated = user is not None and getattr(user, "is_authenticated", False)
     mine = next((s for s in seats if authenticated and s.user_id == user.pk), None)
-    hand = Hand.objects.filter(table_id=table_id).order_by("-number").first()
-    engine = engine_for(hand) if hand is not None else None
     in_hand = engine is not None and mine is not None and mine.number in engine.seats
     view = engine.view(mine.number if in_hand else None) if engine is not None else None
     seen = {s["seat"]: s for s in view["seats"]} if view else {}
@@ -172,8 +228,6 @@ def table_snapshot(table: Table | int, user: Any) -> dict[str, Any]:
             else None
         ),
     }
-    recent = Hand.objects.filter(table_id=table_id, ended_at__isnull=False).order_by("-number")
-    chat = list(ChatMessage.objects.filter(table_id=table_id).select_related("user")[:CHAT_LINES])
     return {
         "type": "snapshot",
         "version": table.version,
@@ -196,14 +250,8 @@ def table_snapshot(table: Table | int, user: Any) -> dict[str, Any]:
         "seats": seats_out,
         "hand": hand_out,
         "you": you,
-        "recent_hands": [
-            {"id": h.pk, "number": h.number, "summary": h.summary}
-            for h in recent.only("id", "number", "summary")[:RECENT_HANDS]
-        ],
-        "chat": [
-            {"name": m.user.get_username(), "text": m.text, "at": _ms(m.created_at)}
-            for m in reversed(chat)
-        ],
+        "recent_hands": list(state.recent),
+        "chat": list(state.chat),
     }
 
 

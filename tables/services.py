@@ -589,7 +589,7 @@ def table_tick(table_id: int, now: datetime | None = None) -> bool:
     if not _hand_start(table, now):
         # Not enough players any more; the next sit or sit-in schedules a hand again.
         table.next_hand_at = None
-        table.save(update_fields=["next_hand_at"])
+        _changed(table)
         return False
     _changed(table)
     return True
