@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -412,3 +413,10 @@ def test_a_players_copy_hides_the_hole_cards_they_never_saw() -> None:
         for k, seat in enumerate(game.seats):
             hidden = f'"d dh p{k + 1} ????????"' in text
             assert hidden == (seat != 2 and seat not in shown)
+
+
+def test_the_antonius_blom_hand_replays_as_pokerkit_plays_it() -> None:
+    path = Path(__file__).parent / "data" / "antonius-blom-2009.phh"
+    [result] = replay_text(str(path), path.read_text())
+    assert result == {"hand": "antonius-blom-2009.phh", "finishing_stacks": [1937923, 0]}
+    assert pokerkit_finishing_stacks(path.read_text()) == [1937923, 0]
