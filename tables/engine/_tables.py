@@ -42,6 +42,13 @@ SUITED_BIT: tuple[int, ...] = tuple(1 << (13 * (card & 3) + (card >> 2)) for car
 """Per card: one bit at ``13 * suit + rank``, so ``cards >> 13 * suit & 0x1FFF`` are the
 ranks held in that suit."""
 
+RANK_BIT_IN_SUIT: tuple[tuple[int, ...], ...] = tuple(
+    tuple(1 << (card >> 2) if card & 3 == suit else 0 for card in range(52)) for suit in range(4)
+)
+"""`RANK_BIT_IN_SUIT[suit][card]`: the card's rank bit if it is of that suit, else 0; OR-ing
+a hand's cards gives its 13-bit rank mask in the suit (small ints, cheaper than
+`SUITED_BIT` when the suit is known)."""
+
 LOW_BIT: tuple[int, ...] = tuple(
     (1 << (0 if card >> 2 == 12 else (card >> 2) + 1))
     if card >> 2 in (12, 0, 1, 2, 3, 4, 5, 6)

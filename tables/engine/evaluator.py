@@ -106,7 +106,7 @@ _HOLE_FLUSHABLE = t.HOLE_FLUSHABLE
 _LOW_BEST = t.LOW_BEST
 _FLUSH_SUIT = t.FLUSH_SUIT
 _FLUSH_SUIT_5 = t.FLUSH_SUIT[5]
-_SUITED_BIT = t.SUITED_BIT
+_RANK_BIT_IN_SUIT = t.RANK_BIT_IN_SUIT
 _flush_value = t.flush_value
 _FLUSH_BY_MASK = t.FLUSH_BY_MASK
 
@@ -170,13 +170,11 @@ def high_low_values(hole: Sequence[Card], board: Sequence[Card]) -> tuple[int, i
     getter, hole_low = _HOLES[hole_key & _RANK_MASK]
     high = entry[max(getter(entry[0]))]
     if suit >= 0 and _HOLE_FLUSHABLE[hole_key >> _SUIT_SHIFT] >> suit & 1:
-        bit = _SUITED_BIT
-        shift = 13 * suit
-        hole_suited = (bit[h0] | bit[h1] | bit[h2] | bit[h3]) >> shift & 0x1FFF
+        bit = _RANK_BIT_IN_SUIT[suit]
+        hole_suited = bit[h0] | bit[h1] | bit[h2] | bit[h3]
         board_suited = 0
         for card in board:
             board_suited |= bit[card]
-        board_suited = board_suited >> shift & 0x1FFF
         both = hole_suited | board_suited
         if both.bit_count() == 5:
             flush = _FLUSH_BY_MASK[both]
@@ -230,8 +228,11 @@ def showdown_values(
     ranks = entry[0]
     board_low = entry[1]
     suit = _FLUSH_SUIT[len(board)][board_key >> _SUIT_SHIFT]
-    bit = _SUITED_BIT
-    board_suited = sum(bit[card] for card in board) >> 13 * suit & 0x1FFF if suit >= 0 else 0
+    # Only read when the board has three of `suit`, the only suit a flush can be in.
+    bit = _RANK_BIT_IN_SUIT[max(suit, 0)]
+    board_suited = 0
+    for card in board:
+        board_suited |= bit[card]
     hi_lo = Game(game) is Game.OMAHA_HI_LO
     holes_table = _HOLES
     flushable = _HOLE_FLUSHABLE
@@ -246,7 +247,7 @@ def showdown_values(
         getter, hole_low = holes_table[hole_key & _RANK_MASK]
         high = entry[max(getter(ranks))]
         if suit >= 0 and flushable[hole_key >> _SUIT_SHIFT] >> suit & 1:
-            hole_suited = (bit[h0] | bit[h1] | bit[h2] | bit[h3]) >> 13 * suit & 0x1FFF
+            hole_suited = bit[h0] | bit[h1] | bit[h2] | bit[h3]
             both = hole_suited | board_suited
             if both.bit_count() == 5:
                 flush = _FLUSH_BY_MASK[both]
@@ -279,6 +280,7 @@ def evaluate_many(
     low_best = _LOW_BEST
     mask = _RANK_MASK
     shift = _SUIT_SHIFT
+    suit_bits = _RANK_BIT_IN_SUIT
     values: list[tuple[int, int | None]] = []
     append = values.append
     for hole, board in hands:
@@ -297,10 +299,9 @@ def evaluate_many(
         high = entry[max(getter(entry[0]))]
         suit = flush_suit[board_key >> shift]
         if suit >= 0 and flushable[hole_key >> shift] >> suit & 1:
-            bit = _SUITED_BIT
-            suit_shift = 13 * suit
-            hole_suited = (bit[h0] | bit[h1] | bit[h2] | bit[h3]) >> suit_shift & 0x1FFF
-            board_suited = (bit[b0] | bit[b1] | bit[b2] | bit[b3] | bit[b4]) >> suit_shift & 0x1FFF
+            bit = suit_bits[suit]
+            hole_suited = bit[h0] | bit[h1] | bit[h2] | bit[h3]
+            board_suited = bit[b0] | bit[b1] | bit[b2] | bit[b3] | bit[b4]
             both = hole_suited | board_suited
             if both.bit_count() == 5:
                 flush = _FLUSH_BY_MASK[both]
