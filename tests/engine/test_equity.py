@@ -2,6 +2,7 @@
 
 import dataclasses
 import random
+import time
 from collections.abc import Sequence
 from itertools import combinations
 
@@ -243,3 +244,13 @@ def test_equity_is_a_frozen_record() -> None:
     result = equity(Game.OMAHA, _holes("AsAdKsKd", "7h8h9hTh"), parse_cards("2c3c4c5c6c"))
     with pytest.raises(dataclasses.FrozenInstanceError):
         result.exact = False  # type: ignore[misc]
+
+
+def test_flop_equity_of_three_hands_is_fast() -> None:
+    # The goal is 100 ms; the bound leaves room for a busy test machine (CPU time only).
+    deal = random.Random(14).sample(range(52), 15)
+    holes = [deal[0:4], deal[4:8], deal[8:12]]
+    start = time.process_time()
+    result = equity(Game.OMAHA_HI_LO, holes, deal[12:])
+    assert time.process_time() - start < 0.5
+    assert result.exact and result.boards == 666
