@@ -62,7 +62,9 @@ def strength(
     return total / samples
 
 
-def decide(style: str, snapshot: dict[str, Any], rng: Any = None) -> dict[str, Any] | None:
+def decide(
+    style: str, snapshot: dict[str, Any], rng: Any = None, samples: int = 60
+) -> dict[str, Any] | None:
     """The act frame this style sends for the snapshot, or None when it is not its turn."""
     rng = rng or random.Random()
     legal = snapshot.get("you", {}).get("legal")
@@ -76,7 +78,7 @@ def decide(style: str, snapshot: dict[str, Any], rng: Any = None) -> dict[str, A
     board = snapshot["hand"]["board"]
     hi_lo = snapshot["table"]["game"] == "omaha-hi-lo"
     play, raise_at, bluff = _STYLE_TABLE.get(style, _STYLE_TABLE["tight"])
-    power = strength(seat.get("cards") or [], board, hi_lo, rng=rng)
+    power = strength(seat.get("cards") or [], board, hi_lo, samples=samples, rng=rng)
     span = legal["raise"] or legal["bet"]
     kind = "raise" if legal["raise"] else "bet"
     if span and (power >= raise_at or rng.random() < bluff):

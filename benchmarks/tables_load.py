@@ -1,0 +1,375 @@
+"""Load test of the live tables: N tables of six bot clients over real WebSockets.
+
+    python benchmarks/tables_load.py                      # N = 10, 50, 100; both modes
+    python benchmarks/tables_load.py --tables 10 --modes embedded --seconds 20
+
+For each mode it starts its own servers on 127.0.0.1 with a fresh database:
+- embedded: ``manage.py serve`` (daphne, in-memory channel layer, Celery in the process)
+  on a SQLite file;
+- distributed: two daphne processes on channels-redis, one Celery worker and beat, on a
+  fresh PostgreSQL database (needs DATABASE_URL=postgres://... and REDIS_URL; the Redis
+  database number is bumped to keep its keys apart).
+
+Every table has six players, each a WebSocket client that logs in with its own session
+and answers its turn after thinking ``--think`` seconds (1 s), choosing with the house bots'
+``decide``. In distributed mode three of a table's sockets are on each daphne.
+
+Measured, per N: the latency from a client sending a move until every one of the table's
+six sockets has received a snapshot that includes it (p50, p99), and moves applied per
+second. Traffic stays on 127.0.0.1; every run is bounded by --seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse, urlunparse
+
+BASE_DIR = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(BASE_DIR))
+
+PYTHON = sys.executable
+SEATS = 6
+
+
+# --------------------------------------------------------------------------- server side
+
+
+def setup_tables(count: int, prefix: str) -> dict[str, Any]:
+    """Run in a subprocess with the server's DATABASE_URL: tables, players, sessions."""
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.auth.models import User
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from tables import services
+
+    director, _ = User.objects.get_or_create(username=f"{prefix}-director", is_superuser=True)
+    tables = []
+    for t in range(count):
+        table = services.table_create(
+            created_by=director, name=f"{prefix} {t}", big_blind=2, check_permission=False
+        )
+        cookies = []
+        for seat in range(1, SEATS + 1):
+            user = User.objects.create_user(f"{prefix}-{t}-{seat}", password=None)
+            services.seat_take(table.pk, user, seat, table.max_buy_in)
+            session = SessionStore()
+            session[SESSION_KEY] = str(user.pk)
+            session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+            session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+            session.save()
+            cookies.append(f"{settings.SESSION_COOKIE_NAME}={session.session_key}")
+        tables.append({"id": table.pk, "cookies": cookies})
+    return {"tables": tables}
+
+
+def close_tables(prefix: str) -> None:
+    import django
+
+    django.setup()
+    from django.utils import timezone
+
+    from tables.models import Table
+
+    Table.objects.filter(name__startswith=f"{prefix} ").update(closed_at=timezone.now())
+
+
+def run_helper(env: dict[str, str], *args: str) -> dict[str, Any]:
+    out = subprocess.run(
+        [PYTHON, __file__, *args], cwd=BASE_DIR, env=env, capture_output=True, text=True
+    )
+    if out.returncode:
+        raise RuntimeError(out.stderr[-3000:])
+    lines = out.stdout.strip().splitlines()
+    return json.loads(lines[-1]) if lines else {}
+
+
+class Servers:
+    def __init__(self, mode: str, workdir: Path) -> None:
+        from tests.tables.servers import free_port, server_env
+
+        self.mode = mode
+        self.processes: list[subprocess.Popen[bytes]] = []
+        self.ports = [free_port()] if mode == "embedded" else [free_port(), free_port()]
+        self.dropdb: str | None = None
+        if mode == "embedded":
+            env = server_env(DATABASE_URL=f"sqlite:///{workdir / 'load.sqlite3'}")
+            env.pop("REDIS_URL", None)
+        else:
+            url = os.environ.get("DATABASE_URL", "")
+            redis = os.environ.get("REDIS_URL", "")
+            if not url.startswith(("postgres://", "postgresql://")) or not redis:
+                raise SystemExit("distributed mode needs a PostgreSQL DATABASE_URL and REDIS_URL")
+            import psycopg
+
+            name = f"tables_load_{uuid.uuid4().hex[:8]}"
+            with psycopg.connect(url, autocommit=True) as conn:
+                conn.execute(f'CREATE DATABASE "{name}"')
+            self.admin_url = url
+            self.dropdb = name
+            redis_url = urlparse(redis)._replace(path="/7")
+            env = server_env(
+                DATABASE_URL=urlunparse(urlparse(url)._replace(path=f"/{name}")),
+                REDIS_URL=urlunparse(redis_url),
+            )
+        env["LOG_LEVEL"] = "ERROR"
+        self.env = env
+
+    def start(self) -> None:
+        from tests.tables.servers import manage, start_daphne, start_serve
+
+        manage(self.env, "migrate", "--noinput")
+        if self.mode == "embedded":
+            self.processes.append(start_serve(self.env, self.ports[0]))
+            return
+        for port in self.ports:
+            self.processes.append(start_daphne(self.env, port))
+        celery = str(Path(PYTHON).with_name("celery"))
+        for args in (
+            [
+                "worker",
+                "--pool",
+                "threads",
+                "--concurrency",
+                "4",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+                "--loglevel",
+                "ERROR",
+            ],
+            ["beat", "--loglevel", "ERROR", "--schedule", str(Path(tempfile.mkdtemp()) / "beat")],
+        ):
+            self.processes.append(
+                subprocess.Popen(
+                    [celery, "-A", "series", *args],
+                    cwd=BASE_DIR,
+                    env=self.env,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    start_new_session=True,
+                )
+            )
+        # Flush what earlier runs may have left in this Redis database's queue.
+        time.sleep(2)
+
+    def stop(self) -> None:
+        from tests.tables.servers import stop
+
+        for process in self.processes:
+            stop(process)
+        if self.dropdb:
+            import psycopg
+
+            with psycopg.connect(self.admin_url, autocommit=True) as conn:
+                conn.execute(f'DROP DATABASE IF EXISTS "{self.dropdb}" WITH (FORCE)')
+
+
+# --------------------------------------------------------------------------- clients
+
+
+@dataclass
+class TableWatch:
+    """The six sockets of one table: the newest version each has seen, moves in flight."""
+
+    latest: list[int] = field(default_factory=lambda: [0] * SEATS)
+    pending: list[tuple[int, float]] = field(default_factory=list)
+
+    def seen(self, seat: int, version: int, latencies: list[float], now: float) -> None:
+        if version <= self.latest[seat]:
+            return
+        self.latest[seat] = version
+        floor = min(self.latest)
+        if self.pending and self.pending[0][0] < floor:
+            keep = []
+            for acted_on, sent_at in self.pending:
+                if acted_on < floor:
+                    latencies.append(now - sent_at)
+                else:
+                    keep.append((acted_on, sent_at))
+            self.pending = keep
+
+
+async def bot_socket(
+    url: str,
+    origin: str,
+    cookie: str,
+    seat: int,
+    watch: TableWatch,
+    think: float,
+    state: dict[str, Any],
+    rng: random.Random,
+) -> None:
+    from websockets.asyncio.client import connect
+
+    from tables.bots import STYLES, decide
+
+    style = STYLES[seat % len(STYLES)]
+    async with connect(
+        url,
+        origin=origin,
+        additional_headers={"Cookie": cookie},
+        open_timeout=60,
+        max_size=2**20,
+    ) as ws:
+        planned: asyncio.Task[None] | None = None
+
+        async def act(frame: dict[str, Any]) -> None:
+            await asyncio.sleep(think)
+            if state["measuring"]:
+                watch.pending.append((frame["version"], time.perf_counter()))
+                state["sent"] += 1
+            await ws.send(json.dumps(frame))
+
+        while not state["stop"].is_set():
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
+            except TimeoutError:
+                continue
+            frame = json.loads(raw)
+            if frame.get("type") != "snapshot":
+                continue
+            if state["measuring"]:
+                watch.seen(seat, frame["version"], state["latencies"], time.perf_counter())
+            else:
+                watch.latest[seat] = max(watch.latest[seat], frame["version"])
+            move = decide(style, frame, rng, samples=12)
+            if move is not None:
+                if planned is not None and not planned.done():
+                    planned.cancel()
+                planned = asyncio.create_task(act(move))
+
+
+async def drive(
+    servers: Servers, tables: list[dict[str, Any]], seconds: float, think: float
+) -> dict[str, Any]:
+    state: dict[str, Any] = {
+        "stop": asyncio.Event(),
+        "measuring": False,
+        "latencies": [],
+        "sent": 0,
+    }
+    rng = random.Random(7)
+    tasks = []
+    for t, table in enumerate(tables):
+        watch = TableWatch()
+        for seat, cookie in enumerate(table["cookies"]):
+            port = servers.ports[(t + seat) % len(servers.ports)]
+            url = f"ws://127.0.0.1:{port}/ws/tables/{table['id']}/"
+            tasks.append(
+                asyncio.create_task(
+                    bot_socket(
+                        url,
+                        f"http://127.0.0.1:{port}",
+                        cookie,
+                        seat,
+                        watch,
+                        think,
+                        state,
+                        random.Random(rng.random()),
+                    )
+                )
+            )
+    warmup = 6.0  # the first hands start 3 s after seating; let everyone connect
+    await asyncio.sleep(warmup)
+    state["measuring"] = True
+    started = time.perf_counter()
+    await asyncio.sleep(seconds)
+    elapsed = time.perf_counter() - started
+    state["measuring"] = False
+    state["stop"].set()
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    failures = [r for r in results if isinstance(r, Exception)]
+    latencies = sorted(state["latencies"])
+    return {
+        "moves": len(latencies),
+        "sent": state["sent"],
+        "per_second": len(latencies) / elapsed,
+        "p50": _percentile(latencies, 50) * 1000,
+        "p99": _percentile(latencies, 99) * 1000,
+        "failures": len(failures),
+        "first_failure": repr(failures[0]) if failures else "",
+    }
+
+
+def _percentile(values: list[float], pct: float) -> float:
+    if not values:
+        return float("nan")
+    k = min(len(values) - 1, max(0, round(pct / 100 * (len(values) - 1))))
+    return values[k]
+
+
+def load_average() -> float:
+    return os.getloadavg()[0]
+
+
+def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "_setup":
+        print(json.dumps(setup_tables(int(sys.argv[2]), sys.argv[3])))
+        return
+    if len(sys.argv) > 1 and sys.argv[1] == "_close":
+        close_tables(sys.argv[2])
+        print("{}")
+        return
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, nargs="+", default=[10, 50, 100])
+    parser.add_argument("--modes", nargs="+", default=["embedded", "distributed"])
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--think", type=float, default=1.0)
+    args = parser.parse_args()
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "series.settings")
+    rows = []
+    for mode in args.modes:
+        with tempfile.TemporaryDirectory() as tmp:
+            servers = Servers(mode, Path(tmp))
+            try:
+                servers.start()
+                for n in args.tables:
+                    prefix = f"load{n}-{uuid.uuid4().hex[:6]}"
+                    setup = run_helper(servers.env, "_setup", str(n), prefix)
+                    result = asyncio.run(drive(servers, setup["tables"], args.seconds, args.think))
+                    run_helper(servers.env, "_close", prefix)
+                    result.update(mode=mode, tables=n, sockets=n * SEATS, load=load_average())
+                    rows.append(result)
+                    print(_row(result), flush=True)
+            finally:
+                servers.stop()
+    print()
+    print(_header())
+    for row in rows:
+        print(_row(row))
+
+
+def _header() -> str:
+    return (
+        f"{'mode':<12} {'tables':>6} {'sockets':>7} {'moves':>6} {'moves/s':>8} "
+        f"{'p50 ms':>8} {'p99 ms':>8} {'load1':>6} {'errors':>6}"
+    )
+
+
+def _row(r: dict[str, Any]) -> str:
+    return (
+        f"{r['mode']:<12} {r['tables']:>6} {r['sockets']:>7} {r['moves']:>6} "
+        f"{r['per_second']:>8.1f} {r['p50']:>8.1f} {r['p99']:>8.1f} {r['load']:>6.2f} "
+        f"{r['failures']:>6}"
+    )
+
+
+if __name__ == "__main__":
+    main()
