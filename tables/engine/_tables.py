@@ -225,7 +225,11 @@ _BOARDS_SMALL: tuple[dict[int, BoardEntry], ...] = ({}, {}, {}, {}, {})
 
 
 def board_entry(board: Sequence[int]) -> BoardEntry:
-    """The entry of a board of 3 to 5 cards, built and kept on first use."""
+    """The entry of a board of 3 to 5 cards, built and kept on first use.
+
+    Two threads may build the same entry at once: they build equal tuples and either store
+    wins, so no lock is needed.
+    """
     ranks = sorted(card >> 2 for card in board)
     key = _rank_key(ranks)
     known = BOARDS_5[key] if len(ranks) == 5 else _BOARDS_SMALL[len(ranks)].get(key)
