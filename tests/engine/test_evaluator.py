@@ -28,6 +28,7 @@ from tables.engine.evaluator import (
     high_low_values,
     high_value,
     low_value,
+    prepare_tables,
     showdown_values,
 )
 
@@ -278,6 +279,12 @@ def test_every_board_of_ranks_matches_all_sixty_combinations(size: int) -> None:
             best_high(hole, board)[0],
             found[0] if found else None,
         ), cards_str(hole + board)
+
+
+def test_prepare_tables_builds_every_five_card_board() -> None:
+    assert prepare_tables() == 6175
+    hole, board = parse_cards("AsAd2c3h"), parse_cards("Ah7c8d9sKc")
+    assert high_value(hole, board) == best_high(hole, board)[0]
 
 
 def test_showdown_and_many_values_match_one_hand_values() -> None:
