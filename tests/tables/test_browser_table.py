@@ -94,6 +94,8 @@ def server(tmp_path: Path) -> Iterator[tuple[str, int]]:
 
 @pytest.fixture
 def browser() -> Iterator[Browser]:
+    # A loaded machine (make test runs two workers) can take a few seconds to deal.
+    expect.set_options(timeout=10_000)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=str(CHROMIUM),
