@@ -12,8 +12,12 @@ What each number means:
   which looks the board up once.
 - phevaluator's public function is a Python wrapper around its C extension; the raw C
   function (`phevaluator._pheval.evaluate_omaha_cards`) is timed too, for context.
-- Rates are evaluations per second, the median of several interleaved rounds, so a busy
-  machine slows both sides alike.
+- Rates are evaluations per second of CPU time (`time.process_time`, this process only),
+  the median of several interleaved rounds: on a shared machine, wall-clock time mostly
+  measures who else got the processor.
+- Board entries are built the first time a board's ranks come up (~60 us each, 6,175 at
+  most): the warm-up round builds them, and the cold line shows a fresh process's first
+  pass over the deals against its second.
 - Flop equity: milliseconds for the exact hi/lo equity of three hands on a random flop
   (all 666 turn-and-river boards), the mean over a few spots.
 
@@ -84,16 +88,16 @@ def random_showdowns(count: int, seed: int, players: int = 9) -> list[Showdown]:
 def _median_rates(
     runs: dict[str, Callable[[], object]], per_run: int, seconds: float
 ) -> dict[str, float]:
-    """Items per second of each function, the median of interleaved rounds."""
+    """Items per CPU second of each function, the median of interleaved rounds."""
     for fn in runs.values():
         fn()  # warm up: imports, caches
     times: dict[str, list[float]] = {name: [] for name in runs}
-    deadline = time.perf_counter() + seconds * len(runs)
-    while time.perf_counter() < deadline or min(len(t) for t in times.values()) < 3:
+    deadline = time.process_time() + seconds * len(runs)
+    while time.process_time() < deadline or min(len(t) for t in times.values()) < 5:
         for name, fn in runs.items():
-            start = time.perf_counter()
+            start = time.process_time()
             fn()
-            times[name].append(time.perf_counter() - start)
+            times[name].append(time.process_time() - start)
     return {name: per_run / statistics.median(spent) for name, spent in times.items()}
 
 
@@ -160,7 +164,7 @@ def bench_showdown_evals(
 
 
 def bench_flop_equity(seed: int = 2026, spots: int = 5) -> float:
-    """Mean milliseconds for the exact hi/lo equity of three hands on a random flop."""
+    """Mean CPU milliseconds for the exact hi/lo equity of three hands on a random flop."""
     from tables.engine.config import Game
     from tables.engine.equity import equity
 
@@ -169,31 +173,51 @@ def bench_flop_equity(seed: int = 2026, spots: int = 5) -> float:
     for _ in range(spots):
         cards = rng.sample(range(52), 15)
         holes = [tuple(cards[0:4]), tuple(cards[4:8]), tuple(cards[8:12])]
-        start = time.perf_counter()
+        start = time.process_time()
         result = equity(Game.OMAHA_HI_LO, holes, tuple(cards[12:15]))
-        times.append(time.perf_counter() - start)
+        times.append(time.process_time() - start)
         assert result.exact and result.boards == 666
     return statistics.fmean(times) * 1000
 
 
 def bench_preflop_equity(seed: int = 2026, players: int = 9) -> float:
-    """Milliseconds for a 20,000-board Monte Carlo hi/lo equity of `players` hands."""
+    """CPU milliseconds for a 20,000-board Monte Carlo hi/lo equity of `players` hands."""
     from tables.engine.config import Game
     from tables.engine.equity import equity
 
     rng = random.Random(seed)
     cards = rng.sample(range(52), 4 * players)
     holes = [tuple(cards[4 * i : 4 * i + 4]) for i in range(players)]
-    start = time.perf_counter()
+    start = time.process_time()
     equity(Game.OMAHA_HI_LO, holes, rng=rng)
-    return (time.perf_counter() - start) * 1000
+    return (time.process_time() - start) * 1000
+
+
+def bench_cold_evals(n: int = 20_000, seed: int = 2026) -> dict[str, float]:
+    """A fresh interpreter's first pass over `n` deals, when board entries are built on
+    first use, then a second pass; and the CPU time of `prepare_tables()` (build them all).
+    """
+    code = (
+        "import sys, time; sys.path.insert(0, 'benchmarks');"
+        "from bench_eval import random_deals;"
+        f"deals = random_deals({n}, {seed});"
+        "from tables.engine.evaluator import evaluate_many, prepare_tables;"
+        "t0 = time.process_time(); evaluate_many(deals); t1 = time.process_time();"
+        "evaluate_many(deals); t2 = time.process_time(); prepare_tables();"
+        "t3 = time.process_time(); print(t1 - t0, t2 - t1, t3 - t2)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout
+    first, second, rest = (float(part) for part in out.split())
+    return {"first_pass_per_s": n / first, "second_pass_per_s": n / second, "rest_ms": rest * 1000}
 
 
 def bench_import_ms(repeats: int = 5) -> float:
-    """Median milliseconds to import the evaluator (its tables) in a fresh interpreter."""
+    """Median CPU milliseconds to import the evaluator (its tables) in a fresh interpreter."""
     code = (
-        "import time; t = time.perf_counter(); import tables.engine.evaluator;"
-        " print(time.perf_counter() - t)"
+        "import time; t = time.process_time(); import tables.engine.evaluator;"
+        " print(time.process_time() - t)"
     )
     spent = [
         float(
@@ -227,6 +251,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  ours hi+lo, showdown_values      {rates.ours_showdown_hi_lo:>12,.0f}")
     print(f"  phevaluator high, per hand       {rates.phevaluator_showdown_high:>12,.0f}")
     print(f"  ratio: {rates.ours_showdown_hi_lo / rates.phevaluator_showdown_high:.2f}x")
+    cold = bench_cold_evals(args.n, args.seed)
+    print(
+        f"  fresh process, board entries built on first use: first pass"
+        f" {cold['first_pass_per_s']:,.0f}/s, second pass {cold['second_pass_per_s']:,.0f}/s"
+        f" (then prepare_tables() for the other boards: {cold['rest_ms']:.0f} ms)"
+    )
     print(f"exact hi/lo flop equity, 3 hands:  {bench_flop_equity(args.seed):.1f} ms (mean of 5)")
     print(f"preflop hi/lo equity, 9 hands, 20,000 boards: {bench_preflop_equity(args.seed):.0f} ms")
     print(f"import tables.engine.evaluator:    {bench_import_ms():.0f} ms (median of 5)")
