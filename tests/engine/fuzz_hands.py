@@ -98,9 +98,13 @@ def illegal_moves(
     assert legal.seat is not None
     other = [s for s in hand.seats if s != legal.seat]
     moves: list[tuple[int, str, int | None]] = [(rng.choice(other), Action.CHECK, None)]
+    me = next(s for s in hand.view(None)["seats"] if s["seat"] == legal.seat)
+    all_in = me["stack"] + me["bet"]
     for a in Action:
         if a not in legal.actions:
             amount = rng.randint(0, 10**4) if a in (Action.BET, Action.RAISE) else None
+            if amount == all_in:
+                continue  # an all-in for less is accepted as a call at the stack total
             moves.append((legal.seat, a, amount))
     if legal.bet_or_raise is not None:
         if legal.min_to > 0:
