@@ -298,6 +298,7 @@ def test_showdown_and_many_values_match_one_hand_values() -> None:
         one_by_one = [high_low_values(hole, board) for hole in holes]
         assert showdown_values(Game.OMAHA_HI_LO, holes, board) == one_by_one
         assert showdown_values(Game.OMAHA, holes, board) == [(h, None) for h, _ in one_by_one]
+        assert showdown_values("omaha-hi-lo", holes, board) == one_by_one  # type: ignore[arg-type]
         assert evaluate_many([(hole, board) for hole in holes]) == one_by_one
 
 
