@@ -24,9 +24,8 @@ exactly as it was; no copy or rollback is needed and `act` stays cheap.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from tables.engine.config import AnteKind, Config, Game, Structure
 from tables.engine.errors import RuleError
@@ -82,10 +81,10 @@ class Street(StrEnum):
 _STREETS = tuple(Street)
 _PREFLOP, _FLOP, _TURN, _RIVER, _SHOWDOWN, _COMPLETE = range(6)
 _BOARD_COUNTS = (0, 3, 1, 1)
+_FULL_DECK_SET = frozenset(range(52))
 
 
-@dataclass(frozen=True, slots=True)
-class LegalActions:
+class LegalActions(NamedTuple):
     """Exactly which buttons the player to act gets, with the amounts to put on them.
 
     - `call` is the chips a call adds (already capped at the stack; `call_all_in` says so),
@@ -94,6 +93,8 @@ class LegalActions:
       they are equal. `complete` is the limit case of completing a short all-in to a full
       bet or raise. `raise_all_in` says `max_to` is the whole stack.
     - At showdown `actions` is (show, muck).
+
+    Immutable (a NamedTuple: cheap to build once per move).
     """
 
     seat: int | None
@@ -123,6 +124,13 @@ class LegalActions:
 
 
 _NOBODY = LegalActions(None)
+_BET = Action.BET
+_RAISE = Action.RAISE
+_FOLD_CHECK = (Action.FOLD, Action.CHECK)
+_FOLD_CALL = (Action.FOLD, Action.CALL)
+_CHECK_BET = (Action.FOLD, Action.CHECK, Action.BET)
+_CHECK_RAISE = (Action.FOLD, Action.CHECK, Action.RAISE)
+_CALL_RAISE = (Action.FOLD, Action.CALL, Action.RAISE)
 
 
 class Hand:
@@ -151,6 +159,8 @@ class Hand:
         "_last_aggressor",
         "_last_full_raiser",
         "_last_inc",
+        "_legal",
+        "_live",
         "_limit",
         "_muck_seq",
         "_mucked",
@@ -193,6 +203,8 @@ class Hand:
     _last_aggressor: int
     _last_full_raiser: int
     _last_inc: int
+    _legal: LegalActions | None
+    _live: int
     _limit: bool
     _muck_seq: list[int]
     _mucked: list[bool]
@@ -231,11 +243,7 @@ class Hand:
         button); `deck` is a full 52-card order dealt from the top.
         """
         deck_t = tuple(deck)
-        if (
-            len(deck_t) != 52
-            or len(set(deck_t)) != 52
-            or not all(type(c) is int and 0 <= c < 52 for c in deck_t)
-        ):
+        if len(deck_t) != 52 or set(deck_t) != _FULL_DECK_SET:
             raise RuleError("the deck must be 52 distinct cards")
         specs = sorted(seats, key=lambda s: s.seat)
         if len(specs) < 2:
@@ -270,6 +278,8 @@ class Hand:
         self._dead = 0
         self._collected = 0
         self._folded = [False] * n
+        self._live = n
+        self._legal = None
         self._declared = [False] * n
         self._mucked = [False] * n
         self._shown = [False] * n
@@ -479,6 +489,12 @@ class Hand:
 
     def legal_actions(self) -> LegalActions:
         """Who acts and exactly which buttons to show them, with amounts."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal
+
+    def _compute_legal(self) -> LegalActions:
         i = self._actor
         if i < 0:
             return _NOBODY
@@ -488,24 +504,24 @@ class Hand:
         stack = self._stack[i]
         b = self._bet[i]
         cur = self._current
-        actions = [Action.FOLD]
-        call = 0
-        if cur <= b:
-            actions.append(Action.CHECK)
-        else:
-            call = min(cur - b, stack)
-            actions.append(Action.CALL)
+        call = 0 if cur <= b else min(cur - b, stack)
         kind: Action | None = None
         min_to = max_to = 0
         complete = False
+        actions: tuple[Action, ...]
         if self._raise_blocker(i) is None:
-            kind = Action.RAISE if cur else Action.BET
-            actions.append(kind)
+            kind = _RAISE if cur else _BET
+            if cur:
+                actions = _CALL_RAISE if call else _CHECK_RAISE
+            else:
+                actions = _CHECK_BET
             min_to, max_to = self._raise_range(i)
             complete = self._limit and self._full_level < cur
+        else:
+            actions = _FOLD_CALL if call else _FOLD_CHECK
         return LegalActions(
             seat,
-            tuple(actions),
+            actions,
             call,
             b + call,
             call > 0 and call == stack,
@@ -579,7 +595,40 @@ class Hand:
     def _check(
         self, seat: int, action: Action | str, amount: int | None
     ) -> tuple[int, Action, int]:
-        """Validate a move completely; return (index, action as applied, street total)."""
+        """Validate a move completely; return (index, action as applied, street total).
+
+        The common case is checked against the cached legal actions; anything else (and
+        every error, so its message can name the rule) goes through the full checks.
+        """
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_actions()
+        if seat == legal.seat and action in legal.actions:
+            act = action if action.__class__ is Action else Action(action)
+            i = self._actor
+            if act is Action.CALL:
+                if amount is None or amount == legal.call_to:
+                    return i, act, legal.call_to
+            elif act is Action.FOLD or act is Action.CHECK:
+                return i, act, self._bet[i]
+            elif act is Action.SHOW or act is Action.MUCK:
+                return i, act, 0
+            elif (
+                type(amount) is int
+                and legal.min_to <= amount <= legal.max_to
+                and (
+                    self._config.chip_unit == 1
+                    or not amount % self._config.chip_unit
+                    or amount == legal.min_to
+                    or amount == legal.max_to
+                )
+            ):
+                return i, act, amount
+        return self._check_fully(seat, action, amount)
+
+    def _check_fully(
+        self, seat: int, action: Action | str, amount: int | None
+    ) -> tuple[int, Action, int]:
         try:
             act = Action(action)
         except ValueError:
@@ -654,6 +703,7 @@ class Hand:
         accepted as a bet, raise or call at the stack total.
         """
         i, act, to = self._check(seat, action, amount)
+        self._legal = None
         start = len(self._records)
         if self._street == _SHOWDOWN:
             self._showdown_move(i, act is Action.SHOW)
@@ -661,6 +711,7 @@ class Hand:
         records = self._records
         if act is Action.FOLD:
             self._folded[i] = True
+            self._live -= 1
             self._need[i] = False
             records.append(Folded(seat))
             if self._config.uncapped_heads_up and not self._uncapped:
@@ -737,6 +788,7 @@ class Hand:
         if not self._contrib[i] and not self._dead_put[i]:
             raise RuleError(f"seat {seat} has no chips in the pot; fold instead")
         start = len(self._records)
+        self._legal = None
         self._declared[i] = True
         self._need[i] = False
         self._records.append(AllInDeclared(seat))
@@ -750,7 +802,7 @@ class Hand:
         return self._need[j] and self._next_actor(j) == j
 
     def _contenders(self) -> int:
-        return self._n - sum(self._folded)
+        return self._live
 
     def _after_move(self, i: int) -> None:
         if self._contenders() == 1:
