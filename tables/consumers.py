@@ -12,14 +12,17 @@ import json
 import logging
 import time
 from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from channels.db import database_sync_to_async
+from asgiref.sync import sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.db import InterfaceError, OperationalError, connections
 
 from tables import broadcast, services
 from tables.models import Table
-from tables.selectors import table_snapshot
+from tables.selectors import table_snapshot, table_snapshot_if_cached
 
 logger = logging.getLogger(__name__)
 
@@ -31,6 +34,31 @@ CLOSE_FLOOD = 4008
 CLOSE_NO_TABLE = 4004
 
 ACTIONS = {"fold", "check", "call", "bet", "raise", "show", "muck"}
+
+# The sockets' database work runs on these threads, which keep their connections open.
+# With CONN_MAX_AGE=0 (the site's setting, right for HTTP under ASGI) channels'
+# database_sync_to_async opens a connection per message, which cost more than the move.
+# A bounded pool means a bounded number of connections per process.
+_DB_THREADS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="tables-db")
+
+
+def _keep_connections() -> bool:
+    return bool(getattr(settings, "TABLES_KEEP_DB_CONNECTIONS", True))
+
+
+def database_sync_to_async(func: Any) -> Any:
+    def run(*args: Any, **kwargs: Any) -> Any:
+        keep = _keep_connections()
+        try:
+            return func(*args, **kwargs)
+        except (OperationalError, InterfaceError):
+            keep = False  # a broken connection: open a fresh one next time
+            raise
+        finally:
+            if not keep:
+                connections.close_all()
+
+    return sync_to_async(run, thread_sensitive=False, executor=_DB_THREADS)
 
 
 def _error(code: str, message: str, ref: Any = None) -> dict[str, Any]:
@@ -116,10 +144,15 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.user = self.scope.get("user")
         self.sent_version = 0
         self.recent: deque[float] = deque()
-        exists = await database_sync_to_async(Table.objects.filter(pk=self.table_id).exists)()
-        if not exists:
+        created = await database_sync_to_async(
+            lambda: (
+                Table.objects.filter(pk=self.table_id).values_list("created_at", flat=True).first()
+            )
+        )()
+        if created is None:
             await self.close(code=CLOSE_NO_TABLE)
             return
+        self.table_created_at = created
         broadcast.remember_socket_loop()
         self.group = broadcast.table_group(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -170,8 +203,17 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.counted = True
 
     async def table_changed(self, event: dict[str, Any]) -> None:
-        if event.get("version", 0) > self.sent_version:
+        version = event.get("version", 0)
+        if version <= self.sent_version:
+            return
+        snapshot = table_snapshot_if_cached(
+            self.table_id, self.table_created_at, version, self.user
+        )
+        if snapshot is None:
             await self.send_snapshot()
+            return
+        self.sent_version = version
+        await self.send_json(snapshot)
 
     async def table_chat(self, event: dict[str, Any]) -> None:
         await self.send_json(event["frame"])

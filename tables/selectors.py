@@ -148,7 +148,31 @@ def table_snapshot(table: Table | int, user: Any) -> dict[str, Any]:
     cards this viewer sees comes from the engine's ``view`` for their seat.
     """
     table_id = table if isinstance(table, int) else table.pk
-    state = _table_state(table_id)
+    return _snapshot_from_state(_table_state(table_id), user)
+
+
+def table_snapshot_if_cached(
+    table_id: int, created_at: Any, version: int, user: Any
+) -> dict[str, Any] | None:
+    """The snapshot of that version if this process has built it already, without a query.
+
+    Pure Python, so a consumer may call it on the event loop: after a move, the process
+    that made it has built the new state, and its sockets skip the database entirely.
+    """
+    with _STATE_LOCK:
+        state = _STATE_CACHE.get((table_id, created_at, version))
+    return None if state is None else _snapshot_from_state(state, user)
+
+
+def table_state_warm(table_id: int) -> None:
+    """Build the current state now (right after a commit), for the sockets about to ask."""
+    try:
+        _table_state(table_id)
+    except Table.DoesNotExist:
+        pass
+
+
+def _snapshot_from_state(state: _TableState, user: Any) -> dict[str, Any]:
     table, seats, hand, engine = state.table, state.seats, state.hand, state.engine
     authenticated = user is not None and getattr(user, "is_authenticated", False)
     mine = next((s for s in seats if authenticated and s.user_id == user.pk), None)

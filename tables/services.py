@@ -108,7 +108,15 @@ def _changed(table: Table) -> None:
     table.save()
     version = table.version
     table_id = table.pk
-    transaction.on_commit(lambda: broadcast.table_changed(table_id, version))
+    transaction.on_commit(lambda: _after_commit(table_id, version))
+
+
+def _after_commit(table_id: int, version: int) -> None:
+    from tables.selectors import table_state_warm
+
+    # Build the shared part of the new snapshot here, once, before the sockets ask for it.
+    table_state_warm(table_id)
+    broadcast.table_changed(table_id, version)
 
 
 def _seat_of(table: Table, user: AbstractBaseUser) -> Seat:
