@@ -143,7 +143,8 @@ def pokerkit_split(hand: Hand) -> dict[int, int]:
     board = hand.board
     shown = {r.seat for r in hand.records if isinstance(r, Shown)}
     high = {s: high_value(hand.hole_cards(s), board) for s in shown}
-    low = {s: low_value(hand.hole_cards(s), board) for s in shown}
+    hi_lo = hand.config.game is Game.OMAHA_HI_LO
+    low = {s: low_value(hand.hole_cards(s), board) if hi_lo else None for s in shown}
     winners: list[tuple[int, set[int], set[int]]] = []
     for k, (_, eligible) in enumerate(hand.pots()):
         amount = sum(r.amount for r in awards if r.pot == k)
