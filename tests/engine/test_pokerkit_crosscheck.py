@@ -285,4 +285,5 @@ def test_final_stacks_match_pokerkit(game: Game, structure: Structure) -> None:
     rng = random.Random(f"{game}-{structure}")
     hands = int(HANDS) if HANDS else DEFAULT_HANDS[game]
     outcomes = Counter(play_both(rng, game, structure) for _ in range(hands))
+    print(f"{game} {structure}: {dict(outcomes)}")  # shown with -s
     assert outcomes["match"] >= 0.9 * hands, outcomes
