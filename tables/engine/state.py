@@ -261,6 +261,7 @@ class Hand:
             raise RuleError(f"the button must be a seat number, not {button!r}")
         # Deal order: first seat clockwise (higher number, wrapping) after the button.
         first = next((k for k, s in enumerate(specs) if s.seat > button), 0)
+        in_seat_order = tuple(specs)
         specs = specs[first:] + specs[:first]
 
         self = object.__new__(cls)
@@ -298,9 +299,7 @@ class Hand:
         self._sd_pos = 0
         self._last_aggressor = -1
         self._last_full_raiser = -1
-        self._records = [
-            HandStarted(config, tuple(sorted(seats, key=lambda s: s.seat)), button, deck_t)
-        ]
+        self._records = [HandStarted(config, in_seat_order, button, deck_t)]
         records = self._records
         stack = self._stack
         seat_of = self._seats
@@ -504,7 +503,7 @@ class Hand:
         stack = self._stack[i]
         b = self._bet[i]
         cur = self._current
-        call = 0 if cur <= b else min(cur - b, stack)
+        call = 0 if cur <= b else (cur - b if cur - b < stack else stack)
         kind: Action | None = None
         min_to = max_to = 0
         complete = False
@@ -575,14 +574,14 @@ class Hand:
             target = min(self._full_level + self._bet_size, total)
             return target, target
         bb = self._config.big_blind
-        min_to = cur + max(self._last_inc, bb)
+        last = self._last_inc
+        min_to = cur + (last if last > bb else bb)
         if self._pot_limit:
-            call = cur - self._bet[i]
-            pot_max = cur + self._collected + sum(self._bet) + call
-            max_to = max(min_to, pot_max)
+            pot_max = 2 * cur - self._bet[i] + self._collected + sum(self._bet)
+            max_to = pot_max if pot_max > min_to else min_to
         else:
             max_to = total
-        return min(min_to, total), min(max_to, total)
+        return (min_to if min_to < total else total), (max_to if max_to < total else total)
 
     def can_act(self, seat: int, action: Action | str, amount: int | None = None) -> bool:
         """Whether `act(seat, action, amount)` would be accepted."""
@@ -750,7 +749,9 @@ class Hand:
                 self._bet_count += 1
         else:
             inc = to - cur
-            full = inc >= max(self._last_inc, self._config.big_blind)
+            last = self._last_inc
+            bb = self._config.big_blind
+            full = inc >= (last if last > bb else bb)
             if full:
                 self._last_inc = inc
         self._current = to
@@ -805,7 +806,7 @@ class Hand:
         return self._live
 
     def _after_move(self, i: int) -> None:
-        if self._contenders() == 1:
+        if self._live == 1:
             self._actor = -1
             self._end_round()
             return
