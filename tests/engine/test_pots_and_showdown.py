@@ -157,7 +157,7 @@ def test_with_no_river_bet_the_first_player_left_of_the_button_shows_first() -> 
 
 
 def test_a_mucked_hand_wins_nothing() -> None:
-    # RULES.md: "Others show or muck in turn; a mucked hand wins nothing. Cards speak."
+    # RULES.md: "bet, the first active player left of the button. Others show or muck in turn; a mucked hand"
     hand = table([500] * 3, holes=[None, TRIPS, LOW_JACKS], board="2cTd9hKcKs")
     play(hand, "3 call", "1 fold", "2 check")
     check_down(hand)
