@@ -186,23 +186,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=10000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--check-every", type=int, default=10)
+    parser.add_argument("--progress", type=int, default=50000, help="report every N hands")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     failures = 0
     moves = 0
     started = time.perf_counter()
     for k in range(args.hands):
+        if k and not k % args.progress:
+            elapsed = time.perf_counter() - started
+            print(
+                f"... hands={k} actions={moves} hands/s={k / elapsed:.0f} failures={failures}",
+                file=sys.stderr,
+                flush=True,
+            )
         game, structure = COMBOS[k % len(COMBOS)]
-        state = rng.getstate()
         try:
             config = random_config(rng, game, structure)
             moves += play_one(rng, config, k % args.check_every == 0)
         except Exception:
             failures += 1
             if failures <= 5:
-                print(f"hand {k} failed (rng state saved):", file=sys.stderr)
+                print(f"hand {k} failed:", file=sys.stderr)
                 traceback.print_exc()
-            del state
     elapsed = time.perf_counter() - started
     print(
         f"hands={args.hands} actions={moves} hands/s={args.hands / elapsed:.0f}"
