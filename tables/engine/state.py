@@ -29,7 +29,7 @@ from typing import Any, NamedTuple
 
 from tables.engine.config import AnteKind, Config, Game, Structure
 from tables.engine.errors import RuleError
-from tables.engine.evaluator import describe_high, describe_low, high_value, low_value
+from tables.engine.evaluator import describe_high, describe_low, showdown_values
 from tables.engine.records import (
     AllInDeclared,
     AntePosted,
@@ -925,14 +925,11 @@ class Hand:
 
     def _next_shower(self) -> None:
         order = self._sd_order
-        while self._sd_pos < len(order):
-            live = [j for j in range(self._n) if not self._folded[j] and not self._mucked[j]]
-            j = order[self._sd_pos]
-            if len(live) == 1 and live[0] == j and not any(self._shown):
-                # Everyone else has mucked: the last hand wins without being shown.
-                break
-            self._actor = j
-            return
+        if self._sd_pos < len(order):
+            if self._live - len(self._muck_seq) > 1 or any(self._shown):
+                self._actor = order[self._sd_pos]
+                return
+            # Everyone else has mucked: the last hand wins without being shown.
         self._actor = -1
         self._settle()
 
@@ -949,13 +946,15 @@ class Hand:
         self._next_shower()
 
     def _value(self, i: int) -> tuple[int, int | None]:
-        v = self._values.get(i)
-        if v is None:
-            hole = self._hole[i]
-            board = self._board
-            v = (high_value(hole, board), low_value(hole, board) if self._hi_lo else None)
-            self._values[i] = v
-        return v
+        values = self._values
+        if not values:
+            # Every hand still in, in one batch: the board's share of the work is done once.
+            players = [j for j in range(self._n) if not self._folded[j]]
+            batch = showdown_values(
+                self._config.game, [self._hole[j] for j in players], self._board
+            )
+            values.update(zip(players, batch, strict=True))
+        return values[i]
 
     def showing_could_win(self, seat: int) -> bool:
         """Whether showing this hand could win any part of a pot, given what is face up.
