@@ -129,16 +129,17 @@ class Servers:
             )
         env["LOG_LEVEL"] = "ERROR"
         self.env = env
+        self.log = Path(os.environ.get("TABLES_LOAD_LOG", str(workdir / "servers.log")))
 
     def start(self) -> None:
         from tests.tables.servers import manage, start_daphne, start_serve
 
         manage(self.env, "migrate", "--noinput")
         if self.mode == "embedded":
-            self.processes.append(start_serve(self.env, self.ports[0]))
+            self.processes.append(start_serve(self.env, self.ports[0], log=self.log))
             return
         for port in self.ports:
-            self.processes.append(start_daphne(self.env, port))
+            self.processes.append(start_daphne(self.env, port, log=self.log))
         celery = str(Path(PYTHON).with_name("celery"))
         for args in (
             [
@@ -214,12 +215,14 @@ async def bot_socket(
     think: float,
     state: dict[str, Any],
     rng: random.Random,
+    table_index: int = 0,
 ) -> None:
     from websockets.asyncio.client import connect
 
     from tables.bots import STYLES, decide
 
     style = STYLES[seat % len(STYLES)]
+    await asyncio.sleep(state["ramp"] * table_index / max(1, state["tables"]))
     async with connect(
         url,
         origin=origin,
@@ -231,6 +234,8 @@ async def bot_socket(
 
         async def act(frame: dict[str, Any]) -> None:
             await asyncio.sleep(think)
+            if state["stop"].is_set():
+                return
             if state["measuring"]:
                 watch.pending.append((frame["version"], time.perf_counter()))
                 state["sent"] += 1
@@ -263,6 +268,9 @@ async def drive(
         "measuring": False,
         "latencies": [],
         "sent": 0,
+        # Players arrive over a few seconds, not all in the same instant.
+        "ramp": min(10.0, 0.1 * len(tables)),
+        "tables": len(tables),
     }
     rng = random.Random(7)
     tasks = []
@@ -282,10 +290,12 @@ async def drive(
                         think,
                         state,
                         random.Random(rng.random()),
+                        t,
                     )
                 )
             )
-    warmup = 6.0  # the first hands start 3 s after seating; let everyone connect
+    # Everyone connected, and a few hands under way, before measuring.
+    warmup = state["ramp"] + 6.0
     await asyncio.sleep(warmup)
     state["measuring"] = True
     started = time.perf_counter()
@@ -348,6 +358,10 @@ def main() -> None:
                     result.update(mode=mode, tables=n, sockets=n * SEATS, load=load_average())
                     rows.append(result)
                     print(_row(result), flush=True)
+                    if result["first_failure"]:
+                        print(
+                            f"  first client failure: {result['first_failure'][:300]}", flush=True
+                        )
             finally:
                 servers.stop()
     print()

@@ -158,7 +158,9 @@ else:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # redis-py's pool refuses a 101st connection in use instead of waiting; a table's
+            # sockets connecting at once (group_add each) need more at peak.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "max_connections": 1000}]},
         }
     }
     CACHES = {

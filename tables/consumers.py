@@ -144,6 +144,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.user = self.scope.get("user")
         self.sent_version = 0
         self.recent: deque[float] = deque()
+        self.counted = False
+        # Accept first: daphne drops a handshake not answered within 5 seconds, and under a
+        # burst of connections the database work below can take longer than that.
+        await self.accept()
         created = await database_sync_to_async(
             lambda: (
                 Table.objects.filter(pk=self.table_id).values_list("created_at", flat=True).first()
@@ -156,8 +160,6 @@ class TableConsumer(AsyncWebsocketConsumer):
         broadcast.remember_socket_loop()
         self.group = broadcast.table_group(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
-        self.counted = False
         if self.user is not None and self.user.is_authenticated:
             await database_sync_to_async(services.seat_connection)(self.table_id, self.user, 1)
             self.counted = True

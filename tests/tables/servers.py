@@ -57,28 +57,34 @@ def manage(env: dict[str, str], *args: str) -> str:
     return result.stdout
 
 
-def start_serve(env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
+def _log(path: Path | None) -> Any:
+    return open(path, "ab") if path is not None else subprocess.DEVNULL  # noqa: SIM115
+
+
+def start_serve(env: dict[str, str], port: int, log: Path | None = None) -> subprocess.Popen[bytes]:
     """``manage.py serve``: daphne plus, in embedded mode, the Celery worker and beat."""
     process = subprocess.Popen(
         [PYTHON, "manage.py", "serve", "--port", str(port)],
         cwd=BASE_DIR,
         env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stdout=_log(log),
+        stderr=subprocess.STDOUT,
         start_new_session=True,
     )
     wait_for_port(port, process)
     return process
 
 
-def start_daphne(env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
+def start_daphne(
+    env: dict[str, str], port: int, log: Path | None = None
+) -> subprocess.Popen[bytes]:
     daphne = str(Path(PYTHON).with_name("daphne"))
     process = subprocess.Popen(
         [daphne, "-b", "127.0.0.1", "-p", str(port), "series.asgi:application"],
         cwd=BASE_DIR,
         env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stdout=_log(log),
+        stderr=subprocess.STDOUT,
         start_new_session=True,
     )
     wait_for_port(port, process)
