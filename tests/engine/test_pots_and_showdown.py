@@ -219,3 +219,15 @@ def test_chips_always_add_up_with_pots_by_half() -> None:
     halves = {r.half for r in hand.records if isinstance(r, PotAwarded)}
     assert halves == {Half.HIGH, Half.LOW}
     assert sum(hand.final_stacks.values()) == 1500  # type: ignore[union-attr]
+
+
+def test_a_player_who_disconnects_out_of_turn_is_all_in_when_the_table_says_so() -> None:
+    # seeds/omaha-hi-lo-partypoker.txt: "reconnects back and he has some seconds left for his turn, then he is given"
+    hand = table([500] * 3, structure=Structure.NO_LIMIT, game=Game.OMAHA, all_in_on_timeout=True)
+    play(hand, "3 raise 50")
+    hand.declare_all_in(2)  # the big blind drops while seat 1 is to act
+    assert hand.to_act == 1
+    play(hand, "1 call")
+    assert hand.street is Street.FLOP
+    assert hand.pots() == [(30, (1, 2, 3)), (80, (1, 3))]
+    assert not hand.can_act(2, Action.CHECK)
