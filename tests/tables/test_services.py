@@ -286,3 +286,25 @@ def test_load_demo_tables_opens_a_table_with_bots(director: User) -> None:
     assert table.seats.exclude(bot_style="").count() == 4
     call_command("load_demo_tables")
     assert Table.objects.count() == 1
+
+
+def test_house_option_a_disconnected_player_who_times_out_is_all_in(
+    director: User, players: list[User]
+) -> None:
+    # RULES.md: "a player who times out or disconnects with chips in the pot is treated
+    # as all-in" (house option, off by default).
+    table = services.table_create(
+        created_by=director, name="Online rules", big_blind=2, all_in_on_disconnect=True
+    )
+    for number, player in enumerate(players, start=1):
+        services.seat_take(table.pk, player, number, 100)
+    deal(table)
+    hand = current(table)
+    first = user_at(table, hand.to_act)
+    legal = table_snapshot(table, first)["you"]["legal"]
+    services.table_act(table.pk, first, hand.pk, legal["version"], "raise", legal["raise"]["min"])
+    hand.refresh_from_db()
+    blind_seat = hand.to_act  # a blind: chips already in the pot, nobody connected
+    assert services.table_tick(table.pk, now=hand.deadline)
+    hand.refresh_from_db()
+    assert {"kind": "AllInDeclared", "seat": blind_seat} in hand.records
