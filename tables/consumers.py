@@ -8,6 +8,7 @@ a bot's move takes exactly the path a person's does.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -32,6 +33,9 @@ FLOOD_LIMIT = 20  # frames per window; more are refused with "throttled"
 FLOOD_CLOSE = 40  # frames per window; more close the socket with 4008
 CLOSE_FLOOD = 4008
 CLOSE_NO_TABLE = 4004
+# A socket re-reads its table this often, in case a "changed" broadcast was lost (a Redis
+# hiccup, a process restarting): it costs one query when nothing changed.
+RESYNC_SECONDS = 10.0
 
 ACTIONS = {"fold", "check", "call", "bet", "raise", "show", "muck"}
 
@@ -164,8 +168,20 @@ class TableConsumer(AsyncWebsocketConsumer):
             await database_sync_to_async(services.seat_connection)(self.table_id, self.user, 1)
             self.counted = True
         await self.send_snapshot()
+        self.resync = asyncio.get_running_loop().create_task(self._resync())
+
+    async def _resync(self) -> None:
+        while True:
+            await asyncio.sleep(RESYNC_SECONDS)
+            try:
+                await self.send_snapshot()
+            except Exception:  # noqa: BLE001 - keep the socket; the next round retries
+                logger.exception("table %s: resync failed", self.table_id)
 
     async def disconnect(self, code: int) -> None:
+        resync = getattr(self, "resync", None)
+        if resync is not None:
+            resync.cancel()
         group = getattr(self, "group", None)
         if group is None:
             return
