@@ -232,7 +232,7 @@ def _snapshot_from_state(state: _TableState, user: Any) -> dict[str, Any]:
                 else None
             ),
             "commitment": hand.commitment,
-            "equity": None,
+            "equity": _runout_equity(hand.pk, engine) if complete else None,
             "results": [{**a, "name": _name_at(seats, a["seat"])} for a in view["awards"]]
             if complete
             else None,
@@ -277,6 +277,24 @@ def _snapshot_from_state(state: _TableState, user: Any) -> dict[str, Any]:
         "recent_hands": list(state.recent),
         "chat": list(state.chat),
     }
+
+
+_EQUITY_CACHE: dict[int, dict[str, float] | None] = {}
+
+
+def _runout_equity(hand_id: int, engine: Any) -> dict[str, float] | None:
+    """All-in equity at the run-out; a finished hand never changes, so each process
+    computes it once (a pre-flop estimate samples boards and takes tens of milliseconds)."""
+    if hand_id not in _EQUITY_CACHE:
+        from tables.engine.equity import runout_equity
+
+        if len(_EQUITY_CACHE) > 256:
+            _EQUITY_CACHE.clear()
+        shares = runout_equity(engine.records)
+        _EQUITY_CACHE[hand_id] = (
+            None if shares is None else {str(seat): round(v, 4) for seat, v in shares.items()}
+        )
+    return _EQUITY_CACHE[hand_id]
 
 
 def _seconds(n: float) -> Any:

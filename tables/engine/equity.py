@@ -280,3 +280,42 @@ def _sampled(
 
 
 __all__ = ["DEFAULT_SAMPLES", "Equity", "equity"]
+
+
+def runout_equity(records: Sequence[object], samples: int = 10_000) -> dict[int, float] | None:
+    """Each seat's all-in equity at the moment its hand was turned up for a run-out.
+
+    When nobody can bet any more, every hand is turned up before the board is run out
+    (RULES.md, "Showdown"); a table shows what each hand's share of the pot was worth at
+    that moment. Returns None for a hand that had no such run-out (the betting went to the
+    river, or fewer than two hands were turned up early).
+
+    The sampled estimate before the flop uses a generator seeded from the cards, so every
+    server process that rebuilds the same hand shows the same numbers.
+    """
+    from tables.engine.records import BoardDealt, HandStarted, Shown
+
+    game: Game | None = None
+    board: list[Card] = []
+    shown: dict[int, tuple[Card, ...]] = {}
+    ran_out = False
+    for record in records:
+        if isinstance(record, HandStarted):
+            game = record.config.game
+        elif isinstance(record, Shown):
+            if ran_out:
+                break
+            shown[record.seat] = record.cards
+        elif isinstance(record, BoardDealt):
+            if shown:
+                ran_out = True
+            else:
+                board.extend(record.cards)
+    if game is None or not ran_out or len(shown) < 2:
+        return None
+    seats = sorted(shown)
+    holes = [shown[seat] for seat in seats]
+    seed = cards_str([card for hole in holes for card in hole] + board)
+    sampled = samples if len(board) < 3 else None
+    result = equity(game, holes, board, rng=random.Random(seed), samples=sampled)
+    return dict(zip(seats, result.shares, strict=True))

@@ -1,0 +1,67 @@
+"""All-in equity read from a hand's records, as the live table shows it at a run-out."""
+
+import random
+
+from tables.engine.cards import shuffled_deck
+from tables.engine.config import Config, Game, Structure
+from tables.engine.equity import equity, runout_equity
+from tables.engine.records import BoardDealt, Shown
+from tables.engine.state import Action, Hand, SeatSpec
+
+
+def _heads_up(structure: Structure = Structure.NO_LIMIT) -> Hand:
+    config = Config(Game.OMAHA_HI_LO, structure, big_blind=2)
+    deck = shuffled_deck(random.Random(7))
+    return Hand.start(config, [SeatSpec(1, 100), SeatSpec(2, 100)], 1, deck)
+
+
+def _passive(options):
+    return Action.CHECK if Action.CHECK in options.actions else Action.CALL
+
+
+def _play_to_flop(hand: Hand) -> None:
+    while hand.street == "preflop":
+        options = hand.legal_actions()
+        hand.act(options.seat, _passive(options))
+
+
+def test_all_in_on_the_flop_shows_each_hands_exact_share_at_that_moment():
+    # RULES.md: "When all but one are all-in and no betting can follow, every hand is
+    # turned up before the board is run out."
+    hand = _heads_up()
+    _play_to_flop(hand)
+    flop = list(hand.board)
+    first = hand.legal_actions()
+    hand.act(first.seat, Action.BET, first.max_to)
+    hand.act(hand.legal_actions().seat, Action.CALL)
+    assert hand.is_complete
+
+    shown = {r.seat: r.cards for r in hand.records if isinstance(r, Shown)}
+    expected = equity(Game.OMAHA_HI_LO, [shown[1], shown[2]], flop)
+    shares = runout_equity(hand.records)
+
+    assert shares == {1: expected.shares[0], 2: expected.shares[1]}
+    assert abs(sum(shares.values()) - 1) < 1e-9
+
+
+def test_a_hand_bet_to_the_river_has_no_run_out_equity():
+    hand = _heads_up(Structure.POT_LIMIT)
+    while not hand.is_complete:
+        options = hand.legal_actions()
+        if Action.SHOW in options.actions:
+            hand.act(options.seat, Action.SHOW)
+        else:
+            hand.act(options.seat, _passive(options))
+    assert sum(isinstance(r, BoardDealt) for r in hand.records) == 3
+    assert runout_equity(hand.records) is None
+
+
+def test_preflop_all_in_estimate_is_the_same_on_every_rebuild():
+    hand = _heads_up()
+    options = hand.legal_actions()
+    hand.act(options.seat, Action.RAISE, options.max_to)
+    hand.act(hand.legal_actions().seat, Action.CALL)
+    assert hand.is_complete
+    first = runout_equity(hand.records, samples=2000)
+    again = runout_equity(Hand.from_records(hand.records).records, samples=2000)
+    assert first is not None and first == again
