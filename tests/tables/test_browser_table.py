@@ -199,9 +199,15 @@ def test_two_players_play_a_hand_to_showdown(browser: Browser, server: tuple[str
         page.set_viewport_size(LAPTOP)
         expect(page.locator(".felt-center .results")).to_be_visible()
         expect(page.locator(".board .pc:not(.pc-slot)")).to_have_count(5)
-        # At the showdown both hands are face up for both players.
-        expect(page.locator('.seat[data-seat="1"] .pc:not(.pc-back)')).to_have_count(4)
-        expect(page.locator('.seat[data-seat="4"] .pc:not(.pc-back)')).to_have_count(4)
+        # At the showdown the winning hand is face up for both players; a hand that could
+        # win nothing may be mucked (cards speak), so which seats show depends on the deal.
+        expect(
+            page.locator(
+                '.seat[data-seat="1"] .pc:not(.pc-back), .seat[data-seat="4"] .pc:not(.pc-back)'
+            )
+        ).not_to_have_count(0)
+        shown = [page.locator(f'.seat[data-seat="{n}"] .pc:not(.pc-back)').count() for n in (1, 4)]
+        assert 4 in shown and set(shown) <= {0, 4}, shown
         expect(page.locator(".side .verify-link")).to_be_visible()
     shoot(pages, "showdown-laptop", LAPTOP)
     shoot(pages, "showdown-phone", PHONE)
