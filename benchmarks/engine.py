@@ -60,9 +60,13 @@ def choose(
 def ours_hand_player(seed: int) -> Callable[[], None]:
     from tables.engine.cards import shuffled_deck
     from tables.engine.config import Config, Game, Structure
+    from tables.engine.evaluator import prepare_tables
     from tables.engine.records import SeatSpec
     from tables.engine.state import Action, Hand, Street
 
+    # Steady state, as a server runs: the ASGI application builds the evaluator's board
+    # entries once at start (series/asgi.py), so no hand here pays for a first use.
+    prepare_tables()
     rng = random.Random(seed)
     config = Config(Game.OMAHA_HI_LO, Structure.POT_LIMIT, big_blind=BIG_BLIND)
     seats = [SeatSpec(seat, STACK) for seat in range(1, PLAYERS + 1)]
