@@ -126,6 +126,11 @@ class LegalActions(NamedTuple):
 _NOBODY = LegalActions(None)
 _BET = Action.BET
 _RAISE = Action.RAISE
+_FOLD_ACT = Action.FOLD
+_CHECK_ACT = Action.CHECK
+_CALL_ACT = Action.CALL
+_SHOW = Action.SHOW
+_SHOW_MUCK = (Action.SHOW, Action.MUCK)
 _FOLD_CHECK = (Action.FOLD, Action.CHECK)
 _FOLD_CALL = (Action.FOLD, Action.CALL)
 _CHECK_BET = (Action.FOLD, Action.CHECK, Action.BET)
@@ -499,25 +504,63 @@ class Hand:
             return _NOBODY
         seat = self._seats[i]
         if self._street == _SHOWDOWN:
-            return LegalActions(seat, (Action.SHOW, Action.MUCK))
-        stack = self._stack[i]
-        b = self._bet[i]
+            return LegalActions(seat, _SHOW_MUCK)
+        stacks = self._stack
+        bets = self._bet
+        stack = stacks[i]
+        b = bets[i]
         cur = self._current
+        total = stack + b
         call = 0 if cur <= b else (cur - b if cur - b < stack else stack)
-        kind: Action | None = None
-        min_to = max_to = 0
-        complete = False
-        actions: tuple[Action, ...]
-        if self._raise_blocker(i) is None:
-            kind = _RAISE if cur else _BET
-            if cur:
-                actions = _CALL_RAISE if call else _CHECK_RAISE
-            else:
-                actions = _CHECK_BET
-            min_to, max_to = self._raise_range(i)
-            complete = self._limit and self._full_level < cur
+        if self._limit:
+            can_raise = total > cur and self._raise_blocker(i) is None
+        elif total <= cur:
+            can_raise = False
         else:
-            actions = _FOLD_CALL if call else _FOLD_CHECK
+            # The pot-/no-limit part of _raise_blocker, inlined (the hot path).
+            bb = self._config.big_blind
+            last = self._last_inc
+            acted = self._acted_at[i]
+            if acted >= 0 and cur - acted < (last if last > bb else bb):
+                can_raise = False
+            else:
+                can_raise = False
+                folded = self._folded
+                declared = self._declared
+                for j in range(self._n):
+                    if j != i and not folded[j] and not declared[j] and stacks[j] + bets[j] > cur:
+                        can_raise = True
+                        break
+        if not can_raise:
+            return LegalActions(
+                seat,
+                _FOLD_CALL if call else _FOLD_CHECK,
+                call,
+                b + call,
+                call > 0 and call == stack,
+            )
+        if cur:
+            kind = _RAISE
+            actions = _CALL_RAISE if call else _CHECK_RAISE
+        else:
+            kind = _BET
+            actions = _CHECK_BET
+        if self._limit:
+            min_to = max_to = min(self._full_level + self._bet_size, total)
+            complete = self._full_level < cur
+        else:
+            # _raise_range, inlined.
+            min_to = cur + (last if last > bb else bb)
+            if self._pot_limit:
+                pot_max = 2 * cur - b + self._collected + sum(bets)
+                max_to = pot_max if pot_max > min_to else min_to
+            else:
+                max_to = total
+            if min_to > total:
+                min_to = total
+            if max_to > total:
+                max_to = total
+            complete = False
         return LegalActions(
             seat,
             actions,
@@ -527,7 +570,7 @@ class Hand:
             kind,
             min_to,
             max_to,
-            kind is not None and max_to == stack + b,
+            max_to == total,
             complete,
         )
 
@@ -703,36 +746,46 @@ class Hand:
         """
         i, act, to = self._check(seat, action, amount)
         self._legal = None
-        start = len(self._records)
-        if self._street == _SHOWDOWN:
-            self._showdown_move(i, act is Action.SHOW)
-            return self._records[start:]
         records = self._records
-        if act is Action.FOLD:
+        start = len(records)
+        if self._street == _SHOWDOWN:
+            self._showdown_move(i, act is _SHOW)
+            return records[start:]
+        if act is _FOLD_ACT:
             self._folded[i] = True
             self._live -= 1
             self._need[i] = False
             records.append(Folded(seat))
             if self._config.uncapped_heads_up and not self._uncapped:
                 cap = self._config.raise_cap
-                if self._contenders() == 2 and (cap is None or self._bet_count < cap):
+                if self._live == 2 and (cap is None or self._bet_count < cap):
                     self._uncapped = True
-        elif act is Action.CHECK:
+        elif act is _CHECK_ACT:
             self._acted_at[i] = self._current
             self._need[i] = False
             records.append(Checked(seat))
-        elif act is Action.CALL:
-            add = to - self._bet[i]
-            self._stack[i] -= add
-            self._bet[i] = to
+        elif act is _CALL_ACT:
+            bet = self._bet
+            stack = self._stack
+            add = to - bet[i]
+            left = stack[i] - add
+            stack[i] = left
+            bet[i] = to
             self._contrib[i] += add
             self._acted_at[i] = self._current
             self._need[i] = False
-            records.append(Called(seat, add, self._stack[i] == 0))
+            records.append(Called(seat, add, left == 0))
         else:
             self._raise_to(i, to)
-            records.append((Bet if act is Action.BET else Raised)(seat, to, self._stack[i] == 0))
-        self._after_move(i)
+            records.append((Bet if act is _BET else Raised)(seat, to, self._stack[i] == 0))
+        # After the move: the round ends when one player is left or nobody else acts.
+        if self._live == 1:
+            self._actor = -1
+            self._end_round()
+        else:
+            nxt = self._actor = self._next_actor(i + 1)
+            if nxt < 0:
+                self._end_round()
         return records[start:]
 
     def _raise_to(self, i: int, to: int) -> None:
@@ -820,14 +873,16 @@ class Hand:
         folded = self._folded
         declared = self._declared
         stack = self._stack
-        for k in range(n):
-            j = (start + k) % n
+        bet = self._bet
+        cur = self._current
+        for k in range(start, start + n):
+            j = k % n
             if not need[j]:
                 continue
             if folded[j] or declared[j] or not stack[j]:
                 need[j] = False
                 continue
-            if self._bet[j] >= self._current:
+            if bet[j] >= cur:
                 # Nothing to call and nobody left who could call a raise: no move to make.
                 for o in range(n):
                     if o != j and not folded[o] and not declared[o] and stack[o]:
