@@ -255,19 +255,31 @@ class Hand:
             raise RuleError("a hand needs at least two players")
         if len(specs) > MAX_PLAYERS:
             raise RuleError(f"a hand has at most {MAX_PLAYERS} players")
-        if len({s.seat for s in specs}) != len(specs):
-            raise RuleError("each seat may be dealt in only once")
+        prev_seat = None
+        posts = False
+        for s in specs:
+            # Sorted by seat, so a seat dealt in twice shows up as two neighbours.
+            if s.seat == prev_seat:
+                raise RuleError("each seat may be dealt in only once")
+            prev_seat = s.seat
         for s in specs:
             if s.stack <= 0:
                 raise RuleError(f"seat {s.seat} has no chips to play")
-            if s.live_post < 0 or s.dead_post < 0:
-                raise RuleError(f"seat {s.seat} cannot post a negative blind")
+            if s.live_post or s.dead_post:
+                posts = True
+                if s.live_post < 0 or s.dead_post < 0:
+                    raise RuleError(f"seat {s.seat} cannot post a negative blind")
         if type(button) is not int or button < 0:
             raise RuleError(f"the button must be a seat number, not {button!r}")
         # Deal order: first seat clockwise (higher number, wrapping) after the button.
-        first = next((k for k, s in enumerate(specs) if s.seat > button), 0)
+        first = 0
+        for k, s in enumerate(specs):
+            if s.seat > button:
+                first = k
+                break
         in_seat_order = tuple(specs)
-        specs = specs[first:] + specs[:first]
+        if first:
+            specs = specs[first:] + specs[:first]
 
         self = object.__new__(cls)
         n = len(specs)
@@ -331,7 +343,7 @@ class Hand:
         assert config.small_blind is not None
         self._post(sb_i, config.small_blind, "small")
         self._post(bb_i, config.big_blind, "big")
-        for i, spec in enumerate(specs):
+        for i, spec in enumerate(specs if posts else ()):
             if spec.dead_post and stack[i]:
                 amount = min(stack[i], spec.dead_post)
                 stack[i] -= amount
@@ -898,31 +910,42 @@ class Hand:
         n = self._n
         bet = self._bet
         records = self._records
-        top = max(range(n), key=bet.__getitem__)
-        second = max((bet[j] for j in range(n) if j != top), default=0)
-        if bet[top] > second:
-            back = bet[top] - second
+        stack = self._stack
+        folded = self._folded
+        declared = self._declared
+        # The top bet (the first of equals) and the highest other bet, in one pass.
+        top = 0
+        high = bet[0]
+        second = 0
+        for j in range(1, n):
+            v = bet[j]
+            if v > high:
+                second = high
+                high = v
+                top = j
+            elif v > second:
+                second = v
+        if high > second:
+            back = high - second
             bet[top] = second
-            self._stack[top] += back
+            stack[top] += back
             self._contrib[top] -= back
             records.append(UncalledReturned(self._seats[top], back))
         self._collected += sum(bet)
         self._bet = [0] * n
         self._actor = -1
-        if self._contenders() == 1:
-            winner = self._folded.index(False)
+        if self._live == 1:
+            winner = folded.index(False)
             amount = self._collected
-            self._stack[winner] += amount
+            stack[winner] += amount
             records.append(PotAwarded(0, self._seats[winner], amount, Half.WHOLE, ""))
             self._finish()
             return
         if self._street == _RIVER:
             self._begin_showdown()
             return
-        able = sum(
-            1 for j in range(n) if not self._folded[j] and not self._declared[j] and self._stack[j]
-        )
-        if able <= 1:
+        need = [not folded[j] and not declared[j] and stack[j] > 0 for j in range(n)]
+        if need.count(True) <= 1:
             # No betting can follow: every hand is turned up, then the board is run out.
             for j in self._contender_order(0):
                 if not self._shown[j]:
@@ -943,11 +966,9 @@ class Hand:
         self._bet_size = (
             self._config.big_blind if self._street == _FLOP else self._config.big_bet or 0
         )
-        self._uncapped = self._config.uncapped_heads_up and self._contenders() == 2
+        self._uncapped = self._config.uncapped_heads_up and self._live == 2
         self._acted_at = [-1] * n
-        self._need = [
-            not self._folded[j] and not self._declared[j] and self._stack[j] > 0 for j in range(n)
-        ]
+        self._need = need
         self._actor = self._next_actor(0)
         if self._actor < 0:
             self._end_round()
