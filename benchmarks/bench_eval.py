@@ -13,8 +13,10 @@ What each number means:
 - phevaluator's public function is a Python wrapper around its C extension; the raw C
   function (`phevaluator._pheval.evaluate_omaha_cards`) is timed too, for context.
 - Rates are evaluations per second of CPU time (`time.process_time`, this process only),
-  the median of several interleaved rounds: on a shared machine, wall-clock time mostly
-  measures who else got the processor.
+  the median of several interleaved rounds, the order reversed every round: on a shared
+  machine, wall-clock time mostly measures who else got the processor. A neighbour's load
+  still slows a process (shared caches), so the headline ratio is also given round by
+  round, ours and phevaluator back to back, with its quartiles.
 - Board entries are built the first time a board's ranks come up (~60 us each, 6,175 at
   most): the warm-up round builds them, and the cold line shows a fresh process's first
   pass over the deals against its second.
@@ -59,6 +61,8 @@ class ShowdownRates(NamedTuple):
     phevaluator_showdown_high: float
     """phevaluator once per hand of the same showdowns: high only."""
     deals: int
+    paired_ratio: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    """`evaluate_many` over phevaluator's public API, round by round: median, quartiles."""
 
 
 def random_deals(count: int, seed: int) -> list[Deal]:
@@ -85,20 +89,40 @@ def random_showdowns(count: int, seed: int, players: int = 9) -> list[Showdown]:
     return showdowns
 
 
+def _round_times(runs: dict[str, Callable[[], object]], seconds: float) -> dict[str, list[float]]:
+    """CPU seconds of each function per round, over interleaved rounds.
+
+    Each round runs every function once, in the listed order and then reversed on the next
+    round, so no side always runs first after the other (cache state, a neighbour's load).
+    """
+    for fn in runs.values():
+        fn()  # warm up: imports, caches
+    times: dict[str, list[float]] = {name: [] for name in runs}
+    order = list(runs.items())
+    deadline = time.process_time() + seconds * len(runs)
+    while time.process_time() < deadline or min(len(t) for t in times.values()) < 5:
+        for name, fn in order:
+            start = time.process_time()
+            fn()
+            times[name].append(time.process_time() - start)
+        order.reverse()
+    return times
+
+
 def _median_rates(
     runs: dict[str, Callable[[], object]], per_run: int, seconds: float
 ) -> dict[str, float]:
     """Items per CPU second of each function, the median of interleaved rounds."""
-    for fn in runs.values():
-        fn()  # warm up: imports, caches
-    times: dict[str, list[float]] = {name: [] for name in runs}
-    deadline = time.process_time() + seconds * len(runs)
-    while time.process_time() < deadline or min(len(t) for t in times.values()) < 5:
-        for name, fn in runs.items():
-            start = time.process_time()
-            fn()
-            times[name].append(time.process_time() - start)
+    times = _round_times(runs, seconds)
     return {name: per_run / statistics.median(spent) for name, spent in times.items()}
+
+
+def _paired_ratio(ours: list[float], theirs: list[float]) -> tuple[float, float, float]:
+    """Our rate over theirs per round (the two ran back to back, under the same load of the
+    machine): the median and the quartiles of those ratios."""
+    ratios = sorted(their / our for our, their in zip(ours, theirs, strict=True))
+    low, median, high = statistics.quantiles(ratios, n=4)
+    return median, low, high
 
 
 def bench_showdown_evals(
@@ -130,16 +154,18 @@ def bench_showdown_evals(
         for hole, board in deals:
             raw(*board, *hole)
 
-    per_input = _median_rates(
+    per_input_times = _round_times(
         {
             "ours": ours_many,
             "phe": phevaluator,
             "ours_call": ours_per_call,
             "phe_c": phevaluator_c,
         },
-        len(deals),
         seconds,
     )
+    per_input = {
+        name: len(deals) / statistics.median(spent) for name, spent in per_input_times.items()
+    }
 
     def ours_showdown() -> None:
         for holes, board in showdowns:
@@ -160,6 +186,7 @@ def bench_showdown_evals(
         ours_showdown_hi_lo=showdown["ours"],
         phevaluator_showdown_high=showdown["phe"],
         deals=len(deals),
+        paired_ratio=_paired_ratio(per_input_times["ours"], per_input_times["phe"]),
     )
 
 
@@ -246,6 +273,11 @@ def main(argv: list[str] | None = None) -> int:
         f"  ratio ours hi+lo / phevaluator high (public): "
         f"{rates.ours_hi_lo / rates.phevaluator_high:.2f}x"
         f" (per call {rates.ours_hi_lo_per_call / rates.phevaluator_high:.2f}x)"
+    )
+    median, low, high = rates.paired_ratio
+    print(
+        f"  same ratio round by round (back to back): median {median:.2f}x,"
+        f" quartiles {low:.2f}x-{high:.2f}x"
     )
     print("9-handed showdowns (one board, nine hands), hands/s:")
     print(f"  ours hi+lo, showdown_values      {rates.ours_showdown_hi_lo:>12,.0f}")
