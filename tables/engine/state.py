@@ -756,7 +756,37 @@ class Hand:
         Bet and raise amounts are the street total ("raise to 40"); an all-in for less is
         accepted as a bet, raise or call at the stack total.
         """
-        i, act, to = self._check(seat, action, amount)
+        # The common case of _check, inlined: a move the cached legal actions allow.
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        i = -1
+        if seat == legal.seat and action in legal.actions:
+            act = action if action.__class__ is Action else Action(action)
+            if act is _CALL_ACT:
+                if amount is None or amount == legal.call_to:
+                    i = self._actor
+                    to = legal.call_to
+            elif act is _FOLD_ACT or act is _CHECK_ACT:
+                i = self._actor
+                to = self._bet[i]
+            elif act is _SHOW or act is Action.MUCK:
+                i = self._actor
+                to = 0
+            elif (
+                type(amount) is int
+                and legal.min_to <= amount <= legal.max_to
+                and (
+                    self._config.chip_unit == 1
+                    or not amount % self._config.chip_unit
+                    or amount == legal.min_to
+                    or amount == legal.max_to
+                )
+            ):
+                i = self._actor
+                to = amount
+        if i < 0:
+            i, act, to = self._check_fully(seat, action, amount)
         self._legal = None
         records = self._records
         start = len(records)
