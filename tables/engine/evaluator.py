@@ -23,7 +23,7 @@ and `best_low` try all sixty combinations to name the five cards for the showdow
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations
 
 from tables.engine import _tables as t
@@ -343,16 +343,9 @@ def best_high(hole: Sequence[Card], board: Sequence[Card]) -> tuple[int, tuple[C
     >>> describe_high(value), cards_str(used)
     ('One pair, aces', 'AsAdKs7d2c')
     """
-    _check(hole, board)
-    best = -1
-    best_cards: tuple[Card, ...] = ()
-    for pair in combinations(hole, 2):
-        for triple in combinations(board, 3):
-            five = pair + triple
-            value = five_card_high(five)
-            if value > best:
-                best, best_cards = value, five
-    return best, best_cards
+    best = _best_five(hole, board, five_card_high)
+    assert best is not None  # every five cards make some high
+    return best
 
 
 def best_low(hole: Sequence[Card], board: Sequence[Card]) -> tuple[int, tuple[Card, ...]] | None:
@@ -363,13 +356,22 @@ def best_low(hole: Sequence[Card], board: Sequence[Card]) -> tuple[int, tuple[Ca
     >>> describe_low(value), cards_str(used)
     ('8-5-3-2-A', 'As2d3h5d8c')
     """
+    return _best_five(hole, board, five_card_low)
+
+
+def _best_five(
+    hole: Sequence[Card],
+    board: Sequence[Card],
+    score: Callable[[tuple[Card, ...]], int | None],
+) -> tuple[int, tuple[Card, ...]] | None:
+    """The best-scoring two-hole-plus-three-board five of all sixty, with its cards."""
     _check(hole, board)
     best = -1
     best_cards: tuple[Card, ...] = ()
     for pair in combinations(hole, 2):
         for triple in combinations(board, 3):
             five = pair + triple
-            value = five_card_low(five)
+            value = score(five)
             if value is not None and value > best:
                 best, best_cards = value, five
     return (best, best_cards) if best >= 0 else None
