@@ -6,7 +6,6 @@ Deselect with ``-m "not browser"``.
 
 from collections.abc import Iterator
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from django.db import connections
@@ -14,15 +13,10 @@ from django.utils import timezone
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from series.models import Event, Season
+from tests.browser import ARTIFACTS, launch_chromium, needs_chromium
 from tests.conftest import PASSWORD
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium is not installed"),
-]
+pytestmark = needs_chromium
 
 
 @pytest.fixture
@@ -57,16 +51,7 @@ def browser(live_server: object, monkeypatch: pytest.MonkeyPatch) -> Iterator[Br
     # are still plain synchronous ones.
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=[
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-            ],
-        )
+        browser = launch_chromium(playwright)
         yield browser
         browser.close()
         # ORM calls made while Playwright's loop is running get connections of their own;

@@ -20,18 +20,14 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
+from tests.browser import ARTIFACTS, launch_chromium, needs_chromium
 from tests.conftest import PASSWORD
 
 BASE_DIR = Path(__file__).resolve().parents[2]
-CHROMIUM = Path("/usr/bin/chromium")
-ARTIFACTS = BASE_DIR / "test-artifacts"
 LAPTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium is not installed"),
-]
+pytestmark = needs_chromium
 
 SETUP = f"""
 from django.contrib.auth.models import User
@@ -97,16 +93,7 @@ def browser() -> Iterator[Browser]:
     # A loaded machine (make test runs two workers) can take a few seconds to deal.
     expect.set_options(timeout=10_000)
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=[
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-            ],
-        )
+        browser = launch_chromium(playwright)
         yield browser
         browser.close()
 
