@@ -42,3 +42,18 @@ def player_client(player: User) -> Client:
     client = Client()
     client.force_login(player)
     return client
+
+
+@pytest.fixture(autouse=True)
+def fresh_channel_layer() -> Iterator[None]:
+    """Give every test its own channel layer.
+
+    Channels keeps one layer object per process, and channels-redis binds its receive locks
+    to the event loop that first used them; pytest-asyncio runs each test on a new loop, so
+    a layer left over from an earlier test fails with "bound to a different event loop".
+    """
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
