@@ -150,7 +150,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 EMBEDDED = not REDIS_URL
 
 if EMBEDDED:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "series.channel_layers.PacedInMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     CELERY_BROKER_URL = "memory://localhost/"
     CELERY_RESULT_BACKEND = "cache+memory://"
@@ -177,7 +177,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Periodic sweeps are added by the apps that need them (the blind clock, for one).
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Live tables: apply due time-outs and start due hands if a countdown task was lost.
-    "tables-sweep": {"task": "tables.tasks.tables_sweep", "schedule": 2.0},
+    "tables-sweep": {"task": "tables.tasks.tables_sweep", "schedule": 1.0},
 }
 # Live tables: may players (not only directors) open cash tables?
 TABLES_PLAYERS_MAY_OPEN = env_bool("TABLES_PLAYERS_MAY_OPEN", False)

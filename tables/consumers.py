@@ -17,6 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from asgiref.sync import sync_to_async
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, connections
@@ -143,12 +144,27 @@ def handle_frame(table_id: int, user: Any, frame: Any) -> list[dict[str, Any]]:
 
 
 class TableConsumer(AsyncWebsocketConsumer):
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch, without its ``close_old_connections`` before every handler.
+
+        Channels runs that through the one thread-sensitive executor, so every broadcast
+        to every socket queued behind all the others for a thread hop (six per move per
+        table): the largest latency in the load test. This consumer touches the database
+        only on its own threads (``database_sync_to_async`` above), which look after their
+        connections, so the hop bought nothing.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"no handler for message type {message['type']}")
+        await handler(message)
+
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
         self.sent_version = 0
         self.recent: deque[float] = deque()
         self.counted = False
+        self.heard_at = time.monotonic()
         # Accept first: daphne drops a handshake not answered within 5 seconds, and under a
         # burst of connections the database work below can take longer than that.
         await self.accept()
@@ -173,6 +189,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def _resync(self) -> None:
         while True:
             await asyncio.sleep(RESYNC_SECONDS)
+            if time.monotonic() - self.heard_at < RESYNC_SECONDS:
+                continue  # the group is talking: no broadcast was lost
             try:
                 await self.send_snapshot()
             except Exception:  # noqa: BLE001 - keep the socket; the next round retries
@@ -222,6 +240,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         version = event.get("version", 0)
+        self.heard_at = time.monotonic()
         if version <= self.sent_version:
             return
         snapshot = table_snapshot_if_cached(
