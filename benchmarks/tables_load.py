@@ -127,7 +127,14 @@ class Servers:
                 DATABASE_URL=urlunparse(urlparse(url)._replace(path=f"/{name}")),
                 REDIS_URL=urlunparse(redis_url),
             )
-        env["LOG_LEVEL"] = "ERROR"
+        # As deployed: DEBUG off (with it on, Django records every query's SQL).
+        env.update(
+            DEBUG="0",
+            SECRET_KEY=f"tables-load-{uuid.uuid4().hex}",
+            ALLOWED_HOSTS="127.0.0.1,localhost",
+            SECURE_SSL_REDIRECT="0",
+            LOG_LEVEL="ERROR",
+        )
         self.env = env
         self.log = Path(os.environ.get("TABLES_LOAD_LOG", str(workdir / "servers.log")))
 

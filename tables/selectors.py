@@ -95,6 +95,7 @@ class _TableState:
     engine: EngineHand | None
     recent: list[dict[str, Any]]
     chat: list[dict[str, Any]]
+    equity: dict[str, float] | None = None
 
 
 _STATE_CACHE: OrderedDict[tuple[int, Any, int], _TableState] = OrderedDict()
@@ -121,24 +122,52 @@ def _table_state(table_id: int) -> _TableState:
     seats = list(Seat.objects.filter(table_id=table_id).select_related("user"))
     hand = Hand.objects.filter(table_id=table_id).order_by("-number").first()
     engine = engine_for(hand) if hand is not None else None
-    recent = [
+    return _store(_TableState(table, seats, hand, engine, _recent(table_id), _chat(table_id)))
+
+
+def _recent(table_id: int) -> list[dict[str, Any]]:
+    return [
         {"id": h.pk, "number": h.number, "summary": h.summary}
         for h in Hand.objects.filter(table_id=table_id, ended_at__isnull=False)
         .order_by("-number")
         .only("id", "number", "summary")[:RECENT_HANDS]
     ]
-    chat = [
+
+
+def _chat(table_id: int) -> list[dict[str, Any]]:
+    return [
         {"name": m.user.get_username(), "text": m.text, "at": _ms(m.created_at)}
         for m in reversed(
             list(ChatMessage.objects.filter(table_id=table_id).select_related("user")[:CHAT_LINES])
         )
     ]
-    state = _TableState(table, seats, hand, engine, recent, chat)
+
+
+def _store(state: _TableState) -> _TableState:
+    if state.hand is not None and state.engine is not None and state.hand.is_complete:
+        # Computed here, in a worker thread, not on the sockets' event loop.
+        state.equity = _runout_equity(state.hand.pk, state.engine)
+    table = state.table
     with _STATE_LOCK:
-        _STATE_CACHE[(table_id, table.created_at, table.version)] = state
+        _STATE_CACHE[(table.pk, table.created_at, table.version)] = state
         while len(_STATE_CACHE) > _STATE_CACHE_SIZE:
             _STATE_CACHE.popitem(last=False)
     return state
+
+
+def table_state_after_move(table: Table, hand: Hand, engine: EngineHand, seats: list[Seat]) -> None:
+    """File the state a move just committed, from the rows it wrote, without reading back.
+
+    The objects are the writer's, never changed after its commit. The recent hands and chat
+    come from the version before when this process has it and no hand ended since (a chat
+    line bumps the version and is read back in full); otherwise they are read.
+    """
+    with _STATE_LOCK:
+        before = _STATE_CACHE.get((table.pk, table.created_at, table.version - 1))
+    same_hands = before is not None and hand.ended_at is None and before.hand is not None
+    recent = before.recent if before is not None and same_hands else _recent(table.pk)
+    chat = before.chat if before is not None else _chat(table.pk)
+    _store(_TableState(table, sorted(seats, key=lambda s: s.number), hand, engine, recent, chat))
 
 
 def table_snapshot(table: Table | int, user: Any) -> dict[str, Any]:
@@ -232,7 +261,7 @@ def _snapshot_from_state(state: _TableState, user: Any) -> dict[str, Any]:
                 else None
             ),
             "commitment": hand.commitment,
-            "equity": _runout_equity(hand.pk, engine) if complete else None,
+            "equity": state.equity if complete else None,
             "results": [{**a, "name": _name_at(seats, a["seat"])} for a in view["awards"]]
             if complete
             else None,

@@ -12,14 +12,17 @@ The table only decides who is dealt in (seating, sitting out, missed blinds) and
 
 from __future__ import annotations
 
+import functools
 import logging
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, User
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -59,6 +62,30 @@ CHAT_MAX_LENGTH = 300
 
 TIMED_OUT = "timed out"
 NO_CHIPS = "no chips"
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+# SQLite has one writer at a time. Its busy handler waits by sleeping (1, 2, 5 ... 100 ms),
+# which under load turned a 2 ms move into a 50 ms one; threads of this process queue here
+# instead and are woken the moment the writer before them commits. Other processes (a
+# restarted server, a management command) still meet the busy timeout.
+_SQLITE_WRITER = threading.RLock()
+
+
+def table_write(func: Callable[P, R]) -> Callable[P, R]:
+    """``transaction.atomic`` for the table services, one writer at a time on SQLite."""
+
+    @functools.wraps(func)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        if connection.vendor == "sqlite":
+            with _SQLITE_WRITER, transaction.atomic():
+                return func(*args, **kwargs)
+        with transaction.atomic():
+            return func(*args, **kwargs)
+
+    return wrapper
 
 
 class TableError(Exception):
@@ -102,20 +129,34 @@ def _current_hand(table: Table) -> Hand | None:
     return table.hands.filter(ended_at__isnull=True).order_by("-number").first()
 
 
-def _changed(table: Table) -> None:
+@dataclass(frozen=True)
+class _Moved:
+    """What a move wrote, all of it current: the new state is built from it without a query."""
+
+    hand: Hand
+    engine: EngineHand
+    seats: dict[int, Seat]
+
+
+def _changed(table: Table, moved: _Moved | None = None) -> None:
     """Bump the version and broadcast it once the transaction has committed."""
     table.version += 1
     table.save()
     version = table.version
     table_id = table.pk
-    transaction.on_commit(lambda: _after_commit(table_id, version))
+    transaction.on_commit(lambda: _after_commit(table_id, version, table, moved))
 
 
-def _after_commit(table_id: int, version: int) -> None:
-    from tables.selectors import table_state_warm
+def _after_commit(table_id: int, version: int, table: Table, moved: _Moved | None) -> None:
+    from tables.selectors import table_state_after_move, table_state_warm
 
-    # Build the shared part of the new snapshot here, once, before the sockets ask for it.
-    table_state_warm(table_id)
+    # Build the shared part of the new snapshot here, once, before the sockets ask for it:
+    # after a move from the rows this transaction just wrote (the objects are not touched
+    # again), otherwise by reading the table back.
+    if moved is None:
+        table_state_warm(table_id)
+    else:
+        table_state_after_move(table, moved.hand, moved.engine, list(moved.seats.values()))
     broadcast.table_changed(table_id, version)
 
 
@@ -169,7 +210,7 @@ def default_buy_ins(structure: str, big_blind: int, big_bet: int | None) -> tupl
     return minimum, max(minimum, 100 * big_blind)
 
 
-@transaction.atomic
+@table_write
 def table_create(
     *,
     created_by: Any,
@@ -224,7 +265,7 @@ def table_create(
 # ----------------------------------------------------------------------------- seating
 
 
-@transaction.atomic
+@table_write
 def seat_take(
     table_id: int,
     user: Any,
@@ -281,7 +322,7 @@ def _maybe_schedule_hand(table: Table, now: datetime) -> None:
         _schedule_next_hand(table, now)
 
 
-@transaction.atomic
+@table_write
 def seat_sit_out(table_id: int, user: Any) -> Seat:
     """Sit out from the next hand on (the current hand, if dealt in, plays on)."""
     _require_user(user)
@@ -294,7 +335,7 @@ def seat_sit_out(table_id: int, user: Any) -> Seat:
     return seat
 
 
-@transaction.atomic
+@table_write
 def seat_sit_in(
     table_id: int, user: Any, wait_for_big_blind: bool = True, *, now: datetime | None = None
 ) -> Seat:
@@ -325,7 +366,7 @@ def _in_current_hand(table: Table, seat: Seat) -> tuple[Hand | None, EngineHand 
     return hand, engine
 
 
-@transaction.atomic
+@table_write
 def seat_leave(table_id: int, user: Any, *, now: datetime | None = None) -> Seat:
     """Leave the table: the stack is cashed out now, or when the hand it is in ends."""
     _require_user(user)
@@ -341,7 +382,8 @@ def seat_leave(table_id: int, user: Any, *, now: datetime | None = None) -> Seat
         if engine.to_act == seat.number:
             assert hand is not None
             new = engine.act(seat.number, Action.FOLD)
-            _after_moves(table, hand, engine, new, now)
+            _changed(table, _after_moves(table, hand, engine, new, now))
+            return seat
     else:
         _cash_out(table, seat)
     _changed(table)
@@ -368,7 +410,7 @@ def _cash_out(table: Table, seat: Seat) -> None:
     seat.save()
 
 
-@transaction.atomic
+@table_write
 def seat_connection(table_id: int, user: Any, delta: int, *, now: datetime | None = None) -> None:
     """Count a player's sockets. Reconnecting on one's own turn adds 20 seconds, once."""
     if user is None or not user.is_authenticated:
@@ -408,7 +450,7 @@ class ActResult:
     records: int
 
 
-@transaction.atomic
+@table_write
 def table_act(
     table_id: int,
     user: Any,
@@ -427,7 +469,8 @@ def table_act(
     _require_user(user)
     now = now or timezone.now()
     table = _lock(table_id)
-    seat = table.seats.filter(user=user).first()
+    seats = _seats_locked(table)
+    seat = next((s for s in seats.values() if s.user_id == user.pk), None)
     if seat is None:
         raise TableError("not_seated", "you have no seat at this table")
     hand = _current_hand(table)
@@ -447,8 +490,7 @@ def table_act(
         seat.state = SeatState.PLAYING
         seat.sat_out_reason = ""
         seat.save(update_fields=["state", "sat_out_reason"])
-    _after_moves(table, hand, engine, new, now)
-    _changed(table)
+    _changed(table, _after_moves(table, hand, engine, new, now, seats))
     return ActResult(table.version, len(hand.records))
 
 
@@ -467,12 +509,27 @@ def _timeout_move(table: Table, engine: EngineHand, seat: Seat) -> list[Any]:
     return engine.act(seat.number, Action.FOLD)
 
 
+def _seats_locked(table: Table) -> dict[int, Seat]:
+    """The table's seats by number, with their players, locked with the table."""
+    query = table.seats.select_for_update(of=("self",)).select_related("user")
+    return {s.number: s for s in query.order_by("number")}
+
+
 def _after_moves(
-    table: Table, hand: Hand, engine: EngineHand, new: list[Any], now: datetime
-) -> None:
-    """Store the new records, make the moves nobody has to wait for, and set the clock."""
+    table: Table,
+    hand: Hand,
+    engine: EngineHand,
+    new: list[Any],
+    now: datetime,
+    seats: dict[int, Seat] | None = None,
+) -> _Moved:
+    """Store the new records, make the moves nobody has to wait for, and set the clock.
+
+    ``seats`` (from ``_seats_locked``, saved since any change) saves reading them again.
+    """
     new = list(new)
-    seats = {s.number: s for s in table.seats.select_for_update()}
+    if seats is None:
+        seats = _seats_locked(table)
     while not engine.is_complete and engine.to_act is not None:
         seat = seats[engine.to_act]
         if engine.street == Street.SHOWDOWN:
@@ -495,13 +552,15 @@ def _after_moves(
             hand.turn_started_at = now
             hand.deadline = now + timedelta(seconds=TURN_SECONDS)
             hand.turn_extended = False
-            from tables import tasks
-
-            tasks.schedule_tick(table.pk, TURN_SECONDS)
+            # No timer task per turn: the sweep (every second) applies a passed deadline, so
+            # a move costs no scheduling and a restart forgets nothing.
             actor = seats.get(engine.to_act) if engine.to_act is not None else None
             if actor is not None and actor.is_bot:
+                from tables import tasks
+
                 tasks.schedule_bot(table.pk)
     hand.save()
+    return _Moved(hand, engine, seats)
 
 
 def _is_move(record: Any) -> bool:
@@ -570,14 +629,39 @@ def hand_summary(records: Any, names: dict[int, str]) -> str:
 # ----------------------------------------------------------------------------- the clock
 
 
-@transaction.atomic
 def table_tick(table_id: int, now: datetime | None = None) -> bool:
     """Apply what is due at ``now``: a time-out, or the next hand. Idempotent.
 
     Everything is derived from stored timestamps, so running it twice, late, or after a
-    restart does the right thing once; it returns whether it changed the table.
+    restart does the right thing once; it returns whether it changed the table. Most ticks
+    find nothing due (a move came first), and say so from a plain read, without the lock.
     """
     now = now or timezone.now()
+    if not _tick_may_be_due(table_id, now):
+        return False
+    return _table_tick(table_id, now)
+
+
+def _tick_may_be_due(table_id: int, now: datetime) -> bool:
+    # Stored deadlines and next-hand times are only ever set in the future, so "not due"
+    # read without the lock stays true until the next read.
+    row = (
+        Hand.objects.filter(table_id=table_id, ended_at__isnull=True)
+        .values_list("deadline", "to_act")
+        .first()
+    )
+    if row is not None:
+        deadline, to_act = row
+        return deadline is not None and deadline <= now and to_act is not None
+    table = Table.objects.filter(pk=table_id).values_list("next_hand_at", "closed_at").first()
+    if table is None:
+        return True  # the locked read says "no such table"
+    next_hand_at, closed_at = table
+    return next_hand_at is not None and next_hand_at <= now and closed_at is None
+
+
+@table_write
+def _table_tick(table_id: int, now: datetime) -> bool:
     table = _lock(table_id)
     hand = _current_hand(table)
     if hand is not None:
@@ -589,17 +673,17 @@ def table_tick(table_id: int, now: datetime | None = None) -> bool:
         seat.state = SeatState.SITTING_OUT
         seat.sat_out_reason = TIMED_OUT
         seat.save()
-        _after_moves(table, hand, engine, new, now)
-        _changed(table)
+        _changed(table, _after_moves(table, hand, engine, new, now))
         return True
     if table.next_hand_at is None or table.next_hand_at > now or not table.is_open:
         return False
-    if not _hand_start(table, now):
+    moved = _hand_start(table, now)
+    if moved is None:
         # Not enough players any more; the next sit or sit-in schedules a hand again.
         table.next_hand_at = None
         _changed(table)
         return False
-    _changed(table)
+    _changed(table, moved)
     return True
 
 
@@ -625,7 +709,7 @@ def _between(start: int, end: int, seat: int) -> bool:
     return seat > start or seat <= end
 
 
-def _hand_start(table: Table, now: datetime) -> bool:
+def _hand_start(table: Table, now: datetime) -> _Moved | None:
     """Decide who is dealt in, post what is owed, shuffle, commit and deal."""
     seats = list(table.seats.select_for_update(of=("self",)).select_related("user"))
     candidates = [
@@ -637,7 +721,7 @@ def _hand_start(table: Table, now: datetime) -> bool:
         and s.state in (SeatState.PLAYING, SeatState.WAITING)
     ]
     if len(candidates) < 2:
-        return False
+        return None
     established = [s for s in candidates if not (s.is_new or s.owes_small or s.owes_big)]
     if len(established) < 2:
         # A fresh game: nobody has a blind to catch up on, everyone is dealt in free.
@@ -662,7 +746,7 @@ def _hand_start(table: Table, now: datetime) -> bool:
                 dead_post=(table_config(table).small_blind or 0) if owes_small else 0,
             )
     if len(dealt) < 2:
-        return False
+        return None
     small, big = _blind_positions(button, list(dealt))
     # Missed blinds: a seated player sitting out whom the big blind passed owes both blinds.
     if table.last_big_blind:
@@ -681,7 +765,7 @@ def _hand_start(table: Table, now: datetime) -> bool:
         engine = EngineHand.start(table_config(table), list(dealt.values()), button, deal.deck)
     except RuleError:
         logger.exception("table %s: the engine refused to start a hand", table.pk)
-        return False
+        return None
     table.hand_count += 1
     table.button = button
     table.last_big_blind = next(
@@ -712,21 +796,19 @@ def _hand_start(table: Table, now: datetime) -> bool:
         if s.number not in dealt and s.state != SeatState.WAITING:
             s.state = SeatState.WAITING
             s.save(update_fields=["state"])
-    _after_moves(table, hand, engine, list(engine.records), now)
-    return True
+    return _after_moves(table, hand, engine, list(engine.records), now)
 
 
 # ----------------------------------------------------------------------------- chat
 
 
-@transaction.atomic
+@table_write
 def chat_post(table_id: int, user: Any, text: str) -> dict[str, Any]:
     _require_user(user)
     text = text.strip()[:CHAT_MAX_LENGTH]
     if not text:
         raise TableError("malformed", "say something")
-    if not Table.objects.filter(pk=table_id).exists():
-        raise TableError("not_found", f"there is no table {table_id}")
+    table = _lock(table_id)
     message = ChatMessage.objects.create(table_id=table_id, user=user, text=text)
     frame = {
         "type": "chat",
@@ -735,6 +817,8 @@ def chat_post(table_id: int, user: Any, text: str) -> dict[str, Any]:
         "at": int(message.created_at.timestamp() * 1000),
     }
     transaction.on_commit(lambda: broadcast.table_chat(table_id, frame))
+    # The snapshot carries the last lines too, for sockets that join later.
+    _changed(table)
     return frame
 
 

@@ -2,8 +2,9 @@
 
 Each task takes ids and calls a service that re-reads the table under its lock, so running
 a task twice, late, or after a restart changes nothing the second time. Countdowns are
-short; the periodic ``tables_sweep`` (on beat every 2 seconds) catches whatever a lost task
-missed, from the timestamps stored on the rows.
+short; the periodic ``tables_sweep`` (on beat every second) applies passed turn deadlines
+(there is no timer task per turn) and catches whatever a lost task missed, from the
+timestamps stored on the rows.
 """
 
 from __future__ import annotations
