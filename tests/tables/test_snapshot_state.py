@@ -1,0 +1,68 @@
+"""The state filed after a move, from the writer's own rows, is the state the database holds.
+
+After a move the service builds the shared snapshot state from the rows it has just written
+instead of reading them back (tables.selectors.table_state_after_move). Every viewer's
+snapshot built that way must equal the one built from a fresh read.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+
+from tables import selectors, services
+from tables.models import Hand, Seat, Table
+from tests.tables.conftest import deal, later
+
+pytestmark = pytest.mark.django_db
+
+
+def _fresh(table: Table, viewer: User | None) -> dict:
+    with selectors._STATE_LOCK:
+        selectors._STATE_CACHE.clear()
+    return selectors.table_snapshot(table.pk, viewer)
+
+
+def _without_clock(snapshot: dict) -> dict:
+    return {k: v for k, v in snapshot.items() if k != "now"}
+
+
+def test_each_viewer_sees_the_same_snapshot_from_the_writer_as_from_the_database(
+    seated_table: Table, players: list[User], django_capture_on_commit_callbacks
+) -> None:
+    viewers: list[User | None] = [*players, None]
+    with django_capture_on_commit_callbacks(execute=True):
+        services.chat_post(seated_table.pk, players[0], "good luck")
+    now = later(services.NEXT_HAND_DELAY_SECONDS + 1)
+    for hand_number in range(3):
+        with django_capture_on_commit_callbacks(execute=True):
+            deal(seated_table, now)
+        for _ in range(60):
+            hand = Hand.objects.filter(table=seated_table).order_by("-number").first()
+            if hand.is_complete:
+                break
+            actor = Seat.objects.get(table=seated_table, number=hand.to_act).user
+            legal = selectors.table_snapshot(seated_table.pk, actor)["you"]["legal"]
+            action = (
+                "raise"
+                if legal["raise"] and hand_number == 1
+                else ("call" if legal["call"] else "check")
+            )
+            amount = legal["raise"]["min"] if action == "raise" else None
+            with django_capture_on_commit_callbacks(execute=True):
+                services.table_act(
+                    seated_table.pk, actor, legal["hand"], legal["version"], action, amount, now=now
+                )
+            seated_table.refresh_from_db()
+            filed = {
+                id(v): selectors.table_snapshot_if_cached(
+                    seated_table.pk, seated_table.created_at, seated_table.version, v
+                )
+                for v in viewers
+            }
+            for viewer in viewers:
+                assert filed[id(viewer)] is not None, "the move filed no state"
+                assert _without_clock(filed[id(viewer)]) == _without_clock(
+                    _fresh(seated_table, viewer)
+                )
+        now = later(services.NEXT_HAND_DELAY_SECONDS + 1, now)
