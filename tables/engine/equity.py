@@ -282,13 +282,16 @@ def _sampled(
 __all__ = ["DEFAULT_SAMPLES", "Equity", "equity"]
 
 
-def runout_equity(records: Sequence[object], samples: int = 10_000) -> dict[int, float] | None:
+def runout_equity(
+    records: Sequence[object], samples: int = 10_000, board_cards: int | None = None
+) -> dict[int, float] | None:
     """Each seat's all-in equity at the moment its hand was turned up for a run-out.
 
     When nobody can bet any more, every hand is turned up before the board is run out
     (RULES.md, "Showdown"); a table shows what each hand's share of the pot was worth at
-    that moment. Returns None for a hand that had no such run-out (the betting went to the
-    river, or fewer than two hands were turned up early).
+    that moment, and, dealing the run-out street by street, with the first ``board_cards``
+    cards of the board out. Returns None for a hand that had no such run-out (the betting
+    went to the river, or fewer than two hands were turned up early).
 
     The sampled estimate before the flop uses a generator seeded from the cards, so every
     server process that rebuilds the same hand shows the same numbers.
@@ -297,6 +300,7 @@ def runout_equity(records: Sequence[object], samples: int = 10_000) -> dict[int,
 
     game: Game | None = None
     board: list[Card] = []
+    run_out: list[Card] = []
     shown: dict[int, tuple[Card, ...]] = {}
     ran_out = False
     for record in records:
@@ -309,10 +313,13 @@ def runout_equity(records: Sequence[object], samples: int = 10_000) -> dict[int,
         elif isinstance(record, BoardDealt):
             if shown:
                 ran_out = True
+                run_out.extend(record.cards)
             else:
                 board.extend(record.cards)
     if game is None or not ran_out or len(shown) < 2:
         return None
+    if board_cards is not None:
+        board = (board + run_out)[: max(len(board), board_cards)]
     seats = sorted(shown)
     holes = [shown[seat] for seat in seats]
     seed = cards_str([card for hole in holes for card in hole] + board)

@@ -1186,6 +1186,50 @@ class Hand:
 
     # ------------------------------------------------------------------ views
 
+    @property
+    def runout_from(self) -> int | None:
+        """Board cards out when every hand was turned up for a run-out, else None.
+
+        RULES.md: "When all but one are all-in and no betting can follow, every hand is
+        turned up before the board is run out." The engine deals that run-out at once; a
+        table may show it street by street from this point with `runout_view`.
+        """
+        board = 0
+        shown = False
+        for r in self._records:
+            t = type(r)
+            if t is Shown:
+                shown = True
+            elif t is BoardDealt:
+                if shown:
+                    return board if board < 5 else None
+                board += len(r.cards)  # type: ignore[union-attr]
+        return None
+
+    def runout_view(self, seat: int | None, board_cards: int) -> dict[str, Any]:
+        """`view(seat)` as the hand stood during its run-out with `board_cards` cards out.
+
+        Only for a hand with a run-out (`runout_from` is not None), from `runout_from` up
+        to the full board: the hands turned up, every chip still in the middle, no award.
+        """
+        start = self.runout_from
+        if start is None or not start <= board_cards <= len(self._board):
+            raise RuleError(f"this hand has no run-out with {board_cards} board cards")
+        out = self.view(seat)
+        out["board"] = out["board"][:board_cards]
+        out["street"] = str(_board_street(board_cards))
+        out["to_act"] = None
+        out["legal_actions"] = None
+        out["awards"] = []
+        out["complete"] = False
+        for entry, i in zip(out["seats"], range(self._n), strict=True):
+            entry["stack"] = self._start_stack[i] - entry["put_in"]
+            entry["bet"] = 0
+            if entry["status"] == "active":
+                # Awarded chips are not back in front of the player yet.
+                entry["status"] = "all-in" if entry["stack"] == 0 else "active"
+        return out
+
     def view(self, seat: int | None = None) -> dict[str, Any]:
         """What `seat` (None: a spectator) may see, JSON-ready.
 
@@ -1242,6 +1286,16 @@ class Hand:
             "awards": awards,
             "complete": self.is_complete,
         }
+
+
+def _board_street(cards: int) -> Street:
+    return (
+        Street.PREFLOP
+        if cards < 3
+        else Street.FLOP
+        if cards == 3
+        else (Street.TURN if cards == 4 else Street.RIVER)
+    )
 
 
 def _cap_message(cap: int) -> str:

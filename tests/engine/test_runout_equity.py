@@ -65,3 +65,54 @@ def test_preflop_all_in_estimate_is_the_same_on_every_rebuild():
     first = runout_equity(hand.records, samples=2000)
     again = runout_equity(Hand.from_records(hand.records).records, samples=2000)
     assert first is not None and first == again
+
+
+# ------------------------------------------------------------ the run-out, street by street
+
+
+def _all_in_on_the_flop() -> Hand:
+    hand = _heads_up()
+    _play_to_flop(hand)
+    first = hand.legal_actions()
+    hand.act(first.seat, Action.BET, first.max_to)
+    hand.act(hand.legal_actions().seat, Action.CALL)
+    return hand
+
+
+def test_the_run_out_starts_where_the_hands_were_turned_up():
+    # RULES.md: "every hand is turned up before the board is run out": a table deals the
+    # rest of the board street by street from that moment.
+    assert _all_in_on_the_flop().runout_from == 3
+    bet_to_river = _heads_up(Structure.POT_LIMIT)
+    while not bet_to_river.is_complete:
+        options = bet_to_river.legal_actions()
+        if Action.SHOW in options.actions:
+            bet_to_river.act(options.seat, Action.SHOW)
+        else:
+            bet_to_river.act(options.seat, _passive(options))
+    assert bet_to_river.runout_from is None
+
+
+def test_a_run_out_view_shows_the_board_so_far_and_the_stacks_before_the_award():
+    hand = _all_in_on_the_flop()
+    final = hand.view(None)
+    turn = hand.runout_view(None, 4)
+    assert turn["board"] == final["board"][:4]
+    assert turn["awards"] == [] and not turn["complete"] and turn["street"] == "turn"
+    assert turn["to_act"] is None and turn["legal_actions"] is None
+    start = hand.starting_stacks()
+    for seat in turn["seats"]:
+        # Both hands turned up, every chip they put in still in the middle.
+        assert seat["cards"] is not None and seat["status"] == "all-in"
+        assert seat["stack"] == start[seat["seat"]] - seat["put_in"]
+    assert sum(p["amount"] for p in turn["pots"]) == sum(s["put_in"] for s in turn["seats"])
+
+
+def test_run_out_equity_follows_the_board_as_it_is_dealt():
+    hand = _all_in_on_the_flop()
+    board = list(hand.board)
+    shown = {r.seat: r.cards for r in hand.records if isinstance(r, Shown)}
+    on_turn = equity(Game.OMAHA_HI_LO, [shown[1], shown[2]], board[:4])
+    shares = runout_equity(hand.records, board_cards=4)
+    assert shares == {1: on_turn.shares[0], 2: on_turn.shares[1]}
+    assert runout_equity(hand.records, board_cards=3) == runout_equity(hand.records)
