@@ -131,6 +131,10 @@ def handle_frame(table_id: int, user: Any, frame: Any) -> list[dict[str, Any]]:
             services.seat_sit_in(table_id, user, _bool(frame, "wait_for_big_blind", True))
         elif kind == "leave":
             services.seat_leave(table_id, user)
+        elif kind == "options":
+            if "muck_losing" not in frame:
+                raise services.TableError("malformed", "say 'muck_losing': true or false")
+            services.seat_options(table_id, user, muck_losing=_bool(frame, "muck_losing", True))
         elif kind == "chat":
             text = frame.get("text")
             if not isinstance(text, str):

@@ -116,6 +116,8 @@ class Seat(models.Model):
     owes_big = models.BooleanField(default=False)
     leaving = models.BooleanField(default=False, help_text="Cash out when the hand ends.")
     connections = models.PositiveIntegerField(default=0)
+    # At the showdown a hand that cannot win is mucked unless its player chose to show it.
+    muck_losing = models.BooleanField(default=True)
 
     class Meta:
         ordering = ["table", "number"]
@@ -161,6 +163,10 @@ class Hand(models.Model):
     turn_started_at = models.DateTimeField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     turn_extended = models.BooleanField(default=False)
+    # An all-in run-out is dealt to the table street by street: how many board cards are
+    # out so far, and when the next street comes (null when there is no run-out under way).
+    board_shown = models.PositiveSmallIntegerField(null=True, blank=True)
+    reveal_at = models.DateTimeField(null=True, blank=True, db_index=True)
     summary = models.CharField(max_length=300, blank=True)
     players = models.ManyToManyField(
         settings.AUTH_USER_MODEL, through="HandPlayer", related_name="hands_played"

@@ -144,9 +144,15 @@ def _chat(table_id: int) -> list[dict[str, Any]]:
 
 
 def _store(state: _TableState) -> _TableState:
-    if state.hand is not None and state.engine is not None and state.hand.is_complete:
+    hand = state.hand
+    if (
+        hand is not None
+        and state.engine is not None
+        and (hand.is_complete or hand.board_shown is not None)
+    ):
         # Computed here, in a worker thread, not on the sockets' event loop.
-        state.equity = _runout_equity(state.hand.pk, state.engine)
+        board_cards = None if hand.is_complete else hand.board_shown
+        state.equity = _runout_equity(hand, state.engine, board_cards)
     table = state.table
     with _STATE_LOCK:
         _STATE_CACHE[(table.pk, table.created_at, table.version)] = state
@@ -206,7 +212,15 @@ def _snapshot_from_state(state: _TableState, user: Any) -> dict[str, Any]:
     authenticated = user is not None and getattr(user, "is_authenticated", False)
     mine = next((s for s in seats if authenticated and s.user_id == user.pk), None)
     in_hand = engine is not None and mine is not None and mine.number in engine.seats
-    view = engine.view(mine.number if in_hand else None) if engine is not None else None
+    viewer = mine.number if in_hand and mine is not None else None
+    running_out = hand is not None and not hand.is_complete and hand.board_shown is not None
+    if engine is None:
+        view = None
+    elif running_out:
+        # An all-in run-out, dealt to the table street by street.
+        view = engine.runout_view(viewer, hand.board_shown)  # type: ignore[union-attr,arg-type]
+    else:
+        view = engine.view(viewer)
     seen = {s["seat"]: s for s in view["seats"]} if view else {}
 
     seats_out = []
@@ -261,7 +275,7 @@ def _snapshot_from_state(state: _TableState, user: Any) -> dict[str, Any]:
                 else None
             ),
             "commitment": hand.commitment,
-            "equity": state.equity if complete else None,
+            "equity": state.equity if complete or running_out else None,
             "results": [{**a, "name": _name_at(seats, a["seat"])} for a in view["awards"]]
             if complete
             else None,
@@ -275,6 +289,7 @@ def _snapshot_from_state(state: _TableState, user: Any) -> dict[str, Any]:
     you = {
         "seat": mine.number if mine else None,
         "legal": you_legal,
+        "muck_losing": mine.muck_losing if mine else None,
         "owes": (
             {"small": mine.owes_small, "big": mine.owes_big}
             if mine and (mine.owes_small or mine.owes_big)
@@ -308,22 +323,26 @@ def _snapshot_from_state(state: _TableState, user: Any) -> dict[str, Any]:
     }
 
 
-_EQUITY_CACHE: dict[int, dict[str, float] | None] = {}
+_EQUITY_CACHE: dict[tuple[int, str, int | None], dict[str, float] | None] = {}
 
 
-def _runout_equity(hand_id: int, engine: Any) -> dict[str, float] | None:
-    """All-in equity at the run-out; a finished hand never changes, so each process
-    computes it once (a pre-flop estimate samples boards and takes tens of milliseconds)."""
-    if hand_id not in _EQUITY_CACHE:
+def _runout_equity(
+    hand: Hand, engine: Any, board_cards: int | None = None
+) -> dict[str, float] | None:
+    """All-in equity at the run-out (with ``board_cards`` of the board out, while it is
+    dealt); the records of a run-out never change, so each process computes it once per
+    street (a pre-flop estimate samples boards and takes tens of milliseconds)."""
+    key = (hand.pk, hand.commitment, board_cards)
+    if key not in _EQUITY_CACHE:
         from tables.engine.equity import runout_equity
 
         if len(_EQUITY_CACHE) > 256:
             _EQUITY_CACHE.clear()
-        shares = runout_equity(engine.records)
-        _EQUITY_CACHE[hand_id] = (
+        shares = runout_equity(engine.records, board_cards=board_cards)
+        _EQUITY_CACHE[key] = (
             None if shares is None else {str(seat): round(v, 4) for seat, v in shares.items()}
         )
-    return _EQUITY_CACHE[hand_id]
+    return _EQUITY_CACHE[key]
 
 
 def _seconds(n: float) -> Any:

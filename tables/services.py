@@ -58,6 +58,8 @@ TURN_SECONDS = 30
 COUNTDOWN_AFTER_SECONDS = 10
 RECONNECT_BONUS_SECONDS = 20
 NEXT_HAND_DELAY_SECONDS = 3
+# An all-in run-out is dealt street by street, this long apart, with the equity shown.
+RUNOUT_STEP_SECONDS = 1.5
 CHAT_MAX_LENGTH = 300
 
 TIMED_OUT = "timed out"
@@ -356,6 +358,19 @@ def seat_sit_in(
     return seat
 
 
+@table_write
+def seat_options(table_id: int, user: Any, *, muck_losing: bool) -> Seat:
+    """A seated player's standing choices: show or muck a hand that cannot win."""
+    _require_user(user)
+    table = _lock(table_id)
+    seat = _seat_of(table, user)
+    if seat.muck_losing != muck_losing:
+        seat.muck_losing = muck_losing
+        seat.save(update_fields=["muck_losing"])
+        _changed(table)
+    return seat
+
+
 def _in_current_hand(table: Table, seat: Seat) -> tuple[Hand | None, EngineHand | None]:
     hand = _current_hand(table)
     if hand is None:
@@ -406,6 +421,7 @@ def _cash_out(table: Table, seat: Seat) -> None:
     seat.sat_out_reason = ""
     seat.is_new = False
     seat.owes_small = seat.owes_big = seat.leaving = False
+    seat.muck_losing = True
     seat.connections = 0
     seat.save()
 
@@ -533,10 +549,11 @@ def _after_moves(
     while not engine.is_complete and engine.to_act is not None:
         seat = seats[engine.to_act]
         if engine.street == Street.SHOWDOWN:
-            # Cards speak: a hand that could win something is shown, the rest mucked, so a
+            # Cards speak: a hand that could win something is shown; one that cannot is
+            # mucked or shown as its player chose beforehand (Seat.muck_losing), so a
             # showdown never waits on anybody (the engine says which hands could win).
-            could_win = engine.showing_could_win(seat.number)
-            new += engine.act(seat.number, Action.SHOW if could_win else Action.MUCK)
+            show = engine.showing_could_win(seat.number) or not seat.muck_losing
+            new += engine.act(seat.number, Action.SHOW if show else Action.MUCK)
         elif seat.leaving or (
             seat.state == SeatState.SITTING_OUT and seat.sat_out_reason == TIMED_OUT
         ):
@@ -544,7 +561,12 @@ def _after_moves(
         else:
             break
     hand.records = hand.records + [record_to_json(r) for r in new]
-    if engine.is_complete:
+    if engine.is_complete and engine.runout_from is not None and hand.board_shown is None:
+        # The engine has run the board out; the table deals it street by street (ticks
+        # move it on), and the chips move when the river is out.
+        hand.board_shown = engine.runout_from
+        _next_reveal(table, hand, now)
+    elif engine.is_complete:
         _hand_finish(table, hand, engine, seats, now)
     else:
         if hand.to_act != engine.to_act or any(_is_move(r) for r in new):
@@ -559,6 +581,31 @@ def _after_moves(
                 from tables import tasks
 
                 tasks.schedule_bot(table.pk)
+    hand.save()
+    return _Moved(hand, engine, seats)
+
+
+def _next_reveal(table: Table, hand: Hand, now: datetime) -> None:
+    from tables import tasks
+
+    hand.to_act = None
+    hand.deadline = None
+    hand.turn_started_at = None
+    hand.reveal_at = now + timedelta(seconds=RUNOUT_STEP_SECONDS)
+    tasks.schedule_tick(table.pk, RUNOUT_STEP_SECONDS)
+
+
+def _reveal_street(table: Table, hand: Hand, now: datetime) -> _Moved:
+    """Deal the next street of a run-out to the table; with the river, settle the hand."""
+    engine = hand_engine(hand)
+    seats = _seats_locked(table)
+    shown = hand.board_shown or 0
+    hand.board_shown = 3 if shown < 3 else shown + 1
+    if hand.board_shown >= len(engine.board):
+        hand.reveal_at = None
+        _hand_finish(table, hand, engine, seats, now)
+    else:
+        _next_reveal(table, hand, now)
     hand.save()
     return _Moved(hand, engine, seats)
 
@@ -647,11 +694,13 @@ def _tick_may_be_due(table_id: int, now: datetime) -> bool:
     # read without the lock stays true until the next read.
     row = (
         Hand.objects.filter(table_id=table_id, ended_at__isnull=True)
-        .values_list("deadline", "to_act")
+        .values_list("deadline", "to_act", "reveal_at")
         .first()
     )
     if row is not None:
-        deadline, to_act = row
+        deadline, to_act, reveal_at = row
+        if reveal_at is not None:
+            return bool(reveal_at <= now)
         return deadline is not None and deadline <= now and to_act is not None
     table = Table.objects.filter(pk=table_id).values_list("next_hand_at", "closed_at").first()
     if table is None:
@@ -664,6 +713,11 @@ def _tick_may_be_due(table_id: int, now: datetime) -> bool:
 def _table_tick(table_id: int, now: datetime) -> bool:
     table = _lock(table_id)
     hand = _current_hand(table)
+    if hand is not None and hand.reveal_at is not None:
+        if hand.reveal_at > now:
+            return False
+        _changed(table, _reveal_street(table, hand, now))
+        return True
     if hand is not None:
         if hand.deadline is None or hand.deadline > now or hand.to_act is None:
             return False
@@ -871,9 +925,9 @@ def table_add_bots(
 def tables_due(now: datetime | None = None) -> list[int]:
     """Tables with a time-out or a next hand due: what the periodic sweep ticks."""
     now = now or timezone.now()
-    timed_out = Hand.objects.filter(ended_at__isnull=True, deadline__lte=now).values_list(
-        "table_id", flat=True
-    )
+    timed_out = Hand.objects.filter(
+        Q(deadline__lte=now) | Q(reveal_at__lte=now), ended_at__isnull=True
+    ).values_list("table_id", flat=True)
     due = Table.objects.filter(
         Q(next_hand_at__lte=now, closed_at__isnull=True) | Q(pk__in=timed_out)
     ).values_list("pk", flat=True)

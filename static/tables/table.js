@@ -412,6 +412,16 @@
     if (mine.state === "sitting_out") seatControls.append(frameButton("Sit in", "sit_in"));
     else seatControls.append(frameButton("Sit out", "sit_out"));
     seatControls.append(frameButton("Leave", "leave"));
+    const muck = el("label", "muck-choice");
+    const box = document.createElement("input");
+    box.type = "checkbox";
+    box.checked = you.muck_losing !== false;
+    box.addEventListener("change", () => {
+      if (!send({ type: "options", muck_losing: box.checked })) box.checked = !box.checked;
+    });
+    muck.append(box, document.createTextNode(" Muck losing hands"));
+    muck.title = "Off: your hand is shown at the showdown even when it cannot win";
+    seatControls.append(muck);
     if (you.owes) {
       const owes = typeof you.owes === "object"
         ? Object.entries(you.owes).map(([k, v]) => k.replace(/_/g, " ") + " " + v).join(", ")

@@ -375,7 +375,7 @@ async def test_refused_frames_change_nothing(seated_table: Table, players: list[
 
 async def test_an_anonymous_socket_may_watch_but_not_act(seated_table: Table) -> None:
     spectator = await open_socket(seated_table, None, "spectator")
-    assert spectator.snapshot["you"] == {"seat": None, "legal": None, "owes": None}
+    assert spectator.snapshot["you"] == {"seat": None, "legal": None, "owes": None, "muck_losing": None}
     await spectator.send({"type": "sit", "seat": 5, "buy_in": 100})
     assert (await spectator.reply())["code"] == "auth_required"
     await spectator.send({"type": "act", "hand": 1, "version": 1, "action": "fold"})
@@ -429,6 +429,12 @@ async def test_sit_chat_and_leave_over_the_socket(table: Table, players: list[Us
     await ann.send({"type": "chat", "text": "gl all"})
     chat = await ann.reply()
     assert chat["type"] == "chat" and chat["text"] == "gl all" and chat["name"] == "ann"
+    await ann.send({"type": "options"})
+    assert (await ann.reply())["code"] == "malformed"
+    await ann.send({"type": "options", "muck_losing": "no"})
+    assert (await ann.reply())["code"] == "malformed"
+    await ann.send({"type": "options", "muck_losing": False})
+    snapshot = await ann.until(lambda s: s["you"]["muck_losing"] is False)
     await ann.send({"type": "leave"})
     snapshot = await ann.until(lambda s: s["you"]["seat"] is None)
     assert snapshot["seats"][1] == {"seat": 2, "player": None, "state": "empty"}

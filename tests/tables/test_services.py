@@ -308,3 +308,95 @@ def test_house_option_a_disconnected_player_who_times_out_is_all_in(
     assert services.table_tick(table.pk, now=hand.deadline)
     hand.refresh_from_db()
     assert {"kind": "AllInDeclared", "seat": blind_seat} in hand.records
+
+
+def test_an_all_in_run_out_is_dealt_street_by_street_with_the_equity_before_each_card(
+    director: User,
+) -> None:
+    # RULES.md: "When all but one are all-in and no betting can follow, every hand is
+    # turned up before the board is run out." The table then deals it a street at a time.
+    table = services.table_create(
+        created_by=director, name="Shove", structure="no-limit", big_blind=2, max_buy_in=200
+    )
+    ann, ben = make_players("ann", "ben")
+    services.seat_take(table.pk, ann, 1, 100)
+    services.seat_take(table.pk, ben, 2, 100)
+    now = deal(table)
+    hand = current(table)
+    first = user_at(table, hand.to_act)
+    legal = table_snapshot(table, first)["you"]["legal"]
+    services.table_act(table.pk, first, legal["hand"], legal["version"], "raise", 100, now=now)
+    second = ben if first == ann else ann
+    legal = table_snapshot(table, second)["you"]["legal"]
+    services.table_act(table.pk, second, legal["hand"], legal["version"], "call", now=now)
+
+    boards = []
+    for _ in range(3):
+        hand.refresh_from_db()
+        assert not hand.is_complete and hand.to_act is None and hand.deadline is None
+        spectator = table_snapshot(table, None)
+        boards.append(len(spectator["hand"]["board"]))
+        assert spectator["hand"]["results"] is None and spectator["hand"]["equity"]
+        assert abs(sum(spectator["hand"]["equity"].values()) - 1) < 1e-3
+        dealt = [s for s in spectator["seats"] if s["player"]]
+        assert all(s["stack"] == 0 and len(s["cards"]) == 4 for s in dealt)
+        assert spectator["you"]["legal"] is None
+        assert not services.table_tick(table.pk, now=hand.reveal_at - timedelta(seconds=0.1))
+        assert services.table_tick(table.pk, now=hand.reveal_at)
+    assert boards == [0, 3, 4]
+    hand.refresh_from_db()
+    assert hand.is_complete and hand.reveal_at is None
+    finished = table_snapshot(table, None)
+    assert len(finished["hand"]["board"]) == 5 and finished["hand"]["results"]
+    stacks = Seat.objects.filter(table=table, user__isnull=False).values_list("stack", flat=True)
+    assert sum(stacks) == 200
+
+
+def test_the_sweep_finds_a_run_out_due_from_its_stored_time(director: User) -> None:
+    # The street shown and the time of the next are stored on the hand.
+    table = services.table_create(
+        created_by=director, name="Shove", structure="no-limit", big_blind=2, max_buy_in=200
+    )
+    ann, ben = make_players("ann", "ben")
+    services.seat_take(table.pk, ann, 1, 100)
+    services.seat_take(table.pk, ben, 2, 100)
+    now = deal(table)
+    hand = current(table)
+    first = user_at(table, hand.to_act)
+    legal = table_snapshot(table, first)["you"]["legal"]
+    services.table_act(table.pk, first, legal["hand"], legal["version"], "raise", 100, now=now)
+    second = ben if first == ann else ann
+    legal = table_snapshot(table, second)["you"]["legal"]
+    services.table_act(table.pk, second, legal["hand"], legal["version"], "call", now=now)
+    hand.refresh_from_db()
+    assert services.tables_due(now=hand.reveal_at) == [table.pk]
+    assert table.pk not in services.tables_due(now=hand.reveal_at - timedelta(seconds=1))
+
+
+def test_a_player_may_choose_to_show_a_hand_that_cannot_win(table: Table) -> None:
+    # RULES.md: "Others show or muck in turn; a mucked hand wins nothing." The table asks
+    # nobody at the showdown: each player's standing choice decides for a losing hand.
+    from tables.engine.records import Mucked, Shown
+
+    ann, ben = make_players("ann", "ben")
+    services.seat_take(table.pk, ann, 1, 200)
+    services.seat_take(table.pk, ben, 2, 200)
+    services.seat_options(table.pk, ann, muck_losing=False)
+    assert table_snapshot(table, ann)["you"]["muck_losing"] is False
+    assert table_snapshot(table, ben)["you"]["muck_losing"] is True
+    now = later(services.NEXT_HAND_DELAY_SECONDS + 1)
+    for _ in range(12):
+        if not services.table_tick(table.pk, now=now):
+            break
+        hand = play_out(table, now)
+        records = [record_from_json(r) for r in hand.records]
+        assert not any(isinstance(r, Mucked) and r.seat == 1 for r in records)
+        assert any(isinstance(r, Shown) for r in records)
+        table.refresh_from_db()
+        now = table.next_hand_at
+
+
+def test_showing_options_need_a_seat(table: Table, players: list[User]) -> None:
+    with pytest.raises(services.TableError) as refused:
+        services.seat_options(table.pk, players[0], muck_losing=False)
+    assert refused.value.code == "not_seated"

@@ -68,7 +68,7 @@ def test_a_missing_table_is_404(spectator: Client) -> None:
 def test_a_spectator_sees_no_hole_cards(spectator: Client, hand_in_play: Hand) -> None:
     snapshot = snapshot_in(spectator.get(reverse("tables:table", args=[hand_in_play.table_id])))
     assert cards_of(snapshot, 1) is None and cards_of(snapshot, 4) is None
-    assert snapshot["you"] == {"seat": None, "legal": None, "owes": None}
+    assert snapshot["you"] == {"seat": None, "legal": None, "owes": None, "muck_losing": None}
     assert (
         "Log in"
         in spectator.get(reverse("tables:table", args=[hand_in_play.table_id])).content.decode()
