@@ -27,7 +27,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from series.permissions import is_director
-from tables import broadcast
+from tables import broadcast, rows
 from tables.engine.config import Config, Game, Structure
 from tables.engine.errors import RuleError
 from tables.engine.records import (
@@ -121,14 +121,16 @@ def hand_engine(hand: Hand) -> EngineHand:
 
 
 def _lock(table_id: int) -> Table:
-    try:
-        return Table.objects.select_for_update().get(pk=table_id)
-    except Table.DoesNotExist:
-        raise TableError("not_found", f"there is no table {table_id}") from None
+    # The table row, its seats and its hand in play are read and written with the lean SQL
+    # of tables.rows: every move goes through them (see that module for why).
+    table = rows.table_locked(table_id)
+    if table is None:
+        raise TableError("not_found", f"there is no table {table_id}")
+    return table
 
 
 def _current_hand(table: Table) -> Hand | None:
-    return table.hands.filter(ended_at__isnull=True).order_by("-number").first()
+    return rows.current_hand(table.pk)
 
 
 @dataclass(frozen=True)
@@ -143,7 +145,7 @@ class _Moved:
 def _changed(table: Table, moved: _Moved | None = None) -> None:
     """Bump the version and broadcast it once the transaction has committed."""
     table.version += 1
-    table.save()
+    rows.save(table)
     version = table.version
     table_id = table.pk
     transaction.on_commit(lambda: _after_commit(table_id, version, table, moved))
@@ -527,8 +529,7 @@ def _timeout_move(table: Table, engine: EngineHand, seat: Seat) -> list[Any]:
 
 def _seats_locked(table: Table) -> dict[int, Seat]:
     """The table's seats by number, with their players, locked with the table."""
-    query = table.seats.select_for_update(of=("self",)).select_related("user")
-    return {s.number: s for s in query.order_by("number")}
+    return {s.number: s for s in rows.seats_locked(table.pk)}
 
 
 def _after_moves(
@@ -581,7 +582,7 @@ def _after_moves(
                 from tables import tasks
 
                 tasks.schedule_bot(table.pk)
-    hand.save()
+    rows.save(hand)
     return _Moved(hand, engine, seats)
 
 
@@ -606,7 +607,7 @@ def _reveal_street(table: Table, hand: Hand, now: datetime) -> _Moved:
         _hand_finish(table, hand, engine, seats, now)
     else:
         _next_reveal(table, hand, now)
-    hand.save()
+    rows.save(hand)
     return _Moved(hand, engine, seats)
 
 
