@@ -24,7 +24,7 @@ from django.db import InterfaceError, OperationalError, connections
 
 from tables import broadcast, services
 from tables.models import Table
-from tables.selectors import table_snapshot, table_snapshot_if_cached
+from tables.selectors import table_snapshot, table_snapshot_text_if_cached
 
 logger = logging.getLogger(__name__)
 
@@ -247,14 +247,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.heard_at = time.monotonic()
         if version <= self.sent_version:
             return
-        snapshot = table_snapshot_if_cached(
+        text = table_snapshot_text_if_cached(
             self.table_id, self.table_created_at, version, self.user
         )
-        if snapshot is None:
+        if text is None:
             await self.send_snapshot()
             return
         self.sent_version = version
-        await self.send_json(snapshot)
+        await self.send(text_data=text)
 
     async def table_chat(self, event: dict[str, Any]) -> None:
         await self.send_json(event["frame"])

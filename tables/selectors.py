@@ -7,6 +7,7 @@ arranges what the engine shows that seat.
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections import OrderedDict
@@ -96,6 +97,7 @@ class _TableState:
     recent: list[dict[str, Any]]
     chat: list[dict[str, Any]]
     equity: dict[str, float] | None = None
+    shared: _Shared | None = None
 
 
 _STATE_CACHE: OrderedDict[tuple[int, Any, int], _TableState] = OrderedDict()
@@ -200,6 +202,15 @@ def table_snapshot_if_cached(
     return None if state is None else _snapshot_from_state(state, user)
 
 
+def table_snapshot_text_if_cached(
+    table_id: int, created_at: Any, version: int, user: Any
+) -> str | None:
+    """``table_snapshot_if_cached`` as the JSON text a socket sends."""
+    with _STATE_LOCK:
+        state = _STATE_CACHE.get((table_id, created_at, version))
+    return None if state is None else _snapshot_text(state, user)
+
+
 def table_state_warm(table_id: int) -> None:
     """Build the current state now (right after a commit), for the sockets about to ask."""
     try:
@@ -208,23 +219,48 @@ def table_state_warm(table_id: int) -> None:
         pass
 
 
-def _snapshot_from_state(state: _TableState, user: Any) -> dict[str, Any]:
+@dataclass
+class _Shared:
+    """The snapshot as a spectator sees it, built once per table version for every socket.
+
+    A seated player's snapshot differs only in their own seat's cards, the legal actions
+    when it is their turn, and ``you``; the rest is also kept as JSON text, so a move costs
+    one encoding of the shared part instead of one per socket.
+    """
+
+    seats: list[dict[str, Any]]
+    own_cards: dict[int, list[str]]
+    hand: dict[str, Any] | None
+    legal: dict[str, Any] | None
+    table: dict[str, Any]
+    head: str
+    middle: str
+    tail: str
+    end: str
+    spectator_seats: str
+
+
+def _shared(state: _TableState) -> _Shared:
+    found = state.shared
+    if found is None:
+        found = state.shared = _build_shared(state)
+    return found
+
+
+def _build_shared(state: _TableState) -> _Shared:
     table, seats, hand, engine = state.table, state.seats, state.hand, state.engine
-    authenticated = user is not None and getattr(user, "is_authenticated", False)
-    mine = next((s for s in seats if authenticated and s.user_id == user.pk), None)
-    in_hand = engine is not None and mine is not None and mine.number in engine.seats
-    viewer = mine.number if in_hand and mine is not None else None
     running_out = hand is not None and not hand.is_complete and hand.board_shown is not None
     if engine is None:
         view = None
     elif running_out:
         # An all-in run-out, dealt to the table street by street.
-        view = engine.runout_view(viewer, hand.board_shown)  # type: ignore[union-attr,arg-type]
+        view = engine.runout_view(None, hand.board_shown)  # type: ignore[union-attr,arg-type]
     else:
-        view = engine.view(viewer)
+        view = engine.view(None)
     seen = {s["seat"]: s for s in view["seats"]} if view else {}
 
     seats_out = []
+    own_cards: dict[int, list[str]] = {}
     for seat in seats:
         if seat.user is None:
             seats_out.append({"seat": seat.number, "player": None, "state": SeatState.EMPTY.value})
@@ -253,12 +289,15 @@ def _snapshot_from_state(state: _TableState, user: Any) -> dict[str, Any]:
             entry["all_in"] = dealt["status"] == "all-in"
             entry["card_count"] = 4 if dealt["status"] in ("active", "all-in") else 0
             if dealt["cards"] is not None:
-                # The engine's view holds only the viewer's own cards and shown hands.
+                # The spectator's view holds only the hands shown at the table.
                 entry["cards"] = dealt["cards"]
+            else:
+                # Only for this seat's own snapshot (the engine's hole cards of the seat).
+                own_cards[seat.number] = [card_str(c) for c in engine.hole_cards(seat.number)]  # type: ignore[union-attr]
         seats_out.append(entry)
 
     hand_out = None
-    you_legal = None
+    legal = None
     if hand is not None and engine is not None and view is not None:
         complete = hand.is_complete
         hand_out = {
@@ -284,12 +323,66 @@ def _snapshot_from_state(state: _TableState, user: Any) -> dict[str, Any]:
             "summary": hand.summary if complete else None,
             "complete": complete,
         }
-        if in_hand and not complete and view["legal_actions"] is not None:
-            you_legal = _legal(engine, hand, table.version)
+        if not complete and not running_out and engine.to_act is not None:
+            legal = _legal(engine, hand, table.version)
 
+    table_out = {
+        "id": table.pk,
+        "name": table.name,
+        "game": table.game,
+        "structure": table.structure,
+        "small_blind": _config_small_blind(table),
+        "big_blind": table.big_blind,
+        "big_bet": table.big_bet or 2 * table.big_blind,
+        "ante": table.ante,
+        "seat_count": table.seat_count,
+        "min_buy_in": table.min_buy_in,
+        "max_buy_in": table.max_buy_in,
+        "all_in_on_disconnect": table.all_in_on_disconnect,
+        "next_hand_at": _ms(table.next_hand_at),
+    }
+    return _Shared(
+        seats=seats_out,
+        own_cards=own_cards,
+        hand=hand_out,
+        legal=legal,
+        table=table_out,
+        head=f'{{"type":"snapshot","version":{table.version},"now":',
+        middle=f',"table":{_json(table_out)},"seats":',
+        tail=f',"hand":{_json(hand_out)},"you":',
+        end=f',"recent_hands":{_json(state.recent)},"chat":{_json(state.chat)}}}',
+        spectator_seats=_json(seats_out),
+    )
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def _viewer(
+    state: _TableState, shared: _Shared, user: Any
+) -> tuple[list[dict[str, Any]] | None, dict[str, Any]]:
+    """This viewer's seats (None: as the spectator sees them) and ``you``."""
+    authenticated = user is not None and getattr(user, "is_authenticated", False)
+    mine = next((s for s in state.seats if authenticated and s.user_id == user.pk), None)
+    seats = None
+    legal = None
+    if mine is not None and mine.number in shared.own_cards:
+        cards = shared.own_cards[mine.number]
+        seats = [
+            {**entry, "cards": cards} if entry["seat"] == mine.number else entry
+            for entry in shared.seats
+        ]
+    if (
+        mine is not None
+        and shared.legal is not None
+        and shared.hand is not None
+        and shared.hand["to_act"] == mine.number
+    ):
+        legal = shared.legal
     you = {
         "seat": mine.number if mine else None,
-        "legal": you_legal,
+        "legal": legal,
         "muck_losing": mine.muck_losing if mine else None,
         "owes": (
             {"small": mine.owes_small, "big": mine.owes_big}
@@ -297,31 +390,40 @@ def _snapshot_from_state(state: _TableState, user: Any) -> dict[str, Any]:
             else None
         ),
     }
+    return seats, you
+
+
+def _snapshot_from_state(state: _TableState, user: Any) -> dict[str, Any]:
+    shared = _shared(state)
+    seats, you = _viewer(state, shared, user)
     return {
         "type": "snapshot",
-        "version": table.version,
+        "version": state.table.version,
         "now": int(time.time() * 1000),
-        "table": {
-            "id": table.pk,
-            "name": table.name,
-            "game": table.game,
-            "structure": table.structure,
-            "small_blind": _config_small_blind(table),
-            "big_blind": table.big_blind,
-            "big_bet": table.big_bet or 2 * table.big_blind,
-            "ante": table.ante,
-            "seat_count": table.seat_count,
-            "min_buy_in": table.min_buy_in,
-            "max_buy_in": table.max_buy_in,
-            "all_in_on_disconnect": table.all_in_on_disconnect,
-            "next_hand_at": _ms(table.next_hand_at),
-        },
-        "seats": seats_out,
-        "hand": hand_out,
+        "table": shared.table,
+        "seats": seats if seats is not None else shared.seats,
+        "hand": shared.hand,
         "you": you,
         "recent_hands": list(state.recent),
         "chat": list(state.chat),
     }
+
+
+def _snapshot_text(state: _TableState, user: Any) -> str:
+    """``json.dumps(_snapshot_from_state(state, user))``, from the shared part's text."""
+    shared = _shared(state)
+    seats, you = _viewer(state, shared, user)
+    return "".join(
+        (
+            shared.head,
+            str(int(time.time() * 1000)),
+            shared.middle,
+            shared.spectator_seats if seats is None else _json(seats),
+            shared.tail,
+            _json(you),
+            shared.end,
+        )
+    )
 
 
 _EQUITY_CACHE: dict[tuple[int, str, int | None], dict[str, float] | None] = {}

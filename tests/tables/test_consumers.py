@@ -375,7 +375,12 @@ async def test_refused_frames_change_nothing(seated_table: Table, players: list[
 
 async def test_an_anonymous_socket_may_watch_but_not_act(seated_table: Table) -> None:
     spectator = await open_socket(seated_table, None, "spectator")
-    assert spectator.snapshot["you"] == {"seat": None, "legal": None, "owes": None, "muck_losing": None}
+    assert spectator.snapshot["you"] == {
+        "seat": None,
+        "legal": None,
+        "owes": None,
+        "muck_losing": None,
+    }
     await spectator.send({"type": "sit", "seat": 5, "buy_in": 100})
     assert (await spectator.reply())["code"] == "auth_required"
     await spectator.send({"type": "act", "hand": 1, "version": 1, "action": "fold"})

@@ -73,3 +73,21 @@ def test_each_viewer_sees_the_same_snapshot_from_the_writer_as_from_the_database
                 )
         seated_table.refresh_from_db()
         now = seated_table.next_hand_at
+
+
+def test_the_text_a_socket_sends_is_the_snapshot_as_json(
+    seated_table: Table, players: list[User], django_capture_on_commit_callbacks
+) -> None:
+    import json
+
+    now = later(services.NEXT_HAND_DELAY_SECONDS + 1)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.table_tick(seated_table.pk, now=now)
+    seated_table.refresh_from_db()
+    for viewer in [*players, None]:
+        key = (seated_table.pk, seated_table.created_at, seated_table.version, viewer)
+        text = selectors.table_snapshot_text_if_cached(*key)
+        snapshot = selectors.table_snapshot_if_cached(*key)
+        assert _without_clock(json.loads(text)) == _without_clock(snapshot)
+        mine = [s for s in snapshot["seats"] if s.get("cards")]
+        assert len(mine) == (1 if viewer is not None else 0)
