@@ -318,6 +318,7 @@ async def drive(
         "sent": state["sent"],
         "per_second": len(latencies) / elapsed,
         "p50": _percentile(latencies, 50) * 1000,
+        "p90": _percentile(latencies, 90) * 1000,
         "p99": _percentile(latencies, 99) * 1000,
         "failures": len(failures),
         "first_failure": repr(failures[0]) if failures else "",
@@ -380,14 +381,14 @@ def main() -> None:
 def _header() -> str:
     return (
         f"{'mode':<12} {'tables':>6} {'sockets':>7} {'moves':>6} {'moves/s':>8} "
-        f"{'p50 ms':>8} {'p99 ms':>8} {'load1':>6} {'errors':>6}"
+        f"{'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'load1':>6} {'errors':>6}"
     )
 
 
 def _row(r: dict[str, Any]) -> str:
     return (
         f"{r['mode']:<12} {r['tables']:>6} {r['sockets']:>7} {r['moves']:>6} "
-        f"{r['per_second']:>8.1f} {r['p50']:>8.1f} {r['p99']:>8.1f} {r['load']:>6.2f} "
+        f"{r['per_second']:>8.1f} {r['p50']:>8.1f} {r['p90']:>8.1f} {r['p99']:>8.1f} {r['load']:>6.2f} "
         f"{r['failures']:>6}"
     )
 
