@@ -429,6 +429,22 @@ class Hand:
             k = new_k
         return hand
 
+    def copy(self) -> Hand:
+        """An independent copy: moves on either leave the other as it was.
+
+        Cheaper than `from_records` (no replay), for a server that keeps a hand between
+        moves while readers still hold the previous state.
+        """
+        twin = object.__new__(Hand)
+        for name in Hand.__slots__:
+            value = getattr(self, name)
+            if type(value) is list:
+                value = list(value)
+            elif type(value) is dict:
+                value = dict(value)
+            setattr(twin, name, value)
+        return twin
+
     # ------------------------------------------------------------------ reading
 
     @property
