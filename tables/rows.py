@@ -15,7 +15,8 @@ from functools import cache
 from typing import Any, TypeVar
 
 from django.contrib.auth import get_user_model
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, Model
 
 from tables.models import Hand, Seat, Table
@@ -25,8 +26,14 @@ M = TypeVar("M", bound=Model)
 _USER_FIELDS = ("id", "username", "first_name")
 
 
+def _db() -> BaseDatabaseWrapper:
+    # Looked up once per call: every attribute read through django.db.connection is a
+    # thread-local lookup, and converters read several per value.
+    return connections[DEFAULT_DB_ALIAS]
+
+
 def _quote(name: str) -> str:
-    return str(connection.ops.quote_name(name))
+    return str(_db().ops.quote_name(name))
 
 
 @cache
@@ -34,7 +41,9 @@ def _columns(model: type[Model], alias: str) -> str:
     return ", ".join(f"{alias}.{_quote(f.column)}" for f in model._meta.concrete_fields)
 
 
-def _converters(model: type[Model], names: tuple[str, ...] | None = None) -> list[list[Any]]:
+def _converters(
+    connection: BaseDatabaseWrapper, model: type[Model], names: tuple[str, ...] | None = None
+) -> list[list[Any]]:
     """Per column, what the ORM would apply to a value read from this database."""
     key = (connection.vendor, model, names)
     found = _CONVERTERS.get(key)
@@ -61,8 +70,14 @@ def _converters(model: type[Model], names: tuple[str, ...] | None = None) -> lis
 _CONVERTERS: dict[Any, list[list[Any]]] = {}
 
 
-def _build(model: type[M], row: Any, start: int = 0, names: tuple[str, ...] | None = None) -> M:
-    converters = _converters(model, names)
+def _build(
+    connection: BaseDatabaseWrapper,
+    model: type[M],
+    row: Any,
+    start: int = 0,
+    names: tuple[str, ...] | None = None,
+) -> M:
+    converters = _converters(connection, model, names)
     values = list(row[start : start + len(converters)])
     for k, convs in enumerate(converters):
         value = values[k]
@@ -73,7 +88,7 @@ def _build(model: type[M], row: Any, start: int = 0, names: tuple[str, ...] | No
     return model.from_db(connection.alias, list(attnames), values)  # type: ignore[return-value]
 
 
-def _for_update(alias: str) -> str:
+def _for_update(connection: BaseDatabaseWrapper, alias: str) -> str:
     if not connection.features.has_select_for_update:
         return ""
     if alias and connection.features.has_select_for_update_of:
@@ -83,25 +98,27 @@ def _for_update(alias: str) -> str:
 
 def table_locked(table_id: int) -> Table | None:
     """``Table.objects.select_for_update().filter(pk=...).first()``."""
+    connection = _db()
     sql = (
         f"SELECT {_columns(Table, 't')} FROM {_quote(Table._meta.db_table)} t "
-        f"WHERE t.{_quote('id')} = %s{_for_update('')}"
+        f"WHERE t.{_quote('id')} = %s{_for_update(connection, '')}"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [table_id])
         row = cursor.fetchone()
-    return None if row is None else _build(Table, row)
+    return None if row is None else _build(connection, Table, row)
 
 
 def seats_locked(table_id: int) -> list[Seat]:
     """The table's seats by number, locked, each with its player's id and names loaded."""
+    connection = _db()
     user_model = get_user_model()
     user_cols = ", ".join(f"u.{_quote(n)}" for n in _USER_FIELDS)
     sql = (
         f"SELECT {_columns(Seat, 's')}, {user_cols} FROM {_quote(Seat._meta.db_table)} s "
         f"LEFT JOIN {_quote(user_model._meta.db_table)} u ON u.{_quote('id')} = s."
         f"{_quote('user_id')} WHERE s.{_quote('table_id')} = %s "
-        f"ORDER BY s.{_quote('number')}{_for_update('s')}"
+        f"ORDER BY s.{_quote('number')}{_for_update(connection, 's')}"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [table_id])
@@ -110,8 +127,10 @@ def seats_locked(table_id: int) -> list[Seat]:
     user_field = Seat._meta.get_field("user")
     seats = []
     for row in rows:
-        seat = _build(Seat, row)
-        user = None if row[width] is None else _build(user_model, row, width, _USER_FIELDS)
+        seat = _build(connection, Seat, row)
+        user = (
+            None if row[width] is None else _build(connection, user_model, row, width, _USER_FIELDS)
+        )
         user_field.set_cached_value(seat, user)  # type: ignore[union-attr]
         seats.append(seat)
     return seats
@@ -119,6 +138,7 @@ def seats_locked(table_id: int) -> list[Seat]:
 
 def current_hand(table_id: int) -> Hand | None:
     """The table's hand in play (not ended), if any."""
+    connection = _db()
     sql = (
         f"SELECT {_columns(Hand, 'h')} FROM {_quote(Hand._meta.db_table)} h "
         f"WHERE h.{_quote('table_id')} = %s AND h.{_quote('ended_at')} IS NULL "
@@ -127,11 +147,12 @@ def current_hand(table_id: int) -> Hand | None:
     with connection.cursor() as cursor:
         cursor.execute(sql, [table_id])
         row = cursor.fetchone()
-    return None if row is None else _build(Hand, row)
+    return None if row is None else _build(connection, Hand, row)
 
 
 def save(obj: Model, names: tuple[str, ...] | None = None) -> None:
     """``obj.save(update_fields=names)`` for a row that exists (every field when None)."""
+    connection = _db()
     model = type(obj)
     fields: list[Field[Any, Any]] = [
         f  # type: ignore[misc]

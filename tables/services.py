@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import logging
 import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -115,9 +116,32 @@ def table_config(table: Table) -> Config:
     )
 
 
+# Engines of hands in play, by (hand id, commitment, record count), filed after each commit.
+# Records only grow, so a key names one exact state; the commitment tells apart two hands
+# that got the same id (after a rollback in tests). A move pops its hand's engine (only the
+# holder of the table lock moves it) instead of replaying every record.
+_ENGINES: OrderedDict[tuple[int, str, int], EngineHand] = OrderedDict()
+_ENGINES_SIZE = 1024
+_ENGINES_LOCK = threading.Lock()
+
+
 def hand_engine(hand: Hand) -> EngineHand:
-    """Rebuild the engine's hand from the stored records (the engine checks every one)."""
+    """The engine's hand for the stored records: this process's own copy after its last
+    move, or rebuilt from the records (the engine checks every one)."""
+    with _ENGINES_LOCK:
+        engine = _ENGINES.pop((hand.pk, hand.commitment, len(hand.records)), None)
+    if engine is not None:
+        return engine
     return EngineHand.from_records([record_from_json(r) for r in hand.records])
+
+
+def _file_engine(hand: Hand, engine: EngineHand) -> None:
+    if hand.ended_at is not None:
+        return
+    with _ENGINES_LOCK:
+        _ENGINES[(hand.pk, hand.commitment, len(hand.records))] = engine
+        while len(_ENGINES) > _ENGINES_SIZE:
+            _ENGINES.popitem(last=False)
 
 
 def _lock(table_id: int) -> Table:
@@ -160,6 +184,8 @@ def _after_commit(table_id: int, version: int, table: Table, moved: _Moved | Non
     if moved is None:
         table_state_warm(table_id)
     else:
+        # The sockets read moved.engine from now on; the next move starts from a copy.
+        _file_engine(moved.hand, moved.engine.copy())
         table_state_after_move(table, moved.hand, moved.engine, list(moved.seats.values()))
     broadcast.table_changed(table_id, version)
 
