@@ -237,7 +237,8 @@ class _Shared:
     middle: str
     tail: str
     end: str
-    spectator_seats: str
+    seat_texts: list[str]
+    own_seat_texts: dict[int, str]
 
 
 def _shared(state: _TableState) -> _Shared:
@@ -351,7 +352,12 @@ def _build_shared(state: _TableState) -> _Shared:
         middle=f',"table":{_json(table_out)},"seats":',
         tail=f',"hand":{_json(hand_out)},"you":',
         end=f',"recent_hands":{_json(state.recent)},"chat":{_json(state.chat)}}}',
-        spectator_seats=_json(seats_out),
+        seat_texts=[_json(entry) for entry in seats_out],
+        own_seat_texts={
+            entry["seat"]: _json({**entry, "cards": own_cards[entry["seat"]]})
+            for entry in seats_out
+            if entry["seat"] in own_cards
+        },
     )
 
 
@@ -413,12 +419,21 @@ def _snapshot_text(state: _TableState, user: Any) -> str:
     """``json.dumps(_snapshot_from_state(state, user))``, from the shared part's text."""
     shared = _shared(state)
     seats, you = _viewer(state, shared, user)
+    seat_texts = shared.seat_texts
+    if seats is not None and you["seat"] in shared.own_seat_texts:
+        own = shared.own_seat_texts[you["seat"]]
+        seat_texts = [
+            own if entry["seat"] == you["seat"] else text
+            for entry, text in zip(shared.seats, seat_texts, strict=True)
+        ]
     return "".join(
         (
             shared.head,
             str(int(time.time() * 1000)),
             shared.middle,
-            shared.spectator_seats if seats is None else _json(seats),
+            "[",
+            ",".join(seat_texts),
+            "]",
             shared.tail,
             _json(you),
             shared.end,

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from tables.engine.config import AnteKind, Config, Game, Structure
@@ -1287,7 +1288,7 @@ class Hand:
             if type(r) is PotAwarded
         ]
         return {
-            "config": self._config.to_json(),
+            "config": dict(_config_json(self._config)),
             "street": str(self.street),
             "button": self._button,
             "seats": seats_out,
@@ -1302,6 +1303,12 @@ class Hand:
             "awards": awards,
             "complete": self.is_complete,
         }
+
+
+@lru_cache(maxsize=256)
+def _config_json(config: Config) -> dict[str, Any]:
+    # Every view carries the configuration; asdict() was a tenth of a table's snapshot.
+    return config.to_json()
 
 
 def _board_street(cards: int) -> Street:
