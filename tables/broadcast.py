@@ -57,8 +57,22 @@ def _send(table_id: int, message: dict[str, Any]) -> None:
         logger.exception("broadcast to %s failed", group)
 
 
-def table_changed(table_id: int, version: int) -> None:
-    _send(table_id, {"type": "table.changed", "version": version})
+def carries_state() -> bool:
+    """Whether "changed" broadcasts should carry the snapshot parts (``selectors._wire``).
+
+    Yes when the sockets may be in other processes (channels-redis). The in-memory layer's
+    sockets share the sender's process and its cache of built states, and that layer
+    deep-copies every message for every socket, so there the news travels alone.
+    """
+    layer = get_channel_layer()
+    return layer is not None and not isinstance(layer, InMemoryChannelLayer)
+
+
+def table_changed(table_id: int, version: int, wire: dict[str, Any] | None = None) -> None:
+    message: dict[str, Any] = {"type": "table.changed", "version": version}
+    if wire is not None:
+        message["wire"] = wire
+    _send(table_id, message)
 
 
 def table_chat(table_id: int, frame: dict[str, Any]) -> None:

@@ -24,7 +24,11 @@ from django.db import InterfaceError, OperationalError, connections
 
 from tables import broadcast, services
 from tables.models import Table
-from tables.selectors import table_snapshot, table_snapshot_text_if_cached
+from tables.selectors import (
+    snapshot_text_from_wire,
+    table_snapshot,
+    table_snapshot_text_if_cached,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -247,9 +251,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.heard_at = time.monotonic()
         if version <= self.sent_version:
             return
-        text = table_snapshot_text_if_cached(
-            self.table_id, self.table_created_at, version, self.user
-        )
+        wire = event.get("wire")
+        if wire is not None:
+            text = snapshot_text_from_wire(wire, self.user)
+        else:
+            text = table_snapshot_text_if_cached(
+                self.table_id, self.table_created_at, version, self.user
+            )
         if text is None:
             await self.send_snapshot()
             return

@@ -98,6 +98,7 @@ class _TableState:
     chat: list[dict[str, Any]]
     equity: dict[str, float] | None = None
     shared: _Shared | None = None
+    wire: dict[str, Any] | None = None
 
 
 _STATE_CACHE: OrderedDict[tuple[int, Any, int], _TableState] = OrderedDict()
@@ -209,6 +210,13 @@ def table_snapshot_text_if_cached(
     with _STATE_LOCK:
         state = _STATE_CACHE.get((table_id, created_at, version))
     return None if state is None else _snapshot_text(state, user)
+
+
+def table_wire_if_cached(table_id: int, created_at: Any, version: int) -> dict[str, Any] | None:
+    """The parts every viewer's snapshot text of that version is made of (``_wire``), if built."""
+    with _STATE_LOCK:
+        state = _STATE_CACHE.get((table_id, created_at, version))
+    return None if state is None else _wire(state)
 
 
 def table_state_warm(table_id: int) -> None:
@@ -372,13 +380,18 @@ def _viewer(
     authenticated = user is not None and getattr(user, "is_authenticated", False)
     mine = next((s for s in state.seats if authenticated and s.user_id == user.pk), None)
     seats = None
-    legal = None
     if mine is not None and mine.number in shared.own_cards:
         cards = shared.own_cards[mine.number]
         seats = [
             {**entry, "cards": cards} if entry["seat"] == mine.number else entry
             for entry in shared.seats
         ]
+    return seats, _you(shared, mine)
+
+
+def _you(shared: _Shared, mine: Seat | None) -> dict[str, Any]:
+    """The snapshot's ``you`` for the player in seat ``mine`` (None: a spectator)."""
+    legal = None
     if (
         mine is not None
         and shared.legal is not None
@@ -386,7 +399,7 @@ def _viewer(
         and shared.hand["to_act"] == mine.number
     ):
         legal = shared.legal
-    you = {
+    return {
         "seat": mine.number if mine else None,
         "legal": legal,
         "muck_losing": mine.muck_losing if mine else None,
@@ -396,7 +409,6 @@ def _viewer(
             else None
         ),
     }
-    return seats, you
 
 
 def _snapshot_from_state(state: _TableState, user: Any) -> dict[str, Any]:
@@ -417,26 +429,66 @@ def _snapshot_from_state(state: _TableState, user: Any) -> dict[str, Any]:
 
 def _snapshot_text(state: _TableState, user: Any) -> str:
     """``json.dumps(_snapshot_from_state(state, user))``, from the shared part's text."""
+    return snapshot_text_from_wire(_wire(state), user)
+
+
+def _wire(state: _TableState) -> dict[str, Any]:
+    """Everything any socket's snapshot text is made of, as JSON text parts.
+
+    Built once per version by the process that made the change, and sent with the "changed"
+    broadcast, so the sockets of every other process build their snapshots without a query.
+    It holds every seat's own cards: it travels only between the site's processes (the
+    channel layer), and ``snapshot_text_from_wire`` hands each socket only its own seat's.
+    Keys are strings, as msgpack (channels-redis) wants them.
+    """
+    found = state.wire
+    if found is not None:
+        return found
     shared = _shared(state)
-    seats, you = _viewer(state, shared, user)
-    seat_texts = shared.seat_texts
-    if seats is not None and you["seat"] in shared.own_seat_texts:
-        own = shared.own_seat_texts[you["seat"]]
-        seat_texts = [
-            own if entry["seat"] == you["seat"] else text
-            for entry, text in zip(shared.seats, seat_texts, strict=True)
+    # Per seated player: where their seat is in the list, its text with their own cards
+    # (None when they hold none), and their "you".
+    you: dict[str, list[Any]] = {}
+    for index, seat in enumerate(state.seats):
+        if seat.user_id is None:
+            continue
+        you[str(seat.user_id)] = [
+            index,
+            shared.own_seat_texts.get(seat.number),
+            _json(_you(shared, seat)),
         ]
+    found = state.wire = {
+        "head": shared.head,
+        "middle": shared.middle,
+        "seats": shared.seat_texts,
+        "tail": shared.tail,
+        "end": shared.end,
+        "you": you,
+        "spectator": _json(_you(shared, None)),
+    }
+    return found
+
+
+def snapshot_text_from_wire(wire: dict[str, Any], user: Any) -> str:
+    """The snapshot JSON text for ``user`` (None or anonymous: a spectator) from ``_wire``."""
+    seat_texts = wire["seats"]
+    you_text = wire["spectator"]
+    if user is not None and getattr(user, "is_authenticated", False):
+        entry = wire["you"].get(str(user.pk))
+        if entry is not None:
+            index, own, you_text = entry
+            if own is not None:
+                seat_texts = [*seat_texts[:index], own, *seat_texts[index + 1 :]]
     return "".join(
         (
-            shared.head,
+            wire["head"],
             str(int(time.time() * 1000)),
-            shared.middle,
+            wire["middle"],
             "[",
             ",".join(seat_texts),
             "]",
-            shared.tail,
-            _json(you),
-            shared.end,
+            wire["tail"],
+            you_text,
+            wire["end"],
         )
     )
 

@@ -176,7 +176,7 @@ def _changed(table: Table, moved: _Moved | None = None) -> None:
 
 
 def _after_commit(table_id: int, version: int, table: Table, moved: _Moved | None) -> None:
-    from tables.selectors import table_state_after_move, table_state_warm
+    from tables.selectors import table_state_after_move, table_state_warm, table_wire_if_cached
 
     # Build the shared part of the new snapshot here, once, before the sockets ask for it:
     # after a move from the rows this transaction just wrote (the objects are not touched
@@ -187,7 +187,13 @@ def _after_commit(table_id: int, version: int, table: Table, moved: _Moved | Non
         # The sockets read moved.engine from now on; the next move starts from a copy.
         _file_engine(moved.hand, moved.engine.copy())
         table_state_after_move(table, moved.hand, moved.engine, list(moved.seats.values()))
-    broadcast.table_changed(table_id, version)
+    if broadcast.carries_state():
+        # Other processes' sockets then need no query: the snapshot travels with the news.
+        broadcast.table_changed(
+            table_id, version, table_wire_if_cached(table_id, table.created_at, version)
+        )
+    else:
+        broadcast.table_changed(table_id, version)
 
 
 def _seat_of(table: Table, user: AbstractBaseUser) -> Seat:

@@ -91,3 +91,60 @@ def test_the_text_a_socket_sends_is_the_snapshot_as_json(
         assert _without_clock(json.loads(text)) == _without_clock(snapshot)
         mine = [s for s in snapshot["seats"] if s.get("cards")]
         assert len(mine) == (1 if viewer is not None else 0)
+
+
+def test_the_wire_a_broadcast_carries_gives_each_viewer_its_own_text(
+    seated_table: Table, players: list[User], django_capture_on_commit_callbacks
+) -> None:
+    """Another process builds each socket's text from the broadcast alone, as channels-redis
+    delivers it (msgpack, string keys): the same text as the writer's, own cards only."""
+    import json
+
+    import msgpack
+
+    now = later(services.NEXT_HAND_DELAY_SECONDS + 1)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.table_tick(seated_table.pk, now=now)
+    seated_table.refresh_from_db()
+    stranger = User.objects.create_user("rail", password="x")
+    wire = selectors.table_wire_if_cached(
+        seated_table.pk, seated_table.created_at, seated_table.version
+    )
+    delivered = msgpack.unpackb(msgpack.packb(wire, use_bin_type=True), raw=False)
+    for viewer in [*players, stranger, None]:
+        key = (seated_table.pk, seated_table.created_at, seated_table.version, viewer)
+        text = selectors.snapshot_text_from_wire(delivered, viewer)
+        assert _without_clock(json.loads(text)) == _without_clock(
+            selectors.table_snapshot_if_cached(*key)
+        )
+        seats_with_cards = [s["seat"] for s in json.loads(text)["seats"] if s.get("cards")]
+        mine = Seat.objects.filter(table=seated_table, user=viewer).first()
+        assert seats_with_cards == ([mine.number] if viewer in players else [])
+
+
+def test_a_change_carries_the_wire_only_on_a_layer_shared_between_processes(
+    seated_table: Table, players: list[User], django_capture_on_commit_callbacks, monkeypatch
+) -> None:
+    from channels.layers import InMemoryChannelLayer, channel_layers
+
+    from series.channel_layers import PacedInMemoryChannelLayer
+    from tables import broadcast
+
+    assert isinstance(PacedInMemoryChannelLayer(), InMemoryChannelLayer)
+    assert broadcast.carries_state() == (
+        not isinstance(channel_layers["default"], InMemoryChannelLayer)
+    )
+    sent: list[dict] = []
+    monkeypatch.setattr(broadcast, "_send", lambda table_id, message: sent.append(message))
+    monkeypatch.setattr(broadcast, "carries_state", lambda: False)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.chat_post(seated_table.pk, players[0], "in memory")
+    assert [m for m in sent if m["type"] == "table.changed"][0].keys() == {"type", "version"}
+
+    sent.clear()
+    monkeypatch.setattr(broadcast, "carries_state", lambda: True)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.chat_post(seated_table.pk, players[1], "over redis")
+    changed = [m for m in sent if m["type"] == "table.changed"][0]
+    text = selectors.snapshot_text_from_wire(changed["wire"], players[1])
+    assert '"text":"over redis"' in text
