@@ -25,6 +25,7 @@ from django.db import InterfaceError, OperationalError, connections
 from tables import broadcast, services
 from tables.models import Table
 from tables.selectors import (
+    remember_wire,
     snapshot_text_from_wire,
     table_snapshot,
     table_snapshot_text_if_cached,
@@ -253,6 +254,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         wire = event.get("wire")
         if wire is not None:
+            remember_wire(self.table_id, self.table_created_at, version, wire)
             text = snapshot_text_from_wire(wire, self.user)
         else:
             text = table_snapshot_text_if_cached(

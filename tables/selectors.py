@@ -169,15 +169,35 @@ def table_state_after_move(table: Table, hand: Hand, engine: EngineHand, seats: 
     """File the state a move just committed, from the rows it wrote, without reading back.
 
     The objects are the writer's, never changed after its commit. The recent hands and chat
-    come from the version before when this process has it and no hand ended since (a chat
-    line bumps the version and is read back in full); otherwise they are read.
+    come from the version before when this process has it (its own state, or the parts a
+    broadcast from another process carried) and no hand ended since (a chat line bumps the
+    version and is read back in full); otherwise they are read.
     """
+    key = (table.pk, table.created_at, table.version - 1)
     with _STATE_LOCK:
-        before = _STATE_CACHE.get((table.pk, table.created_at, table.version - 1))
-    same_hands = before is not None and hand.ended_at is None and before.hand is not None
-    recent = before.recent if before is not None and same_hands else _recent(table.pk)
-    chat = before.chat if before is not None else _chat(table.pk)
+        before = _STATE_CACHE.get(key)
+        tail = (before.recent, before.chat) if before is not None else _TAILS.get(key)
+    same_hands = tail is not None and hand.ended_at is None
+    recent = tail[0] if tail is not None and same_hands else _recent(table.pk)
+    chat = tail[1] if tail is not None else _chat(table.pk)
     _store(_TableState(table, sorted(seats, key=lambda s: s.number), hand, engine, recent, chat))
+
+
+# The recent hands and chat of versions another process built, from its broadcasts.
+_TAILS: OrderedDict[tuple[int, Any, int], tuple[list[dict[str, Any]], list[dict[str, Any]]]] = (
+    OrderedDict()
+)
+
+
+def remember_wire(table_id: int, created_at: Any, version: int, wire: dict[str, Any]) -> None:
+    """Keep the recent hands and chat a broadcast carried, for this process's next move."""
+    key = (table_id, created_at, version)
+    with _STATE_LOCK:
+        if key in _TAILS or key in _STATE_CACHE:
+            return
+        _TAILS[key] = (wire["recent"], wire["chat"])
+        while len(_TAILS) > _STATE_CACHE_SIZE:
+            _TAILS.popitem(last=False)
 
 
 def table_snapshot(table: Table | int, user: Any) -> dict[str, Any]:
@@ -462,6 +482,8 @@ def _wire(state: _TableState) -> dict[str, Any]:
         "seats": shared.seat_texts,
         "tail": shared.tail,
         "end": shared.end,
+        "recent": state.recent,
+        "chat": state.chat,
         "you": you,
         "spectator": _json(_you(shared, None)),
     }

@@ -116,30 +116,42 @@ def table_config(table: Table) -> Config:
     )
 
 
-# Engines of hands in play, by (hand id, commitment, record count), filed after each commit.
-# Records only grow, so a key names one exact state; the commitment tells apart two hands
-# that got the same id (after a rollback in tests). A move pops its hand's engine (only the
-# holder of the table lock moves it) instead of replaying every record.
-_ENGINES: OrderedDict[tuple[int, str, int], EngineHand] = OrderedDict()
+# Engines of hands in play, by (hand id, commitment), filed after each commit. Records only
+# grow, so an engine with fewer records than the row is that hand earlier on (another process
+# moved it since) and catches up by replaying only what it missed; the commitment tells apart
+# two hands that got the same id (after a rollback in tests). A move pops its hand's engine
+# (only the holder of the table lock moves it) instead of replaying every record.
+_ENGINES: OrderedDict[tuple[int, str], EngineHand] = OrderedDict()
 _ENGINES_SIZE = 1024
 _ENGINES_LOCK = threading.Lock()
 
 
 def hand_engine(hand: Hand) -> EngineHand:
     """The engine's hand for the stored records: this process's own copy after its last
-    move, or rebuilt from the records (the engine checks every one)."""
+    move, brought up to date, or rebuilt from the records (the engine checks every one)."""
     with _ENGINES_LOCK:
-        engine = _ENGINES.pop((hand.pk, hand.commitment, len(hand.records)), None)
+        engine = _ENGINES.pop((hand.pk, hand.commitment), None)
+    stored = hand.records
     if engine is not None:
-        return engine
-    return EngineHand.from_records([record_from_json(r) for r in hand.records])
+        known = len(engine.records)
+        if 0 < known <= len(stored) and record_to_json(engine.records[-1]) == stored[known - 1]:
+            if known == len(stored):
+                return engine
+            try:
+                engine.catch_up([record_from_json(r) for r in stored[known:]])
+            except RuleError:
+                pass  # rebuilt below, where a broken record raises for good
+            else:
+                return engine
+    return EngineHand.from_records([record_from_json(r) for r in stored])
 
 
 def _file_engine(hand: Hand, engine: EngineHand) -> None:
     if hand.ended_at is not None:
         return
     with _ENGINES_LOCK:
-        _ENGINES[(hand.pk, hand.commitment, len(hand.records))] = engine
+        _ENGINES[(hand.pk, hand.commitment)] = engine
+        _ENGINES.move_to_end((hand.pk, hand.commitment))
         while len(_ENGINES) > _ENGINES_SIZE:
             _ENGINES.popitem(last=False)
 

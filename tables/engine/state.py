@@ -397,29 +397,45 @@ class Hand:
         first = records[0]
         hand = cls.start(first.config, first.seats, first.button, first.deck)
         mine = hand._records
-        total = len(records)
         k = len(mine)
         if tuple(records[:k]) != tuple(mine):
             raise RuleError(f"record {_first_difference(records, mine)} does not follow the rules")
+        hand._replay(records, k)
+        return hand
+
+    def catch_up(self, later: Sequence[Record]) -> None:
+        """Apply `later`, the records that follow this hand's own, as `from_records` would.
+
+        For a server process whose kept hand another process has moved on: it replays only
+        the moves it missed. Every derived record must match, as in `from_records`; on a
+        RuleError the hand is left part way and must be dropped.
+        """
+        if any(type(r) is HandStarted for r in later):
+            raise RuleError("a hand's later records cannot start another hand")
+        self._replay([*self._records, *later], len(self._records))
+
+    def _replay(self, records: Sequence[Record], k: int) -> None:
+        mine = self._records
+        total = len(records)
         while k < total:
             r = records[k]
             t = type(r)
             if t is Folded:
-                hand.act(r.seat, Action.FOLD)  # type: ignore[union-attr]
+                self.act(r.seat, Action.FOLD)  # type: ignore[union-attr]
             elif t is Checked:
-                hand.act(r.seat, Action.CHECK)  # type: ignore[union-attr]
+                self.act(r.seat, Action.CHECK)  # type: ignore[union-attr]
             elif t is Called:
-                hand.act(r.seat, Action.CALL)  # type: ignore[union-attr]
+                self.act(r.seat, Action.CALL)  # type: ignore[union-attr]
             elif t is Bet:
-                hand.act(r.seat, Action.BET, r.to)  # type: ignore[union-attr]
+                self.act(r.seat, Action.BET, r.to)  # type: ignore[union-attr]
             elif t is Raised:
-                hand.act(r.seat, Action.RAISE, r.to)  # type: ignore[union-attr]
+                self.act(r.seat, Action.RAISE, r.to)  # type: ignore[union-attr]
             elif t is Shown:
-                hand.act(r.seat, Action.SHOW)  # type: ignore[union-attr]
+                self.act(r.seat, Action.SHOW)  # type: ignore[union-attr]
             elif t is Mucked:
-                hand.act(r.seat, Action.MUCK)  # type: ignore[union-attr]
+                self.act(r.seat, Action.MUCK)  # type: ignore[union-attr]
             elif t is AllInDeclared:
-                hand.declare_all_in(r.seat)  # type: ignore[union-attr]
+                self.declare_all_in(r.seat)  # type: ignore[union-attr]
             else:
                 raise RuleError(f"record {k} ({t.__name__}) is not a move the hand expects")
             new_k = len(mine)
@@ -428,7 +444,6 @@ class Hand:
                     f"record {_first_difference(records, mine)} does not follow the rules"
                 )
             k = new_k
-        return hand
 
     def copy(self) -> Hand:
         """An independent copy: moves on either leave the other as it was.

@@ -403,3 +403,55 @@ def test_showing_options_need_a_seat(table: Table, players: list[User]) -> None:
     with pytest.raises(services.TableError) as refused:
         services.seat_options(table.pk, players[0], muck_losing=False)
     assert refused.value.code == "not_seated"
+
+
+def test_a_kept_hand_another_process_moved_on_catches_up_before_the_next_move(
+    seated_table: Table, django_capture_on_commit_callbacks, monkeypatch
+) -> None:
+    """Two servers share a table: each keeps the engine of its own last move, and the other
+    may have moved since. The next move replays only what it missed, and a kept engine that
+    is not this hand's is never used."""
+    from tables.engine.records import record_to_json
+    from tables.engine.state import Hand as EngineHand
+
+    now = deal(seated_table)
+    hand = current(seated_table)
+
+    def move() -> None:
+        hand.refresh_from_db()
+        user = user_at(seated_table, hand.to_act)
+        legal = table_snapshot(seated_table, user)["you"]["legal"]
+        action = "call" if legal["call"] else "check"
+        with django_capture_on_commit_callbacks(execute=True):
+            services.table_act(
+                seated_table.pk, user, legal["hand"], legal["version"], action, now=now
+            )
+
+    def stored() -> list:
+        hand.refresh_from_db()
+        return hand.records
+
+    move()
+    key = (hand.pk, hand.commitment)
+    behind = services._ENGINES[key].copy()  # what this process kept after its move
+    move()  # ... then "another process" moved twice
+    move()
+    services._ENGINES[key] = behind
+    with monkeypatch.context() as patch:
+
+        def no_rebuild(records):  # type: ignore[no-untyped-def]
+            raise AssertionError("rebuilt every record instead of catching up")
+
+        patch.setattr(EngineHand, "from_records", no_rebuild)
+        move()
+    kept = services._ENGINES[key]
+    assert [record_to_json(r) for r in kept.records] == stored()
+    rebuilt = EngineHand.from_records([record_from_json(r) for r in stored()])
+    assert kept.view(None) == rebuilt.view(None) and kept.view(1) == rebuilt.view(1)
+
+    # A kept engine whose last record is not the row's is not used: rebuilt instead.
+    wrong = kept.copy()
+    wrong._records[-1] = wrong.records[0]
+    services._ENGINES[key] = wrong
+    move()
+    assert [record_to_json(r) for r in services._ENGINES[key].records] == stored()

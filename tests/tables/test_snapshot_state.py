@@ -148,3 +148,40 @@ def test_a_change_carries_the_wire_only_on_a_layer_shared_between_processes(
     changed = [m for m in sent if m["type"] == "table.changed"][0]
     text = selectors.snapshot_text_from_wire(changed["wire"], players[1])
     assert '"text":"over redis"' in text
+
+
+def test_a_move_after_another_process_s_broadcast_reads_no_chat_or_recent_hands(
+    seated_table: Table, players: list[User], django_capture_on_commit_callbacks, monkeypatch
+) -> None:
+    """The process that makes the next move may not have built the version before it; the
+    recent hands and chat the broadcast carried are enough, and the state is the same."""
+    now = later(services.NEXT_HAND_DELAY_SECONDS + 1)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.chat_post(seated_table.pk, players[0], "gl")
+        assert services.table_tick(seated_table.pk, now=now)
+    seated_table.refresh_from_db()
+    key = (seated_table.pk, seated_table.created_at, seated_table.version)
+    wire = selectors.table_wire_if_cached(*key)
+    with selectors._STATE_LOCK:
+        selectors._STATE_CACHE.clear()  # built "elsewhere": only the broadcast came here
+    selectors.remember_wire(*key, wire)
+
+    def no_query(table_id: int) -> None:
+        raise AssertionError("read back what the broadcast carried")
+
+    hand = Hand.objects.filter(table=seated_table).get()
+    actor = Seat.objects.get(table=seated_table, number=hand.to_act).user
+    with monkeypatch.context() as patch:
+        patch.setattr(selectors, "_recent", no_query)
+        patch.setattr(selectors, "_chat", no_query)
+        with django_capture_on_commit_callbacks(execute=True):
+            services.table_act(
+                seated_table.pk, actor, hand.pk, seated_table.version, "call", now=now
+            )
+    seated_table.refresh_from_db()
+    for viewer in [*players, None]:
+        filed = selectors.table_snapshot_if_cached(
+            seated_table.pk, seated_table.created_at, seated_table.version, viewer
+        )
+        assert filed is not None and filed["chat"][0]["text"] == "gl"
+        assert _without_clock(filed) == _without_clock(_fresh(seated_table, viewer))
