@@ -5,7 +5,6 @@ beat in this process. In distributed mode it serves only; start the worker and b
 (see the Procfile).
 """
 
-import gc
 from typing import Any
 
 from daphne.cli import CommandLineInterface
@@ -34,13 +33,6 @@ class Command(BaseCommand):
             self.style.SUCCESS(f"Serving the site at http://{shown_host}:{port}/ ({mode})")
         )
         self.stdout.flush()
-        # A long-lived server: what is loaded at start-up stays, so keep the cyclic garbage
-        # collector off it (gc.freeze), and collect the young generations less often. Full
-        # collections over every socket's objects were pauses of tens of milliseconds on
-        # every table at once.
-        gc.collect()
-        gc.freeze()
-        gc.set_threshold(50_000, 20, 100)
         try:
             CommandLineInterface().run(["-b", host, "-p", str(port), "series.asgi:application"])
         finally:
