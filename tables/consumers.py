@@ -71,6 +71,34 @@ def database_sync_to_async(func: Any) -> Any:
     return sync_to_async(run, thread_sensitive=False, executor=_DB_THREADS)
 
 
+_heartbeat: asyncio.Task[None] | None = None
+
+
+async def _server_alive() -> None:
+    """Keep this process's heartbeat going (``services.server_heartbeat``) while it serves.
+
+    The first beat is recorded before this process counts any socket, so every count names
+    a process the sweep knows; a process killed outright stops beating, and the sweep then
+    forgets its sockets.
+    """
+    global _heartbeat
+    loop = asyncio.get_running_loop()
+    if _heartbeat is not None and not _heartbeat.done() and _heartbeat.get_loop() is loop:
+        return
+    await database_sync_to_async(services.server_heartbeat)()
+    if _heartbeat is None or _heartbeat.done() or _heartbeat.get_loop() is not loop:
+        _heartbeat = loop.create_task(_beat())
+
+
+async def _beat() -> None:
+    while True:
+        await asyncio.sleep(services.SERVER_HEARTBEAT_SECONDS)
+        try:
+            await database_sync_to_async(services.server_heartbeat)()
+        except Exception:  # noqa: BLE001 - a missed beat is retried; 45 s of them is "gone"
+            logger.exception("server heartbeat failed")
+
+
 def _error(code: str, message: str, ref: Any = None) -> dict[str, Any]:
     frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
     if ref is not None:
@@ -190,6 +218,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.group = broadcast.table_group(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         if self.user is not None and self.user.is_authenticated:
+            await _server_alive()
             await database_sync_to_async(services.seat_connection)(self.table_id, self.user, 1)
             self.counted = True
         await self.send_snapshot()
@@ -244,6 +273,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_json(reply)
         if not replies and isinstance(frame, dict) and frame.get("type") == "sit":
             # This socket now belongs to a seated player: count it as their connection.
+            await _server_alive()
             await database_sync_to_async(services.seat_connection)(self.table_id, self.user, 1)
             self.counted = True
 

@@ -115,7 +115,9 @@ class Seat(models.Model):
     owes_small = models.BooleanField(default=False)
     owes_big = models.BooleanField(default=False)
     leaving = models.BooleanField(default=False, help_text="Cash out when the hand ends.")
-    connections = models.PositiveIntegerField(default=0)
+    # The player's open sockets, counted per server process ({process name: count}), so the
+    # sockets of a process that died without closing them can be forgotten (ServerProcess).
+    sockets = models.JSONField(default=dict, blank=True)
     # At the showdown a hand that cannot win is mucked unless its player chose to show it.
     muck_losing = models.BooleanField(default=True)
 
@@ -143,7 +145,7 @@ class Seat(models.Model):
 
     @property
     def connected(self) -> bool:
-        return self.is_bot or self.connections > 0
+        return self.is_bot or bool(self.sockets)
 
 
 class Hand(models.Model):
@@ -235,3 +237,18 @@ class ChatMessage(models.Model):
 
     def __str__(self) -> str:
         return self.text
+
+
+class ServerProcess(models.Model):
+    """A process serving table sockets, alive while it keeps ``seen_at`` fresh.
+
+    A process killed outright never closes its sockets; when its heartbeat stops, the
+    sweep forgets the sockets it counted on seats (``services.servers_forget_gone``).
+    """
+
+    name = models.CharField(max_length=32, primary_key=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    seen_at = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return self.name

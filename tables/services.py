@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import logging
 import threading
+import uuid
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -48,6 +49,7 @@ from tables.models import (
     LedgerKind,
     Seat,
     SeatState,
+    ServerProcess,
     Table,
     TableLedger,
 )
@@ -58,6 +60,12 @@ logger = logging.getLogger(__name__)
 TURN_SECONDS = 30
 COUNTDOWN_AFTER_SECONDS = 10
 RECONNECT_BONUS_SECONDS = 20
+# Each process serving sockets says it is alive this often; one silent for longer than
+# SERVER_GONE_SECONDS was killed without closing its sockets, which are then forgotten.
+SERVER_HEARTBEAT_SECONDS = 10
+SERVER_GONE_SECONDS = 45
+# This process, as the seats' socket counts name it.
+SERVER_NAME = uuid.uuid4().hex
 NEXT_HAND_DELAY_SECONDS = 3
 # An all-in run-out is dealt street by street, this long apart, with the equity shown.
 RUNOUT_STEP_SECONDS = 1.5
@@ -468,24 +476,37 @@ def _cash_out(table: Table, seat: Seat) -> None:
     seat.is_new = False
     seat.owes_small = seat.owes_big = seat.leaving = False
     seat.muck_losing = True
-    seat.connections = 0
+    seat.sockets = {}
     seat.save()
 
 
 @table_write
-def seat_connection(table_id: int, user: Any, delta: int, *, now: datetime | None = None) -> None:
-    """Count a player's sockets. Reconnecting on one's own turn adds 20 seconds, once."""
+def seat_connection(
+    table_id: int,
+    user: Any,
+    delta: int,
+    *,
+    server: str | None = None,
+    now: datetime | None = None,
+) -> None:
+    """Count a player's sockets on this process (or ``server``). Reconnecting on one's own
+    turn adds 20 seconds, once."""
     if user is None or not user.is_authenticated:
         return
     now = now or timezone.now()
+    server = server or SERVER_NAME
     table = _lock(table_id)
     seat = table.seats.select_for_update().filter(user=user).first()
     if seat is None:
         return
-    was_connected = seat.connections > 0
-    seat.connections = max(0, seat.connections + delta)
-    seat.save(update_fields=["connections"])
-    if was_connected == (seat.connections > 0):
+    was_connected = bool(seat.sockets)
+    count = max(0, seat.sockets.get(server, 0) + delta)
+    sockets = {name: n for name, n in seat.sockets.items() if name != server}
+    if count:
+        sockets[server] = count
+    seat.sockets = sockets
+    seat.save(update_fields=["sockets"])
+    if was_connected == bool(seat.sockets):
         return
     if delta > 0:
         hand = _current_hand(table)
@@ -501,6 +522,58 @@ def seat_connection(table_id: int, user: Any, delta: int, *, now: datetime | Non
             hand.turn_extended = True
             hand.save(update_fields=["deadline", "turn_extended"])
     _changed(table)
+
+
+def server_heartbeat(server: str | None = None, now: datetime | None = None) -> None:
+    """Say that this process (or ``server``) is alive and serving sockets."""
+    ServerProcess.objects.update_or_create(
+        name=server or SERVER_NAME, defaults={"seen_at": now or timezone.now()}
+    )
+
+
+def servers_forget_gone(now: datetime | None = None, *, all_but: str | None = None) -> int:
+    """Forget the sockets counted by processes that stopped saying they are alive.
+
+    A process killed outright (SIGKILL, a crash, a lost machine) never closes its sockets,
+    so its players would look connected for ever, and the disconnection rules would never
+    apply to them. ``all_but``: forget every other process at once (the embedded server
+    starting: it is the only one). Returns how many seats changed.
+    """
+    now = now or timezone.now()
+    gone = ServerProcess.objects.all()
+    if all_but is not None:
+        gone = gone.exclude(name=all_but)
+    else:
+        gone = gone.filter(seen_at__lt=now - timedelta(seconds=SERVER_GONE_SECONDS))
+    names = set(gone.values_list("name", flat=True))
+    if all_but is not None:
+        # Counts under names no heartbeat ever recorded (a process killed before its first).
+        names |= {
+            name
+            for sockets in Seat.objects.exclude(sockets={}).values_list("sockets", flat=True)
+            for name in sockets
+            if name != all_but
+        }
+    changed = 0
+    for name in sorted(names):
+        tables = set(Seat.objects.filter(sockets__has_key=name).values_list("table_id", flat=True))
+        for table_id in sorted(tables):
+            changed += _forget_server_at(table_id, name)
+        ServerProcess.objects.filter(name=name).delete()
+    return changed
+
+
+@table_write
+def _forget_server_at(table_id: int, name: str) -> int:
+    table = _lock(table_id)
+    changed = 0
+    for seat in table.seats.select_for_update().filter(sockets__has_key=name):
+        seat.sockets = {k: n for k, n in seat.sockets.items() if k != name}
+        seat.save(update_fields=["sockets"])
+        changed += not seat.sockets
+    if changed:
+        _changed(table)
+    return changed
 
 
 # ----------------------------------------------------------------------------- acting

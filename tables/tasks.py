@@ -58,9 +58,16 @@ def bot_move_task(table_id: int) -> None:
 
 @shared_task(ignore_result=True)
 def tables_sweep() -> None:
-    """Apply due time-outs and start due hands; nudge bots whose task was lost."""
+    """Apply due time-outs and start due hands; nudge bots whose task was lost; forget the
+    sockets of server processes that stopped without closing them."""
     from tables.bots import bot_move
-    from tables.services import TableError, table_tick, tables_due, tables_waiting_on_bots
+    from tables.services import (
+        TableError,
+        servers_forget_gone,
+        table_tick,
+        tables_due,
+        tables_waiting_on_bots,
+    )
 
     for table_id in tables_due():
         try:
@@ -74,3 +81,7 @@ def tables_sweep() -> None:
             bot_move(table_id)
         except Exception:
             logger.exception("sweep: bot move at table %s failed", table_id)
+    try:
+        servers_forget_gone()
+    except Exception:
+        logger.exception("sweep: forgetting the sockets of stopped servers failed")

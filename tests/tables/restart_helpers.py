@@ -41,7 +41,7 @@ def setup(players: int = 3) -> dict[str, object]:
 
 
 def check(table_id: int) -> dict[str, object]:
-    from tables.models import Hand, Table
+    from tables.models import Hand, Seat, Table
     from tables.selectors import table_chip_count
     from tables.services import hand_engine
 
@@ -69,6 +69,7 @@ def check(table_id: int) -> dict[str, object]:
         "moves": moves,
         "problems": problems,
         "version": table.version,
+        "sockets": [s.sockets for s in Seat.objects.filter(table=table).exclude(user=None)],
     }
 
 

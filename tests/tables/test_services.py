@@ -11,7 +11,7 @@ from django.core.management import call_command
 from tables import services
 from tables.bots import bot_move, decide
 from tables.engine.records import BlindPosted, record_from_json
-from tables.models import Hand, HandPlayer, Seat, SeatState, Table, TableLedger
+from tables.models import Hand, HandPlayer, Seat, SeatState, ServerProcess, Table, TableLedger
 from tables.selectors import (
     hand_phh_for,
     hand_records_for,
@@ -455,3 +455,53 @@ def test_a_kept_hand_another_process_moved_on_catches_up_before_the_next_move(
     services._ENGINES[key] = wrong
     move()
     assert [record_to_json(r) for r in services._ENGINES[key].records] == stored()
+
+
+def test_sockets_of_a_server_that_stopped_beating_are_forgotten(
+    seated_table: Table, django_capture_on_commit_callbacks
+) -> None:
+    """A server killed outright never closes its sockets: once its heartbeat is older than
+    SERVER_GONE_SECONDS the sweep forgets them, and its players show as disconnected."""
+    ann, ben = user_at(seated_table, 1), user_at(seated_table, 2)
+    start = later(0)
+    services.server_heartbeat("alive", now=start)
+    services.server_heartbeat("killed", now=start)
+    services.seat_connection(seated_table.pk, ann, 1, server="killed", now=start)
+    services.seat_connection(seated_table.pk, ben, 1, server="killed", now=start)
+    services.seat_connection(seated_table.pk, ben, 1, server="alive", now=start)
+    assert Seat.objects.get(table=seated_table, number=1).sockets == {"killed": 1}
+
+    soon = start + timedelta(seconds=services.SERVER_GONE_SECONDS - 1)
+    services.server_heartbeat("alive", now=soon)
+    assert services.servers_forget_gone(now=soon) == 0  # not yet gone
+
+    gone = start + timedelta(seconds=services.SERVER_GONE_SECONDS + 1)
+    services.server_heartbeat("alive", now=gone)
+    seated_table.refresh_from_db()
+    version = seated_table.version
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.servers_forget_gone(now=gone) == 1  # ann: ben is still on "alive"
+    seated = {s.number: s for s in Seat.objects.filter(table=seated_table)}
+    assert seated[1].sockets == {} and not seated[1].connected
+    assert seated[2].sockets == {"alive": 1} and seated[2].connected
+    seated_table.refresh_from_db()
+    assert seated_table.version == version + 1  # the table shows it
+    assert table_snapshot(seated_table, None)["seats"][0]["connected"] is False
+    assert not ServerProcess.objects.filter(name="killed").exists()
+
+    # The embedded server starting is the only process: it forgets every other one's sockets,
+    # also under names no heartbeat recorded.
+    services.seat_connection(seated_table.pk, ann, 1, server="never-beat", now=gone)
+    assert services.servers_forget_gone(now=gone, all_but="new") == 2
+    assert all(s.sockets == {} for s in Seat.objects.filter(table=seated_table))
+
+
+def test_sockets_are_counted_per_player_across_servers(seated_table: Table) -> None:
+    ann = user_at(seated_table, 1)
+    for server, delta in [("a", 1), ("b", 1), ("a", 1), ("a", -1), ("b", -1)]:
+        services.seat_connection(seated_table.pk, ann, delta, server=server)
+    assert Seat.objects.get(table=seated_table, number=1).sockets == {"a": 1}
+    services.seat_connection(seated_table.pk, ann, -1, server="a")
+    services.seat_connection(seated_table.pk, ann, -1, server="a")  # a stray close: no harm
+    seat = Seat.objects.get(table=seated_table, number=1)
+    assert seat.sockets == {} and not seat.connected

@@ -23,7 +23,10 @@ class Command(BaseCommand):
         embedded = None
         if settings.EMBEDDED:
             from series.embedded import embedded_celery_start
+            from tables.services import SERVER_NAME, servers_forget_gone
 
+            # The only process: sockets counted by an earlier run that was killed are gone.
+            servers_forget_gone(all_but=SERVER_NAME)
             embedded = embedded_celery_start()
             mode = "embedded mode: in-memory channel layer and broker, Celery in this process"
         else:
