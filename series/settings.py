@@ -170,6 +170,9 @@ else:
     }
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
+    # The worker keeps its database connections between tasks (series.celery); Celery's
+    # Django fix-up then closes them only every this many tasks.
+    CELERY_DB_REUSE_MAX = 10_000
 
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"

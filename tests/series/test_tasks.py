@@ -41,3 +41,24 @@ def test_embedded_mode_runs_worker_and_beat_inside_the_process() -> None:
     finally:
         embedded.stop()
     assert not embedded.worker_thread.is_alive()
+
+
+def test_a_distributed_worker_keeps_its_database_connections_between_tasks(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Each task opening a PostgreSQL connection of its own cost a server process per task."""
+    from celery.signals import task_postrun
+    from django.db import connections
+
+    from series import celery as series_celery
+
+    before = {k: connections.settings["default"][k] for k in ("CONN_MAX_AGE", "CONN_HEALTH_CHECKS")}
+    monkeypatch.setattr(settings, "EMBEDDED", True)
+    series_celery._keep_database_connections()
+    assert connections.settings["default"]["CONN_MAX_AGE"] == before["CONN_MAX_AGE"]
+    monkeypatch.setattr(settings, "EMBEDDED", False)
+    try:
+        series_celery._keep_database_connections()
+        assert connections.settings["default"]["CONN_MAX_AGE"] == 600
+        assert connections.settings["default"]["CONN_HEALTH_CHECKS"] is True
+    finally:
+        connections.settings["default"].update(before)
+        task_postrun.disconnect(series_celery._drop_broken)
