@@ -103,10 +103,7 @@ def table_locked(table_id: int) -> Table | None:
         f"SELECT {_columns(Table, 't')} FROM {_quote(Table._meta.db_table)} t "
         f"WHERE t.{_quote('id')} = %s{_for_update(connection, '')}"
     )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [table_id])
-        row = cursor.fetchone()
-    return None if row is None else _build(connection, Table, row)
+    return _one(connection, Table, sql, table_id)
 
 
 def seats_locked(table_id: int) -> list[Seat]:
@@ -144,10 +141,14 @@ def current_hand(table_id: int) -> Hand | None:
         f"WHERE h.{_quote('table_id')} = %s AND h.{_quote('ended_at')} IS NULL "
         f"ORDER BY h.{_quote('number')} DESC LIMIT 1"
     )
+    return _one(connection, Hand, sql, table_id)
+
+
+def _one(connection: BaseDatabaseWrapper, model: type[M], sql: str, param: Any) -> M | None:
     with connection.cursor() as cursor:
-        cursor.execute(sql, [table_id])
+        cursor.execute(sql, [param])
         row = cursor.fetchone()
-    return None if row is None else _build(connection, Hand, row)
+    return None if row is None else _build(connection, model, row)
 
 
 def save(obj: Model, names: tuple[str, ...] | None = None) -> None:

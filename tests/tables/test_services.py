@@ -313,11 +313,8 @@ def test_house_option_a_disconnected_player_who_times_out_is_all_in(
     assert {"kind": "AllInDeclared", "seat": blind_seat} in hand.records
 
 
-def test_an_all_in_run_out_is_dealt_street_by_street_with_the_equity_before_each_card(
-    director: User,
-) -> None:
-    # RULES.md: "When all but one are all-in and no betting can follow, every hand is
-    # turned up before the board is run out." The table then deals it a street at a time.
+def all_in_heads_up(director: User) -> tuple[Table, Hand]:
+    """Two players of 100 chips each all in before the flop: the run-out is next."""
     table = services.table_create(
         created_by=director, name="Shove", structure="no-limit", big_blind=2, max_buy_in=200
     )
@@ -332,6 +329,15 @@ def test_an_all_in_run_out_is_dealt_street_by_street_with_the_equity_before_each
     second = ben if first == ann else ann
     legal = table_snapshot(table, second)["you"]["legal"]
     services.table_act(table.pk, second, legal["hand"], legal["version"], "call", now=now)
+    return table, hand
+
+
+def test_an_all_in_run_out_is_dealt_street_by_street_with_the_equity_before_each_card(
+    director: User,
+) -> None:
+    # RULES.md: "When all but one are all-in and no betting can follow, every hand is
+    # turned up before the board is run out." The table then deals it a street at a time.
+    table, hand = all_in_heads_up(director)
 
     boards = []
     for _ in range(3):
@@ -357,20 +363,7 @@ def test_an_all_in_run_out_is_dealt_street_by_street_with_the_equity_before_each
 
 def test_the_sweep_finds_a_run_out_due_from_its_stored_time(director: User) -> None:
     # The street shown and the time of the next are stored on the hand.
-    table = services.table_create(
-        created_by=director, name="Shove", structure="no-limit", big_blind=2, max_buy_in=200
-    )
-    ann, ben = make_players("ann", "ben")
-    services.seat_take(table.pk, ann, 1, 100)
-    services.seat_take(table.pk, ben, 2, 100)
-    now = deal(table)
-    hand = current(table)
-    first = user_at(table, hand.to_act)
-    legal = table_snapshot(table, first)["you"]["legal"]
-    services.table_act(table.pk, first, legal["hand"], legal["version"], "raise", 100, now=now)
-    second = ben if first == ann else ann
-    legal = table_snapshot(table, second)["you"]["legal"]
-    services.table_act(table.pk, second, legal["hand"], legal["version"], "call", now=now)
+    table, hand = all_in_heads_up(director)
     hand.refresh_from_db()
     assert services.tables_due(now=hand.reveal_at) == [table.pk]
     assert table.pk not in services.tables_due(now=hand.reveal_at - timedelta(seconds=1))
