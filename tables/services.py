@@ -603,12 +603,14 @@ def table_act(
     """
     _require_user(user)
     now = now or timezone.now()
-    table = _lock(table_id)
-    seats = _seats_locked(table)
+    # The table row (locked), its seats (locked) and its hand in play, in one round trip.
+    table, seat_rows, hand = rows.move_rows(table_id)
+    if table is None:
+        raise TableError("not_found", f"there is no table {table_id}")
+    seats = {s.number: s for s in seat_rows}
     seat = next((s for s in seats.values() if s.user_id == user.pk), None)
     if seat is None:
         raise TableError("not_seated", "you have no seat at this table")
-    hand = _current_hand(table)
     if hand is None or hand.pk != hand_id or table.version != version:
         raise TableError(
             "stale", f"that was for version {version}; the table is at version {table.version}"

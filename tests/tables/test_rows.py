@@ -39,6 +39,18 @@ def test_the_table_seats_and_hand_read_as_the_orm_reads_them(
     assert hand.records == orm_hand.records and isinstance(hand.records, list)
     assert rows.table_locked(seated_table.pk + 1000) is None
 
+    # All three at once (one pipeline on PostgreSQL): the same rows.
+    with transaction.atomic():
+        together = rows.move_rows(seated_table.pk)
+    assert _fields(together[0]) == _fields(table)
+    assert [_fields(s) for s in together[1]] == [_fields(s) for s in seats]
+    assert [s.user and s.user.get_username() for s in together[1]] == [
+        s.user and s.user.get_username() for s in seats
+    ]
+    assert _fields(together[2]) == _fields(hand)
+    with transaction.atomic():
+        assert rows.move_rows(seated_table.pk + 1000) == (None, [], None)
+
 
 def test_save_writes_what_the_orm_would(seated_table: Table) -> None:
     deal(seated_table)
