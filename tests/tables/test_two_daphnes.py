@@ -129,6 +129,22 @@ def test_players_on_two_daphnes_play_one_table(
         assert final[0] in p.versions, f"{p.name} missed the last change"
     # Moves were made through both processes.
     assert players[0].sent and players[1].sent
+    # The snapshot's parts travel between the processes with every seat's cards; what each
+    # socket got holds its own and, before the hands are turned up, nobody else's.
+    for p in [*players, watcher]:
+        snapshots = [f for f in p.frames if f["type"] == "snapshot"]
+        own = [f["you"]["seat"] for f in snapshots]
+        for frame, seat in zip(snapshots, own, strict=True):
+            hand = frame["hand"]
+            turned_up = hand is not None and (hand["complete"] or hand["equity"] is not None)
+            others = [s["seat"] for s in frame["seats"] if s.get("cards") and s["seat"] != seat]
+            assert turned_up or not others, f"{p.name} saw the cards of seats {others}"
+        if p is not watcher:
+            assert any(
+                s.get("cards") and s["seat"] == seat
+                for frame, seat in zip(snapshots, own, strict=True)
+                for s in frame["seats"]
+            ), f"{p.name} never saw their own cards"
     for hand in Hand.objects.filter(table=table):
         services.hand_engine(hand)  # every hand replays from its records
     counts = table_chip_count(table)
