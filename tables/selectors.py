@@ -176,28 +176,31 @@ def table_state_after_move(table: Table, hand: Hand, engine: EngineHand, seats: 
     key = (table.pk, table.created_at, table.version - 1)
     with _STATE_LOCK:
         before = _STATE_CACHE.get(key)
-        tail = (before.recent, before.chat) if before is not None else _TAILS.get(key)
+        heard = _TAILS.get(table.pk)
+    if before is not None:
+        tail = (before.recent, before.chat)
+    elif heard is not None and heard[0] == key:
+        tail = heard[1]
+    else:
+        tail = None
     same_hands = tail is not None and hand.ended_at is None
     recent = tail[0] if tail is not None and same_hands else _recent(table.pk)
     chat = tail[1] if tail is not None else _chat(table.pk)
     _store(_TableState(table, sorted(seats, key=lambda s: s.number), hand, engine, recent, chat))
 
 
-# The recent hands and chat of versions another process built, from its broadcasts.
-_TAILS: OrderedDict[tuple[int, Any, int], tuple[list[dict[str, Any]], list[dict[str, Any]]]] = (
-    OrderedDict()
-)
+# Per table, the newest version another process built, as its broadcast told this one:
+# (table id, created_at, version) and that version's recent hands and chat.
+_TAILS: dict[int, tuple[tuple[int, Any, int], tuple[list[Any], list[Any]]]] = {}
 
 
 def remember_wire(table_id: int, created_at: Any, version: int, wire: dict[str, Any]) -> None:
     """Keep the recent hands and chat a broadcast carried, for this process's next move."""
     key = (table_id, created_at, version)
     with _STATE_LOCK:
-        if key in _TAILS or key in _STATE_CACHE:
-            return
-        _TAILS[key] = (wire["recent"], wire["chat"])
-        while len(_TAILS) > _STATE_CACHE_SIZE:
-            _TAILS.popitem(last=False)
+        heard = _TAILS.get(table_id)
+        if heard is None or heard[0][1] != created_at or heard[0][2] < version:
+            _TAILS[table_id] = (key, (wire["recent"], wire["chat"]))
 
 
 def table_snapshot(table: Table | int, user: Any) -> dict[str, Any]:
