@@ -82,11 +82,13 @@ def close_tables(prefix: str) -> None:
     import django
 
     django.setup()
-    from django.utils import timezone
-
     from tables.models import Table
 
-    Table.objects.filter(name__startswith=f"{prefix} ").update(closed_at=timezone.now())
+    # Deleted, not just closed: a closed table still plays out its hand in play, and the
+    # bots are gone, so its seats would time out one by one through the next round's
+    # measurement (every 30 seconds, on all of them), which is not that round's load.
+    for table in Table.objects.filter(name__startswith=f"{prefix} "):
+        table.delete()
 
 
 def run_helper(env: dict[str, str], *args: str) -> dict[str, Any]:
