@@ -82,13 +82,18 @@ def close_tables(prefix: str) -> None:
     import django
 
     django.setup()
+    from django.db import transaction
+
     from tables.models import Table
 
     # Deleted, not just closed: a closed table still plays out its hand in play, and the
     # bots are gone, so its seats would time out one by one through the next round's
     # measurement (every 30 seconds, on all of them), which is not that round's load.
-    for table in Table.objects.filter(name__startswith=f"{prefix} "):
-        table.delete()
+    # The table row is locked first, as every table service does, or a tick in the Celery
+    # worker and the cascade deadlock.
+    for pk in Table.objects.filter(name__startswith=f"{prefix} ").values_list("pk", flat=True):
+        with transaction.atomic():
+            Table.objects.select_for_update().get(pk=pk).delete()
 
 
 def run_helper(env: dict[str, str], *args: str) -> dict[str, Any]:
