@@ -96,24 +96,42 @@ def _for_update(connection: BaseDatabaseWrapper, alias: str) -> str:
     return " FOR UPDATE"
 
 
+# The statements are written once per database vendor (with its quoting and locking).
+
+
 def _table_sql(connection: BaseDatabaseWrapper) -> str:
+    return _table_sql_for(connection.vendor, _for_update(connection, ""))
+
+
+@cache
+def _table_sql_for(vendor: str, for_update: str) -> str:
     return (
         f"SELECT {_columns(Table, 't')} FROM {_quote(Table._meta.db_table)} t "
-        f"WHERE t.{_quote('id')} = %s{_for_update(connection, '')}"
+        f"WHERE t.{_quote('id')} = %s{for_update}"
     )
 
 
 def _seats_sql(connection: BaseDatabaseWrapper) -> str:
+    return _seats_sql_for(connection.vendor, _for_update(connection, "s"))
+
+
+@cache
+def _seats_sql_for(vendor: str, for_update: str) -> str:
     user_cols = ", ".join(f"u.{_quote(n)}" for n in _USER_FIELDS)
     return (
         f"SELECT {_columns(Seat, 's')}, {user_cols} FROM {_quote(Seat._meta.db_table)} s "
         f"LEFT JOIN {_quote(get_user_model()._meta.db_table)} u ON u.{_quote('id')} = s."
         f"{_quote('user_id')} WHERE s.{_quote('table_id')} = %s "
-        f"ORDER BY s.{_quote('number')}{_for_update(connection, 's')}"
+        f"ORDER BY s.{_quote('number')}{for_update}"
     )
 
 
 def _hand_sql() -> str:
+    return _hand_sql_for(_db().vendor)
+
+
+@cache
+def _hand_sql_for(vendor: str) -> str:
     return (
         f"SELECT {_columns(Hand, 'h')} FROM {_quote(Hand._meta.db_table)} h "
         f"WHERE h.{_quote('table_id')} = %s AND h.{_quote('ended_at')} IS NULL "

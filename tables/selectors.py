@@ -121,9 +121,6 @@ class _StateCache:
         versions = self._tables.get(key[0])
         return None if versions is None else versions.get(key[1:])
 
-    def __contains__(self, key: tuple[int, Any, int]) -> bool:
-        return self.get(key) is not None
-
     def __setitem__(self, key: tuple[int, Any, int], state: _TableState) -> None:
         versions = self._tables.get(key[0])
         if versions is None:

@@ -141,8 +141,9 @@ def hand_engine(hand: Hand) -> EngineHand:
         engine = _ENGINES.pop((hand.pk, hand.commitment), None)
     stored = hand.records
     if engine is not None:
-        known = len(engine.records)
-        if 0 < known <= len(stored) and record_to_json(engine.records[-1]) == stored[known - 1]:
+        mine = engine.records  # a copy: taken once
+        known = len(mine)
+        if 0 < known <= len(stored) and record_to_json(mine[-1]) == stored[known - 1]:
             if known == len(stored):
                 return engine
             try:
@@ -207,13 +208,14 @@ def _after_commit(table_id: int, version: int, table: Table, moved: _Moved | Non
         # The sockets read moved.engine from now on; the next move starts from a copy.
         _file_engine(moved.hand, moved.engine.copy())
         table_state_after_move(table, moved.hand, moved.engine, list(moved.seats.values()))
-    if broadcast.carries_state():
-        # Other processes' sockets then need no query: the snapshot travels with the news.
-        broadcast.table_changed(
-            table_id, version, table_wire_if_cached(table_id, table.created_at, version)
-        )
-    else:
-        broadcast.table_changed(table_id, version)
+    # Where sockets may be in other processes, the snapshot travels with the news, so they
+    # need no query.
+    wire = (
+        table_wire_if_cached(table_id, table.created_at, version)
+        if broadcast.carries_state()
+        else None
+    )
+    broadcast.table_changed(table_id, version, wire)
 
 
 def _seat_of(table: Table, user: AbstractBaseUser) -> Seat:
