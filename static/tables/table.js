@@ -120,9 +120,9 @@
       box.append(cards);
 
       const plate = el("div", "seat-plate");
-      const name = el("div", "seat-name", seat.player.name);
+      const name = el("div", "seat-name");
+      name.append(el("span", "seat-name-text", seat.player.name));
       if (seat.bot) name.append(el("span", "badge", "bot"));
-      if (seat.connected === false) name.append(el("span", "badge badge-warn", "offline"));
       plate.append(name);
       const stack = el("div", "seat-stack", seat.all_in ? "All-in" : chips(seat.stack));
       let note = "";
@@ -130,6 +130,7 @@
       else if (seat.state === "waiting") note = "waiting";
       else if (seat.folded) note = "folded";
       if (note) stack.append(el("span", "seat-note", note));
+      if (seat.connected === false) stack.append(el("span", "seat-note seat-offline", "offline"));
       plate.append(stack);
       const timer = el("div", "seat-timer");
       timer.append(el("span", "seat-timer-bar"));
