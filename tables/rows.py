@@ -6,18 +6,26 @@ ms apiece, most of a move's time in the load test); here each is written once pe
 the model's own fields, and values go through Django's own converters and adapters, so the
 objects are the ones the ORM would build and the rows the ones it would write.
 
+On PostgreSQL the table services also hold these writes back (``writes_held``): the
+UPDATEs go out with the next statement, or at the end in one round trip with the COMMIT,
+instead of one round trip each. Every statement still runs in the order the code wrote it.
+
 Everything else (seating, ledgers, histories, the admin) stays on the ORM.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import cache
 from typing import Any, TypeVar
 
 from django.contrib.auth import get_user_model
-from django.db import DEFAULT_DB_ALIAS, connections
+from django.core.exceptions import ObjectDoesNotExist
+from django.db import DEFAULT_DB_ALIAS, DataError, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, Model
+from psycopg import errors as pg_errors
 
 from tables.models import Hand, Seat, Table
 
@@ -196,6 +204,7 @@ def move_rows(table_id: int) -> tuple[Table | None, list[Seat], Hand | None]:
             return None, [], None
         return table, seats_locked(table_id), current_hand(table_id)
     connection.ensure_connection()
+    _send_held(connection)
     raw = connection.connection
     with connection.wrap_database_errors:
         with raw.pipeline():
@@ -220,7 +229,10 @@ def move_rows(table_id: int) -> tuple[Table | None, list[Seat], Hand | None]:
 
 
 def save(obj: Model, names: tuple[str, ...] | None = None) -> None:
-    """``obj.save(update_fields=names)`` for a row that exists (every field when None)."""
+    """``obj.save(update_fields=names)`` for a row that exists (every field when None).
+
+    Inside ``writes_held`` the UPDATE waits for the next statement or the COMMIT.
+    """
     connection = _db()
     model = type(obj)
     fields: list[Field[Any, Any]] = [
@@ -228,10 +240,145 @@ def save(obj: Model, names: tuple[str, ...] | None = None) -> None:
         for f in model._meta.concrete_fields
         if not f.primary_key and (names is None or f.name in names or f.attname in names)
     ]
-    sets = ", ".join(f"{_quote(f.column)} = %s" for f in fields)
-    params = [f.get_db_prep_save(f.pre_save(obj, False), connection) for f in fields]
-    sql = f"UPDATE {_quote(model._meta.db_table)} SET {sets} WHERE {_quote('id')} = %s"
+    params = [
+        *(f.get_db_prep_save(f.pre_save(obj, False), connection) for f in fields),
+        obj.pk,
+    ]
+    held = getattr(connection, _HELD, None)
+    if held is not None:
+        held.append((_checked_update_sql(model, tuple(f.column for f in fields)), params, obj))
+        return
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, obj.pk])
+        cursor.execute(_update_sql(model, tuple(f.column for f in fields)), params)
         if cursor.rowcount != 1:
             raise model.DoesNotExist(f"{model.__name__} {obj.pk} is gone")
+
+
+@cache
+def _update_sql(model: type[Model], columns: tuple[str, ...]) -> str:
+    sets = ", ".join(f"{_quote(c)} = %s" for c in columns)
+    return f"UPDATE {_quote(model._meta.db_table)} SET {sets} WHERE {_quote('id')} = %s"
+
+
+@cache
+def _checked_update_sql(model: type[Model], columns: tuple[str, ...]) -> str:
+    # A held UPDATE may go out with the COMMIT, when its row count comes back too late to
+    # stop anything: a row that is gone fails the statement itself (division by zero),
+    # which aborts the transaction before the COMMIT.
+    return (
+        f"WITH updated AS ({_update_sql(model, columns)} RETURNING 1) "
+        "SELECT 1 / COUNT(*) FROM updated"
+    )
+
+
+def update(model: type[Model], values: dict[str, Any], **where: Any) -> None:
+    """``model.objects.filter(**where).update(**values)`` for plain field equalities.
+
+    Any number of rows may match (none included); inside ``writes_held`` it is held too.
+    """
+    connection = _db()
+    meta = model._meta
+    set_fields: list[Any] = [meta.get_field(name) for name in values]
+    where_fields: list[Any] = [meta.get_field(name) for name in where]
+    params = [
+        *(
+            f.get_db_prep_save(v, connection)
+            for f, v in zip(set_fields, values.values(), strict=True)
+        ),
+        *(
+            f.get_db_prep_value(v, connection)
+            for f, v in zip(where_fields, where.values(), strict=True)
+        ),
+    ]
+    sql = _filtered_update_sql(
+        model,
+        tuple(f.column for f in set_fields),
+        tuple(f.column for f in where_fields),
+    )
+    held = getattr(connection, _HELD, None)
+    if held is not None:
+        held.append((sql, params, None))
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+@cache
+def _filtered_update_sql(
+    model: type[Model], columns: tuple[str, ...], where: tuple[str, ...]
+) -> str:
+    sets = ", ".join(f"{_quote(c)} = %s" for c in columns)
+    conditions = " AND ".join(f"{_quote(c)} = %s" for c in where)
+    return f"UPDATE {_quote(model._meta.db_table)} SET {sets} WHERE {conditions}"
+
+
+# --------------------------------------------------------------------------- held writes
+
+_HELD = "_tables_rows_held"
+
+
+@contextmanager
+def writes_held() -> Iterator[None]:
+    """Hold ``save``'s UPDATEs back until the next statement, or the end of the block.
+
+    For the table services, entered right inside their ``transaction.atomic``: a move's
+    writes (its hand, the table's version) and the COMMIT then cost one round trip to
+    PostgreSQL instead of three, and each round trip is also a wait for the GIL. Any other
+    statement on the connection (an ORM query, a savepoint, a rollback to one) first sends
+    what is held, so the order of statements is the code's. At the end of an outermost
+    transaction the held UPDATEs and the COMMIT go in one pipeline; nested in another
+    transaction, the UPDATEs go, and the outer block commits. On an exception nothing
+    held is sent (the transaction is rolled back). Other databases write at once.
+    """
+    connection = _db()
+    if connection.vendor != "postgresql" or getattr(connection, _HELD, None) is not None:
+        yield
+        return
+    held: list[tuple[str, list[Any], Model | None]] = []
+    setattr(connection, _HELD, held)
+    try:
+        with connection.execute_wrapper(_send_held_first):
+            yield
+        commit = (
+            len(connection.atomic_blocks) == 1
+            and not connection.savepoint_ids
+            and not connection.needs_rollback
+        )
+        _send_held(connection, commit=commit)
+    finally:
+        held.clear()
+        delattr(connection, _HELD)
+
+
+def _send_held_first(
+    execute: Callable[..., Any], sql: str, params: Any, many: bool, context: dict[str, Any]
+) -> Any:
+    _send_held(context["connection"])
+    return execute(sql, params, many, context)
+
+
+def _send_held(connection: BaseDatabaseWrapper, *, commit: bool = False) -> None:
+    """Send the held UPDATEs (and with ``commit``, the COMMIT) in one pipeline."""
+    held = getattr(connection, _HELD, None)
+    if not held:
+        return  # nothing held: the atomic block commits as usual
+    writes = list(held)
+    held.clear()
+    connection.ensure_connection()
+    raw = connection.connection
+    try:
+        with connection.wrap_database_errors:
+            with raw.pipeline():
+                for sql, params, _obj in writes:
+                    raw.cursor().execute(sql, params)
+                if commit:
+                    # psycopg sends the COMMIT and the sync with the UPDATEs; the atomic
+                    # block's own commit then finds the transaction closed and does nothing.
+                    raw.commit()
+    except DataError as exc:
+        if isinstance(exc.__cause__, pg_errors.DivisionByZero):
+            gone = ", ".join(
+                f"{type(obj).__name__} {obj.pk}" for _sql, _params, obj in writes if obj is not None
+            )
+            raise ObjectDoesNotExist(f"a row to update is gone (one of {gone})") from exc
+        raise

@@ -86,14 +86,18 @@ _SQLITE_WRITER = threading.RLock()
 
 
 def table_write(func: Callable[P, R]) -> Callable[P, R]:
-    """``transaction.atomic`` for the table services, one writer at a time on SQLite."""
+    """``transaction.atomic`` for the table services, one writer at a time on SQLite.
+
+    On PostgreSQL the lean row writes are held back (``rows.writes_held``), so a move's
+    UPDATEs and its COMMIT go in one round trip.
+    """
 
     @functools.wraps(func)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         if connection.vendor == "sqlite":
             with _SQLITE_WRITER, transaction.atomic():
                 return func(*args, **kwargs)
-        with transaction.atomic():
+        with transaction.atomic(), rows.writes_held():
             return func(*args, **kwargs)
 
     return wrapper

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from datetime import timedelta
 
 import pytest
@@ -74,3 +75,121 @@ def test_an_unknown_table_is_refused_as_before(players: list[User]) -> None:
     with pytest.raises(services.TableError) as refused:
         services.table_act(999_999, players[0], 1, 1, "call")
     assert refused.value.code == "not_found"
+
+
+# Held writes (PostgreSQL): a move's UPDATEs wait for the next statement or go with the
+# COMMIT, in one round trip; what the code reads and what commits are as if sent at once.
+
+postgres_only = pytest.mark.skipif(
+    not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")),
+    reason="held writes are a PostgreSQL pipeline; other databases write at once",
+)
+
+
+def _version_elsewhere(table_id: int) -> int:
+    """The table's committed version, read on a connection of its own."""
+    import psycopg
+    from django.db import connection
+
+    params = connection.get_connection_params()
+    params.pop("cursor_factory", None)
+    params.pop("context", None)
+    with psycopg.connect(**params) as other:
+        row = other.execute(
+            'SELECT version FROM "tables_table" WHERE id = %s', [table_id]
+        ).fetchone()
+    return row[0]
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_a_held_write_goes_before_the_next_statement(seated_table: Table) -> None:
+    with transaction.atomic(), rows.writes_held():
+        table = rows.table_locked(seated_table.pk)
+        table.version += 1
+        rows.save(table, ("version",))
+        # Not sent yet: nothing else has been said on the connection.
+        assert _version_elsewhere(table.pk) == table.version - 1
+        # The next statement (here an ORM read) sends it first, so the code reads its write.
+        assert Table.objects.get(pk=table.pk).version == table.version
+    assert _version_elsewhere(table.pk) == table.version
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_the_writes_and_the_commit_go_together(seated_table: Table) -> None:
+    from django.db import connection
+    from psycopg.pq import TransactionStatus
+
+    committed: list[int] = []
+    with transaction.atomic():
+        with rows.writes_held():
+            table = rows.table_locked(seated_table.pk)
+            table.version += 1
+            rows.save(table, ("version",))
+            transaction.on_commit(lambda: committed.append(_version_elsewhere(table.pk)))
+        # The COMMIT went with the UPDATE; the atomic block's own commit has nothing to do.
+        assert connection.connection.info.transaction_status == TransactionStatus.IDLE
+        assert _version_elsewhere(table.pk) == table.version
+        assert committed == []  # the hooks still run when the block ends, as always
+    assert committed == [table.version]
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_a_failed_block_sends_nothing_it_held(seated_table: Table) -> None:
+    before = _version_elsewhere(seated_table.pk)
+    with pytest.raises(RuntimeError), transaction.atomic(), rows.writes_held():
+        table = rows.table_locked(seated_table.pk)
+        table.version += 1
+        rows.save(table, ("version",))
+        raise RuntimeError("refused")
+    assert _version_elsewhere(seated_table.pk) == before
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_a_held_write_to_a_row_that_is_gone_commits_nothing(seated_table: Table) -> None:
+    from django.core.exceptions import ObjectDoesNotExist
+
+    deal(seated_table)
+    hand = Hand.objects.get(table=seated_table, ended_at__isnull=True)
+    before = _version_elsewhere(seated_table.pk)
+    with pytest.raises(ObjectDoesNotExist), transaction.atomic(), rows.writes_held():
+        table = rows.table_locked(seated_table.pk)
+        table.version += 1
+        rows.save(table, ("version",))
+        Hand.objects.filter(pk=hand.pk).delete()  # sends the held UPDATE first
+        table.version += 1
+        rows.save(table, ("version",))
+        rows.save(hand)  # its row is gone: the whole transaction must not commit
+    assert _version_elsewhere(seated_table.pk) == before
+    assert Hand.objects.filter(pk=hand.pk).exists()
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_inside_another_transaction_the_outer_block_commits(seated_table: Table) -> None:
+    before = _version_elsewhere(seated_table.pk)
+    with pytest.raises(RuntimeError), transaction.atomic():
+        with transaction.atomic(), rows.writes_held():
+            table = rows.table_locked(seated_table.pk)
+            table.version += 1
+            rows.save(table, ("version",))
+        assert Table.objects.get(pk=table.pk).version == before + 1
+        raise RuntimeError("the outer block fails")
+    assert _version_elsewhere(seated_table.pk) == before
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_a_move_commits_its_hand_and_version_in_one_go(
+    seated_table: Table, players: list[User]
+) -> None:
+    deal(seated_table)
+    table = Table.objects.get(pk=seated_table.pk)
+    hand = Hand.objects.get(table=table, ended_at__isnull=True)
+    actor = Seat.objects.get(table=table, number=hand.to_act).user
+    result = services.table_act(table.pk, actor, hand.pk, table.version, "call")
+    assert _version_elsewhere(table.pk) == result.version == table.version + 1
+    assert len(Hand.objects.get(pk=hand.pk).records) == result.records > len(hand.records)
