@@ -33,7 +33,8 @@ from tables.fairness import commitment_matches, deck_from_text
 from tables.models import ChatMessage, Hand, HandPlayer, Seat, SeatState, Table
 from tables.services import COUNTDOWN_AFTER_SECONDS
 
-RECENT_HANDS = 5
+# The table page recalls the last 10 hands (their summaries link to the replayer).
+RECENT_HANDS = 10
 CHAT_LINES = 20
 
 # Rebuilt hands by (hand id, commitment, record count): records only ever grow, so a key
@@ -204,7 +205,8 @@ def table_state_after_move(table: Table, hand: Hand, engine: EngineHand, seats: 
     The objects are the writer's, never changed after its commit. The recent hands and chat
     come from the version before when this process has it (its own state, or the parts a
     broadcast from another process carried) and no hand ended since (a chat line bumps the
-    version and is read back in full); otherwise they are read.
+    version and is read back in full); otherwise they are read. A move that ends the hand
+    puts it at the head of the recent hands.
     """
     key = (table.pk, table.created_at, table.version - 1)
     with _STATE_LOCK:
@@ -216,8 +218,18 @@ def table_state_after_move(table: Table, hand: Hand, engine: EngineHand, seats: 
         tail = heard[1]
     else:
         tail = None
-    same_hands = tail is not None and hand.ended_at is None
-    recent = tail[0] if tail is not None and same_hands else _recent(table.pk)
+    if tail is None:
+        recent = _recent(table.pk)
+    elif hand.ended_at is None:
+        recent = tail[0]
+    elif tail[0] and tail[0][0]["id"] == hand.pk:
+        recent = tail[0]  # the version before already had this hand ended (a chat line)
+    else:
+        # This move ended the hand: it heads the recent hands (hands end in number order).
+        recent = [
+            {"id": hand.pk, "number": hand.number, "summary": hand.summary},
+            *tail[0][: RECENT_HANDS - 1],
+        ]
     chat = tail[1] if tail is not None else _chat(table.pk)
     _store(_TableState(table, sorted(seats, key=lambda s: s.number), hand, engine, recent, chat))
 

@@ -483,7 +483,7 @@ def _cash_out(table: Table, seat: Seat) -> None:
     seat.owes_small = seat.owes_big = seat.leaving = False
     seat.muck_losing = True
     seat.sockets = {}
-    seat.save()
+    rows.save(seat)
 
 
 @table_write
@@ -632,7 +632,7 @@ def table_act(
         # Acting again shows the player is back: they play the next hand too.
         seat.state = SeatState.PLAYING
         seat.sat_out_reason = ""
-        seat.save(update_fields=["state", "sat_out_reason"])
+        rows.save(seat, ("state", "sat_out_reason"))
     _changed(table, _after_moves(table, hand, engine, new, now, seats))
     return ActResult(table.version, len(hand.records))
 
@@ -762,14 +762,15 @@ def _hand_finish(
     for number, stack in final.items():
         seat = seats[number]
         seat.stack = stack
-        HandPlayer.objects.filter(hand=hand, seat=number).update(stack_after=stack)
+        # Held with the move's other writes (tables.rows): no round trip per player.
+        rows.update(HandPlayer, {"stack_after": stack}, hand=hand.pk, seat=number)
         if seat.leaving:
             _cash_out(table, seat)
             continue
         if stack <= 0:
             seat.state = SeatState.SITTING_OUT
             seat.sat_out_reason = NO_CHIPS
-        seat.save()
+        rows.save(seat)
     _schedule_next_hand(table, now)
 
 
@@ -963,19 +964,22 @@ def _hand_start(table: Table, now: datetime) -> _Moved | None:
         started_at=now,
     )
     by_number = {s.number: s for s in seats}
-    for number, spec in dealt.items():
+    HandPlayer.objects.bulk_create(
+        HandPlayer(
+            hand=hand, user_id=by_number[number].user_id, seat=number, stack_before=spec.stack
+        )
+        for number, spec in dealt.items()
+    )
+    for number in dealt:
         s = by_number[number]
         s.is_new = False
         s.owes_small = s.owes_big = False
         s.state = SeatState.PLAYING
-        s.save(update_fields=["is_new", "owes_small", "owes_big", "state"])
-        HandPlayer.objects.create(
-            hand=hand, user_id=s.user_id, seat=number, stack_before=spec.stack
-        )
+        rows.save(s, ("is_new", "owes_small", "owes_big", "state"))
     for s in candidates:
         if s.number not in dealt and s.state != SeatState.WAITING:
             s.state = SeatState.WAITING
-            s.save(update_fields=["state"])
+            rows.save(s, ("state",))
     return _after_moves(table, hand, engine, list(engine.records), now)
 
 

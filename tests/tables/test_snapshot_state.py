@@ -185,3 +185,36 @@ def test_a_move_after_another_process_s_broadcast_reads_no_chat_or_recent_hands(
         )
         assert filed is not None and filed["chat"][0]["text"] == "gl"
         assert _without_clock(filed) == _without_clock(_fresh(seated_table, viewer))
+
+
+def test_a_move_that_ends_the_hand_puts_it_first_in_the_recent_hands_without_a_query(
+    seated_table: Table, players: list[User], django_capture_on_commit_callbacks, monkeypatch
+) -> None:
+    """More hands than the snapshot recalls, each ended by a fold: the recent hands filed
+    after the ending move are the database's, and the move read none of them."""
+
+    def no_query(table_id: int) -> None:
+        raise AssertionError("read back the recent hands")
+
+    now = later(services.NEXT_HAND_DELAY_SECONDS + 1)
+    for _ in range(selectors.RECENT_HANDS + 2):
+        with django_capture_on_commit_callbacks(execute=True):
+            assert services.table_tick(seated_table.pk, now=now)
+        while True:
+            hand = Hand.objects.filter(table=seated_table).order_by("-number").first()
+            if hand.is_complete:
+                break
+            seated_table.refresh_from_db()
+            actor = Seat.objects.get(table=seated_table, number=hand.to_act).user
+            with monkeypatch.context() as patch, django_capture_on_commit_callbacks(execute=True):
+                patch.setattr(selectors, "_recent", no_query)
+                services.table_act(
+                    seated_table.pk, actor, hand.pk, seated_table.version, "fold", now=now
+                )
+        seated_table.refresh_from_db()
+        filed = selectors.table_snapshot_if_cached(
+            seated_table.pk, seated_table.created_at, seated_table.version, None
+        )
+        assert filed is not None and filed["recent_hands"][0]["id"] == hand.pk
+        assert _without_clock(filed) == _without_clock(_fresh(seated_table, None))
+        now = seated_table.next_hand_at
