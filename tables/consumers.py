@@ -27,7 +27,7 @@ from tables.models import Table
 from tables.selectors import (
     remember_wire,
     snapshot_text_from_wire,
-    table_snapshot,
+    table_snapshot_text,
     table_snapshot_text_if_cached,
 )
 
@@ -300,11 +300,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send_json(event["frame"])
 
     async def send_snapshot(self) -> None:
-        snapshot = await database_sync_to_async(table_snapshot)(self.table_id, self.user)
-        if snapshot["version"] <= self.sent_version:
+        version, text = await database_sync_to_async(table_snapshot_text)(self.table_id, self.user)
+        if version <= self.sent_version:
             return
-        self.sent_version = snapshot["version"]
-        await self.send_json(snapshot)
+        self.sent_version = version
+        await self.send(text_data=text)
 
     async def send_json(self, content: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(content, separators=(",", ":")))

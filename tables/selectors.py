@@ -102,12 +102,34 @@ class _TableState:
     wire: dict[str, Any] | None = None
 
 
+@dataclass(frozen=True)
+class _Filed:
+    """A built version as the cache keeps it: its snapshot texts (``_wire``), nothing else.
+
+    The rows, the engine and the shared dicts a state is built from are dropped once its
+    texts exist. A process keeps a few versions of every table, and every object kept is
+    one more for the garbage collector to scan: the full states (over a hundred objects
+    each) made collections of 40-60 ms, a stall of every table in the process.
+    """
+
+    version: int
+    wire: dict[str, Any]
+
+    @property
+    def recent(self) -> list[dict[str, Any]]:
+        return self.wire["recent"]  # type: ignore[no-any-return]
+
+    @property
+    def chat(self) -> list[dict[str, Any]]:
+        return self.wire["chat"]  # type: ignore[no-any-return]
+
+
 class _StateCache:
-    """Built states by (table id, created_at, version): the newest few versions per table.
+    """Built versions by (table id, created_at, version): the newest few per table.
 
     Only the current version and the one before are asked for (a socket behind reads the
     table afresh), so a table keeps VERSIONS; the cache is then bounded by the tables in
-    play, not by the moves of the last seconds. That matters beyond memory: every state kept
+    play, not by the moves of the last seconds. That matters beyond memory: every entry kept
     is young objects for the garbage collector to scan, and a cache of the last thousand
     versions made its collections pauses of 50-90 ms on every table of the process.
     """
@@ -116,13 +138,13 @@ class _StateCache:
     TABLES = 4096
 
     def __init__(self) -> None:
-        self._tables: OrderedDict[int, OrderedDict[tuple[Any, int], _TableState]] = OrderedDict()
+        self._tables: OrderedDict[int, OrderedDict[tuple[Any, int], _Filed]] = OrderedDict()
 
-    def get(self, key: tuple[int, Any, int]) -> _TableState | None:
+    def get(self, key: tuple[int, Any, int]) -> _Filed | None:
         versions = self._tables.get(key[0])
         return None if versions is None else versions.get(key[1:])
 
-    def __setitem__(self, key: tuple[int, Any, int], state: _TableState) -> None:
+    def __setitem__(self, key: tuple[int, Any, int], state: _Filed) -> None:
         versions = self._tables.get(key[0])
         if versions is None:
             versions = self._tables[key[0]] = OrderedDict()
@@ -142,7 +164,7 @@ _STATE_CACHE = _StateCache()
 _STATE_LOCK = threading.Lock()
 
 
-def _table_state(table_id: int) -> _TableState:
+def _table_state(table_id: int) -> _Filed:
     """The table at its current version: one query when another socket already built it.
 
     The version is read first and the rest after, so the rows are at least that new; the
@@ -182,7 +204,7 @@ def _chat(table_id: int) -> list[dict[str, Any]]:
     ]
 
 
-def _store(state: _TableState) -> _TableState:
+def _store(state: _TableState) -> _Filed:
     hand = state.hand
     if (
         hand is not None
@@ -194,9 +216,10 @@ def _store(state: _TableState) -> _TableState:
         board_cards = state.engine.runout_from if hand.is_complete else hand.board_shown
         state.equity = _runout_equity(hand, state.engine, board_cards)
     table = state.table
+    filed = _Filed(table.version, _wire(state))
     with _STATE_LOCK:
-        _STATE_CACHE[(table.pk, table.created_at, table.version)] = state
-    return state
+        _STATE_CACHE[(table.pk, table.created_at, table.version)] = filed
+    return filed
 
 
 def table_state_after_move(table: Table, hand: Hand, engine: EngineHand, seats: list[Seat]) -> None:
@@ -254,8 +277,14 @@ def table_snapshot(table: Table | int, user: Any) -> dict[str, Any]:
     What is the same for every viewer is built once per version (``_table_state``); what
     cards this viewer sees comes from the engine's ``view`` for their seat.
     """
+    return json.loads(table_snapshot_text(table, user)[1])  # type: ignore[no-any-return]
+
+
+def table_snapshot_text(table: Table | int, user: Any) -> tuple[int, str]:
+    """``table_snapshot`` as the JSON text a socket sends, with its version."""
     table_id = table if isinstance(table, int) else table.pk
-    return _snapshot_from_state(_table_state(table_id), user)
+    filed = _table_state(table_id)
+    return filed.version, snapshot_text_from_wire(filed.wire, user)
 
 
 def table_snapshot_if_cached(
@@ -266,9 +295,8 @@ def table_snapshot_if_cached(
     Pure Python, so a consumer may call it on the event loop: after a move, the process
     that made it has built the new state, and its sockets skip the database entirely.
     """
-    with _STATE_LOCK:
-        state = _STATE_CACHE.get((table_id, created_at, version))
-    return None if state is None else _snapshot_from_state(state, user)
+    text = table_snapshot_text_if_cached(table_id, created_at, version, user)
+    return None if text is None else json.loads(text)  # type: ignore[no-any-return]
 
 
 def table_snapshot_text_if_cached(
@@ -276,15 +304,15 @@ def table_snapshot_text_if_cached(
 ) -> str | None:
     """``table_snapshot_if_cached`` as the JSON text a socket sends."""
     with _STATE_LOCK:
-        state = _STATE_CACHE.get((table_id, created_at, version))
-    return None if state is None else _snapshot_text(state, user)
+        filed = _STATE_CACHE.get((table_id, created_at, version))
+    return None if filed is None else snapshot_text_from_wire(filed.wire, user)
 
 
 def table_wire_if_cached(table_id: int, created_at: Any, version: int) -> dict[str, Any] | None:
     """The parts every viewer's snapshot text of that version is made of (``_wire``), if built."""
     with _STATE_LOCK:
-        state = _STATE_CACHE.get((table_id, created_at, version))
-    return None if state is None else _wire(state)
+        filed = _STATE_CACHE.get((table_id, created_at, version))
+    return None if filed is None else filed.wire
 
 
 def table_state_warm(table_id: int) -> None:
@@ -441,22 +469,6 @@ def _json(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
-def _viewer(
-    state: _TableState, shared: _Shared, user: Any
-) -> tuple[list[dict[str, Any]] | None, dict[str, Any]]:
-    """This viewer's seats (None: as the spectator sees them) and ``you``."""
-    authenticated = user is not None and getattr(user, "is_authenticated", False)
-    mine = next((s for s in state.seats if authenticated and s.user_id == user.pk), None)
-    seats = None
-    if mine is not None and mine.number in shared.own_cards:
-        cards = shared.own_cards[mine.number]
-        seats = [
-            {**entry, "cards": cards} if entry["seat"] == mine.number else entry
-            for entry in shared.seats
-        ]
-    return seats, _you(shared, mine)
-
-
 def _you(shared: _Shared, mine: Seat | None) -> dict[str, Any]:
     """The snapshot's ``you`` for the player in seat ``mine`` (None: a spectator)."""
     legal = None
@@ -477,27 +489,6 @@ def _you(shared: _Shared, mine: Seat | None) -> dict[str, Any]:
             else None
         ),
     }
-
-
-def _snapshot_from_state(state: _TableState, user: Any) -> dict[str, Any]:
-    shared = _shared(state)
-    seats, you = _viewer(state, shared, user)
-    return {
-        "type": "snapshot",
-        "version": state.table.version,
-        "now": int(time.time() * 1000),
-        "table": shared.table,
-        "seats": seats if seats is not None else shared.seats,
-        "hand": shared.hand,
-        "you": you,
-        "recent_hands": list(state.recent),
-        "chat": list(state.chat),
-    }
-
-
-def _snapshot_text(state: _TableState, user: Any) -> str:
-    """``json.dumps(_snapshot_from_state(state, user))``, from the shared part's text."""
-    return snapshot_text_from_wire(_wire(state), user)
 
 
 def _wire(state: _TableState) -> dict[str, Any]:
@@ -868,4 +859,5 @@ __all__ = [
     "hands_played_by",
     "table_chip_count",
     "table_snapshot",
+    "table_snapshot_text",
 ]
