@@ -243,7 +243,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         await self.channel_layer.group_discard(group, self.channel_name)
         if getattr(self, "counted", False):
-            await database_sync_to_async(services.seat_connection)(self.table_id, self.user, -1)
+            try:
+                await database_sync_to_async(services.seat_connection)(self.table_id, self.user, -1)
+            except services.TableError:
+                pass  # the table was deleted while this socket was open: nothing to count
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         now = time.monotonic()

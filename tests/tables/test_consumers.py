@@ -466,3 +466,12 @@ async def test_a_player_who_reconnects_on_their_turn_gets_twenty_more_seconds(
     assert hand.deadline > deadline
     assert viewer.snapshot["hand"]["deadline"] == int(hand.deadline.timestamp() * 1000)
     await viewer.ws.disconnect()
+
+
+async def test_a_seated_player_s_socket_closes_quietly_after_the_table_is_deleted(
+    seated_table: Table, players: list[User]
+) -> None:
+    ann = await open_socket(seated_table, players[0], "ann")
+    await database_sync_to_async(Table.objects.filter(pk=seated_table.pk).delete)()
+    # Uncounting the socket finds no table: nothing to count, and no error for the server.
+    await ann.ws.disconnect()
