@@ -48,8 +48,12 @@ ACTIONS = {"fold", "check", "call", "bet", "raise", "show", "muck"}
 # The sockets' database work runs on these threads, which keep their connections open.
 # With CONN_MAX_AGE=0 (the site's setting, right for HTTP under ASGI) channels'
 # database_sync_to_async opens a connection per message, which cost more than the move.
-# A bounded pool means a bounded number of connections per process.
-_DB_THREADS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="tables-db")
+# A bounded pool means a bounded number of connections per process. Two, not more: a move
+# is mostly waits on PostgreSQL and Redis, and every thread back from one waits for the
+# GIL behind the others and the event loop; with four, bursts of moves queued on the GIL
+# (load test, 100 tables on two daphnes: p99 29-77 ms with four threads, 19-37 with two).
+# Two also keep a process moving while one thread waits on another process's table lock.
+_DB_THREADS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="tables-db")
 
 
 def _keep_connections() -> bool:
