@@ -244,31 +244,9 @@ def save(obj: Model, names: tuple[str, ...] | None = None) -> None:
         *(f.get_db_prep_save(f.pre_save(obj, False), connection) for f in fields),
         obj.pk,
     ]
-    held = getattr(connection, _HELD, None)
-    if held is not None:
-        held.append((_checked_update_sql(model, tuple(f.column for f in fields)), params, obj))
-        return
-    with connection.cursor() as cursor:
-        cursor.execute(_update_sql(model, tuple(f.column for f in fields)), params)
-        if cursor.rowcount != 1:
-            raise model.DoesNotExist(f"{model.__name__} {obj.pk} is gone")
-
-
-@cache
-def _update_sql(model: type[Model], columns: tuple[str, ...]) -> str:
-    sets = ", ".join(f"{_quote(c)} = %s" for c in columns)
-    return f"UPDATE {_quote(model._meta.db_table)} SET {sets} WHERE {_quote('id')} = %s"
-
-
-@cache
-def _checked_update_sql(model: type[Model], columns: tuple[str, ...]) -> str:
-    # A held UPDATE may go out with the COMMIT, when its row count comes back too late to
-    # stop anything: a row that is gone fails the statement itself (division by zero),
-    # which aborts the transaction before the COMMIT.
-    return (
-        f"WITH updated AS ({_update_sql(model, columns)} RETURNING 1) "
-        "SELECT 1 / COUNT(*) FROM updated"
-    )
+    columns = tuple(f.column for f in fields)
+    sql = _update_sql(model, columns, (model._meta.pk.column,))  # type: ignore[union-attr]
+    _write(connection, sql, params, obj)
 
 
 def update(model: type[Model], values: dict[str, Any], **where: Any) -> None:
@@ -290,26 +268,38 @@ def update(model: type[Model], values: dict[str, Any], **where: Any) -> None:
             for f, v in zip(where_fields, where.values(), strict=True)
         ),
     ]
-    sql = _filtered_update_sql(
-        model,
-        tuple(f.column for f in set_fields),
-        tuple(f.column for f in where_fields),
+    sql = _update_sql(
+        model, tuple(f.column for f in set_fields), tuple(f.column for f in where_fields)
     )
-    held = getattr(connection, _HELD, None)
-    if held is not None:
-        held.append((sql, params, None))
-        return
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+    _write(connection, sql, params, None)
 
 
 @cache
-def _filtered_update_sql(
-    model: type[Model], columns: tuple[str, ...], where: tuple[str, ...]
-) -> str:
+def _update_sql(model: type[Model], columns: tuple[str, ...], where: tuple[str, ...]) -> str:
     sets = ", ".join(f"{_quote(c)} = %s" for c in columns)
     conditions = " AND ".join(f"{_quote(c)} = %s" for c in where)
     return f"UPDATE {_quote(model._meta.db_table)} SET {sets} WHERE {conditions}"
+
+
+@cache
+def _checked(sql: str) -> str:
+    # A held UPDATE may go out with the COMMIT, when its row count comes back too late to
+    # stop anything: a row that is gone fails the statement itself (division by zero),
+    # which aborts the transaction before the COMMIT.
+    return f"WITH updated AS ({sql} RETURNING 1) SELECT 1 / COUNT(*) FROM updated"
+
+
+def _write(connection: BaseDatabaseWrapper, sql: str, params: list[Any], row: Model | None) -> None:
+    """Run an UPDATE now, or hold it inside ``writes_held``. With ``row``, exactly that
+    one row must be updated, or it raises its model's ``DoesNotExist``."""
+    held = getattr(connection, _HELD, None)
+    if held is not None:
+        held.append((sql if row is None else _checked(sql), params, row))
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        if row is not None and cursor.rowcount != 1:
+            raise type(row).DoesNotExist(f"{type(row).__name__} {row.pk} is gone")
 
 
 # --------------------------------------------------------------------------- held writes

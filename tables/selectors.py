@@ -332,11 +332,8 @@ class _Shared:
     one encoding of the shared part instead of one per socket.
     """
 
-    seats: list[dict[str, Any]]
-    own_cards: dict[int, list[str]]
     hand: dict[str, Any] | None
     legal: dict[str, Any] | None
-    table: dict[str, Any]
     head: str
     middle: str
     tail: str
@@ -447,11 +444,8 @@ def _build_shared(state: _TableState) -> _Shared:
         "next_hand_at": _ms(table.next_hand_at),
     }
     return _Shared(
-        seats=seats_out,
-        own_cards=own_cards,
         hand=hand_out,
         legal=legal,
-        table=table_out,
         head=f'{{"type":"snapshot","version":{table.version},"now":',
         middle=f',"table":{_json(table_out)},"seats":',
         tail=f',"hand":{_json(hand_out)},"you":',
