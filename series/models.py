@@ -2,6 +2,7 @@
 
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 
 class Game(models.TextChoices):
@@ -67,3 +68,34 @@ class Event(models.Model):
 
     def get_admin_url(self) -> str:
         return reverse("admin:series_event_change", args=[self.pk])
+
+
+class Player(models.Model):
+    """A person of the series: an account, or a guest a director added by name.
+
+    Tournament entries and results point here, so a guest's results follow them when a
+    director merges the guest into an account (the guest's rows move to the account's
+    player).
+    """
+
+    user = models.OneToOneField(
+        "auth.User",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="series_player",
+    )
+    name = models.CharField(_("name"), max_length=100)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_guest(self) -> bool:
+        return self.user_id is None

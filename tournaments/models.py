@@ -1,1 +1,384 @@
-"""Tournaments and the blind clock: models come with the tournaments issue."""
+"""Tournaments: blind structures, the tournament of an event, its entries, tables and clock.
+
+The clock is data (``Tournament.level_index``, ``level_ends_at``, ``paused_remaining``):
+every screen computes the time left from it, and a level changes by a conditional UPDATE
+(``WHERE level_index = expected``), so a duplicate, late or lost task changes nothing.
+
+Money is in whole units of the event's currency (``Tournament.money_unit`` is the smallest
+amount a prize is rounded to); chips are integers.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from series.models import Event
+
+
+def _token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class AnteKind(models.TextChoices):
+    NONE = "none", _("No ante")
+    EACH = "each", _("Ante from each player")
+    BIG_BLIND = "big-blind", _("Big-blind ante")
+
+
+class BlindStructure(models.Model):
+    """An ordered list of levels and breaks, reusable from one event to the next."""
+
+    name = models.CharField(_("name"), max_length=100)
+    description = models.TextField(_("description"), blank=True)
+    # Levels of a limit game carry the small and big bet; others use the blinds.
+    for_limit = models.BooleanField(_("for limit games"), default=False)
+    # The host's chip set, as denominations (e.g. [25, 100, 500, 1000]): what blinds it can
+    # make, and what a colour-up removes.
+    chip_set = models.JSONField(_("chip set"), default=list, blank=True)
+    is_template = models.BooleanField(
+        _("built-in template"), default=False, help_text=_("Offered to every director to copy.")
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("blind structure")
+        verbose_name_plural = _("blind structures")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class LevelKind(models.TextChoices):
+    LEVEL = "level", _("Level")
+    BREAK = "break", _("Break")
+
+
+class StructureLevel(models.Model):
+    """One row of a structure: a level of blinds, or a break. Level numbers never count
+    breaks (``BlindStructure``'s levels are numbered 1, 2, 3 ... skipping the breaks)."""
+
+    structure = models.ForeignKey(BlindStructure, on_delete=models.CASCADE, related_name="levels")
+    position = models.PositiveIntegerField(_("position"))
+    kind = models.CharField(
+        _("kind"), max_length=10, choices=LevelKind.choices, default=LevelKind.LEVEL
+    )
+    minutes = models.PositiveIntegerField(_("minutes"))
+    small_blind = models.PositiveIntegerField(_("small blind"), default=0)
+    big_blind = models.PositiveIntegerField(_("big blind"), default=0)
+    ante = models.PositiveIntegerField(_("ante"), default=0)
+    ante_kind = models.CharField(
+        _("ante kind"), max_length=10, choices=AnteKind.choices, default=AnteKind.NONE
+    )
+    # Limit games: the small bet (before the flop and on the flop) and the big bet.
+    small_bet = models.PositiveIntegerField(_("small bet"), null=True, blank=True)
+    big_bet = models.PositiveIntegerField(_("big bet"), null=True, blank=True)
+    # A break's colour-up: the denominations that leave the table (raced off, TDA 24).
+    colour_up = models.JSONField(_("colour-up"), default=list, blank=True)
+
+    class Meta:
+        ordering = ["structure", "position"]
+        verbose_name = _("structure level")
+        verbose_name_plural = _("structure levels")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["structure", "position"], name="structure_level_position_unique"
+            ),
+            models.CheckConstraint(condition=Q(minutes__gt=0), name="level_minutes_positive"),
+            models.CheckConstraint(
+                condition=Q(kind="break") | Q(big_blind__gte=models.F("small_blind")),
+                name="level_big_blind_not_below_small",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        if self.kind == LevelKind.BREAK:
+            return str(_("Break (%(minutes)s min)") % {"minutes": self.minutes})
+        return f"{self.small_blind}/{self.big_blind}"
+
+    @property
+    def is_break(self) -> bool:
+        return self.kind == LevelKind.BREAK
+
+    @property
+    def duration(self) -> timedelta:
+        return timedelta(minutes=self.minutes)
+
+
+class TournamentState(models.TextChoices):
+    REGISTERING = "registering", _("Registering")
+    RUNNING = "running", _("Running")
+    ON_BREAK = "on-break", _("On break")
+    FINISHED = "finished", _("Finished")
+    CANCELLED = "cancelled", _("Cancelled")
+
+
+class Tournament(models.Model):
+    """The tournament of one event on the calendar.
+
+    The game, betting structure, buy-in, fee and starting stack are the event's
+    (``series.Event``); the tournament adds how it is played and its money rules. Money
+    rules cannot change once it has started (``tournaments.services`` refuses).
+    """
+
+    event = models.OneToOneField(Event, on_delete=models.CASCADE, related_name="tournament")
+    blind_structure = models.ForeignKey(
+        BlindStructure, on_delete=models.PROTECT, related_name="tournaments"
+    )
+    state = models.CharField(
+        _("state"),
+        max_length=20,
+        choices=TournamentState.choices,
+        default=TournamentState.REGISTERING,
+    )
+    online = models.BooleanField(_("played online"), default=False)
+    # House rules of the tables (limit raise cap; no cap heads-up).
+    raise_cap = models.PositiveSmallIntegerField(_("raise cap (limit)"), null=True, default=4)
+    uncapped_heads_up = models.BooleanField(_("no cap heads-up"), default=True)
+    seats_per_table = models.PositiveSmallIntegerField(_("seats per table"), default=9)
+    capacity = models.PositiveIntegerField(
+        _("capacity"), null=True, blank=True, help_text=_("Empty: no limit.")
+    )
+    money_unit = models.PositiveIntegerField(
+        _("money unit"), default=1, help_text=_("Prizes are rounded to this amount.")
+    )
+    bounty = models.PositiveIntegerField(
+        _("bounty per knockout"),
+        default=0,
+        help_text=_("Part of each buy-in paid to whoever knocks the player out."),
+    )
+    late_registration_until_level = models.PositiveIntegerField(
+        _("late registration until level"), null=True, blank=True
+    )
+    # Rebuys: only while the player is at or below the starting stack (or this limit).
+    rebuys_allowed = models.PositiveIntegerField(_("rebuys per player"), default=0)
+    rebuy_until_level = models.PositiveIntegerField(_("rebuys until level"), null=True, blank=True)
+    rebuy_chips = models.PositiveIntegerField(_("rebuy chips"), default=0)
+    rebuy_price = models.PositiveIntegerField(_("rebuy price"), default=0)
+    rebuy_max_stack = models.PositiveIntegerField(
+        _("rebuy only at or below"),
+        null=True,
+        blank=True,
+        help_text=_("Empty: the starting stack."),
+    )
+    # The add-on is offered at one break (its position in the structure).
+    addon_at_break = models.PositiveIntegerField(_("add-on at break"), null=True, blank=True)
+    addon_chips = models.PositiveIntegerField(_("add-on chips"), default=0)
+    addon_price = models.PositiveIntegerField(_("add-on price"), default=0)
+    reentries_allowed = models.PositiveIntegerField(_("re-entries per player"), default=0)
+    reentry_until_level = models.PositiveIntegerField(
+        _("re-entry until level"), null=True, blank=True
+    )
+    # The director's own payout percentages (basis points, first place first); empty: the
+    # built-in table for the field size.
+    payout_basis_points = models.JSONField(_("payout percentages"), default=list, blank=True)
+    # Tables may differ by this many players before one is balanced (TDA 11).
+    balance_threshold = models.PositiveSmallIntegerField(_("balance within"), default=2)
+
+    # The clock: the current row of the structure (``StructureLevel.position`` order, breaks
+    # included), when it ends while running, and the time left while paused.
+    level_index = models.PositiveIntegerField(default=0)
+    level_ends_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    paused_remaining = models.DurationField(null=True, blank=True)
+    clock_version = models.PositiveBigIntegerField(default=1)
+
+    tv_token = models.CharField(max_length=64, unique=True, default=_token, editable=False)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["event__starts_at"]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(seats_per_table__gte=2, seats_per_table__lte=10),
+                name="tournament_seats_per_table_2_to_10",
+            ),
+            models.CheckConstraint(
+                condition=Q(money_unit__gte=1), name="tournament_money_unit_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.event.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournaments:detail", args=[self.pk])
+
+    @property
+    def is_started(self) -> bool:
+        return self.state not in (TournamentState.REGISTERING, TournamentState.CANCELLED)
+
+    @property
+    def is_over(self) -> bool:
+        return self.state in (TournamentState.FINISHED, TournamentState.CANCELLED)
+
+    @property
+    def prize_per_entry(self) -> int:
+        """What one buy-in adds to the prize pool: the buy-in less the bounty."""
+        return max(0, self.event.buy_in - self.bounty)
+
+
+class EntryState(models.TextChoices):
+    REGISTERED = "registered", _("Registered")
+    WAITING = "waiting", _("Waiting list")
+    PLAYING = "playing", _("Playing")
+    OUT = "out", _("Out")
+    UNREGISTERED = "unregistered", _("Unregistered")
+
+
+class Entry(models.Model):
+    """One buy-in by one player: a re-entry is a new entry of the same player.
+
+    ``player`` is the series' person (an account, or a guest a director added by name),
+    so results follow a guest when the series merges them into an account.
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey("series.Player", on_delete=models.PROTECT, related_name="entries")
+    number = models.PositiveSmallIntegerField(
+        _("entry number"), default=1, help_text=_("1 for the first buy-in, 2 for a re-entry ...")
+    )
+    state = models.CharField(
+        _("state"), max_length=20, choices=EntryState.choices, default=EntryState.REGISTERED
+    )
+    registered_at = models.DateTimeField(auto_now_add=True)
+    # In person: the seat card drawn; online: the live table's number and seat.
+    table_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    seat_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    rebuys = models.PositiveSmallIntegerField(default=0)
+    addon = models.BooleanField(default=False)
+    # Set when the player goes out.
+    out_at = models.DateTimeField(null=True, blank=True)
+    out_hand = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text=_("Eliminations recorded together (one hand) share this number."),
+    )
+    stack_at_hand_start = models.PositiveIntegerField(null=True, blank=True)
+    eliminated_by = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="knockouts"
+    )
+    place = models.PositiveIntegerField(null=True, blank=True)
+    prize = models.PositiveIntegerField(default=0)
+    bounties = models.PositiveIntegerField(_("bounties won (money)"), default=0)
+    knockouts_count = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["tournament", "registered_at", "pk"]
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "player", "number"], name="entry_number_unique"
+            ),
+            # At most one entry of a player in play (registered, waiting or playing).
+            models.UniqueConstraint(
+                fields=["tournament", "player"],
+                condition=Q(state__in=["registered", "waiting", "playing"]),
+                name="entry_one_live_per_player",
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "table_number", "seat_number"],
+                condition=Q(state="playing", table_number__isnull=False),
+                name="entry_one_player_per_seat",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} #{self.number}"
+
+
+class TournamentTable(models.Model):
+    """A table of the tournament: its number, whether it is broken, where its button is.
+
+    In person the director tells the console where the button is (``button`` None: not
+    known yet); online tables link to their live table.
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    button = models.PositiveSmallIntegerField(null=True, blank=True)
+    broken_at = models.DateTimeField(null=True, blank=True)
+    live_table = models.OneToOneField(
+        "tables.Table",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="tournament_table",
+    )
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "number"], name="tournament_table_number_unique"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return str(_("Table %(number)s") % {"number": self.number})
+
+
+class ActionKind(models.TextChoices):
+    START = "start", _("Started the tournament")
+    CLOCK = "clock", _("Clock")
+    REGISTER = "register", _("Registered a player")
+    UNREGISTER = "unregister", _("Unregistered a player")
+    LATE_ENTRY = "late-entry", _("Late entry")
+    REBUY = "rebuy", _("Rebuy")
+    REENTRY = "reentry", _("Re-entry")
+    ADDON = "addon", _("Add-on")
+    SEAT = "seat", _("Seated players")
+    MOVE = "move", _("Moved a player")
+    BUTTON = "button", _("Set a button")
+    ELIMINATE = "eliminate", _("Elimination")
+    BREAK_TABLE = "break-table", _("Broke a table")
+    DEAL = "deal", _("Recorded a deal")
+    FINISH = "finish", _("Finished the tournament")
+
+
+class TournamentAction(models.Model):
+    """What a director did, with who and when, and what it takes to undo it.
+
+    ``undo`` holds the rows' values before the action; the last actions not yet undone can
+    be undone in order (newest first).
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="actions")
+    kind = models.CharField(max_length=20, choices=ActionKind.choices)
+    summary = models.CharField(max_length=300)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+    undo = models.JSONField(default=dict, blank=True)
+    undone_at = models.DateTimeField(null=True, blank=True)
+    undone_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+
+    def __str__(self) -> str:
+        return self.summary
