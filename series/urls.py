@@ -21,6 +21,7 @@ urlpatterns = [
     ),
     path("director/", views.director_dashboard, name="director_dashboard"),
     path("tables/", include("tables.urls")),
+    path("tournaments/", include("tournaments.urls")),
     path("admin/", admin.site.urls),
 ]
 

@@ -1,0 +1,8 @@
+"""Workflows of the tournaments, one module per job (STYLE.md: ``<thing>_<verb>``):
+
+- ``structures``: blind structures, templates, the generator and the editor's edits;
+- ``clock``: start, pause, resume, adjust and advance the blind clock;
+- ``entries``: registration, walk-ins, late entries, rebuys, re-entries, add-ons, undo;
+- ``seating``: the seat draw, balancing, breaking tables, the final table, buttons;
+- ``results``: eliminations, places, prizes, deals, finishing and its signal.
+"""

@@ -1,0 +1,12 @@
+"""URLs of the tournaments: each view module lists its own."""
+
+from tournaments.views import clock, console, pages, structures
+
+app_name = "tournaments"
+
+urlpatterns = [
+    *pages.urlpatterns,
+    *structures.urlpatterns,
+    *clock.urlpatterns,
+    *console.urlpatterns,
+]
