@@ -33,6 +33,7 @@ run: $(VENV)/.installed
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy tables/engine
+	$(VENV)/bin/lint-imports
 
 # DATABASE_URL and REDIS_URL are used when set; otherwise SQLite and embedded mode.
 test: lint

@@ -5,7 +5,7 @@ snapshot its seat receives (its own cards, the board, ``you.legal``) and returns
 frame. Two ways to deliver it:
 
 - in the server process (demo tables, ``table_add_bots``): ``bot_move`` builds the bot's
-  snapshot with ``table_snapshot`` and passes the frame to ``consumers.handle_frame``, the
+  snapshot with ``live.table_snapshot`` and passes the frame to ``protocol.handle_frame``, the
   function every socket's frames go through; a Celery task runs it after the bot's
   thinking time, and the periodic sweep re-runs it if that task was lost;
 - over a real WebSocket (``BotClient``, used by the load benchmark): the bot logs in with a
@@ -22,8 +22,11 @@ from typing import Any
 
 from tables.engine.cards import FULL_DECK, parse_cards
 from tables.engine.evaluator import high_value, low_value
+from tables.live import table_snapshot
+from tables.models import BOT_STYLES, Hand, Seat
+from tables.protocol import handle_frame
 
-STYLES = ("tight", "loose", "station", "maniac")
+STYLES = BOT_STYLES
 
 # (play threshold, raise threshold, bluff rate): how strong a hand must be to continue, to
 # raise, and how often to raise anyway.
@@ -94,10 +97,6 @@ def decide(
 
 def bot_move(table_id: int) -> bool:
     """If a house bot is to act at this table, let it act through ``handle_frame``."""
-    from tables.consumers import handle_frame
-    from tables.models import Hand, Seat
-    from tables.selectors import table_snapshot
-
     hand = Hand.objects.filter(table_id=table_id, ended_at__isnull=True).order_by("-number").first()
     if hand is None or hand.to_act is None:
         return False

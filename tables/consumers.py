@@ -2,8 +2,7 @@
 
 The consumer keeps no game state. It remembers only what it last sent (a version number, so
 a burst of "changed" messages yields one snapshot) and its own frame rate for throttling.
-``handle_frame`` is the whole protocol for frames from a client; house bots call it too, so
-a bot's move takes exactly the path a person's does.
+What a frame means is ``tables.protocol.handle_frame``, which the house bots call too.
 """
 
 from __future__ import annotations
@@ -23,13 +22,15 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError, connections
 
 from tables import broadcast, services
-from tables.models import Table
-from tables.selectors import (
+from tables.live import (
     remember_wire,
     snapshot_text_from_wire,
     table_snapshot_text,
     table_snapshot_text_if_cached,
 )
+from tables.models import Table
+from tables.protocol import error_frame, handle_frame
+from tables.timing import SERVER_HEARTBEAT_SECONDS
 
 logger = logging.getLogger(__name__)
 
@@ -42,8 +43,6 @@ CLOSE_NO_TABLE = 4004
 # A socket re-reads its table this often, in case a "changed" broadcast was lost (a Redis
 # hiccup, a process restarting): it costs one query when nothing changed.
 RESYNC_SECONDS = 10.0
-
-ACTIONS = {"fold", "check", "call", "bet", "raise", "show", "muck"}
 
 # The sockets' database work runs on these threads, which keep their connections open.
 # With CONN_MAX_AGE=0 (the site's setting, right for HTTP under ASGI) channels'
@@ -96,92 +95,11 @@ async def _server_alive() -> None:
 
 async def _beat() -> None:
     while True:
-        await asyncio.sleep(services.SERVER_HEARTBEAT_SECONDS)
+        await asyncio.sleep(SERVER_HEARTBEAT_SECONDS)
         try:
             await database_sync_to_async(services.server_heartbeat)()
         except Exception:  # noqa: BLE001 - a missed beat is retried; 45 s of them is "gone"
             logger.exception("server heartbeat failed")
-
-
-def _error(code: str, message: str, ref: Any = None) -> dict[str, Any]:
-    frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
-    if ref is not None:
-        frame["ref"] = ref
-    return frame
-
-
-def _int(frame: dict[str, Any], name: str, *, required: bool = True) -> int | None:
-    value = frame.get(name)
-    if value is None and not required:
-        return None
-    if type(value) is not int:
-        raise services.TableError("malformed", f"{name!r} must be an integer")
-    return value
-
-
-def _bool(frame: dict[str, Any], name: str, default: bool) -> bool:
-    value = frame.get(name, default)
-    if type(value) is not bool:
-        raise services.TableError("malformed", f"{name!r} must be true or false")
-    return value
-
-
-def handle_frame(table_id: int, user: Any, frame: Any) -> list[dict[str, Any]]:
-    """Apply one client frame; return the frames for the sender only (errors).
-
-    Runs in a worker thread (``database_sync_to_async``) for sockets and directly for bots.
-    Every refusal leaves the table exactly as it was.
-    """
-    if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
-        return [_error("malformed", "a frame is a JSON object with a string 'type'")]
-    ref = frame.get("ref")
-    if ref is not None and not isinstance(ref, (str, int)):
-        ref = None
-    kind = frame["type"]
-    try:
-        if kind == "act":
-            action = frame.get("action")
-            if action not in ACTIONS:
-                raise services.TableError("malformed", f"'action' must be one of {sorted(ACTIONS)}")
-            amount = _int(frame, "amount", required=False)
-            if action in ("bet", "raise") and amount is None:
-                raise services.TableError("malformed", f"say how much to {action} to ('amount')")
-            services.table_act(
-                table_id,
-                user,
-                _int(frame, "hand"),  # type: ignore[arg-type]
-                _int(frame, "version"),  # type: ignore[arg-type]
-                action,
-                amount if action in ("bet", "raise") else None,
-            )
-        elif kind == "sit":
-            services.seat_take(
-                table_id,
-                user,
-                _int(frame, "seat"),  # type: ignore[arg-type]
-                _int(frame, "buy_in"),  # type: ignore[arg-type]
-                _bool(frame, "wait_for_big_blind", True),
-            )
-        elif kind == "sit_out":
-            services.seat_sit_out(table_id, user)
-        elif kind == "sit_in":
-            services.seat_sit_in(table_id, user, _bool(frame, "wait_for_big_blind", True))
-        elif kind == "leave":
-            services.seat_leave(table_id, user)
-        elif kind == "options":
-            if "muck_losing" not in frame:
-                raise services.TableError("malformed", "say 'muck_losing': true or false")
-            services.seat_options(table_id, user, muck_losing=_bool(frame, "muck_losing", True))
-        elif kind == "chat":
-            text = frame.get("text")
-            if not isinstance(text, str):
-                raise services.TableError("malformed", "'text' must be a string")
-            services.chat_post(table_id, user, text)
-        else:
-            raise services.TableError("malformed", f"unknown frame type {kind!r}")
-    except services.TableError as exc:
-        return [_error(exc.code, exc.message, ref)]
-    return []
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -262,18 +180,22 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         if len(self.recent) > FLOOD_LIMIT:
             await self.send_json(
-                _error("throttled", f"more than {FLOOD_LIMIT} frames in {FLOOD_WINDOW_SECONDS:g}s")
+                error_frame(
+                    "throttled", f"more than {FLOOD_LIMIT} frames in {FLOOD_WINDOW_SECONDS:g}s"
+                )
             )
             return
         raw = text_data if text_data is not None else bytes_data or b""
         size = len(raw.encode()) if isinstance(raw, str) else len(raw)
         if size > MAX_FRAME_BYTES:
-            await self.send_json(_error("too_large", f"frames are at most {MAX_FRAME_BYTES} bytes"))
+            await self.send_json(
+                error_frame("too_large", f"frames are at most {MAX_FRAME_BYTES} bytes")
+            )
             return
         try:
             frame = json.loads(raw)
         except (ValueError, UnicodeDecodeError):
-            await self.send_json(_error("malformed", "a frame is one JSON object"))
+            await self.send_json(error_frame("malformed", "a frame is one JSON object"))
             return
         replies = await database_sync_to_async(handle_frame)(self.table_id, self.user, frame)
         for reply in replies:

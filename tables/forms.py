@@ -9,6 +9,7 @@ names are the service's keyword arguments.
 from django import forms
 
 from tables.engine.config import Game, Structure
+from tables.models import BOT_STYLES
 
 RAISE_CAPS = {"4": 4, "5": 5, "none": None}
 
@@ -72,7 +73,4 @@ class BotsForm(forms.Form):
 
 
 def _bot_styles() -> list[tuple[str, str]]:
-    # tables.bots plays the bots; imported when the form is built, not when Django starts.
-    from tables.bots import STYLES
-
-    return [("", "Mixed"), *((style, style.title()) for style in STYLES)]
+    return [("", "Mixed"), *((style, style.title()) for style in BOT_STYLES)]

@@ -10,7 +10,10 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from tables.engine.config import Game, Structure
+from tables.engine.config import Config, Game, Structure
+
+# The house bots' playing styles (``tables.bots`` plays them; ``Seat.bot_style`` names one).
+BOT_STYLES = ("tight", "loose", "station", "maniac")
 
 
 class Table(models.Model):
@@ -84,6 +87,24 @@ class Table(models.Model):
     @property
     def is_open(self) -> bool:
         return self.closed_at is None
+
+    @property
+    def config(self) -> Config:
+        """The engine's configuration for this table's stakes and house rules.
+
+        Derived from the row each time it is asked (a frozen object, cheap to build); the
+        engine validates it, so a table with stakes the engine refuses raises ``RuleError``.
+        """
+        return Config(
+            Game(self.game),
+            Structure(self.structure),
+            big_blind=self.big_blind,
+            small_blind=self.small_blind,
+            ante=self.ante,
+            big_bet=self.big_bet,
+            raise_cap=self.raise_cap if self.structure == Structure.LIMIT else None,
+            all_in_on_timeout=self.all_in_on_disconnect,
+        )
 
 
 class SeatState(models.TextChoices):

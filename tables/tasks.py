@@ -1,7 +1,8 @@
 """Small idempotent tasks: tick a table (time-outs, the next hand), move a house bot, sweep.
 
-Each task takes ids and calls a service that re-reads the table under its lock, so running
-a task twice, late, or after a restart changes nothing the second time. Countdowns are
+The services schedule them by name (``tables.scheduling``). Each task takes ids and calls a
+service that re-reads the table under its lock, so running a task twice, late, or after a
+restart changes nothing the second time. Countdowns are
 short; the periodic ``tables_sweep`` (on beat every second) applies passed turn deadlines
 (there is no timer task per turn) and catches whatever a lost task missed, from the
 timestamps stored on the rows.
@@ -12,37 +13,22 @@ from __future__ import annotations
 import logging
 
 from celery import shared_task
-from django.conf import settings
-from django.db import transaction
+
+from tables.bots import bot_move
+from tables.services import (
+    TableError,
+    servers_forget_gone,
+    table_tick,
+    tables_due,
+    tables_waiting_on_bots,
+)
+from tables.timing import bot_think_seconds
 
 logger = logging.getLogger(__name__)
 
 
-def _scheduling() -> bool:
-    # Tests drive the clock by calling the services with an explicit `now`.
-    return bool(getattr(settings, "TABLES_SCHEDULE_TASKS", True))
-
-
-def bot_think_seconds() -> float:
-    return int(getattr(settings, "TABLES_BOT_THINK_MS", 1000)) / 1000
-
-
-def schedule_tick(table_id: int, countdown: float) -> None:
-    if _scheduling():
-        transaction.on_commit(lambda: table_tick_task.apply_async((table_id,), countdown=countdown))
-
-
-def schedule_bot(table_id: int) -> None:
-    if _scheduling():
-        transaction.on_commit(
-            lambda: bot_move_task.apply_async((table_id,), countdown=bot_think_seconds())
-        )
-
-
 @shared_task(ignore_result=True)
 def table_tick_task(table_id: int) -> None:
-    from tables.services import TableError, table_tick
-
     try:
         table_tick(table_id)
     except TableError:
@@ -51,8 +37,6 @@ def table_tick_task(table_id: int) -> None:
 
 @shared_task(ignore_result=True)
 def bot_move_task(table_id: int) -> None:
-    from tables.bots import bot_move
-
     bot_move(table_id)
 
 
@@ -60,15 +44,6 @@ def bot_move_task(table_id: int) -> None:
 def tables_sweep() -> None:
     """Apply due time-outs and start due hands; nudge bots whose task was lost; forget the
     sockets of server processes that stopped without closing them."""
-    from tables.bots import bot_move
-    from tables.services import (
-        TableError,
-        servers_forget_gone,
-        table_tick,
-        tables_due,
-        tables_waiting_on_bots,
-    )
-
     for table_id in tables_due():
         try:
             table_tick(table_id)

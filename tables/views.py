@@ -1,7 +1,7 @@
 """Pages of the live tables: the lobby, a table, and the hands played there.
 
 Thin views: check who may do it, call a selector or a service, render. The table page is
-painted from `selectors.table_snapshot` so it shows before its socket connects; from then on
+painted from `live.table_snapshot` so it shows before its socket connects; from then on
 static/tables/table.js renders each snapshot the socket sends.
 """
 
@@ -21,10 +21,11 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from series.permissions import is_director
-from tables import selectors, services
+from tables import live, selectors, services
 from tables.fairness import commitment_of
 from tables.forms import BotsForm, TableCreateForm
 from tables.models import Hand, HandPlayer, Table
+from tables.services.chat import CHAT_MAX_LENGTH
 
 HANDS_PER_PAGE = 25
 View = Callable[..., HttpResponse]
@@ -58,7 +59,7 @@ def _open_tables() -> list[Table]:
     )
     for table in tables:
         # The engine's Config says what an empty small blind means.
-        config = services.table_config(table)
+        config = table.config
         low, high = (
             (config.big_blind, config.big_bet)
             if table.structure == "limit"
@@ -103,9 +104,9 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)
     context = {
         "table": table,
-        "snapshot": selectors.table_snapshot(table, request.user),
+        "snapshot": live.table_snapshot(table, request.user),
         "bots_form": BotsForm() if is_director(request.user) else None,
-        "chat_max_length": services.CHAT_MAX_LENGTH,
+        "chat_max_length": CHAT_MAX_LENGTH,
     }
     return render(request, "tables/table.html", context)
 

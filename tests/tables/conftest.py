@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from tables import services
+from tables import services, timing
 from tables.models import Table
 from tests.conftest import PASSWORD
 
@@ -53,6 +53,6 @@ def later(seconds: float = 0, base: datetime | None = None) -> datetime:
 
 def deal(table: Table, now: datetime | None = None) -> datetime:
     """Start the next hand as the sweep would once its delay has passed."""
-    now = now or later(services.NEXT_HAND_DELAY_SECONDS + 1)
+    now = now or later(timing.NEXT_HAND_DELAY_SECONDS + 1)
     assert services.table_tick(table.pk, now=now)
     return now

@@ -41,9 +41,9 @@ def setup(players: int = 3) -> dict[str, object]:
 
 
 def check(table_id: int) -> dict[str, object]:
+    from tables.engines import engine_of
     from tables.models import Hand, Seat, Table
     from tables.selectors import table_chip_count
-    from tables.services import hand_engine
 
     table = Table.objects.get(pk=table_id)
     replayed = 0
@@ -51,7 +51,7 @@ def check(table_id: int) -> dict[str, object]:
     moves = 0
     for hand in Hand.objects.filter(table=table).order_by("number"):
         try:
-            engine = hand_engine(hand)  # replays every move; a move applied twice breaks it
+            engine = engine_of(hand)  # replays every move; a move applied twice breaks it
         except Exception as exc:  # noqa: BLE001 - report, the test asserts
             problems.append(f"hand {hand.number}: {exc}")
             continue

@@ -17,7 +17,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from series.asgi import application
-from tables import services
+from tables import services, timing
 from tables.engine.records import BoardDealt, HoleDealt, Shown, record_from_json
 from tables.models import Hand, Table
 from tables.selectors import table_chip_count
@@ -197,7 +197,7 @@ async def play_hands(
     moves = 0
     for _ in range(hands):
         # Moves over the socket are stamped with the real clock; deal when the delay is up.
-        await database_sync_to_async(deal)(table, later(services.NEXT_HAND_DELAY_SECONDS + 1))
+        await database_sync_to_async(deal)(table, later(timing.NEXT_HAND_DELAY_SECONDS + 1))
         await drain_all(everyone)
         for _ in range(200):
             snapshot = players[0].snapshot

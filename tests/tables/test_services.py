@@ -8,9 +8,10 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
 
-from tables import services
+from tables import engines, services, timing
 from tables.bots import bot_move, decide
 from tables.engine.records import BlindPosted, record_from_json
+from tables.live import table_snapshot
 from tables.models import Hand, HandPlayer, Seat, SeatState, ServerProcess, Table, TableLedger
 from tables.selectors import (
     hand_phh_for,
@@ -19,7 +20,6 @@ from tables.selectors import (
     hand_verification,
     hands_played_by,
     table_chip_count,
-    table_snapshot,
 )
 from tests.tables.conftest import deal, later, make_players
 
@@ -380,7 +380,7 @@ def test_a_player_may_choose_to_show_a_hand_that_cannot_win(table: Table) -> Non
     services.seat_options(table.pk, ann, muck_losing=False)
     assert table_snapshot(table, ann)["you"]["muck_losing"] is False
     assert table_snapshot(table, ben)["you"]["muck_losing"] is True
-    now = later(services.NEXT_HAND_DELAY_SECONDS + 1)
+    now = later(timing.NEXT_HAND_DELAY_SECONDS + 1)
     for _ in range(12):
         if not services.table_tick(table.pk, now=now):
             break
@@ -425,11 +425,10 @@ def test_a_kept_hand_another_process_moved_on_catches_up_before_the_next_move(
         return hand.records
 
     move()
-    key = (hand.pk, hand.commitment)
-    behind = services._ENGINES[key].copy()  # what this process kept after its move
+    behind = engines.engine_kept(hand).copy()  # what this process kept after its move
     move()  # ... then "another process" moved twice
     move()
-    services._ENGINES[key] = behind
+    engines.engine_file(hand, behind)
     with monkeypatch.context() as patch:
 
         def no_rebuild(records):  # type: ignore[no-untyped-def]
@@ -437,7 +436,7 @@ def test_a_kept_hand_another_process_moved_on_catches_up_before_the_next_move(
 
         patch.setattr(EngineHand, "from_records", no_rebuild)
         move()
-    kept = services._ENGINES[key]
+    kept = engines.engine_kept(hand)
     assert [record_to_json(r) for r in kept.records] == stored()
     rebuilt = EngineHand.from_records([record_from_json(r) for r in stored()])
     assert kept.view(None) == rebuilt.view(None) and kept.view(1) == rebuilt.view(1)
@@ -445,9 +444,9 @@ def test_a_kept_hand_another_process_moved_on_catches_up_before_the_next_move(
     # A kept engine whose last record is not the row's is not used: rebuilt instead.
     wrong = kept.copy()
     wrong._records[-1] = wrong.records[0]
-    services._ENGINES[key] = wrong
+    engines.engine_file(hand, wrong)
     move()
-    assert [record_to_json(r) for r in services._ENGINES[key].records] == stored()
+    assert [record_to_json(r) for r in engines.engine_kept(hand).records] == stored()
 
 
 def test_sockets_of_a_server_that_stopped_beating_are_forgotten(
@@ -464,11 +463,11 @@ def test_sockets_of_a_server_that_stopped_beating_are_forgotten(
     services.seat_connection(seated_table.pk, ben, 1, server="alive", now=start)
     assert Seat.objects.get(table=seated_table, number=1).sockets == {"killed": 1}
 
-    soon = start + timedelta(seconds=services.SERVER_GONE_SECONDS - 1)
+    soon = start + timedelta(seconds=timing.SERVER_GONE_SECONDS - 1)
     services.server_heartbeat("alive", now=soon)
     assert services.servers_forget_gone(now=soon) == 0  # not yet gone
 
-    gone = start + timedelta(seconds=services.SERVER_GONE_SECONDS + 1)
+    gone = start + timedelta(seconds=timing.SERVER_GONE_SECONDS + 1)
     services.server_heartbeat("alive", now=gone)
     seated_table.refresh_from_db()
     version = seated_table.version

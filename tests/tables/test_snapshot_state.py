@@ -1,7 +1,7 @@
 """The state filed after a move, from the writer's own rows, is the state the database holds.
 
 After a move the service builds the shared snapshot state from the rows it has just written
-instead of reading them back (tables.selectors.table_state_after_move). Every viewer's
+instead of reading them back (tables.live.table_state_after_move). Every viewer's
 snapshot built that way must equal the one built from a fresh read.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 
-from tables import selectors, services
+from tables import live, services, timing
 from tables.models import Hand, Seat, Table
 from tests.tables.conftest import later
 
@@ -18,9 +18,9 @@ pytestmark = pytest.mark.django_db
 
 
 def _fresh(table: Table, viewer: User | None) -> dict:
-    with selectors._STATE_LOCK:
-        selectors._STATE_CACHE.clear()
-    return selectors.table_snapshot(table.pk, viewer)
+    with live._STATE_LOCK:
+        live._STATE_CACHE.clear()
+    return live.table_snapshot(table.pk, viewer)
 
 
 def _without_clock(snapshot: dict) -> dict:
@@ -33,7 +33,7 @@ def test_each_viewer_sees_the_same_snapshot_from_the_writer_as_from_the_database
     viewers: list[User | None] = [*players, None]
     with django_capture_on_commit_callbacks(execute=True):
         services.chat_post(seated_table.pk, players[0], "good luck")
-    now = later(services.NEXT_HAND_DELAY_SECONDS + 1)
+    now = later(timing.NEXT_HAND_DELAY_SECONDS + 1)
     for hand_number in range(3):
         with django_capture_on_commit_callbacks(execute=True):
             if not services.table_tick(seated_table.pk, now=now):
@@ -48,7 +48,7 @@ def test_each_viewer_sees_the_same_snapshot_from_the_writer_as_from_the_database
                     assert services.table_tick(seated_table.pk, now=hand.reveal_at)
                 continue
             actor = Seat.objects.get(table=seated_table, number=hand.to_act).user
-            legal = selectors.table_snapshot(seated_table.pk, actor)["you"]["legal"]
+            legal = live.table_snapshot(seated_table.pk, actor)["you"]["legal"]
             action = (
                 "raise"
                 if legal["raise"] and hand_number == 1
@@ -61,7 +61,7 @@ def test_each_viewer_sees_the_same_snapshot_from_the_writer_as_from_the_database
                 )
             seated_table.refresh_from_db()
             filed = {
-                id(v): selectors.table_snapshot_if_cached(
+                id(v): live.table_snapshot_if_cached(
                     seated_table.pk, seated_table.created_at, seated_table.version, v
                 )
                 for v in viewers
@@ -80,13 +80,13 @@ def test_each_viewer_s_text_holds_its_own_cards_and_nobody_else_s(
 ) -> None:
     import json
 
-    now = later(services.NEXT_HAND_DELAY_SECONDS + 1)
+    now = later(timing.NEXT_HAND_DELAY_SECONDS + 1)
     with django_capture_on_commit_callbacks(execute=True):
         assert services.table_tick(seated_table.pk, now=now)
     seated_table.refresh_from_db()
     for viewer in [*players, None]:
         key = (seated_table.pk, seated_table.created_at, seated_table.version, viewer)
-        snapshot = json.loads(selectors.table_snapshot_text_if_cached(*key))
+        snapshot = json.loads(live.table_snapshot_text_if_cached(*key))
         assert snapshot["version"] == seated_table.version
         mine = [s["seat"] for s in snapshot["seats"] if s.get("cards")]
         seat = Seat.objects.filter(table=seated_table, user=viewer).first()
@@ -102,20 +102,20 @@ def test_the_wire_a_broadcast_carries_gives_each_viewer_its_own_text(
 
     import msgpack
 
-    now = later(services.NEXT_HAND_DELAY_SECONDS + 1)
+    now = later(timing.NEXT_HAND_DELAY_SECONDS + 1)
     with django_capture_on_commit_callbacks(execute=True):
         assert services.table_tick(seated_table.pk, now=now)
     seated_table.refresh_from_db()
     stranger = User.objects.create_user("rail", password="x")
-    wire = selectors.table_wire_if_cached(
+    wire = live.table_wire_if_cached(
         seated_table.pk, seated_table.created_at, seated_table.version
     )
     delivered = msgpack.unpackb(msgpack.packb(wire, use_bin_type=True), raw=False)
     for viewer in [*players, stranger, None]:
         key = (seated_table.pk, seated_table.created_at, seated_table.version, viewer)
-        text = selectors.snapshot_text_from_wire(delivered, viewer)
+        text = live.snapshot_text_from_wire(delivered, viewer)
         assert _without_clock(json.loads(text)) == _without_clock(
-            selectors.table_snapshot_if_cached(*key)
+            live.table_snapshot_if_cached(*key)
         )
         seats_with_cards = [s["seat"] for s in json.loads(text)["seats"] if s.get("cards")]
         mine = Seat.objects.filter(table=seated_table, user=viewer).first()
@@ -146,7 +146,7 @@ def test_a_change_carries_the_wire_only_on_a_layer_shared_between_processes(
     with django_capture_on_commit_callbacks(execute=True):
         services.chat_post(seated_table.pk, players[1], "over redis")
     changed = [m for m in sent if m["type"] == "table.changed"][0]
-    text = selectors.snapshot_text_from_wire(changed["wire"], players[1])
+    text = live.snapshot_text_from_wire(changed["wire"], players[1])
     assert '"text":"over redis"' in text
 
 
@@ -155,16 +155,16 @@ def test_a_move_after_another_process_s_broadcast_reads_no_chat_or_recent_hands(
 ) -> None:
     """The process that makes the next move may not have built the version before it; the
     recent hands and chat the broadcast carried are enough, and the state is the same."""
-    now = later(services.NEXT_HAND_DELAY_SECONDS + 1)
+    now = later(timing.NEXT_HAND_DELAY_SECONDS + 1)
     with django_capture_on_commit_callbacks(execute=True):
         services.chat_post(seated_table.pk, players[0], "gl")
         assert services.table_tick(seated_table.pk, now=now)
     seated_table.refresh_from_db()
     key = (seated_table.pk, seated_table.created_at, seated_table.version)
-    wire = selectors.table_wire_if_cached(*key)
-    with selectors._STATE_LOCK:
-        selectors._STATE_CACHE.clear()  # built "elsewhere": only the broadcast came here
-    selectors.remember_wire(*key, wire)
+    wire = live.table_wire_if_cached(*key)
+    with live._STATE_LOCK:
+        live._STATE_CACHE.clear()  # built "elsewhere": only the broadcast came here
+    live.remember_wire(*key, wire)
 
     def no_query(table_id: int) -> None:
         raise AssertionError("read back what the broadcast carried")
@@ -172,15 +172,15 @@ def test_a_move_after_another_process_s_broadcast_reads_no_chat_or_recent_hands(
     hand = Hand.objects.filter(table=seated_table).get()
     actor = Seat.objects.get(table=seated_table, number=hand.to_act).user
     with monkeypatch.context() as patch:
-        patch.setattr(selectors, "_recent", no_query)
-        patch.setattr(selectors, "_chat", no_query)
+        patch.setattr(live, "_recent", no_query)
+        patch.setattr(live, "_chat", no_query)
         with django_capture_on_commit_callbacks(execute=True):
             services.table_act(
                 seated_table.pk, actor, hand.pk, seated_table.version, "call", now=now
             )
     seated_table.refresh_from_db()
     for viewer in [*players, None]:
-        filed = selectors.table_snapshot_if_cached(
+        filed = live.table_snapshot_if_cached(
             seated_table.pk, seated_table.created_at, seated_table.version, viewer
         )
         assert filed is not None and filed["chat"][0]["text"] == "gl"
@@ -196,8 +196,8 @@ def test_a_move_that_ends_the_hand_puts_it_first_in_the_recent_hands_without_a_q
     def no_query(table_id: int) -> None:
         raise AssertionError("read back the recent hands")
 
-    now = later(services.NEXT_HAND_DELAY_SECONDS + 1)
-    for _ in range(selectors.RECENT_HANDS + 2):
+    now = later(timing.NEXT_HAND_DELAY_SECONDS + 1)
+    for _ in range(live.RECENT_HANDS + 2):
         with django_capture_on_commit_callbacks(execute=True):
             assert services.table_tick(seated_table.pk, now=now)
         while True:
@@ -207,12 +207,12 @@ def test_a_move_that_ends_the_hand_puts_it_first_in_the_recent_hands_without_a_q
             seated_table.refresh_from_db()
             actor = Seat.objects.get(table=seated_table, number=hand.to_act).user
             with monkeypatch.context() as patch, django_capture_on_commit_callbacks(execute=True):
-                patch.setattr(selectors, "_recent", no_query)
+                patch.setattr(live, "_recent", no_query)
                 services.table_act(
                     seated_table.pk, actor, hand.pk, seated_table.version, "fold", now=now
                 )
         seated_table.refresh_from_db()
-        filed = selectors.table_snapshot_if_cached(
+        filed = live.table_snapshot_if_cached(
             seated_table.pk, seated_table.created_at, seated_table.version, None
         )
         assert filed is not None and filed["recent_hands"][0]["id"] == hand.pk

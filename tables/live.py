@@ -1,0 +1,557 @@
+"""The live read model: each viewer's snapshot of a table, built once per version and cached.
+
+``table_snapshot(table, user)`` is the per-viewer picture of docs/protocol.md. What cards a
+viewer may see comes from the engine's ``Hand.view(seat)``, never from here: this module only
+arranges what the engine shows that seat. The services file each new version here right after
+their commit (``table_state_after_move``, ``table_state_warm``); sockets read it, and across
+processes the broadcast carries its parts (``table_wire_if_cached``, ``snapshot_text_from_wire``).
+
+Page reads (histories, replays, verification) are in ``tables.selectors``.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from tables.engine.cards import card_str
+from tables.engine.state import Hand as EngineHand
+from tables.engines import engine_of
+from tables.models import ChatMessage, Hand, Seat, SeatState, Table
+from tables.timing import COUNTDOWN_AFTER_SECONDS
+
+# The table page recalls the last 10 hands (their summaries link to the replayer).
+RECENT_HANDS = 10
+CHAT_LINES = 20
+
+
+def _ms(value: Any) -> int | None:
+    return None if value is None else int(value.timestamp() * 1000)
+
+
+def _player(seat: Seat) -> dict[str, Any] | None:
+    if seat.user is None:
+        return None
+    name = seat.user.first_name if seat.is_bot and seat.user.first_name else seat.user.username
+    return {"id": seat.user_id, "name": name}
+
+
+def _legal(engine: EngineHand, hand: Hand, version: int) -> dict[str, Any]:
+    legal = engine.legal_actions()
+    names = {str(a) for a in legal.actions}
+    bet_or_raise = None if legal.bet_or_raise is None else str(legal.bet_or_raise)
+    span = {"min": legal.min_to, "max": legal.max_to}
+    return {
+        "hand": hand.pk,
+        "version": version,
+        "fold": "fold" in names,
+        "check": "check" in names,
+        "call": legal.call if "call" in names else None,
+        "call_all_in": legal.call_all_in,
+        "bet": span if bet_or_raise == "bet" else None,
+        "raise": span if bet_or_raise == "raise" else None,
+        "show": "show" in names,
+        "muck": "muck" in names,
+    }
+
+
+@dataclass
+class _TableState:
+    """Everything but the viewer: built once per table version and shared by its sockets."""
+
+    table: Table
+    seats: list[Seat]
+    hand: Hand | None
+    engine: EngineHand | None
+    recent: list[dict[str, Any]]
+    chat: list[dict[str, Any]]
+    equity: dict[str, float] | None = None
+    shared: _Shared | None = None
+    wire: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class _Filed:
+    """A built version as the cache keeps it: its snapshot texts (``_wire``), nothing else.
+
+    The rows, the engine and the shared dicts a state is built from are dropped once its
+    texts exist. A process keeps a few versions of every table, and every object kept is
+    one more for the garbage collector to scan: the full states (over a hundred objects
+    each) made collections of 40-60 ms, a stall of every table in the process.
+    """
+
+    version: int
+    wire: dict[str, Any]
+
+    @property
+    def recent(self) -> list[dict[str, Any]]:
+        return self.wire["recent"]  # type: ignore[no-any-return]
+
+    @property
+    def chat(self) -> list[dict[str, Any]]:
+        return self.wire["chat"]  # type: ignore[no-any-return]
+
+
+class _StateCache:
+    """Built versions by (table id, created_at, version): the newest few per table.
+
+    Only the current version and the one before are asked for (a socket behind reads the
+    table afresh), so a table keeps VERSIONS; the cache is then bounded by the tables in
+    play, not by the moves of the last seconds. That matters beyond memory: every entry kept
+    is young objects for the garbage collector to scan, and a cache of the last thousand
+    versions made its collections pauses of 50-90 ms on every table of the process.
+    """
+
+    VERSIONS = 3
+    TABLES = 4096
+
+    def __init__(self) -> None:
+        self._tables: OrderedDict[int, OrderedDict[tuple[Any, int], _Filed]] = OrderedDict()
+
+    def get(self, key: tuple[int, Any, int]) -> _Filed | None:
+        versions = self._tables.get(key[0])
+        return None if versions is None else versions.get(key[1:])
+
+    def __setitem__(self, key: tuple[int, Any, int], state: _Filed) -> None:
+        versions = self._tables.get(key[0])
+        if versions is None:
+            versions = self._tables[key[0]] = OrderedDict()
+        self._tables.move_to_end(key[0])
+        versions[key[1:]] = state
+        versions.move_to_end(key[1:])
+        while len(versions) > self.VERSIONS:
+            versions.popitem(last=False)
+        while len(self._tables) > self.TABLES:
+            self._tables.popitem(last=False)
+
+    def clear(self) -> None:
+        self._tables.clear()
+
+
+_STATE_CACHE = _StateCache()
+_STATE_LOCK = threading.Lock()
+
+
+def _table_state(table_id: int) -> _Filed:
+    """The table at its current version: one query when another socket already built it.
+
+    The version is read first and the rest after, so the rows are at least that new; the
+    state is filed under the version read with the table row itself.
+    """
+    row = Table.objects.filter(pk=table_id).values_list("version", "created_at").first()
+    if row is None:
+        raise Table.DoesNotExist(f"there is no table {table_id}")
+    version, created_at = row
+    # created_at tells apart two tables that got the same id (after a rollback in tests).
+    with _STATE_LOCK:
+        cached = _STATE_CACHE.get((table_id, created_at, version))
+    if cached is not None:
+        return cached
+    table = Table.objects.get(pk=table_id)
+    seats = list(Seat.objects.filter(table_id=table_id).select_related("user"))
+    hand = Hand.objects.filter(table_id=table_id).order_by("-number").first()
+    engine = engine_of(hand) if hand is not None else None
+    return _store(_TableState(table, seats, hand, engine, _recent(table_id), _chat(table_id)))
+
+
+def _recent(table_id: int) -> list[dict[str, Any]]:
+    return [
+        {"id": h.pk, "number": h.number, "summary": h.summary}
+        for h in Hand.objects.filter(table_id=table_id, ended_at__isnull=False)
+        .order_by("-number")
+        .only("id", "number", "summary")[:RECENT_HANDS]
+    ]
+
+
+def _chat(table_id: int) -> list[dict[str, Any]]:
+    return [
+        {"name": m.user.get_username(), "text": m.text, "at": _ms(m.created_at)}
+        for m in reversed(
+            list(ChatMessage.objects.filter(table_id=table_id).select_related("user")[:CHAT_LINES])
+        )
+    ]
+
+
+def _store(state: _TableState) -> _Filed:
+    hand = state.hand
+    if (
+        hand is not None
+        and state.engine is not None
+        and (hand.is_complete or hand.board_shown is not None)
+    ):
+        # Computed here, in a worker thread, not on the sockets' event loop.
+        # A finished hand shows the equity of the moment the hands were turned up.
+        board_cards = state.engine.runout_from if hand.is_complete else hand.board_shown
+        state.equity = _runout_equity(hand, state.engine, board_cards)
+    table = state.table
+    filed = _Filed(table.version, _wire(state))
+    with _STATE_LOCK:
+        _STATE_CACHE[(table.pk, table.created_at, table.version)] = filed
+    return filed
+
+
+def table_state_after_move(table: Table, hand: Hand, engine: EngineHand, seats: list[Seat]) -> None:
+    """File the state a move just committed, from the rows it wrote, without reading back.
+
+    The objects are the writer's, never changed after its commit. The recent hands and chat
+    come from the version before when this process has it (its own state, or the parts a
+    broadcast from another process carried) and no hand ended since (a chat line bumps the
+    version and is read back in full); otherwise they are read. A move that ends the hand
+    puts it at the head of the recent hands.
+    """
+    key = (table.pk, table.created_at, table.version - 1)
+    with _STATE_LOCK:
+        before = _STATE_CACHE.get(key)
+        heard = _TAILS.get(table.pk)
+    if before is not None:
+        tail = (before.recent, before.chat)
+    elif heard is not None and heard[0] == key:
+        tail = heard[1]
+    else:
+        tail = None
+    if tail is None:
+        recent = _recent(table.pk)
+    elif hand.ended_at is None:
+        recent = tail[0]
+    elif tail[0] and tail[0][0]["id"] == hand.pk:
+        recent = tail[0]  # the version before already had this hand ended (a chat line)
+    else:
+        # This move ended the hand: it heads the recent hands (hands end in number order).
+        recent = [
+            {"id": hand.pk, "number": hand.number, "summary": hand.summary},
+            *tail[0][: RECENT_HANDS - 1],
+        ]
+    chat = tail[1] if tail is not None else _chat(table.pk)
+    _store(_TableState(table, sorted(seats, key=lambda s: s.number), hand, engine, recent, chat))
+
+
+# Per table, the newest version another process built, as its broadcast told this one:
+# (table id, created_at, version) and that version's recent hands and chat.
+_TAILS: dict[int, tuple[tuple[int, Any, int], tuple[list[Any], list[Any]]]] = {}
+
+
+def remember_wire(table_id: int, created_at: Any, version: int, wire: dict[str, Any]) -> None:
+    """Keep the recent hands and chat a broadcast carried, for this process's next move."""
+    key = (table_id, created_at, version)
+    with _STATE_LOCK:
+        heard = _TAILS.get(table_id)
+        if heard is None or heard[0][1] != created_at or heard[0][2] < version:
+            _TAILS[table_id] = (key, (wire["recent"], wire["chat"]))
+
+
+def table_snapshot(table: Table | int, user: Any) -> dict[str, Any]:
+    """The table as ``user`` (None or anonymous: a spectator) may see it, JSON-ready.
+
+    What is the same for every viewer is built once per version (``_table_state``); what
+    cards this viewer sees comes from the engine's ``view`` for their seat.
+    """
+    return json.loads(table_snapshot_text(table, user)[1])  # type: ignore[no-any-return]
+
+
+def table_snapshot_text(table: Table | int, user: Any) -> tuple[int, str]:
+    """``table_snapshot`` as the JSON text a socket sends, with its version."""
+    table_id = table if isinstance(table, int) else table.pk
+    filed = _table_state(table_id)
+    return filed.version, snapshot_text_from_wire(filed.wire, user)
+
+
+def table_snapshot_if_cached(
+    table_id: int, created_at: Any, version: int, user: Any
+) -> dict[str, Any] | None:
+    """The snapshot of that version if this process has built it already, without a query.
+
+    Pure Python, so a consumer may call it on the event loop: after a move, the process
+    that made it has built the new state, and its sockets skip the database entirely.
+    """
+    text = table_snapshot_text_if_cached(table_id, created_at, version, user)
+    return None if text is None else json.loads(text)  # type: ignore[no-any-return]
+
+
+def table_snapshot_text_if_cached(
+    table_id: int, created_at: Any, version: int, user: Any
+) -> str | None:
+    """``table_snapshot_if_cached`` as the JSON text a socket sends."""
+    with _STATE_LOCK:
+        filed = _STATE_CACHE.get((table_id, created_at, version))
+    return None if filed is None else snapshot_text_from_wire(filed.wire, user)
+
+
+def table_wire_if_cached(table_id: int, created_at: Any, version: int) -> dict[str, Any] | None:
+    """The parts every viewer's snapshot text of that version is made of (``_wire``), if built."""
+    with _STATE_LOCK:
+        filed = _STATE_CACHE.get((table_id, created_at, version))
+    return None if filed is None else filed.wire
+
+
+def table_state_warm(table_id: int) -> None:
+    """Build the current state now (right after a commit), for the sockets about to ask."""
+    try:
+        _table_state(table_id)
+    except Table.DoesNotExist:
+        pass
+
+
+@dataclass
+class _Shared:
+    """The snapshot as a spectator sees it, built once per table version for every socket.
+
+    A seated player's snapshot differs only in their own seat's cards, the legal actions
+    when it is their turn, and ``you``; the rest is also kept as JSON text, so a move costs
+    one encoding of the shared part instead of one per socket.
+    """
+
+    hand: dict[str, Any] | None
+    legal: dict[str, Any] | None
+    head: str
+    middle: str
+    tail: str
+    end: str
+    seat_texts: list[str]
+    own_seat_texts: dict[int, str]
+
+
+def _shared(state: _TableState) -> _Shared:
+    found = state.shared
+    if found is None:
+        found = state.shared = _build_shared(state)
+    return found
+
+
+def _build_shared(state: _TableState) -> _Shared:
+    table, seats, hand, engine = state.table, state.seats, state.hand, state.engine
+    running_out = hand is not None and not hand.is_complete and hand.board_shown is not None
+    if engine is None:
+        view = None
+    elif running_out:
+        # An all-in run-out, dealt to the table street by street.
+        view = engine.runout_view(None, hand.board_shown)  # type: ignore[union-attr,arg-type]
+    else:
+        view = engine.view(None)
+    seen = {s["seat"]: s for s in view["seats"]} if view else {}
+
+    seats_out = []
+    own_cards: dict[int, list[str]] = {}
+    for seat in seats:
+        if seat.user is None:
+            seats_out.append({"seat": seat.number, "player": None, "state": SeatState.EMPTY.value})
+            continue
+        entry: dict[str, Any] = {
+            "seat": seat.number,
+            "player": _player(seat),
+            "bot": seat.is_bot,
+            "connected": seat.connected,
+            "stack": seat.stack,
+            "state": seat.state,
+            "bet": 0,
+            "folded": False,
+            "all_in": False,
+            "card_count": 0,
+        }
+        if seat.state == SeatState.SITTING_OUT and seat.sat_out_reason:
+            entry["sat_out_reason"] = seat.sat_out_reason
+        dealt = seen.get(seat.number)
+        if dealt is not None:
+            if not hand.is_complete:  # type: ignore[union-attr]
+                entry["stack"] = dealt["stack"]
+                entry["bet"] = dealt["bet"]
+                entry["state"] = SeatState.PLAYING.value
+            entry["folded"] = dealt["status"] == "folded"
+            entry["all_in"] = dealt["status"] == "all-in"
+            entry["card_count"] = 4 if dealt["status"] in ("active", "all-in") else 0
+            if dealt["cards"] is not None:
+                # The spectator's view holds only the hands shown at the table.
+                entry["cards"] = dealt["cards"]
+            else:
+                # Only for this seat's own snapshot (the engine's hole cards of the seat).
+                own_cards[seat.number] = [card_str(c) for c in engine.hole_cards(seat.number)]  # type: ignore[union-attr]
+        seats_out.append(entry)
+
+    hand_out = None
+    legal = None
+    if hand is not None and engine is not None and view is not None:
+        complete = hand.is_complete
+        hand_out = {
+            "id": hand.pk,
+            "number": hand.number,
+            "button": hand.button,
+            "street": view["street"],
+            "board": view["board"],
+            "pots": view["pots"],
+            "to_act": view["to_act"],
+            "deadline": _ms(hand.deadline),
+            "countdown_from": _ms(
+                hand.turn_started_at + timedelta(seconds=COUNTDOWN_AFTER_SECONDS)
+                if hand.turn_started_at
+                else None
+            ),
+            "commitment": hand.commitment,
+            "equity": state.equity if complete or running_out else None,
+            "results": [{**a, "name": _name_at(seats, a["seat"])} for a in view["awards"]]
+            if complete
+            else None,
+            "reveal": {"deck": hand.deck, "secret": hand.secret} if complete else None,
+            "summary": hand.summary if complete else None,
+            "complete": complete,
+        }
+        if not complete and not running_out and engine.to_act is not None:
+            legal = _legal(engine, hand, table.version)
+
+    table_out = {
+        "id": table.pk,
+        "name": table.name,
+        "game": table.game,
+        "structure": table.structure,
+        "small_blind": int(table.config.small_blind or 0),
+        "big_blind": table.big_blind,
+        "big_bet": table.big_bet or 2 * table.big_blind,
+        "ante": table.ante,
+        "seat_count": table.seat_count,
+        "min_buy_in": table.min_buy_in,
+        "max_buy_in": table.max_buy_in,
+        "all_in_on_disconnect": table.all_in_on_disconnect,
+        "next_hand_at": _ms(table.next_hand_at),
+    }
+    return _Shared(
+        hand=hand_out,
+        legal=legal,
+        head=f'{{"type":"snapshot","version":{table.version},"now":',
+        middle=f',"table":{_json(table_out)},"seats":',
+        tail=f',"hand":{_json(hand_out)},"you":',
+        end=f',"recent_hands":{_json(state.recent)},"chat":{_json(state.chat)}}}',
+        seat_texts=[_json(entry) for entry in seats_out],
+        own_seat_texts={
+            entry["seat"]: _json({**entry, "cards": own_cards[entry["seat"]]})
+            for entry in seats_out
+            if entry["seat"] in own_cards
+        },
+    )
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def _you(shared: _Shared, mine: Seat | None) -> dict[str, Any]:
+    """The snapshot's ``you`` for the player in seat ``mine`` (None: a spectator)."""
+    legal = None
+    if (
+        mine is not None
+        and shared.legal is not None
+        and shared.hand is not None
+        and shared.hand["to_act"] == mine.number
+    ):
+        legal = shared.legal
+    return {
+        "seat": mine.number if mine else None,
+        "legal": legal,
+        "muck_losing": mine.muck_losing if mine else None,
+        "owes": (
+            {"small": mine.owes_small, "big": mine.owes_big}
+            if mine and (mine.owes_small or mine.owes_big)
+            else None
+        ),
+    }
+
+
+def _wire(state: _TableState) -> dict[str, Any]:
+    """Everything any socket's snapshot text is made of, as JSON text parts.
+
+    Built once per version by the process that made the change, and sent with the "changed"
+    broadcast, so the sockets of every other process build their snapshots without a query.
+    It holds every seat's own cards: it travels only between the site's processes (the
+    channel layer), and ``snapshot_text_from_wire`` hands each socket only its own seat's.
+    Keys are strings, as msgpack (channels-redis) wants them.
+    """
+    found = state.wire
+    if found is not None:
+        return found
+    shared = _shared(state)
+    # Per seated player: where their seat is in the list, its text with their own cards
+    # (None when they hold none), and their "you".
+    you: dict[str, list[Any]] = {}
+    for index, seat in enumerate(state.seats):
+        if seat.user_id is None:
+            continue
+        you[str(seat.user_id)] = [
+            index,
+            shared.own_seat_texts.get(seat.number),
+            _json(_you(shared, seat)),
+        ]
+    found = state.wire = {
+        "head": shared.head,
+        "middle": shared.middle,
+        "seats": shared.seat_texts,
+        "tail": shared.tail,
+        "end": shared.end,
+        "recent": state.recent,
+        "chat": state.chat,
+        "you": you,
+        "spectator": _json(_you(shared, None)),
+    }
+    return found
+
+
+def snapshot_text_from_wire(wire: dict[str, Any], user: Any) -> str:
+    """The snapshot JSON text for ``user`` (None or anonymous: a spectator) from ``_wire``."""
+    seat_texts = wire["seats"]
+    you_text = wire["spectator"]
+    if user is not None and getattr(user, "is_authenticated", False):
+        entry = wire["you"].get(str(user.pk))
+        if entry is not None:
+            index, own, you_text = entry
+            if own is not None:
+                seat_texts = [*seat_texts[:index], own, *seat_texts[index + 1 :]]
+    return "".join(
+        (
+            wire["head"],
+            str(int(time.time() * 1000)),
+            wire["middle"],
+            "[",
+            ",".join(seat_texts),
+            "]",
+            wire["tail"],
+            you_text,
+            wire["end"],
+        )
+    )
+
+
+_EQUITY_CACHE: dict[tuple[int, str, int | None], dict[str, float] | None] = {}
+# Before the flop the equity is a seeded estimate over this many boards (standard error under
+# 1.6 points). It runs in Python with the GIL held, so it stalls every table of the process:
+# 10,000 boards took 100-240 ms, 1,000 take 10-25 ms.
+LIVE_PREFLOP_SAMPLES = 1_000
+
+
+def _runout_equity(
+    hand: Hand, engine: Any, board_cards: int | None = None
+) -> dict[str, float] | None:
+    """All-in equity at the run-out (with ``board_cards`` of the board out, while it is
+    dealt); the records of a run-out never change, so each process computes it once per
+    street (a pre-flop estimate samples boards and takes tens of milliseconds)."""
+    key = (hand.pk, hand.commitment, board_cards)
+    if key not in _EQUITY_CACHE:
+        from tables.engine.equity import runout_equity
+
+        if len(_EQUITY_CACHE) > 256:
+            _EQUITY_CACHE.clear()
+        shares = runout_equity(
+            engine.records, samples=LIVE_PREFLOP_SAMPLES, board_cards=board_cards
+        )
+        _EQUITY_CACHE[key] = (
+            None if shares is None else {str(seat): round(v, 4) for seat, v in shares.items()}
+        )
+    return _EQUITY_CACHE[key]
+
+
+def _name_at(seats: list[Seat], number: int) -> str | None:
+    for s in seats:
+        if s.number == number and s.user is not None:
+            player = _player(s)
+            return None if player is None else str(player["name"])
+    return None

@@ -1,0 +1,98 @@
+"""The table's frame protocol (docs/protocol.md): a client's frame in, a service call, the
+sender's error frames out.
+
+Sockets (``tables.consumers``) and the house bots (``tables.bots``) both send their frames
+through ``handle_frame``, so a bot's move takes exactly the path a person's does. Nothing
+here knows about sockets or event loops: it runs in a worker thread for a socket, directly
+for a bot.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tables import services
+from tables.services import TableError
+
+ACTIONS = {"fold", "check", "call", "bet", "raise", "show", "muck"}
+
+
+def error_frame(code: str, message: str, ref: Any = None) -> dict[str, Any]:
+    frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if ref is not None:
+        frame["ref"] = ref
+    return frame
+
+
+def _int(frame: dict[str, Any], name: str, *, required: bool = True) -> int | None:
+    value = frame.get(name)
+    if value is None and not required:
+        return None
+    if type(value) is not int:
+        raise TableError("malformed", f"{name!r} must be an integer")
+    return value
+
+
+def _bool(frame: dict[str, Any], name: str, default: bool) -> bool:
+    value = frame.get(name, default)
+    if type(value) is not bool:
+        raise TableError("malformed", f"{name!r} must be true or false")
+    return value
+
+
+def handle_frame(table_id: int, user: Any, frame: Any) -> list[dict[str, Any]]:
+    """Apply one client frame; return the frames for the sender only (errors).
+
+    Runs in a worker thread (``database_sync_to_async``) for sockets and directly for bots.
+    Every refusal leaves the table exactly as it was.
+    """
+    if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
+        return [error_frame("malformed", "a frame is a JSON object with a string 'type'")]
+    ref = frame.get("ref")
+    if ref is not None and not isinstance(ref, (str, int)):
+        ref = None
+    kind = frame["type"]
+    try:
+        if kind == "act":
+            action = frame.get("action")
+            if action not in ACTIONS:
+                raise TableError("malformed", f"'action' must be one of {sorted(ACTIONS)}")
+            amount = _int(frame, "amount", required=False)
+            if action in ("bet", "raise") and amount is None:
+                raise TableError("malformed", f"say how much to {action} to ('amount')")
+            services.table_act(
+                table_id,
+                user,
+                _int(frame, "hand"),  # type: ignore[arg-type]
+                _int(frame, "version"),  # type: ignore[arg-type]
+                action,
+                amount if action in ("bet", "raise") else None,
+            )
+        elif kind == "sit":
+            services.seat_take(
+                table_id,
+                user,
+                _int(frame, "seat"),  # type: ignore[arg-type]
+                _int(frame, "buy_in"),  # type: ignore[arg-type]
+                _bool(frame, "wait_for_big_blind", True),
+            )
+        elif kind == "sit_out":
+            services.seat_sit_out(table_id, user)
+        elif kind == "sit_in":
+            services.seat_sit_in(table_id, user, _bool(frame, "wait_for_big_blind", True))
+        elif kind == "leave":
+            services.seat_leave(table_id, user)
+        elif kind == "options":
+            if "muck_losing" not in frame:
+                raise TableError("malformed", "say 'muck_losing': true or false")
+            services.seat_options(table_id, user, muck_losing=_bool(frame, "muck_losing", True))
+        elif kind == "chat":
+            text = frame.get("text")
+            if not isinstance(text, str):
+                raise TableError("malformed", "'text' must be a string")
+            services.chat_post(table_id, user, text)
+        else:
+            raise TableError("malformed", f"unknown frame type {kind!r}")
+    except TableError as exc:
+        return [error_frame(exc.code, exc.message, ref)]
+    return []

@@ -1,0 +1,58 @@
+"""Workflows of the live tables, one module per job (STYLE.md: ``<thing>_<verb>``):
+
+- ``seating``: open a table, sit with a buy-in, sit out and in, options, leave, sockets, bots;
+- ``play``: a player's move, the moves nobody waits for, the end of a hand;
+- ``dealing``: what is due (time-outs, run-out streets, the next hand) and who is dealt in;
+- ``chat``: a line of chat;
+- ``servers``: the processes serving sockets and their heartbeats;
+- ``common``: the transaction and lock every workflow uses, the error, the broadcast.
+
+Callers use the names below (``services.table_act(...)``); the modules import downwards
+only (``make lint`` checks it): common <- play <- dealing, seating, chat, servers.
+"""
+
+from tables.services.chat import chat_post
+from tables.services.common import TableError
+from tables.services.dealing import table_tick, tables_due, tables_waiting_on_bots
+from tables.services.play import ActResult, hand_summary, table_act
+from tables.services.seating import (
+    bot_user,
+    default_buy_ins,
+    may_open_table,
+    players_may_open_tables,
+    seat_connection,
+    seat_leave,
+    seat_options,
+    seat_sit_in,
+    seat_sit_out,
+    seat_take,
+    table_add_bots,
+    table_create,
+)
+from tables.services.servers import SERVER_NAME, server_heartbeat, servers_forget_gone
+
+__all__ = [
+    "SERVER_NAME",
+    "ActResult",
+    "TableError",
+    "bot_user",
+    "chat_post",
+    "default_buy_ins",
+    "hand_summary",
+    "may_open_table",
+    "players_may_open_tables",
+    "seat_connection",
+    "seat_leave",
+    "seat_options",
+    "seat_sit_in",
+    "seat_sit_out",
+    "seat_take",
+    "server_heartbeat",
+    "servers_forget_gone",
+    "table_act",
+    "table_add_bots",
+    "table_create",
+    "table_tick",
+    "tables_due",
+    "tables_waiting_on_bots",
+]

@@ -1,0 +1,173 @@
+"""What every table service shares: the transaction, the lock, the error, the broadcast.
+
+Every change runs in one transaction with the table row locked (``select_for_update``), so
+two daphne processes, a Celery worker and the periodic sweep can all touch one table and
+moves are applied one at a time in a single order. The database holds the truth: a hand is
+its list of engine records, the turn clock is stored on the hand row. After commit the new
+state is filed in the live read model and a thin ``table.changed`` message goes to the
+table's group (``changed``).
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, ParamSpec, TypeVar
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import connection, transaction
+
+from tables import broadcast, live, rows
+from tables.engine.state import Hand as EngineHand
+from tables.engines import engine_file
+from tables.models import Hand, LedgerKind, Seat, SeatState, Table, TableLedger
+from tables.scheduling import schedule_tick
+from tables.timing import next_hand_delay_seconds
+
+TIMED_OUT = "timed out"
+NO_CHIPS = "no chips"
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+# SQLite has one writer at a time. Its busy handler waits by sleeping (1, 2, 5 ... 100 ms),
+# which under load turned a 2 ms move into a 50 ms one; threads of this process queue here
+# instead and are woken the moment the writer before them commits. Other processes (a
+# restarted server, a management command) still meet the busy timeout.
+_SQLITE_WRITER = threading.RLock()
+
+
+def table_write(func: Callable[P, R]) -> Callable[P, R]:
+    """``transaction.atomic`` for the table services, one writer at a time on SQLite.
+
+    On PostgreSQL the lean row writes are held back (``rows.writes_held``), so a move's
+    UPDATEs and its COMMIT go in one round trip.
+    """
+
+    @functools.wraps(func)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        if connection.vendor == "sqlite":
+            with _SQLITE_WRITER, transaction.atomic():
+                return func(*args, **kwargs)
+        with transaction.atomic(), rows.writes_held():
+            return func(*args, **kwargs)
+
+    return wrapper
+
+
+class TableError(Exception):
+    """A request the table refuses; ``code`` is the protocol's error code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def lock(table_id: int) -> Table:
+    # The table row, its seats and its hand in play are read and written with the lean SQL
+    # of tables.rows: every move goes through them (see that module for why).
+    table = rows.table_locked(table_id)
+    if table is None:
+        raise TableError("not_found", f"there is no table {table_id}")
+    return table
+
+
+def current_hand(table: Table) -> Hand | None:
+    return rows.current_hand(table.pk)
+
+
+@dataclass(frozen=True)
+class Moved:
+    """What a move wrote, all of it current: the new state is built from it without a query."""
+
+    hand: Hand
+    engine: EngineHand
+    seats: dict[int, Seat]
+
+
+def changed(table: Table, moved: Moved | None = None) -> None:
+    """Bump the version and broadcast it once the transaction has committed."""
+    table.version += 1
+    rows.save(table)
+    version = table.version
+    table_id = table.pk
+    transaction.on_commit(lambda: _after_commit(table_id, version, table, moved))
+
+
+def _after_commit(table_id: int, version: int, table: Table, moved: Moved | None) -> None:
+    # Build the shared part of the new snapshot here, once, before the sockets ask for it:
+    # after a move from the rows this transaction just wrote (the objects are not touched
+    # again), otherwise by reading the table back.
+    if moved is None:
+        live.table_state_warm(table_id)
+    else:
+        # The move's engine is filed: the sockets and the next move read it from now on.
+        engine_file(moved.hand, moved.engine)
+        live.table_state_after_move(table, moved.hand, moved.engine, list(moved.seats.values()))
+    # Where sockets may be in other processes, the snapshot travels with the news, so they
+    # need no query.
+    wire = (
+        live.table_wire_if_cached(table_id, table.created_at, version)
+        if broadcast.carries_state()
+        else None
+    )
+    broadcast.table_changed(table_id, version, wire)
+
+
+def seat_of(table: Table, user: AbstractBaseUser) -> Seat:
+    seat = table.seats.select_for_update().filter(user=user).first()
+    if seat is None:
+        raise TableError("not_seated", "you have no seat at this table")
+    return seat
+
+
+def require_user(user: Any) -> None:
+    if user is None or not user.is_authenticated:
+        raise TableError("auth_required", "log in to sit or act at a table")
+
+
+def schedule_next_hand(table: Table, now: datetime) -> None:
+    delay = next_hand_delay_seconds()
+    table.next_hand_at = now + timedelta(seconds=delay)
+    schedule_tick(table.pk, delay)
+
+
+def maybe_schedule_hand(table: Table, now: datetime) -> None:
+    if table.next_hand_at is not None or current_hand(table) is not None:
+        return
+    ready = table.seats.filter(
+        user__isnull=False, stack__gt=0, state__in=[SeatState.PLAYING, SeatState.WAITING]
+    ).count()
+    if ready >= 2:
+        schedule_next_hand(table, now)
+
+
+def cash_out(table: Table, seat: Seat) -> None:
+    if seat.user_id is not None and seat.stack > 0:
+        TableLedger.objects.create(
+            table=table,
+            user_id=seat.user_id,
+            seat=seat.number,
+            kind=LedgerKind.CASH_OUT,
+            amount=seat.stack,
+        )
+    seat.user = None
+    seat.bot_style = ""
+    seat.stack = 0
+    seat.state = SeatState.EMPTY
+    seat.sat_out_reason = ""
+    seat.is_new = False
+    seat.owes_small = seat.owes_big = seat.leaving = False
+    seat.muck_losing = True
+    seat.sockets = {}
+    rows.save(seat)
+
+
+def display_name(seat: Seat) -> str:
+    if seat.user is None:
+        return f"seat {seat.number}"
+    return seat.user.get_username()

@@ -1,0 +1,324 @@
+"""Seating: opening a table, taking a seat with a buy-in, sitting out and in, a player's
+standing options, leaving (cashed out now or when the hand ends), a player's sockets, and
+the house bots' seats.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.utils import timezone
+
+from series.permissions import is_director
+from tables.engine.config import Game, Structure
+from tables.engine.errors import RuleError
+from tables.engine.state import Action
+from tables.engine.state import Hand as EngineHand
+from tables.engines import engine_to_move
+from tables.models import BOT_STYLES, Hand, LedgerKind, Seat, SeatState, Table, TableLedger
+from tables.services.common import (
+    TableError,
+    cash_out,
+    changed,
+    current_hand,
+    lock,
+    maybe_schedule_hand,
+    require_user,
+    seat_of,
+    table_write,
+)
+from tables.services.play import after_moves
+from tables.services.servers import SERVER_NAME
+from tables.timing import RECONNECT_BONUS_SECONDS
+
+
+def players_may_open_tables() -> bool:
+    return bool(getattr(settings, "TABLES_PLAYERS_MAY_OPEN", False))
+
+
+def may_open_table(user: Any) -> bool:
+    if user is None or not user.is_authenticated:
+        return False
+    return is_director(user) or players_may_open_tables()
+
+
+def default_buy_ins(structure: str, big_blind: int, big_bet: int | None) -> tuple[int, int]:
+    """The card room's house minimum: five times the maximum bet; maximum 100 big blinds.
+
+    In pot-limit and no-limit there is no maximum bet; the limit game's big bet (twice the
+    big blind) stands in for it, which gives the usual 10-big-blind minimum.
+    """
+    top_bet = big_bet or 2 * big_blind
+    minimum = 5 * top_bet
+    return minimum, max(minimum, 100 * big_blind)
+
+
+@table_write
+def table_create(
+    *,
+    created_by: Any,
+    name: str,
+    game: str = Game.OMAHA_HI_LO.value,
+    structure: str = Structure.POT_LIMIT.value,
+    big_blind: int = 2,
+    small_blind: int | None = None,
+    big_bet: int | None = None,
+    ante: int = 0,
+    raise_cap: int | None = 4,
+    seat_count: int = 6,
+    min_buy_in: int | None = None,
+    max_buy_in: int | None = None,
+    all_in_on_disconnect: bool = False,
+    check_permission: bool = True,
+) -> Table:
+    """Open a cash table with its empty seats. Tournaments call this with their own stakes."""
+    if check_permission and not may_open_table(created_by):
+        raise TableError("forbidden", "only directors may open tables here")
+    if not 2 <= seat_count <= 10:
+        raise TableError("bad_table", "a table has 2 to 10 seats")
+    default_min, default_max = default_buy_ins(structure, big_blind, big_bet)
+    min_buy_in = default_min if min_buy_in is None else min_buy_in
+    max_buy_in = max(default_max, min_buy_in) if max_buy_in is None else max_buy_in
+    if min_buy_in <= 0 or max_buy_in < min_buy_in:
+        raise TableError("bad_table", "the maximum buy-in must be at least the minimum")
+    table = Table(
+        name=name,
+        game=game,
+        structure=structure,
+        big_blind=big_blind,
+        small_blind=small_blind,
+        big_bet=big_bet,
+        ante=ante,
+        raise_cap=raise_cap,
+        seat_count=seat_count,
+        min_buy_in=min_buy_in,
+        max_buy_in=max_buy_in,
+        all_in_on_disconnect=all_in_on_disconnect,
+        created_by=created_by if getattr(created_by, "is_authenticated", False) else None,
+    )
+    try:
+        _ = table.config  # the engine validates the stakes
+    except RuleError as exc:
+        raise TableError("bad_table", str(exc)) from None
+    table.save()
+    Seat.objects.bulk_create(Seat(table=table, number=n) for n in range(1, seat_count + 1))
+    return table
+
+
+# ----------------------------------------------------------------------------- seating
+
+
+@table_write
+def seat_take(
+    table_id: int,
+    user: Any,
+    seat_number: int,
+    buy_in: int,
+    wait_for_big_blind: bool = True,
+    *,
+    bot_style: str = "",
+    now: datetime | None = None,
+) -> Seat:
+    """Sit ``user`` at an empty seat with a buy-in, recorded in the table's ledger."""
+    require_user(user)
+    now = now or timezone.now()
+    table = lock(table_id)
+    if not table.is_open:
+        raise TableError("closed", "this table is closed")
+    if table.seats.filter(user=user).exists():
+        raise TableError("already_seated", "you already have a seat at this table")
+    seat = table.seats.select_for_update().filter(number=seat_number).first()
+    if seat is None:
+        raise TableError("seat_taken", f"there is no seat {seat_number} at this table")
+    if not seat.is_empty:
+        raise TableError("seat_taken", f"seat {seat_number} is taken")
+    if not table.min_buy_in <= buy_in <= table.max_buy_in:
+        raise TableError(
+            "bad_buy_in",
+            f"the buy-in is between {table.min_buy_in} and {table.max_buy_in}, not {buy_in}",
+        )
+    seat.user = user
+    seat.bot_style = bot_style
+    seat.stack = buy_in
+    seat.state = SeatState.WAITING
+    seat.sat_out_reason = ""
+    seat.is_new = True
+    seat.wait_for_big_blind = wait_for_big_blind
+    seat.owes_small = seat.owes_big = False
+    seat.leaving = False
+    seat.save()
+    TableLedger.objects.create(
+        table=table, user=user, seat=seat_number, kind=LedgerKind.BUY_IN, amount=buy_in
+    )
+    maybe_schedule_hand(table, now)
+    changed(table)
+    return seat
+
+
+@table_write
+def seat_sit_out(table_id: int, user: Any) -> Seat:
+    """Sit out from the next hand on (the current hand, if dealt in, plays on)."""
+    require_user(user)
+    table = lock(table_id)
+    seat = seat_of(table, user)
+    seat.state = SeatState.SITTING_OUT
+    seat.sat_out_reason = "sat out"
+    seat.save()
+    changed(table)
+    return seat
+
+
+@table_write
+def seat_sit_in(
+    table_id: int, user: Any, wait_for_big_blind: bool = True, *, now: datetime | None = None
+) -> Seat:
+    require_user(user)
+    now = now or timezone.now()
+    table = lock(table_id)
+    seat = seat_of(table, user)
+    if seat.stack <= 0:
+        raise TableError("bad_buy_in", "you have no chips: leave and buy in again")
+    if seat.state == SeatState.SITTING_OUT:
+        owes = seat.owes_small or seat.owes_big or seat.is_new
+        seat.state = SeatState.WAITING if owes else SeatState.PLAYING
+        seat.sat_out_reason = ""
+        seat.wait_for_big_blind = wait_for_big_blind
+        seat.save()
+        maybe_schedule_hand(table, now)
+        changed(table)
+    return seat
+
+
+@table_write
+def seat_options(table_id: int, user: Any, *, muck_losing: bool) -> Seat:
+    """A seated player's standing choices: show or muck a hand that cannot win."""
+    require_user(user)
+    table = lock(table_id)
+    seat = seat_of(table, user)
+    if seat.muck_losing != muck_losing:
+        seat.muck_losing = muck_losing
+        seat.save(update_fields=["muck_losing"])
+        changed(table)
+    return seat
+
+
+def _incurrent_hand(table: Table, seat: Seat) -> tuple[Hand | None, EngineHand | None]:
+    hand = current_hand(table)
+    if hand is None:
+        return None, None
+    engine = engine_to_move(hand)
+    if seat.number not in engine.seats:
+        return hand, None
+    return hand, engine
+
+
+@table_write
+def seat_leave(table_id: int, user: Any, *, now: datetime | None = None) -> Seat:
+    """Leave the table: the stack is cashed out now, or when the hand it is in ends."""
+    require_user(user)
+    now = now or timezone.now()
+    table = lock(table_id)
+    seat = seat_of(table, user)
+    hand, engine = _incurrent_hand(table, seat)
+    if engine is not None:
+        seat.leaving = True
+        seat.state = SeatState.SITTING_OUT
+        seat.sat_out_reason = "leaving"
+        seat.save()
+        if engine.to_act == seat.number:
+            assert hand is not None
+            new = engine.act(seat.number, Action.FOLD)
+            changed(table, after_moves(table, hand, engine, new, now))
+            return seat
+    else:
+        cash_out(table, seat)
+    changed(table)
+    return seat
+
+
+@table_write
+def seat_connection(
+    table_id: int,
+    user: Any,
+    delta: int,
+    *,
+    server: str | None = None,
+    now: datetime | None = None,
+) -> None:
+    """Count a player's sockets on this process (or ``server``). Reconnecting on one's own
+    turn adds 20 seconds, once."""
+    if user is None or not user.is_authenticated:
+        return
+    now = now or timezone.now()
+    server = server or SERVER_NAME
+    table = lock(table_id)
+    seat = table.seats.select_for_update().filter(user=user).first()
+    if seat is None:
+        return
+    was_connected = bool(seat.sockets)
+    count = max(0, seat.sockets.get(server, 0) + delta)
+    sockets = {name: n for name, n in seat.sockets.items() if name != server}
+    if count:
+        sockets[server] = count
+    seat.sockets = sockets
+    seat.save(update_fields=["sockets"])
+    if was_connected == bool(seat.sockets):
+        return
+    if delta > 0:
+        hand = current_hand(table)
+        if (
+            hand is not None
+            and hand.to_act == seat.number
+            and hand.deadline is not None
+            and not hand.turn_extended
+        ):
+            # RULES.md: "A player who reconnects while their turn is still running gets 20
+            # more seconds", on top of the time they had left.
+            hand.deadline = max(hand.deadline, now) + timedelta(seconds=RECONNECT_BONUS_SECONDS)
+            hand.turn_extended = True
+            hand.save(update_fields=["deadline", "turn_extended"])
+    changed(table)
+
+
+BOT_NAMES = ("Chipper", "Rivera", "Nutsy", "Blinds", "Muckler", "Tilt", "Quads", "Stacks", "Ace")
+
+
+def bot_user(table_id: int, seat_number: int) -> User:
+    """The house bot's account for one seat: it logs in like anyone, with no password."""
+    name = f"bot-{table_id}-{seat_number}"
+    user, created = User.objects.get_or_create(
+        username=name, defaults={"first_name": BOT_NAMES[seat_number % len(BOT_NAMES)]}
+    )
+    if created:
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
+    return user
+
+
+def table_add_bots(
+    table_id: int, user: Any, count: int | None = None, style: str | None = None
+) -> list[Seat]:
+    """A director fills empty seats with house bots, each buying in for the maximum."""
+    if user is not None and not is_director(user):
+        raise TableError("forbidden", "only directors may add bots")
+    table = Table.objects.get(pk=table_id)
+    empty = list(table.seats.filter(user__isnull=True).order_by("number"))
+    if count is not None:
+        empty = empty[:count]
+    added = []
+    for k, seat in enumerate(empty):
+        bot_style = style or BOT_STYLES[(seat.number + k) % len(BOT_STYLES)]
+        added.append(
+            seat_take(
+                table_id,
+                bot_user(table_id, seat.number),
+                seat.number,
+                table.max_buy_in,
+                wait_for_big_blind=False,
+                bot_style=bot_style,
+            )
+        )
+    return added

@@ -1,0 +1,32 @@
+"""How long things take at a live table: the turn clock, the pause between hands, the
+run-out's pace, the house bots' thinking time, the server processes' heartbeat.
+
+The lowest module of the table layer (no imports of its own), so the services, the live read
+model, the tasks and the consumers all read the same numbers.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+
+# RULES.md "Time and disconnection": 10 seconds, then a visible 20-second countdown.
+TURN_SECONDS = 30
+COUNTDOWN_AFTER_SECONDS = 10
+RECONNECT_BONUS_SECONDS = 20
+# Each process serving sockets says it is alive this often; one silent for longer than
+# SERVER_GONE_SECONDS was killed without closing its sockets, which are then forgotten.
+SERVER_HEARTBEAT_SECONDS = 10
+SERVER_GONE_SECONDS = 45
+NEXT_HAND_DELAY_SECONDS = 3
+# An all-in run-out is dealt street by street, this long apart, with the equity shown.
+RUNOUT_STEP_SECONDS = 1.5
+
+
+def next_hand_delay_seconds() -> float:
+    return (
+        int(getattr(settings, "TABLES_NEXT_HAND_DELAY_MS", NEXT_HAND_DELAY_SECONDS * 1000)) / 1000
+    )
+
+
+def bot_think_seconds() -> float:
+    return int(getattr(settings, "TABLES_BOT_THINK_MS", 1000)) / 1000
