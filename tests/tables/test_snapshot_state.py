@@ -107,9 +107,7 @@ def test_the_wire_a_broadcast_carries_gives_each_viewer_its_own_text(
         assert services.table_tick(seated_table.pk, now=now)
     seated_table.refresh_from_db()
     stranger = User.objects.create_user("rail", password="x")
-    wire = live.table_wire_if_cached(
-        seated_table.pk, seated_table.created_at, seated_table.version
-    )
+    wire = live.table_wire_if_cached(seated_table.pk, seated_table.created_at, seated_table.version)
     delivered = msgpack.unpackb(msgpack.packb(wire, use_bin_type=True), raw=False)
     for viewer in [*players, stranger, None]:
         key = (seated_table.pk, seated_table.created_at, seated_table.version, viewer)
