@@ -41,18 +41,14 @@ _SQLITE_WRITER = threading.RLock()
 
 
 def table_write(func: Callable[P, R]) -> Callable[P, R]:
-    """``transaction.atomic`` for the table services, one writer at a time on SQLite.
-
-    On PostgreSQL the lean row writes are held back (``rows.writes_held``), so a move's
-    UPDATEs and its COMMIT go in one round trip.
-    """
+    """``transaction.atomic`` for the table services, one writer at a time on SQLite."""
 
     @functools.wraps(func)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         if connection.vendor == "sqlite":
             with _SQLITE_WRITER, transaction.atomic():
                 return func(*args, **kwargs)
-        with transaction.atomic(), rows.writes_held():
+        with transaction.atomic():
             return func(*args, **kwargs)
 
     return wrapper
@@ -92,7 +88,11 @@ class Moved:
 def changed(table: Table, moved: Moved | None = None) -> None:
     """Bump the version and broadcast it once the transaction has committed."""
     table.version += 1
-    rows.save(table)
+    try:
+        rows.table_bump(table)
+    except rows.Stale:
+        # Only reachable if something wrote the table without its lock: refuse the change.
+        raise TableError("stale", "the table changed meanwhile; try again") from None
     version = table.version
     table_id = table.pk
     transaction.on_commit(lambda: _after_commit(table_id, version, table, moved))

@@ -147,7 +147,8 @@ def after_moves(
             new += timeout_move(table, engine, seat)
         else:
             break
-    hand.records = hand.records + [record_to_json(r) for r in new]
+    added = [record_to_json(r) for r in new]
+    hand.records = hand.records + added
     if engine.is_complete and engine.runout_from is not None and hand.board_shown is None:
         # The engine has run the board out; the table deals it street by street (ticks
         # move it on), and the chips move when the river is out.
@@ -166,7 +167,7 @@ def after_moves(
             actor = seats.get(engine.to_act) if engine.to_act is not None else None
             if actor is not None and actor.is_bot:
                 schedule_bot(table.pk)
-    rows.save(hand)
+    rows.hand_append(hand, added)
     return Moved(hand, engine, seats)
 
 
@@ -189,7 +190,7 @@ def reveal_street(table: Table, hand: Hand, now: datetime) -> Moved:
         _hand_finish(table, hand, engine, seats, now)
     else:
         _next_reveal(table, hand, now)
-    rows.save(hand)
+    rows.hand_append(hand, [])
     return Moved(hand, engine, seats)
 
 
