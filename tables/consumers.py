@@ -11,12 +11,13 @@ import asyncio
 import json
 import logging
 import time
-from collections import deque
+from collections import Counter, deque
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, connections
@@ -30,6 +31,7 @@ from tables.live import (
 )
 from tables.models import Table
 from tables.protocol import error_frame, handle_frame
+from tables.throttle import SOCKETS_PER_TABLE
 from tables.timing import SERVER_HEARTBEAT_SECONDS
 
 logger = logging.getLogger(__name__)
@@ -40,6 +42,7 @@ FLOOD_LIMIT = 20  # frames per window; more are refused with "throttled"
 FLOOD_CLOSE = 40  # frames per window; more close the socket with 4008
 CLOSE_FLOOD = 4008
 CLOSE_NO_TABLE = 4004
+CLOSE_TOO_MANY_SOCKETS = 4009
 # A socket re-reads its table this often, in case a "changed" broadcast was lost (a Redis
 # hiccup, a process restarting): it costs one query when nothing changed.
 RESYNC_SECONDS = 10.0
@@ -75,6 +78,9 @@ def database_sync_to_async(func: Any) -> Any:
 
 
 _heartbeat: asyncio.Task[None] | None = None
+
+# Sockets open in this process, per (table, player): at most SOCKETS_PER_TABLE each.
+_OPEN: Counter[tuple[int, Any]] = Counter()
 
 
 async def _server_alive() -> None:
@@ -115,7 +121,17 @@ class TableConsumer(AsyncWebsocketConsumer):
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"no handler for message type {message['type']}")
-        await handler(message)
+        try:
+            await handler(message)
+        except StopConsumer:
+            raise
+        except Exception:
+            # No message may end a socket's bookkeeping: an exception here would close it
+            # with 1011 without ``disconnect`` (the player would stay "connected" for the
+            # life of the process). Log it, tell the client, keep the socket.
+            logger.exception("table %s: %s failed", getattr(self, "table_id", "?"), message["type"])
+            if message["type"] == "websocket.receive":
+                await self.send_json(error_frame("server_error", "that frame could not be handled"))
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -136,6 +152,19 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_NO_TABLE)
             return
         self.table_created_at = created
+        if self.user is not None and self.user.is_authenticated:
+            slot = (self.table_id, self.user.pk)
+            if _OPEN[slot] >= SOCKETS_PER_TABLE:
+                await self.send_json(
+                    error_frame(
+                        "too_many_sockets",
+                        f"at most {SOCKETS_PER_TABLE} open pages of one table per player",
+                    )
+                )
+                await self.close(code=CLOSE_TOO_MANY_SOCKETS)
+                return
+            _OPEN[slot] += 1
+            self.slot = slot
         broadcast.remember_socket_loop()
         self.group = broadcast.table_group(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -160,6 +189,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         resync = getattr(self, "resync", None)
         if resync is not None:
             resync.cancel()
+        slot = getattr(self, "slot", None)
+        if slot is not None:
+            _OPEN[slot] -= 1
+            if _OPEN[slot] <= 0:
+                del _OPEN[slot]
+            self.slot = None
         group = getattr(self, "group", None)
         if group is None:
             return
@@ -194,7 +229,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         try:
             frame = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            # RecursionError: a frame nested deeper than Python's parser goes ("[" * 50000).
             await self.send_json(error_frame("malformed", "a frame is one JSON object"))
             return
         replies = await database_sync_to_async(handle_frame)(self.table_id, self.user, frame)

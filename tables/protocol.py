@@ -13,6 +13,14 @@ from typing import Any
 
 from tables import services
 from tables.services import TableError
+from tables.throttle import (
+    CHAT_LINES_PER_WINDOW,
+    CHAT_WINDOW_SECONDS,
+    FRAME_WINDOW_SECONDS,
+    FRAMES_PER_WINDOW,
+    chat_allowed,
+    frame_allowed,
+)
 
 ACTIONS = {"fold", "check", "call", "bet", "raise", "show", "muck"}
 
@@ -52,6 +60,15 @@ def handle_frame(table_id: int, user: Any, frame: Any) -> list[dict[str, Any]]:
     if ref is not None and not isinstance(ref, (str, int)):
         ref = None
     kind = frame["type"]
+    if not frame_allowed(user):
+        return [
+            error_frame(
+                "throttled",
+                f"more than {FRAMES_PER_WINDOW} frames in {FRAME_WINDOW_SECONDS} s "
+                "from your sockets together",
+                ref,
+            )
+        ]
     try:
         if kind == "act":
             action = frame.get("action")
@@ -90,6 +107,11 @@ def handle_frame(table_id: int, user: Any, frame: Any) -> list[dict[str, Any]]:
             text = frame.get("text")
             if not isinstance(text, str):
                 raise TableError("malformed", "'text' must be a string")
+            if user is not None and user.is_authenticated and not chat_allowed(user):
+                raise TableError(
+                    "throttled",
+                    f"at most {CHAT_LINES_PER_WINDOW} chat lines in {CHAT_WINDOW_SECONDS} s",
+                )
             services.chat_post(table_id, user, text)
         else:
             raise TableError("malformed", f"unknown frame type {kind!r}")

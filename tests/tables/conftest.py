@@ -6,6 +6,7 @@ from datetime import datetime, timedelta
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.utils import timezone
 
 from tables import services, timing
@@ -15,6 +16,8 @@ from tests.conftest import PASSWORD
 
 @pytest.fixture(autouse=True)
 def _no_scheduled_tasks(settings) -> None:  # type: ignore[no-untyped-def]
+    # Flood budgets live in the cache, keyed by user id: ids come back after a rollback.
+    cache.clear()
     # Tests move the clock themselves by calling table_tick(..., now=...).
     settings.TABLES_SCHEDULE_TASKS = False
     # Sockets' threads close their connections after each message in tests, so the test

@@ -17,9 +17,9 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from series.asgi import application
-from tables import services, timing
+from tables import services, throttle, timing
 from tables.engine.records import BoardDealt, HoleDealt, Shown, record_from_json
-from tables.models import Hand, Table
+from tables.models import ChatMessage, Hand, Seat, Table
 from tables.selectors import table_chip_count
 from tests.tables.conftest import deal, later
 
@@ -475,3 +475,51 @@ async def test_a_seated_player_s_socket_closes_quietly_after_the_table_is_delete
     await database_sync_to_async(Table.objects.filter(pk=seated_table.pk).delete)()
     # Uncounting the socket finds no table: nothing to count, and no error for the server.
     await ann.ws.disconnect()
+
+
+async def test_a_deeply_nested_frame_is_malformed_and_the_socket_keeps_its_bookkeeping(
+    seated_table: Table, players: list[User]
+) -> None:
+    # Issue 10, defect 2: '"[" * 50000' (50 KB, under the size limit) raised RecursionError
+    # in receive; the socket closed 1011 and the player stayed "connected".
+    ann = await open_socket(seated_table, players[0], "ann")
+    await ann.ws.send_to(text_data="[" * 50000)
+    assert (await ann.reply())["code"] == "malformed"
+    await ann.send({"type": "options", "muck_losing": False})
+    await ann.until(lambda s: s["you"]["muck_losing"] is False)  # still served
+    seat = await database_sync_to_async(Seat.objects.get)(table=seated_table, user=players[0])
+    assert seat.sockets
+    await ann.ws.disconnect()
+    seat = await database_sync_to_async(Seat.objects.get)(table=seated_table, user=players[0])
+    assert seat.sockets == {}
+
+
+async def test_flood_limits_count_a_players_sockets_together(
+    seated_table: Table, players: list[User]
+) -> None:
+    # Issue 10, defect 3: one user with four sockets posted 60 chat lines in 0.01 s.
+    sockets = [await open_socket(seated_table, players[0], f"ann-{k}") for k in range(4)]
+    for _ in range(15):
+        for ws in sockets:
+            await ws.send({"type": "chat", "text": "spam"})
+    await asyncio.gather(*(ws.drain(quiet=0.2) for ws in sockets))
+    stored = await database_sync_to_async(
+        lambda: ChatMessage.objects.filter(table=seated_table).count()
+    )()
+    assert stored == throttle.CHAT_LINES_PER_WINDOW
+    codes = {f.get("code") for ws in sockets for f in ws.frames if f["type"] == "error"}
+    assert "throttled" in codes
+    # A fifth page of the same table is refused; another player is not.
+    headers = [
+        (b"host", b"localhost"),
+        (b"origin", b"http://localhost"),
+        (b"cookie", (await cookie_for(players[0])).encode()),
+    ]
+    fifth = WebsocketCommunicator(application, f"/ws/tables/{seated_table.pk}/", headers=headers)
+    await fifth.connect()
+    refused = await fifth.receive_json_from(timeout=5)
+    assert refused["code"] == "too_many_sockets"
+    assert (await fifth.receive_output(timeout=5))["code"] == 4009
+    ben = await open_socket(seated_table, players[1], "ben")
+    for ws in [*sockets, ben]:
+        await ws.ws.disconnect()
