@@ -21,8 +21,14 @@ $(VENV)/.installed-dev: requirements.txt requirements-dev.txt | $(PY)
 	$(PY) -m pip install --quiet -r requirements-dev.txt
 	touch $@ $(VENV)/.installed
 
-# The local embedded run: DEBUG on unless set, nothing else needed.
-run: export DEBUG ?= 1
+# The local embedded run, nothing else needed. Debug pages only on the loopback address:
+# served to the Wi-Fi (HOST=0.0.0.0) it runs without them, over plain HTTP on the LAN.
+LOOPBACK := $(filter 127.0.0.1 localhost ::1,$(HOST))
+run: export DEBUG ?= $(if $(LOOPBACK),1,0)
+run: export SECURE_SSL_REDIRECT ?= 0
+run: export SESSION_COOKIE_SECURE ?= 0
+run: export CSRF_COOKIE_SECURE ?= 0
+run: export SECURE_HSTS_SECONDS ?= 0
 run: $(VENV)/.installed
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_demo

@@ -46,8 +46,13 @@ DEMO_PLAYERS = ("ann", "ben", "cal", "dee", "eve", "fay")
 
 @dataclass(frozen=True)
 class DemoAccounts:
-    director_password: str
-    player_password: str
+    """Each demo account's own password: nobody can log in as another player."""
+
+    passwords: dict[str, str]
+
+    @property
+    def director_password(self) -> str:
+        return self.passwords["director"]
 
 
 def demo_is_needed() -> bool:
@@ -65,14 +70,17 @@ def demo_load(now: datetime | None = None) -> DemoAccounts | None:
         return None
     now = now or timezone.now()
     accounts = DemoAccounts(
-        director_password=secrets.token_urlsafe(12), player_password=secrets.token_urlsafe(9)
+        {
+            "director": secrets.token_urlsafe(12),
+            **{name: secrets.token_urlsafe(9) for name in DEMO_PLAYERS},
+        }
     )
     director = User.objects.create_user(
         "director", email="director@example.com", password=accounts.director_password
     )
     director_grant(director)
     for name in DEMO_PLAYERS:
-        User.objects.create_user(name, password=accounts.player_password)
+        User.objects.create_user(name, password=accounts.passwords[name])
 
     today = timezone.localdate(now)
     season = Season.objects.create(

@@ -1,14 +1,18 @@
 """Settings, read from the environment.
 
-Development needs nothing set (``DEBUG=1`` is what ``make run`` uses). With ``DEBUG`` off
-(the default) the settings refuse to load without ``SECRET_KEY`` and ``ALLOWED_HOSTS``, and
-the ``SECURE_*`` settings default to what ``manage.py check --deploy`` asks for.
+A home game needs nothing set: in embedded mode (no ``REDIS_URL``) the secret key is made
+once and kept in ``var/secret_key`` (mode 600), and the site answers to the machine's own
+names. ``make run`` turns ``DEBUG`` on only when it serves the loopback address. In
+distributed mode with ``DEBUG`` off (the default) the settings refuse to load without
+``SECRET_KEY`` and ``ALLOWED_HOSTS``; the ``SECURE_*`` settings default to what
+``manage.py check --deploy`` asks for whenever ``DEBUG`` is off.
 
 Variables: DEBUG, SECRET_KEY, ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS, DATABASE_URL, REDIS_URL,
 TIME_ZONE, SECURE_SSL_REDIRECT, SECURE_HSTS_SECONDS, SECURE_PROXY_SSL_HEADER, LOG_LEVEL.
 """
 
 import os
+import secrets
 from pathlib import Path
 
 import dj_database_url
@@ -47,21 +51,47 @@ def env_int(name: str, default: int) -> int:
 
 DEBUG = env_bool("DEBUG", False)
 
+# Redis: unset means embedded mode (one process, in-memory channel layer and broker): a home
+# game on one machine, where the settings below have safe defaults of their own.
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+EMBEDDED = not REDIS_URL
+
+
+def _kept_secret_key() -> str:
+    """The embedded site's own secret: made on first use, kept in var/, readable only by its
+    owner, so a home game needs none set and keeps its sessions across restarts."""
+    path = VAR_DIR / "secret_key"
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        pass
+    VAR_DIR.mkdir(exist_ok=True)
+    key = secrets.token_urlsafe(50)
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:  # another process made it first: use theirs
+        return path.read_text().strip()
+    with os.fdopen(descriptor, "w") as out:
+        out.write(key + "\n")
+    return key
+
+
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
-    if not DEBUG:
+    if not DEBUG and not EMBEDDED:
         raise ImproperlyConfigured(
             "SECRET_KEY must be set when DEBUG is off. Generate one with: "
             'python -c "import secrets; print(secrets.token_urlsafe(50))"'
         )
-    SECRET_KEY = "django-insecure-development-only-key-never-use-in-production"
+    SECRET_KEY = _kept_secret_key()
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS")
 if not ALLOWED_HOSTS:
-    if not DEBUG:
+    if not DEBUG and not EMBEDDED:
         raise ImproperlyConfigured(
             "ALLOWED_HOSTS must be set when DEBUG is off (comma-separated host names)."
         )
+    # The machine itself only; `make run HOST=0.0.0.0` names the addresses friends type.
     ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]"]
 
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
@@ -145,9 +175,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Redis: unset means embedded mode (one process, in-memory channel layer and broker).
-REDIS_URL = os.environ.get("REDIS_URL", "").strip()
-EMBEDDED = not REDIS_URL
 
 if EMBEDDED:
     CHANNEL_LAYERS = {"default": {"BACKEND": "series.channel_layers.PacedInMemoryChannelLayer"}}
@@ -240,4 +267,15 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    # The embedded worker and beat run in the serving process, and their routine lines (a
+    # task received and done, the sweep sent every second: some 330 a minute) buried the
+    # demo's passwords and every message worth reading. Warnings and errors still show.
+    "loggers": (
+        {
+            name: {"level": os.environ.get("CELERY_LOG_LEVEL", "WARNING")}
+            for name in ("celery.app.trace", "celery.worker.strategy", "celery.beat")
+        }
+        if EMBEDDED
+        else {}
+    ),
 }

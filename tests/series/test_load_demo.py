@@ -44,3 +44,20 @@ def test_an_existing_account_keeps_the_demo_away() -> None:
     User.objects.create_user("host", password="x-long-password-1")
     assert "not loaded" in load_demo()
     assert not Season.objects.exists()
+
+
+def test_every_demo_account_has_its_own_password_kept_in_a_private_file(settings, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # Issue 10, defect 4: all demo players shared one password, so any of them could log in
+    # as another and see their cards; the passwords scrolled away under the worker's logs.
+    import stat
+
+    settings.VAR_DIR = tmp_path
+    output = load_demo()
+    names = ["director", "ann", "ben", "cal", "dee", "eve", "fay"]
+    passwords = {name: output.split(f"  {name:<8}  password: ")[1].split()[0] for name in names}
+    assert len(set(passwords.values())) == len(names)
+    for name, password in passwords.items():
+        assert User.objects.get(username=name).check_password(password)
+    kept = tmp_path / "demo-passwords.txt"
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600
+    assert all(f"password: {p}" in kept.read_text() for p in passwords.values())

@@ -14,12 +14,15 @@ BASE_DIR = Path(__file__).resolve().parents[2]
 
 PRODUCTION = {
     "DEBUG": "0",
+    # Distributed mode (loading the settings does not connect to Redis).
+    "REDIS_URL": "redis://127.0.0.1:6379/0",
     "SECRET_KEY": "kq2v8yZ1uT5bXr7nLm3pWc9sHd4fGj6aE0oRtYiUzQxNvBw_" * 2,
     "ALLOWED_HOSTS": "poker.example.org",
     "CSRF_TRUSTED_ORIGINS": "https://poker.example.org",
 }
 CLEARED = {
     "DEBUG",
+    "REDIS_URL",
     "SECRET_KEY",
     "ALLOWED_HOSTS",
     "CSRF_TRUSTED_ORIGINS",
@@ -89,3 +92,23 @@ def test_check_deploy_is_clean_with_production_settings() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
     assert "System check identified no issues (0 silenced)." in result.stdout
     assert "WARNING" not in result.stderr
+
+
+def test_a_home_game_needs_nothing_set_and_keeps_its_secret_in_var(tmp_path: Path) -> None:
+    # Issue 10, defect 9: the README's manage.py commands failed with "SECRET_KEY must be
+    # set"; the Wi-Fi recipe ran with DEBUG on and a public constant key.
+    code = (
+        "from django.conf import settings; import stat, os; "
+        "path = settings.VAR_DIR / 'secret_key'; "
+        "print(settings.DEBUG, settings.SECRET_KEY == path.read_text().strip(), "
+        "oct(stat.S_IMODE(os.stat(path).st_mode)), settings.ALLOWED_HOSTS)"
+    )
+    first = run_python(["-c", code])
+    assert first.returncode == 0, first.stderr
+    debug, same, mode, hosts = first.stdout.split(" ", 3)
+    assert (debug, same, mode) == ("False", "True", "0o600")
+    assert "127.0.0.1" in hosts
+    again = run_python(["-c", "from django.conf import settings; print(settings.SECRET_KEY)"])
+    assert again.stdout.strip() == (BASE_DIR / "var" / "secret_key").read_text().strip()
+    check = run_python(["manage.py", "check"])
+    assert check.returncode == 0, check.stderr
