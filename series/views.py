@@ -1,3 +1,6 @@
+from typing import Any
+
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.http import HttpRequest, HttpResponse
@@ -17,6 +20,14 @@ def home(request: HttpRequest) -> HttpResponse:
         "series/home.html",
         {"next_event": upcoming[0] if upcoming else None, "later_events": upcoming[1:]},
     )
+
+
+def login_locked_out(
+    request: HttpRequest, original_response: HttpResponse | None = None, credentials: Any = None
+) -> HttpResponse:
+    """django-axes' answer to a login over the limit: say so, and for how long (429)."""
+    minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+    return render(request, "registration/locked_out.html", {"cooloff_minutes": minutes}, status=429)
 
 
 @require_http_methods(["GET", "POST"])
