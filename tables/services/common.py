@@ -168,6 +168,9 @@ def cash_out(table: Table, seat: Seat) -> None:
 
 
 def display_name(seat: Seat) -> str:
+    """The name the felt shows: a house bot's given name ("Rivera"), else the username."""
     if seat.user is None:
         return f"seat {seat.number}"
+    if seat.is_bot and seat.user.first_name:
+        return seat.user.first_name
     return seat.user.get_username()

@@ -29,7 +29,7 @@ from tables.engine.records import (
 from tables.engine.state import Action, Street
 from tables.engine.state import Hand as EngineHand
 from tables.engines import engine_of, engine_to_move
-from tables.models import Hand, HandPlayer, Seat, SeatState, Table
+from tables.models import Hand, HandPlayer, LedgerKind, Seat, SeatState, Table, TableLedger
 from tables.scheduling import schedule_bot, schedule_tick
 from tables.services.common import (
     NO_CHIPS,
@@ -215,12 +215,22 @@ def _hand_finish(
     for number, stack in final.items():
         seat = seats[number]
         seat.stack = stack
-        # Held with the move's other writes (tables.rows): no round trip per player.
         rows.update(HandPlayer, {"stack_after": stack}, hand=hand.pk, seat=number)
         if seat.leaving:
             cash_out(table, seat)
             continue
-        if stack <= 0:
+        if stack <= 0 and seat.is_bot:
+            # A house bot buys in again, so a demo table plays on for ever instead of
+            # stalling with one bot holding every chip.
+            TableLedger.objects.create(
+                table=table,
+                user_id=seat.user_id,
+                seat=number,
+                kind=LedgerKind.BUY_IN,
+                amount=table.max_buy_in,
+            )
+            seat.stack = table.max_buy_in
+        elif stack <= 0:
             seat.state = SeatState.SITTING_OUT
             seat.sat_out_reason = NO_CHIPS
         rows.save(seat)

@@ -497,3 +497,35 @@ def test_sockets_are_counted_per_player_across_servers(seated_table: Table) -> N
     services.seat_connection(seated_table.pk, ann, -1, server="a")  # a stray close: no harm
     seat = Seat.objects.get(table=seated_table, number=1)
     assert seat.sockets == {} and not seat.connected
+
+
+def test_a_busted_house_bot_buys_in_again_so_a_demo_table_plays_on(
+    table: Table, director: User
+) -> None:
+    # Issue 10, defect 8: within ten minutes three bots sat at 0 chips "AWAY" and the demo
+    # table stalled on "Waiting for the next hand".
+    services.table_add_bots(table.pk, director, count=3)
+    Seat.objects.filter(table=table, user__isnull=False).update(stack=2)  # one big blind each
+    TableLedger.objects.filter(table=table).update(amount=2)
+    now = later(timing.NEXT_HAND_DELAY_SECONDS + 1)
+    for _ in range(20):
+        assert services.table_tick(table.pk, now=now)
+        for _ in range(200):
+            hand = current(table)
+            if hand.is_complete:
+                break
+            if hand.reveal_at is not None:
+                assert services.table_tick(table.pk, now=hand.reveal_at)
+                continue
+            assert bot_move(table.pk)
+        if TableLedger.objects.filter(table=table, kind="buy_in").count() > 3:
+            break
+        now = later(timing.NEXT_HAND_DELAY_SECONDS + 1, now)
+    rebuys = TableLedger.objects.filter(table=table, kind="buy_in", amount=table.max_buy_in)
+    assert rebuys.exists()
+    bots = Seat.objects.filter(table=table, user__isnull=False)
+    assert all(s.stack > 0 and s.state == SeatState.PLAYING for s in bots)
+    counts = table_chip_count(table)
+    assert counts["bought_in"] - counts["cashed_out"] == counts["seated"]
+    # The summary names a bot as the felt does, not by its account name.
+    assert "bot-" not in current(table).summary
