@@ -24,9 +24,9 @@ class TableCreateForm(forms.Form):
     )
     structure = forms.ChoiceField(
         choices=[
-            (Structure.POT_LIMIT.value, "Pot-limit"),
+            (Structure.POT_LIMIT.value, "Pot-Limit"),
             (Structure.LIMIT.value, "Limit"),
-            (Structure.NO_LIMIT.value, "No-limit"),
+            (Structure.NO_LIMIT.value, "No-Limit"),
         ]
     )
     big_blind = forms.IntegerField(

@@ -406,6 +406,7 @@ def _build_shared(state: _TableState) -> _Shared:
         "name": table.name,
         "game": table.game,
         "structure": table.structure,
+        "label": table.label,
         "small_blind": int(table.config.small_blind or 0),
         "big_blind": table.big_blind,
         "big_bet": table.big_bet or 2 * table.big_blind,

@@ -22,7 +22,10 @@ class Table(models.Model):
     name = models.CharField(max_length=100)
     game = models.CharField(
         max_length=20,
-        choices=[(Game.OMAHA.value, "Omaha High"), (Game.OMAHA_HI_LO.value, "Omaha Hi/Lo")],
+        choices=[
+            (Game.OMAHA.value, "Omaha High"),
+            (Game.OMAHA_HI_LO.value, "Omaha Hi/Lo 8-or-better"),
+        ],
         default=Game.OMAHA_HI_LO.value,
     )
     structure = models.CharField(
@@ -87,6 +90,12 @@ class Table(models.Model):
     @property
     def is_open(self) -> bool:
         return self.closed_at is None
+
+    @property
+    def label(self) -> str:
+        """The game as every page names it: "Pot-Limit Omaha Hi/Lo" (as events do)."""
+        game = "Omaha Hi/Lo" if self.game == Game.OMAHA_HI_LO else "Omaha"
+        return f"{self.get_structure_display()} {game}"
 
     @property
     def config(self) -> Config:

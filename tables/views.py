@@ -18,6 +18,7 @@ from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from series.permissions import is_director
@@ -134,7 +135,11 @@ def table_bots(request: HttpRequest, table_id: int) -> HttpResponse:
         except services.TableError as error:
             messages.error(request, error.message)
         else:
-            messages.success(request, f"{len(added)} bot(s) sat down.")
+            messages.success(
+                request,
+                ngettext("%(count)d bot sat down.", "%(count)d bots sat down.", len(added))
+                % {"count": len(added)},
+            )
     return redirect("tables:table", table_id=table.pk)
 
 
