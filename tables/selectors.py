@@ -12,7 +12,6 @@ from django.db.models import QuerySet, Sum
 
 from tables.engine.cards import card_str
 from tables.engine.records import (
-    AllInDeclared,
     BoardDealt,
     HandStarted,
     HoleDealt,
@@ -21,7 +20,6 @@ from tables.engine.records import (
     record_from_json,
     record_to_json,
 )
-from tables.engine.state import Action
 from tables.engine.state import Hand as EngineHand
 from tables.fairness import commitment_matches, deck_from_text
 from tables.models import Hand, HandPlayer, Table
@@ -66,58 +64,6 @@ def hand_records_for(hand: Hand, user: Any) -> list[dict[str, Any]]:
             data["card"] = "??"
         out.append(data)
     return out
-
-
-_MOVES = {
-    "Folded": Action.FOLD,
-    "Checked": Action.CHECK,
-    "Called": Action.CALL,
-    "Bet": Action.BET,
-    "Raised": Action.RAISE,
-    "Shown": Action.SHOW,
-    "Mucked": Action.MUCK,
-}
-
-
-def hand_replay(hand: Hand, user: Any) -> dict[str, Any]:
-    """Steps for a replayer: the table as ``user`` saw it after the deal and after each move.
-
-    The hand is replayed move by move on the engine and each step is the engine's own view
-    for the player's seat, so a replay never shows more than the live table did.
-    """
-    seat = _seat_in(hand, user)
-    records = [record_from_json(r) for r in hand.records]
-    started = records[0]
-    assert isinstance(started, HandStarted)
-    engine = EngineHand.start(started.config, started.seats, started.button, started.deck)
-    steps = [{"move": None, "view": _replay_view(engine, seat)}]
-    for r in records[len(engine.records) :]:
-        name = type(r).__name__
-        if name in _MOVES:
-            amount = getattr(r, "to", None) if name in ("Bet", "Raised") else None
-            engine.act(r.seat, _MOVES[name], amount)
-        elif isinstance(r, AllInDeclared):
-            engine.declare_all_in(r.seat)
-        else:
-            continue
-        move = {"seat": r.seat, "action": name.lower()}
-        if name in ("Bet", "Raised"):
-            move["to"] = r.to
-        steps.append({"move": move, "view": _replay_view(engine, seat)})
-    return {
-        "hand": hand.pk,
-        "table": hand.table_id,
-        "number": hand.number,
-        "seat": seat,
-        "steps": steps,
-        "summary": hand.summary,
-    }
-
-
-def _replay_view(engine: EngineHand, seat: int | None) -> dict[str, Any]:
-    view = engine.view(seat)
-    view.pop("legal_actions", None)
-    return view
 
 
 def hand_phh_for(hand: Hand, user: Any) -> str:

@@ -1,8 +1,15 @@
 from django.urls import path
+from django.utils import timezone
+from django.views.decorators.http import last_modified
+from django.views.i18n import JavaScriptCatalog
 
 from tables import views
 
 app_name = "tables"
+
+# The catalog changes only when the site is deployed (its translations are files), so a
+# browser may keep it until the process restarts: Django's own advice for this view.
+CATALOG_CHANGED = timezone.now()
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
@@ -13,4 +20,10 @@ urlpatterns = [
     path("hands/<int:hand_id>/", views.hand_detail, name="hand_detail"),
     path("hands/<int:hand_id>/phh/", views.hand_phh, name="hand_phh"),
     path("hands/<int:hand_id>/verify/", views.hand_verify, name="hand_verify"),
+    # gettext() and interpolate() for static/tables/*.js.
+    path(
+        "jsi18n/",
+        last_modified(lambda request, **kwargs: CATALOG_CHANGED)(JavaScriptCatalog.as_view()),
+        name="jsi18n",
+    ),
 ]

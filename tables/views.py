@@ -15,9 +15,10 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Count, Q
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseNotFound
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -25,7 +26,8 @@ from series.permissions import is_director
 from tables import live, selectors, services
 from tables.fairness import commitment_of
 from tables.forms import BotsForm, TableCreateForm
-from tables.models import Hand, HandPlayer, Table
+from tables.models import Hand, Table
+from tables.replay import HandInPlay, hand_replay_steps
 from tables.services.chat import CHAT_MAX_LENGTH
 
 HANDS_PER_PAGE = 25
@@ -152,22 +154,24 @@ def hands(request: HttpRequest) -> HttpResponse:
     return render(request, template, {"page": page})
 
 
-def _seat_names(hand: Hand) -> dict[int, str]:
-    rows = HandPlayer.objects.filter(hand=hand).select_related("user")
-    return {row.seat: row.user.first_name or row.user.get_username() for row in rows}
-
-
 def hand_detail(request: HttpRequest, hand_id: int) -> HttpResponse:
     hand = get_object_or_404(Hand.objects.select_related("table"), pk=hand_id)
-    replay = selectors.hand_replay(hand, request.user)
-    table = hand.table
-    replay["names"] = _seat_names(hand)
-    replay["table_info"] = {"seat_count": table.seat_count, "structure": table.structure}
+    try:
+        replay = hand_replay_steps(hand, request.user)
+    except HandInPlay:
+        replay = None  # the page says the hand is still being played
     return render(request, "tables/hand.html", {"hand": hand, "replay": replay})
 
 
 def hand_phh(request: HttpRequest, hand_id: int) -> HttpResponse:
     hand = get_object_or_404(Hand.objects.select_related("table"), pk=hand_id)
+    if not hand.is_complete:
+        # As for the replay: the stored records may run ahead of the board the table shows.
+        return HttpResponseNotFound(
+            _("Hand #%(number)s is still being played: its history is ready when it ends.")
+            % {"number": hand.number},
+            content_type="text/plain; charset=utf-8",
+        )
     response = HttpResponse(
         selectors.hand_phh_for(hand, request.user), content_type="text/plain; charset=utf-8"
     )

@@ -1,0 +1,239 @@
+/* The player's controls: the action bar (fold, check, call, bet, raise; show, muck), the
+ * amount slider with its Min / − / + / Pot or All-in buttons, the keyboard shortcuts, and
+ * the seat's own buttons (sit down, sit out or in, leave, muck losing hands).
+ *
+ * Which buttons exist and their amounts come from the snapshot's `you.legal`; the server
+ * refuses anything else. `send(frame)` is the socket's (it returns null when not sent).
+ */
+
+import { chips, el, nameOf } from "./felt.js";
+
+export function createControls({ root, send, toast }) {
+  const actionBar = root.querySelector(".action-bar");
+  const seatControls = root.querySelector(".seat-controls");
+  const sitDialog = document.getElementById("sit-dialog");
+  const authenticated = root.dataset.authenticated === "1";
+  let snap = null;
+  let pending = false;
+  // The amount being chosen, kept when a new snapshot comes mid-decision (someone sat down).
+  let chosen = null;
+
+  function act(action, amount) {
+    const legal = snap && snap.you && snap.you.legal;
+    if (!legal || pending) return;
+    const frame = { type: "act", hand: legal.hand, version: legal.version, action: action };
+    if (amount !== undefined) frame.amount = amount;
+    if (send(frame)) {
+      pending = true;
+      actionBar.querySelectorAll("button, input").forEach((b) => { b.disabled = true; });
+    }
+  }
+
+  function actionButton(label, action, className, amountFn) {
+    const button = el("button", "act " + (className || ""), label);
+    button.type = "button";
+    button.dataset.action = action;
+    button.addEventListener("click", () => act(action, amountFn ? amountFn() : undefined));
+    return button;
+  }
+
+  /* The amount box, slider and presets for a bet or raise between range.min and range.max;
+   * the returned element holds the bet or raise button too. */
+  function sizingControls(kind, range) {
+    const legal = snap.you.legal;
+    const wrap = el("div", "sizing");
+    const structure = snap.table.structure;
+    const number = el("input", "amount");
+    number.type = "number";
+    number.min = range.min;
+    number.max = range.max;
+    number.value = range.min;
+    number.setAttribute("aria-label", kind === "bet" ? gettext("Bet amount") : gettext("Raise amount"));
+    const slider = el("input", "slider");
+    slider.type = "range";
+    slider.min = range.min;
+    slider.max = range.max;
+    slider.value = range.min;
+    slider.setAttribute("aria-label", gettext("Amount slider"));
+    const clamp = (v) => Math.max(range.min, Math.min(range.max, Math.round(Number(v) || range.min)));
+    const label = (amount) => interpolate(kind === "bet" ? gettext("Bet %(amount)s") : gettext("Raise to %(amount)s"),
+      { amount: chips(amount) }, true);
+    const go = actionButton(label(range.min), kind, "act-raise", () => clamp(number.value));
+    // While typing, the box keeps what is typed; the amount sent is always held to the range.
+    const set = (value, typing) => {
+      const amount = clamp(value);
+      if (!typing) number.value = amount;
+      slider.value = amount;
+      go.textContent = label(amount);
+      chosen = { hand: legal.hand, amount: amount };
+    };
+    slider.addEventListener("input", () => set(slider.value));
+    number.addEventListener("input", () => set(number.value, true));
+    number.addEventListener("change", () => set(number.value));
+    if (chosen && chosen.hand === legal.hand && chosen.amount >= range.min && chosen.amount <= range.max) {
+      set(chosen.amount);
+    }
+    if (range.min === range.max) {
+      wrap.append(go);
+      return wrap;
+    }
+    const presets = el("div", "presets");
+    const step = Number(snap.table.big_blind) || 1;
+    const maxLabel = structure === "pot-limit" ? gettext("Pot") : structure === "no-limit" ? gettext("All-in") : gettext("Max");
+    [[gettext("Min"), () => range.min, ""], ["−", () => clamp(number.value) - step, gettext("Less")],
+      ["+", () => clamp(number.value) + step, gettext("More")], [maxLabel, () => range.max, ""]].forEach(([text, fn, name]) => {
+      const b = el("button", "preset", text);
+      b.type = "button";
+      if (name) b.setAttribute("aria-label", name);
+      if (text === maxLabel) b.dataset.preset = "max";
+      b.addEventListener("click", () => set(fn()));
+      presets.append(b);
+    });
+    const row = el("div", "sizing-row");
+    row.append(slider, number);
+    wrap.append(presets, row, go);
+    return wrap;
+  }
+
+  function renderActions() {
+    actionBar.replaceChildren();
+    const legal = snap.you && snap.you.legal;
+    root.classList.toggle("my-turn", Boolean(legal));
+    if (!legal) {
+      const hand = snap.hand;
+      let text = "";
+      if (hand && hand.to_act) text = interpolate(gettext("Waiting for %s…"), [nameOf(snap, hand.to_act)]);
+      else if (!hand || hand.results) text = gettext("Waiting for the next hand…");
+      actionBar.append(el("p", "waiting", text));
+      return;
+    }
+    const buttons = el("div", "act-buttons");
+    if (legal.fold) buttons.append(actionButton(gettext("Fold"), "fold", "act-fold"));
+    if (legal.check) buttons.append(actionButton(gettext("Check"), "check", "act-check"));
+    if (legal.call !== null && legal.call !== undefined && legal.call !== false) {
+      const words = { amount: chips(legal.call) };
+      const text = legal.call_all_in
+        ? interpolate(gettext("Call %(amount)s · all-in"), words, true)
+        : interpolate(gettext("Call %(amount)s"), words, true);
+      buttons.append(actionButton(text, "call", "act-call"));
+    }
+    if (legal.show) buttons.append(actionButton(gettext("Show"), "show", "act-check"));
+    if (legal.muck) buttons.append(actionButton(gettext("Muck"), "muck", "act-fold"));
+    const range = legal.bet || legal.raise;
+    if (range) {
+      const sizing = sizingControls(legal.bet ? "bet" : "raise", range);
+      buttons.append(sizing.querySelector(".act-raise"));
+      if (sizing.childNodes.length) actionBar.append(sizing);
+    }
+    actionBar.append(buttons);
+  }
+
+  function frameButton(label, type) {
+    const b = el("button", "button button-small button-ghost", label);
+    b.type = "button";
+    b.dataset.frame = type;
+    b.addEventListener("click", () => send({ type: type }));
+    return b;
+  }
+
+  function renderSeatControls() {
+    seatControls.replaceChildren();
+    const you = snap.you || {};
+    if (you.seat === null || you.seat === undefined) {
+      if (!authenticated) {
+        const link = el("a", "button button-small", gettext("Log in to play"));
+        link.href = root.dataset.loginUrl;
+        seatControls.append(link);
+      } else {
+        seatControls.append(el("span", "muted", gettext("Watching · pick an empty seat to play")));
+      }
+      return;
+    }
+    const mine = snap.seats.find((s) => s.seat === you.seat) || {};
+    if (mine.state === "sitting_out") seatControls.append(frameButton(gettext("Sit in"), "sit_in"));
+    else seatControls.append(frameButton(gettext("Sit out"), "sit_out"));
+    seatControls.append(frameButton(gettext("Leave"), "leave"));
+    const muck = el("label", "muck-choice");
+    const box = document.createElement("input");
+    box.type = "checkbox";
+    box.checked = you.muck_losing !== false;
+    box.addEventListener("change", () => {
+      if (!send({ type: "options", muck_losing: box.checked })) box.checked = !box.checked;
+    });
+    muck.append(box, document.createTextNode(" " + gettext("Muck losing hands")));
+    muck.title = gettext("Off: your hand is shown at the showdown even when it cannot win");
+    seatControls.append(muck);
+    if (you.owes) {
+      const owed = [];
+      if (you.owes.small) owed.push(gettext("small blind"));
+      if (you.owes.big) owed.push(gettext("big blind"));
+      seatControls.append(el("span", "muted owes", interpolate(gettext("Owes the %s"), [owed.join(" + ")])));
+    }
+  }
+
+  /* The sit dialog for an empty seat the viewer clicked (the felt's "Sit" button). */
+  function sitAt(seatNumber) {
+    if (!authenticated) {
+      window.location.href = root.dataset.loginUrl;
+      return;
+    }
+    if (snap.you && snap.you.seat) {
+      toast(gettext("You already have a seat."), "error");
+      return;
+    }
+    const form = sitDialog.querySelector("form");
+    form.elements.seat.value = seatNumber;
+    sitDialog.querySelector(".sit-seat").textContent = seatNumber;
+    const buyIn = form.elements.buy_in;
+    buyIn.min = snap.table.min_buy_in;
+    buyIn.max = snap.table.max_buy_in;
+    buyIn.value = snap.table.max_buy_in;
+    sitDialog.querySelector(".sit-range").textContent = interpolate(gettext("%(min)s to %(max)s"),
+      { min: chips(snap.table.min_buy_in), max: chips(snap.table.max_buy_in) }, true);
+    sitDialog.showModal();
+  }
+
+  sitDialog.querySelector("form").addEventListener("submit", (event) => {
+    const form = event.target;
+    if (event.submitter && event.submitter.value === "cancel") return;
+    event.preventDefault();
+    if (!form.reportValidity()) return;
+    send({
+      type: "sit",
+      seat: Number(form.elements.seat.value),
+      buy_in: Number(form.elements.buy_in.value),
+      wait_for_big_blind: form.elements.wait.value === "1",
+    });
+    sitDialog.close();
+  });
+
+  /* Keys for the main actions, unless typing: F fold, C check or call, R bet or raise. */
+  document.addEventListener("keydown", (event) => {
+    if (event.target.closest("input, textarea, select, dialog") || event.ctrlKey || event.metaKey || event.altKey) return;
+    const pick = { f: ["fold"], c: ["check", "call"], r: ["bet", "raise"] }[event.key.toLowerCase()];
+    if (!pick) return;
+    for (const action of pick) {
+      const button = actionBar.querySelector('button[data-action="' + action + '"]:not(:disabled)');
+      if (button) {
+        button.click();
+        return;
+      }
+    }
+  });
+
+  return {
+    /* Draw the controls for a new snapshot: whatever was sent has been answered. */
+    render(next) {
+      snap = next;
+      pending = false;
+      renderActions();
+      renderSeatControls();
+    },
+    /* A frame was refused: the action bar comes back as it was. */
+    refused() {
+      pending = false;
+      if (snap) renderActions();
+    },
+    sitAt,
+  };
+}

@@ -1,0 +1,221 @@
+/* The felt: draws one snapshot-shaped object (docs/protocol.md: `table`, `seats`, `hand`,
+ * `you`) into the markup of templates/tables/_felt.html. The live table draws each snapshot
+ * the socket brings; the replayer draws the steps tables/replay.py made in the same shape.
+ *
+ * It draws what it is given and decides nothing: no rule of poker lives here.
+ * Words come from Django's JavaScript catalog (gettext, interpolate), loaded before it.
+ */
+
+const SUITS = { c: "♣", d: "♦", h: "♥", s: "♠" };
+const SUIT_NAMES = { c: gettext("clubs"), d: gettext("diamonds"), h: gettext("hearts"), s: gettext("spades") };
+const RANK_NAMES = { T: "10", J: gettext("jack"), Q: gettext("queen"), K: gettext("king"), A: gettext("ace") };
+const STREETS = {
+  preflop: gettext("Preflop"), flop: gettext("Flop"), turn: gettext("Turn"), river: gettext("River"),
+  showdown: gettext("Showdown"), complete: gettext("Hand over"),
+};
+const GAMES = { omaha: gettext("Omaha High"), "omaha-hi-lo": gettext("Omaha Hi/Lo 8") };
+const STRUCTURES = { limit: gettext("Limit"), "pot-limit": gettext("Pot-limit"), "no-limit": gettext("No-limit") };
+const HALVES = { high: gettext("high"), low: gettext("low") };
+const NUMBERS = new Intl.NumberFormat(document.documentElement.lang || undefined);
+
+/* A new element with a class and a text. */
+export function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  return node;
+}
+
+/* "1,250" in the page's language. */
+export function chips(amount) {
+  return NUMBERS.format(Number(amount || 0));
+}
+
+/* A playing card ("Ah"), or a face-down one for a null code. */
+export function cardEl(code, extra) {
+  const card = el("span", "pc" + (extra ? " " + extra : ""));
+  if (!code) {
+    card.classList.add("pc-back");
+    card.setAttribute("aria-label", gettext("face-down card"));
+    return card;
+  }
+  const rank = code[0];
+  const suit = code[1];
+  card.classList.add("suit-" + suit);
+  card.setAttribute("aria-label", interpolate(gettext("%(rank)s of %(suit)s"),
+    { rank: RANK_NAMES[rank] || rank, suit: SUIT_NAMES[suit] }, true));
+  card.title = code;
+  card.append(el("span", "pc-rank", rank === "T" ? "10" : rank), el("span", "pc-suit", SUITS[suit]));
+  return card;
+}
+
+/* "No-limit Omaha High · 1/2": the table's game and stakes. */
+export function stakesText(table) {
+  const game = GAMES[table.game] || table.game;
+  const structure = STRUCTURES[table.structure] || table.structure;
+  const blinds = table.structure === "limit"
+    ? chips(table.big_blind) + "/" + chips(table.big_bet)
+    : chips(table.small_blind) + "/" + chips(table.big_blind);
+  return structure + " " + game + " · " + blinds;
+}
+
+/* The name of the player in a seat, for sentences. */
+export function nameOf(snap, seatNumber) {
+  const seat = (snap.seats || []).find((s) => s.seat === Number(seatNumber));
+  return seat && seat.player ? seat.player.name : interpolate(gettext("seat %s"), [seatNumber]);
+}
+
+/* Where seat k of n sits on the rail: k = 0 is the bottom centre, then clockwise. */
+function seatAngle(k, n) {
+  return Math.PI / 2 + (k * 2 * Math.PI) / n;
+}
+
+function place(node, angle, rx, ry) {
+  node.style.left = (50 + 50 * rx * Math.cos(angle)).toFixed(2) + "%";
+  node.style.top = (50 + 50 * ry * Math.sin(angle)).toFixed(2) + "%";
+}
+
+function seatNote(seat) {
+  if (seat.state === "sitting_out") {
+    return seat.sat_out_reason === "timed out" ? gettext("timed out") : gettext("away");
+  }
+  if (seat.state === "waiting") return gettext("waiting");
+  if (seat.folded) return gettext("folded");
+  return "";
+}
+
+function drawSeat(ring, seat, angle, snap, winners, options) {
+  const hand = snap.hand;
+  const you = snap.you || {};
+  const equity = (hand && hand.equity) || null;
+  const box = el("div", "seat");
+  box.dataset.seat = seat.seat;
+  place(box, angle, 1, 1);
+  if (Math.sin(angle) < -0.3) box.classList.add("seat-top");
+  if (!seat.player) {
+    box.classList.add("seat-empty");
+    if (options.onSit) {
+      const button = el("button", "sit-button", gettext("Sit"));
+      button.type = "button";
+      button.setAttribute("aria-label", interpolate(gettext("Sit in seat %s"), [seat.seat]));
+      button.addEventListener("click", () => options.onSit(seat.seat));
+      box.append(button);
+    } else {
+      box.append(el("span", "seat-open", interpolate(gettext("Seat %s"), [seat.seat])));
+    }
+    ring.append(box);
+    return;
+  }
+  if (seat.seat === you.seat) box.classList.add("seat-mine");
+  if (hand && hand.to_act === seat.seat) box.classList.add("seat-to-act");
+  if (seat.folded) box.classList.add("seat-folded");
+  if (seat.state === "sitting_out") box.classList.add("seat-away");
+  if (winners[seat.seat]) box.classList.add("seat-winner");
+
+  const cards = el("div", "seat-cards");
+  if (seat.cards && seat.cards.length) {
+    seat.cards.forEach((c) => cards.append(cardEl(c)));
+  } else {
+    for (let i = 0; i < (seat.card_count || 0); i++) cards.append(cardEl(null));
+  }
+  box.append(cards);
+
+  const plate = el("div", "seat-plate");
+  const name = el("div", "seat-name");
+  name.append(el("span", "seat-name-text", seat.player.name));
+  if (seat.bot) name.append(el("span", "badge", gettext("bot")));
+  plate.append(name);
+  const stack = el("div", "seat-stack", seat.all_in ? gettext("All-in") : chips(seat.stack));
+  const note = seatNote(seat);
+  if (note) stack.append(el("span", "seat-note", note));
+  if (seat.connected === false) stack.append(el("span", "seat-note seat-offline", gettext("offline")));
+  plate.append(stack);
+  const timer = el("div", "seat-timer");
+  timer.append(el("span", "seat-timer-bar"));
+  plate.append(timer);
+  box.append(plate);
+  const badges = el("div", "seat-badges");
+  if (equity && equity[seat.seat] !== undefined) {
+    const share = el("span", "seat-equity", Math.round(equity[seat.seat] * 100) + "%");
+    share.title = gettext("All-in equity");
+    badges.append(share);
+  }
+  if (winners[seat.seat]) badges.append(el("span", "seat-won", "+" + chips(winners[seat.seat])));
+  if (badges.childNodes.length) box.append(badges);
+  ring.append(box);
+
+  if (seat.bet) {
+    const bet = el("div", "bet");
+    bet.append(el("span", "chip"), el("span", "bet-amount", chips(seat.bet)));
+    place(bet, angle, 0.62, 0.58);
+    ring.append(bet);
+  }
+  if (hand && hand.button === seat.seat) {
+    const n = snap.seats.length;
+    const button = el("div", "dealer-button", gettext("D"));
+    button.title = gettext("Dealer button");
+    place(button, angle + 0.42 * (4 / Math.max(n, 4)), 0.74, 0.72);
+    ring.append(button);
+  }
+}
+
+function drawCenter(center, snap) {
+  const hand = snap.hand || null;
+  center.replaceChildren();
+  const info = el("div", "hand-info");
+  if (hand) {
+    info.textContent = interpolate(gettext("Hand #%(number)s · %(street)s"),
+      { number: hand.number, street: STREETS[hand.street] || hand.street || "" }, true);
+  } else {
+    info.textContent = snap.table ? stakesText(snap.table) : "";
+  }
+  const board = el("div", "board");
+  const boardCards = (hand && hand.board) || [];
+  for (let i = 0; i < 5; i++) {
+    board.append(boardCards[i] ? cardEl(boardCards[i]) : el("span", "pc pc-slot"));
+  }
+  const pots = el("div", "pots");
+  const potList = (hand && hand.pots) || [];
+  potList.forEach((pot, i) => {
+    let label = gettext("Pot");
+    if (i > 0) label = potList.length > 2 ? interpolate(gettext("Side %s"), [i]) : gettext("Side");
+    const item = el("span", "pot");
+    item.append(el("span", "chip"), el("span", "", label + " " + chips(pot.amount)));
+    pots.append(item);
+  });
+  center.append(info, board, pots);
+  if (hand && hand.results && hand.results.length) {
+    const results = el("ul", "results");
+    hand.results.forEach((award) => {
+      const words = { name: award.name || nameOf(snap, award.seat), amount: chips(award.amount) };
+      let line = award.half && HALVES[award.half]
+        ? interpolate(gettext("%(name)s wins %(amount)s (%(half)s)"), { ...words, half: HALVES[award.half] }, true)
+        : interpolate(gettext("%(name)s wins %(amount)s"), words, true);
+      if (award.hand) line = interpolate(gettext("%(award)s with %(hand)s"), { award: line, hand: award.hand }, true);
+      results.append(el("li", "", line));
+    });
+    center.append(results);
+  }
+}
+
+/* Draw the seats, cards, bets, button, board, pots and results of `snap` into `felt`.
+ * `options.onSit(seatNumber)` puts a "Sit" button on each empty seat. */
+export function renderFelt(felt, snap, options) {
+  options = options || {};
+  const hand = snap.hand || null;
+  const you = snap.you || {};
+  const seats = snap.seats || [];
+  const n = seats.length || (snap.table && snap.table.seat_count) || 1;
+  // The viewer sits at the bottom centre; a spectator sees seat 1 there.
+  const anchor = Math.max(0, seats.findIndex((s) => s.seat === you.seat));
+  const winners = {};
+  ((hand && hand.results) || []).forEach((award) => {
+    winners[award.seat] = (winners[award.seat] || 0) + award.amount;
+  });
+  const ring = felt.querySelector(".seat-ring");
+  ring.replaceChildren();
+  seats.forEach((seat, index) => {
+    drawSeat(ring, seat, seatAngle((index - anchor + n) % n, n), snap, winners, options);
+  });
+  drawCenter(felt.querySelector(".felt-center"), snap);
+}

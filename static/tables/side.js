@@ -1,0 +1,68 @@
+/* The side panels of the live table: the last hands (links to their replays), the chat,
+ * and the deck commitment with its "verify" link once the hand is over. */
+
+import { el } from "./felt.js";
+
+const CHAT_KEPT = 50;
+
+export function createSide({ root, send }) {
+  const recentList = root.querySelector(".recent-list");
+  const chatList = root.querySelector(".chat-list");
+  const chatForm = root.querySelector(".chat-form");
+  const fairness = root.querySelectorAll(".fairness");
+
+  function addChat(message) {
+    const li = el("li");
+    li.append(el("strong", "", interpolate(gettext("%s: "), [message.name])), document.createTextNode(message.text));
+    chatList.append(li);
+    while (chatList.childNodes.length > CHAT_KEPT) chatList.firstChild.remove();
+    chatList.scrollTop = chatList.scrollHeight;
+  }
+
+  function renderRecent(snap) {
+    recentList.replaceChildren();
+    (snap.recent_hands || []).slice(0, 10).forEach((h) => {
+      const li = el("li");
+      const a = el("a", "", "#" + h.number);
+      a.href = root.dataset.handUrl.replace("/0/", "/" + h.id + "/");
+      li.append(a, document.createTextNode(" " + (h.summary || "")));
+      recentList.append(li);
+    });
+    if (!recentList.childNodes.length) recentList.append(el("li", "muted", gettext("No hands yet.")));
+  }
+
+  function renderFairness(snap) {
+    const hand = snap.hand;
+    fairness.forEach((line) => {
+      line.replaceChildren();
+      if (!hand || !hand.commitment) return;
+      line.append(el("span", "", gettext("Deck commitment") + " "));
+      const code = el("code", "commitment", hand.commitment.slice(0, 12) + "…");
+      code.title = hand.commitment;
+      line.append(code);
+      if (hand.reveal) {
+        const a = el("a", "verify-link", interpolate(gettext("Verify hand #%s"), [hand.number]));
+        a.href = root.dataset.verifyUrl.replace("/0/", "/" + hand.id + "/");
+        line.append(document.createTextNode(" · "), a);
+      }
+    });
+  }
+
+  chatForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const input = chatForm.elements.text;
+    const text = input.value.trim();
+    if (!text) return;
+    if (send({ type: "chat", text: text })) input.value = "";
+  });
+
+  return {
+    render(snap) {
+      renderRecent(snap);
+      chatList.replaceChildren();
+      (snap.chat || []).forEach(addChat);
+      renderFairness(snap);
+    },
+    addChat,
+  };
+}
