@@ -5,7 +5,8 @@ is one hand; a `.phhs` file is several, each a TOML table (`[1]`, `[final-table-
 whose name is the hand's name. Players are listed in position order: p1 is the small blind,
 the button is last; heads-up, p1 is the big blind and p2 the button, who posts the small
 blind (`antes` and `blinds_or_straddles` are still written in role order, small blind first,
-and land reversed).
+and land reversed). A tournament hand with a dead small blind (nobody posts it) has p1 post
+the big blind: `blinds_or_straddles = [BB, 0, 0, ...]`, which PokerKit plays the same way.
 
 This module is the adapter between that format and the engine: it never decides a rule.
 Replay builds the deck from the cards the file deals, starts a `Hand` and feeds it the file's
@@ -316,6 +317,18 @@ class PhhHand:
         return VARIANTS[self.variant][0]
 
     @property
+    def dead_small_blind(self) -> bool:
+        """Three or more players and only p1 posts a blind: the small blind is dead and p1
+        posts the big blind (a tournament's dead button)."""
+        blinds = self.blinds_or_straddles
+        return len(blinds) > 2 and blinds[0] > 0 and not any(blinds[1:])
+
+    @property
+    def big_blind_index(self) -> int:
+        """Where the big blind stands in the role-ordered `antes` and `blinds_or_straddles`."""
+        return 0 if self.dead_small_blind else 1
+
+    @property
     def structure(self) -> Structure:
         return VARIANTS[self.variant][1]
 
@@ -376,7 +389,11 @@ class PhhHand:
                 f"blinds_or_straddles {list(blinds)} has a straddle; only a small and a big"
                 " blind are played here"
             )
-        small_blind, big_blind = blinds[0], blinds[1]
+        small_blind: int | None
+        if self.dead_small_blind:
+            small_blind, big_blind = None, blinds[0]
+        else:
+            small_blind, big_blind = blinds[0], blinds[1]
         if big_blind < 1:
             raise PhhError(f"the big blind must be positive, not {big_blind}")
         if self.structure is Structure.LIMIT:
@@ -402,8 +419,8 @@ class PhhHand:
             ante, kind = 0, AnteKind.NONE
         elif len(set(antes)) == 1:
             ante, kind = antes[0], AnteKind.EACH
-        elif not any(a for i, a in enumerate(antes) if i != 1):
-            ante, kind = antes[1], AnteKind.BIG_BLIND
+        elif not any(a for i, a in enumerate(antes) if i != self.big_blind_index):
+            ante, kind = antes[self.big_blind_index], AnteKind.BIG_BLIND
         else:
             raise PhhError(
                 f"antes {list(antes)} are neither the same for everyone nor the big blind's alone"
@@ -726,6 +743,7 @@ def replay(hand: PhhHand) -> Hand:
             [SeatSpec(_player_seat(i), stack) for i, stack in enumerate(hand.starting_stacks)],
             _player_seat(n - 1),
             dealt.deck,
+            dead_small_blind=hand.dead_small_blind,
         )
     except RuleError as exc:
         raise PhhError(str(exc)) from None
@@ -1082,14 +1100,25 @@ def replay_text(path: str, text: str) -> list[dict[str, Any]]:
 
 
 def hand_to_fields(
-    game: Hand, *, reveal: Collection[int] | None = None, **extra: Any
+    game: Hand,
+    *,
+    reveal: Collection[int] | None = None,
+    strict: bool = True,
+    **extra: Any,
 ) -> dict[str, Any]:
     """The PHH fields of a hand; `extra` adds or overrides optional fields (players, table,
     hand, event, author, currency, seat_count, ...).
 
     `reveal`: the seats whose hole cards are written (a player's own, for their copy of the
     hand); every other hand is dealt as unknown cards (`????????`) unless it was shown.
-    None writes every hole card.
+    None writes every hole card. The deck and the burns are never written.
+
+    `strict` (the default) refuses, with PhhError, what a PHH replay cannot play back: a
+    cash table's posts out of position and a player treated as all-in after timing out.
+    Otherwise they are written as faithfully as PHH allows: a missed small blind posted dead
+    as that player's ante (dead money, as PHH antes are), a live big blind as that player's
+    entry in `blinds_or_straddles` (which PokerKit would read as a straddle, acting last
+    before the flop), and the all-in as a comment-only action line (`# p3 ...`).
     """
     shown = {r.seat for r in game.records if isinstance(r, Shown)}
     config = game.config
@@ -1099,24 +1128,37 @@ def hand_to_fields(
     n = len(order)
     started = game.records[0]
     assert isinstance(started, HandStarted)
+    # Forced bets per player (PHH order), then written in role order: heads-up PHH lists
+    # them small blind first, the reverse of its players (p1 is the big blind there).
+    big_i = 0 if n == 2 or started.dead_small_blind else 1
+    antes = [0] * n
+    if config.ante_kind is AnteKind.EACH:
+        antes = [config.ante] * n
+    elif config.ante_kind is AnteKind.BIG_BLIND:
+        antes[big_i] = config.ante
+    assert config.small_blind is not None
+    blinds = [0] * n
+    blinds[big_i] = config.big_blind
+    if not started.dead_small_blind:
+        blinds[1 if n == 2 else 0] = config.small_blind
     for spec in started.seats:
-        if spec.live_post or spec.dead_post:
+        if not (spec.live_post or spec.dead_post):
+            continue
+        if strict:
             raise PhhError(
                 f"seat {spec.seat} posts a {'live' if spec.live_post else 'dead'} blind out of"
                 " position, which PHH cannot write"
             )
-    if config.ante_kind is AnteKind.EACH:
-        antes = [config.ante] * n
-    elif config.ante_kind is AnteKind.BIG_BLIND:
-        antes = [0, config.ante] + [0] * (n - 2)
-    else:
-        antes = [0] * n
-    assert config.small_blind is not None
+        blinds[index[spec.seat]] += spec.live_post
+        antes[index[spec.seat]] += spec.dead_post
+    if n == 2:
+        antes.reverse()
+        blinds.reverse()
     fields: dict[str, Any] = {
         "variant": code,
         "ante_trimming_status": False,
         "antes": antes,
-        "blinds_or_straddles": [config.small_blind, config.big_blind] + [0] * (n - 2),
+        "blinds_or_straddles": blinds,
     }
     if config.structure is Structure.LIMIT:
         fields["small_bet"] = config.big_blind
@@ -1144,8 +1186,14 @@ def hand_to_fields(
         elif isinstance(record, Mucked):
             actions.append(f"p{index[record.seat] + 1} sm")
         elif isinstance(record, AllInDeclared):
-            raise PhhError(
-                f"seat {record.seat} was treated as all-in after timing out, which PHH cannot write"
+            if strict:
+                raise PhhError(
+                    f"seat {record.seat} was treated as all-in after timing out, which PHH"
+                    " cannot write"
+                )
+            # PHH has no such move: a comment-only line (a no-op to PokerKit) says it.
+            actions.append(
+                f"# p{index[record.seat] + 1} timed out and plays on all-in for what is in"
             )
     fields["actions"] = actions
     fields["seats"] = list(order)
@@ -1167,9 +1215,10 @@ def hand_to_phh(
     seat numbers. With `check` (the default) a finished hand is replayed from the text and
     must end with the same stacks (hidden hole cards, see `hand_to_fields`, are never
     needed: a hand that is evaluated was shown), so a hand played under a house rule PHH
-    replays do not
-    follow (a five-bet cap, no cap heads-up, a chip unit above 1 that changes a split)
-    raises `PhhError` instead of writing a file that replays differently.
+    replays do not follow (a five-bet cap, no cap heads-up, a chip unit above 1 that
+    changes a split, a post out of position, an all-in after a time-out) raises `PhhError`
+    instead of writing a file that replays differently. Without `check` every hand is
+    written, as faithfully as PHH allows (`hand_to_fields` with `strict` off).
 
     >>> from tables.engine.config import Config, Game, Structure
     >>> game = Hand.start(Config(Game.OMAHA, Structure.POT_LIMIT, big_blind=2),
@@ -1188,7 +1237,7 @@ def hand_to_phh(
     table = "Tuesday 1"
     <BLANKLINE>
     """
-    fields = hand_to_fields(game, reveal=reveal, **extra)
+    fields = hand_to_fields(game, reveal=reveal, strict=check, **extra)
     text = dumps_fields(fields)
     if check and game.is_complete:
         try:
@@ -1201,3 +1250,31 @@ def hand_to_phh(
                 " it was played under a house rule PHH replays do not follow"
             )
     return text
+
+
+def hand_to_phh_for(game: Hand, visible_to: int | None, **extra: Any) -> str:
+    """One viewer's copy of a hand as PHH text: only the cards that viewer saw.
+
+    `visible_to` is the viewer's seat in the hand, or None for a spectator (or a player
+    not dealt in), who sees only the hands shown. Every other hand is dealt as unknown
+    cards (`????????`); the deck and the burns are never written. Any hand the engine
+    played is written, finished or not: all-in run-outs, live and dead posts, a player
+    treated as all-in (see `hand_to_fields` with `strict` off), with no replay check, since
+    a copy with hidden cards is for reading. `extra` as in `hand_to_fields`.
+
+    >>> from tables.engine.config import Config, Game, Structure
+    >>> game = Hand.start(Config(Game.OMAHA, Structure.POT_LIMIT, big_blind=2),
+    ...                   [SeatSpec(4, 100), SeatSpec(7, 100)], 7, tuple(range(52)))
+    >>> print(hand_to_phh_for(game, 4, hand=12))  # doctest: +ELLIPSIS
+    variant = "PO"
+    ...
+    actions = [
+      "d dh p1 2c2h3c3h",
+      "d dh p2 ????????",
+    ]
+    seats = [4, 7]
+    hand = 12
+    <BLANKLINE>
+    """
+    reveal = () if visible_to is None else (visible_to,)
+    return dumps_fields(hand_to_fields(game, reveal=reveal, strict=False, **extra))

@@ -9,6 +9,14 @@ that the derived records match, so a stored list cannot disagree with the rules.
 {'kind': 'Raised', 'seat': 3, 'to': 40, 'all_in': False}
 >>> record_from_json({'kind': 'Folded', 'seat': 2})
 Folded(seat=2)
+
+Callers recognise records by type, never by class name: `MOVE_RECORDS` are a player's moves,
+and `record_action` turns one back into the `Action` (and amount) that made it.
+
+>>> record_action(Raised(seat=3, to=40, all_in=False))
+(<Action.RAISE: 'raise'>, 40)
+>>> isinstance(Folded(seat=2), MOVE_RECORDS), isinstance(Burned(card=0), MOVE_RECORDS)
+(True, False)
 """
 
 from __future__ import annotations
@@ -35,6 +43,18 @@ def _card_from_text(text: str) -> int:
         return _RANKS.index(text[0]) * 4 + _SUITS.index(text[1])
     except (ValueError, IndexError):
         raise RuleError(f"{text!r} is not a card") from None
+
+
+class Action(StrEnum):
+    """A player's move, as `Hand.act` takes it (re-exported by `state.py`)."""
+
+    FOLD = "fold"
+    CHECK = "check"
+    CALL = "call"
+    BET = "bet"
+    RAISE = "raise"
+    SHOW = "show"
+    MUCK = "muck"
 
 
 class Half(StrEnum):
@@ -66,6 +86,10 @@ class HandStarted:
     seats: tuple[SeatSpec, ...]
     button: int
     deck: tuple[int, ...]
+    dead_small_blind: bool = False
+    """Nobody posts the small blind (a tournament's dead button: the player due for it has
+    gone); the first seat left of the button posts the big blind. Left out of the JSON when
+    False, so records stored before it existed read back unchanged."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,6 +241,50 @@ RECORD_TYPES: dict[str, type[Any]] = {
     )
 }
 
+Move = Folded | Checked | Called | Bet | Raised | AllInDeclared | Shown | Mucked
+"""A record that is a player's move."""
+
+MOVE_RECORDS = (
+    Folded,
+    Checked,
+    Called,
+    Bet,
+    Raised,
+    AllInDeclared,
+    Shown,
+    Mucked,
+)
+"""The records that are a player's move (or, for AllInDeclared, stand for one): what a
+replay feeds back to the hand (`Hand.apply`) and what restarts a turn clock. Every other
+record follows from these and the deck. Use it with `isinstance(record, MOVE_RECORDS)`."""
+
+_MOVE_ACTIONS: dict[type[Any], Action] = {
+    Folded: Action.FOLD,
+    Checked: Action.CHECK,
+    Called: Action.CALL,
+    Bet: Action.BET,
+    Raised: Action.RAISE,
+    Shown: Action.SHOW,
+    Mucked: Action.MUCK,
+}
+
+
+def record_action(record: Record) -> tuple[Action, int | None] | None:
+    """The `Hand.act` arguments after the seat that make this move: (action, amount).
+
+    The amount is the street total of a bet or raise ("raise to 40") and None otherwise (a
+    call's amount follows from the hand). None for a record that is not an `Action`: every
+    derived record, and AllInDeclared, which `Hand.declare_all_in` makes (`Hand.apply`
+    replays any record of `MOVE_RECORDS`).
+    """
+    action = _MOVE_ACTIONS.get(type(record))
+    if action is None:
+        return None
+    if isinstance(record, Bet | Raised):
+        return action, record.to
+    return action, None
+
+
 _CARD_FIELDS = frozenset({"cards", "deck"})
 _CARD_FIELD = "card"
 
@@ -244,6 +312,9 @@ def record_to_json(record: Record) -> dict[str, Any]:
             ]
         elif f.name == "stacks":
             value = [list(pair) for pair in value]
+        elif f.name == "dead_small_blind":
+            if not value:
+                continue
         elif isinstance(value, StrEnum):
             value = str(value)
         out[f.name] = value

@@ -23,7 +23,7 @@ exactly as it was; no copy or rollback is needed and `act` stays cheap.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from enum import StrEnum
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -32,6 +32,8 @@ from tables.engine.config import AnteKind, Config, Game, Structure
 from tables.engine.errors import RuleError
 from tables.engine.evaluator import describe_high, describe_low, showdown_values
 from tables.engine.records import (
+    MOVE_RECORDS,
+    Action,
     AllInDeclared,
     AntePosted,
     Bet,
@@ -45,6 +47,7 @@ from tables.engine.records import (
     HandEnded,
     HandStarted,
     HoleDealt,
+    Move,
     Mucked,
     PotAwarded,
     Raised,
@@ -53,21 +56,12 @@ from tables.engine.records import (
     Shown,
     UncalledReturned,
     _card_text,
+    record_action,
 )
 
 __all__ = ["Action", "Hand", "LegalActions", "SeatSpec", "Street"]
 
 MAX_PLAYERS = 10
-
-
-class Action(StrEnum):
-    FOLD = "fold"
-    CHECK = "check"
-    CALL = "call"
-    BET = "bet"
-    RAISE = "raise"
-    SHOW = "show"
-    MUCK = "muck"
 
 
 class Street(StrEnum):
@@ -242,11 +236,17 @@ class Hand:
         seats: Sequence[SeatSpec],
         button: int,
         deck: Sequence[int],
+        *,
+        dead_small_blind: bool = False,
     ) -> Hand:
         """Post antes and blinds, deal the hole cards and wait for the first action.
 
         `seats` in any order; `button` is a seat number (it may be an empty seat: a dead
-        button); `deck` is a full 52-card order dealt from the top.
+        button); `deck` is a full 52-card order dealt from the top. The first seat dealt in
+        left of the button posts the small blind and the next the big blind; heads-up the
+        button posts the small blind. With `dead_small_blind` (a tournament's dead button,
+        `seating.deal_in` decides it) nobody posts the small blind and the first seat left of
+        the button posts the big blind; heads-up it is refused, the button posting it there.
         """
         deck_t = tuple(deck)
         if len(deck_t) != 52 or set(deck_t) != _FULL_DECK_SET:
@@ -272,6 +272,8 @@ class Hand:
                     raise RuleError(f"seat {s.seat} cannot post a negative blind")
         if type(button) is not int or button < 0:
             raise RuleError(f"the button must be a seat number, not {button!r}")
+        if dead_small_blind and len(specs) == 2:
+            raise RuleError("heads-up the button posts the small blind: it cannot be dead")
         # Deal order: first seat clockwise (higher number, wrapping) after the button.
         first = 0
         for k, s in enumerate(specs):
@@ -317,7 +319,7 @@ class Hand:
         self._sd_pos = 0
         self._last_aggressor = -1
         self._last_full_raiser = -1
-        self._records = [HandStarted(config, in_seat_order, button, deck_t)]
+        self._records = [HandStarted(config, in_seat_order, button, deck_t, bool(dead_small_blind))]
         records = self._records
         stack = self._stack
         seat_of = self._seats
@@ -325,7 +327,7 @@ class Hand:
         # Antes are dead money, collected before the blinds: they sit in the main pot and
         # are no level of the side pots (a player all-in on a short ante still plays for
         # the main pot), as PokerKit does with ante trimming off.
-        sb_i, bb_i = (1, 0) if n == 2 else (0, 1)
+        sb_i, bb_i = (1, 0) if n == 2 else (-1, 0) if dead_small_blind else (0, 1)
         if config.ante_kind is AnteKind.EACH:
             for i in range(n):
                 amount = min(stack[i], config.ante)
@@ -342,7 +344,8 @@ class Hand:
             self._collected += amount
             records.append(AntePosted(seat_of[bb_i], amount, stack[bb_i] == 0))
         assert config.small_blind is not None
-        self._post(sb_i, config.small_blind, "small")
+        if sb_i >= 0:
+            self._post(sb_i, config.small_blind, "small")
         self._post(bb_i, config.big_blind, "big")
         for i, spec in enumerate(specs if posts else ()):
             if spec.dead_post and stack[i]:
@@ -392,16 +395,51 @@ class Hand:
         Every derived record (deals, awards, ...) must match what the rules produce, or a
         RuleError names the first record that differs.
         """
+        hand = cls._dealt(records)
+        hand._replay(records, len(hand._records))
+        return hand
+
+    @classmethod
+    def replay_steps(cls, records: Sequence[Record]) -> Iterator[tuple[Move | None, Hand]]:
+        """Rebuild a hand one move at a time, for a replayer that shows every step.
+
+        Yields (None, the hand as dealt), then (move record, the hand after it) for each
+        move in `records`, checked as `from_records` checks them. The hand is one object
+        moved on at each step: read it (`view`, ...) before taking the next, or `copy()` it.
+        The records a move brings with it (a street dealt, the hands the engine turns up at
+        an all-in, the awards) are part of its step.
+        """
+        hand = cls._dealt(records)
+        yield None, hand
+        k = len(hand._records)
+        while k < len(records):
+            move = records[k]
+            k = hand._replay_move(records, k)
+            assert isinstance(move, MOVE_RECORDS)  # _replay_move refuses anything else
+            yield move, hand
+
+    @classmethod
+    def _dealt(cls, records: Sequence[Record]) -> Hand:
+        """The hand `records` start, checked against what its start produces."""
         if not records or not isinstance(records[0], HandStarted):
             raise RuleError("a hand's records start with HandStarted")
-        first = records[0]
-        hand = cls.start(first.config, first.seats, first.button, first.deck)
+        hand = cls.from_started(records[0])
         mine = hand._records
-        k = len(mine)
-        if tuple(records[:k]) != tuple(mine):
+        if tuple(records[: len(mine)]) != tuple(mine):
             raise RuleError(f"record {_first_difference(records, mine)} does not follow the rules")
-        hand._replay(records, k)
         return hand
+
+    @classmethod
+    def from_started(cls, started: HandStarted) -> Hand:
+        """The hand as its HandStarted record began it: blinds posted, cards dealt, no move
+        made yet. A replayer steps on from here with `apply`, one move record at a time."""
+        return cls.start(
+            started.config,
+            started.seats,
+            started.button,
+            started.deck,
+            dead_small_blind=started.dead_small_blind,
+        )
 
     def catch_up(self, later: Sequence[Record]) -> None:
         """Apply `later`, the records that follow this hand's own, as `from_records` would.
@@ -415,35 +453,33 @@ class Hand:
         self._replay([*self._records, *later], len(self._records))
 
     def _replay(self, records: Sequence[Record], k: int) -> None:
-        mine = self._records
         total = len(records)
         while k < total:
-            r = records[k]
-            t = type(r)
-            if t is Folded:
-                self.act(r.seat, Action.FOLD)  # type: ignore[union-attr]
-            elif t is Checked:
-                self.act(r.seat, Action.CHECK)  # type: ignore[union-attr]
-            elif t is Called:
-                self.act(r.seat, Action.CALL)  # type: ignore[union-attr]
-            elif t is Bet:
-                self.act(r.seat, Action.BET, r.to)  # type: ignore[union-attr]
-            elif t is Raised:
-                self.act(r.seat, Action.RAISE, r.to)  # type: ignore[union-attr]
-            elif t is Shown:
-                self.act(r.seat, Action.SHOW)  # type: ignore[union-attr]
-            elif t is Mucked:
-                self.act(r.seat, Action.MUCK)  # type: ignore[union-attr]
-            elif t is AllInDeclared:
-                self.declare_all_in(r.seat)  # type: ignore[union-attr]
-            else:
-                raise RuleError(f"record {k} ({t.__name__}) is not a move the hand expects")
-            new_k = len(mine)
-            if new_k > total or tuple(records[k:new_k]) != tuple(mine[k:new_k]):
-                raise RuleError(
-                    f"record {_first_difference(records, mine)} does not follow the rules"
-                )
-            k = new_k
+            k = self._replay_move(records, k)
+
+    def _replay_move(self, records: Sequence[Record], k: int) -> int:
+        """Apply the move `records[k]`; check what it brought matches `records` from k on;
+        return where the next move is."""
+        r = records[k]
+        if not isinstance(r, MOVE_RECORDS):
+            raise RuleError(f"record {k} ({type(r).__name__}) is not a move the hand expects")
+        self.apply(r)
+        mine = self._records
+        new_k = len(mine)
+        if new_k > len(records) or tuple(records[k:new_k]) != tuple(mine[k:new_k]):
+            raise RuleError(f"record {_first_difference(records, mine)} does not follow the rules")
+        return new_k
+
+    def apply(self, record: Move) -> list[Record]:
+        """Make the move a record of `MOVE_RECORDS` describes, as `act` (or `declare_all_in`)
+        would; returns the new records, the first of them equal to `record` when it follows
+        the rules. Raises RuleError (and changes nothing) when it does not."""
+        if isinstance(record, AllInDeclared):
+            return self.declare_all_in(record.seat)
+        move = record_action(record)
+        if move is None:
+            raise RuleError(f"{type(record).__name__} is not a move")
+        return self.act(record.seat, move[0], move[1])
 
     def copy(self) -> Hand:
         """An independent copy: moves on either leave the other as it was.

@@ -61,7 +61,9 @@ def random_hand(rng: random.Random, config: Config) -> Hand:
     deck = list(range(52))
     rng.shuffle(deck)
     button = rng.choice(seat_numbers) if rng.random() < 0.95 else rng.randint(0, 11)
-    return Hand.start(config, seats, button, deck)
+    # A tournament's dead small blind (seating.deal_in decides when), three players or more.
+    dead_small_blind = n > 2 and rng.random() < 0.1
+    return Hand.start(config, seats, button, deck, dead_small_blind=dead_small_blind)
 
 
 def random_move(

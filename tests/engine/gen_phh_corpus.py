@@ -386,11 +386,18 @@ def pokerkit_finishing_stacks(text: str) -> list[int]:
 
 
 def random_engine_hand(
-    rng: random.Random, config: Config, stacks: list[int], first_seat: int = 1
+    rng: random.Random,
+    config: Config,
+    stacks: list[int],
+    first_seat: int = 1,
+    *,
+    dead_small_blind: bool = False,
 ) -> Hand:
     """A random hand on our engine, seats `first_seat`.. in order, the button last."""
     seats = [SeatSpec(first_seat + i, stack) for i, stack in enumerate(stacks)]
-    hand = Hand.start(config, seats, seats[-1].seat, shuffled_deck(rng))
+    hand = Hand.start(
+        config, seats, seats[-1].seat, shuffled_deck(rng), dead_small_blind=dead_small_blind
+    )
     while not hand.is_complete:
         legal = hand.legal_actions()
         seat = legal.seat

@@ -13,6 +13,8 @@ from tables.engine.records import (
     Burned,
     HoleDealt,
     SeatSpec,
+    record_from_json,
+    record_to_json,
 )
 from tables.engine.state import Action, Hand, Street
 from tests.engine.hand_helpers import kinds, play, table
@@ -175,3 +177,58 @@ def test_a_short_blind_posts_all_in_and_the_hand_runs_out() -> None:
     play(hand, "2 call")
     assert hand.is_complete
     assert sum(hand.final_stacks.values()) == 108  # type: ignore[union-attr]
+
+
+def test_a_dead_small_blind_is_posted_by_nobody_and_the_next_seat_posts_the_big() -> None:
+    # TDA 32 (RULES.md): "dead button: each player posts the big and small blind once per round"
+    # Seat 3, the last big blind, has gone: the button is on seat 2 (the last small blind),
+    # the small blind (seat 3) is dead and seat 4 posts the big blind.
+    config = Config(Game.OMAHA, Structure.NO_LIMIT, big_blind=10, ante=1)
+    seats = [SeatSpec(n, 100) for n in (1, 2, 4, 5)]
+    hand = Hand.start(config, seats, 2, DECK, dead_small_blind=True)
+    posted = [(r.seat, r.amount, r.blind) for r in hand.records if isinstance(r, BlindPosted)]
+    assert posted == [(4, 10, "big")]
+    assert hand.pots() == [(4, (4, 5, 1, 2))]  # only the antes: no small blind
+    # seeds/omaha-hi-lo-cardroom-rules.txt: "Action is initiated on the first betting round by the player on the immediate left of the person who posted the furthest"
+    assert hand.to_act == 5
+    play(hand, "5 call", "1 call", "2 call")
+    legal = hand.legal_actions()
+    assert legal.seat == 4 and Action.CHECK in legal.actions  # the big blind's option
+    play(hand, "4 check")
+    # seeds/omaha-hi-lo-partypoker.txt: "After the flop and in each subsequent betting round, the first active player"
+    assert hand.street is Street.FLOP and hand.to_act == 4
+
+
+def test_a_big_blind_ante_goes_with_the_big_blind_when_the_small_blind_is_dead() -> None:
+    # RULES.md: "Antes (tournament structures): an ante from every player, or a single big-blind ante."
+    config = Config(
+        Game.OMAHA, Structure.NO_LIMIT, big_blind=10, ante=10, ante_kind=AnteKind.BIG_BLIND
+    )
+    seats = [SeatSpec(n, 100) for n in (1, 3, 5)]
+    hand = Hand.start(config, seats, 1, DECK, dead_small_blind=True)
+    assert [r for r in hand.records if isinstance(r, AntePosted)] == [AntePosted(3, 10, False)]
+
+
+def test_heads_up_the_small_blind_cannot_be_dead() -> None:
+    # TDA 34B (RULES.md): "Heads-up, the small blind is the button and acts first before the flop"
+    config = Config(Game.OMAHA, Structure.NO_LIMIT, big_blind=10)
+    with pytest.raises(RuleError, match="heads-up the button posts the small blind"):
+        Hand.start(config, [SeatSpec(1, 100), SeatSpec(2, 100)], 2, DECK, dead_small_blind=True)
+
+
+def test_a_dead_small_blind_is_recorded_and_replays_exactly() -> None:
+    config = Config(Game.OMAHA_HI_LO, Structure.POT_LIMIT, big_blind=10)
+    seats = [SeatSpec(n, 100) for n in (2, 4, 6)]
+    hand = Hand.start(config, seats, 6, DECK, dead_small_blind=True)
+    play(hand, "4 call", "6 fold")
+    started = record_to_json(hand.records[0])
+    assert started["dead_small_blind"] is True
+    records = [record_from_json(record_to_json(r)) for r in hand.records]
+    again = Hand.from_records(records)
+    assert again.records == hand.records and again.to_act == hand.to_act
+    # A hand with both blinds writes the same JSON as before the option existed, and a
+    # stored HandStarted without the field reads back as one with both blinds.
+    usual = Hand.start(config, seats, 6, DECK)
+    data = record_to_json(usual.records[0])
+    assert "dead_small_blind" not in data
+    assert record_from_json(data) == usual.records[0]

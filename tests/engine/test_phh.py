@@ -17,6 +17,7 @@ from tables.engine.phh import (
     finishing_stacks,
     hand_to_fields,
     hand_to_phh,
+    hand_to_phh_for,
     parse_action,
     parse_phh,
     read_hands,
@@ -24,8 +25,9 @@ from tables.engine.phh import (
     replay_text,
     split_phhs,
 )
-from tables.engine.records import SeatSpec
+from tables.engine.records import SeatSpec, Shown
 from tables.engine.state import Action, Hand
+from tests.engine.fuzz_hands import COMBOS, random_config, random_hand, random_move
 from tests.engine.gen_phh_corpus import pokerkit_finishing_stacks, random_engine_hand
 
 HEADS_UP = """
@@ -420,3 +422,92 @@ def test_the_antonius_blom_hand_replays_as_pokerkit_plays_it() -> None:
     [result] = replay_text(str(path), path.read_text())
     assert result == {"hand": "antonius-blom-2009.phh", "finishing_stacks": [1937923, 0]}
     assert pokerkit_finishing_stacks(path.read_text()) == [1937923, 0]
+
+
+# --- a viewer's copy and the hands only a live table plays ----------------------------------
+
+
+def known_cards(text: str) -> set[int]:
+    """Every card a PHH text names."""
+    return {c for a in parse_phh(text).actions for c in a.cards if c is not None}
+
+
+def test_a_viewers_copy_shows_only_the_cards_that_viewer_saw() -> None:
+    # RULES.md: "Others show or muck in turn; a mucked hand wins nothing." Hands stop at
+    # random, finished or not; the cards a viewer never saw are unknown ("??" in PHH).
+    rng = random.Random(93)
+    for k in range(120):
+        config = random_config(rng, *COMBOS[k % len(COMBOS)])
+        hand = random_hand(rng, config)
+        while not hand.is_complete and rng.random() < 0.97:
+            legal = hand.legal_actions()
+            assert legal.seat is not None
+            action, amount = random_move(rng, legal, config.chip_unit)
+            hand.act(legal.seat, action, amount)
+        shown = {r.seat for r in hand.records if isinstance(r, Shown)}
+        for viewer in (None, *hand.seats):
+            text = hand_to_phh_for(hand, viewer, table="T", hand=k)
+            for i, seat in enumerate(hand.seats):
+                hidden = f'"d dh p{i + 1} ????????"' in text
+                assert hidden == (seat != viewer and seat not in shown)
+            holders = shown if viewer is None else shown | {viewer}
+            seen = set(hand.board) | {c for s in holders for c in hand.hole_cards(s)}
+            assert known_cards(text) <= seen  # never the deck, the burns or a mucked hand
+            assert "deck" not in text
+
+
+def test_a_viewers_copy_is_written_for_hands_phh_cannot_replay() -> None:
+    # Live and dead posts, a player treated as all-in after a time-out, a hand not finished:
+    # the copy is written (the strict export refuses them) and reads back as PHH.
+    config = Config(Game.OMAHA, Structure.NO_LIMIT, big_blind=10, all_in_on_timeout=True)
+    seats = [SeatSpec(1, 300), SeatSpec(2, 300), SeatSpec(3, 300), SeatSpec(5, 300, 10, 5)]
+    hand = Hand.start(config, seats, 1, tuple(range(52)))
+    hand.act(5, Action.CHECK)
+    hand.act(1, Action.CALL)
+    hand.declare_all_in(2)  # the small blind times out
+    with pytest.raises(PhhError):
+        hand_to_phh(hand)
+    text = hand_to_phh_for(hand, 5)
+    phh = parse_phh(text)
+    # PHH order: seats 2, 3, 5, 1. Seat 5 owes a dead small blind (written as its ante: dead
+    # money) and posts a live big blind; seats 2 and 3 post the blinds.
+    assert phh.antes == (0, 0, 5, 0) and phh.blinds_or_straddles == (5, 10, 10, 0)
+    assert '"# p1 timed out and plays on all-in for what is in"' in text
+    assert '"d dh p3 ????????"' not in text and '"d dh p4 ????????"' in text
+    assert "finishing_stacks" not in phh.fields
+    hand.act(3, Action.CHECK)
+    while not hand.is_complete:
+        legal = hand.legal_actions()
+        assert legal.seat is not None
+        hand.act(legal.seat, Action.SHOW if Action.SHOW in legal.actions else Action.CHECK)
+    phh = parse_phh(hand_to_phh_for(hand, None))
+    assert phh.fields["finishing_stacks"] == [hand.final_stacks[s] for s in hand.seats]  # type: ignore[index]
+
+
+def test_a_viewers_copy_of_an_ordinary_hand_still_replays() -> None:
+    rng = random.Random(94)
+    for code, (game_kind, structure) in CODES.items():
+        config = Config(game_kind, structure, big_blind=4)
+        for _ in range(5):
+            game = random_engine_hand(rng, config, [rng.randint(15, 300) for _ in range(4)])
+            text = hand_to_phh_for(game, game.seats[0])
+            assert finishing_stacks(replay(parse_phh(text))) == finishing_stacks(game), code
+
+
+@pytest.mark.parametrize("code", sorted(CODES))
+def test_a_dead_small_blind_round_trips_through_pokerkit_and_our_replay(code: str) -> None:
+    # TDA 32 (RULES.md): "dead button: each player posts the big and small blind once per round"
+    rng = random.Random(f"dead-{code}")
+    game_kind, structure = CODES[code]
+    for k in range(12):
+        ante_kind = (AnteKind.NONE, AnteKind.EACH, AnteKind.BIG_BLIND)[k % 3]
+        config = Config(
+            game_kind, structure, big_blind=4, ante=0 if k % 3 == 0 else 1, ante_kind=ante_kind
+        )
+        stacks = [rng.randint(10, 300) for _ in range(rng.randint(3, 6))]
+        game = random_engine_hand(rng, config, stacks, dead_small_blind=True)
+        text = hand_to_phh(game)  # replayed inside: the same stacks or PhhError
+        parsed = parse_phh(text)
+        assert parsed.dead_small_blind and parsed.blinds_or_straddles[:2] == (4, 0)
+        if not odd_chips_split_three_ways(game):
+            assert pokerkit_finishing_stacks(text) == finishing_stacks(game)
