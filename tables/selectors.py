@@ -10,17 +10,17 @@ from typing import Any
 
 from django.db.models import QuerySet, Sum
 
+from tables.engine import phh
 from tables.engine.cards import card_str
 from tables.engine.records import (
-    BoardDealt,
     HandStarted,
     HoleDealt,
-    Mucked,
     Shown,
     record_from_json,
     record_to_json,
 )
 from tables.engine.state import Hand as EngineHand
+from tables.engines import engine_of
 from tables.fairness import commitment_matches, deck_from_text
 from tables.models import Hand, HandPlayer, Table
 
@@ -67,100 +67,13 @@ def hand_records_for(hand: Hand, user: Any) -> list[dict[str, Any]]:
 
 
 def hand_phh_for(hand: Hand, user: Any) -> str:
-    """A PHH text of the hand with only what ``user`` could see.
-
-    The engine's exporter writes every hole card; the deal lines of players whose cards
-    this user never saw (not theirs, not shown) are rewritten to unknown cards ("????????",
-    "??" per card, as PHH spells an unknown card).
-    """
-    seat = _seat_in(hand, user)
-    records = [record_from_json(r) for r in hand.records]
-    shown = {r.seat for r in records if isinstance(r, Shown)}
-    from tables.engine import phh
-
-    try:
-        engine = EngineHand.from_records(records)
-        text = phh.hand_to_phh(engine, check=False, table=hand.table.name, hand=hand.number)
-    except Exception:
-        return _phh_fallback(hand, records, seat, shown)
-    started = records[0]
-    assert isinstance(started, HandStarted)
-    order = _clockwise_after(started.button, [s.seat for s in started.seats])
-    hidden = {
-        f"p{k + 1}" for k, number in enumerate(order) if number != seat and number not in shown
-    }
-    lines = []
-    for line in text.splitlines():
-        parts = line.strip().strip('",').split()
-        if len(parts) == 4 and parts[:2] == ["d", "dh"] and parts[2] in hidden:
-            line = line.replace(parts[3], "??" * (len(parts[3]) // 2))
-        lines.append(line)
-    return "\n".join(lines) + "\n"
-
-
-def _phh_fallback(hand: Hand, records: list[Any], seat: int | None, shown: set[int]) -> str:
-    started = records[0]
-    assert isinstance(started, HandStarted)
-    config = started.config
-    order = _clockwise_after(started.button, [s.seat for s in started.seats])
-    index = {s: k + 1 for k, s in enumerate(order)}
-    variant = {
-        ("omaha", "pot-limit"): "PO",
-        ("omaha", "limit"): "FO",
-        ("omaha", "no-limit"): "NO",
-        ("omaha-hi-lo", "pot-limit"): "PO/8",
-        ("omaha-hi-lo", "limit"): "FO/8",
-        ("omaha-hi-lo", "no-limit"): "NO/8",
-    }.get((str(config.game), str(config.structure)), "PO")
-    stacks = {s.seat: s.stack for s in started.seats}
-    actions: list[str] = []
-    for r in records:
-        name = type(r).__name__
-        if isinstance(r, HoleDealt):
-            visible = r.seat == seat or r.seat in shown
-            cards = "".join(card_str(c) for c in r.cards) if visible else "????????"
-            actions.append(f"d dh p{index[r.seat]} {cards}")
-        elif isinstance(r, BoardDealt):
-            actions.append("d db " + "".join(card_str(c) for c in r.cards))
-        elif name == "Folded":
-            actions.append(f"p{index[r.seat]} f")
-        elif name in ("Checked", "Called"):
-            actions.append(f"p{index[r.seat]} cc")
-        elif name in ("Bet", "Raised"):
-            actions.append(f"p{index[r.seat]} cbr {r.to}")
-        elif isinstance(r, Shown):
-            actions.append(f"p{index[r.seat]} sm " + "".join(card_str(c) for c in r.cards))
-        elif isinstance(r, Mucked):
-            actions.append(f"p{index[r.seat]} sm -")
-    lines = [
-        f'variant = "{variant}"',
-        f"antes = [{', '.join('0' for _ in order)}]",
-        f"blinds_or_straddles = [{', '.join(_blind_for(records, s) for s in order)}]",
-        f"min_bet = {config.big_blind}",
-        f"starting_stacks = [{', '.join(str(stacks[s]) for s in order)}]",
-        "actions = [",
-        *[f'  "{a}",' for a in actions],
-        "]",
-        f"seats = [{', '.join(str(s) for s in order)}]",
-        f"hand = {hand.number}",
-        f'table = "{hand.table.name}"',
-    ]
-    return "\n".join(lines) + "\n"
-
-
-def _blind_for(records: list[Any], seat: int) -> str:
-    total = sum(
-        r.amount
-        for r in records
-        if type(r).__name__ == "BlindPosted" and r.seat == seat and r.blind != "dead"
+    """A PHH text of the hand with only what ``user`` could see: the engine's one writer,
+    asked for that viewer (another player's hole cards unknown unless shown; never the
+    deck or the burns)."""
+    engine = engine_of(hand)
+    return phh.hand_to_phh_for(
+        engine, _seat_in(hand, user), table=hand.table.name, hand=hand.number
     )
-    return str(total)
-
-
-def _clockwise_after(button: int, seats: list[int]) -> list[int]:
-    ordered = sorted(seats)
-    first = next((k for k, s in enumerate(ordered) if s > button), 0)
-    return ordered[first:] + ordered[:first]
 
 
 def hand_verification(hand: Hand) -> dict[str, Any]:

@@ -15,8 +15,7 @@ from django.utils import timezone
 
 from tables import rows
 from tables.engine.errors import RuleError
-from tables.engine.records import BlindPosted, SeatSpec
-from tables.engine.state import Hand as EngineHand
+from tables.engine.seating import Presence, SeatStatus, deal_in
 from tables.engines import engine_to_move
 from tables.fairness import deal_new
 from tables.models import Hand, HandPlayer, Seat, SeatState, Table
@@ -98,116 +97,73 @@ def _table_tick(table_id: int, now: datetime) -> bool:
     return True
 
 
-def _clockwise(after: int, seats: list[int]) -> list[int]:
-    """``seats`` in dealing order, starting with the first seat after ``after``."""
-    ordered = sorted(seats)
-    first = next((k for k, s in enumerate(ordered) if s > after), 0)
-    return ordered[first:] + ordered[:first]
-
-
-def _blind_positions(button: int, dealt: list[int]) -> tuple[int, int]:
-    """(small blind seat, big blind seat) the engine will use for these seats."""
-    order = _clockwise(button, dealt)
-    if len(order) == 2:
-        return order[1], order[0]
-    return order[0], order[1]
-
-
-def _between(start: int, end: int, seat: int) -> bool:
-    """Whether ``seat`` lies clockwise after ``start`` up to and including ``end``."""
-    if start < end:
-        return start < seat <= end
-    return seat > start or seat <= end
-
-
 def _hand_start(table: Table, now: datetime) -> Moved | None:
-    """Decide who is dealt in, post what is owed, shuffle, commit and deal."""
+    """Ask the engine who is dealt in and who posts what, then shuffle, commit and deal."""
     seats = list(table.seats.select_for_update(of=("self",)).select_related("user"))
-    candidates = [
-        s
-        for s in seats
-        if s.user_id is not None
-        and s.stack > 0
-        and not s.leaving
-        and s.state in (SeatState.PLAYING, SeatState.WAITING)
-    ]
-    if len(candidates) < 2:
-        return None
-    established = [s for s in candidates if not (s.is_new or s.owes_small or s.owes_big)]
-    if len(established) < 2:
-        # A fresh game: nobody has a blind to catch up on, everyone is dealt in free.
-        established = candidates
-    button = _clockwise(table.button, [s.number for s in established])[0]
-    dealt = {s.number: SeatSpec(s.number, s.stack) for s in established}
-    for s in candidates:
-        if s.number in dealt:
-            continue
-        trial = [*dealt, s.number]
-        small, big = _blind_positions(button, trial)
-        if s.number == big:
-            dealt[s.number] = SeatSpec(s.number, s.stack)  # the big blind reached them
-        elif s.number == small or s.number == button or s.wait_for_big_blind:
-            continue  # waits: nobody is dealt in between the button and the big blind
-        else:
-            owes_small = s.owes_small and not s.is_new
-            dealt[s.number] = SeatSpec(
-                s.number,
-                s.stack,
-                live_post=table.config.big_blind,
-                dead_post=(table.config.small_blind or 0) if owes_small else 0,
+    config = table.config
+    plan = deal_in(
+        [
+            SeatStatus(
+                number=s.number,
+                stack=s.stack,
+                state=Presence(s.state),
+                is_new=s.is_new,
+                wait_for_big_blind=s.wait_for_big_blind,
+                owes_small=s.owes_small,
+                owes_big=s.owes_big,
+                leaving=s.leaving,
             )
-    if len(dealt) < 2:
+            for s in seats
+            if s.user_id is not None
+        ],
+        previous_button=table.button,
+        last_big_blind=table.last_big_blind,
+        big_blind=config.big_blind,
+        small_blind=config.small_blind or 0,
+    )
+    if plan is None:
         return None
-    small, big = _blind_positions(button, list(dealt))
-    # Missed blinds: a seated player sitting out whom the big blind passed owes both blinds.
-    if table.last_big_blind:
-        for s in seats:
-            if (
-                s.user_id is not None
-                and s.number not in dealt
-                and s.state == SeatState.SITTING_OUT
-                and _between(table.last_big_blind, big, s.number)
-                and not s.is_new
-            ):
-                s.owes_small = s.owes_big = True
-                s.save(update_fields=["owes_small", "owes_big"])
     deal = deal_new()
     try:
-        engine = EngineHand.start(table.config, list(dealt.values()), button, deal.deck)
+        engine = plan.start_hand(config, deal.deck)
     except RuleError:
         logger.exception("table %s: the engine refused to start a hand", table.pk)
         return None
+    by_number = {s.number: s for s in seats}
+    # Missed blinds: a seated player sitting out whom the big blind passed owes both.
+    for number in plan.owe_missed_blinds:
+        s = by_number[number]
+        s.owes_small = s.owes_big = True
+        rows.save(s, ("owes_small", "owes_big"))
     table.hand_count += 1
-    table.button = button
-    table.last_big_blind = next(
-        (r.seat for r in engine.records if isinstance(r, BlindPosted) and r.blind == "big"), big
-    )
+    table.button = plan.button
+    table.last_big_blind = plan.big_blind
     table.next_hand_at = None
     hand = Hand.objects.create(
         table=table,
         number=table.hand_count,
         records=[],
-        button=button,
+        button=plan.button,
         deck=deal.deck_text,
         secret=deal.secret,
         commitment=deal.commitment,
         started_at=now,
     )
-    by_number = {s.number: s for s in seats}
     HandPlayer.objects.bulk_create(
         HandPlayer(
-            hand=hand, user_id=by_number[number].user_id, seat=number, stack_before=spec.stack
+            hand=hand, user_id=by_number[spec.seat].user_id, seat=spec.seat, stack_before=spec.stack
         )
-        for number, spec in dealt.items()
+        for spec in plan.seats
     )
-    for number in dealt:
+    for number in plan.dealt:
         s = by_number[number]
         s.is_new = False
         s.owes_small = s.owes_big = False
         s.state = SeatState.PLAYING
         rows.save(s, ("is_new", "owes_small", "owes_big", "state"))
-    for s in candidates:
-        if s.number not in dealt and s.state != SeatState.WAITING:
+    for number in plan.waiting:
+        s = by_number[number]
+        if s.state != SeatState.WAITING:
             s.state = SeatState.WAITING
             rows.save(s, ("state",))
     return after_moves(table, hand, engine, list(engine.records), now)

@@ -14,18 +14,7 @@ from django.utils import timezone
 
 from tables import rows
 from tables.engine.errors import RuleError
-from tables.engine.records import (
-    AllInDeclared,
-    Bet,
-    Called,
-    Checked,
-    Folded,
-    Mucked,
-    PotAwarded,
-    Raised,
-    Shown,
-    record_to_json,
-)
+from tables.engine.records import MOVE_RECORDS, PotAwarded, record_to_json
 from tables.engine.state import Action, Street
 from tables.engine.state import Hand as EngineHand
 from tables.engines import engine_of, engine_to_move
@@ -194,12 +183,9 @@ def reveal_street(table: Table, hand: Hand, now: datetime) -> Moved:
     return Moved(hand, engine, seats)
 
 
-# A player's own move (as opposed to the dealer's records): it restarts the turn clock.
-_MOVE_RECORDS = (Folded, Checked, Called, Bet, Raised, AllInDeclared, Shown, Mucked)
-
-
 def _is_move(record: Any) -> bool:
-    return isinstance(record, _MOVE_RECORDS)
+    # A player's own move (not the dealer's records) restarts the turn clock.
+    return isinstance(record, MOVE_RECORDS)
 
 
 def _hand_finish(
