@@ -9,4 +9,13 @@ from __future__ import annotations
 
 
 class TournamentError(Exception):
-    """An action was refused; the message says why, and nothing was changed."""
+    """An action was refused; the message says why, and nothing was changed.
+
+    ``field`` names the setting at fault when there is one, so a form can show the message
+    beside it.
+    """
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
