@@ -7,11 +7,12 @@ import re
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied
 
 from tournaments.errors import TournamentError
 from tournaments.models import ActionKind, Entry, EntryState, Tournament, TournamentState
 from tournaments.services import undo
-from tournaments.services.results import entry_eliminate
+from tournaments.services.results import deal_record, entry_eliminate, tournament_finish
 
 from .conftest_t5 import *  # noqa: F403 (the fixtures)
 from .conftest_t5 import last_action, seat
@@ -230,3 +231,14 @@ def test_undo_brings_the_players_back_and_takes_the_bounty_back(
     # And the same players can be recorded out again.
     entry_eliminate(running.pk, [cal.pk], by=director)
     assert state(cal)[:2] == (EntryState.OUT, 8)
+
+
+def test_only_directors_record_results(running: Tournament, player: User) -> None:
+    players = seat(running, {1: {1: "Ann", 2: "Ben"}})
+    with pytest.raises(PermissionDenied):
+        entry_eliminate(running.pk, [players["Ben"].pk], by=player)
+    with pytest.raises(PermissionDenied):
+        tournament_finish(running.pk, by=player)
+    with pytest.raises(PermissionDenied):
+        deal_record(running.pk, {}, by=player)
+    assert state(players["Ben"]) == (EntryState.PLAYING, None, 0)

@@ -9,11 +9,14 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 
+from series.models import Player
 from tournaments.errors import TournamentError
 from tournaments.models import ActionKind, Entry, EntryState, Tournament, TournamentTable
 from tournaments.services import undo
+from tournaments.services.entries import entry_late
 from tournaments.services.seating import seating_draw, seating_late_seat, table_button_set
 
 from .conftest_t5 import *  # noqa: F403 (the fixtures)
@@ -221,3 +224,43 @@ def test_undoing_a_seat_after_the_entry_itself_was_taken_back_leaves_it_alone(
 
     late.refresh_from_db()
     assert late.state == EntryState.UNREGISTERED
+
+
+def test_a_late_entry_taken_on_the_console_is_seated_and_both_undo_in_order(
+    running: Tournament, director: User
+) -> None:
+    """t1's late entry makes the entry PLAYING without a seat; the seat is its own action."""
+    seat(running, {1: {1: "Ann", 2: "Ben"}})
+    zed = Player.objects.create(name="Zed")
+    entry = entry_late(running.pk, zed.pk, by=director)
+    assert where(entry) == (None, None)
+
+    placed = seating_late_seat(entry, by=director, rng=random.Random(9))
+    assert where(entry) == (1, placed.to_seat)
+
+    assert undo.action_undo_last(running.pk, by=director).kind == ActionKind.SEAT
+    entry.refresh_from_db()
+    assert (entry.state, entry.table_number) == (EntryState.PLAYING, None)
+    assert undo.action_undo_last(running.pk, by=director).kind == ActionKind.LATE_ENTRY
+    assert not Entry.objects.filter(pk=entry.pk).exists()
+
+
+def test_the_draw_also_seats_players_in_play_without_a_seat(
+    running: Tournament, director: User
+) -> None:
+    seat(running, {1: {1: "Ann", 2: "Ben"}})
+    (late,) = register(running, ["Zed"])
+    Entry.objects.filter(pk=late.pk).update(state=EntryState.PLAYING)
+
+    (drawn,) = seating_draw(running, by=director)
+
+    assert drawn.name == "Zed" and where(late) == (1, drawn.to_seat)
+
+
+def test_only_directors_seat_players(running: Tournament, player: User) -> None:
+    seat(running, {1: {1: "Ann", 2: "Ben"}})
+    (late,) = register(running, ["Zed"])
+    with pytest.raises(PermissionDenied):
+        seating_late_seat(late, by=player)
+    with pytest.raises(PermissionDenied):
+        seating_draw(running, by=player)

@@ -41,6 +41,7 @@ from tournaments.models import (
     TournamentAction,
     TournamentState,
 )
+from tournaments.permissions import require_director
 from tournaments.services import undo
 from tournaments.signals import tournament_finished, tournament_reopened
 
@@ -275,6 +276,7 @@ def entry_eliminate(
     already out, an unknown entry, a player knocking themselves out, or when nobody would
     be left.
     """
+    require_director(by)
     ids = _entry_ids(entry_ids, _("who is out"))
     if not ids:
         raise TournamentError(_("Choose who is out."))
@@ -596,6 +598,7 @@ def deal_record(
     The players in the deal are placed by their prize (then by ``stacks`` when given);
     equal prizes share the place. Returns the results as ``tournament_finish`` does.
     """
+    require_director(by)
     with transaction.atomic():
         tournament = _locked(tournament_id)
         _require_in_play(tournament)
@@ -634,6 +637,7 @@ def tournament_finish(tournament_id: int, *, by: Any) -> list[dict[str, Any]]:
     is sent after commit with the results as plain data (see ``tournaments.signals``).
     Returns those results.
     """
+    require_director(by)
     with transaction.atomic():
         tournament = _locked(tournament_id)
         _require_in_play(tournament)

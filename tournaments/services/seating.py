@@ -34,7 +34,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
@@ -50,6 +50,7 @@ from tournaments.models import (
     TournamentState,
     TournamentTable,
 )
+from tournaments.permissions import require_director
 from tournaments.services import undo
 
 # A live Omaha hand takes two or three minutes: a button told longer ago than this has
@@ -144,6 +145,19 @@ def _open_tables(tournament: Tournament) -> list[TournamentTable]:
         TournamentTable.objects.filter(tournament=tournament, broken_at__isnull=True).order_by(
             "number"
         )
+    )
+
+
+def _unseated(tournament: Tournament) -> list[Entry]:
+    """Entries waiting for a seat: registered ones, and players in play without a seat (a
+    late entry or re-entry taken before its seat was drawn)."""
+    return list(
+        Entry.objects.select_related("player")
+        .filter(
+            Q(state=EntryState.REGISTERED) | Q(state=EntryState.PLAYING, table_number__isnull=True),
+            tournament=tournament,
+        )
+        .order_by("registered_at", "pk")
     )
 
 
@@ -299,11 +313,7 @@ def seating_overview(tournament: Tournament, *, now: datetime | None = None) -> 
                 button_known=button_is_fresh(table, now),
             )
         )
-    unseated = list(
-        Entry.objects.select_related("player")
-        .filter(tournament=tournament, state=EntryState.REGISTERED)
-        .order_by("registered_at", "pk")
-    )
+    unseated = _unseated(tournament) if tables else []
     try:
         instructions, error = seating_moves_needed(tournament, now=now), ""
     except TournamentError as exc:
@@ -413,14 +423,12 @@ def seating_draw(
     the open seats as late entrants. Entries drawn become PLAYING. Returns the seats drawn,
     in table and seat order; nothing is recorded when nobody is waiting for a seat.
     """
+    if by is not None:
+        require_director(by)
     with transaction.atomic():
         tournament = _locked(tournament.pk)
         _require_open(tournament)
-        waiting = list(
-            Entry.objects.select_related("player")
-            .filter(tournament=tournament, state=EntryState.REGISTERED)
-            .order_by("registered_at", "pk")
-        )
+        waiting = _unseated(tournament)
         if not waiting:
             return []
         tables = _open_tables(tournament)
@@ -524,6 +532,8 @@ def seating_late_seat(
     entry is created (t1's late entry and re-entry do, in their transaction); it records
     its own action, which an undo reverses before the entry's.
     """
+    if by is not None:
+        require_director(by)
     with transaction.atomic():
         tournament = _locked(entry.tournament_id)
         _require_open(tournament)
@@ -568,6 +578,7 @@ def seating_move_confirm(
     Usually the move ``seating_moves_needed`` proposed; the director may place a player
     elsewhere. Refused for a seat someone sits in, a broken table, or a player not in play.
     """
+    require_director(by)
     with transaction.atomic():
         tournament = _locked(tournament_id)
         _require_open(tournament)
@@ -635,6 +646,7 @@ def table_button_set(
     Any seat of the table, open or not: under the dead button rule (TDA 32) the button can
     stay on a seat whose player has gone.
     """
+    require_director(by)
     with transaction.atomic():
         tournament = _locked(tournament_id)
         _require_open(tournament)
@@ -663,6 +675,7 @@ def table_break(
     lists each move, for the director to hand out new seat cards, with ``must_wait`` for a
     seat between the small blind and the button (None where the button is not known).
     """
+    require_director(by)
     with transaction.atomic():
         tournament = _locked(tournament_id)
         _require_open(tournament)
@@ -710,6 +723,7 @@ def seating_final_table(
     becomes the final table (nine seats for an eight- or nine-handed event, seven for six or
     seven); the other tables are broken. Its button is asked afresh.
     """
+    require_director(by)
     with transaction.atomic():
         tournament = _locked(tournament_id)
         _require_open(tournament)
