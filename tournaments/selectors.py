@@ -1,19 +1,22 @@
 """Reads of the tournaments that several views and services share.
 
-The level number here is derived from ``Tournament.level_index`` (the row of the structure
-the clock is on, breaks included) and the structure's rows, so the entries rules (late
-registration, rebuys, re-entry "until level N") and every page agree on it. Level numbers
+The level number here is the clock's (``tournaments.clock``, projected from the stored
+clock to now), so the entries rules (late registration, rebuys, re-entry "until level N")
+and every screen agree on it. Level numbers
 never count breaks: rows level, level, break, level are levels 1, 2, -, 3.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
 from django.db.models import Count, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
+from django.utils import timezone
 
 from series.models import Player
+from tournaments import clock
 from tournaments.models import (
     Entry,
     EntryState,
@@ -35,21 +38,10 @@ def structure_rows(tournament: Tournament) -> list[StructureLevel]:
 
 def level_numbers(rows: Sequence[StructureLevel]) -> list[int]:
     """The level number of each row; a break gets the number of the level before it
-    (0 for a break before the first level), since a rule "until level N" still holds in the
-    break that follows level N.
-
-    >>> class Row:
-    ...     def __init__(self, kind): self.kind = kind
-    >>> level_numbers([Row("level"), Row("level"), Row("break"), Row("level")])
-    [1, 2, 2, 3]
-    """
-    numbers: list[int] = []
-    number = 0
-    for row in rows:
-        if row.kind == LevelKind.LEVEL:
-            number += 1
-        numbers.append(number)
-    return numbers
+    (0 for a break before the first level), as ``tournaments.clock`` counts them."""
+    return [
+        row.number if row.number is not None else row.levels_before for row in clock.rows_from(rows)
+    ]
 
 
 def level_count(rows: Sequence[StructureLevel]) -> int:
@@ -57,33 +49,33 @@ def level_count(rows: Sequence[StructureLevel]) -> int:
 
 
 def current_row(
-    tournament: Tournament, rows: Sequence[StructureLevel] | None = None
+    tournament: Tournament,
+    rows: Sequence[StructureLevel] | None = None,
+    now: datetime | None = None,
 ) -> StructureLevel | None:
-    """The row the clock is on: None before the start; the last row once past the end
-    (the last level goes on until the tournament ends)."""
+    """The row the clock is on at ``now``: None before the start; the last row once past
+    the end. Projected by ``tournaments.clock`` like every clock screen, so a level whose
+    time is up counts as over even if the task storing the change is a moment late."""
     if not tournament.is_started:
         return None
     rows = structure_rows(tournament) if rows is None else rows
     if not rows:
         return None
-    return rows[min(tournament.level_index, len(rows) - 1)]
+    index = clock.position(tournament, clock.rows_from(rows), now or timezone.now()).index
+    return rows[index]
 
 
 def current_level_number(
-    tournament: Tournament, rows: Sequence[StructureLevel] | None = None
+    tournament: Tournament,
+    rows: Sequence[StructureLevel] | None = None,
+    now: datetime | None = None,
 ) -> int:
-    """The level being played (or, on a break, the level just played); 0 before the start."""
+    """The level being played at ``now`` (on a break, the level just played); 0 before the
+    start. A rule "until level N" holds while this is at most N."""
     if not tournament.is_started:
         return 0
     rows = structure_rows(tournament) if rows is None else rows
-    if not rows:
-        return 0
-    return level_numbers(rows)[min(tournament.level_index, len(rows) - 1)]
-
-
-def on_break_row(tournament: Tournament, rows: Sequence[StructureLevel] | None = None) -> bool:
-    row = current_row(tournament, rows)
-    return row is not None and row.kind == LevelKind.BREAK
+    return clock.current_level_number(tournament, clock.rows_from(rows), now or timezone.now())
 
 
 def entries_of(tournament: Tournament) -> QuerySet[Entry]:
@@ -128,3 +120,22 @@ def entry_counts(tournament: Tournament) -> dict[str, int]:
 def actions_recent(tournament: Tournament, limit: int = 30) -> QuerySet[TournamentAction]:
     """The newest actions first, undone ones included (the console shows them struck out)."""
     return tournament.actions.select_related("by", "undone_by").order_by("-pk")[:limit]
+
+
+def structure_table(tournament: Tournament) -> list[dict[str, object]]:
+    """The structure as the pages show it: each row with its level number (None for a
+    break), whether the clock is on it, and whether it is the add-on break."""
+    rows = structure_rows(tournament)
+    current = current_row(tournament, rows)
+    table: list[dict[str, object]] = []
+    for row, number in zip(rows, level_numbers(rows), strict=True):
+        table.append(
+            {
+                "row": row,
+                "number": None if row.kind == LevelKind.BREAK else number,
+                "after_level": number,
+                "current": current is not None and row.pk == current.pk,
+                "addon": row.kind == LevelKind.BREAK and row.position == tournament.addon_at_break,
+            }
+        )
+    return table

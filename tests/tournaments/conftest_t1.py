@@ -124,3 +124,22 @@ def ann_client(ann: User) -> Client:
     client = Client()
     client.force_login(ann)
     return client
+
+
+def sample_event() -> Event:
+    """An event outside pytest's fixtures, for tests that build their own rows."""
+    today = timezone.localdate()
+    season = Season.objects.create(
+        name="Sample", starts_on=today, ends_on=today + timedelta(days=30)
+    )
+    return Event.objects.create(
+        season=season, name="Sample night", starts_at=timezone.now(), buy_in=20, fee=5
+    )
+
+
+def sample_tournament() -> Tournament:
+    structure = BlindStructure.objects.create(name="Sample")
+    StructureLevel.objects.create(
+        structure=structure, position=0, minutes=20, small_blind=25, big_blind=50
+    )
+    return Tournament.objects.create(event=sample_event(), blind_structure=structure)
