@@ -19,14 +19,22 @@ from series.models import Event, Season
 from series.services import director_grant
 from tests.browser import ARTIFACTS, launch_chromium, needs_chromium
 from tests.conftest import PASSWORD
-from tournaments.models import BlindStructure, Entry, EntryState, StructureLevel, Tournament
+from tournaments.models import (
+    BlindStructure,
+    Entry,
+    EntryState,
+    StructureLevel,
+    Tournament,
+    TournamentState,
+)
 from tournaments.services.entries import (
     entry_add_walk_in,
     entry_rebuy,
     entry_register,
+    tournament_start,
 )
 
-from .conftest_t1 import BREAK_1, LEVEL_1, ROWS, make_player, make_user, start
+from .conftest_t1 import BREAK_1, ROWS, make_user
 
 pytestmark = needs_chromium
 
@@ -72,17 +80,22 @@ def night(transactional_db: None) -> tuple[Tournament, User]:
         reentries_allowed=1,
         reentry_until_level=4,
     )
-    for name in ("Ann", "Ben", "Cal", "Dee"):
-        Entry.objects.create(
-            tournament=tournament, player=make_player(name), state=EntryState.PLAYING
-        )
-    Entry.objects.create(tournament=tournament, player=make_player("Eve"), state=EntryState.OUT)
-    entry_register(tournament.pk, make_user("Fay"))
-    start(tournament, LEVEL_1)
+    for name in ("Ann", "Ben", "Cal", "Dee", "Eve"):
+        entry_register(tournament.pk, make_user(name))
+    tournament_start(tournament.pk, by=director)
     ann = tournament.entries.get(player__name="Ann")
     entry_rebuy(ann.pk, by=director, stack=1200)
+    Entry.objects.filter(player__name="Eve").update(
+        state=EntryState.OUT, table_number=None, seat_number=None
+    )
+    entry_register(tournament.pk, make_user("Fay"))
     entry_add_walk_in(tournament.pk, "Gus from next door", by=director)
-    start(tournament, BREAK_1)
+    # The clock at the add-on break, ten minutes left.
+    Tournament.objects.filter(pk=tournament.pk).update(
+        level_index=BREAK_1,
+        state=TournamentState.ON_BREAK,
+        level_ends_at=timezone.now() + timedelta(minutes=10),
+    )
     return tournament, director
 
 
@@ -142,8 +155,7 @@ def test_the_public_page_on_a_phone(
 ) -> None:
     tournament, _director = night
     ARTIFACTS.mkdir(exist_ok=True)
-    Tournament.objects.filter(pk=tournament.pk).update(state="registering", level_index=0)
-    make_user("rosa")
+    make_user("rosa")  # registers during late registration
     page = browser.new_page(viewport=PHONE)
     log_in(page, live_server.url, "rosa")
     page.goto(f"{live_server.url}/tournaments/{tournament.pk}/")
