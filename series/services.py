@@ -13,7 +13,15 @@ from series.permissions import DIRECTORS_GROUP
 
 # Directors manage the calendar in the admin; the live-table and tournament apps add their
 # own models to this list as they arrive.
-DIRECTOR_MODELS = ("series.season", "series.event")
+DIRECTOR_MODELS = (
+    "series.season",
+    "series.event",
+    "tournaments.blindstructure",
+    "tournaments.structurelevel",
+    "tournaments.tournament",
+    "tournaments.entry",
+    "tournaments.tournamenttable",
+)
 
 
 def directors_group_ensure(using: str = "default") -> Group:

@@ -1,7 +1,19 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_migrate
 
 
 class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "tournaments"
     verbose_name = "Tournaments"
+
+    def ready(self) -> None:
+        # This app's permissions exist only after its own post_migrate, which may come after
+        # the series app's: fill the Directors group in again then.
+        post_migrate.connect(_ensure_directors_group, sender=self)
+
+
+def _ensure_directors_group(sender: AppConfig, using: str = "default", **kwargs: object) -> None:
+    from series.services import directors_group_ensure
+
+    directors_group_ensure(using=using)

@@ -1,6 +1,6 @@
 """Only directors reach director pages: every URL pattern marked director-only is walked."""
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from django.contrib.auth.models import User
@@ -9,8 +9,26 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 pytestmark = pytest.mark.django_db
 
-# Arguments for director pages whose URL takes some; a new one must be added here.
-SAMPLE_KWARGS: dict[str, dict[str, object]] = {}
+
+def _event_kwargs() -> dict[str, object]:
+    from tests.tournaments.conftest_t1 import sample_event
+
+    return {"event_id": sample_event().pk}
+
+
+def _tournament_kwargs() -> dict[str, object]:
+    from tests.tournaments.conftest_t1 import sample_tournament
+
+    return {"tournament_id": sample_tournament().pk}
+
+
+# Arguments for director pages whose URL takes some; a new one must be added here. A
+# callable builds the rows the page needs (inside the test's database) and returns them.
+SAMPLE_KWARGS: dict[str, dict[str, object] | Callable[[], dict[str, object]]] = {
+    "tournaments:new": _event_kwargs,
+    "tournaments:edit": _tournament_kwargs,
+    "tournaments:console": _tournament_kwargs,
+}
 
 
 def walk(patterns: list[URLPattern | URLResolver], namespace: str = "") -> Iterator[str]:
@@ -33,8 +51,9 @@ def test_the_walk_finds_the_director_pages() -> None:
 
 
 @pytest.fixture(params=DIRECTOR_URL_NAMES)
-def director_url(request: pytest.FixtureRequest) -> str:
-    return reverse(request.param, kwargs=SAMPLE_KWARGS.get(request.param))
+def director_url(request: pytest.FixtureRequest, db: None) -> str:
+    sample = SAMPLE_KWARGS.get(request.param)
+    return reverse(request.param, kwargs=sample() if callable(sample) else sample)
 
 
 def test_anonymous_visitors_are_sent_to_log_in(client: Client, director_url: str) -> None:

@@ -1,0 +1,201 @@
+"""A tournament's settings: created by a director, money rules locked once it starts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied
+
+from series.models import Event
+from tournaments.errors import TournamentError
+from tournaments.models import BlindStructure, EntryState, Tournament, TournamentState
+from tournaments.services.entries import (
+    entry_register,
+    tournament_create,
+    tournament_update,
+)
+
+from .conftest_t1 import *  # noqa: F403 (the fixtures)
+from .conftest_t1 import BREAK_1, LEVEL_2, make_user, start
+
+pytestmark = pytest.mark.django_db
+
+
+def settings(structure: BlindStructure, **changes: Any) -> dict[str, Any]:
+    values: dict[str, Any] = {
+        "blind_structure": structure,
+        "capacity": 20,
+        "seats_per_table": 8,
+        "bounty": 5,
+        "late_registration_until_level": 4,
+        "rebuys_allowed": 1,
+        "rebuy_until_level": 3,
+        "rebuy_chips": 10000,
+        "rebuy_price": 20,
+        "addon_at_break": BREAK_1,
+        "addon_chips": 10000,
+        "addon_price": 20,
+        "buy_in": 30,
+        "fee": 5,
+    }
+    values.update(changes)
+    return values
+
+
+def test_a_director_creates_the_tournament_of_an_event(
+    event: Event, blind_structure: BlindStructure, director: User
+) -> None:
+    tournament = tournament_create(event, by=director, **settings(blind_structure))
+    tournament.refresh_from_db()
+    event.refresh_from_db()
+    assert tournament.event == event and tournament.blind_structure == blind_structure
+    assert (tournament.capacity, tournament.bounty, tournament.addon_at_break) == (20, 5, BREAK_1)
+    assert (event.buy_in, event.fee) == (30, 5)
+    assert tournament.state == TournamentState.REGISTERING
+    assert tournament.created_by == director
+
+
+def test_players_cannot_create_tournaments(
+    event: Event, blind_structure: BlindStructure, player: User
+) -> None:
+    with pytest.raises(PermissionDenied):
+        tournament_create(event, by=player, **settings(blind_structure))
+    assert not Tournament.objects.exists()
+
+
+def test_one_tournament_per_event(
+    event: Event, blind_structure: BlindStructure, director: User
+) -> None:
+    tournament_create(event, by=director, **settings(blind_structure))
+    with pytest.raises(TournamentError, match="already has a tournament"):
+        tournament_create(event, by=director, **settings(blind_structure))
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"bounty": 40}, "bounty .* cannot be more than the buy-in"),
+        ({"rebuy_until_level": 9}, "only 6 levels"),
+        ({"late_registration_until_level": 0}, "at least 1"),
+        ({"rebuy_until_level": None}, "until which level rebuys"),
+        ({"rebuy_chips": 0}, "how many chips a rebuy"),
+        ({"addon_at_break": LEVEL_2}, "one of the structure's breaks"),
+        ({"reentries_allowed": 1}, "until which level re-entry"),
+        ({"seats_per_table": 11}, "2 to 10"),
+        ({"payout_basis_points": [5000, 3000, 1000]}, "add up to 90%, not 100%"),
+        ({"payout_basis_points": [10000, 0]}, "above 0%"),
+        ({"capacity": 0}, "at least 1"),
+        ({"blind_structure": None}, "Choose a blind structure"),
+    ],
+)
+def test_bad_settings_are_refused_and_nothing_is_saved(
+    event: Event,
+    blind_structure: BlindStructure,
+    director: User,
+    changes: dict[str, Any],
+    message: str,
+) -> None:
+    with pytest.raises(TournamentError, match=message):
+        tournament_create(event, by=director, **settings(blind_structure, **changes))
+    event.refresh_from_db()
+    assert not Tournament.objects.exists() and event.buy_in == 20
+
+
+def test_a_structure_with_no_levels_is_refused(event: Event, director: User) -> None:
+    empty = BlindStructure.objects.create(name="Empty")
+    with pytest.raises(TournamentError, match="has no levels"):
+        tournament_create(event, by=director, blind_structure=empty)
+
+
+def test_unknown_settings_are_a_programming_error(
+    event: Event, blind_structure: BlindStructure, director: User
+) -> None:
+    with pytest.raises(TypeError, match="colour"):
+        tournament_create(event, by=director, blind_structure=blind_structure, colour="red")
+
+
+def test_settings_change_freely_before_the_start(tournament: Tournament, director: User) -> None:
+    tournament_update(tournament.pk, by=director, rebuy_price=30, buy_in=40, bounty=10)
+    tournament.refresh_from_db()
+    assert (tournament.rebuy_price, tournament.event.buy_in, tournament.bounty) == (30, 40, 10)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"buy_in": 40},
+        {"fee": 10},
+        {"bounty": 5},
+        {"rebuys_allowed": 3},
+        {"rebuy_price": 30},
+        {"addon_chips": 5000},
+        {"reentries_allowed": 2},
+        {"reentry_until_level": 2},
+        {"payout_basis_points": [6000, 4000]},
+        {"starting_stack": 20000},
+    ],
+)
+def test_money_rules_cannot_change_after_the_start(
+    tournament: Tournament, director: User, change: dict[str, Any]
+) -> None:
+    start(tournament)
+    with pytest.raises(TournamentError, match="has started: .* can no longer change"):
+        tournament_update(tournament.pk, by=director, **change)
+    tournament.refresh_from_db()
+    assert (tournament.event.buy_in, tournament.event.fee, tournament.bounty) == (20, 5, 0)
+    assert (tournament.rebuys_allowed, tournament.rebuy_price) == (2, 20)
+
+
+def test_running_settings_change_after_the_start(tournament: Tournament, director: User) -> None:
+    start(tournament)
+    # The same money values sent again (a form posts every field) are no change.
+    tournament_update(
+        tournament.pk, by=director, late_registration_until_level=5, capacity=8, buy_in=20
+    )
+    tournament.refresh_from_db()
+    assert (tournament.late_registration_until_level, tournament.capacity) == (5, 8)
+
+
+def test_nothing_changes_once_the_tournament_is_over(
+    tournament: Tournament, director: User
+) -> None:
+    Tournament.objects.filter(pk=tournament.pk).update(state=TournamentState.FINISHED)
+    with pytest.raises(TournamentError, match="over"):
+        tournament_update(tournament.pk, by=director, capacity=10)
+
+
+def test_capacity_cannot_drop_below_the_places_taken(
+    tournament: Tournament, director: User
+) -> None:
+    for name in ("ann", "ben", "cal"):
+        entry_register(tournament.pk, make_user(name))
+    with pytest.raises(TournamentError, match="3 players already hold a place"):
+        tournament_update(tournament.pk, by=director, capacity=2)
+
+
+def test_raising_the_capacity_moves_the_waiting_list_up(
+    tournament: Tournament, director: User
+) -> None:
+    tournament_update(tournament.pk, by=director, capacity=2)
+    entries = [entry_register(tournament.pk, make_user(n)) for n in ("ann", "ben", "cal", "dee")]
+    assert [e.state for e in entries] == [EntryState.REGISTERED] * 2 + [EntryState.WAITING] * 2
+    tournament_update(tournament.pk, by=director, capacity=3)
+    for entry in entries:
+        entry.refresh_from_db()
+    assert [e.state for e in entries] == [EntryState.REGISTERED] * 3 + [EntryState.WAITING]
+
+
+def test_started_state_uses_the_level_of_the_clock(tournament: Tournament) -> None:
+    from tournaments.selectors import current_level_number
+
+    from .conftest_t1 import BREAK_2, LEVEL_4, LEVEL_6
+
+    assert current_level_number(tournament) == 0
+    for index, number in [(LEVEL_2, 2), (BREAK_1, 3), (LEVEL_4, 4), (BREAK_2, 5), (LEVEL_6, 6)]:
+        start(tournament, index)
+        assert current_level_number(tournament) == number
+    # Past the last row the last level goes on.
+    start(tournament, 42)
+    assert current_level_number(tournament) == 6

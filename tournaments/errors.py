@@ -1,0 +1,21 @@
+"""The one error type of the tournament workflows, below every services module.
+
+Services raise ``TournamentError`` with a message a director or player can read (already
+translated); views show it and change nothing. It lives in its own module so every
+``tournaments.services`` module and the views can import it without importing each other.
+"""
+
+from __future__ import annotations
+
+
+class TournamentError(Exception):
+    """An action was refused; the message says why, and nothing was changed.
+
+    ``field`` names the setting at fault when there is one, so a form can show the message
+    beside it.
+    """
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field

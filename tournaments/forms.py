@@ -1,0 +1,235 @@
+"""Forms of the tournaments: types, choices and ranges only.
+
+The rules that tie settings together (a bounty within the buy-in, levels the structure
+has, money rules locked once the tournament has started) live in
+``tournaments.services.entries``; whatever the service refuses comes back as an error on
+the field it names (``FORM_FIELD`` maps a setting to the form field that edits it).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from series.models import Event, Game, Structure
+from tournaments import selectors
+from tournaments.models import BlindStructure, LevelKind, Tournament
+from tournaments.services.entries import LOCKED_AFTER_START
+
+# Settings the form edits under another name.
+FORM_FIELD = {"addon_at_break": "addon_after_level", "payout_basis_points": "payouts"}
+
+MODEL_FIELDS = [
+    "blind_structure",
+    "online",
+    "raise_cap",
+    "uncapped_heads_up",
+    "seats_per_table",
+    "capacity",
+    "money_unit",
+    "bounty",
+    "late_registration_until_level",
+    "rebuys_allowed",
+    "rebuy_until_level",
+    "rebuy_chips",
+    "rebuy_price",
+    "rebuy_max_stack",
+    "addon_chips",
+    "addon_price",
+    "reentries_allowed",
+    "reentry_until_level",
+    "balance_threshold",
+]
+
+# How the page groups the fields, as (legend, field names).
+SECTIONS = [
+    (
+        gettext_lazy("Game"),
+        ["game", "structure", "raise_cap", "uncapped_heads_up", "online", "blind_structure"],
+    ),
+    (
+        gettext_lazy("Money"),
+        ["buy_in", "fee", "starting_stack", "bounty", "money_unit", "payouts"],
+    ),
+    (
+        gettext_lazy("Rebuys"),
+        ["rebuys_allowed", "rebuy_until_level", "rebuy_chips", "rebuy_price", "rebuy_max_stack"],
+    ),
+    (gettext_lazy("Add-on"), ["addon_after_level", "addon_chips", "addon_price"]),
+    (gettext_lazy("Re-entry"), ["reentries_allowed", "reentry_until_level"]),
+    (
+        gettext_lazy("Registration and tables"),
+        ["late_registration_until_level", "capacity", "seats_per_table", "balance_threshold"],
+    ),
+]
+
+
+def payouts_parse(text: str) -> list[int]:
+    """ "50, 30, 20" (percentages, first place first) to basis points [5000, 3000, 2000].
+
+    >>> payouts_parse("50%, 30, 12.5 7.5")
+    [5000, 3000, 1250, 750]
+    """
+    parts = text.replace("%", " ").replace(";", " ").replace(",", " ").split()
+    points: list[int] = []
+    for part in parts:
+        try:
+            value = Decimal(part) * 100
+        except InvalidOperation:
+            raise forms.ValidationError(
+                _("“%(part)s” is not a percentage.") % {"part": part}
+            ) from None
+        if value != value.to_integral_value():
+            raise forms.ValidationError(_("Use at most two decimals in a percentage."))
+        points.append(int(value))
+    return points
+
+
+def payouts_format(points: list[int]) -> str:
+    return ", ".join(f"{Decimal(p) / 100:f}".rstrip("0").rstrip(".") for p in points)
+
+
+class BlindStructureChoice(forms.ModelChoiceField):
+    def label_from_instance(self, obj: BlindStructure) -> str:
+        if obj.is_template:
+            return _("%(name)s (built-in)") % {"name": obj.name}
+        return obj.name
+
+
+class TournamentForm(forms.ModelForm):
+    """The director's settings of a tournament, with the event's game and money beside them.
+
+    The event's fields are shown and edited here because a director sets a night up in one
+    place; they are saved on the event. Once the tournament has started the money rules
+    are shown disabled (the service refuses them anyway).
+    """
+
+    game = forms.ChoiceField(label=gettext_lazy("Game"), choices=Game.choices)
+    structure = forms.ChoiceField(label=gettext_lazy("Betting"), choices=Structure.choices)
+    buy_in = forms.IntegerField(
+        label=gettext_lazy("Buy-in"),
+        min_value=0,
+        help_text=gettext_lazy("Goes to the prize pool (the bounty is part of it)."),
+    )
+    fee = forms.IntegerField(
+        label=gettext_lazy("Fee"), min_value=0, help_text=gettext_lazy("Kept outside the pool.")
+    )
+    starting_stack = forms.IntegerField(label=gettext_lazy("Starting stack"), min_value=1)
+    payouts = forms.CharField(
+        label=gettext_lazy("Payout percentages"),
+        required=False,
+        help_text=gettext_lazy(
+            "First place first, e.g. “50, 30, 20”. Empty: the built-in table for the field size."
+        ),
+    )
+    addon_after_level = forms.IntegerField(
+        label=gettext_lazy("Add-on at the break after level"),
+        min_value=1,
+        required=False,
+        help_text=gettext_lazy("Empty: no add-on."),
+    )
+
+    class Meta:
+        model = Tournament
+        fields = MODEL_FIELDS
+        field_classes = {"blind_structure": BlindStructureChoice}
+
+    def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.event = event
+        self.fields["blind_structure"].queryset = BlindStructure.objects.order_by(
+            "-is_template", "name"
+        )
+        self.fields["blind_structure"].help_text = _(
+            "Built-in structures and the ones directors have made or copied."
+        )
+        for name in ("game", "structure", "buy_in", "fee", "starting_stack"):
+            self.fields[name].initial = getattr(event, name)
+        if self.instance.pk:
+            self.fields["payouts"].initial = payouts_format(self.instance.payout_basis_points)
+            self.fields["addon_after_level"].initial = self._addon_level(self.instance)
+        for name in ("rebuy_until_level", "reentry_until_level", "late_registration_until_level"):
+            self.fields[name].widget.attrs["min"] = 1
+        for field in self.fields.values():
+            if isinstance(field.widget, forms.NumberInput):
+                field.widget.attrs.setdefault("inputmode", "numeric")
+        self.locked = bool(self.instance.pk and self.instance.is_started)
+        if self.locked:
+            for name in LOCKED_AFTER_START:
+                form_name = FORM_FIELD.get(name, name)
+                if form_name in self.fields:
+                    self.fields[form_name].disabled = True
+
+    @staticmethod
+    def _addon_level(tournament: Tournament) -> int | None:
+        if tournament.addon_at_break is None:
+            return None
+        rows = selectors.structure_rows(tournament)
+        numbers = dict(
+            zip((row.position for row in rows), selectors.level_numbers(rows), strict=True)
+        )
+        return numbers.get(tournament.addon_at_break)
+
+    def sections(self) -> list[tuple[str, list[forms.BoundField]]]:
+        return [(str(legend), [self[name] for name in names]) for legend, names in SECTIONS]
+
+    def clean_payouts(self) -> list[int]:
+        return payouts_parse(self.cleaned_data.get("payouts") or "")
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        level = cleaned.get("addon_after_level")
+        structure = cleaned.get("blind_structure")
+        cleaned["addon_at_break"] = None
+        if level is not None and structure is not None:
+            rows = list(structure.levels.order_by("position"))
+            numbers = selectors.level_numbers(rows)
+            breaks = [
+                row.position
+                for row, number in zip(rows, numbers, strict=True)
+                if row.kind == LevelKind.BREAK and number == level
+            ]
+            if not breaks:
+                self.add_error(
+                    "addon_after_level",
+                    _("“%(structure)s” has no break after level %(level)s.")
+                    % {"structure": structure.name, "level": level},
+                )
+            else:
+                cleaned["addon_at_break"] = breaks[0]
+        return cleaned
+
+    def settings(self) -> dict[str, Any]:
+        """The cleaned values as the service's keyword arguments."""
+        data = {name: self.cleaned_data[name] for name in MODEL_FIELDS}
+        for name in ("game", "structure", "buy_in", "fee", "starting_stack"):
+            data[name] = self.cleaned_data[name]
+        data["payout_basis_points"] = self.cleaned_data["payouts"]
+        data["addon_at_break"] = self.cleaned_data["addon_at_break"]
+        return data
+
+    def add_service_error(self, field: str | None, message: str) -> None:
+        name = FORM_FIELD.get(field, field) if field else None
+        self.add_error(name if name in self.fields else None, message)
+
+
+class WalkInForm(forms.Form):
+    name = forms.CharField(
+        label=gettext_lazy("Walk-in"),
+        max_length=100,
+        widget=forms.TextInput(attrs={"placeholder": gettext_lazy("Name"), "autocomplete": "off"}),
+    )
+
+
+class RebuyForm(forms.Form):
+    stack = forms.IntegerField(
+        label=gettext_lazy("Stack"),
+        min_value=0,
+        widget=forms.NumberInput(
+            attrs={"inputmode": "numeric", "placeholder": gettext_lazy("chips")}
+        ),
+    )

@@ -1,0 +1,141 @@
+"""Reads of the tournaments that several views and services share.
+
+The level number here is the clock's (``tournaments.clock``, projected from the stored
+clock to now), so the entries rules (late registration, rebuys, re-entry "until level N")
+and every screen agree on it. Level numbers
+never count breaks: rows level, level, break, level are levels 1, 2, -, 3.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from series.models import Player
+from tournaments import clock
+from tournaments.models import (
+    Entry,
+    EntryState,
+    LevelKind,
+    StructureLevel,
+    Tournament,
+    TournamentAction,
+)
+
+# Entries that hold a place against the capacity: promised a seat, or in it.
+PLACE_STATES = (EntryState.REGISTERED, EntryState.PLAYING)
+LIVE_STATES = (EntryState.REGISTERED, EntryState.WAITING, EntryState.PLAYING)
+
+
+def structure_rows(tournament: Tournament) -> list[StructureLevel]:
+    """The rows of the tournament's structure in clock order, breaks included."""
+    return list(tournament.blind_structure.levels.order_by("position"))
+
+
+def level_numbers(rows: Sequence[StructureLevel]) -> list[int]:
+    """The level number of each row; a break gets the number of the level before it
+    (0 for a break before the first level), as ``tournaments.clock`` counts them."""
+    return [
+        row.number if row.number is not None else row.levels_before for row in clock.rows_from(rows)
+    ]
+
+
+def level_count(rows: Sequence[StructureLevel]) -> int:
+    return sum(1 for row in rows if row.kind == LevelKind.LEVEL)
+
+
+def current_row(
+    tournament: Tournament,
+    rows: Sequence[StructureLevel] | None = None,
+    now: datetime | None = None,
+) -> StructureLevel | None:
+    """The row the clock is on at ``now``: None before the start; the last row once past
+    the end. Projected by ``tournaments.clock`` like every clock screen, so a level whose
+    time is up counts as over even if the task storing the change is a moment late."""
+    if not tournament.is_started:
+        return None
+    rows = structure_rows(tournament) if rows is None else rows
+    if not rows:
+        return None
+    index = clock.position(tournament, clock.rows_from(rows), now or timezone.now()).index
+    return rows[index]
+
+
+def current_level_number(
+    tournament: Tournament,
+    rows: Sequence[StructureLevel] | None = None,
+    now: datetime | None = None,
+) -> int:
+    """The level being played at ``now`` (on a break, the level just played); 0 before the
+    start. A rule "until level N" holds while this is at most N."""
+    if not tournament.is_started:
+        return 0
+    rows = structure_rows(tournament) if rows is None else rows
+    return clock.current_level_number(tournament, clock.rows_from(rows), now or timezone.now())
+
+
+def entries_of(tournament: Tournament) -> QuerySet[Entry]:
+    """Every entry of the tournament with its player, in registration order."""
+    return tournament.entries.select_related("player", "player__user").order_by(
+        "registered_at", "pk"
+    )
+
+
+def entries_registered(tournament: Tournament) -> QuerySet[Entry]:
+    return entries_of(tournament).filter(state__in=PLACE_STATES)
+
+
+def entries_waiting(tournament: Tournament) -> QuerySet[Entry]:
+    """The waiting list, first come first served."""
+    return entries_of(tournament).filter(state=EntryState.WAITING)
+
+
+def places_taken(tournament: Tournament) -> int:
+    return tournament.entries.filter(state__in=PLACE_STATES).count()
+
+
+def entry_live_of(tournament: Tournament, player: Player) -> Entry | None:
+    """The player's entry still in play (registered, waiting or playing), if any."""
+    return tournament.entries.filter(player=player, state__in=LIVE_STATES).first()
+
+
+def entry_counts(tournament: Tournament) -> dict[str, int]:
+    """Entries by state, plus the money-bearing counts the prize pool is made of."""
+    totals = tournament.entries.aggregate(
+        registered=Count("pk", filter=Q(state=EntryState.REGISTERED)),
+        waiting=Count("pk", filter=Q(state=EntryState.WAITING)),
+        playing=Count("pk", filter=Q(state=EntryState.PLAYING)),
+        out=Count("pk", filter=Q(state=EntryState.OUT)),
+        addons=Count("pk", filter=Q(addon=True)),
+        rebuys=Coalesce(Sum("rebuys"), 0),
+    )
+    totals["entries"] = totals["playing"] + totals["out"]
+    return totals
+
+
+def actions_recent(tournament: Tournament, limit: int = 30) -> QuerySet[TournamentAction]:
+    """The newest actions first, undone ones included (the console shows them struck out)."""
+    return tournament.actions.select_related("by", "undone_by").order_by("-pk")[:limit]
+
+
+def structure_table(tournament: Tournament) -> list[dict[str, object]]:
+    """The structure as the pages show it: each row with its level number (None for a
+    break), whether the clock is on it, and whether it is the add-on break."""
+    rows = structure_rows(tournament)
+    current = current_row(tournament, rows)
+    table: list[dict[str, object]] = []
+    for row, number in zip(rows, level_numbers(rows), strict=True):
+        table.append(
+            {
+                "row": row,
+                "number": None if row.kind == LevelKind.BREAK else number,
+                "after_level": number,
+                "current": current is not None and row.pk == current.pk,
+                "addon": row.kind == LevelKind.BREAK and row.position == tournament.addon_at_break,
+            }
+        )
+    return table

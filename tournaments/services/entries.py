@@ -1,0 +1,961 @@
+"""Entries: a tournament's settings, registration and its waiting list, walk-ins, late
+entries, rebuys, re-entries and add-ons.
+
+Every write runs in one transaction with the tournament row locked (``select_for_update``),
+the lock every console action and the clock take, so two directors' phones and a player
+registering from home are applied one at a time: the capacity count, a rebuy's "rebuys
+left" and the add-on's "only once" are read and written under that lock.
+
+Director actions are logged with ``undo.action_record`` and reversed by the handlers at the
+bottom of this module. A player registering or unregistering themselves is not a director
+action: it is not in the console's log, so the director's Undo never takes back a
+player's own registration.
+
+The rules "until level N" use the level number of ``tournaments.selectors``: on a break it
+is the level just played, so "rebuys until level 3" still holds in the break after level 3.
+Each rule has a ``*_refusal`` function that returns why an action is refused (or None),
+which the console uses to show only the buttons that would work.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
+
+from series.models import Event, Player
+from tournaments import selectors
+from tournaments.errors import TournamentError
+from tournaments.models import (
+    ActionKind,
+    BlindStructure,
+    Entry,
+    EntryState,
+    LevelKind,
+    StructureLevel,
+    Tournament,
+    TournamentAction,
+    TournamentState,
+)
+from tournaments.permissions import require_director
+from tournaments.services import clock, seating, undo
+
+# The settings a director edits; ``EVENT_SETTINGS`` live on the event and are edited with it.
+TOURNAMENT_SETTINGS = (
+    "blind_structure",
+    "online",
+    "raise_cap",
+    "uncapped_heads_up",
+    "seats_per_table",
+    "capacity",
+    "money_unit",
+    "bounty",
+    "late_registration_until_level",
+    "rebuys_allowed",
+    "rebuy_until_level",
+    "rebuy_chips",
+    "rebuy_price",
+    "rebuy_max_stack",
+    "addon_at_break",
+    "addon_chips",
+    "addon_price",
+    "reentries_allowed",
+    "reentry_until_level",
+    "payout_basis_points",
+    "balance_threshold",
+)
+EVENT_SETTINGS = ("game", "structure", "buy_in", "fee", "starting_stack")
+
+# What may not change once the tournament has started: the money rules (what an entry,
+# rebuy or add-on costs and gives, and how the pool is paid), and what the clock and the
+# chips already in play were built on.
+LOCKED_AFTER_START = (
+    "buy_in",
+    "fee",
+    "starting_stack",
+    "game",
+    "structure",
+    "blind_structure",
+    "online",
+    "bounty",
+    "money_unit",
+    "rebuys_allowed",
+    "rebuy_until_level",
+    "rebuy_chips",
+    "rebuy_price",
+    "rebuy_max_stack",
+    "addon_at_break",
+    "addon_chips",
+    "addon_price",
+    "reentries_allowed",
+    "reentry_until_level",
+    "payout_basis_points",
+)
+
+NAME_MAX = Player._meta.get_field("name").max_length or 100
+
+
+# -- settings ---------------------------------------------------------------------------
+
+
+def _setting_label(name: str) -> str:
+    model = Event if name in EVENT_SETTINGS else Tournament
+    return str(model._meta.get_field(name).verbose_name)
+
+
+def _current_value(tournament: Tournament, name: str) -> Any:
+    if name in EVENT_SETTINGS:
+        return getattr(tournament.event, name)
+    if name == "blind_structure":
+        return tournament.blind_structure_id
+    return getattr(tournament, name)
+
+
+def _new_value(name: str, value: Any) -> Any:
+    if name == "blind_structure" and isinstance(value, BlindStructure):
+        return value.pk
+    return value
+
+
+def _apply(tournament: Tournament, settings: dict[str, Any]) -> None:
+    unknown = set(settings) - set(TOURNAMENT_SETTINGS) - set(EVENT_SETTINGS)
+    if unknown:
+        raise TypeError(f"unknown tournament settings: {', '.join(sorted(unknown))}")
+    for name, value in settings.items():
+        if name == "blind_structure":
+            if not isinstance(value, BlindStructure):
+                raise TournamentError(_("Choose a blind structure."), field=name)
+            tournament.blind_structure = value
+        elif name in EVENT_SETTINGS:
+            setattr(tournament.event, name, value)
+        else:
+            setattr(tournament, name, value)
+
+
+def _check_int(tournament: Tournament, name: str, *, minimum: int, optional: bool) -> None:
+    value = _current_value(tournament, name)
+    if value is None and optional:
+        return
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise TournamentError(
+            _("%(setting)s must be a whole number of at least %(minimum)s.")
+            % {"setting": _setting_label(name).capitalize(), "minimum": minimum},
+            field=name,
+        )
+
+
+def _validate(tournament: Tournament) -> None:
+    """Check a tournament's settings together; raise ``TournamentError`` on the first fault."""
+    event = tournament.event
+    if tournament.blind_structure_id is None:
+        raise TournamentError(_("Choose a blind structure."), field="blind_structure")
+    for name in ("buy_in", "fee", "bounty", "rebuys_allowed", "rebuy_chips", "rebuy_price"):
+        _check_int(tournament, name, minimum=0, optional=False)
+    for name in ("addon_chips", "addon_price", "reentries_allowed"):
+        _check_int(tournament, name, minimum=0, optional=False)
+    for name in ("starting_stack", "money_unit", "balance_threshold"):
+        _check_int(tournament, name, minimum=1, optional=False)
+    for name in ("capacity", "raise_cap", "rebuy_max_stack"):
+        _check_int(tournament, name, minimum=1, optional=True)
+    if not 2 <= tournament.seats_per_table <= 10:
+        raise TournamentError(_("A table seats 2 to 10 players."), field="seats_per_table")
+    if tournament.bounty > event.buy_in:
+        raise TournamentError(
+            _("The bounty (%(bounty)s) cannot be more than the buy-in (%(buy_in)s).")
+            % {"bounty": tournament.bounty, "buy_in": event.buy_in},
+            field="bounty",
+        )
+
+    rows = selectors.structure_rows(tournament)
+    levels = selectors.level_count(rows)
+    if levels == 0:
+        raise TournamentError(
+            _("The blind structure “%(name)s” has no levels.")
+            % {"name": tournament.blind_structure.name},
+            field="blind_structure",
+        )
+    for name in ("late_registration_until_level", "rebuy_until_level", "reentry_until_level"):
+        _check_int(tournament, name, minimum=1, optional=True)
+        value = getattr(tournament, name)
+        if value is not None and value > levels:
+            raise TournamentError(
+                _("%(setting)s: the structure has only %(levels)s levels.")
+                % {"setting": _setting_label(name).capitalize(), "levels": levels},
+                field=name,
+            )
+    if tournament.rebuys_allowed:
+        if tournament.rebuy_until_level is None:
+            raise TournamentError(
+                _("Say until which level rebuys are allowed."), field="rebuy_until_level"
+            )
+        if not tournament.rebuy_chips:
+            raise TournamentError(_("Say how many chips a rebuy gives."), field="rebuy_chips")
+    if tournament.reentries_allowed and tournament.reentry_until_level is None:
+        raise TournamentError(
+            _("Say until which level re-entry is allowed."), field="reentry_until_level"
+        )
+    if tournament.addon_at_break is not None:
+        breaks = {row.position for row in rows if row.kind == LevelKind.BREAK}
+        if tournament.addon_at_break not in breaks:
+            raise TournamentError(
+                _("The add-on must be at one of the structure's breaks."), field="addon_at_break"
+            )
+        if not tournament.addon_chips:
+            raise TournamentError(_("Say how many chips the add-on gives."), field="addon_chips")
+
+    payouts = tournament.payout_basis_points
+    if payouts:
+        if not isinstance(payouts, list) or any(
+            isinstance(p, bool) or not isinstance(p, int) or p <= 0 for p in payouts
+        ):
+            raise TournamentError(
+                _("Each paid place needs a share above 0%."), field="payout_basis_points"
+            )
+        if sum(payouts) != 10000:
+            raise TournamentError(
+                _("The payout percentages add up to %(total)s%%, not 100%%.")
+                % {"total": f"{sum(payouts) / 100:g}"},
+                field="payout_basis_points",
+            )
+
+
+def tournament_create(event: Event, *, by: Any, **settings: Any) -> Tournament:
+    """Create the tournament of ``event`` with the director's settings.
+
+    ``settings`` are the names in ``TOURNAMENT_SETTINGS`` (``blind_structure`` is required)
+    and ``EVENT_SETTINGS`` (the event's game, betting structure, buy-in, fee and starting
+    stack, saved on the event). One tournament per event.
+    """
+    require_director(by)
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=event.pk)
+        if Tournament.objects.filter(event=event).exists():
+            raise TournamentError(
+                _("“%(event)s” already has a tournament.") % {"event": event.name}
+            )
+        tournament = Tournament(event=event, created_by=by)
+        _apply(tournament, settings)
+        _validate(tournament)
+        event.save()
+        tournament.save()
+    return tournament
+
+
+def tournament_update(tournament_id: int, *, by: Any, **settings: Any) -> Tournament:
+    """Change a tournament's settings.
+
+    Once it has started, the money rules (``LOCKED_AFTER_START``) may not change: refused
+    with the settings named, and nothing saved. Settings that run the night (capacity, late
+    registration, seats per table, balancing) may. A finished or cancelled tournament is
+    left as it was played. Raising the capacity moves the waiting list up.
+    """
+    require_director(by)
+    with transaction.atomic():
+        tournament = _lock(tournament_id)
+        if tournament.is_over:
+            raise TournamentError(_("This tournament is over; its settings stay as played."))
+        if tournament.is_started:
+            changed = [
+                name
+                for name, value in settings.items()
+                if name in LOCKED_AFTER_START
+                and _new_value(name, value) != _current_value(tournament, name)
+            ]
+            if changed:
+                raise TournamentError(
+                    _("The tournament has started: %(settings)s can no longer change.")
+                    % {"settings": ", ".join(_setting_label(name) for name in changed)},
+                    field=changed[0],
+                )
+        _apply(tournament, settings)
+        _validate(tournament)
+        taken = selectors.places_taken(tournament)
+        if tournament.capacity is not None and tournament.capacity < taken:
+            raise TournamentError(
+                _("%(taken)s players already hold a place; the capacity cannot be lower.")
+                % {"taken": taken},
+                field="capacity",
+            )
+        tournament.event.save()
+        tournament.save()
+        _promote_waiting(tournament)
+    return tournament
+
+
+def start_refusal(tournament: Tournament) -> str | None:
+    """Why the tournament cannot start now (None: it can)."""
+    if tournament.is_over:
+        return _("This tournament is over.")
+    if tournament.is_started:
+        return _("The tournament has already started.")
+    if tournament.entries.filter(state=EntryState.REGISTERED).count() < 2:
+        return _("At least two players must be registered to start.")
+    return None
+
+
+def tournament_start(tournament_id: int, *, by: Any, now: datetime | None = None) -> Tournament:
+    """Start the tournament: draw every registered player's seat and start the clock.
+
+    One transaction: the seat draw (``seating.seating_draw``) makes the registered entries
+    play, the clock (``clock.clock_start``) runs from ``now`` on the first row, and the start
+    is logged with what it takes to go back to registration. Players on the waiting list
+    stay there as alternates; one Undo takes back the clock and the draw.
+    """
+    require_director(by)
+    with transaction.atomic():
+        tournament = _lock(tournament_id)
+        refusal = start_refusal(tournament)
+        if refusal:
+            raise TournamentError(refusal)
+        before = clock.clock_saved(tournament)
+        seats = seating.seating_draw(tournament, by=by)
+        drawn = undo.action_last(tournament.pk) if seats else None
+        clock.clock_start(tournament.pk, by=by, now=now)
+        tournament = _lock(tournament_id)
+        undo.action_record(
+            tournament,
+            ActionKind.START,
+            _("Started with %(count)s players") % {"count": len(seats)},
+            by=by,
+            undo={"clock": before, undo.INCLUDES: [drawn.pk] if drawn else []},
+        )
+    return tournament
+
+
+# -- shared pieces -----------------------------------------------------------------------
+
+
+def _lock(tournament_id: int) -> Tournament:
+    try:
+        return (
+            Tournament.objects.select_for_update(of=("self",))
+            .select_related("event", "blind_structure")
+            .get(pk=tournament_id)
+        )
+    except Tournament.DoesNotExist:
+        raise TournamentError(_("This tournament does not exist.")) from None
+
+
+def _lock_entry(entry_id: int) -> tuple[Tournament, Entry]:
+    tournament_id = Entry.objects.filter(pk=entry_id).values_list("tournament_id", flat=True)
+    if not tournament_id:
+        raise TournamentError(_("This entry does not exist."))
+    tournament = _lock(tournament_id[0])
+    # Read the entry again under the tournament's lock: it may have changed meanwhile.
+    entry = Entry.objects.select_related("player").get(pk=entry_id)
+    return tournament, entry
+
+
+def player_for_user(user: Any) -> Player:
+    """The series' person of an account, created on first use."""
+    player, _created = Player.objects.get_or_create(
+        user=user, defaults={"name": user.get_username()}
+    )
+    return player
+
+
+def _full(tournament: Tournament, *, besides: Entry | None = None) -> bool:
+    """Whether every place is taken, not counting ``besides`` (an entry already holding one)."""
+    if tournament.capacity is None:
+        return False
+    taken = tournament.entries.filter(state__in=selectors.PLACE_STATES)
+    if besides is not None and besides.pk is not None:
+        taken = taken.exclude(pk=besides.pk)
+    return taken.count() >= tournament.capacity
+
+
+def _full_message(tournament: Tournament) -> str:
+    return _("The tournament is full (%(capacity)s players).") % {"capacity": tournament.capacity}
+
+
+def _promote_waiting(tournament: Tournament) -> list[int]:
+    """Move the waiting list up into the places now free, first come first served."""
+    waiting = selectors.entries_waiting(tournament)
+    if tournament.capacity is not None:
+        free = tournament.capacity - selectors.places_taken(tournament)
+        if free <= 0:
+            return []
+        waiting = waiting[:free]
+    promoted = [entry.pk for entry in waiting]
+    Entry.objects.filter(pk__in=promoted).update(state=EntryState.REGISTERED)
+    return promoted
+
+
+def _snapshot(entry: Entry) -> dict[str, Any]:
+    """An entry's values an action may change, to put back on undo."""
+    return {
+        "state": entry.state,
+        "registered_at": entry.registered_at.isoformat() if entry.registered_at else None,
+        "table_number": entry.table_number,
+        "seat_number": entry.seat_number,
+    }
+
+
+def _restore(entry: Entry, snapshot: dict[str, Any]) -> None:
+    entry.state = snapshot["state"]
+    registered_at: datetime | None = (
+        parse_datetime(snapshot["registered_at"]) if snapshot["registered_at"] else None
+    )
+    if registered_at is not None:
+        entry.registered_at = registered_at
+    entry.table_number = snapshot["table_number"]
+    entry.seat_number = snapshot["seat_number"]
+    entry.save(update_fields=["state", "registered_at", "table_number", "seat_number"])
+
+
+def _level_rule(tournament: Tournament, until: int | None, rows: Sequence[StructureLevel]) -> bool:
+    """Whether a rule "until level ``until``" still holds at the clock's level."""
+    return until is not None and selectors.current_level_number(tournament, rows) <= until
+
+
+def registration_refusal(
+    tournament: Tournament, rows: Sequence[StructureLevel] | None = None
+) -> str | None:
+    """Why nobody can register now (None: registration is open, perhaps late)."""
+    if tournament.is_over:
+        return _("This tournament is over.")
+    if not tournament.is_started:
+        return None
+    rows = selectors.structure_rows(tournament) if rows is None else rows
+    until = tournament.late_registration_until_level
+    if until is None:
+        return _("The tournament has started and takes no late registrations.")
+    if not _level_rule(tournament, until, rows):
+        return _("Late registration closed at the end of level %(level)s.") % {"level": until}
+    return None
+
+
+def _already_message(player: Player, entry: Entry) -> str:
+    if entry.state == EntryState.WAITING:
+        return _("%(name)s is already on the waiting list.") % {"name": player.name}
+    if entry.state == EntryState.PLAYING:
+        return _("%(name)s is already playing.") % {"name": player.name}
+    return _("%(name)s is already registered.") % {"name": player.name}
+
+
+def _reusable_entry(tournament: Tournament, player: Player) -> Entry | None:
+    """The player's entry left unregistered, taken up again rather than numbered anew."""
+    return (
+        tournament.entries.filter(player=player, state=EntryState.UNREGISTERED)
+        .order_by("-number")
+        .first()
+    )
+
+
+def _register(tournament: Tournament, player: Player) -> tuple[Entry, dict[str, Any]]:
+    """Give ``player`` a place, or a place on the waiting list when all are taken.
+
+    Returns the entry and the undo data that puts things back.
+    """
+    live = selectors.entry_live_of(tournament, player)
+    if live is not None:
+        raise TournamentError(_already_message(player, live))
+    if tournament.entries.filter(player=player, state=EntryState.OUT).exists():
+        raise TournamentError(
+            _("%(name)s is out; only a re-entry brings them back.") % {"name": player.name}
+        )
+    state = EntryState.WAITING if _full(tournament) else EntryState.REGISTERED
+    entry = _reusable_entry(tournament, player)
+    if entry is None:
+        entry = Entry.objects.create(tournament=tournament, player=player, state=state)
+        return entry, {"entry": entry.pk, "created": True}
+    before = _snapshot(entry)
+    entry.state = state
+    # The waiting list is in order of registration: a player coming back joins at the end.
+    entry.registered_at = timezone.now()
+    entry.save(update_fields=["state", "registered_at"])
+    return entry, {"entry": entry.pk, "created": False, "before": before}
+
+
+def _seat_late(tournament: Tournament, entry: Entry, by: Any) -> list[int]:
+    """Draw a seat for an entry that plays from now (a late entry, a re-entry).
+
+    Once the seats are drawn, the newcomer draws from the open seats (``seating``, TDA 8);
+    before that there is nothing to draw from, and the draw seats them with everyone.
+    Returns the ids of the actions the seating logged, for this action's ``includes``, so
+    one Undo takes back the seat and the entry together.
+    """
+    if not tournament.tables.exists():
+        return []
+    seating.seating_late_seat(entry, by=by)
+    seat_action = undo.action_last(tournament.pk)
+    return [seat_action.pk] if seat_action is not None else []
+
+
+# -- players ----------------------------------------------------------------------------
+
+
+def entry_register(tournament_id: int, user: Any) -> Entry:
+    """A player registers themselves: a place, or the waiting list when the field is full.
+
+    Open until the tournament starts, then during late registration (the director then
+    takes the late entry when the player arrives and pays); refused once late registration
+    has closed or the tournament is over.
+    """
+    if user is None or not user.is_authenticated:
+        raise TournamentError(_("Log in to register."))
+    with transaction.atomic():
+        tournament = _lock(tournament_id)
+        refusal = registration_refusal(tournament)
+        if refusal:
+            raise TournamentError(refusal)
+        entry, _undo = _register(tournament, player_for_user(user))
+    return entry
+
+
+def entry_unregister(tournament_id: int, user: Any) -> Entry:
+    """A player takes back their registration; the first on the waiting list moves up.
+
+    Only a place not yet played: once seated, a player leaves by busting out.
+    """
+    if user is None or not user.is_authenticated:
+        raise TournamentError(_("Log in to unregister."))
+    with transaction.atomic():
+        tournament = _lock(tournament_id)
+        if tournament.is_over:
+            raise TournamentError(_("This tournament is over."))
+        player = Player.objects.filter(user=user).first()
+        entry = selectors.entry_live_of(tournament, player) if player else None
+        if entry is None:
+            raise TournamentError(_("You are not registered for this tournament."))
+        if entry.state == EntryState.PLAYING:
+            raise TournamentError(_("You are playing; ask the director."))
+        _unregister(tournament, entry)
+    return entry
+
+
+def _unregister(tournament: Tournament, entry: Entry) -> list[int]:
+    held_place = entry.state == EntryState.REGISTERED
+    entry.state = EntryState.UNREGISTERED
+    entry.save(update_fields=["state"])
+    return _promote_waiting(tournament) if held_place else []
+
+
+# -- the director's actions -------------------------------------------------------------
+
+
+def entry_remove(entry_id: int, *, by: Any) -> Entry:
+    """The director takes a registration off (a no-show); the waiting list moves up."""
+    require_director(by)
+    with transaction.atomic():
+        tournament, entry = _lock_entry(entry_id)
+        if tournament.is_over:
+            raise TournamentError(_("This tournament is over."))
+        if entry.state not in (EntryState.REGISTERED, EntryState.WAITING):
+            raise TournamentError(
+                _("%(name)s is not registered or waiting; nothing to take off.")
+                % {"name": entry.player.name}
+            )
+        before = _snapshot(entry)
+        promoted = _unregister(tournament, entry)
+        undo.action_record(
+            tournament,
+            ActionKind.UNREGISTER,
+            _("Unregistered: %(name)s") % {"name": entry.player.name},
+            by=by,
+            undo={"entry": entry.pk, "before": before, "promoted": promoted},
+        )
+    return entry
+
+
+def _walk_in_name(name: str) -> str:
+    cleaned = " ".join(str(name).split())
+    if not cleaned:
+        raise TournamentError(_("Enter the player's name."))
+    if len(cleaned) > NAME_MAX:
+        raise TournamentError(_("A name has at most %(max)s characters.") % {"max": NAME_MAX})
+    return cleaned
+
+
+def entry_add_walk_in(tournament_id: int, name: str, *, by: Any) -> Entry:
+    """The director adds a player with no account, by name.
+
+    A guest of the series with that name (any case) is reused, so one person's results stay
+    together until the series merges the guest into an account. Before the start the guest
+    registers (the waiting list when full); once started, this is their late entry.
+    """
+    require_director(by)
+    name = _walk_in_name(name)
+    with transaction.atomic():
+        tournament = _lock(tournament_id)
+        refusal = registration_refusal(tournament)
+        if refusal:
+            raise TournamentError(refusal)
+        player = Player.objects.filter(user__isnull=True, name__iexact=name).order_by("pk").first()
+        player_created = player is None
+        if player is None:
+            player = Player.objects.create(name=name)
+        if tournament.is_started:
+            entry, data = _late(tournament, player)
+            data[undo.INCLUDES] = _seat_late(tournament, entry, by)
+            kind, summary = ActionKind.LATE_ENTRY, _("Walk-in, late entry: %(name)s")
+        else:
+            entry, data = _register(tournament, player)
+            kind = ActionKind.REGISTER
+            summary = (
+                _("Walk-in, waiting list: %(name)s")
+                if entry.state == EntryState.WAITING
+                else _("Walk-in: %(name)s")
+            )
+        data["player_created"] = player_created
+        undo.action_record(tournament, kind, summary % {"name": player.name}, by=by, undo=data)
+    return entry
+
+
+def late_refusal(
+    tournament: Tournament, rows: Sequence[StructureLevel] | None = None
+) -> str | None:
+    """Why no late entry can be taken now (None: it can)."""
+    if tournament.is_over:
+        return _("This tournament is over.")
+    if not tournament.is_started:
+        return _("The tournament has not started; register the player instead.")
+    return registration_refusal(tournament, rows)
+
+
+def _late(tournament: Tournament, player: Player) -> tuple[Entry, dict[str, Any]]:
+    refusal = late_refusal(tournament)
+    if refusal:
+        raise TournamentError(refusal)
+    live = selectors.entry_live_of(tournament, player)
+    if live is not None and live.state == EntryState.PLAYING:
+        raise TournamentError(_already_message(player, live))
+    if live is None and tournament.entries.filter(player=player, state=EntryState.OUT).exists():
+        raise TournamentError(
+            _("%(name)s is out; only a re-entry brings them back.") % {"name": player.name}
+        )
+    entry = live or _reusable_entry(tournament, player)
+    if _full(tournament, besides=entry if live and live.state == EntryState.REGISTERED else None):
+        raise TournamentError(_full_message(tournament))
+    if entry is None:
+        entry = Entry.objects.create(tournament=tournament, player=player, state=EntryState.PLAYING)
+        return entry, {"entry": entry.pk, "created": True}
+    before = _snapshot(entry)
+    entry.state = EntryState.PLAYING
+    entry.save(update_fields=["state"])
+    return entry, {"entry": entry.pk, "created": False, "before": before}
+
+
+def entry_late(tournament_id: int, player_id: int, *, by: Any) -> Entry:
+    """The director takes a player's late entry: they pay and play from now.
+
+    A player registered or on the waiting list plays on that entry; anyone else gets a new
+    one. Open until the end of the late-registration level, within the capacity.
+    """
+    require_director(by)
+    with transaction.atomic():
+        tournament = _lock(tournament_id)
+        player = Player.objects.filter(pk=player_id).first()
+        if player is None:
+            raise TournamentError(_("This player does not exist."))
+        entry, data = _late(tournament, player)
+        data["player_created"] = False
+        data[undo.INCLUDES] = _seat_late(tournament, entry, by)
+        undo.action_record(
+            tournament,
+            ActionKind.LATE_ENTRY,
+            _("Late entry: %(name)s") % {"name": player.name},
+            by=by,
+            undo=data,
+        )
+    return entry
+
+
+def _not_playing_message(entry: Entry) -> str:
+    if entry.state == EntryState.OUT:
+        return _("%(name)s is out; only a re-entry brings them back.") % {"name": entry.player.name}
+    return _("%(name)s is not playing.") % {"name": entry.player.name}
+
+
+def _stack_needed() -> str:
+    return _("Enter the player's stack in chips.")
+
+
+def rebuy_limit(tournament: Tournament) -> int:
+    """The most chips a player may have and still rebuy (default: the starting stack)."""
+    return tournament.rebuy_max_stack or tournament.event.starting_stack
+
+
+def rebuy_refusal(
+    tournament: Tournament,
+    entry: Entry,
+    rows: Sequence[StructureLevel] | None = None,
+    *,
+    stack: int | None = None,
+) -> str | None:
+    """Why ``entry`` cannot rebuy now (None: it can). ``stack`` None checks all but the
+    stack, for the console to decide whether to offer the button."""
+    if not tournament.rebuys_allowed:
+        return _("This tournament has no rebuys.")
+    if tournament.is_over:
+        return _("This tournament is over.")
+    if not tournament.is_started:
+        return _("Rebuys start with the tournament.")
+    if entry.state != EntryState.PLAYING:
+        return _not_playing_message(entry)
+    rows = selectors.structure_rows(tournament) if rows is None else rows
+    if not _level_rule(tournament, tournament.rebuy_until_level, rows):
+        return _("Rebuys ended with level %(level)s.") % {"level": tournament.rebuy_until_level}
+    if entry.rebuys >= tournament.rebuys_allowed:
+        return _("%(name)s has used all %(count)s rebuys.") % {
+            "name": entry.player.name,
+            "count": tournament.rebuys_allowed,
+        }
+    if stack is None:
+        return None
+    if isinstance(stack, bool) or not isinstance(stack, int) or stack < 0:
+        return _stack_needed()
+    limit = rebuy_limit(tournament)
+    if stack > limit:
+        return _("A rebuy is only allowed at or below %(limit)s chips; %(name)s has %(stack)s.") % {
+            "limit": limit,
+            "name": entry.player.name,
+            "stack": stack,
+        }
+    return None
+
+
+def entry_rebuy(entry_id: int, *, by: Any, stack: int) -> Entry:
+    """The director records a rebuy: ``stack`` is the player's chips before it, which must
+    be at or below the limit (the starting stack unless the tournament sets another)."""
+    require_director(by)
+    with transaction.atomic():
+        if stack is None:
+            raise TournamentError(_stack_needed())
+        tournament, entry = _lock_entry(entry_id)
+        refusal = rebuy_refusal(tournament, entry, stack=stack)
+        if refusal:
+            raise TournamentError(refusal)
+        before = entry.rebuys
+        entry.rebuys = before + 1
+        entry.save(update_fields=["rebuys"])
+        undo.action_record(
+            tournament,
+            ActionKind.REBUY,
+            _("Rebuy: %(name)s (%(count)s of %(allowed)s, had %(stack)s chips)")
+            % {
+                "name": entry.player.name,
+                "count": entry.rebuys,
+                "allowed": tournament.rebuys_allowed,
+                "stack": stack,
+            },
+            by=by,
+            undo={"entry": entry.pk, "rebuys": before},
+        )
+    return entry
+
+
+def reentry_refusal(
+    tournament: Tournament, entry: Entry, rows: Sequence[StructureLevel] | None = None
+) -> str | None:
+    """Why ``entry``'s player cannot re-enter now (None: they can)."""
+    if not tournament.reentries_allowed:
+        return _("This tournament has no re-entries.")
+    if tournament.is_over:
+        return _("This tournament is over.")
+    if not tournament.is_started:
+        return _("Re-entries start with the tournament.")
+    if entry.state != EntryState.OUT:
+        return _("%(name)s is not out.") % {"name": entry.player.name}
+    rows = selectors.structure_rows(tournament) if rows is None else rows
+    if not _level_rule(tournament, tournament.reentry_until_level, rows):
+        return _("Re-entry closed at the end of level %(level)s.") % {
+            "level": tournament.reentry_until_level
+        }
+    played = tournament.entries.filter(
+        player_id=entry.player_id, state__in=(EntryState.PLAYING, EntryState.OUT)
+    ).count()
+    if played - 1 >= tournament.reentries_allowed:
+        return _("%(name)s has used all %(count)s re-entries.") % {
+            "name": entry.player.name,
+            "count": tournament.reentries_allowed,
+        }
+    live = selectors.entry_live_of(tournament, entry.player)
+    if live is not None:
+        return _already_message(entry.player, live)
+    if _full(tournament):
+        return _full_message(tournament)
+    return None
+
+
+def entry_reentry(entry_id: int, *, by: Any) -> Entry:
+    """A busted player buys in again: a new entry (the next number) playing from now."""
+    require_director(by)
+    with transaction.atomic():
+        tournament, entry = _lock_entry(entry_id)
+        refusal = reentry_refusal(tournament, entry)
+        if refusal:
+            raise TournamentError(refusal)
+        last = tournament.entries.filter(player_id=entry.player_id).order_by("-number").first()
+        number = (last.number if last else entry.number) + 1
+        new = Entry.objects.create(
+            tournament=tournament,
+            player=entry.player,
+            number=number,
+            state=EntryState.PLAYING,
+        )
+        includes = _seat_late(tournament, new, by)
+        undo.action_record(
+            tournament,
+            ActionKind.REENTRY,
+            _("Re-entry: %(name)s (entry %(number)s)")
+            % {"name": entry.player.name, "number": number},
+            by=by,
+            undo={"entry": new.pk, "from": entry.pk, undo.INCLUDES: includes},
+        )
+    return new
+
+
+def addon_refusal(
+    tournament: Tournament, entry: Entry, rows: Sequence[StructureLevel] | None = None
+) -> str | None:
+    """Why ``entry`` cannot take the add-on now (None: it can)."""
+    if tournament.addon_at_break is None:
+        return _("This tournament has no add-on.")
+    if tournament.is_over:
+        return _("This tournament is over.")
+    if entry.state != EntryState.PLAYING:
+        return _not_playing_message(entry)
+    if entry.addon:
+        return _("%(name)s has already taken the add-on.") % {"name": entry.player.name}
+    rows = selectors.structure_rows(tournament) if rows is None else rows
+    row = selectors.current_row(tournament, rows)
+    if row is None or row.position != tournament.addon_at_break:
+        numbers = dict(zip((r.position for r in rows), selectors.level_numbers(rows), strict=True))
+        return _("The add-on is taken at the break after level %(level)s.") % {
+            "level": numbers.get(tournament.addon_at_break, "?")
+        }
+    return None
+
+
+def entry_addon(entry_id: int, *, by: Any) -> Entry:
+    """The director records a player's add-on: once, at the add-on break."""
+    require_director(by)
+    with transaction.atomic():
+        tournament, entry = _lock_entry(entry_id)
+        refusal = addon_refusal(tournament, entry)
+        if refusal:
+            raise TournamentError(refusal)
+        entry.addon = True
+        entry.save(update_fields=["addon"])
+        undo.action_record(
+            tournament,
+            ActionKind.ADDON,
+            _("Add-on: %(name)s") % {"name": entry.player.name},
+            by=by,
+            undo={"entry": entry.pk},
+        )
+    return entry
+
+
+# -- undo -------------------------------------------------------------------------------
+
+
+def _undo_entry(action: TournamentAction) -> Entry:
+    entry = Entry.objects.select_related("player").filter(pk=action.undo.get("entry")).first()
+    if entry is None:
+        raise TournamentError(
+            _("“%(action)s” cannot be undone: the entry no longer exists.")
+            % {"action": action.summary}
+        )
+    return entry
+
+
+def _changed_since(action: TournamentAction) -> TournamentError:
+    return TournamentError(
+        _("“%(action)s” cannot be undone: the entry has changed since.")
+        % {"action": action.summary}
+    )
+
+
+def _give_back_place(tournament: Tournament, entry: Entry, action: TournamentAction) -> None:
+    """Reverse a registration or late entry: the entry goes back to what it was (or away)."""
+    held_place = entry.state in selectors.PLACE_STATES
+    player = entry.player
+    if action.undo.get("created"):
+        entry.delete()
+    else:
+        _restore(entry, action.undo["before"])
+    if action.undo.get("player_created") and not player.entries.exists():
+        player.delete()
+    if held_place:
+        _promote_waiting(tournament)
+
+
+@undo.register(ActionKind.START)
+def _undo_start(tournament: Tournament, action: TournamentAction) -> None:
+    # The draw (included in the start) is already undone: the players are registered again.
+    if tournament.state not in (TournamentState.RUNNING, TournamentState.ON_BREAK):
+        raise TournamentError(
+            _("“%(action)s” cannot be undone: the tournament is %(state)s.")
+            % {"action": action.summary, "state": tournament.get_state_display().lower()}
+        )
+    tournament.started_at = None
+    clock.clock_restore(tournament, action.undo["clock"])
+
+
+@undo.register(ActionKind.REGISTER)
+def _undo_register(tournament: Tournament, action: TournamentAction) -> None:
+    entry = _undo_entry(action)
+    if entry.state not in (EntryState.REGISTERED, EntryState.WAITING):
+        raise _changed_since(action)
+    _give_back_place(tournament, entry, action)
+
+
+@undo.register(ActionKind.LATE_ENTRY)
+def _undo_late_entry(tournament: Tournament, action: TournamentAction) -> None:
+    entry = _undo_entry(action)
+    if entry.state != EntryState.PLAYING or entry.rebuys or entry.addon:
+        raise _changed_since(action)
+    if entry.knockouts.exists():
+        raise _changed_since(action)
+    _give_back_place(tournament, entry, action)
+
+
+@undo.register(ActionKind.UNREGISTER)
+def _undo_unregister(tournament: Tournament, action: TournamentAction) -> None:
+    entry = _undo_entry(action)
+    if entry.state != EntryState.UNREGISTERED:
+        raise _changed_since(action)
+    # The players moved up by this removal go back to the waiting list first, so the place
+    # they took is free again; one who has since left the list stays where they are.
+    Entry.objects.filter(
+        pk__in=action.undo.get("promoted", []), state=EntryState.REGISTERED
+    ).update(state=EntryState.WAITING)
+    before = dict(action.undo["before"])
+    if before["state"] == EntryState.REGISTERED and _full(tournament):
+        before["state"] = EntryState.WAITING
+    _restore(entry, before)
+
+
+@undo.register(ActionKind.REBUY)
+def _undo_rebuy(tournament: Tournament, action: TournamentAction) -> None:
+    entry = _undo_entry(action)
+    if entry.rebuys != action.undo["rebuys"] + 1:
+        raise _changed_since(action)
+    entry.rebuys = action.undo["rebuys"]
+    entry.save(update_fields=["rebuys"])
+
+
+@undo.register(ActionKind.REENTRY)
+def _undo_reentry(tournament: Tournament, action: TournamentAction) -> None:
+    entry = _undo_entry(action)
+    if entry.state != EntryState.PLAYING or entry.rebuys or entry.addon:
+        raise _changed_since(action)
+    if entry.knockouts.exists():
+        raise _changed_since(action)
+    entry.delete()
+
+
+@undo.register(ActionKind.ADDON)
+def _undo_addon(tournament: Tournament, action: TournamentAction) -> None:
+    entry = _undo_entry(action)
+    if not entry.addon:
+        raise _changed_since(action)
+    entry.addon = False
+    entry.save(update_fields=["addon"])

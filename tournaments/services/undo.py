@@ -1,0 +1,190 @@
+"""The director's action log and its undo, shared by every console action.
+
+Each workflow a director triggers records one ``TournamentAction`` with ``action_record``
+inside its own transaction, carrying in ``undo`` what it takes to reverse it (the rows'
+values before the action, or the ids it created). The module that owns the action kind
+registers the function that reverses it::
+
+    @undo.register(ActionKind.REBUY)
+    def _undo_rebuy(tournament: Tournament, action: TournamentAction) -> None:
+        ...
+
+``action_undo_last`` undoes the newest action not yet undone, so a director can walk back
+the last actions one at a time, in order. A workflow that calls another one which logs its
+own action (a late entry drawing a seat, the start drawing every seat) records its action
+last, with ``undo["includes"] = [the other action's id]``: one Undo then reverses both, the
+included one first. Undoing runs with the tournament row locked, the
+same lock every action takes, so an undo never interleaves with a new action; if the
+handler finds the action can no longer be reversed (a rebought player has since been
+eliminated, say), it raises ``TournamentError`` and the transaction rolls back whole.
+
+After commit, ``tournament_changed`` is sent (tournament id, action) so the clock screens'
+and consoles' broadcaster can tell them to refresh without this module knowing about
+sockets.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable
+from typing import Any
+
+from django.db import transaction
+from django.dispatch import Signal
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournaments.errors import TournamentError
+from tournaments.models import Tournament, TournamentAction
+
+UndoHandler = Callable[[Tournament, TournamentAction], None]
+
+SUMMARY_MAX = TournamentAction._meta.get_field("summary").max_length or 300
+
+# Sent after commit with ``tournament_id`` and ``action`` whenever an action is recorded or
+# undone (``undone`` True for an undo).
+tournament_changed = Signal()
+
+# In an action's ``undo`` data: the ids of actions recorded as part of it (see
+# ``action_undo_last``).
+INCLUDES = "includes"
+
+_handlers: dict[str, UndoHandler] = {}
+_discovered = False
+
+
+def register(kind: str) -> Callable[[UndoHandler], UndoHandler]:
+    """Register the function that reverses actions of ``kind``.
+
+    One handler per kind: a second, different handler is a programming error (two modules
+    would disagree on how to reverse the same action). Re-registering the same function, as
+    a module reload does, is harmless.
+    """
+
+    def decorator(func: UndoHandler) -> UndoHandler:
+        known = _handlers.get(kind)
+        if known is not None and (known.__module__, known.__qualname__) != (
+            func.__module__,
+            func.__qualname__,
+        ):
+            raise ValueError(f"an undo handler for {kind!r} is already registered: {known!r}")
+        _handlers[kind] = func
+        return func
+
+    return decorator
+
+
+def _discover_handlers() -> None:
+    """Import every ``tournaments.services`` module once, so each registers its handlers.
+
+    Handlers register at import; a process that records an action has imported its module,
+    but one that only undoes (a fresh worker serving the console's Undo button) may not have.
+    """
+    global _discovered
+    if _discovered:
+        return
+    package = importlib.import_module("tournaments.services")
+    for module in pkgutil.iter_modules(package.__path__):
+        importlib.import_module(f"tournaments.services.{module.name}")
+    _discovered = True
+
+
+def handler_for(kind: str) -> UndoHandler | None:
+    """The registered reverse of ``kind``, or None when actions of that kind cannot be undone."""
+    _discover_handlers()
+    return _handlers.get(kind)
+
+
+def _notify(tournament_id: int, action: TournamentAction, *, undone: bool) -> None:
+    transaction.on_commit(
+        lambda: tournament_changed.send(
+            sender=TournamentAction, tournament_id=tournament_id, action=action, undone=undone
+        )
+    )
+
+
+def action_record(
+    tournament: Tournament, kind: str, summary: str, *, by: Any, undo: dict[str, Any]
+) -> TournamentAction:
+    """Log what a director (or a player registering) did, with what it takes to undo it.
+
+    Call it inside the action's transaction, after the change, with the tournament row
+    locked: the log and the change commit or roll back together. ``by`` is the user who
+    acted (None for the system); ``summary`` is the line the console shows, already
+    translated ("Rebuy: Ann (2 of 3)").
+    """
+    if not isinstance(undo, dict):
+        raise TypeError("undo must be a dict of JSON values")
+    user = by if by is not None and getattr(by, "is_authenticated", False) else None
+    with transaction.atomic():
+        action = TournamentAction.objects.create(
+            tournament=tournament,
+            kind=str(kind),
+            summary=summary[:SUMMARY_MAX],
+            by=user,
+            undo=undo,
+        )
+        _notify(tournament.pk, action, undone=False)
+    return action
+
+
+def action_last(tournament_id: int) -> TournamentAction | None:
+    """The newest action not yet undone: the one the console's Undo button reverses."""
+    return (
+        TournamentAction.objects.filter(tournament_id=tournament_id, undone_at__isnull=True)
+        .order_by("-pk")
+        .first()
+    )
+
+
+def action_can_undo(action: TournamentAction | None) -> bool:
+    """Whether the console should offer Undo for ``action`` (its kind, and the kinds of the
+    actions it includes, have a reverse)."""
+    if action is None or action.undone_at is not None or handler_for(action.kind) is None:
+        return False
+    kinds = TournamentAction.objects.filter(pk__in=action.undo.get(INCLUDES, [])).values_list(
+        "kind", flat=True
+    )
+    return all(handler_for(kind) is not None for kind in kinds)
+
+
+def action_undo_last(tournament_id: int, *, by: Any) -> TournamentAction:
+    """Undo the newest action not yet undone, and mark it undone by ``by``.
+
+    Actions are undone newest first: each one's ``undo`` data describes the rows as they
+    were just before it, which is only true again once every later action is reversed.
+    Raises ``TournamentError`` when there is nothing to undo, when the action's kind cannot
+    be undone, or when its handler finds it can no longer be reversed; nothing changes then.
+    """
+    with transaction.atomic():
+        try:
+            tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
+        except Tournament.DoesNotExist:
+            raise TournamentError(_("This tournament does not exist.")) from None
+        # Read under the tournament lock: every action takes it, so no new action can slip
+        # in between choosing this one and reversing it.
+        action = action_last(tournament_id)
+        if action is None:
+            raise TournamentError(_("There is nothing to undo."))
+        user = by if by is not None and getattr(by, "is_authenticated", False) else None
+        now = timezone.now()
+        # Actions another workflow recorded as part of this one (the seat a late entry
+        # drew) happened after its own change: they are reversed first, newest first.
+        included = TournamentAction.objects.filter(
+            tournament_id=tournament_id,
+            pk__in=action.undo.get(INCLUDES, []),
+            undone_at__isnull=True,
+        ).order_by("-pk")
+        for part in [*included, action]:
+            handler = handler_for(part.kind)
+            if handler is None:
+                raise TournamentError(
+                    _("“%(action)s” cannot be undone.") % {"action": part.summary}
+                )
+            handler(tournament, part)
+            part.undone_at = now
+            part.undone_by = user
+            part.save(update_fields=["undone_at", "undone_by"])
+        _notify(tournament.pk, action, undone=True)
+    return action
