@@ -10,7 +10,11 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 pytestmark = pytest.mark.django_db
 
 # Arguments for director pages whose URL takes some; a new one must be added here.
-SAMPLE_KWARGS: dict[str, dict[str, object]] = {}
+SAMPLE_KWARGS: dict[str, dict[str, object]] = {
+    # The first built-in blind structure and its first row (data migration tournaments 0002).
+    "tournaments:structure_edit": {"structure_id": 1},
+    "tournaments:structure_row": {"structure_id": 1, "row_id": 1},
+}
 
 
 def walk(patterns: list[URLPattern | URLResolver], namespace: str = "") -> Iterator[str]:
