@@ -28,6 +28,9 @@ SAMPLE_KWARGS: dict[str, dict[str, object] | Callable[[], dict[str, object]]] = 
     "tournaments:new": _event_kwargs,
     "tournaments:edit": _tournament_kwargs,
     "tournaments:console": _tournament_kwargs,
+    # The first built-in blind structure and its first row (data migration tournaments 0002).
+    "tournaments:structure_edit": {"structure_id": 1},
+    "tournaments:structure_row": {"structure_id": 1, "row_id": 1},
 }
 
 

@@ -1,5 +1,405 @@
-"""Views of the tournaments: structures."""
+"""The blind-structure editor for directors: the list, the four ways to start one, and the
+editor with its htmx rows and clock preview.
 
-from django.urls import URLPattern
+Every form posts and redirects without JavaScript; with htmx the same forms swap the rows
+fragment (`_structure_rows.html`) or one row in place. Directors only
+(`series.permissions.director_required`): players get 403.
+"""
 
-urlpatterns: list[URLPattern] = []
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import path, reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+from django_htmx.http import reswap, retarget
+
+from series.permissions import director_required
+from tournaments import structures as pure
+from tournaments.models import BlindStructure
+from tournaments.services import structures as services
+from tournaments.structure_forms import (
+    BlankStructureForm,
+    CopyStructureForm,
+    GeneratorForm,
+    PreviewForm,
+    RowForm,
+    StructureSettingsForm,
+    add_problems,
+)
+
+
+@director_required
+def structure_list(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "tournaments/structure_list.html",
+        {
+            "templates": services.structures_templates(),
+            "mine": services.structures_of(request.user),
+            "others": services.structures_of_others(request.user),
+            "last_used": services.structure_last_used(request.user),
+        },
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Starting a structure: blank, a copy (of a template or any structure), the last used, or
+# the generator's proposal.
+
+
+def _new_forms(request: HttpRequest, source: str | None = None) -> dict[str, Any]:
+    data = request.POST if request.method == "POST" else None
+    defaults = services.structure_generator_defaults()
+    generator_initial = {
+        **defaults,
+        "name": _("My structure"),
+        "betting": "limit" if defaults.pop("for_limit") else "big",
+    }
+    return {
+        "blank_form": BlankStructureForm(
+            data if source == "blank" else None,
+            initial={"chip_set": generator_initial["chip_set"]},
+            prefix="blank",
+        ),
+        "template_form": CopyStructureForm(
+            data if source == "template" else None, templates_only=True, prefix="template"
+        ),
+        "generator_form": GeneratorForm(
+            data if source == "generate" else None, initial=generator_initial, prefix="gen"
+        ),
+        "last_used": services.structure_last_used(request.user),
+        "source": source,
+    }
+
+
+def _create(request: HttpRequest, source: str, forms: dict[str, Any]) -> BlindStructure | None:
+    """Run the chosen way of starting a structure; None when its form has errors."""
+    if source == "blank":
+        form = forms["blank_form"]
+        if form.is_valid():
+            return services.structure_create(
+                by=request.user,
+                name=form.cleaned_data["name"],
+                for_limit=form.cleaned_data["betting"] == "limit",
+                chip_set=form.cleaned_data["chip_set"],
+            )
+        return None
+    if source == "template":
+        form = forms["template_form"]
+        if form.is_valid():
+            return services.structure_copy(
+                form.cleaned_data["structure"].pk,
+                by=request.user,
+                name=form.cleaned_data["name"] or None,
+            )
+        return None
+    if source == "generate":
+        form = forms["generator_form"]
+        if not form.is_valid():
+            return None
+        data = form.cleaned_data
+        try:
+            return services.structure_generate(
+                by=request.user,
+                name=data["name"],
+                starting_stack=data["starting_stack"],
+                players=data["players"],
+                hours=data["hours"],
+                chip_set=data["chip_set"],
+                level_minutes=data["level_minutes"],
+                break_every=data["break_every"],
+                break_minutes=data["break_minutes"],
+                ante_kind=data["ante_kind"],
+                for_limit=data["betting"] == "limit",
+            )
+        except pure.StructureError as error:
+            add_problems(form, error)
+            return None
+    raise Http404(_("Unknown way to start a structure."))
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def structure_new(request: HttpRequest) -> HttpResponse:
+    """Start a structure: blank, from a template, a copy of one (``structure`` posted),
+    the one used last time, or the generator's proposal."""
+    if request.method == "GET":
+        return render(request, "tournaments/structure_new.html", _new_forms(request))
+    source = request.POST.get("source", "")
+    try:
+        if source in ("copy", "last"):
+            if source == "last":
+                last = services.structure_last_used(request.user)
+                if last is None:
+                    raise pure.StructureError(_("No tournament has used a structure yet."))
+                structure_id = last.pk
+            else:
+                structure_id = _posted_id(request, "structure")
+            structure = services.structure_copy(
+                structure_id, by=request.user, name=request.POST.get("name") or None
+            )
+        else:
+            forms = _new_forms(request, source)
+            created = _create(request, source, forms)
+            if created is None:
+                return render(request, "tournaments/structure_new.html", forms, status=400)
+            structure = created
+    except BlindStructure.DoesNotExist:
+        raise Http404(_("No such structure.")) from None
+    except pure.StructureError as error:
+        for message in error.messages:
+            messages.error(request, message)
+        return redirect("tournaments:structure_list")
+    messages.success(request, _("“%(name)s” is ready to edit.") % {"name": structure.name})
+    return redirect("tournaments:structure_edit", structure_id=structure.pk)
+
+
+def _posted_id(request: HttpRequest, name: str) -> int:
+    try:
+        return int(request.POST.get(name, ""))
+    except ValueError:
+        raise Http404(_("No such structure.")) from None
+
+
+# ---------------------------------------------------------------------------------------------
+# The editor
+
+
+def _preview_form(
+    request: HttpRequest, structure: BlindStructure
+) -> tuple[PreviewForm, services.PreviewSettings]:
+    """The preview's start and field: as asked (GET, or carried along with an htmx post),
+    else the next event's (`structure_preview_settings`)."""
+    settings = services.structure_preview_settings(structure)
+    initial = PreviewForm.initial_for(settings.start, settings.players, settings.starting_stack)
+    source = request.POST if request.method == "POST" else request.GET
+    if any(name in source for name in initial):
+        return PreviewForm(source, initial=initial), settings
+    return PreviewForm(initial=initial), settings
+
+
+def _editor_context(
+    request: HttpRequest,
+    structure: BlindStructure,
+    *,
+    editing: int | None = None,
+    row_form: RowForm | None = None,
+    errors: list[str] | None = None,
+) -> dict[str, Any]:
+    rows = services.structure_rows(structure)
+    preview_form, settings = _preview_form(request, structure)
+    if preview_form.is_bound and preview_form.is_valid():
+        start = preview_form.cleaned_data["preview_start"]
+        players = preview_form.cleaned_data["preview_players"]
+        stack = preview_form.cleaned_data["preview_stack"]
+    else:
+        start, players, stack = settings.start, settings.players, settings.starting_stack
+    timed = pure.preview(rows, start, chips_total=players * stack)
+    in_play = pure.chips_in_play(rows, structure.chip_set)
+    lock_reason = services.structure_lock_reason(structure)
+    items = []
+    for timed_row, chips in zip(timed.rows, in_play, strict=True):
+        row = timed_row.row
+        form = None
+        if editing == row.id and lock_reason is None:
+            form = row_form or RowForm(row=row, for_limit=structure.for_limit, chips=chips)
+        items.append(
+            {
+                "timed": timed_row,
+                "row": row,
+                "label": pure.row_label(rows, timed_row.index),
+                "first": timed_row.index == 0,
+                "last": timed_row.index == len(rows) - 1,
+                "finish": timed_row.index == timed.finish_index,
+                "form": form,
+            }
+        )
+    levels = sum(1 for row in rows if not row.is_break)
+    return {
+        "structure": structure,
+        "items": items,
+        "preview": timed,
+        "preview_form": preview_form,
+        "preview_event": settings.event,
+        "players": players,
+        "stack": stack,
+        "chips_total": players * stack,
+        "levels_count": levels,
+        "breaks_count": len(rows) - levels,
+        "expected_length": (
+            services.duration_text(
+                int((timed.expected_finish - timed.starts_at).total_seconds() // 60)
+            )
+            if timed.expected_finish
+            else None
+        ),
+        "total_length": services.duration_text(
+            int((timed.ends_at - timed.starts_at).total_seconds() // 60)
+        ),
+        "lock_reason": lock_reason,
+        "editable": lock_reason is None,
+        "errors": errors or [],
+        "settings_form": StructureSettingsForm(
+            initial={
+                "name": structure.name,
+                "description": structure.description,
+                "betting": "limit" if structure.for_limit else "big",
+                "chip_set": structure.chip_set,
+            }
+        ),
+    }
+
+
+def _structure_or_404(structure_id: int) -> BlindStructure:
+    return get_object_or_404(BlindStructure, pk=structure_id)
+
+
+def _rows_response(
+    request: HttpRequest, structure: BlindStructure, errors: list[str] | None = None
+) -> HttpResponse:
+    """After an edit: the rows fragment for htmx, a redirect back to the editor otherwise."""
+    if request.htmx:
+        return render(
+            request,
+            "tournaments/_structure_rows.html",
+            _editor_context(request, structure, errors=errors),
+        )
+    for message in errors or []:
+        messages.error(request, message)
+    return redirect(reverse("tournaments:structure_edit", args=[structure.pk]))
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def structure_edit(request: HttpRequest, structure_id: int) -> HttpResponse:
+    """The editor page; with htmx, GET returns the rows fragment (a new preview start).
+
+    Posts: ``op`` = ``add-level`` or ``add-break`` (at the end), ``settings`` (name,
+    description, betting, chip set) or ``delete``.
+    """
+    structure = _structure_or_404(structure_id)
+    if request.method == "GET":
+        context = _editor_context(request, structure)
+        if request.htmx:
+            return render(request, "tournaments/_structure_rows.html", context)
+        return render(request, "tournaments/structure_edit.html", context)
+
+    op = request.POST.get("op", "")
+    if op in ("add-level", "add-break"):
+        kind = pure.RowKind.BREAK if op == "add-break" else pure.RowKind.LEVEL
+        try:
+            services.structure_level_add(structure.pk, kind=kind)
+        except pure.StructureError as error:
+            return _rows_response(request, structure, error.messages)
+        return _rows_response(request, structure)
+    if op == "settings":
+        return _settings_post(request, structure)
+    if op == "delete":
+        try:
+            services.structure_delete(structure.pk)
+        except pure.StructureError as error:
+            for message in error.messages:
+                messages.error(request, message)
+            return redirect("tournaments:structure_edit", structure_id=structure.pk)
+        messages.success(request, _("“%(name)s” was deleted.") % {"name": structure.name})
+        return redirect("tournaments:structure_list")
+    return _rows_response(request, structure, [_("Unknown change; reload the page.")])
+
+
+def _settings_post(request: HttpRequest, structure: BlindStructure) -> HttpResponse:
+    form = StructureSettingsForm(request.POST)
+    if form.is_valid():
+        try:
+            services.structure_update(
+                structure.pk,
+                name=form.cleaned_data["name"],
+                description=form.cleaned_data["description"],
+                chip_set=form.cleaned_data["chip_set"],
+                for_limit=form.cleaned_data["betting"] == "limit",
+            )
+        except pure.StructureError as error:
+            add_problems(form, error)
+        else:
+            messages.success(request, _("Settings saved."))
+            return redirect("tournaments:structure_edit", structure_id=structure.pk)
+    structure.refresh_from_db()
+    context = _editor_context(request, structure)
+    context["settings_form"] = form
+    context["settings_open"] = True
+    return render(request, "tournaments/structure_edit.html", context, status=400)
+
+
+ROW_MOVES = {"up": -1, "down": 1}
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def structure_row(request: HttpRequest, structure_id: int, row_id: int) -> HttpResponse:
+    """One row. GET: the row (``?edit=1``: its form in place); without htmx, the editor
+    page with that row open. Posts: ``op`` = ``save``, ``remove``, ``up``, ``down``,
+    ``add-level`` or ``add-break`` (inserted below this row)."""
+    structure = _structure_or_404(structure_id)
+    level = get_object_or_404(structure.levels, pk=row_id)
+    editing = request.GET.get("edit") == "1"
+    if request.method == "GET":
+        context = _editor_context(request, structure, editing=level.pk if editing else None)
+        if not request.htmx:
+            return render(request, "tournaments/structure_edit.html", context)
+        item = next(item for item in context["items"] if item["row"].id == level.pk)
+        return render(request, "tournaments/_structure_row.html", {**context, "item": item})
+
+    op = request.POST.get("op", "")
+    try:
+        if op == "save":
+            return _row_save(request, structure, level.pk)
+        if op == "remove":
+            services.structure_level_remove(structure.pk, level.pk)
+        elif op in ROW_MOVES:
+            services.structure_level_move(structure.pk, level.pk, offset=ROW_MOVES[op])
+        elif op in ("add-level", "add-break"):
+            kind = pure.RowKind.BREAK if op == "add-break" else pure.RowKind.LEVEL
+            services.structure_level_add(structure.pk, kind=kind, after=level.pk)
+        else:
+            return _rows_response(request, structure, [_("Unknown change; reload the page.")])
+    except pure.StructureError as error:
+        return _rows_response(request, structure, error.messages)
+    return _rows_response(request, structure)
+
+
+def _row_save(request: HttpRequest, structure: BlindStructure, row_id: int) -> HttpResponse:
+    rows = services.structure_rows(structure)
+    index = next((i for i, row in enumerate(rows) if row.id == row_id), None)
+    if index is None:  # removed by another director since this page was drawn
+        return _rows_response(request, structure, [_("That row is no longer in the structure.")])
+    chips = pure.chips_in_play(rows, structure.chip_set)[index]
+    form = RowForm(request.POST, row=rows[index], for_limit=structure.for_limit, chips=chips)
+    if form.is_valid():
+        try:
+            services.structure_level_update(structure.pk, row_id, **form.changes())
+        except pure.StructureError as error:
+            add_problems(form, error, index)
+        else:
+            return _rows_response(request, structure)
+    context = _editor_context(request, structure, editing=row_id, row_form=form)
+    if request.htmx:
+        item = next(item for item in context["items"] if item["row"].id == row_id)
+        response = render(request, "tournaments/_structure_row.html", {**context, "item": item})
+        return reswap(retarget(response, f"#row-{row_id}"), "outerHTML")
+    return render(request, "tournaments/structure_edit.html", context, status=400)
+
+
+urlpatterns = [
+    path("structures/", structure_list, name="structure_list"),
+    path("structures/new/", structure_new, name="structure_new"),
+    path("structures/<int:structure_id>/", structure_edit, name="structure_edit"),
+    path(
+        "structures/<int:structure_id>/rows/<int:row_id>/",
+        structure_row,
+        name="structure_row",
+    ),
+]

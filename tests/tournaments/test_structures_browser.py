@@ -1,0 +1,143 @@
+"""The structure editor in Debian's chromium: htmx adds, edits and moves rows in place.
+
+Screenshots of the editor on a laptop (1366x768) and a phone (390x844) land in
+test-artifacts/. Deselect with ``-m "not browser"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connections
+from django.utils import timezone
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from series.models import Event, Season
+from series.services import director_grant
+from tests.browser import ARTIFACTS, launch_chromium, needs_chromium
+from tests.conftest import PASSWORD
+from tournaments.models import BlindStructure
+from tournaments.services import structures as services
+
+pytestmark = needs_chromium
+
+
+@pytest.fixture
+def structure(transactional_db: None) -> BlindStructure:
+    services.structure_templates_install()
+    director = director_grant(User.objects.create_user("dana", password=PASSWORD))
+    today = timezone.localdate()
+    season = Season.objects.create(
+        name="2026 Omaha Series", starts_on=today, ends_on=today + timedelta(days=90)
+    )
+    start = (timezone.now() + timedelta(days=5)).replace(hour=19, minute=30, second=0)
+    Event.objects.create(
+        season=season,
+        name="Event 2: Pot-Limit Omaha/8",
+        starts_at=start,
+        buy_in=20,
+        fee=5,
+        starting_stack=10_000,
+    )
+    template = BlindStructure.objects.get(name="Home series PLO8", is_template=True)
+    return services.structure_copy(template.pk, by=director, name="Tuesday PLO8")
+
+
+@pytest.fixture
+def browser(live_server: object, monkeypatch: pytest.MonkeyPatch) -> Iterator[Browser]:
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        yield browser
+        browser.close()
+        connections.close_all()
+
+
+def log_in(page: Page, base: str) -> None:
+    page.goto(f"{base}/accounts/login/")
+    page.locator("#id_username").fill("dana")
+    page.locator("#id_password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+
+
+def test_edit_a_structure_with_htmx_on_a_laptop_and_a_phone(
+    structure: BlindStructure,
+    live_server,
+    browser: Browser,  # type: ignore[no-untyped-def]
+) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    base = live_server.url
+    page = browser.new_page(viewport={"width": 1366, "height": 768})
+    log_in(page, base)
+    page.goto(f"{base}/director/")
+    page.get_by_role("link", name="Blind structures").click()
+    expect(page.get_by_role("heading", name="Blind structures")).to_be_visible()
+    page.get_by_role("link", name="Tuesday PLO8").click()
+
+    rows = page.locator(".srows > li")
+    expect(rows).to_have_count(24)
+    expect(rows.first).to_contain_text("19:30")
+    # htmx: the page stays, the rows are swapped.
+    page.evaluate("window.stayed = true")
+    page.get_by_role("button", name="Add a level").click()
+    expect(rows).to_have_count(25)
+    expect(rows.last).to_contain_text("Level 21")
+    assert page.evaluate("window.stayed") is True
+
+    # Edit level 2 in place: an ante from each player.
+    page.get_by_role("link", name="Edit Level 2", exact=True).click()
+    form_row = page.locator("li.srow-editing")
+    expect(form_row).to_be_visible()
+    form_row.get_by_label("Ante", exact=True).select_option("each")
+    form_row.get_by_label("Ante amount").fill("25")
+    form_row.get_by_role("button", name="Save").click()
+    expect(page.locator("li.srow-editing")).to_have_count(0)
+    expect(rows.nth(1)).to_contain_text("ante 25")
+
+    # A bad edit keeps the form open with the message beside it, and changes nothing.
+    page.get_by_role("link", name="Edit Level 3", exact=True).click()
+    form_row = page.locator("li.srow-editing")
+    form_row.get_by_label("Big blind").fill("50")
+    form_row.get_by_role("button", name="Save").click()
+    expect(form_row).to_contain_text("Level 3: the big blind 50 is below the small blind 75.")
+    form_row.get_by_role("link", name="Cancel").click()
+    expect(rows.nth(2)).to_contain_text("75/150")
+
+    # Move the first break down one row: level 5 now starts before it.
+    page.get_by_role("button", name="Move Break after level 4 down").click()
+    expect(rows.nth(4)).to_contain_text("Level 5")
+    expect(rows.nth(5)).to_contain_text("Break")
+
+    # A new start time moves every row.
+    page.get_by_label("Start", exact=True).fill("2026-04-10T20:00")
+    page.get_by_role("button", name="Show times").click()
+    expect(rows.first).to_contain_text("20:00")
+    expect(page.locator(".preview-facts")).to_contain_text("Fri 10 Apr, 20:00")
+
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(ARTIFACTS / "structure-editor-laptop.png"))
+    page.get_by_role("link", name="Edit Level 2", exact=True).click()
+    expect(page.locator("li.srow-editing")).to_be_visible()
+    page.screenshot(path=str(ARTIFACTS / "structure-editor-laptop-full.png"), full_page=True)
+
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.reload()
+    expect(rows).to_have_count(25)
+    page.screenshot(path=str(ARTIFACTS / "structure-editor-phone.png"))
+    rows.nth(2).scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "structure-rows-phone.png"))
+    page.get_by_role("link", name="Edit Level 2", exact=True).click()
+    editing = page.locator("li.srow-editing")
+    expect(editing).to_be_visible()
+    editing.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "structure-row-edit-phone.png"))
+    page.goto(f"{base}/tournaments/structures/")
+    page.screenshot(path=str(ARTIFACTS / "structure-list-phone.png"), full_page=True)
+    page.goto(f"{base}/tournaments/structures/new/")
+    page.screenshot(path=str(ARTIFACTS / "structure-new-phone.png"), full_page=True)
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.screenshot(path=str(ARTIFACTS / "structure-new-laptop.png"), full_page=True)
+    page.close()

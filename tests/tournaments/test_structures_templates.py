@@ -1,0 +1,68 @@
+"""The built-in templates: installed by the data migration, valid, idempotent."""
+
+from __future__ import annotations
+
+import pytest
+
+from tournaments.models import BlindStructure
+from tournaments.services import structures as services
+from tournaments.structures import BUILTIN_TEMPLATES, check_rows
+
+from .conftest_t3 import *  # noqa: F403 (the fixtures)
+
+pytestmark = pytest.mark.django_db
+
+
+def rows_of(name: str) -> list:  # type: ignore[type-arg]
+    return services.structure_rows(BlindStructure.objects.get(name=name, is_template=True))
+
+
+def test_the_templates_exist(builtin_templates: list[BlindStructure]) -> None:
+    names = {t.name for t in builtin_templates}
+    assert {"Home series PLO8", "Limit Omaha/8", "Turbo"} <= names
+    assert all(t.is_template and t.created_by is None for t in builtin_templates)
+
+
+def test_installing_again_creates_nothing(builtin_templates: list[BlindStructure]) -> None:
+    assert services.structure_templates_install() == 0
+    assert BlindStructure.objects.filter(is_template=True).count() == len(BUILTIN_TEMPLATES)
+
+
+def test_every_template_is_a_valid_structure() -> None:
+    for template in BUILTIN_TEMPLATES:
+        check_rows(template.rows, for_limit=template.for_limit, chip_set=template.chip_set)
+
+
+def test_the_home_series_plo8_starts_at_the_seeds_blinds(
+    builtin_templates: list[BlindStructure],
+) -> None:
+    # seeds/home-series-event-plo8.txt: "20+5 Pot Limit Omaha/8" ... "if the blinds are
+    # 25/50 and the button wants to raise the pot"
+    structure = BlindStructure.objects.get(name="Home series PLO8")
+    assert not structure.for_limit
+    rows = rows_of("Home series PLO8")
+    assert (rows[0].small_blind, rows[0].big_blind) == (25, 50)
+    levels = [row for row in rows if not row.is_break]
+    assert all(b.big_blind > a.big_blind for a, b in zip(levels, levels[1:], strict=False))
+    assert any(row.colour_up for row in rows if row.is_break)
+
+
+def test_the_limit_template_has_small_and_big_bets(
+    builtin_templates: list[BlindStructure],
+) -> None:
+    structure = BlindStructure.objects.get(name="Limit Omaha/8")
+    assert structure.for_limit
+    for row in rows_of("Limit Omaha/8"):
+        if not row.is_break:
+            assert row.small_bet == row.big_blind and row.big_bet == 2 * row.big_blind
+
+
+def test_the_turbo_has_short_levels(builtin_templates: list[BlindStructure]) -> None:
+    assert {row.minutes for row in rows_of("Turbo") if not row.is_break} == {10}
+
+
+def test_the_templates_are_offered_to_copy(builtin_templates: list[BlindStructure]) -> None:
+    offered = list(services.structures_templates())
+    assert [t.name for t in offered] == sorted(t.name for t in builtin_templates)
+    home = next(t for t in offered if t.name == "Home series PLO8")
+    assert (home.levels_count, home.breaks_count) == (20, 4)

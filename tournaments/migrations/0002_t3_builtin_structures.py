@@ -1,0 +1,29 @@
+"""The built-in blind structures every director may copy (``is_template=True``).
+
+A data migration rather than creation on first use: the templates are there from the first
+deploy for every page that offers a structure (the tournament settings, the admin, the
+editor), and no page has to write while it reads. It is idempotent: a template whose name
+is already stored is left alone (a director may have adjusted it in the admin), so running
+it again, or after a database was filled by other means, creates only what is missing.
+The rows are the pure data of ``tournaments.structures.BUILTIN_TEMPLATES``, written with
+the historical models through the same installer the tests use.
+"""
+
+from typing import Any
+
+from django.db import migrations
+
+
+def install(apps: Any, schema_editor: Any) -> None:
+    from tournaments.services.structures import structure_templates_install
+
+    structure_templates_install(
+        apps.get_model("tournaments", "BlindStructure"),
+        apps.get_model("tournaments", "StructureLevel"),
+    )
+
+
+class Migration(migrations.Migration):
+    dependencies = [("tournaments", "0001_initial")]
+
+    operations = [migrations.RunPython(install, migrations.RunPython.noop)]
