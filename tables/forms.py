@@ -7,6 +7,7 @@ names are the service's keyword arguments.
 """
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from tables.engine.config import Game, Structure
 from tables.models import BOT_STYLES
@@ -55,10 +56,23 @@ class TableCreateForm(forms.Form):
             ("none", "No cap"),
         ],
     )
+    uncapped_heads_up = forms.BooleanField(
+        label=_("No cap heads-up"),
+        required=False,
+        help_text=_("Limit: no raise cap once only two players are left in the hand."),
+    )
     all_in_on_disconnect = forms.BooleanField(
         label="All-in on disconnect",
         required=False,
         help_text="A player who times out while disconnected is treated as all-in.",
+    )
+    pot_assumes_small_blind_call = forms.BooleanField(
+        label=_("Count the small blind's call in the first pot"),
+        required=False,
+        help_text=_(
+            "Pot-limit: before the first raise, the pot counts as if the small blind had "
+            "called (blinds 25/50: the button may raise to 200, not 175)."
+        ),
     )
 
     def clean_raise_cap(self) -> int | None:

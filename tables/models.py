@@ -56,6 +56,14 @@ class Table(models.Model):
         help_text="House option: a player who times out while disconnected, with chips in "
         "the pot, is treated as all-in instead of folding.",
     )
+    uncapped_heads_up = models.BooleanField(
+        default=False, help_text="Limit: no raise cap once only two players are left."
+    )
+    pot_assumes_small_blind_call = models.BooleanField(
+        default=False,
+        help_text="House option (pot-limit): before the first raise, count the pot as if the "
+        "small blind had called (blinds 25/50: the button may raise to 200).",
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -112,7 +120,11 @@ class Table(models.Model):
             ante=self.ante,
             big_bet=self.big_bet,
             raise_cap=self.raise_cap if self.structure == Structure.LIMIT else None,
+            uncapped_heads_up=self.uncapped_heads_up,
             all_in_on_timeout=self.all_in_on_disconnect,
+            pot_assumes_small_blind_call=(
+                self.pot_assumes_small_blind_call and self.structure == Structure.POT_LIMIT
+            ),
         )
 
 

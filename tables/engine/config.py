@@ -52,6 +52,9 @@ class Config:
     - `uncapped_heads_up`: the card room's option of no cap once only two players remain.
     - `all_in_on_timeout`: the online rooms' option that a player who times out or
       disconnects with chips in the pot is treated as all-in (`Hand.declare_all_in`).
+    - `pot_assumes_small_blind_call` (pot-limit, off by default): the home series' rule
+      that before the first raise of the first round the pot is counted as if the small
+      blind had called (seeds/home-series-event-plo8.txt).
     """
 
     game: Game
@@ -65,6 +68,7 @@ class Config:
     raise_cap: int | None = 4
     uncapped_heads_up: bool = False
     all_in_on_timeout: bool = False
+    pot_assumes_small_blind_call: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "game", Game(self.game))
@@ -101,7 +105,11 @@ class Config:
             raise RuleError(f"raise cap {self.raise_cap} must allow at least the opening bet")
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        data = asdict(self)
+        # Written only when on, so the records of every hand without it stay as they were.
+        if not data["pot_assumes_small_blind_call"]:
+            del data["pot_assumes_small_blind_call"]
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Config:

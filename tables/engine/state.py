@@ -172,6 +172,7 @@ class Hand:
         "_sd_order",
         "_sd_pos",
         "_seat_index",
+        "_sb_i",
         "_seats",
         "_shown",
         "_stack",
@@ -215,6 +216,7 @@ class Hand:
     _records: list[Record]
     _sd_order: list[int]
     _sd_pos: int
+    _sb_i: int
     _seat_index: dict[int, int]
     _seats: list[int]
     _shown: list[bool]
@@ -328,6 +330,7 @@ class Hand:
         # are no level of the side pots (a player all-in on a short ante still plays for
         # the main pot), as PokerKit does with ante trimming off.
         sb_i, bb_i = (1, 0) if n == 2 else (-1, 0) if dead_small_blind else (0, 1)
+        self._sb_i = sb_i
         if config.ante_kind is AnteKind.EACH:
             for i in range(n):
                 amount = min(stack[i], config.ante)
@@ -633,6 +636,8 @@ class Hand:
             min_to = cur + (last if last > bb else bb)
             if self._pot_limit:
                 pot_max = 2 * cur - b + self._collected + sum(bets)
+                if self._config.pot_assumes_small_blind_call:
+                    pot_max += self._assumed_small_blind_call(i)
                 max_to = pot_max if pot_max > min_to else min_to
             else:
                 max_to = total
@@ -701,10 +706,28 @@ class Hand:
         min_to = cur + (last if last > bb else bb)
         if self._pot_limit:
             pot_max = 2 * cur - self._bet[i] + self._collected + sum(self._bet)
+            if self._config.pot_assumes_small_blind_call:
+                pot_max += self._assumed_small_blind_call(i)
             max_to = pot_max if pot_max > min_to else min_to
         else:
             max_to = total
         return (min_to if min_to < total else total), (max_to if max_to < total else total)
+
+    def _assumed_small_blind_call(self, i: int) -> int:
+        """What the home series' pot-limit rule adds to the pot for player ``i``.
+
+        seeds/home-series-event-plo8.txt: "before the first raise in the first round of
+        betting, it can be assumed that the small blind will call the big blind". Only
+        before any raise, before the flop, while the small blind is still in and has not
+        completed, and for anyone but the small blind (whose own call is counted anyway).
+        """
+        sb = self._sb_i
+        if self._street != _PREFLOP or sb < 0 or sb == i or self._folded[sb]:
+            return 0
+        big = self._config.big_blind
+        if self._current > big:
+            return 0
+        return max(0, big - self._bet[sb])
 
     def can_act(self, seat: int, action: Action | str, amount: int | None = None) -> bool:
         """Whether `act(seat, action, amount)` would be accepted."""

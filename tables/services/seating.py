@@ -72,6 +72,8 @@ def table_create(
     min_buy_in: int | None = None,
     max_buy_in: int | None = None,
     all_in_on_disconnect: bool = False,
+    uncapped_heads_up: bool = False,
+    pot_assumes_small_blind_call: bool = False,
     check_permission: bool = True,
 ) -> Table:
     """Open a cash table with its empty seats. Tournaments call this with their own stakes."""
@@ -97,6 +99,8 @@ def table_create(
         min_buy_in=min_buy_in,
         max_buy_in=max_buy_in,
         all_in_on_disconnect=all_in_on_disconnect,
+        uncapped_heads_up=uncapped_heads_up,
+        pot_assumes_small_blind_call=pot_assumes_small_blind_call,
         created_by=created_by if getattr(created_by, "is_authenticated", False) else None,
     )
     try:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from tables.engine.config import Game, Structure
@@ -117,3 +119,40 @@ def test_a_call_for_more_than_the_stack_is_all_in_for_the_stack() -> None:
     play(hand, "2 call")
     legal = hand.legal_actions()
     assert legal.seat == 3 and legal.call == 10 and legal.call_all_in
+
+
+def test_house_option_the_pot_counts_the_small_blinds_call_before_the_first_raise() -> None:
+    # seeds/home-series-event-plo8.txt: "if the blinds are 25/50 and the button wants to
+    # raise the pot, the total bet will be 200 (Small blind 25 + assumed small blind
+    # completion 25 + Large blind 50 + raiser's call 50 = raise of 150; 50 call + 150 raise
+    # = 200 to go)".
+    from tables.engine.cards import shuffled_deck
+    from tables.engine.config import Config, Game, Structure
+    from tables.engine.records import SeatSpec
+    from tables.engine.state import Action, Hand
+
+    def hand(option: bool) -> Hand:
+        config = Config(
+            Game.OMAHA_HI_LO,
+            Structure.POT_LIMIT,
+            big_blind=50,
+            small_blind=25,
+            pot_assumes_small_blind_call=option,
+        )
+        seats = [SeatSpec(n, 10_000) for n in (1, 2, 3)]
+        return Hand.start(config, seats, 3, shuffled_deck(random.Random(4)))
+
+    with_rule = hand(True)  # the button (seat 3) acts first, three-handed
+    assert with_rule.to_act == 3
+    assert with_rule.legal_actions().max_to == 200
+    assert hand(False).legal_actions().max_to == 175  # the usual pot: 75 + 50 + 50
+    # After the first raise the rule no longer applies: the pot is what it is.
+    with_rule.act(3, Action.RAISE, 200)
+    assert with_rule.legal_actions().max_to == 25 + 50 + 200 + 175 + 200  # SB: call 175, pot
+    # The small blind's own raise counts its call once, as usual.
+    sb_first = hand(True)
+    sb_first.act(3, Action.CALL)
+    plain = hand(False)
+    plain.act(3, Action.CALL)
+    assert sb_first.legal_actions().seat == 1
+    assert sb_first.legal_actions().max_to == plain.legal_actions().max_to == 200

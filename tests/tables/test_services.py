@@ -532,3 +532,27 @@ def test_a_busted_house_bot_buys_in_again_so_a_demo_table_plays_on(
     assert counts["bought_in"] - counts["cashed_out"] == counts["seated"]
     # The summary names a bot as the felt does, not by its account name.
     assert "bot-" not in current(table).summary
+
+
+def test_house_option_the_home_series_pot_counts_the_small_blinds_call(director: User) -> None:
+    # seeds/home-series-event-plo8.txt: "if the blinds are 25/50 and the button wants to
+    # raise the pot, the total bet will be 200". Off by default (issue 10, item 16).
+    def first_raise_max(option: bool) -> int:
+        table = services.table_create(
+            created_by=director,
+            name=f"Home rules {option}",
+            big_blind=50,
+            small_blind=25,
+            min_buy_in=1000,
+            max_buy_in=5000,
+            pot_assumes_small_blind_call=option,
+        )
+        for number, player in enumerate(make_players(*(f"h{option:d}{k}" for k in range(3))), 1):
+            services.seat_take(table.pk, player, number, 5000, wait_for_big_blind=False)
+        deal(table)
+        hand = current(table)
+        legal = table_snapshot(table, user_at(table, hand.to_act))["you"]["legal"]
+        return legal["raise"]["max"]
+
+    assert first_raise_max(True) == 200
+    assert first_raise_max(False) == 175
