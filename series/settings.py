@@ -292,7 +292,7 @@ LOGGING = {
     # demo's passwords and every message worth reading. Warnings and errors still show.
     "loggers": (
         {
-            name: {"level": os.environ.get("CELERY_LOG_LEVEL", "WARNING")}
+            name: {"level": os.environ.get("WORKER_LOG_LEVEL", "WARNING")}
             for name in ("celery.app.trace", "celery.worker.strategy", "celery.beat")
         }
         if EMBEDDED
