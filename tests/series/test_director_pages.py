@@ -28,6 +28,8 @@ SAMPLE_KWARGS: dict[str, dict[str, object] | Callable[[], dict[str, object]]] = 
     "tournaments:new": _event_kwargs,
     "tournaments:edit": _tournament_kwargs,
     "tournaments:console": _tournament_kwargs,
+    "tournaments:console_seating": _tournament_kwargs,
+    "tournaments:console_results": _tournament_kwargs,
 }
 
 

@@ -117,10 +117,18 @@ class TableCard:
 
 @dataclass(frozen=True)
 class SeatingOverview:
+    """The console's seating section: the tables, who waits for a seat, what to do next."""
+
     tables: list[TableCard]
     unseated: list[Entry]
     instructions: list[Instruction] = field(default_factory=list)
     error: str = ""
+    can_draw: bool = False
+
+    @property
+    def button_tables(self) -> set[int]:
+        """The tables whose button the director is asked for."""
+        return {i.table for i in self.instructions if i.kind == "button" and i.table}
 
 
 # Reading the tables -------------------------------------------------------------------------
@@ -313,12 +321,14 @@ def seating_overview(tournament: Tournament, *, now: datetime | None = None) -> 
                 button_known=button_is_fresh(table, now),
             )
         )
-    unseated = _unseated(tournament) if tables else []
+    unseated = [] if tournament.state in CLOSED else _unseated(tournament)
     try:
         instructions, error = seating_moves_needed(tournament, now=now), ""
     except TournamentError as exc:
         instructions, error = [], str(exc)
-    return SeatingOverview(cards, unseated, instructions, error)
+    return SeatingOverview(
+        cards, unseated, instructions, error, can_draw=bool(unseated) and not tables
+    )
 
 
 # Changing seats ---------------------------------------------------------------------------
@@ -405,11 +415,19 @@ def _seat_label(table: int | None, seat: int | None) -> str:
     return _("table %(table)s seat %(seat)s") % {"table": table, "seat": seat}
 
 
+def _arrival(move: MoveInstruction) -> str:
+    """ "Ann → table 1 seat 4", saying when the player waits for the button (TDA 10)."""
+    text = _("%(name)s → %(to)s") % {
+        "name": move.name,
+        "to": _seat_label(move.to_table, move.to_seat),
+    }
+    if move.must_wait:
+        return _("%(move)s (waits for the button)") % {"move": text}
+    return text
+
+
 def _moves_summary(moves: Sequence[MoveInstruction]) -> str:
-    return ", ".join(
-        _("%(name)s → %(to)s") % {"name": m.name, "to": _seat_label(m.to_table, m.to_seat)}
-        for m in moves
-    )
+    return ", ".join(_arrival(m) for m in moves)
 
 
 def seating_draw(
@@ -559,11 +577,7 @@ def seating_late_seat(
         undo.action_record(
             tournament,
             ActionKind.SEAT,
-            _("Seated %(name)s at %(seat)s")
-            % {
-                "name": entry.player.name,
-                "seat": _seat_label(instruction.to_table, instruction.to_seat),
-            },
+            _("Seated %(arrival)s") % {"arrival": _arrival(instruction)},
             by=by,
             undo={"moves": [record], "tables_created": [new_table] if new_table else []},
         )
