@@ -183,6 +183,8 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Live tables: apply due time-outs and start due hands if a countdown task was lost.
     "tables-sweep": {"task": "tables.tasks.tables_sweep", "schedule": 1.0},
+    # Blind clocks: store level changes whose task was lost or late.
+    "tournaments-clock-sweep": {"task": "tournaments.tasks.clock_sweep_task", "schedule": 2.0},
 }
 # Live tables: may players (not only directors) open cash tables?
 TABLES_PLAYERS_MAY_OPEN = env_bool("TABLES_PLAYERS_MAY_OPEN", False)

@@ -229,20 +229,20 @@ def test_undoing_a_seat_after_the_entry_itself_was_taken_back_leaves_it_alone(
 def test_a_late_entry_taken_on_the_console_is_seated_and_both_undo_in_order(
     running: Tournament, director: User
 ) -> None:
-    """t1's late entry makes the entry PLAYING without a seat; the seat is its own action."""
+    """t1's late entry draws its seat here (its own SEAT action) and records itself last,
+    including that seat: one Undo takes back the seat, then the entry."""
     seat(running, {1: {1: "Ann", 2: "Ben"}})
     zed = Player.objects.create(name="Zed")
     entry = entry_late(running.pk, zed.pk, by=director)
-    assert where(entry) == (None, None)
+    table, seat_number = where(entry)
+    assert table == 1 and seat_number not in (1, 2)
+    seat_action, late_action = running.actions.order_by("-pk")[:2][::-1]
+    assert (seat_action.kind, late_action.kind) == (ActionKind.SEAT, ActionKind.LATE_ENTRY)
 
-    placed = seating_late_seat(entry, by=director, rng=random.Random(9))
-    assert where(entry) == (1, placed.to_seat)
-
-    assert undo.action_undo_last(running.pk, by=director).kind == ActionKind.SEAT
-    entry.refresh_from_db()
-    assert (entry.state, entry.table_number) == (EntryState.PLAYING, None)
     assert undo.action_undo_last(running.pk, by=director).kind == ActionKind.LATE_ENTRY
     assert not Entry.objects.filter(pk=entry.pk).exists()
+    seat_action.refresh_from_db()
+    assert seat_action.undone_at is not None
 
 
 def test_the_draw_also_seats_players_in_play_without_a_seat(

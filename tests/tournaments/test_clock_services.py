@@ -1,0 +1,373 @@
+"""The clock's workflows (tournaments.services.clock) with frozen time: every call passes
+``now``, so each test reads as a timeline of the evening."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied
+
+from tournaments.errors import TournamentError
+from tournaments.models import (
+    ActionKind,
+    LevelKind,
+    Tournament,
+    TournamentAction,
+    TournamentState,
+)
+from tournaments.services import clock as services
+from tournaments.services.undo import action_undo_last
+
+from .conftest_t2 import *  # noqa: F403 (the fixtures)
+from .conftest_t2 import (
+    CLOCK_ROWS,
+    ROW_BREAK,
+    ROW_LAST,
+    ROW_LEVEL_1,
+    ROW_LEVEL_2,
+    ROW_LEVEL_3,
+    T0,
+    at,
+    reload,
+    structure_with,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def shown(tournament: Tournament, now):  # type: ignore[no-untyped-def]
+    return services.clock_read(reload(tournament), now)
+
+
+# ---------------------------------------------------------------------------- start
+
+
+def test_start_puts_the_first_row_on_with_its_full_time(
+    clock_tournament: Tournament, director: User
+) -> None:
+    tournament = services.clock_start(clock_tournament.pk, by=director, now=T0)
+    assert (tournament.level_index, tournament.level_ends_at) == (ROW_LEVEL_1, at(20))
+    assert tournament.paused_remaining is None
+    assert tournament.state == TournamentState.RUNNING
+    assert tournament.started_at == T0
+    assert reload(tournament).clock_version == 2
+
+
+def test_start_on_a_break_first_is_on_break(clock_event, director: User) -> None:  # type: ignore[no-untyped-def]
+    structure = structure_with([(LevelKind.BREAK, 5, 0, 0, 0, []), *CLOCK_ROWS])
+    tournament = Tournament.objects.create(
+        event=clock_event, blind_structure=structure, state=TournamentState.REGISTERING
+    )
+    services.clock_start(tournament.pk, by=director, now=T0)
+    assert reload(tournament).state == TournamentState.ON_BREAK
+
+
+def test_start_twice_is_refused(running: Tournament, director: User) -> None:
+    with pytest.raises(TournamentError, match="already started"):
+        services.clock_start(running.pk, by=director, now=at(1))
+    assert reload(running).level_ends_at == at(20)
+
+
+def test_start_of_a_finished_tournament_is_refused(
+    clock_tournament: Tournament, director: User
+) -> None:
+    Tournament.objects.filter(pk=clock_tournament.pk).update(state=TournamentState.FINISHED)
+    with pytest.raises(TournamentError, match="over"):
+        services.clock_start(clock_tournament.pk, by=director, now=T0)
+
+
+def test_start_with_an_empty_structure_is_refused(clock_event, director: User) -> None:  # type: ignore[no-untyped-def]
+    tournament = Tournament.objects.create(
+        event=clock_event, blind_structure=structure_with([]), state=TournamentState.RUNNING
+    )
+    with pytest.raises(TournamentError, match="no levels"):
+        services.clock_start(tournament.pk, by=director, now=T0)
+    assert reload(tournament).level_ends_at is None
+
+
+def test_a_player_cannot_run_the_clock(clock_tournament: Tournament, player: User) -> None:
+    with pytest.raises(PermissionDenied):
+        services.clock_start(clock_tournament.pk, by=player, now=T0)
+    with pytest.raises(PermissionDenied):
+        services.clock_pause(clock_tournament.pk, by=player, now=T0)
+    assert reload(clock_tournament).level_ends_at is None
+
+
+# ---------------------------------------------------------------------------- pause / resume
+
+
+def test_pause_keeps_the_time_left_and_resume_runs_it_from_then(
+    running: Tournament, director: User
+) -> None:
+    services.clock_pause(running.pk, by=director, now=at(5))
+    paused = reload(running)
+    assert paused.paused_remaining == timedelta(minutes=15)
+    assert paused.level_ends_at is None
+    # An hour later the screens still show 15:00 left on level 1.
+    assert shown(running, at(65)).remaining == timedelta(minutes=15)
+    services.clock_resume(running.pk, by=director, now=at(65))
+    resumed = reload(running)
+    assert resumed.level_ends_at == at(80)
+    assert resumed.paused_remaining is None
+
+
+def test_pause_after_a_level_ended_pauses_the_level_on_screen(
+    running: Tournament, director: User
+) -> None:
+    # The change to level 2 was due at 20:00 and no task stored it yet: the director pauses
+    # what the room sees, level 2 with 18 minutes left.
+    services.clock_pause(running.pk, by=director, now=at(22))
+    paused = reload(running)
+    assert (paused.level_index, paused.paused_remaining) == (ROW_LEVEL_2, timedelta(minutes=18))
+
+
+def test_pause_twice_and_resume_running_are_refused(running: Tournament, director: User) -> None:
+    with pytest.raises(TournamentError, match="not paused"):
+        services.clock_resume(running.pk, by=director, now=at(1))
+    services.clock_pause(running.pk, by=director, now=at(1))
+    version = reload(running).clock_version
+    with pytest.raises(TournamentError, match="already paused"):
+        services.clock_pause(running.pk, by=director, now=at(2))
+    assert reload(running).clock_version == version
+
+
+def test_controls_before_the_clock_starts_are_refused(
+    clock_tournament: Tournament, director: User
+) -> None:
+    for control in (services.clock_pause, services.clock_next, services.clock_break_now):
+        with pytest.raises(TournamentError, match="not started"):
+            control(clock_tournament.pk, by=director, now=T0)
+    with pytest.raises(TournamentError, match="not started"):
+        services.clock_adjust(clock_tournament.pk, 60, by=director, now=T0)
+
+
+# ---------------------------------------------------------------------------- adjust
+
+
+def test_adding_and_removing_time(running: Tournament, director: User) -> None:
+    services.clock_adjust(running.pk, 60, by=director, now=at(5))
+    assert reload(running).level_ends_at == at(21)
+    services.clock_adjust(running.pk, -120, by=director, now=at(6))
+    assert reload(running).level_ends_at == at(19)
+
+
+def test_removing_more_than_is_left_advances_with_the_next_full_level(
+    running: Tournament, director: User
+) -> None:
+    # 30 seconds left; -60: never below zero, the next level starts now with its 20 minutes.
+    services.clock_adjust(running.pk, -60, by=director, now=at(19, 30))
+    tournament = reload(running)
+    assert tournament.level_index == ROW_LEVEL_2
+    assert tournament.level_ends_at == at(39, 30)
+
+
+def test_adjusting_a_paused_clock_stays_paused(running: Tournament, director: User) -> None:
+    services.clock_pause(running.pk, by=director, now=at(10))
+    services.clock_adjust(running.pk, 90, by=director, now=at(30))
+    assert reload(running).paused_remaining == timedelta(minutes=11, seconds=30)
+    services.clock_adjust(running.pk, -3600, by=director, now=at(31))
+    tournament = reload(running)
+    assert tournament.level_index == ROW_LEVEL_2
+    assert tournament.paused_remaining == timedelta(minutes=20)
+
+
+def test_removing_time_on_the_last_level_stops_at_zero(running: Tournament, director: User) -> None:
+    Tournament.objects.filter(pk=running.pk).update(level_index=ROW_LAST, level_ends_at=at(20))
+    services.clock_adjust(running.pk, -1800, by=director, now=at(10))
+    tournament = reload(running)
+    assert tournament.level_index == ROW_LAST and tournament.level_ends_at == at(10)
+    state = shown(running, at(11))
+    assert state.overtime and state.remaining == timedelta(0)
+
+
+@pytest.mark.parametrize("seconds", [0, 3601, -3601, "60", 1.5, True])
+def test_bad_adjustments_are_refused(running: Tournament, director: User, seconds) -> None:  # type: ignore[no-untyped-def]
+    version = reload(running).clock_version
+    with pytest.raises(TournamentError):
+        services.clock_adjust(running.pk, seconds, by=director, now=at(1))
+    assert reload(running).clock_version == version
+
+
+# ---------------------------------------------------------------------------- next / previous / break
+
+
+def test_next_and_previous_start_the_row_with_its_full_time(
+    running: Tournament, director: User
+) -> None:
+    services.clock_next(running.pk, by=director, now=at(5))
+    assert (reload(running).level_index, reload(running).level_ends_at) == (ROW_LEVEL_2, at(25))
+    services.clock_previous(running.pk, by=director, now=at(6))
+    assert (reload(running).level_index, reload(running).level_ends_at) == (ROW_LEVEL_1, at(26))
+
+
+def test_next_into_a_break_puts_the_tournament_on_break(
+    running: Tournament, director: User
+) -> None:
+    services.clock_next(running.pk, by=director, now=at(1))
+    services.clock_next(running.pk, by=director, now=at(2))
+    tournament = reload(running)
+    assert tournament.level_index == ROW_BREAK
+    assert tournament.state == TournamentState.ON_BREAK
+    services.clock_next(running.pk, by=director, now=at(3))
+    assert reload(running).state == TournamentState.RUNNING
+
+
+def test_next_while_paused_stays_paused(running: Tournament, director: User) -> None:
+    services.clock_pause(running.pk, by=director, now=at(5))
+    services.clock_next(running.pk, by=director, now=at(6))
+    tournament = reload(running)
+    assert tournament.level_index == ROW_LEVEL_2
+    assert tournament.paused_remaining == timedelta(minutes=20)
+
+
+def test_no_next_after_the_last_level_and_no_previous_before_the_first(
+    running: Tournament, director: User
+) -> None:
+    with pytest.raises(TournamentError, match="first level"):
+        services.clock_previous(running.pk, by=director, now=at(1))
+    Tournament.objects.filter(pk=running.pk).update(level_index=ROW_LAST, level_ends_at=at(20))
+    with pytest.raises(TournamentError, match="last level"):
+        services.clock_next(running.pk, by=director, now=at(1))
+
+
+def test_break_now_starts_the_next_break_running(running: Tournament, director: User) -> None:
+    services.clock_pause(running.pk, by=director, now=at(5))
+    services.clock_break_now(running.pk, by=director, now=at(6))
+    tournament = reload(running)
+    assert tournament.level_index == ROW_BREAK
+    assert tournament.level_ends_at == at(16) and tournament.paused_remaining is None
+    assert tournament.state == TournamentState.ON_BREAK
+    with pytest.raises(TournamentError, match="already on"):
+        services.clock_break_now(running.pk, by=director, now=at(7))
+
+
+def test_break_now_with_no_break_left_is_refused(running: Tournament, director: User) -> None:
+    Tournament.objects.filter(pk=running.pk).update(level_index=ROW_LEVEL_3, level_ends_at=at(20))
+    with pytest.raises(TournamentError, match="No break"):
+        services.clock_break_now(running.pk, by=director, now=at(1))
+
+
+# ---------------------------------------------------------------------------- the log and undo
+
+
+def test_every_control_is_logged_with_who(running: Tournament, director: User) -> None:
+    services.clock_pause(running.pk, by=director, now=at(1))
+    services.clock_resume(running.pk, by=director, now=at(2))
+    services.clock_adjust(running.pk, 60, by=director, now=at(3))
+    services.clock_next(running.pk, by=director, now=at(4))
+    services.clock_previous(running.pk, by=director, now=at(5))
+    services.clock_break_now(running.pk, by=director, now=at(6))
+    actions = list(TournamentAction.objects.filter(tournament=running).order_by("pk"))
+    assert [a.undo["op"] for a in actions] == [
+        "pause",
+        "resume",
+        "adjust",
+        "next",
+        "previous",
+        "break",
+    ]
+    assert all(a.kind == ActionKind.CLOCK and a.by == director for a in actions)
+    assert actions[0].summary == "Clock paused: level 1, 19:00 left"
+    assert actions[2].summary == "Added 1:00 to the clock"
+
+
+def test_undo_walks_every_control_back_in_order(running: Tournament, director: User) -> None:
+    snapshots = []
+
+    def keep() -> None:
+        t = reload(running)
+        snapshots.append((t.level_index, t.level_ends_at, t.paused_remaining, t.state))
+
+    keep()
+    services.clock_pause(running.pk, by=director, now=at(1))
+    keep()
+    services.clock_resume(running.pk, by=director, now=at(2))
+    keep()
+    services.clock_adjust(running.pk, -90, by=director, now=at(3))
+    keep()
+    services.clock_next(running.pk, by=director, now=at(4))
+    keep()
+    services.clock_break_now(running.pk, by=director, now=at(5))
+    keep()
+    services.clock_previous(running.pk, by=director, now=at(6))
+    for expected in reversed(snapshots):
+        action_undo_last(running.pk, by=director)
+        t = reload(running)
+        assert (t.level_index, t.level_ends_at, t.paused_remaining, t.state) == expected
+    assert not TournamentAction.objects.filter(tournament=running, undone_at__isnull=True).exists()
+
+
+def test_undo_of_added_time_much_later_keeps_the_schedule(
+    running: Tournament, director: User
+) -> None:
+    services.clock_adjust(running.pk, 60, by=director, now=at(5))
+    # Level 2 began at 20:21 (with the minute). Undone at 30:00: as if never added, the
+    # room is on level 2 ending at 40:00, as the projection shows it.
+    action_undo_last(running.pk, by=director)
+    state = shown(running, at(30))
+    assert (state.index, state.ends_at) == (ROW_LEVEL_2, at(40))
+
+
+def test_undo_of_a_clock_action_after_the_tournament_finished_is_refused(
+    running: Tournament, director: User
+) -> None:
+    services.clock_pause(running.pk, by=director, now=at(1))
+    Tournament.objects.filter(pk=running.pk).update(state=TournamentState.FINISHED)
+    with pytest.raises(TournamentError, match="in play"):
+        action_undo_last(running.pk, by=director)
+    assert reload(running).paused_remaining is not None
+
+
+def test_clock_restore_takes_the_clock_back_to_not_started(
+    clock_tournament: Tournament, director: User
+) -> None:
+    saved = services.clock_saved(clock_tournament)
+    services.clock_start(clock_tournament.pk, by=director, now=T0)
+    tournament = Tournament.objects.get(pk=clock_tournament.pk)
+    services.clock_restore(tournament, saved)
+    tournament = reload(tournament)
+    assert tournament.level_ends_at is None and tournament.paused_remaining is None
+    assert not services.clock_read(tournament, at(5)).started
+
+
+# ---------------------------------------------------------------------------- the screens' data
+
+
+def test_payload_has_the_field_and_the_money(running: Tournament) -> None:
+    from series.models import Player
+    from tournaments.models import Entry, EntryState
+
+    players = [Player.objects.create(name=name) for name in ("Quinn", "Ruth", "Sol", "Tove")]
+    for number, player in enumerate(players):
+        Entry.objects.create(
+            tournament=running,
+            player=player,
+            state=EntryState.OUT if number == 0 else EntryState.PLAYING,
+            rebuys=1 if number == 1 else 0,
+            addon=number == 2,
+        )
+    Entry.objects.create(tournament=running, player=players[0], number=2)  # a re-entry
+    payload = services.clock_payload(running.pk, now=at(1))
+    assert payload is not None
+    field = payload["field"]
+    assert (field["entries"], field["players_left"]) == (5, 4)
+    # 5 x 10000 + one rebuy of 10000 + one add-on of 15000, over four players.
+    assert field["chips_in_play"] == 75000 and field["average_stack"] == 18750
+    # 5 x 20 + 20 + 20 to the pool; fees stay out; 50/30/20 with the remainder to first.
+    assert field["prize_pool"] == 140
+    assert field["payouts"] == [
+        {"place": 1, "prize": 70},
+        {"place": 2, "prize": 42},
+        {"place": 3, "prize": 28},
+    ]
+    assert payload["clock"]["remaining_ms"] == 19 * 60_000
+    assert payload["tournament"]["name"] == "Thursday PLO8"
+    assert not any(
+        n in str(payload) for n in ("Quinn", "Ruth", "Sol", "Tove")
+    )  # public: counts, never names
+
+
+def test_payload_of_a_missing_tournament_is_none(db: None) -> None:
+    assert services.clock_payload(999_999) is None

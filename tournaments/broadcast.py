@@ -1,0 +1,93 @@
+"""Broadcasts to a tournament's clock screens: its whole public state, after each change.
+
+The clock's state is the same for every viewer (a TV, a phone, the console, an overlay), so
+the message carries it and each socket forwards it as it is: one read per change, not one
+per screen. Services call ``clock_changed`` after commit, on the thread that committed:
+
+- with the in-memory layer (embedded mode) the layer's queues belong to the event loop that
+  serves the sockets, so a send from another thread (a view's worker thread, the embedded
+  Celery worker) is handed to that loop with ``asyncio.run_coroutine_threadsafe``; the
+  consumers remember the loop when they connect;
+- with any other layer (channels-redis in distributed mode) the send runs on one event loop
+  kept for this purpose in a thread of its own, so a Celery worker keeps one connection to
+  Redis instead of building a loop and a connection for every broadcast.
+
+Both are public asyncio and Channels APIs. A lost broadcast is not lost state: the sockets
+re-read every ``RESYNC_SECONDS`` and the pages count down from the stored end time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from concurrent.futures import Future
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import InMemoryChannelLayer, get_channel_layer
+
+logger = logging.getLogger(__name__)
+
+_socket_loop: asyncio.AbstractEventLoop | None = None
+_sender_loop: asyncio.AbstractEventLoop | None = None
+_sender_lock = threading.Lock()
+
+
+def clock_group(tournament_id: int) -> str:
+    """The Channels group of a tournament's clock screens and consoles."""
+    return f"tournament-{tournament_id}-clock"
+
+
+def remember_socket_loop() -> None:
+    """Called by the clock consumer on connect: the loop the in-memory layer's queues use."""
+    global _socket_loop
+    _socket_loop = asyncio.get_running_loop()
+
+
+def _sender() -> asyncio.AbstractEventLoop:
+    """This process's broadcasting loop, started on first use in a daemon thread."""
+    global _sender_loop
+    with _sender_lock:
+        if _sender_loop is None or _sender_loop.is_closed():
+            loop = asyncio.new_event_loop()
+            threading.Thread(
+                target=loop.run_forever, name="tournaments-broadcast", daemon=True
+            ).start()
+            _sender_loop = loop
+        return _sender_loop
+
+
+def _log_failure(future: Future[Any]) -> None:
+    error = future.exception()
+    if error is not None:
+        logger.error("clock broadcast failed: %r", error)
+
+
+def clock_changed(tournament_id: int, payload: dict[str, Any]) -> None:
+    """Send ``payload`` (``services.clock.clock_payload``) to the tournament's clock group."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    message = {"type": "clock.changed", "payload": payload}
+    group = clock_group(tournament_id)
+    try:
+        running: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+    except RuntimeError:
+        running = None
+    try:
+        if isinstance(layer, InMemoryChannelLayer):
+            loop = _socket_loop
+            if running is not None:
+                running.create_task(layer.group_send(group, message))
+            elif loop is not None and loop.is_running():
+                future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
+                future.add_done_callback(_log_failure)
+            else:
+                # No socket has connected in this process: nobody here to tell.
+                async_to_sync(layer.group_send)(group, message)
+            return
+        future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), _sender())
+        future.add_done_callback(_log_failure)
+    except Exception:
+        logger.exception("broadcast to %s failed", group)

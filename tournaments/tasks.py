@@ -1,0 +1,105 @@
+"""The blind clock's tasks: the next level change, and the sweep that catches lost ones.
+
+After every clock change (services.clock) a task is scheduled after commit for the end of
+the row in play, with a countdown of at most ``COUNTDOWN_CAP_SECONDS``: Redis redelivers a
+task whose ETA is further away than its visibility timeout, and a worker holds ETA tasks in
+memory, so a long countdown is both duplicated and lost on a restart. A task that wakes up
+before the end re-schedules itself. Each task carries the clock version it was scheduled
+for and stops when a newer change has scheduled its own, so tasks do not pile up when a
+director adjusts the clock many times in one level.
+
+Nothing here is the truth: ``clock_advance_due`` is a conditional UPDATE, so a duplicate,
+late or lost task changes nothing, and ``clock_sweep`` (on beat every two seconds) advances
+every clock whose row has ended from the stored end times alone.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+logger = logging.getLogger(__name__)
+
+COUNTDOWN_CAP_SECONDS = 30.0
+
+
+def _scheduling() -> bool:
+    # Tests move the clock themselves by calling the services with an explicit ``now``.
+    return bool(getattr(settings, "TOURNAMENTS_SCHEDULE_TASKS", True))
+
+
+def schedule_clock(tournament_id: int) -> None:
+    """After commit, schedule the next level change of the tournament's clock, if it runs."""
+    if _scheduling():
+        transaction.on_commit(lambda: _schedule_now(tournament_id))
+
+
+def _schedule_now(tournament_id: int) -> None:
+    from tournaments.models import Tournament
+
+    seen = (
+        Tournament.objects.filter(pk=tournament_id)
+        .values_list("level_index", "level_ends_at", "paused_remaining", "clock_version")
+        .first()
+    )
+    if seen is None:
+        return
+    index, ends_at, paused, version = seen
+    if ends_at is None or paused is not None:
+        return  # paused or not started: the next change is a director's, which schedules
+    _enqueue(tournament_id, index, version, (ends_at - timezone.now()).total_seconds())
+
+
+def _enqueue(tournament_id: int, index: int, version: int, seconds: float) -> None:
+    countdown = min(max(seconds, 0.0), COUNTDOWN_CAP_SECONDS)
+    try:
+        clock_tick_task.apply_async((tournament_id, index, version), countdown=countdown)
+    except Exception:
+        # The broker is away: the sweep advances the clock from the stored end time.
+        logger.exception("scheduling the clock of tournament %s failed", tournament_id)
+
+
+@shared_task(ignore_result=True)
+def clock_tick_task(tournament_id: int, expected_index: int, version: int) -> None:
+    """Advance the clock if its row has ended; otherwise wait again (capped countdown)."""
+    from tournaments.models import Tournament, TournamentState
+    from tournaments.services.clock import clock_advance_due
+
+    now = timezone.now()
+    if clock_advance_due(tournament_id, expected_index, now):
+        return  # the change scheduled the next task
+    seen = (
+        Tournament.objects.filter(pk=tournament_id)
+        .values_list("level_index", "level_ends_at", "paused_remaining", "clock_version", "state")
+        .first()
+    )
+    if seen is None:
+        return
+    index, ends_at, paused, current_version, state = seen
+    if (
+        current_version != version
+        or index != expected_index
+        or paused is not None
+        or ends_at is None
+        or state not in (TournamentState.RUNNING, TournamentState.ON_BREAK)
+    ):
+        return  # another change happened and scheduled its own task
+    seconds = (ends_at - timezone.now()).total_seconds()
+    if seconds <= 0:
+        return  # ended, yet not advanced: the last row, which stays
+    if _scheduling():
+        _enqueue(tournament_id, index, version, seconds)
+
+
+@shared_task(ignore_result=True)
+def clock_sweep_task() -> None:
+    """Advance every clock whose row has ended: what lost or late tasks missed."""
+    from tournaments.services.clock import clock_sweep
+
+    changed = clock_sweep()
+    if changed:
+        logger.info("clock sweep advanced %s clock(s)", changed)
