@@ -140,6 +140,7 @@ def test_a_director_pauses_and_resumes_from_the_console(
         reverse("tournaments:clock_resume", args=[running_now.pk]), HTTP_HX_REQUEST="true"
     )
     assert response.status_code == 200
+    assert response["HX-Trigger"] == "tournament-changed"
     page = response.content.decode()
     assert 'id="console-clock"' in page and "Pause" in page
     assert reload(running_now).paused_remaining is None

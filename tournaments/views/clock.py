@@ -100,7 +100,11 @@ def _control(action: Action) -> Callable[[HttpRequest, int], HttpResponse]:
             tournament.refresh_from_db()
             context = {"tournament": tournament, "clock_error": error}
             status = 400 if error else 200
-            return render(request, "tournaments/_console_clock.html", context, status=status)
+            response = render(request, "tournaments/_console_clock.html", context, status=status)
+            if not error:
+                # The console's other sections (the action log, Undo) listen for this.
+                response["HX-Trigger"] = "tournament-changed"
+            return response
         if error:
             messages.error(request, error)
         return _back(request, tournament)
