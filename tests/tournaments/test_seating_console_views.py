@@ -147,7 +147,10 @@ def test_breaking_a_table_and_the_final_table_from_the_console(
 
     director_client.post(url("seating_break", running, 3), **HTMX)
     assert sorted(seats_of(running)) == [1, 2]
-    assert "Broke table 3" in director_client.get(url("console_seating", running)).content.decode()
+    section = director_client.get(url("console_seating", running)).content.decode()
+    # The new seat cards to hand out; no button is known, so the director is told to ask.
+    assert "New seats:" in section and "<strong>C1</strong> →" in section
+    assert "Where the button is not known, ask the dealer" in section
 
     director_client.post(url("seating_final_table", running), **HTMX)
     assert list(seats_of(running)) == [1]
@@ -192,3 +195,20 @@ def test_anonymous_visitors_are_sent_to_log_in(running: Tournament, client: Clie
 
 def test_actions_are_post_only(running: Tournament, director_client: Client) -> None:
     assert director_client.get(url("seating_draw", running)).status_code == 405
+
+
+def test_a_late_seat_between_the_small_blind_and_the_button_is_told_to_wait(
+    running: Tournament, director: User, director_client: Client
+) -> None:
+    # TDA 10: seats 1-6 taken, the button at 6 (small blind 1): open seats 7-9 wait.
+    seat(running, {1: full("A", range(1, 7))})
+    table_button_set(running.pk, 1, 6, by=director)
+    (late,) = register(running, ["Zed"])
+    late.state = EntryState.PLAYING
+    late.save(update_fields=["state"])
+
+    director_client.post(url("seating_seat", running, late.pk), **HTMX)
+
+    section = director_client.get(url("console_seating", running)).content.decode()
+    assert "<strong>Zed</strong> →" in section and "waits for the button" in section
+    assert "Where the button is not known" not in section

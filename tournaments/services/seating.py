@@ -409,6 +409,31 @@ def _table_state(table: TournamentTable) -> dict[str, Any]:
     }
 
 
+def seating_moves_of(action: TournamentAction) -> list[MoveInstruction]:
+    """The seats a late seat or a table break gave, for the console to show after it.
+
+    ``must_wait`` is as it was when the seat was drawn (None: that table's button was not
+    known). Other actions (the draw, a move, the final table) list nothing: the seat cards
+    show those, and nobody there waits for the button.
+    """
+    records = [r for r in action.undo.get("moves", []) if "must_wait" in r]
+    names = dict(
+        Entry.objects.filter(pk__in=[r["entry"] for r in records]).values_list("pk", "player__name")
+    )
+    return [
+        MoveInstruction(
+            entry_id=r["entry"],
+            name=names.get(r["entry"], ""),
+            from_table=(r["from"] or [None, None])[0],
+            from_seat=(r["from"] or [None, None])[1],
+            to_table=r["to"][0],
+            to_seat=r["to"][1],
+            must_wait=r["must_wait"],
+        )
+        for r in records
+    ]
+
+
 def _seat_label(table: int | None, seat: int | None) -> str:
     if table is None:
         return _("no seat")
@@ -534,6 +559,7 @@ def _late_seat(
         to_seat=drawn.seat,
         must_wait=drawn.must_wait if fresh.get(drawn.table) else None,
     )
+    record["must_wait"] = instruction.must_wait
     return record, instruction, new_table
 
 
@@ -712,7 +738,10 @@ def table_break(
         fresh = {t.number: button_is_fresh(t, now) for t in tables}
         names = {e.pk: e.player.name for e in entries}
         instructions = [_instruction_for(m, names, fresh) for m in moves]
-        records = [_move_record(by_id[m.player], m.to_table, m.to_seat) for m in moves]
+        records = [
+            {**_move_record(by_id[i.entry_id], i.to_table, i.to_seat), "must_wait": i.must_wait}
+            for i in instructions
+        ]
         before = _table_state(table)
         _apply([(by_id[m.player], m.to_table, m.to_seat) for m in moves])
         table.broken_at = now

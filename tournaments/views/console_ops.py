@@ -47,11 +47,15 @@ def ops_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
     """What the seating and results sections show, for the console page and their refresh."""
     last = undo.action_last(tournament.pk)
     overview = results.results_overview(tournament)
+    seating_last = last if last is not None and last.kind in SEATING_KINDS else None
+    arrivals = seating.seating_moves_of(seating_last) if seating_last else []
     return {
         "tournament": tournament,
         "seating": seating.seating_overview(tournament),
         "results": overview,
-        "seating_last": last if last is not None and last.kind in SEATING_KINDS else None,
+        "seating_last": seating_last,
+        "seating_arrivals": arrivals,
+        "seating_button_unknown": any(m.must_wait is None for m in arrivals),
         "results_last": last if last is not None and last.kind in RESULTS_KINDS else None,
         **_deal_context(overview),
     }
