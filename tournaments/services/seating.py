@@ -322,6 +322,10 @@ def seating_overview(tournament: Tournament, *, now: datetime | None = None) -> 
             )
         )
     unseated = [] if tournament.state in CLOSED else _unseated(tournament)
+    if tournament.is_started:
+        # Once play has started a registered player is seated by taking their late entry
+        # (they pay as they sit down); only players already in play wait here for a seat.
+        unseated = [e for e in unseated if e.state == EntryState.PLAYING]
     try:
         instructions, error = seating_moves_needed(tournament, now=now), ""
     except TournamentError as exc:
@@ -589,6 +593,11 @@ def seating_late_seat(
                     "name": entry.player.name,
                     "seat": _seat_label(entry.table_number, entry.seat_number),
                 }
+            )
+        if entry.state == EntryState.REGISTERED and tournament.is_started:
+            raise TournamentError(
+                _("%(name)s is registered but not in play yet: take their late entry first.")
+                % {"name": entry.player.name}
             )
         if entry.state not in (EntryState.REGISTERED, EntryState.PLAYING):
             raise TournamentError(
