@@ -126,10 +126,10 @@ def test_a_player_without_a_seat_draws_one_from_the_console(
     (late,) = register(running, ["Zed"])
     late.state = EntryState.PLAYING
     late.save(update_fields=["state"])
-    assert (
-        "Waiting for a seat"
-        in director_client.get(url("console_seating", running)).content.decode()
-    )
+    # Val registered but has not paid in: t1's "Late entry" seats her, not this section.
+    register(running, ["Val"])
+    section = director_client.get(url("console_seating", running)).content.decode()
+    assert "Waiting for a seat" in section and "Zed" in section and "Val" not in section
 
     director_client.post(url("seating_seat", running, late.pk), **HTMX)
 
