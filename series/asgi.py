@@ -21,10 +21,12 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from series import routing as series_routing  # noqa: E402
 from tables import routing as tables_routing  # noqa: E402
 from tables.engine.evaluator import prepare_tables  # noqa: E402
+from tournaments import routing as tournaments_routing  # noqa: E402
 
 websocket_urlpatterns = [
     *series_routing.websocket_urlpatterns,
     *tables_routing.websocket_urlpatterns,
+    *tournaments_routing.websocket_urlpatterns,
 ]
 
 # Build the evaluator's board entries now (about 0.3 s) so no showdown in play pays for

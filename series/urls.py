@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 
 from series import views
 
@@ -22,6 +23,7 @@ urlpatterns = [
     path("director/", views.director_dashboard, name="director_dashboard"),
     path("tables/", include("tables.urls")),
     path("tournaments/", include("tournaments.urls")),
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("admin/", admin.site.urls),
 ]
 

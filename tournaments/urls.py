@@ -1,6 +1,6 @@
 """URLs of the tournaments: each view module lists its own."""
 
-from tournaments.views import clock, console, pages, structures
+from tournaments.views import clock, console, console_ops, pages, structures
 
 app_name = "tournaments"
 
@@ -9,4 +9,5 @@ urlpatterns = [
     *structures.urlpatterns,
     *clock.urlpatterns,
     *console.urlpatterns,
+    *console_ops.urlpatterns,
 ]

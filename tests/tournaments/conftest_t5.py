@@ -35,6 +35,18 @@ def register(tournament: Tournament, names: Sequence[str]) -> list[Entry]:
     ]
 
 
+def late(tournament: Tournament, names: Sequence[str]) -> list[Entry]:
+    """Walk-ins whose late entry was taken (in play, paid) and who have no seat yet."""
+    return [
+        Entry.objects.create(
+            tournament=tournament,
+            player=Player.objects.create(name=name),
+            state=EntryState.PLAYING,
+        )
+        for name in names
+    ]
+
+
 def seat(
     tournament: Tournament,
     layout: Mapping[int, Mapping[int, str]],

@@ -28,6 +28,7 @@ from tournaments.services.seating import (
 
 from .conftest_t5 import *  # noqa: F403 (the fixtures)
 from .conftest_t5 import last_action, register, seat, seats_of, where
+from .conftest_t5 import late as late_entries
 
 pytestmark = pytest.mark.django_db
 
@@ -278,7 +279,7 @@ def test_heads_up_the_button_is_the_small_blind(running: Tournament, director: U
     # the button: a newcomer anywhere is dealt in.
     seat(running, {1: {1: "Ann", 5: "Ben"}})
     table_button_set(running.pk, 1, 1, by=director)
-    (late,) = register(running, ["Zed"])
+    (late,) = late_entries(running, ["Zed"])
 
     placed = seating_late_seat(late, by=director, rng=random.Random(2))
 

@@ -21,6 +21,7 @@ from tournaments.services.seating import seating_draw, seating_late_seat, table_
 
 from .conftest_t5 import *  # noqa: F403 (the fixtures)
 from .conftest_t5 import last_action, register, seat, seats_of, where
+from .conftest_t5 import late as late_entries
 
 pytestmark = pytest.mark.django_db
 
@@ -104,7 +105,7 @@ def test_drawing_again_seats_only_the_newcomers_and_nothing_when_nobody_waits(
 def test_a_late_entrant_sits_at_the_shortest_table(running: Tournament, director: User) -> None:
     # TDA 8: late entrants draw from the open seats, here those of the short table 2.
     seat(running, {1: {s: f"A{s}" for s in range(1, 7)}, 2: {s: f"B{s}" for s in range(1, 6)}})
-    (late,) = register(running, ["Zed"])
+    (late,) = late_entries(running, ["Zed"])
 
     placed = seating_late_seat(late, by=director, rng=random.Random(4))
 
@@ -124,7 +125,7 @@ def test_a_late_entrant_between_the_small_blind_and_the_button_waits(
     # 7-9 are between them. Button at 3: small blind 4, big blind 5; seats 7-9 are dealt in.
     seat(running, {1: {s: f"A{s}" for s in range(1, 7)}})
     table_button_set(running.pk, 1, button, by=director)
-    (late,) = register(running, ["Zed"])
+    (late,) = late_entries(running, ["Zed"])
 
     placed = seating_late_seat(late, by=director, rng=random.Random(5))
 
@@ -140,7 +141,7 @@ def test_a_late_seat_at_a_table_whose_button_is_not_known_says_so(
     # Told where the button was ten minutes ago: it has moved since.
     table.button, table.button_set_at = 1, timezone.now() - timedelta(minutes=10)
     table.save()
-    (late,) = register(running, ["Zed"])
+    (late,) = late_entries(running, ["Zed"])
 
     assert seating_late_seat(late, by=director).must_wait is None
 
@@ -151,7 +152,7 @@ def test_when_every_seat_is_taken_a_late_entrant_opens_a_new_table(
     running.seats_per_table = 2
     running.save(update_fields=["seats_per_table"])
     seat(running, {1: {1: "Ann", 2: "Ben"}, 2: {1: "Cal", 2: "Dee"}})
-    (late,) = register(running, ["Zed"])
+    (late,) = late_entries(running, ["Zed"])
 
     placed = seating_late_seat(late, by=director, rng=random.Random(6))
 
@@ -163,6 +164,10 @@ def test_late_seats_refused(running: Tournament, director: User) -> None:
     players = seat(running, {1: {1: "Ann", 2: "Ben"}})
     with pytest.raises(TournamentError, match="Ann already has a seat: table 1 seat 1"):
         seating_late_seat(players["Ann"], by=director)
+    (unpaid,) = register(running, ["Val"])
+    with pytest.raises(TournamentError, match="Val is registered but not in play yet"):
+        seating_late_seat(unpaid, by=director)
+    assert where(unpaid) == (None, None)
     (gone,) = register(running, ["Una"])
     Entry.objects.filter(pk=gone.pk).update(state=EntryState.UNREGISTERED)
     with pytest.raises(TournamentError, match="not registered"):
@@ -198,13 +203,13 @@ def test_undo_of_a_late_seat_frees_the_seat_and_the_new_table(
     running.seats_per_table = 2
     running.save(update_fields=["seats_per_table"])
     seat(running, {1: {1: "Ann", 2: "Ben"}})
-    (late,) = register(running, ["Zed"])
+    (late,) = late_entries(running, ["Zed"])
     seating_late_seat(late, by=director)
 
     undo.action_undo_last(running.pk, by=director)
 
     late.refresh_from_db()
-    assert (late.state, late.table_number, late.seat_number) == (EntryState.REGISTERED, None, None)
+    assert (late.state, late.table_number, late.seat_number) == (EntryState.PLAYING, None, None)
     assert list(
         TournamentTable.objects.filter(tournament=running).values_list("number", flat=True)
     ) == [1]
@@ -216,7 +221,7 @@ def test_undoing_a_seat_after_the_entry_itself_was_taken_back_leaves_it_alone(
     """Whichever order t1's late entry records itself and its seat in, undoing both never
     brings back an entry the director took away."""
     seat(running, {1: {1: "Ann", 2: "Ben"}})
-    (late,) = register(running, ["Zed"])
+    (late,) = late_entries(running, ["Zed"])
     seating_late_seat(late, by=director)
     Entry.objects.filter(pk=late.pk).update(state=EntryState.UNREGISTERED)
 
@@ -249,7 +254,7 @@ def test_the_draw_also_seats_players_in_play_without_a_seat(
     running: Tournament, director: User
 ) -> None:
     seat(running, {1: {1: "Ann", 2: "Ben"}})
-    (late,) = register(running, ["Zed"])
+    (late,) = late_entries(running, ["Zed"])
     Entry.objects.filter(pk=late.pk).update(state=EntryState.PLAYING)
 
     (drawn,) = seating_draw(running, by=director)
@@ -259,7 +264,7 @@ def test_the_draw_also_seats_players_in_play_without_a_seat(
 
 def test_only_directors_seat_players(running: Tournament, player: User) -> None:
     seat(running, {1: {1: "Ann", 2: "Ben"}})
-    (late,) = register(running, ["Zed"])
+    (late,) = late_entries(running, ["Zed"])
     with pytest.raises(PermissionDenied):
         seating_late_seat(late, by=player)
     with pytest.raises(PermissionDenied):

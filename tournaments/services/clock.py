@@ -34,7 +34,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
 from series.permissions import is_director
-from tournaments import broadcast
+from tournaments import broadcast, payouts
 from tournaments.clock import ClockRow, ClockState, clock_state, position, rows_from
 from tournaments.errors import TournamentError
 from tournaments.models import (
@@ -514,10 +514,13 @@ def _field(tournament: Tournament) -> dict[str, Any]:
         + rebuys * tournament.rebuy_chips
         + addons * tournament.addon_chips
     )
-    prize_pool = (
-        entries * tournament.prize_per_entry
-        + rebuys * tournament.rebuy_price
-        + addons * tournament.addon_price
+    prize_pool = payouts.prize_pool(
+        buy_ins=entries,
+        buy_in=tournament.prize_per_entry,
+        rebuys=rebuys,
+        rebuy=tournament.rebuy_price,
+        addons=addons,
+        addon=tournament.addon_price,
     )
     return {
         "entries": entries,
@@ -533,14 +536,18 @@ def _field(tournament: Tournament) -> dict[str, Any]:
 
 
 def _payouts(tournament: Tournament, entries: int, prize_pool: int) -> list[dict[str, int]]:
-    """Each paid place and its prize: the director's percentages, rounded to the money unit
-    with the remainder to first."""
-    points = [int(p) for p in tournament.payout_basis_points or []]
-    if not points or not prize_pool:
+    """Each paid place and its prize: the director's percentages, or the built-in table for
+    the field, rounded to the money unit with the remainder to first (``payouts``)."""
+    if not entries or not prize_pool:
         return []
-    unit = tournament.money_unit
-    prizes = [prize_pool * p // 10_000 // unit * unit for p in points]
-    prizes[0] += prize_pool - sum(prizes)
+    try:
+        shares = [int(p) for p in tournament.payout_basis_points or []]
+        shares = shares or payouts.payout_percentages(entries)
+        prizes = payouts.payouts(prize_pool, shares, unit=tournament.money_unit)
+    except (payouts.PayoutError, TypeError, ValueError):
+        # Percentages the settings should have refused, or a field beyond the built-in
+        # table: the screens show the pool without a payout list rather than fail.
+        return []
     return [{"place": place, "prize": prize} for place, prize in enumerate(prizes, start=1)]
 
 

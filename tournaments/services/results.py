@@ -135,6 +135,8 @@ class ResultsOverview:
     out: list[Entry]
     finished: list[Entry]
     can_finish: bool
+    # What a deal among the players still in shares out (places 1 to their number).
+    prizes_left: int | None = None
 
 
 def results_overview(tournament: Tournament) -> ResultsOverview:
@@ -162,6 +164,9 @@ def results_overview(tournament: Tournament) -> ResultsOverview:
         if tournament.state == TournamentState.FINISHED
         else []
     )
+    prizes_left = None
+    if payouts is not None and tournament.state in IN_PLAY:
+        prizes_left = sum(_prizes_for(payouts, _players_count(tournament))[: len(playing)])
     return ResultsOverview(
         payouts=payouts,
         payouts_error=error,
@@ -169,6 +174,7 @@ def results_overview(tournament: Tournament) -> ResultsOverview:
         out=out,
         finished=finished,
         can_finish=tournament.state in IN_PLAY and len(playing) == 1 and payouts is not None,
+        prizes_left=prizes_left,
     )
 
 

@@ -117,10 +117,18 @@ class TableCard:
 
 @dataclass(frozen=True)
 class SeatingOverview:
+    """The console's seating section: the tables, who waits for a seat, what to do next."""
+
     tables: list[TableCard]
     unseated: list[Entry]
     instructions: list[Instruction] = field(default_factory=list)
     error: str = ""
+    can_draw: bool = False
+
+    @property
+    def button_tables(self) -> set[int]:
+        """The tables whose button the director is asked for."""
+        return {i.table for i in self.instructions if i.kind == "button" and i.table}
 
 
 # Reading the tables -------------------------------------------------------------------------
@@ -313,12 +321,18 @@ def seating_overview(tournament: Tournament, *, now: datetime | None = None) -> 
                 button_known=button_is_fresh(table, now),
             )
         )
-    unseated = _unseated(tournament) if tables else []
+    unseated = [] if tournament.state in CLOSED else _unseated(tournament)
+    if tournament.is_started:
+        # Once play has started a registered player is seated by taking their late entry
+        # (they pay as they sit down); only players already in play wait here for a seat.
+        unseated = [e for e in unseated if e.state == EntryState.PLAYING]
     try:
         instructions, error = seating_moves_needed(tournament, now=now), ""
     except TournamentError as exc:
         instructions, error = [], str(exc)
-    return SeatingOverview(cards, unseated, instructions, error)
+    return SeatingOverview(
+        cards, unseated, instructions, error, can_draw=bool(unseated) and not tables
+    )
 
 
 # Changing seats ---------------------------------------------------------------------------
@@ -399,17 +413,50 @@ def _table_state(table: TournamentTable) -> dict[str, Any]:
     }
 
 
+def seating_moves_of(action: TournamentAction) -> list[MoveInstruction]:
+    """The seats a late seat or a table break gave, for the console to show after it.
+
+    ``must_wait`` is as it was when the seat was drawn (None: that table's button was not
+    known). Other actions (the draw, a move, the final table) list nothing: the seat cards
+    show those, and nobody there waits for the button.
+    """
+    records = [r for r in action.undo.get("moves", []) if "must_wait" in r]
+    names = dict(
+        Entry.objects.filter(pk__in=[r["entry"] for r in records]).values_list("pk", "player__name")
+    )
+    return [
+        MoveInstruction(
+            entry_id=r["entry"],
+            name=names.get(r["entry"], ""),
+            from_table=(r["from"] or [None, None])[0],
+            from_seat=(r["from"] or [None, None])[1],
+            to_table=r["to"][0],
+            to_seat=r["to"][1],
+            must_wait=r["must_wait"],
+        )
+        for r in records
+    ]
+
+
 def _seat_label(table: int | None, seat: int | None) -> str:
     if table is None:
         return _("no seat")
     return _("table %(table)s seat %(seat)s") % {"table": table, "seat": seat}
 
 
+def _arrival(move: MoveInstruction) -> str:
+    """ "Ann → table 1 seat 4", saying when the player waits for the button (TDA 10)."""
+    text = _("%(name)s → %(to)s") % {
+        "name": move.name,
+        "to": _seat_label(move.to_table, move.to_seat),
+    }
+    if move.must_wait:
+        return _("%(move)s (waits for the button)") % {"move": text}
+    return text
+
+
 def _moves_summary(moves: Sequence[MoveInstruction]) -> str:
-    return ", ".join(
-        _("%(name)s → %(to)s") % {"name": m.name, "to": _seat_label(m.to_table, m.to_seat)}
-        for m in moves
-    )
+    return ", ".join(_arrival(m) for m in moves)
 
 
 def seating_draw(
@@ -516,6 +563,7 @@ def _late_seat(
         to_seat=drawn.seat,
         must_wait=drawn.must_wait if fresh.get(drawn.table) else None,
     )
+    record["must_wait"] = instruction.must_wait
     return record, instruction, new_table
 
 
@@ -546,6 +594,11 @@ def seating_late_seat(
                     "seat": _seat_label(entry.table_number, entry.seat_number),
                 }
             )
+        if entry.state == EntryState.REGISTERED and tournament.is_started:
+            raise TournamentError(
+                _("%(name)s is registered but not in play yet: take their late entry first.")
+                % {"name": entry.player.name}
+            )
         if entry.state not in (EntryState.REGISTERED, EntryState.PLAYING):
             raise TournamentError(
                 _("%(name)s is not registered, so cannot be seated.") % {"name": entry.player.name}
@@ -559,11 +612,7 @@ def seating_late_seat(
         undo.action_record(
             tournament,
             ActionKind.SEAT,
-            _("Seated %(name)s at %(seat)s")
-            % {
-                "name": entry.player.name,
-                "seat": _seat_label(instruction.to_table, instruction.to_seat),
-            },
+            _("Seated %(arrival)s") % {"arrival": _arrival(instruction)},
             by=by,
             undo={"moves": [record], "tables_created": [new_table] if new_table else []},
         )
@@ -698,7 +747,10 @@ def table_break(
         fresh = {t.number: button_is_fresh(t, now) for t in tables}
         names = {e.pk: e.player.name for e in entries}
         instructions = [_instruction_for(m, names, fresh) for m in moves]
-        records = [_move_record(by_id[m.player], m.to_table, m.to_seat) for m in moves]
+        records = [
+            {**_move_record(by_id[i.entry_id], i.to_table, i.to_seat), "must_wait": i.must_wait}
+            for i in instructions
+        ]
         before = _table_state(table)
         _apply([(by_id[m.player], m.to_table, m.to_seat) for m in moves])
         table.broken_at = now

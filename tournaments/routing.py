@@ -1,0 +1,9 @@
+"""WebSocket routes of the tournaments; ``series.asgi`` collects them."""
+
+from django.urls import path
+
+from tournaments.consumers import ClockConsumer
+
+websocket_urlpatterns = [
+    path("ws/tournaments/<slug:token>/clock/", ClockConsumer.as_asgi()),
+]
