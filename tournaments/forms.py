@@ -28,6 +28,7 @@ MODEL_FIELDS = [
     "online",
     "raise_cap",
     "uncapped_heads_up",
+    "pot_assumes_small_blind_call",
     "seats_per_table",
     "capacity",
     "money_unit",
@@ -49,7 +50,15 @@ MODEL_FIELDS = [
 SECTIONS = [
     (
         gettext_lazy("Game"),
-        ["game", "structure", "raise_cap", "uncapped_heads_up", "online", "blind_structure"],
+        [
+            "game",
+            "structure",
+            "raise_cap",
+            "uncapped_heads_up",
+            "pot_assumes_small_blind_call",
+            "online",
+            "blind_structure",
+        ],
     ),
     (
         gettext_lazy("Money"),

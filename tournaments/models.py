@@ -145,6 +145,14 @@ class Tournament(models.Model):
     # House rules of the tables (limit raise cap; no cap heads-up).
     raise_cap = models.PositiveSmallIntegerField(_("raise cap (limit)"), null=True, default=4)
     uncapped_heads_up = models.BooleanField(_("no cap heads-up"), default=True)
+    pot_assumes_small_blind_call = models.BooleanField(
+        _("count the small blind's call in the first pot"),
+        default=False,
+        help_text=_(
+            "Pot-limit: before the first raise, the pot counts as if the small blind had "
+            "called (blinds 25/50: the button may raise to 200, not 175)."
+        ),
+    )
     seats_per_table = models.PositiveSmallIntegerField(_("seats per table"), default=9)
     capacity = models.PositiveIntegerField(
         _("capacity"), null=True, blank=True, help_text=_("Empty: no limit.")

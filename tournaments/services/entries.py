@@ -51,6 +51,7 @@ TOURNAMENT_SETTINGS = (
     "online",
     "raise_cap",
     "uncapped_heads_up",
+    "pot_assumes_small_blind_call",
     "seats_per_table",
     "capacity",
     "money_unit",
