@@ -63,7 +63,7 @@ class Event(models.Model):
     @property
     def game_label(self) -> str:
         """Short name for listings: "Pot-Limit Omaha Hi/Lo"."""
-        game = "Omaha Hi/Lo" if self.game == Game.OMAHA_HI_LO else "Omaha"
+        game = "Omaha Hi/Lo" if self.game == Game.OMAHA_HI_LO else "Omaha High"
         return f"{self.get_structure_display()} {game}"
 
     def get_admin_url(self) -> str:

@@ -102,7 +102,7 @@ class Table(models.Model):
     @property
     def label(self) -> str:
         """The game as every page names it: "Pot-Limit Omaha Hi/Lo" (as events do)."""
-        game = "Omaha Hi/Lo" if self.game == Game.OMAHA_HI_LO else "Omaha"
+        game = "Omaha Hi/Lo" if self.game == Game.OMAHA_HI_LO else "Omaha High"
         return f"{self.get_structure_display()} {game}"
 
     @property

@@ -157,6 +157,7 @@ class _Painter:
             "name": table.name,
             "game": str(config.game),
             "structure": str(config.structure),
+            "label": table.label,
             "small_blind": config.small_blind,
             "big_blind": config.big_blind,
             "big_bet": config.big_bet,

@@ -13,8 +13,6 @@ const STREETS = {
   preflop: gettext("Preflop"), flop: gettext("Flop"), turn: gettext("Turn"), river: gettext("River"),
   showdown: gettext("Showdown"), complete: gettext("Hand over"),
 };
-const GAMES = { omaha: gettext("Omaha High"), "omaha-hi-lo": gettext("Omaha Hi/Lo 8") };
-const STRUCTURES = { limit: gettext("Limit"), "pot-limit": gettext("Pot-limit"), "no-limit": gettext("No-limit") };
 const HALVES = { high: gettext("high"), low: gettext("low") };
 const NUMBERS = new Intl.NumberFormat(document.documentElement.lang || undefined);
 
@@ -49,14 +47,13 @@ export function cardEl(code, extra) {
   return card;
 }
 
-/* "No-limit Omaha High · 1/2": the table's game and stakes. */
+/* "Pot-Limit Omaha Hi/Lo · 1/2": the table's game (named by the server, as every page
+   names it) and stakes. */
 export function stakesText(table) {
-  const game = GAMES[table.game] || table.game;
-  const structure = STRUCTURES[table.structure] || table.structure;
   const blinds = table.structure === "limit"
     ? chips(table.big_blind) + "/" + chips(table.big_bet)
     : chips(table.small_blind) + "/" + chips(table.big_blind);
-  return structure + " " + game + " · " + blinds;
+  return table.label + " · " + blinds;
 }
 
 /* The name of the player in a seat, for sentences. */

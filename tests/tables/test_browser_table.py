@@ -247,7 +247,7 @@ def test_the_director_opens_a_table_seats_bots_and_raises(
     form.get_by_label("Seats").select_option("4")
     form.get_by_role("button", name="Open the table").click()
     expect(page.get_by_role("heading", name="No-limit night")).to_be_visible()
-    expect(page.locator(".table-stakes")).to_have_text("No-limit Omaha High · 1/2")
+    expect(page.locator(".table-stakes")).to_have_text("No-Limit Omaha High · 1/2")
     expect(page.locator(".conn-status")).to_have_attribute("data-kind", "ok")
     page.set_viewport_size(LAPTOP)
 
