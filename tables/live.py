@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from tables import fairness
 from tables.engine.cards import card_str
 from tables.engine.state import Hand as EngineHand
 from tables.engines import engine_of
@@ -313,6 +314,8 @@ class _Shared:
     end: str
     seat_texts: list[str]
     own_seat_texts: dict[int, str]
+    # After the hand, each dealt seat's openings of its own hole cards (fairness).
+    own_openings: dict[int, list[dict[str, Any]]] | None = None
 
 
 def _shared(state: _TableState) -> _Shared:
@@ -394,7 +397,9 @@ def _build_shared(state: _TableState) -> _Shared:
             "results": [{**a, "name": _name_at(seats, a["seat"])} for a in view["awards"]]
             if complete
             else None,
-            "reveal": {"deck": hand.deck, "secret": hand.secret} if complete else None,
+            "reveal": (
+                fairness.hand_reveal(hand.deck, hand.secret, engine.records) if complete else None
+            ),
             "summary": hand.summary if complete else None,
             "complete": complete,
         }
@@ -425,6 +430,14 @@ def _build_shared(state: _TableState) -> _Shared:
         tail=f',"hand":{_json(hand_out)},"you":',
         end=f',"recent_hands":{_json(state.recent)},"chat":{_json(state.chat)}}}',
         seat_texts=[_json(entry) for entry in seats_out],
+        own_openings=(
+            {
+                number: fairness.seat_openings(hand.deck, hand.secret, engine.records, number)
+                for number in engine.seats
+            }
+            if hand is not None and engine is not None and hand.is_complete
+            else None
+        ),
         own_seat_texts={
             entry["seat"]: _json({**entry, "cards": own_cards[entry["seat"]]})
             for entry in seats_out
@@ -447,7 +460,7 @@ def _you(shared: _Shared, mine: Seat | None) -> dict[str, Any]:
         and shared.hand["to_act"] == mine.number
     ):
         legal = shared.legal
-    return {
+    you: dict[str, Any] = {
         "seat": mine.number if mine else None,
         "legal": legal,
         "muck_losing": mine.muck_losing if mine else None,
@@ -457,6 +470,10 @@ def _you(shared: _Shared, mine: Seat | None) -> dict[str, Any]:
             else None
         ),
     }
+    if mine is not None and shared.own_openings and mine.number in shared.own_openings:
+        # Only on this player's own socket: the proof their hole cards were committed.
+        you["openings"] = shared.own_openings[mine.number]
+    return you
 
 
 def _wire(state: _TableState) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db.models import QuerySet, Sum
 
+from tables import fairness
 from tables.engine import phh
 from tables.engine.cards import card_str
 from tables.engine.records import (
@@ -21,7 +22,7 @@ from tables.engine.records import (
 )
 from tables.engine.state import Hand as EngineHand
 from tables.engines import engine_of
-from tables.fairness import commitment_matches, deck_from_text
+from tables.fairness import deck_from_text
 from tables.models import Hand, HandPlayer, Table
 
 # ----------------------------------------------------------------------------- histories
@@ -76,12 +77,14 @@ def hand_phh_for(hand: Hand, user: Any) -> str:
     )
 
 
-def hand_verification(hand: Hand) -> dict[str, Any]:
-    """What a "verify this hand" page shows: the commitment, the reveal and the checks.
+def hand_verification(hand: Hand, user: Any = None) -> dict[str, Any]:
+    """What a "verify this hand" page shows: the commitment, the openings and the checks.
 
-    Before the hand ends only the commitment is public. After it: the hash recomputed from
-    the revealed deck and secret, and whether replaying the stored moves on that deck gives
-    exactly the stored hand (same hole cards, board and awards).
+    Before the hand ends only the commitment is public. After it: the 52 leaves and the
+    openings of the cards the table saw (board, burns, shown hands), plus ``user``'s own
+    hole cards if they played it; whether the leaves hash to the commitment and every
+    opening to its leaf; and whether replaying the stored moves on the stored deck gives
+    exactly the stored hand (checked here, with the deck, which is never shown).
     """
     out: dict[str, Any] = {
         "hand": hand.pk,
@@ -89,8 +92,9 @@ def hand_verification(hand: Hand) -> dict[str, Any]:
         "number": hand.number,
         "commitment": hand.commitment,
         "complete": hand.is_complete,
-        "deck": None,
-        "secret": None,
+        "leaves": None,
+        "openings": None,
+        "own_openings": None,
         "hash_matches": None,
         "deal_matches": None,
         "board": None,
@@ -99,7 +103,6 @@ def hand_verification(hand: Hand) -> dict[str, Any]:
         return out
     records = [record_from_json(r) for r in hand.records]
     started = records[0]
-    deck_ok = False
     replay_ok = False
     board: list[str] = []
     try:
@@ -108,12 +111,19 @@ def hand_verification(hand: Hand) -> dict[str, Any]:
         replay = EngineHand.from_records(records)
         replay_ok = deck_ok and replay.is_complete and list(replay.records) == records
         board = [card_str(c) for c in replay.board]
-    except Exception:
+    except Exception:  # noqa: BLE001 - a stored hand that does not replay does not verify
         replay_ok = False
+    reveal = fairness.hand_reveal(hand.deck, hand.secret, records)
+    seat = _seat_in(hand, user)
+    own = fairness.seat_openings(hand.deck, hand.secret, records, seat) if seat is not None else []
+    leaves_ok, openings_ok = fairness.openings_verify(
+        hand.commitment, reveal["leaves"], reveal["openings"] + own
+    )
     out.update(
-        deck=hand.deck,
-        secret=hand.secret,
-        hash_matches=commitment_matches(hand.deck, hand.secret, hand.commitment),
+        leaves=reveal["leaves"],
+        openings=reveal["openings"],
+        own_openings=own or None,
+        hash_matches=leaves_ok and openings_ok,
         deal_matches=replay_ok,
         board=board,
     )

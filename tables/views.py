@@ -24,7 +24,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from series.permissions import is_director
 from tables import live, selectors, services
-from tables.fairness import commitment_of
+from tables.fairness import commitment_of_leaves
 from tables.forms import BotsForm, TableCreateForm
 from tables.models import Hand, Table
 from tables.replay import HandInPlay, hand_replay_steps
@@ -183,7 +183,7 @@ def hand_phh(request: HttpRequest, hand_id: int) -> HttpResponse:
 
 def hand_verify(request: HttpRequest, hand_id: int) -> HttpResponse:
     hand = get_object_or_404(Hand.objects.select_related("table"), pk=hand_id)
-    verification = selectors.hand_verification(hand)
+    verification = selectors.hand_verification(hand, request.user)
     if verification["complete"]:
-        verification["recomputed"] = commitment_of(verification["deck"], verification["secret"])
+        verification["recomputed"] = commitment_of_leaves(verification["leaves"])
     return render(request, "tables/verify.html", {"hand": hand, "verification": verification})

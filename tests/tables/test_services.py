@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
 
-from tables import engines, services, timing
+from tables import engines, fairness, services, timing
 from tables.bots import bot_move, decide
-from tables.engine.records import BlindPosted, record_from_json
+from tables.engine.cards import cards_str
+from tables.engine.records import BlindPosted, HoleDealt, Shown, record_from_json
 from tables.live import table_snapshot
 from tables.models import Hand, HandPlayer, Seat, SeatState, ServerProcess, Table, TableLedger
 from tables.replay import hand_replay_steps
@@ -188,15 +190,13 @@ def test_every_finished_hand_verifies_and_reveals_only_after_the_end(seated_tabl
     hand = current(seated_table)
     live = table_snapshot(seated_table, None)["hand"]
     assert live["commitment"] == hand.commitment and live["reveal"] is None
-    assert hand_verification(hand)["deck"] is None
+    assert hand_verification(hand)["openings"] is None
     play_out(seated_table, now)
     hand.refresh_from_db()
     result = hand_verification(hand)
     assert result["hash_matches"] and result["deal_matches"]
-    assert table_snapshot(seated_table, None)["hand"]["reveal"] == {
-        "deck": hand.deck,
-        "secret": hand.secret,
-    }
+    reveal = table_snapshot(seated_table, None)["hand"]["reveal"]
+    assert reveal == {"leaves": result["leaves"], "openings": result["openings"]}
     call_command("verify_hand", str(hand.pk))
 
 
@@ -206,6 +206,45 @@ def test_a_tampered_deck_does_not_verify(seated_table: Table) -> None:
     hand.deck = hand.deck[2:4] + hand.deck[0:2] + hand.deck[4:]
     result = hand_verification(hand)
     assert not result["hash_matches"] and not result["deal_matches"]
+
+
+def test_mucked_and_folded_cards_never_leave_the_server_after_the_hand(
+    seated_table: Table, players: list[User]
+) -> None:
+    # Issue 10, defect 5: the verify page and hand.reveal showed the whole deck, so anyone
+    # could rebuild a folded or mucked hand. Now only what the table saw is opened, and each
+    # player gets the openings of their own cards on their own snapshot.
+    now = deal(seated_table)
+    hand = current(seated_table)
+    first = hand.to_act
+    version = Table.objects.get(pk=seated_table.pk).version
+    services.table_act(
+        seated_table.pk, user_at(seated_table, first), hand.pk, version, "fold", now=now
+    )
+    hand = play_out(seated_table, now)
+    records = [record_from_json(r) for r in hand.records]
+    folded = next(r.cards for r in records if isinstance(r, HoleDealt) and r.seat == first)
+    shown = {c for r in records if isinstance(r, Shown) for c in r.cards}
+    hidden = {cards_str([c]) for c in folded} - {cards_str([c]) for c in shown}
+    assert hidden
+    spectator = table_snapshot(seated_table, None)
+    verification = hand_verification(hand)
+    for text in (json.dumps(spectator), json.dumps(verification)):
+        assert hand.deck not in text and hand.secret not in text
+    opened = {o["card"] for o in verification["openings"]}
+    opened |= {o["card"] for o in spectator["hand"]["reveal"]["openings"]}
+    opened |= {c for seat in spectator["seats"] for c in seat.get("cards") or []}
+    assert not opened & hidden
+    # The folded player proves their own cards from their snapshot, and only they see them.
+    mine = table_snapshot(seated_table, user_at(seated_table, first))["you"]["openings"]
+    assert sorted(o["card"] for o in mine) == sorted(cards_str([c]) for c in folded)
+    leaves = spectator["hand"]["reveal"]["leaves"]
+    assert fairness.openings_verify(hand.commitment, leaves, mine) == (True, True)
+    other = next(n for n in (1, 2, 3) if n != first)
+    assert not any(
+        o["card"] in hidden
+        for o in table_snapshot(seated_table, user_at(seated_table, other))["you"]["openings"]
+    )
 
 
 def test_histories_show_a_player_only_what_they_could_see(seated_table: Table) -> None:
