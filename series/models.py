@@ -1,4 +1,10 @@
-"""Seasons and their events on the calendar. Results and standings come later."""
+"""The series: seasons and their events on the calendar, every event's results, the standings
+computed from them, corrections with their history, and who owes whom after a night.
+
+Standings are never incremented: a Celery task recomputes a season's ``Standing`` and
+``StandingPoint`` rows from the stored ``Result`` rows (``series.services.standings``), so
+running it twice, or twice at once, gives the same table.
+"""
 
 from django.db import models
 from django.urls import reverse
@@ -16,11 +22,41 @@ class Structure(models.TextChoices):
     NO_LIMIT = "no-limit", "No-Limit"
 
 
+class PointsFormula(models.TextChoices):
+    SQUARE_ROOT = "sqrt", _("Square root: 10·√n/√k·(1 + log10(b + 0.25))")
+    PLACES = "places", _("Points by place")
+    CUSTOM = "custom", _("The director's own formula")
+
+
 class Season(models.Model):
-    name = models.CharField(max_length=100)
-    starts_on = models.DateField()
-    ends_on = models.DateField()
-    description = models.TextField(blank=True)
+    name = models.CharField(_("name"), max_length=100)
+    starts_on = models.DateField(_("starts on"))
+    ends_on = models.DateField(_("ends on"))
+    description = models.TextField(_("description"), blank=True)
+    points_formula = models.CharField(
+        _("points formula"),
+        max_length=10,
+        choices=PointsFormula.choices,
+        default=PointsFormula.SQUARE_ROOT,
+    )
+    # PointsFormula.PLACES: points for 1st, 2nd, ... (places beyond the list score 0).
+    place_points = models.JSONField(_("points by place"), default=list, blank=True)
+    # PointsFormula.CUSTOM: an expression on n, k, b, rebuys, addons, knockouts, prize ...
+    custom_formula = models.TextField(_("formula"), blank=True)
+    best_of = models.PositiveSmallIntegerField(
+        _("best results that count"), null=True, blank=True, help_text=_("Empty: every event.")
+    )
+    min_events = models.PositiveSmallIntegerField(_("events to qualify"), default=0)
+    min_field = models.PositiveSmallIntegerField(
+        _("smallest field that counts"),
+        default=4,
+        help_text=_("An event with fewer entrants scores no points."),
+    )
+    season_pot_per_entry = models.PositiveIntegerField(
+        _("season pot per entry"),
+        default=0,
+        help_text=_("Taken from each entry's fee for the final event or a trophy."),
+    )
 
     class Meta:
         ordering = ["-starts_on"]
@@ -28,6 +64,7 @@ class Season(models.Model):
             models.CheckConstraint(
                 condition=models.Q(ends_on__gte=models.F("starts_on")),
                 name="season_ends_after_it_starts",
+                violation_error_message=_("A season cannot end before it starts."),
             )
         ]
 
@@ -48,6 +85,18 @@ class Event(models.Model):
     fee = models.PositiveIntegerField(default=0, help_text="Kept outside the prize pool.")
     starting_stack = models.PositiveIntegerField(default=10000)
     notes = models.TextField(blank=True)
+    number = models.PositiveSmallIntegerField(
+        _("event number"), null=True, blank=True, help_text=_("Event 2 of the season.")
+    )
+    counts = models.BooleanField(
+        _("counts for the standings"),
+        default=True,
+        help_text=_("A director may leave an event out of the standings."),
+    )
+    points_only = models.BooleanField(
+        _("points only (freeroll)"), default=False, help_text=_("No buy-in: points, no prizes.")
+    )
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 
     class Meta:
         ordering = ["starts_at"]
@@ -99,3 +148,120 @@ class Player(models.Model):
     @property
     def is_guest(self) -> bool:
         return self.user_id is None
+
+
+class Result(models.Model):
+    """One player's result in one event, as the tournament finished it (or a director
+    corrected it). ``points`` is written by the standings task only."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="results")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="results")
+    place = models.PositiveIntegerField(_("place"))
+    prize = models.PositiveIntegerField(_("prize"), default=0)
+    bounties = models.PositiveIntegerField(_("bounties"), default=0)
+    knockouts = models.PositiveSmallIntegerField(_("knockouts"), default=0)
+    rebuys = models.PositiveSmallIntegerField(_("rebuys"), default=0)
+    addons = models.PositiveSmallIntegerField(_("add-ons"), default=0)
+    reentries = models.PositiveSmallIntegerField(_("re-entries"), default=0)
+    # What the player paid in: buy-ins, rebuys, add-ons and fees (for the settle-up).
+    paid_in = models.PositiveIntegerField(_("paid in"), default=0)
+    points = models.DecimalField(max_digits=10, decimal_places=2, default=0)
+    tournament_id = models.PositiveBigIntegerField(null=True, blank=True, editable=False)
+
+    class Meta:
+        ordering = ["event", "place", "player__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player"], name="result_one_per_player")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event}: {self.player} #{self.place}"
+
+
+class ResultChange(models.Model):
+    """A director's correction of a finished event's results: who, when, what it was."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="result_changes")
+    by = models.ForeignKey(
+        "auth.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+    before = models.JSONField(default=list)
+    after = models.JSONField(default=list)
+    reason = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.event}: {self.at:%Y-%m-%d %H:%M}"
+
+
+class Standing(models.Model):
+    """A player's line of a season's leaderboard, recomputed from the results."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="standings")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="standings")
+    rank = models.PositiveIntegerField()
+    points = models.DecimalField(max_digits=12, decimal_places=2)
+    events = models.PositiveSmallIntegerField(default=0)
+    wins = models.PositiveSmallIntegerField(default=0)
+    best_finish = models.PositiveIntegerField(null=True, blank=True)
+    cashes = models.PositiveSmallIntegerField(default=0)
+    knockouts = models.PositiveSmallIntegerField(default=0)
+    net = models.IntegerField(default=0)
+    qualified = models.BooleanField(default=True)
+    # Rank change since the standings before the season's last counted event (+ = up).
+    movement = models.IntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["season", "rank", "player__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "player"], name="standing_one_per_player")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season}: {self.rank}. {self.player}"
+
+
+class StandingPoint(models.Model):
+    """A player's points and rank after each event of the season: the leaderboard's chart."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="standing_points")
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    points = models.DecimalField(max_digits=12, decimal_places=2)
+    rank = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["season", "event__starts_at", "rank"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season", "event", "player"], name="standing_point_unique"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event}: {self.player} {self.points}"
+
+
+class Transfer(models.Model):
+    """One payment of a night's settle-up: ``payer`` owes ``payee`` this amount."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="transfers")
+    payer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    payee = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    amount = models.PositiveIntegerField()
+    paid_at = models.DateTimeField(null=True, blank=True)
+    marked_by = models.ForeignKey(
+        "auth.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["event", "payer__name", "payee__name"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(amount__gt=0), name="transfer_positive")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.payer} → {self.payee}: {self.amount}"
