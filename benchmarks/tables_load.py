@@ -24,8 +24,8 @@ second. Traffic stays on 127.0.0.1; every run is bounded by --seconds.
 bare Channels relay (``benchmarks/relay_asgi.py``: one ``group_send`` per move of a snapshot
 recorded in that round, no database), served the same way in that mode; the site's p50 and
 p99 are printed as multiples of the relay's, a yardstick taken in the same minute.
-``--find-100ms``: after the --tables counts, step up through --steps (--step-seconds each)
-until each side's p99 passes 100 ms, and say where.
+``--find-100ms``: after the --tables counts, rounds at the --steps counts (--step-seconds
+each, ascending) on each side whose p99 could still pass 100 ms there, and say where it did.
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -531,9 +532,9 @@ def main() -> None:
     parser.add_argument(
         "--find-100ms",
         action="store_true",
-        help="after --tables, step the table count up (--steps) until p99 passes 100 ms",
+        help="after --tables, run --steps counts to narrow down where p99 passes 100 ms",
     )
-    parser.add_argument("--steps", type=int, nargs="+", default=[150, 200, 300, 400])
+    parser.add_argument("--steps", type=int, nargs="+", default=[50, 150, 200, 300])
     parser.add_argument(
         "--step-seconds", type=float, default=20.0, help="measuring time of the steps' rounds"
     )
@@ -548,9 +549,6 @@ def main() -> None:
         args.tables = [10, 100] if args.baseline else [10, 50, 100]
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "series.settings")
-    counts = list(args.tables)
-    if args.find_100ms:
-        counts += [n for n in args.steps if n > max(counts)]
     began = time.perf_counter()
     rows: list[dict[str, Any]] = []
     print(_header(), flush=True)
@@ -562,27 +560,17 @@ def main() -> None:
                 servers.start()
                 if relay is not None:
                     relay.start()
-                sides = ["site", "relay"] if relay is not None else ["site"]
-                crossed: set[str] = set()
+                mine: list[dict[str, Any]] = []
                 like: list[dict[str, Any]] | None = None
-                for n in counts:
-                    # The counts asked for run on both; the steps above them only on a side
-                    # whose p99 has not passed the limit yet.
-                    asked = n in args.tables
-                    if asked or "site" not in crossed:
+                for n, sides in _plan(args, relay is not None, mine):
+                    if "site" in sides:
                         row, like = _site_round(servers, n, args)
-                        rows.append(row)
+                        mine.append(row)
                         if row["typical"] and relay is not None:
                             relay.record(row["typical"])
-                        if not row["p99"] <= LIMIT_MS:
-                            crossed.add("site")
-                    if relay is not None and (asked or "relay" not in crossed):
-                        row = _relay_round(relay, n, like, args)
-                        rows.append(row)
-                        if not row["p99"] <= LIMIT_MS:
-                            crossed.add("relay")
-                    if args.find_100ms and not asked and crossed >= set(sides):
-                        break
+                    if relay is not None and "relay" in sides:
+                        mine.append(_relay_round(relay, n, like, args))
+                rows += mine
             finally:
                 if relay is not None:
                     relay.stop()
@@ -604,6 +592,34 @@ def main() -> None:
 
 
 LIMIT_MS = 100.0
+
+
+def _plan(
+    args: argparse.Namespace, baseline: bool, done: list[dict[str, Any]]
+) -> Iterator[tuple[int, list[str]]]:
+    """The rounds of one mode: (table count, which servers), reading the rows done so far.
+
+    First every --tables count on both. With --find-100ms, then each --steps count in
+    ascending order, on each side whose p99 has not yet been seen both under 100 ms at a
+    higher count and over it at a lower one: the steps narrow down where it passes.
+    """
+    kinds = ["site", "relay"] if baseline else ["site"]
+    for n in args.tables:
+        yield n, kinds
+    if not args.find_100ms:
+        return
+    for n in sorted(set(args.steps) - set(args.tables)):
+        sides = []
+        for kind in kinds:
+            seen = [r for r in done if r["kind"] == kind]
+            under = max((r["tables"] for r in seen if r["p99"] <= LIMIT_MS), default=0)
+            over = min((r["tables"] for r in seen if not r["p99"] <= LIMIT_MS), default=None)
+            if under < n and (over is None or n < over):
+                sides.append(kind)
+        if sides:
+            yield n, sides
+
+
 GOAL_P50 = 2.0
 GOAL_P99 = 3.0
 
@@ -693,12 +709,16 @@ def _ratios(rows: list[dict[str, Any]]) -> list[str]:
 
 
 def _crossings(rows: list[dict[str, Any]], modes: list[str], baseline: bool) -> list[str]:
-    """Per mode and server: the first table count measured whose p99 passed 100 ms."""
+    """Per mode and server: the lowest table count measured whose p99 passed 100 ms."""
     lines = []
     for mode in modes:
         for kind in ("site", "relay") if baseline else ("site",):
             mine = [r for r in rows if r["mode"] == mode and r["kind"] == kind]
-            over = next((r for r in mine if not r["p99"] <= LIMIT_MS), None)
+            over = min(
+                (r for r in mine if not r["p99"] <= LIMIT_MS),
+                key=lambda r: r["tables"],
+                default=None,
+            )
             below = max(
                 (
                     r
