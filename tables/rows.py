@@ -123,6 +123,11 @@ def seats_locked(table_id: int) -> list[Seat]:
     with connection.cursor() as cursor:
         cursor.execute(_seats_sql(), [table_id])
         found = cursor.fetchall()
+    return _seats_from(found)
+
+
+def _seats_from(found: list[Any]) -> list[Seat]:
+    """Seats (with their players) from rows that start with the seat's and user's columns."""
     user_model = get_user_model()
     width = len(_concrete(Seat))
     user_field = Seat._meta.get_field("user")
@@ -151,12 +156,54 @@ def current_hand(table_id: int) -> Hand | None:
 
 
 def move_rows(table_id: int) -> tuple[Table | None, list[Seat], Hand | None]:
-    """``table_locked``, ``seats_locked`` and ``current_hand``, for a move: the table row
-    first, so two moves at one table queue on its lock before reading anything else."""
-    table = table_locked(table_id)
-    if table is None:
+    """``table_locked``, ``seats_locked`` and ``current_hand`` for a move.
+
+    On PostgreSQL one statement reads and locks them all (one round trip instead of
+    three): a row per seat with its player, the table's and the hand's columns beside it;
+    the hand's record list travels once, on seat 1's row (every table has a seat 1).
+    """
+    if not _postgres():
+        table = table_locked(table_id)
+        if table is None:
+            return None, [], None
+        return table, seats_locked(table_id), current_hand(table_id)
+    with connection.cursor() as cursor:
+        cursor.execute(_move_sql(), [table_id])
+        found = cursor.fetchall()
+    if not found:
         return None, [], None
-    return table, seats_locked(table_id), current_hand(table_id)
+    seat_width = len(_concrete(Seat)) + len(_USER_FIELDS)
+    table_width = len(_concrete(Table))
+    table = _build(Table, found[0], seat_width)
+    seats = _seats_from(found)
+    first = found[0]
+    start = seat_width + table_width
+    if first[start] is None:  # the hand's id: no hand in play
+        return table, seats, None
+    return table, seats, _build(Hand, first, start)
+
+
+@cache
+def _move_sql() -> str:
+    user_cols = ", ".join(f"u.{_quote(n)}" for n in _USER_FIELDS)
+    records = Hand._meta.get_field("records").column
+    hand_cols = ", ".join(
+        f"CASE WHEN s.{_quote('number')} = 1 THEN h.{_quote(f.column)} END"
+        if f.column == records
+        else f"h.{_quote(f.column)}"
+        for f in _concrete(Hand)
+    )
+    hand = _quote(Hand._meta.db_table)
+    return (
+        f"SELECT {_columns(Seat, 's')}, {user_cols}, {_columns(Table, 't')}, {hand_cols} "
+        f"FROM {_quote(Table._meta.db_table)} t "
+        f"JOIN {_quote(Seat._meta.db_table)} s ON s.{_quote('table_id')} = t.{_quote('id')} "
+        f"LEFT JOIN {_quote(get_user_model()._meta.db_table)} u "
+        f"ON u.{_quote('id')} = s.{_quote('user_id')} "
+        f"LEFT JOIN LATERAL (SELECT * FROM {hand} h2 WHERE h2.{_quote('table_id')} = t.{_quote('id')} "
+        f"AND h2.{_quote('ended_at')} IS NULL ORDER BY h2.{_quote('number')} DESC LIMIT 1) h ON TRUE "
+        f"WHERE t.{_quote('id')} = %s ORDER BY s.{_quote('number')} FOR UPDATE OF t, s"
+    )
 
 
 # ------------------------------------------------------------------------------ writes
@@ -256,6 +303,37 @@ def _append_sql() -> str:
         f"UPDATE {_quote(Hand._meta.db_table)} SET {records} = {records} || %s::jsonb, "
         f"{sets} WHERE {_quote('id')} = %s"
     )
+
+
+def move_write(table: Table, hand: Hand, added: list[dict[str, Any]]) -> None:
+    """``hand_append`` and ``table_bump`` of a move, in one statement on PostgreSQL: the
+    hand is written only if the version bump went through; ``Stale`` (nothing written)
+    otherwise."""
+    if not _postgres():
+        hand_append(hand, added)
+        table_bump(table)
+        return
+    table_fields = [f for f in _concrete(Table) if not f.primary_key and f.name != "version"]
+    hand_fields = [Hand._meta.get_field(name) for name in HAND_STATE]
+    params = [
+        *(f.get_db_prep_save(f.pre_save(table, False), connection) for f in table_fields),
+        table.pk,
+        table.version - 1,
+        json.dumps(added),
+        *(f.get_db_prep_save(f.pre_save(hand, False), connection) for f in hand_fields),  # type: ignore[union-attr]
+        hand.pk,
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(_move_write_sql(tuple(f.column for f in table_fields)), params)
+        if cursor.rowcount != 1:
+            raise Stale(f"table {table.pk} moved on (or hand {hand.pk} is gone)")
+
+
+@cache
+def _move_write_sql(columns: tuple[str, ...]) -> str:
+    bump = _bump_sql(columns)
+    append = _append_sql()
+    return f"WITH bumped AS ({bump} RETURNING 1) {append} AND EXISTS (SELECT 1 FROM bumped)"
 
 
 def table_bump(table: Table) -> None:

@@ -78,18 +78,24 @@ def current_hand(table: Table) -> Hand | None:
 
 @dataclass(frozen=True)
 class Moved:
-    """What a move wrote, all of it current: the new state is built from it without a query."""
+    """What a move changed, all of it current: the new state is built from it without a
+    query. ``added`` are the hand's new records, written with the table's version bump."""
 
     hand: Hand
     engine: EngineHand
     seats: dict[int, Seat]
+    added: tuple[dict[str, Any], ...] = ()
 
 
 def changed(table: Table, moved: Moved | None = None) -> None:
     """Bump the version and broadcast it once the transaction has committed."""
     table.version += 1
     try:
-        rows.table_bump(table)
+        if moved is None:
+            rows.table_bump(table)
+        else:
+            # The hand's new records and the version in one statement (one round trip).
+            rows.move_write(table, moved.hand, list(moved.added))
     except rows.Stale:
         # Only reachable if something wrote the table without its lock: refuse the change.
         raise TableError("stale", "the table changed meanwhile; try again") from None

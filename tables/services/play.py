@@ -156,8 +156,7 @@ def after_moves(
             actor = seats.get(engine.to_act) if engine.to_act is not None else None
             if actor is not None and actor.is_bot:
                 schedule_bot(table.pk)
-    rows.hand_append(hand, added)
-    return Moved(hand, engine, seats)
+    return Moved(hand, engine, seats, tuple(added))
 
 
 def _next_reveal(table: Table, hand: Hand, now: datetime) -> None:
@@ -179,7 +178,6 @@ def reveal_street(table: Table, hand: Hand, now: datetime) -> Moved:
         _hand_finish(table, hand, engine, seats, now)
     else:
         _next_reveal(table, hand, now)
-    rows.hand_append(hand, [])
     return Moved(hand, engine, seats)
 
 

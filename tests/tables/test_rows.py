@@ -137,3 +137,22 @@ def test_a_move_writes_its_hand_and_version(seated_table: Table, players: list[U
     stored = Hand.objects.get(pk=hand.pk).records
     assert len(stored) == result.records > len(hand.records)
     assert stored[: len(hand.records)] == hand.records
+
+
+def test_a_moves_records_and_version_go_together_or_not_at_all(seated_table: Table) -> None:
+    deal(seated_table)
+    with transaction.atomic():
+        table, _seats, hand = rows.move_rows(seated_table.pk)
+    before = list(hand.records)
+    Table.objects.filter(pk=table.pk).update(version=table.version + 1)  # another change first
+    added = [{"kind": "Note"}]
+    hand.records = [*hand.records, *added]
+    table.version += 1
+    with pytest.raises(rows.Stale), transaction.atomic():
+        rows.move_write(table, hand, added)
+    assert Hand.objects.get(pk=hand.pk).records == before  # the hand was not written either
+    table = Table.objects.get(pk=table.pk)
+    table.version += 1
+    rows.move_write(table, hand, added)
+    assert Hand.objects.get(pk=hand.pk).records == [*before, *added]
+    assert Table.objects.get(pk=table.pk).version == table.version
