@@ -8,9 +8,12 @@ number; the process's memory in embedded mode, where there is one process).
 
 from __future__ import annotations
 
+import functools
 import time
 from typing import Any
 
+import redis
+from django.conf import settings
 from django.core.cache import cache
 
 # Any frame: as a socket's own limit, but for the player's sockets together.
@@ -24,8 +27,17 @@ SOCKETS_PER_TABLE = 4
 
 
 def _spend(kind: str, user_id: Any, limit: int, window: int) -> bool:
-    key = f"tables:flood:{kind}:{user_id}:{int(time.time() // window)}"
-    # add() is a no-op if the key exists; incr() is atomic in Redis and in the local cache.
+    # The database's name keeps apart sites (and test runs) that share one Redis.
+    key = f"tables:flood:{_site()}:{kind}:{user_id}:{int(time.time() // window)}"
+    client = _redis()
+    if client is not None:
+        # One round trip: INCR and the key's expiry together (redis-py's pipeline).
+        pipe = client.pipeline(transaction=False)
+        pipe.incr(key)
+        pipe.expire(key, window * 2)
+        count = pipe.execute()[0]
+        return bool(count <= limit)
+    # Embedded mode: the process's own cache. add() is a no-op if the key exists.
     cache.add(key, 0, timeout=window * 2)
     try:
         count = cache.incr(key)
@@ -33,6 +45,18 @@ def _spend(kind: str, user_id: Any, limit: int, window: int) -> bool:
         cache.add(key, 1, timeout=window * 2)
         count = 1
     return bool(count <= limit)
+
+
+@functools.cache
+def _site() -> str:
+    return str(settings.DATABASES["default"]["NAME"])
+
+
+@functools.cache
+def _redis() -> redis.Redis | None:
+    """A client of the site's Redis (distributed mode), or None in embedded mode."""
+    url = getattr(settings, "REDIS_URL", "")
+    return redis.Redis.from_url(url) if url else None
 
 
 def frame_allowed(user: Any) -> bool:
