@@ -33,6 +33,7 @@ run: $(VENV)/.installed
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_demo
 	$(PY) manage.py load_demo_tables
+	$(PY) manage.py load_demo_tournaments
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	$(PY) manage.py serve --host $(HOST) --port $(PORT)
 
