@@ -181,7 +181,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 
 if EMBEDDED:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "series.channel_layers.PacedInMemoryChannelLayer"}}
+    # Channels' own in-memory layer, as it is: its expiry sweep walks every channel on each
+    # message (O(sockets) per message), which only matters far beyond a home game's tables;
+    # pacing it meant overriding a private method, which an upgrade may break silently.
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     CELERY_BROKER_URL = "memory://localhost/"
     CELERY_RESULT_BACKEND = "cache+memory://"

@@ -125,10 +125,8 @@ def test_a_change_carries_the_wire_only_on_a_layer_shared_between_processes(
 ) -> None:
     from channels.layers import InMemoryChannelLayer, channel_layers
 
-    from series.channel_layers import PacedInMemoryChannelLayer
     from tables import broadcast
 
-    assert isinstance(PacedInMemoryChannelLayer(), InMemoryChannelLayer)
     assert broadcast.carries_state() == (
         not isinstance(channel_layers["default"], InMemoryChannelLayer)
     )
