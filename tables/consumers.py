@@ -16,7 +16,6 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from asgiref.sync import sync_to_async
-from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -118,9 +117,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         only on its own threads (``database_sync_to_async`` above), which look after their
         connections, so the hop bought nothing.
         """
-        handler = getattr(self, get_handler_name(message), None)
+        # Channels' documented rule: "a.b" is handled by the method a_b (never a private one).
+        name = str(message.get("type", "")).replace(".", "_")
+        handler = None if name.startswith("_") else getattr(self, name, None)
         if handler is None:
-            raise ValueError(f"no handler for message type {message['type']}")
+            raise ValueError(f"no handler for message type {message.get('type')}")
         try:
             await handler(message)
         except StopConsumer:
