@@ -130,13 +130,14 @@ def _seats_from(found: list[Any]) -> list[Seat]:
     """Seats (with their players) from rows that start with the seat's and user's columns."""
     user_model = get_user_model()
     width = len(_concrete(Seat))
-    user_field = Seat._meta.get_field("user")
     seats = []
     for row in found:
         seat = _build(Seat, row)
         user = None if row[width] is None else _build(user_model, row, width, _USER_FIELDS)
-        # Django's documented way to fill a relation's cache (Field.set_cached_value).
-        user_field.set_cached_value(seat, user)  # type: ignore[union-attr]
+        if user is not None:
+            # Assigning the related object (the public descriptor) fills the relation's
+            # cache, so ``seat.user`` needs no query.
+            seat.user = user
         seats.append(seat)
     return seats
 
