@@ -230,6 +230,23 @@ def next_positions(
     return None if plan is None else plan.positions
 
 
+def blind_positions(button: int, players: Sequence[int]) -> tuple[int, int]:
+    """(small blind, big blind) for a hand dealt to `players` with the button on `button`
+    (which may be an empty seat): the two players after the button; heads-up the button
+    posts the small blind and the other player the big (RULES.md "Heads-up: the button
+    posts the small blind"; TDA 34B). Tables run by hand (a director's console that is told
+    where the button is) read the blinds from here, as `Hand.start` places them.
+
+    >>> blind_positions(4, [1, 4, 6, 9])
+    (6, 9)
+    >>> blind_positions(4, [1, 4])
+    (4, 1)
+    """
+    if len(set(players)) < 2:
+        raise RuleError("blinds need at least two players")
+    return _blind_positions(button, sorted(set(players)))
+
+
 # ----------------------------------------------------------------------------- geometry
 
 

@@ -39,6 +39,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
+from tables.engine.seating import blind_positions
 from tournaments import seating as rules
 from tournaments.errors import TournamentError
 from tournaments.models import (
@@ -178,22 +179,14 @@ def _seated(tournament: Tournament) -> list[Entry]:
 
 
 def _blinds(seats: dict[int, int | None], button: int) -> tuple[int | None, int | None]:
-    """The small and big blind of the next hand from its button: the next players clockwise.
-
-    Heads-up the button posts the small blind (TDA 34B).
-    """
-    order = sorted(seats)
-    start = sum(1 for seat in order if seat <= button)
-    after = [s for s in order[start:] + order[:start] if seats[s] is not None]
-    if not after:
+    """The small and big blind of the next hand from its button, as the engine places them
+    (``tables.engine.seating.blind_positions``: heads-up the button posts the small blind)."""
+    players = [seat for seat, entry in seats.items() if entry is not None]
+    if not players:
         return None, None
-    if len(after) == 2 and seats.get(button) is not None:
-        small = button
-        big = next(s for s in after if s != button)
-        return small, big
-    small = after[0]
-    big = after[1] if len(after) > 1 else None
-    return small, big
+    if len(players) == 1:
+        return players[0], None
+    return blind_positions(button, players)
 
 
 def _views(
