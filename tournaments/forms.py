@@ -18,33 +18,14 @@ from django.utils.translation import gettext_lazy
 from series.models import Event, Game, Structure
 from tournaments import selectors
 from tournaments.models import BlindStructure, LevelKind, Tournament
-from tournaments.services.entries import LOCKED_AFTER_START
+from tournaments.services.entries import LOCKED_AFTER_START, TOURNAMENT_SETTINGS
 
 # Settings the form edits under another name.
 FORM_FIELD = {"addon_at_break": "addon_after_level", "payout_basis_points": "payouts"}
 
-MODEL_FIELDS = [
-    "blind_structure",
-    "online",
-    "raise_cap",
-    "uncapped_heads_up",
-    "pot_assumes_small_blind_call",
-    "seats_per_table",
-    "capacity",
-    "money_unit",
-    "bounty",
-    "late_registration_until_level",
-    "rebuys_allowed",
-    "rebuy_until_level",
-    "rebuy_chips",
-    "rebuy_price",
-    "rebuy_max_stack",
-    "addon_chips",
-    "addon_price",
-    "reentries_allowed",
-    "reentry_until_level",
-    "balance_threshold",
-]
+# The tournament's own settings the form edits as model fields; the others (the add-on's
+# break, the payouts) have form fields of their own (``FORM_FIELD``).
+MODEL_FIELDS = [name for name in TOURNAMENT_SETTINGS if name not in FORM_FIELD]
 
 # How the page groups the fields, as (legend, field names).
 SECTIONS = [
