@@ -15,10 +15,8 @@ from tables.engine import phh
 from tables.engine.cards import card_str
 from tables.engine.records import (
     HandStarted,
-    HoleDealt,
-    Shown,
     record_from_json,
-    record_to_json,
+    records_visible_to,
 )
 from tables.engine.state import Hand as EngineHand
 from tables.engines import engine_of
@@ -45,26 +43,9 @@ def _seat_in(hand: Hand, user: Any) -> int | None:
 
 
 def hand_records_for(hand: Hand, user: Any) -> list[dict[str, Any]]:
-    """The hand's records as ``user`` was allowed to see them.
-
-    The deck in HandStarted is dropped; other players' hole cards become "????" unless they
-    were shown; burns become "??". Who mucked is public, what they held is not.
-    """
-    seat = _seat_in(hand, user)
+    """The hand's records as ``user`` was allowed to see them (the engine decides)."""
     records = [record_from_json(r) for r in hand.records]
-    shown = {r.seat for r in records if isinstance(r, Shown)}
-    out: list[dict[str, Any]] = []
-    for r in records:
-        data = record_to_json(r)
-        if isinstance(r, HandStarted):
-            data.pop("deck", None)
-        elif isinstance(r, HoleDealt):
-            if r.seat != seat and r.seat not in shown:
-                data["cards"] = ["??"] * len(r.cards)
-        elif data.get("kind") == "Burned":
-            data["card"] = "??"
-        out.append(data)
-    return out
+    return records_visible_to(records, _seat_in(hand, user))
 
 
 def hand_phh_for(hand: Hand, user: Any) -> str:

@@ -21,6 +21,7 @@ and `record_action` turns one back into the `Action` (and amount) that made it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any
@@ -349,3 +350,29 @@ def record_from_json(data: dict[str, Any]) -> Record:
     except TypeError as exc:
         raise RuleError(f"malformed {kind} record: {exc}") from None
     return record
+
+
+def records_visible_to(records: Sequence[Record], seat: int | None) -> list[dict[str, Any]]:
+    """The records as JSON, with only what the player in `seat` (None: a spectator) saw.
+
+    The deck in `HandStarted` is dropped; other players' hole cards become "??" each unless
+    they were shown; burns become "??". Who mucked is public, what they held is not.
+
+    >>> from tables.engine.cards import parse_cards
+    >>> dealt = [HoleDealt(1, parse_cards("AhKhQhJh")), HoleDealt(2, parse_cards("2c3c4c5c"))]
+    >>> [r["cards"] for r in records_visible_to(dealt, 1)]
+    [['Ah', 'Kh', 'Qh', 'Jh'], ['??', '??', '??', '??']]
+    """
+    shown = {r.seat for r in records if isinstance(r, Shown)}
+    out: list[dict[str, Any]] = []
+    for r in records:
+        data = record_to_json(r)
+        if isinstance(r, HandStarted):
+            data.pop("deck", None)
+        elif isinstance(r, HoleDealt):
+            if r.seat != seat and r.seat not in shown:
+                data["cards"] = ["??"] * len(r.cards)
+        elif isinstance(r, Burned):
+            data["card"] = "??"
+        out.append(data)
+    return out
