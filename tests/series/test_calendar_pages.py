@@ -130,7 +130,7 @@ def test_an_upcoming_event_shows_its_line_structure_registered_and_waiting_list(
         assert entry.player.name in page
     assert "Waiting list" in page and "10 of 10" in page
     # Log in to register, and come back to this page afterwards.
-    assert f"?next={reverse('series:event', args=[event.pk])}".replace("/", "%2F") in page
+    assert f"?next={reverse('series:event', args=[event.pk])}" in page
     assert "Results" not in page
 
 
