@@ -87,6 +87,9 @@ def event_detail(request: HttpRequest, event_id: int) -> HttpResponse:
             "season": event.season,
             "sections": sections,
             "results": results,
+            # A column of dashes only widens the table on a phone: bounties show when the
+            # event had any.
+            "has_bounties": any(result.bounties for result in results),
             "online": online or not event.venue,
             "has_online_tables": online,
             "too_small": event.finished_at is not None

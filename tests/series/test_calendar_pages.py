@@ -69,7 +69,7 @@ def test_the_calendar_lists_numbered_events_with_everything_a_player_needs(
     assert "freeroll" in page  # event 7 (past + 3)
     # Finished events name their winner; upcoming ones do not.
     winner = numbered(season, 1).results.get(place=1).player.name
-    assert "🏆 " + winner in page
+    assert "Won by</span> " + winner in page
     assert response.context["next_event"] == numbered(season, 5)
     assert reverse("series:season_ical", args=[season.pk]) in page
     # No private feed for an anonymous visitor.
@@ -240,17 +240,19 @@ def test_registration_after_the_start_is_refused_clearly(
 
 def test_a_finished_event_shows_its_results_table(client: Client, season: Season) -> None:
     event = numbered(season, 1)
+    event.results.filter(place=2).update(bounties=15)
     response = client.get(reverse("series:event", args=[event.pk]))
     page = response.content.decode()
     results = list(event.results.order_by("place"))
     assert [r.place for r in response.context["results"]] == [r.place for r in results]
     for header in ("Place", "Player", "Prize", "Bounties", "KOs", "Rebuys", "Add-ons", "Points"):
-        assert f">{header}</th>" in page
+        assert f">{header}<" in page
     for result in results:
         assert result.player.name in page
     assert f"{results[0].prize:,}" in page
     assert reverse("series:event_results_csv", args=[event.pk]) in page
-    assert "This tournament is over." in page  # the tournament's own word on registering
+    # The tournament's section keeps its structure, without a registration block.
+    assert "Blind structure" in page and "Nobody has registered yet." not in page
     # Played in person: no hands to download.
     assert reverse("series:event_hands", args=[event.pk]) not in page
 
@@ -296,3 +298,12 @@ def test_the_event_page_works_without_the_tournaments_provider(
 
 def test_the_tournaments_register_their_provider_at_start_up() -> None:
     assert provider in event_sections.providers()
+
+
+def test_a_finished_event_without_bounties_has_no_bounties_column(
+    client: Client, season: Season
+) -> None:
+    event = numbered(season, 1)
+    assert not event.results.filter(bounties__gt=0).exists()
+    page = client.get(reverse("series:event", args=[event.pk])).content.decode()
+    assert ">Bounties<" not in page and ">Points<" in page
