@@ -44,10 +44,13 @@ class TournamentEventSection:
             return []
         context: dict[str, Any] = registration_context(request, tournament)
         over = tournament.is_over
+        levels = selectors.structure_table(tournament)
+        if over:
+            levels = [{**level, "current": False} for level in levels]
         context.update(
             {
                 "event": event,
-                "levels": selectors.structure_table(tournament),
+                "levels": levels,
                 # After the event the series shows its results: no registration block, and
                 # no "now: level 1" on a structure that is not running.
                 "show_registration": not over,

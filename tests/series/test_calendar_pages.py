@@ -253,6 +253,7 @@ def test_a_finished_event_shows_its_results_table(client: Client, season: Season
     assert reverse("series:event_results_csv", args=[event.pk]) in page
     # The tournament's section keeps its structure, without a registration block.
     assert "Blind structure" in page and "Nobody has registered yet." not in page
+    assert 'aria-current="step"' not in page and "now: level" not in page
     # Played in person: no hands to download.
     assert reverse("series:event_hands", args=[event.pk]) not in page
 
