@@ -65,6 +65,8 @@ def test_calendar_and_event_pages_on_a_phone(
     expect(page.locator(".calendar-event")).to_have_count(20)
     no_sideways_scroll(page)
     page.screenshot(path=str(ARTIFACTS / "series-calendar-phone.png"), full_page=True)
+    page.locator(".calendar-event.is-next").scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "series-calendar-next-phone.png"))
 
     upcoming = Event.objects.get(season=big_season, number=13)  # the next one: full
     page.goto(f"{base}/series/events/{upcoming.pk}/")
