@@ -87,3 +87,18 @@ def test_calendar_and_event_pages_on_a_phone(
     page.get_by_role("link", name=f"/series/events/{first.pk}/").click()
     expect(page.get_by_role("heading", name=first.name, level=1)).to_be_visible()
     expect(page.get_by_role("heading", name="Blind structure")).to_be_visible()
+
+
+def test_calendar_and_event_pages_on_a_laptop(
+    big_season: Season, live_server, browser: Browser
+) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    base = live_server.url
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(f"{base}/series/seasons/{big_season.pk}/")
+    expect(page.locator(".calendar-event")).to_have_count(20)
+    page.screenshot(path=str(ARTIFACTS / "series-calendar-laptop.png"))
+    finished = Event.objects.get(season=big_season, number=1)
+    page.goto(f"{base}/series/events/{finished.pk}/")
+    expect(page.get_by_role("heading", name="Results")).to_be_visible()
+    page.screenshot(path=str(ARTIFACTS / "series-event-finished-laptop.png"), full_page=True)
