@@ -15,7 +15,7 @@ Deterministic for a given ``seed`` (names, fields, places, prizes), relative to 
 from __future__ import annotations
 
 import random
-from datetime import datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -73,11 +73,11 @@ SHORT_GAMES = {
 }
 
 
-def _event_name(number: int, game: str, betting: str) -> str:
+def _event_name(number: int, day: date, game: str, betting: str) -> str:
     """Event 2 is named as the seed's real one (``home-series-event-plo8.txt``)."""
     if number == 2:
         return "Series Event 2"
-    return f"Thursday {SHORT_GAMES[(Game(game), Structure(betting))]}"
+    return f"{day:%A} {SHORT_GAMES[(Game(game), Structure(betting))]}"
 
 
 def _notes(number: int, first_event_id: int) -> str:
@@ -238,7 +238,7 @@ def build_season(
         points_only = number == past + 3
         event = Event.objects.create(
             season=season,
-            name=_event_name(number, game, betting),
+            name=_event_name(number, day, game, betting),
             number=number,
             starts_at=starts_at,
             venue="" if online else VENUES[number % len(VENUES)],
