@@ -1,0 +1,28 @@
+"""The series' pages under /series/: the calendar and events (s2), standings (s1),
+players, corrections and the settle-up (s3). Each group keeps its own lines."""
+
+from django.urls import path
+
+from series import views_calendar
+
+app_name = "series"
+
+urlpatterns = [
+    # -- the calendar, event pages and their exports (s2)
+    path("", views_calendar.season_list, name="seasons"),
+    path("seasons/<int:season_id>/", views_calendar.season_calendar, name="season"),
+    path(
+        "seasons/<int:season_id>/calendar.ics",
+        views_calendar.season_ical,
+        name="season_ical",
+    ),
+    path("me/calendar.ics", views_calendar.my_ical, name="my_ical"),
+    path("me/calendar/link/", views_calendar.my_calendar_link, name="my_calendar_link"),
+    path("events/<int:event_id>/", views_calendar.event_detail, name="event"),
+    path(
+        "events/<int:event_id>/results.csv",
+        views_calendar.event_results_csv,
+        name="event_results_csv",
+    ),
+    path("events/<int:event_id>/hands.phhs", views_calendar.event_hands, name="event_hands"),
+]
