@@ -278,8 +278,9 @@ def event_results_store(
             if result.get("place") is not None
         ]
         Result.objects.bulk_create(rows)
-        event.finished_at = timezone.now()
-        event.save(update_fields=["finished_at"])
+        if event.finished_at is None:
+            event.finished_at = timezone.now()
+            event.save(update_fields=["finished_at"])
         standings_schedule(event.season_id)
     return rows
 
