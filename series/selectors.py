@@ -3,8 +3,9 @@
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
+from typing import Any
 
-from django.db.models import Count, OuterRef, QuerySet, Subquery
+from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from series.models import Event, Player, Result, ResultChange, Season, Transfer
@@ -21,6 +22,96 @@ def event_next(now: datetime | None = None) -> Event | None:
 
 def seasons_with_events() -> QuerySet[Season]:
     return Season.objects.prefetch_related("events")
+
+
+# -- the calendar and event pages (issue 12, s2) -----------------------------------------
+
+
+def events_later_this_season(event: Event | None, limit: int = 3) -> list[Event]:
+    """The events after ``event`` in the same season: the home page's "later this season"
+    (another season's events do not belong there)."""
+    if event is None:
+        return []
+    return list(
+        Event.objects.filter(season_id=event.season_id, starts_at__gte=event.starts_at)
+        .exclude(pk=event.pk)
+        .select_related("season")
+        .order_by("starts_at", "pk")[:limit]
+    )
+
+
+def seasons_listed() -> QuerySet[Season]:
+    """Every season, newest first, with how many events it has and how many are over."""
+    return Season.objects.annotate(
+        event_count=Count("events", distinct=True),
+        finished_count=Count("events", filter=Q(events__finished_at__isnull=False), distinct=True),
+    ).order_by("-starts_on", "-pk")
+
+
+def season_current(now: datetime | None = None) -> Season | None:
+    """The season on now (the latest one started), else the next one, else the last one."""
+    today = timezone.localdate(now or timezone.now())
+    return (
+        Season.objects.filter(starts_on__lte=today, ends_on__gte=today)
+        .order_by("-starts_on", "-pk")
+        .first()
+        or Season.objects.filter(starts_on__gt=today).order_by("starts_on", "pk").first()
+        or Season.objects.order_by("-ends_on", "-pk").first()
+    )
+
+
+def _with_winners_and_field(events: QuerySet[Event]) -> QuerySet[Event]:
+    winners = Result.objects.filter(place=1).select_related("player").order_by("player__name")
+    return events.annotate(field_size=Count("results")).prefetch_related(
+        Prefetch("results", queryset=winners, to_attr="winners")
+    )
+
+
+def season_events(season: Season) -> list[Event]:
+    """The season's calendar in order, each event with ``winners`` (first place: one, or
+    several after a shared first place) and ``field_size`` (results stored)."""
+    events = (
+        Event.objects.filter(season=season)
+        .select_related("season")
+        .order_by("starts_at", "number", "pk")
+    )
+    return list(_with_winners_and_field(events))
+
+
+def event_for_page(event_id: int) -> Event | None:
+    """One event with its season, winners and field size (None: no such event)."""
+    events = Event.objects.filter(pk=event_id).select_related("season")
+    return _with_winners_and_field(events).first()
+
+
+def event_results(event: Event) -> QuerySet[Result]:
+    """The event's results table, best place first."""
+    return (
+        Result.objects.filter(event=event)
+        .select_related("player")
+        .order_by("place", "player__name", "pk")
+    )
+
+
+def player_of_user(user: Any) -> Player | None:
+    """The series' person of an account (None: anonymous, or never registered for
+    anything and no calendar link yet)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return Player.objects.filter(user=user).first()
+
+
+def player_by_calendar_token(token: str) -> Player | None:
+    """Whose calendar feed this token opens (None for an empty or unknown token)."""
+    if not token:
+        return None
+    return Player.objects.filter(calendar_token=token).first()
+
+
+def events_by_ids(event_ids: list[int]) -> list[Event]:
+    """Events in calendar order (the player's own feed)."""
+    events = Event.objects.filter(pk__in=event_ids).select_related("season")
+    return list(_with_winners_and_field(events).order_by("starts_at", "pk"))
 
 
 # Players, corrections and the settle-up (issue 12 items 5-7) ----------------------------

@@ -1,13 +1,31 @@
-"""The series' pages under /series/ (namespace "series")."""
+"""The series' pages under /series/: the calendar and events (s2), standings (s1),
+players, corrections and the settle-up (s3). Each group keeps its own lines."""
 
 from django.urls import path
 
-from series import views_players, views_results
+from series import views_calendar, views_players, views_results
 
 app_name = "series"
 
 urlpatterns = [
-    # Players, guests, corrections and the settle-up (issue 12 items 5-7).
+    # -- the calendar, event pages and their exports (s2)
+    path("", views_calendar.season_list, name="seasons"),
+    path("seasons/<int:season_id>/", views_calendar.season_calendar, name="season"),
+    path(
+        "seasons/<int:season_id>/calendar.ics",
+        views_calendar.season_ical,
+        name="season_ical",
+    ),
+    path("me/calendar.ics", views_calendar.my_ical, name="my_ical"),
+    path("me/calendar/link/", views_calendar.my_calendar_link, name="my_calendar_link"),
+    path("events/<int:event_id>/", views_calendar.event_detail, name="event"),
+    path(
+        "events/<int:event_id>/results.csv",
+        views_calendar.event_results_csv,
+        name="event_results_csv",
+    ),
+    path("events/<int:event_id>/hands.phhs", views_calendar.event_hands, name="event_hands"),
+    # -- players, guests, corrections and the settle-up (s3)
     path("players/me/", views_players.player_me, name="player_me"),
     path("players/guests/", views_players.guests, name="guests"),
     path("players/<int:player_id>/", views_players.player_detail, name="player"),
