@@ -10,7 +10,6 @@ out, so the template only writes them into ``<rect>`` and ``<circle>``.
 from __future__ import annotations
 
 import math
-
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -30,6 +29,7 @@ class Column:
     label: str
     title: str
     x: float
+    bar_x: float
     bar_y: float
     bar_height: float
     bar_width: float
@@ -91,6 +91,7 @@ def results_chart(finishes: Sequence[Finish]) -> Chart | None:
                 label=finish.label,
                 title=finish.title,
                 x=round(centre, 1),
+                bar_x=round(centre - bar_width / 2, 1),
                 bar_y=round(top - 4, 1),
                 bar_height=round(bottom - top + 8, 1),
                 bar_width=round(bar_width, 1),

@@ -160,6 +160,11 @@ class PlayerProfile:
         return self.cashes / self.events if self.results else None
 
     @property
+    def itm_percent(self) -> int | None:
+        rate = self.itm_rate
+        return None if rate is None else round(rate * 100)
+
+    @property
     def net(self) -> int:
         return sum(r.net for r in self.results)
 
@@ -222,9 +227,11 @@ def player_profile(player: Player) -> PlayerProfile:
 
 def guests_with_results() -> QuerySet[Player]:
     """The guests (players without an account), with how many results each has."""
-    return Player.objects.filter(user__isnull=True).annotate(
-        result_count=Count("results")
-    ).order_by("name", "pk")
+    return (
+        Player.objects.filter(user__isnull=True)
+        .annotate(result_count=Count("results"))
+        .order_by("name", "pk")
+    )
 
 
 def result_changes_of(event: Event) -> QuerySet[ResultChange]:

@@ -41,7 +41,10 @@ def event_corrections(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _finished_event(event_id)
     current = result_rows(event)
     initial = [
-        {"player": row["player_id"], **{k: v for k, v in row.items() if k not in ("player_id", "player")}}
+        {
+            "player": row["player_id"],
+            **{k: v for k, v in row.items() if k not in ("player_id", "player")},
+        }
         for row in current
     ]
     formset = CorrectionFormSet(request.POST or None, initial=initial)
@@ -52,12 +55,17 @@ def event_corrections(request: HttpRequest, event_id: int) -> HttpResponse:
             rows = [row for form in formset for row in [form.row()] if row is not None]
             try:
                 results_correct(
-                    event.pk, rows, by=request.user, reason=reason.cleaned_data["reason"]  # type: ignore[arg-type]
+                    event.pk,
+                    rows,
+                    by=request.user,
+                    reason=reason.cleaned_data["reason"],  # type: ignore[arg-type]
                 )
             except CorrectionError as refused:
                 error = str(refused)
             else:
-                messages.success(request, _("The results of %(event)s are corrected.") % {"event": event})
+                messages.success(
+                    request, _("The results of %(event)s are corrected.") % {"event": event}
+                )
                 return redirect("series:event_history", event_id=event.pk)
     return render(
         request,
@@ -83,7 +91,11 @@ def event_history(request: HttpRequest, event_id: int) -> HttpResponse:
     return render(
         request,
         "series/event_history.html",
-        {"event": event, "changes": _described(event), "is_event_director": is_director(request.user)},
+        {
+            "event": event,
+            "changes": _described(event),
+            "is_event_director": is_director(request.user),
+        },
     )
 
 
@@ -101,15 +113,21 @@ def settle_up(request: HttpRequest, event_id: int) -> HttpResponse:
         if not director:
             raise PermissionDenied(_("Only the host (a director) marks transfers paid."))
         transfer_id = request.POST.get("transfer", "")
-        mine = selectors.transfers_of(event).filter(pk=int(transfer_id) if transfer_id.isdigit() else 0)
+        mine = selectors.transfers_of(event).filter(
+            pk=int(transfer_id) if transfer_id.isdigit() else 0
+        )
         try:
             if not mine.exists():
                 raise SettleUpError(
-                    _("This transfer no longer exists: the results changed and the settle-up "
-                      "with them.")
+                    _(
+                        "This transfer no longer exists: the results changed and the settle-up "
+                        "with them."
+                    )
                 )
             transfer = transfer_mark_paid(
-                mine.get().pk, by=request.user, paid=request.POST.get("paid") == "1"  # type: ignore[arg-type]
+                mine.get().pk,
+                by=request.user,
+                paid=request.POST.get("paid") == "1",  # type: ignore[arg-type]
             )
         except SettleUpError as refused:
             messages.error(request, str(refused))
@@ -117,7 +135,9 @@ def settle_up(request: HttpRequest, event_id: int) -> HttpResponse:
             if transfer.paid_at:
                 messages.success(request, _("Marked paid: %(transfer)s.") % {"transfer": transfer})
             else:
-                messages.success(request, _("Marked not paid: %(transfer)s.") % {"transfer": transfer})
+                messages.success(
+                    request, _("Marked not paid: %(transfer)s.") % {"transfer": transfer}
+                )
         return redirect("series:settle_up", event_id=event.pk)
     lines = settle_up_lines(event)
     problem = settle_up_imbalance(lines)

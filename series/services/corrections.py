@@ -62,7 +62,10 @@ class Row:
 def result_rows(event: Event) -> list[dict[str, Any]]:
     """The event's results as the log stores them: plain dicts, best place first."""
     results = Result.objects.filter(event=event).select_related("player").order_by("place")
-    return [_logged(result.player, {name: getattr(result, name) for name in CORRECTABLE}) for result in results]
+    return [
+        _logged(result.player, {name: getattr(result, name) for name in CORRECTABLE})
+        for result in results
+    ]
 
 
 def _logged(player: Player, values: Mapping[str, int]) -> dict[str, Any]:
@@ -95,8 +98,10 @@ def results_validate(rows: Sequence[Row], names: Mapping[int, str]) -> None:
     """
     if not rows:
         raise CorrectionError(
-            _("A finished event keeps at least one result; to drop the event, leave it out "
-              "of the standings instead.")
+            _(
+                "A finished event keeps at least one result; to drop the event, leave it out "
+                "of the standings instead."
+            )
         )
     seen: set[int] = set()
     for row in rows:
@@ -122,8 +127,10 @@ def results_validate(rows: Sequence[Row], names: Mapping[int, str]) -> None:
     for row in rows:
         if not 1 <= row.place <= field:
             raise CorrectionError(
-                _("%(player)s's place %(place)s is outside the field: with %(field)s results "
-                  "the places run from 1 to %(field)s.")
+                _(
+                    "%(player)s's place %(place)s is outside the field: with %(field)s results "
+                    "the places run from 1 to %(field)s."
+                )
                 % {"player": names[row.player_id], "place": row.place, "field": field}
             )
     by_place: dict[int, list[str]] = {}
@@ -142,8 +149,10 @@ def results_validate(rows: Sequence[Row], names: Mapping[int, str]) -> None:
         if place < expected and previous is not None:
             shared_place, sharing = previous
             raise CorrectionError(
-                _("%(players)s share place %(shared)s, so the next place is %(next)s; "
-                  "%(player)s has %(place)s.")
+                _(
+                    "%(players)s share place %(shared)s, so the next place is %(next)s; "
+                    "%(player)s has %(place)s."
+                )
                 % {
                     "players": _(" and ").join(sharing),
                     "shared": shared_place,
@@ -236,11 +245,7 @@ def result_change_lines(change: ResultChange) -> list[ChangeLine]:
             )
             continue
         details = [
-            str(
-                format_lazy(
-                    "{} {} → {}", FIELD_LABELS[n], old.get(n, 0), row.get(n, 0)
-                )
-            )
+            str(format_lazy("{} {} → {}", FIELD_LABELS[n], old.get(n, 0), row.get(n, 0)))
             for n in CORRECTABLE
             if old.get(n, 0) != row.get(n, 0)
         ]

@@ -103,9 +103,7 @@ def player_merge(guest_id: int, into: int | User, *, by: User) -> Player:
             _("%(player)s has an account: only a guest can be merged into one.")
             % {"player": guest.name}
         )
-    seasons = set(
-        Event.objects.filter(results__player=guest).values_list("season_id", flat=True)
-    )
+    seasons = set(Event.objects.filter(results__player=guest).values_list("season_id", flat=True))
     if isinstance(into, User):
         target = Player.objects.select_for_update().filter(user=into).first()
         if target is None:
@@ -123,8 +121,10 @@ def player_merge(guest_id: int, into: int | User, *, by: User) -> Player:
         raise PlayerError(_("A guest cannot be merged into itself."))
     if target.is_guest:
         raise PlayerError(
-            _("%(target)s is a guest with no account: merge %(guest)s into a player who has an "
-              "account.")
+            _(
+                "%(target)s is a guest with no account: merge %(guest)s into a player who has an "
+                "account."
+            )
             % {"target": target.name, "guest": guest.name}
         )
 
@@ -136,8 +136,10 @@ def player_merge(guest_id: int, into: int | User, *, by: User) -> Player:
         if relation.related_model is Result:
             events = Event.objects.filter(results__in=clashes).order_by("starts_at")
             raise PlayerError(
-                _("%(guest)s and %(target)s both have a result in %(events)s: correct that "
-                  "event's results first (one result per player).")
+                _(
+                    "%(guest)s and %(target)s both have a result in %(events)s: correct that "
+                    "event's results first (one result per player)."
+                )
                 % {
                     "guest": guest.name,
                     "target": target.name,

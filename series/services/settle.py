@@ -119,15 +119,16 @@ def settle_up_compute(event_id: int) -> list[Transfer]:
         else:
             created.append(
                 Transfer(
-                    event=event, payer_id=payment.payer, payee_id=payment.payee, amount=payment.amount
+                    event=event,
+                    payer_id=payment.payer,
+                    payee_id=payment.payee,
+                    amount=payment.amount,
                 )
             )
     if stored:
         Transfer.objects.filter(pk__in=[t.pk for t in stored]).delete()
     Transfer.objects.bulk_create(created)
-    return list(
-        Transfer.objects.filter(event=event).select_related("payer", "payee", "marked_by")
-    )
+    return list(Transfer.objects.filter(event=event).select_related("payer", "payee", "marked_by"))
 
 
 def settle_up_refresh(event_id: int) -> str | None:
