@@ -1,0 +1,294 @@
+"""A season's standings, recomputed whole from the stored results.
+
+Nothing here increments a total: ``standings_recompute`` reads every ``Result`` of the
+season, scores them with ``series.scoring`` and replaces the ``Standing`` and
+``StandingPoint`` rows, so a second run (or a lost and redelivered task) gives the same
+table. The season row is locked first, so two runs at once take turns instead of
+interleaving their deletes and inserts.
+
+The number of queries does not depend on the number of events: one read each of the season,
+its events and its results, then one delete and one bulk insert per table (SQLite splits a
+bulk insert into batches of 999 parameters; PostgreSQL sends it whole).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from celery import current_app
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from series import scoring
+from series.formula import Formula, FormulaError
+from series.models import Event, PointsFormula, Result, Season, Standing, StandingPoint
+
+logger = logging.getLogger(__name__)
+
+RECOMPUTE_TASK = "series.tasks.standings_recompute_task"
+
+
+def season_rules(
+    season: Season,
+    *,
+    formula: str | None = None,
+    place_points: Sequence[Any] | None = None,
+    custom_formula: str | None = None,
+) -> scoring.Rules:
+    """The season's scoring rules, or the same with some settings replaced (the preview).
+
+    Raises FormulaError when the custom formula is chosen and cannot be read.
+    """
+    formula = formula or season.points_formula
+    places = season.place_points if place_points is None else place_points
+    text = season.custom_formula if custom_formula is None else custom_formula
+    return scoring.Rules(
+        formula=formula,
+        place_points=tuple(Decimal(str(p)).quantize(scoring.CENT) for p in places or ()),
+        custom=Formula.parse(text) if formula == PointsFormula.CUSTOM else None,
+        best_of=season.best_of or None,
+        min_events=season.min_events,
+        min_field=season.min_field,
+    )
+
+
+@dataclass(frozen=True)
+class SeasonResults:
+    events: list[scoring.EventIn]
+    names: dict[int, str]  # player id -> name
+    points: dict[int, Decimal]  # result id -> the points stored now
+
+
+def season_events(season_id: int) -> SeasonResults:
+    """The season's events with results, in the order they were played, the players' names
+    and the points stored now: two queries whatever the number of events."""
+    events = list(
+        Event.objects.filter(season_id=season_id)
+        .order_by("starts_at", "number", "pk")
+        .values_list("pk", "buy_in", "counts", "points_only")
+    )
+    by_event: dict[int, list[scoring.ResultIn]] = {pk: [] for pk, *_rest in events}
+    names: dict[int, str] = {}
+    stored: dict[int, Decimal] = {}
+    rows = Result.objects.filter(event__season_id=season_id).values_list(
+        "pk",
+        "event_id",
+        "player_id",
+        "player__name",
+        "place",
+        "prize",
+        "bounties",
+        "knockouts",
+        "rebuys",
+        "addons",
+        "paid_in",
+        "points",
+    )
+    for row in rows:
+        pk, event_id, player_id, name, place, prize, bounties, kos, rebuys, addons, paid, now = row
+        names[player_id] = name
+        stored[pk] = now
+        by_event[event_id].append(
+            scoring.ResultIn(pk, player_id, place, prize, bounties, kos, rebuys, addons, paid)
+        )
+    inputs = [
+        scoring.EventIn(pk, buy_in, by_event[pk], counts=counts, points_only=points_only)
+        for pk, buy_in, counts, points_only in events
+        if by_event[pk]
+    ]
+    return SeasonResults(inputs, names, stored)
+
+
+def standings_recompute(season_id: int) -> scoring.SeasonScore:
+    """Recompute the season's standings from its stored results, in one transaction.
+
+    Raises FormulaError (and changes nothing) when the season's own formula cannot be
+    computed on one of its results.
+    """
+    with transaction.atomic():
+        # Two runs at once serialise here; the second then reads what the first wrote.
+        season = Season.objects.select_for_update().get(pk=season_id)
+        data = season_events(season_id)
+        score = scoring.season_score(season_rules(season), data.events, data.names)
+        _store(season, data, score)
+    return score
+
+
+def _store(season: Season, data: SeasonResults, score: scoring.SeasonScore) -> None:
+    # Only the results whose points changed are written: after an event finishes that is
+    # the new event's results, and nothing at all on a repeated run.
+    changed = [
+        Result(pk=pk, points=points)
+        for pk, points in score.points.items()
+        if data.points.get(pk) != points
+    ]
+    if changed:
+        Result.objects.bulk_update(changed, ["points"])
+    Standing.objects.filter(season=season).delete()
+    Standing.objects.bulk_create(
+        Standing(
+            season=season,
+            player_id=line.player_id,
+            rank=line.rank,
+            points=line.points,
+            events=line.events,
+            wins=line.wins,
+            best_finish=line.best_finish,
+            cashes=line.cashes,
+            knockouts=line.knockouts,
+            net=line.net,
+            qualified=line.qualified,
+            movement=line.movement,
+        )
+        for line in score.lines
+    )
+    StandingPoint.objects.filter(season=season).delete()
+    StandingPoint.objects.bulk_create(
+        StandingPoint(
+            season=season,
+            event_id=point.event_id,
+            player_id=point.player_id,
+            points=point.points,
+            rank=point.rank,
+        )
+        for point in score.history
+    )
+
+
+def standings_schedule(season_id: int) -> None:
+    """Recompute the season's standings after the current transaction commits.
+
+    The task lives in ``series.tasks``, above the services, so it is sent by name. With
+    ``SERIES_STANDINGS_INLINE`` (the tests, the demo builder) it runs in this process
+    instead, still after commit.
+    """
+    if getattr(settings, "SERIES_STANDINGS_INLINE", False):
+        transaction.on_commit(lambda: _recompute_logged(season_id))
+    else:
+        transaction.on_commit(lambda: current_app.send_task(RECOMPUTE_TASK, (season_id,)))
+
+
+def _recompute_logged(season_id: int) -> None:
+    try:
+        standings_recompute(season_id)
+    except FormulaError as error:
+        logger.warning("season %s: standings not recomputed: %s", season_id, error)
+
+
+# What moved when the rules change ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Move:
+    player_name: str
+    rank_before: int | None
+    rank_after: int
+    points_before: Decimal | None
+    points_after: Decimal
+
+    @property
+    def change(self) -> int | None:
+        """Places gained (+) or lost (-)."""
+        return None if self.rank_before is None else self.rank_before - self.rank_after
+
+
+def standings_moves(
+    before: Mapping[int, tuple[int, Decimal]],
+    after: scoring.SeasonScore,
+    names: Mapping[int, str],
+) -> list[Move]:
+    """Each player whose rank or points changed, in the new rank order."""
+    moves = []
+    for line in after.lines:
+        old = before.get(line.player_id)
+        if old is not None and old == (line.rank, line.points):
+            continue
+        moves.append(
+            Move(
+                player_name=names.get(line.player_id, ""),
+                rank_before=old[0] if old else None,
+                rank_after=line.rank,
+                points_before=old[1] if old else None,
+                points_after=line.points,
+            )
+        )
+    return moves
+
+
+@dataclass(frozen=True)
+class SettingsChange:
+    moves: list[Move]
+
+
+def season_scoring_update(season: Season, changes: Mapping[str, Any]) -> SettingsChange:
+    """Save new scoring settings and re-score the season at once, returning what moved.
+
+    The new formula is computed on every stored result before anything is saved, so a
+    formula that fails on a real result (a division by zero, say) raises FormulaError and
+    the season keeps its old settings.
+    """
+    with transaction.atomic():
+        locked = Season.objects.select_for_update().get(pk=season.pk)
+        before = {
+            player_id: (rank, points)
+            for player_id, rank, points in Standing.objects.filter(season=locked).values_list(
+                "player_id", "rank", "points"
+            )
+        }
+        for name, value in changes.items():
+            setattr(locked, name, value)
+        data = season_events(locked.pk)
+        score = scoring.season_score(season_rules(locked), data.events, data.names)
+        locked.full_clean()
+        locked.save()
+        _store(locked, data, score)
+    return SettingsChange(standings_moves(before, score, data.names))
+
+
+# Results from the tournaments ---------------------------------------------------------------
+
+RESULT_FIELDS = ("prize", "bounties", "knockouts", "rebuys", "addons", "reentries", "paid_in")
+
+
+def event_results_store(
+    tournament_id: int, event_id: int, results: Sequence[Mapping[str, Any]]
+) -> list[Result]:
+    """Store a finished tournament's results as the event's results and re-score the season.
+
+    A tournament finished again after an undo replaces what its first finish stored (the
+    event's results are its tournament's), so the rows never add up twice.
+    """
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=event_id)
+        Result.objects.filter(event=event).delete()
+        rows = [
+            Result(
+                event=event,
+                player_id=int(result["player_id"]),
+                place=int(result["place"]),
+                tournament_id=tournament_id,
+                **{name: int(result.get(name) or 0) for name in RESULT_FIELDS},
+            )
+            for result in results
+            if result.get("place") is not None
+        ]
+        Result.objects.bulk_create(rows)
+        event.finished_at = timezone.now()
+        event.save(update_fields=["finished_at"])
+        standings_schedule(event.season_id)
+    return rows
+
+
+def event_results_remove(tournament_id: int, event_id: int) -> None:
+    """A reopened tournament's results leave the event and the standings."""
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=event_id)
+        Result.objects.filter(event=event, tournament_id=tournament_id).delete()
+        event.finished_at = None
+        event.save(update_fields=["finished_at"])
+        standings_schedule(event.season_id)
