@@ -214,8 +214,8 @@ def results_correct(
         event=event, by=by, before=before, after=result_rows(event), reason=reason[:300]
     )
     settle_up_refresh(event.pk)
-    season_id = event.season_id
-    transaction.on_commit(lambda: standings_schedule(season_id))
+    # After commit (standings_schedule waits for it): the task reads the committed results.
+    standings_schedule(event.season_id)
     return change
 
 

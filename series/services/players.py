@@ -164,5 +164,6 @@ def player_merge(guest_id: int, into: int | User, *, by: User) -> Player:
 
 
 def _recompute_after_commit(season_ids: set[int]) -> None:
+    # standings_schedule sends the task after the merge commits.
     for season_id in sorted(season_ids):
-        transaction.on_commit(lambda season_id=season_id: standings_schedule(season_id))  # type: ignore[misc]
+        standings_schedule(season_id)

@@ -91,13 +91,22 @@ def test_a_correction_changes_the_results_logs_them_and_schedules_the_standings(
     assert lines["Cal"].details == ["place 3 → 2", "prize 0 → 20", "knockouts 0 → 1"]
 
 
-def test_the_standings_wait_for_the_commit(
-    event: Event, director: User, scheduled: list[int]
+def test_a_correction_rescores_the_season(
+    event: Event, director: User, django_capture_on_commit_callbacks: Any
 ) -> None:
-    rows = rows_of(event, Ben={"knockouts": 2})
-    # No commit in a test transaction: nothing is scheduled yet.
-    results_correct(event.pk, rows, by=director, reason="knockouts")
-    assert scheduled == []
+    from django.test import override_settings
+
+    from series.models import Standing
+    from series.services.standings import standings_recompute
+
+    standings_recompute(event.season_id)
+    assert Standing.objects.get(player__name="Ann").rank == 1
+    rows = rows_of(event, Ann={"place": 3, "prize": 0}, Cal={"place": 1, "prize": 60})
+    with override_settings(SERIES_STANDINGS_INLINE=True):
+        with django_capture_on_commit_callbacks(execute=True):
+            results_correct(event.pk, rows, by=director, reason="Cal won")
+    assert Standing.objects.get(player__name="Cal").rank == 1
+    assert Standing.objects.get(player__name="Ann").rank == 3
 
 
 def test_adding_and_removing_a_player(event: Event, director: User, scheduled: list[int]) -> None:
