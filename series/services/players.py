@@ -81,9 +81,23 @@ def _clashes(relation: ForeignObjectRel, guest: Player, target: Player) -> list[
             continue
         taken = set(target_rows.values_list(*others))
         for row in guest_rows:
-            if tuple(getattr(row, model._meta.get_field(name).attname) for name in others) in taken:
+            values = tuple(getattr(row, model._meta.get_field(name).attname) for name in others)
+            # One row may break two rules: name it once.
+            if values in taken and all(row.pk != seen.pk for seen in clashes):
                 clashes.append(row)
     return clashes
+
+
+def _described(row: models.Model) -> str:
+    """A clashing row in words: itself, and what it belongs to ("Bob #1 (Friday PLO8)")."""
+    owners = [
+        str(getattr(row, field.name))
+        for field in row._meta.get_fields()
+        if isinstance(field, models.ForeignKey)
+        and field.related_model is not Player
+        and getattr(row, field.attname) is not None
+    ]
+    return f"{row} ({', '.join(owners)})" if owners else str(row)
 
 
 @transaction.atomic
@@ -147,12 +161,12 @@ def player_merge(guest_id: int, into: int | User, *, by: User) -> Player:
                 }
             )
         raise PlayerError(
-            _("%(guest)s and %(target)s both have a %(thing)s in the same place: %(rows)s.")
+            _("%(guest)s and %(target)s both have %(things)s where only one may: %(rows)s.")
             % {
                 "guest": guest.name,
                 "target": target.name,
-                "thing": relation.related_model._meta.verbose_name,
-                "rows": ", ".join(str(row) for row in clashes),
+                "things": relation.related_model._meta.verbose_name_plural,
+                "rows": "; ".join(_described(row) for row in clashes),
             }
         )
     for relation in relations:
