@@ -21,8 +21,10 @@ def _ordinal(place: int) -> str:
     return {1: _("1st"), 2: _("2nd"), 3: _("3rd")}.get(place, _("%(n)sth") % {"n": place})
 
 
-def _profile_page(request: HttpRequest, player: Player, *, own: bool) -> HttpResponse:
-    profile = selectors.player_profile(player)
+def _profile_page(
+    request: HttpRequest, player: Player, *, own: bool, played: bool = True
+) -> HttpResponse:
+    profile = selectors.player_profile(player) if played else selectors.PlayerProfile(player, [])
     chart = results_chart(
         [
             Finish(
@@ -63,7 +65,10 @@ def player_me(request: HttpRequest) -> HttpResponse:
     if player is not None:
         return redirect("series:player", player_id=player.pk)
     return _profile_page(
-        request, Player(name=request.user.get_username(), user=request.user), own=True
+        request,
+        Player(name=request.user.get_username(), user=request.user),  # type: ignore[misc]
+        own=True,
+        played=False,
     )
 
 
