@@ -215,7 +215,12 @@ def season_score(
             continue
         entrants = len(event.results)
         for result in event.results:
-            score = result_points(rules, event, result, entrants)
+            try:
+                score = result_points(rules, event, result, entrants)
+            except FormulaError as error:
+                error.event_id, error.player_id = event.event_id, result.player_id
+                error.place = result.place
+                raise
             points[result.result_id] = score
             tallies[result.player_id].add(result, score, rules.best_of)
         counted.append(event.event_id)

@@ -3,7 +3,7 @@ players, corrections and the settle-up (s3). Each group keeps its own lines."""
 
 from django.urls import path
 
-from series import views_calendar, views_players, views_results
+from series import views_calendar, views_players, views_results, views_standings
 
 app_name = "series"
 
@@ -36,4 +36,20 @@ urlpatterns = [
     ),
     path("events/<int:event_id>/history/", views_results.event_history, name="event_history"),
     path("events/<int:event_id>/settle-up/", views_results.settle_up, name="settle_up"),
+    # -- standings: the leaderboard, its CSV, the scoring settings (s1)
+    path(
+        "seasons/<int:season_id>/standings/",
+        views_standings.season_standings,
+        name="standings",
+    ),
+    path(
+        "seasons/<int:season_id>/standings.csv",
+        views_standings.season_standings_csv,
+        name="standings_csv",
+    ),
+    path(
+        "seasons/<int:season_id>/scoring/",
+        views_standings.season_scoring,
+        name="scoring",
+    ),
 ]

@@ -24,10 +24,11 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Model
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from series import scoring
 from series.formula import Formula, FormulaError
-from series.models import Event, PointsFormula, Result, Season, Standing, StandingPoint
+from series.models import Event, Player, PointsFormula, Result, Season, Standing, StandingPoint
 
 logger = logging.getLogger(__name__)
 
@@ -235,6 +236,10 @@ class Move:
         """Places gained (+) or lost (-)."""
         return None if self.rank_before is None else self.rank_before - self.rank_after
 
+    @property
+    def size(self) -> int:
+        return abs(self.change or 0)
+
 
 def standings_moves(
     before: Mapping[int, tuple[int, Decimal]],
@@ -332,3 +337,84 @@ def event_results_remove(tournament_id: int, event_id: int) -> None:
         event.finished_at = None
         event.save(update_fields=["finished_at"])
         standings_schedule(event.season_id)
+
+
+# The director's preview of new settings -------------------------------------------------------
+
+SCORING_FIELDS = (
+    "points_formula",
+    "place_points",
+    "custom_formula",
+    "best_of",
+    "min_events",
+    "min_field",
+)
+
+
+@dataclass(frozen=True)
+class EventPreview:
+    name: str
+    number: int | None
+    entrants: int
+    counts: bool
+    # The points of 1st, 2nd, 3rd and last place (None where the field is smaller).
+    points: list[Decimal | None]
+
+
+@dataclass(frozen=True)
+class Preview:
+    events: list[EventPreview]
+    moves: list[Move]
+
+
+def formula_error_text(error: FormulaError, season: Season) -> str:
+    """The error, with the event and player it failed on when it failed on a result."""
+    if error.event_id is None:
+        return error.message
+    event = Event.objects.filter(pk=error.event_id, season=season).first()
+    player = Player.objects.filter(pk=error.player_id).first()
+    return _("%(event)s, %(player)s (place %(place)s): %(error)s") % {
+        "event": event.name if event else "?",
+        "player": player.name if player else "?",
+        "place": error.place,
+        "error": error.message,
+    }
+
+
+def standings_preview(season: Season, changes: Mapping[str, Any]) -> Preview:
+    """What the season's past events would score under new settings, and who would move;
+    nothing is saved. Raises FormulaError when the formula fails on a stored result."""
+    proposed = Season(**{f.attname: getattr(season, f.attname) for f in Season._meta.fields})
+    for name, value in changes.items():
+        setattr(proposed, name, value)
+    data = season_events(season.pk)
+    rules = season_rules(proposed)
+    score = scoring.season_score(rules, data.events, data.names)
+    before = {
+        player_id: (rank, points)
+        for player_id, rank, points in Standing.objects.filter(season=season).values_list(
+            "player_id", "rank", "points"
+        )
+    }
+    labels = dict(
+        (pk, (name, number))
+        for pk, name, number in Event.objects.filter(season=season).values_list(
+            "pk", "name", "number"
+        )
+    )
+    previews = []
+    for event in data.events:
+        ordered = sorted(event.results, key=lambda r: (r.place, r.result_id))
+        picked: list[scoring.ResultIn | None] = [*ordered[:3], *[None] * (3 - len(ordered[:3]))]
+        picked.append(ordered[-1] if len(ordered) > 3 else None)
+        name, number = labels[event.event_id]
+        previews.append(
+            EventPreview(
+                name=name,
+                number=number,
+                entrants=len(event.results),
+                counts=scoring.event_counts(rules, event),
+                points=[None if r is None else score.points[r.result_id] for r in picked],
+            )
+        )
+    return Preview(previews, standings_moves(before, score, data.names))
