@@ -68,8 +68,9 @@ def test_the_calendar_lists_numbered_events_with_everything_a_player_needs(
     assert "does not count" in page  # event 4
     assert "freeroll" in page  # event 7 (past + 3)
     # Finished events name their winner; upcoming ones do not.
-    winner = numbered(season, 1).results.get(place=1).player.name
-    assert "Won by</span> " + winner in page
+    winner = numbered(season, 1).results.get(place=1).player
+    profile = reverse("series:player", args=[winner.pk])
+    assert f'Won by</span> <a href="{profile}">{winner.name}</a>' in page
     assert response.context["next_event"] == numbered(season, 5)
     assert reverse("series:season_ical", args=[season.pk]) in page
     # No private feed for an anonymous visitor.
@@ -248,12 +249,16 @@ def test_a_finished_event_shows_its_results_table(client: Client, season: Season
     for header in ("Place", "Player", "Prize", "Bounties", "KOs", "Rebuys", "Add-ons", "Points"):
         assert f">{header}<" in page
     for result in results:
-        assert result.player.name in page
+        profile = reverse("series:player", args=[result.player_id])
+        assert f'<a href="{profile}">{result.player.name}</a>' in page
     assert f"{results[0].prize:,}" in page
     assert reverse("series:event_results_csv", args=[event.pk]) in page
     # The tournament's section keeps its structure, without a registration block.
     assert "Blind structure" in page and "Nobody has registered yet." not in page
     assert 'aria-current="step"' not in page and "now: level" not in page
+    assert reverse("series:settle_up", args=[event.pk]) in page
+    assert reverse("series:standings", args=[season.pk]) in page
+    assert reverse("series:event_corrections", args=[event.pk]) not in page  # directors only
     # Played in person: no hands to download.
     assert reverse("series:event_hands", args=[event.pk]) not in page
 
@@ -271,6 +276,9 @@ def test_the_director_gets_the_console_and_the_event_editor(
     page = director_client.get(reverse("series:event", args=[event.pk])).content.decode()
     assert reverse("tournaments:console", args=[tournament.pk]) in page
     assert event.get_admin_url() in page
+    finished = numbered(season, 1)
+    page = director_client.get(reverse("series:event", args=[finished.pk])).content.decode()
+    assert reverse("series:event_corrections", args=[finished.pk]) in page
 
 
 def test_an_event_without_a_tournament(
