@@ -12,6 +12,7 @@ from django.db import connections
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from series.models import Event, Season
+from series.services.standings import standings_recompute
 from tests.browser import ARTIFACTS, launch_chromium, needs_chromium
 from tests.conftest import PASSWORD
 from tests.series.season_fixture import build_season
@@ -23,7 +24,10 @@ PHONE = {"width": 390, "height": 844}
 
 @pytest.fixture
 def big_season(transactional_db: None) -> Season:
-    return build_season(events=20, players=40, seed=0)
+    season = build_season(events=20, players=40, seed=0)
+    # The standings task runs after commit in production; here, once, so points show.
+    standings_recompute(season.pk)
+    return season
 
 
 @pytest.fixture
