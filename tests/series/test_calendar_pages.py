@@ -316,3 +316,31 @@ def test_a_finished_event_without_bounties_has_no_bounties_column(
     assert not event.results.filter(bounties__gt=0).exists()
     page = client.get(reverse("series:event", args=[event.pk])).content.decode()
     assert ">Bounties<" not in page and ">Points<" in page
+
+
+def test_registering_with_htmx_swaps_the_block_and_keeps_the_way_back(
+    player_client: Client, season: Season
+) -> None:
+    event = numbered(season, 6)
+    tournament = Tournament.objects.get(event=event)
+    url = reverse("series:event", args=[event.pk])
+    response = player_client.post(
+        reverse("tournaments:register", args=[tournament.pk]), {"next": url}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 200
+    block = response.content.decode()
+    assert block.startswith('<section id="registration"')
+    assert "You are registered." in block and f'name="next" value="{url}"' in block
+
+
+def test_a_next_address_off_the_site_is_ignored(player_client: Client, season: Season) -> None:
+    tournament = Tournament.objects.get(event=numbered(season, 6))
+    response = player_client.post(
+        reverse("tournaments:register", args=[tournament.pk]), {"next": "https://evil.example/"}
+    )
+    assert response.url == tournament.get_absolute_url()
+
+
+def test_the_season_list_without_seasons(client: Client) -> None:
+    page = client.get(reverse("series:seasons")).content.decode()
+    assert "No season yet." in page
