@@ -58,9 +58,7 @@ def test_leaderboard_on_a_phone(season: Season, live_server, browser: Browser) -
     page.screenshot(path=str(ARTIFACTS / "standings-laptop.png"), full_page=True)
 
 
-def test_scoring_settings_preview_on_a_phone(
-    season: Season, live_server, browser: Browser
-) -> None:
+def test_scoring_settings_preview_on_a_phone(season: Season, live_server, browser: Browser) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     director_grant(User.objects.create_user("dana", password=PASSWORD))
     page = browser.new_page(viewport=PHONE, device_scale_factor=2)
