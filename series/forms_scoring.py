@@ -35,10 +35,10 @@ class ScoringForm(forms.ModelForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        if not self.is_bound and self.instance.place_points:
-            self.initial["place_points"] = ", ".join(
-                f"{Decimal(str(p)).normalize():f}" for p in self.instance.place_points
-            )
+        # The stored list is shown as the text a director types: "25, 18, 15".
+        self.initial["place_points"] = ", ".join(
+            f"{Decimal(str(p)).normalize():f}" for p in self.instance.place_points or []
+        )
         self.fields["custom_formula"].help_text = _(
             "Arithmetic (+ - * / ^), sqrt, log, ln, min, max, round, abs, comparisons and "
             "if(condition, then, else) on: %(names)s."

@@ -17,10 +17,10 @@ from series.models import Event, Standing, StandingPoint
 
 WIDTH = 640
 HEIGHT = 320
-LEFT = 46
+LEFT = 50
 RIGHT = 16
 TOP = 14
-BOTTOM = 34
+BOTTOM = 42
 # Colour-blind-safe (Okabe-Ito) and the site's felt green, one per line.
 COLOURS = (
     "#0f5132",

@@ -145,3 +145,13 @@ def test_place_points_must_be_numbers(director_client: Client, season: Season) -
         url, form(points_formula=PointsFormula.PLACES, place_points="25, lots", save="1")
     )
     assert "&#x27;lots&#x27; (place 2) is not a number." in response.content.decode()
+
+
+def test_the_form_shows_place_points_as_typed(director_client: Client, season: Season) -> None:
+    season.place_points = [25, 18.5, 15]
+    season.save(update_fields=["place_points"])
+    html = director_client.get(reverse("series:scoring", args=[season.pk])).content.decode()
+    assert 'value="25, 18.5, 15"' in html
+    Season.objects.filter(pk=season.pk).update(place_points=[])
+    html = director_client.get(reverse("series:scoring", args=[season.pk])).content.decode()
+    assert 'name="place_points" value="[]"' not in html
