@@ -76,6 +76,10 @@ def test_a_profile_and_a_settle_up_on_a_phone(
     expect(page.get_by_role("link", name="My hands at the online tables")).to_be_visible()
     # Nothing sticks out sideways on a phone.
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    # Every column of the results table fits without scrolling sideways.
+    assert page.evaluate(
+        "[...document.querySelectorAll('.scroll-x')].every(e => e.scrollWidth <= e.clientWidth)"
+    )
     page.screenshot(path=str(ARTIFACTS / "series-profile-phone.png"), full_page=True)
     page.locator(".record-table").screenshot(path=str(ARTIFACTS / "series-profile-table-phone.png"))
 
@@ -90,6 +94,9 @@ def test_a_profile_and_a_settle_up_on_a_phone(
     field = Result.objects.filter(event=night).count()
     transfers = page.locator(".transfer")
     assert 1 <= transfers.count() <= field - 1
+    assert page.evaluate(
+        "[...document.querySelectorAll('.scroll-x')].every(e => e.scrollWidth <= e.clientWidth)"
+    )
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     page.screenshot(path=str(ARTIFACTS / "series-settle-up-phone.png"), full_page=True)
     page.screenshot(path=str(ARTIFACTS / "series-settle-up-phone-top.png"))
@@ -106,4 +113,42 @@ def test_a_profile_and_a_settle_up_on_a_phone(
     expect(page.get_by_role("button", name="Mark not paid")).to_have_count(1)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     page.screenshot(path=str(ARTIFACTS / "series-settle-up-host-phone.png"))
+    context.close()
+
+
+def test_the_director_corrects_results_and_merges_a_guest_on_a_phone(
+    transactional_db: None, live_server, browser: Browser
+) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    season = build_season(events=6, players=12, seed=3)
+    director = User.objects.create_user("host")
+    director_grant(director)
+    context = logged_in(browser, live_server.url, director)
+    page = context.new_page()
+
+    night = Event.objects.filter(season=season, finished_at__isnull=False).order_by("pk").first()
+    assert night is not None
+    page.goto(live_server.url + reverse("series:event_corrections", args=[night.pk]))
+    first_knockouts = page.locator("input[name='form-0-knockouts']")
+    first_knockouts.fill(str(int(first_knockouts.input_value()) + 1))
+    page.get_by_label("Reason").fill("One more knockout for the winner")
+    page.screenshot(path=str(ARTIFACTS / "series-corrections-phone.png"))
+    page.get_by_role("button", name="Save the corrected results").click()
+    expect(page.get_by_role("heading", name="Corrections of the results")).to_be_visible()
+    expect(page.get_by_text("One more knockout for the winner")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.screenshot(path=str(ARTIFACTS / "series-history-phone.png"))
+
+    guest = Player.objects.filter(user__isnull=True).order_by("name").first()
+    assert guest is not None
+    newcomer = User.objects.create_user("zz-newcomer")
+    page.goto(live_server.url + reverse("series:guests"))
+    row = page.locator(".guest-row", has_text=guest.name)
+    row.get_by_label("Merge into").select_option(label=newcomer.username)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.screenshot(path=str(ARTIFACTS / "series-guests-phone.png"))
+    row.get_by_role("button", name="Merge").click()
+    expect(
+        page.get_by_text(f"{guest.name}'s results are now {newcomer.username}'s.")
+    ).to_be_visible()
     context.close()
