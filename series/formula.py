@@ -29,17 +29,18 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 # What a formula may read, for one player's result in one event.
 VARIABLES: dict[str, str] = {
-    "n": "entrants (players in the event)",
-    "k": "place",
-    "b": "buy-in without the fee (0 in a freeroll)",
-    "rebuys": "the player's rebuys",
-    "addons": "the player's add-ons",
-    "knockouts": "players the player knocked out",
-    "prize": "the player's prize",
-    "bounties": "the player's bounties",
+    "n": gettext_lazy("entrants (players in the event)"),
+    "k": gettext_lazy("place"),
+    "b": gettext_lazy("buy-in without the fee (0 in a freeroll)"),
+    "rebuys": gettext_lazy("the player's rebuys"),
+    "addons": gettext_lazy("the player's add-ons"),
+    "knockouts": gettext_lazy("players the player knocked out"),
+    "prize": gettext_lazy("the player's prize"),
+    "bounties": gettext_lazy("the player's bounties"),
 }
 
 MAX_LENGTH = 300
@@ -55,6 +56,10 @@ class FormulaError(ValueError):
         super().__init__(message)
         self.message = message
         self.column = column
+        # Set when the formula failed on a stored result (``series.scoring``).
+        self.event_id: int | None = None
+        self.player_id: int | None = None
+        self.place: int | None = None
 
 
 def _positive(name: str, value: float, column: int) -> float:

@@ -176,22 +176,20 @@ def _ranks(
     tallies: Mapping[int, _Tally], min_events: int, names: Mapping[int, str]
 ) -> list[tuple[int, int, bool]]:
     """(player id, rank, qualified) in rank order."""
-
-    def key(player_id: int) -> tuple[bool, Decimal, int, float, int]:
-        t = tallies[player_id]
+    keys: dict[int, tuple[bool, Decimal, int, float, int]] = {}
+    for player_id, t in tallies.items():
         best = t.best_finish if t.best_finish is not None else math.inf
-        return (t.events < min_events, -t.points, -t.wins, best, -t.events)
-
-    order = sorted(tallies, key=lambda p: (key(p), names.get(p, ""), p))
+        keys[player_id] = (t.events < min_events, -t.points, -t.wins, best, -t.events)
+    order = sorted(keys, key=lambda p: (keys[p], names.get(p, ""), p))
     ranked: list[tuple[int, int, bool]] = []
     previous: tuple[bool, Decimal, int, float, int] | None = None
     rank = 0
     for position, player_id in enumerate(order, start=1):
-        current = key(player_id)
+        current = keys[player_id]
         if current != previous:
             rank = position
             previous = current
-        ranked.append((player_id, rank, tallies[player_id].events >= min_events))
+        ranked.append((player_id, rank, not current[0]))
     return ranked
 
 
@@ -217,7 +215,12 @@ def season_score(
             continue
         entrants = len(event.results)
         for result in event.results:
-            score = result_points(rules, event, result, entrants)
+            try:
+                score = result_points(rules, event, result, entrants)
+            except FormulaError as error:
+                error.event_id, error.player_id = event.event_id, result.player_id
+                error.place = result.place
+                raise
             points[result.result_id] = score
             tallies[result.player_id].add(result, score, rules.best_of)
         counted.append(event.event_id)

@@ -8,7 +8,16 @@ from typing import Any
 from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.utils import timezone
 
-from series.models import Event, Player, Result, ResultChange, Season, Transfer
+from series.models import (
+    Event,
+    Player,
+    Result,
+    ResultChange,
+    Season,
+    Standing,
+    StandingPoint,
+    Transfer,
+)
 
 
 def events_upcoming(now: datetime | None = None) -> QuerySet[Event]:
@@ -112,6 +121,33 @@ def events_by_ids(event_ids: list[int]) -> list[Event]:
     """Events in calendar order (the player's own feed)."""
     events = Event.objects.filter(pk__in=event_ids).select_related("season")
     return list(_with_winners_and_field(events).order_by("starts_at", "pk"))
+
+
+# Standings (s1) ------------------------------------------------------------------------------
+
+
+def standings_of(season: Season) -> QuerySet[Standing]:
+    """The season's leaderboard in rank order, as the last recompute stored it."""
+    return (
+        Standing.objects.filter(season=season)
+        .select_related("player")
+        .order_by("rank", "player__name", "player_id")
+    )
+
+
+def standings_history(season: Season, player_ids: list[int]) -> list[StandingPoint]:
+    """These players' points after each counted event they played, in the season's order."""
+    return list(
+        StandingPoint.objects.filter(season=season, player_id__in=player_ids)
+        .select_related("event")
+        .order_by("event__starts_at", "event__number", "event_id", "player_id")
+    )
+
+
+def standings_events(season: Season) -> list[Event]:
+    """The season's counted events that have points, in order (the chart's x axis)."""
+    counted = StandingPoint.objects.filter(season=season).values("event_id")
+    return list(Event.objects.filter(pk__in=counted).order_by("starts_at", "number", "pk"))
 
 
 # Players, corrections and the settle-up (issue 12 items 5-7) ----------------------------

@@ -3,7 +3,7 @@ players, corrections and the settle-up (s3). Each group keeps its own lines."""
 
 from django.urls import path
 
-from series import views_calendar, views_players, views_results
+from series import views_calendar, views_players, views_results, views_standings
 
 app_name = "series"
 
@@ -25,6 +25,22 @@ urlpatterns = [
         name="event_results_csv",
     ),
     path("events/<int:event_id>/hands.phhs", views_calendar.event_hands, name="event_hands"),
+    # -- standings: the leaderboard, its CSV, the scoring settings (s1)
+    path(
+        "seasons/<int:season_id>/standings/",
+        views_standings.season_standings,
+        name="standings",
+    ),
+    path(
+        "seasons/<int:season_id>/standings.csv",
+        views_standings.season_standings_csv,
+        name="standings_csv",
+    ),
+    path(
+        "seasons/<int:season_id>/scoring/",
+        views_standings.season_scoring,
+        name="scoring",
+    ),
     # -- players, guests, corrections and the settle-up (s3)
     path("players/me/", views_players.player_me, name="player_me"),
     path("players/guests/", views_players.guests, name="guests"),

@@ -21,12 +21,14 @@ from typing import Any
 
 from celery import current_app
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import Model
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from series import scoring
 from series.formula import Formula, FormulaError
-from series.models import Event, PointsFormula, Result, Season, Standing, StandingPoint
+from series.models import Event, Player, PointsFormula, Result, Season, Standing, StandingPoint
 
 logger = logging.getLogger(__name__)
 
@@ -122,42 +124,80 @@ def standings_recompute(season_id: int) -> scoring.SeasonScore:
 def _store(season: Season, data: SeasonResults, score: scoring.SeasonScore) -> None:
     # Only the results whose points changed are written: after an event finishes that is
     # the new event's results, and nothing at all on a repeated run.
-    changed = [
-        Result(pk=pk, points=points)
-        for pk, points in score.points.items()
-        if data.points.get(pk) != points
-    ]
-    if changed:
-        Result.objects.bulk_update(changed, ["points"])
+    changed = [(points, pk) for pk, points in score.points.items() if data.points.get(pk) != points]
+    _execute_many(
+        f"UPDATE {_table(Result)} SET {_column(Result, 'points')} = %s "
+        f"WHERE {_column(Result, 'id')} = %s",
+        changed,
+    )
     Standing.objects.filter(season=season).delete()
-    Standing.objects.bulk_create(
-        Standing(
-            season=season,
-            player_id=line.player_id,
-            rank=line.rank,
-            points=line.points,
-            events=line.events,
-            wins=line.wins,
-            best_finish=line.best_finish,
-            cashes=line.cashes,
-            knockouts=line.knockouts,
-            net=line.net,
-            qualified=line.qualified,
-            movement=line.movement,
-        )
-        for line in score.lines
+    _insert_many(
+        Standing,
+        (
+            "season",
+            "player",
+            "rank",
+            "points",
+            "events",
+            "wins",
+            "best_finish",
+            "cashes",
+            "knockouts",
+            "net",
+            "qualified",
+            "movement",
+        ),
+        [
+            (
+                season.pk,
+                line.player_id,
+                line.rank,
+                line.points,
+                line.events,
+                line.wins,
+                line.best_finish,
+                line.cashes,
+                line.knockouts,
+                line.net,
+                line.qualified,
+                line.movement,
+            )
+            for line in score.lines
+        ],
     )
     StandingPoint.objects.filter(season=season).delete()
-    StandingPoint.objects.bulk_create(
-        StandingPoint(
-            season=season,
-            event_id=point.event_id,
-            player_id=point.player_id,
-            points=point.points,
-            rank=point.rank,
-        )
-        for point in score.history
+    _insert_many(
+        StandingPoint,
+        ("season", "event", "player", "points", "rank"),
+        [(season.pk, p.event_id, p.player_id, p.points, p.rank) for p in score.history],
     )
+
+
+# Rows are written with one ``executemany`` per table rather than ``bulk_create``: on SQLite
+# Django splits a bulk insert into statements of 999 parameters (ten of them for a season of
+# 50 events), and building those statements field by field took 300 of the 430 ms a
+# recompute of 50 events and 200 players took (benchmarks/standings.py). ``executemany``
+# is one query whatever the number of events, and the driver does the repetition.
+
+
+def _table(model: type[Model]) -> str:
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+def _column(model: type[Model], field: str) -> str:
+    return connection.ops.quote_name(model._meta.get_field(field).column)
+
+
+def _execute_many(sql: str, rows: Sequence[Sequence[Any]]) -> None:
+    if rows:
+        with connection.cursor() as cursor:
+            cursor.executemany(sql, rows)
+
+
+def _insert_many(model: type[Model], fields: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+    columns = ", ".join(_column(model, name) for name in fields)
+    values = ", ".join(["%s"] * len(fields))
+    _execute_many(f"INSERT INTO {_table(model)} ({columns}) VALUES ({values})", rows)
 
 
 def standings_schedule(season_id: int) -> None:
@@ -195,6 +235,10 @@ class Move:
     def change(self) -> int | None:
         """Places gained (+) or lost (-)."""
         return None if self.rank_before is None else self.rank_before - self.rank_after
+
+    @property
+    def size(self) -> int:
+        return abs(self.change or 0)
 
 
 def standings_moves(
@@ -278,8 +322,9 @@ def event_results_store(
             if result.get("place") is not None
         ]
         Result.objects.bulk_create(rows)
-        event.finished_at = timezone.now()
-        event.save(update_fields=["finished_at"])
+        if event.finished_at is None:
+            event.finished_at = timezone.now()
+            event.save(update_fields=["finished_at"])
         standings_schedule(event.season_id)
     return rows
 
@@ -292,3 +337,84 @@ def event_results_remove(tournament_id: int, event_id: int) -> None:
         event.finished_at = None
         event.save(update_fields=["finished_at"])
         standings_schedule(event.season_id)
+
+
+# The director's preview of new settings -------------------------------------------------------
+
+SCORING_FIELDS = (
+    "points_formula",
+    "place_points",
+    "custom_formula",
+    "best_of",
+    "min_events",
+    "min_field",
+)
+
+
+@dataclass(frozen=True)
+class EventPreview:
+    name: str
+    number: int | None
+    entrants: int
+    counts: bool
+    # The points of 1st, 2nd, 3rd and last place (None where the field is smaller).
+    points: list[Decimal | None]
+
+
+@dataclass(frozen=True)
+class Preview:
+    events: list[EventPreview]
+    moves: list[Move]
+
+
+def formula_error_text(error: FormulaError, season: Season) -> str:
+    """The error, with the event and player it failed on when it failed on a result."""
+    if error.event_id is None:
+        return error.message
+    event = Event.objects.filter(pk=error.event_id, season=season).first()
+    player = Player.objects.filter(pk=error.player_id).first()
+    return _("%(event)s, %(player)s (place %(place)s): %(error)s") % {
+        "event": event.name if event else "?",
+        "player": player.name if player else "?",
+        "place": error.place,
+        "error": error.message,
+    }
+
+
+def standings_preview(season: Season, changes: Mapping[str, Any]) -> Preview:
+    """What the season's past events would score under new settings, and who would move;
+    nothing is saved. Raises FormulaError when the formula fails on a stored result."""
+    proposed = Season(**{f.attname: getattr(season, f.attname) for f in Season._meta.fields})
+    for name, value in changes.items():
+        setattr(proposed, name, value)
+    data = season_events(season.pk)
+    rules = season_rules(proposed)
+    score = scoring.season_score(rules, data.events, data.names)
+    before = {
+        player_id: (rank, points)
+        for player_id, rank, points in Standing.objects.filter(season=season).values_list(
+            "player_id", "rank", "points"
+        )
+    }
+    labels = dict(
+        (pk, (name, number))
+        for pk, name, number in Event.objects.filter(season=season).values_list(
+            "pk", "name", "number"
+        )
+    )
+    previews = []
+    for event in data.events:
+        ordered = sorted(event.results, key=lambda r: (r.place, r.result_id))
+        picked: list[scoring.ResultIn | None] = [*ordered[:3], *[None] * (3 - len(ordered[:3]))]
+        picked.append(ordered[-1] if len(ordered) > 3 else None)
+        name, number = labels[event.event_id]
+        previews.append(
+            EventPreview(
+                name=name,
+                number=number,
+                entrants=len(event.results),
+                counts=scoring.event_counts(rules, event),
+                points=[None if r is None else score.points[r.result_id] for r in picked],
+            )
+        )
+    return Preview(previews, standings_moves(before, score, data.names))
