@@ -11,6 +11,8 @@ class SeriesConfig(AppConfig):
         # Permissions are created by post_migrate too, so the Directors group is filled in
         # after them rather than in a data migration, where they may not exist yet.
         post_migrate.connect(_ensure_directors_group, sender=self)
+        # The tournaments' results become the series' results (tournament_finished).
+        from series import receivers  # noqa: F401
 
 
 def _ensure_directors_group(sender: AppConfig, using: str = "default", **kwargs: object) -> None:

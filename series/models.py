@@ -136,6 +136,12 @@ class Player(models.Model):
     )
     name = models.CharField(_("name"), max_length=100)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The secret in the address of the player's own calendar feed: calendar apps subscribe
+    # without a session. Made on first use (``series.services.calendar``); a new one
+    # replaces a leaked address.
+    calendar_token = models.CharField(
+        max_length=64, unique=True, null=True, blank=True, editable=False
+    )
 
     class Meta:
         ordering = ["name"]

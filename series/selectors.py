@@ -1,11 +1,23 @@
 """Reads that several views share."""
 
+from dataclasses import dataclass
 from datetime import datetime
+from decimal import Decimal
+from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.utils import timezone
 
-from series.models import Event, Season
+from series.models import (
+    Event,
+    Player,
+    Result,
+    ResultChange,
+    Season,
+    Standing,
+    StandingPoint,
+    Transfer,
+)
 
 
 def events_upcoming(now: datetime | None = None) -> QuerySet[Event]:
@@ -19,3 +31,258 @@ def event_next(now: datetime | None = None) -> Event | None:
 
 def seasons_with_events() -> QuerySet[Season]:
     return Season.objects.prefetch_related("events")
+
+
+# -- the calendar and event pages (issue 12, s2) -----------------------------------------
+
+
+def events_later_this_season(event: Event | None, limit: int = 3) -> list[Event]:
+    """The events after ``event`` in the same season: the home page's "later this season"
+    (another season's events do not belong there)."""
+    if event is None:
+        return []
+    return list(
+        Event.objects.filter(season_id=event.season_id, starts_at__gte=event.starts_at)
+        .exclude(pk=event.pk)
+        .select_related("season")
+        .order_by("starts_at", "pk")[:limit]
+    )
+
+
+def seasons_listed() -> QuerySet[Season]:
+    """Every season, newest first, with how many events it has and how many are over."""
+    return Season.objects.annotate(
+        event_count=Count("events", distinct=True),
+        finished_count=Count("events", filter=Q(events__finished_at__isnull=False), distinct=True),
+    ).order_by("-starts_on", "-pk")
+
+
+def season_current(now: datetime | None = None) -> Season | None:
+    """The season on now (the latest one started), else the next one, else the last one."""
+    today = timezone.localdate(now or timezone.now())
+    return (
+        Season.objects.filter(starts_on__lte=today, ends_on__gte=today)
+        .order_by("-starts_on", "-pk")
+        .first()
+        or Season.objects.filter(starts_on__gt=today).order_by("starts_on", "pk").first()
+        or Season.objects.order_by("-ends_on", "-pk").first()
+    )
+
+
+def _with_winners_and_field(events: QuerySet[Event]) -> QuerySet[Event]:
+    winners = Result.objects.filter(place=1).select_related("player").order_by("player__name")
+    return events.annotate(field_size=Count("results")).prefetch_related(
+        Prefetch("results", queryset=winners, to_attr="winners")
+    )
+
+
+def season_events(season: Season) -> list[Event]:
+    """The season's calendar in order, each event with ``winners`` (first place: one, or
+    several after a shared first place) and ``field_size`` (results stored)."""
+    events = (
+        Event.objects.filter(season=season)
+        .select_related("season")
+        .order_by("starts_at", "number", "pk")
+    )
+    return list(_with_winners_and_field(events))
+
+
+def event_for_page(event_id: int) -> Event | None:
+    """One event with its season, winners and field size (None: no such event)."""
+    events = Event.objects.filter(pk=event_id).select_related("season")
+    return _with_winners_and_field(events).first()
+
+
+def event_results(event: Event) -> QuerySet[Result]:
+    """The event's results table, best place first."""
+    return (
+        Result.objects.filter(event=event)
+        .select_related("player")
+        .order_by("place", "player__name", "pk")
+    )
+
+
+def player_of_user(user: Any) -> Player | None:
+    """The series' person of an account (None: anonymous, or never registered for
+    anything and no calendar link yet)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return Player.objects.filter(user=user).first()
+
+
+def player_by_calendar_token(token: str) -> Player | None:
+    """Whose calendar feed this token opens (None for an empty or unknown token)."""
+    if not token:
+        return None
+    return Player.objects.filter(calendar_token=token).first()
+
+
+def events_by_ids(event_ids: list[int]) -> list[Event]:
+    """Events in calendar order (the player's own feed)."""
+    events = Event.objects.filter(pk__in=event_ids).select_related("season")
+    return list(_with_winners_and_field(events).order_by("starts_at", "pk"))
+
+
+# Standings (s1) ------------------------------------------------------------------------------
+
+
+def standings_of(season: Season) -> QuerySet[Standing]:
+    """The season's leaderboard in rank order, as the last recompute stored it."""
+    return (
+        Standing.objects.filter(season=season)
+        .select_related("player")
+        .order_by("rank", "player__name", "player_id")
+    )
+
+
+def standings_history(season: Season, player_ids: list[int]) -> list[StandingPoint]:
+    """These players' points after each counted event they played, in the season's order."""
+    return list(
+        StandingPoint.objects.filter(season=season, player_id__in=player_ids)
+        .select_related("event")
+        .order_by("event__starts_at", "event__number", "event_id", "player_id")
+    )
+
+
+def standings_events(season: Season) -> list[Event]:
+    """The season's counted events that have points, in order (the chart's x axis)."""
+    counted = StandingPoint.objects.filter(season=season).values("event_id")
+    return list(Event.objects.filter(pk__in=counted).order_by("starts_at", "number", "pk"))
+
+
+# Players, corrections and the settle-up (issue 12 items 5-7) ----------------------------
+
+
+@dataclass(frozen=True)
+class ProfileResult:
+    """One line of a player's results table."""
+
+    event: Event
+    place: int
+    field: int
+    prize: int
+    bounties: int
+    knockouts: int
+    paid_in: int
+    points: Decimal
+
+    @property
+    def net(self) -> int:
+        return self.prize + self.bounties - self.paid_in
+
+    @property
+    def cashed(self) -> bool:
+        return self.prize > 0
+
+
+@dataclass(frozen=True)
+class PlayerProfile:
+    """A player's record over every season: the numbers at the top of their page."""
+
+    player: Player
+    results: list[ProfileResult]
+
+    @property
+    def events(self) -> int:
+        return len(self.results)
+
+    @property
+    def cashes(self) -> int:
+        return sum(1 for r in self.results if r.cashed)
+
+    @property
+    def itm_rate(self) -> float | None:
+        """Share of events finished in the money, None before the first event."""
+        return self.cashes / self.events if self.results else None
+
+    @property
+    def itm_percent(self) -> int | None:
+        rate = self.itm_rate
+        return None if rate is None else round(rate * 100)
+
+    @property
+    def net(self) -> int:
+        return sum(r.net for r in self.results)
+
+    @property
+    def won(self) -> int:
+        return sum(r.prize + r.bounties for r in self.results)
+
+    @property
+    def paid_in(self) -> int:
+        return sum(r.paid_in for r in self.results)
+
+    @property
+    def knockouts(self) -> int:
+        return sum(r.knockouts for r in self.results)
+
+    @property
+    def wins(self) -> int:
+        return sum(1 for r in self.results if r.place == 1)
+
+    @property
+    def best_finish(self) -> ProfileResult | None:
+        """The best place; among equal places the biggest field, then the earliest."""
+        if not self.results:
+            return None
+        return min(self.results, key=lambda r: (r.place, -r.field, r.event.starts_at))
+
+
+def player_profile(player: Player) -> PlayerProfile:
+    """Every result of ``player``, oldest first, with each event's field size: two queries."""
+    field = (
+        Result.objects.filter(event=OuterRef("event"))
+        .order_by()
+        .values("event")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    rows = (
+        Result.objects.filter(player=player)
+        .select_related("event__season")
+        .annotate(field=Subquery(field))
+        .order_by("event__starts_at", "event__pk")
+    )
+    return PlayerProfile(
+        player=player,
+        results=[
+            ProfileResult(
+                event=r.event,
+                place=r.place,
+                field=r.field,
+                prize=r.prize,
+                bounties=r.bounties,
+                knockouts=r.knockouts,
+                paid_in=r.paid_in,
+                points=r.points,
+            )
+            for r in rows
+        ],
+    )
+
+
+def guests_with_results() -> QuerySet[Player]:
+    """The guests (players without an account), with how many results each has."""
+    return (
+        Player.objects.filter(user__isnull=True)
+        .annotate(result_count=Count("results"))
+        .order_by("name", "pk")
+    )
+
+
+def result_changes_of(event: Event) -> QuerySet[ResultChange]:
+    """An event's corrections, newest first, with who made them."""
+    return ResultChange.objects.filter(event=event).select_related("by")
+
+
+def transfers_of(event: Event) -> QuerySet[Transfer]:
+    return Transfer.objects.filter(event=event).select_related("payer", "payee", "marked_by")
+
+
+def event_player_user_ids(event: Event) -> set[int]:
+    """The accounts that played ``event`` (they may read its settle-up)."""
+    return set(
+        Result.objects.filter(event=event, player__user__isnull=False).values_list(
+            "player__user_id", flat=True
+        )
+    )

@@ -2,8 +2,23 @@
 
 from celery import shared_task
 
+from series.models import Season
+from series.services.standings import standings_recompute
+
 
 @shared_task
 def ping(token: str) -> str:
     """Answer ``pong:<token>``; proves a worker is consuming from the broker."""
     return f"pong:{token}"
+
+
+@shared_task(name="series.tasks.standings_recompute_task")
+def standings_recompute_task(season_id: int) -> int:
+    """Recompute a season's standings from its results; running it twice changes nothing.
+
+    Returns the number of standing lines (0 for a season deleted since it was scheduled).
+    """
+    try:
+        return len(standings_recompute(season_id).lines)
+    except Season.DoesNotExist:
+        return 0

@@ -21,6 +21,7 @@ urlpatterns = [
         name="password_change_done",
     ),
     path("director/", views.director_dashboard, name="director_dashboard"),
+    path("series/", include("series.urls_series")),
     path("tables/", include("tables.urls")),
     path("tournaments/", include("tournaments.urls")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),

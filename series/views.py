@@ -14,11 +14,17 @@ from series.services import player_sign_up
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    upcoming = list(selectors.events_upcoming()[:4])
+    next_event = selectors.event_next()
+    # Only the next event's own season: another season's events are not "later this season".
+    later = selectors.events_later_this_season(next_event)
     return render(
         request,
         "series/home.html",
-        {"next_event": upcoming[0] if upcoming else None, "later_events": upcoming[1:]},
+        {
+            "next_event": next_event,
+            "later_events": later,
+            "season": next_event.season if next_event else selectors.season_current(),
+        },
     )
 
 

@@ -11,6 +11,11 @@ class TournamentsConfig(AppConfig):
         # This app's permissions exist only after its own post_migrate, which may come after
         # the series app's: fill the Directors group in again then.
         post_migrate.connect(_ensure_directors_group, sender=self)
+        # The series' event pages show the tournament's parts through this provider.
+        from series.event_sections import register
+        from tournaments.event_section import provider
+
+        register(provider)
 
 
 def _ensure_directors_group(sender: AppConfig, using: str = "default", **kwargs: object) -> None:

@@ -21,12 +21,15 @@ standings without importing anything of the tournaments beyond this module (DESI
                 "rebuys": 1,
                 "addons": 1,
                 "reentries": 1,
+                "paid_in": 95,
             },
             ...
         ],
     )
 
-One dict per player, best place first. A director can undo the finish and finish again
+One dict per player, best place first. ``paid_in`` is what the player paid in: entries x
+(buy-in + fee) + rebuys x rebuy price + add-ons x add-on price (2 x (20 + 5) + 25 + 20
+above, with a rebuy at 25 and an add-on at 20). A director can undo the finish and finish again
 (after correcting an elimination, say): ``tournament_reopened`` is sent when the finish is
 undone and ``tournament_finished`` again with the corrected results, so a listener replaces
 what it stored for that tournament id rather than adding to it.

@@ -82,7 +82,17 @@ def test_finishing_stores_every_result_and_marks_the_tournament_finished(
         "rebuys": 0,
         "addons": 0,
         "reentries": 0,
+        "paid_in": 25,
     }
+    # What each paid: the 20+5 entry, and Ben's rebuy and Cal's add-on at their prices.
+    assert [r["paid_in"] for r in results] == [
+        25,
+        25 + running.rebuy_price,
+        25 + running.addon_price,
+        25,
+        25,
+        25,
+    ]
     assert [(r["player_name"], r["place"], r["rebuys"], r["addons"]) for r in results] == [
         ("Ann", 1, 0, 0),
         ("Ben", 2, 1, 0),

@@ -763,7 +763,7 @@ def _finish(
     tournament.finished_at = timezone.now()
     tournament.save(update_fields=["state", "finished_at"])
 
-    results = _results(entries)
+    results = _results(entries, tournament)
     tournament_id, event_id = tournament.pk, tournament.event_id
     transaction.on_commit(
         lambda: tournament_finished.send(
@@ -773,8 +773,13 @@ def _finish(
     return results, {"tournament": tournament_before, "entries": before}
 
 
-def _results(entries: Sequence[Entry]) -> list[dict[str, Any]]:
-    """One plain dict per player, best place first (see ``tournaments.signals``)."""
+def _results(entries: Sequence[Entry], tournament: Tournament) -> list[dict[str, Any]]:
+    """One plain dict per player, best place first (see ``tournaments.signals``).
+
+    ``paid_in`` is what the player paid: every entry's buy-in and fee, every rebuy and
+    add-on at its price (the settle-up weighs it against prizes and bounties).
+    """
+    entry_price = tournament.event.buy_in + tournament.event.fee
     by_player: dict[int, list[Entry]] = {}
     for entry in entries:
         by_player.setdefault(entry.player_id, []).append(entry)
@@ -795,6 +800,9 @@ def _results(entries: Sequence[Entry]) -> list[dict[str, Any]]:
                 "rebuys": sum(e.rebuys for e in player_entries),
                 "addons": sum(1 for e in player_entries if e.addon),
                 "reentries": len(player_entries) - 1,
+                "paid_in": len(player_entries) * entry_price
+                + sum(e.rebuys for e in player_entries) * tournament.rebuy_price
+                + sum(1 for e in player_entries if e.addon) * tournament.addon_price,
             }
         )
     results.sort(key=lambda r: (r["place"] is None, r["place"] or 0, r["player_name"]))

@@ -14,6 +14,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import URLPattern, path, reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -74,7 +75,9 @@ def tournament_edit(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return render(request, "tournaments/tournament_form.html", context, status=status)
 
 
-def _registration_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
+def registration_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
+    """What ``_registration.html`` shows; public because the series' event page shows the
+    same block (``tournaments.event_section``)."""
     player = (
         Player.objects.filter(user=request.user).first() if request.user.is_authenticated else None
     )
@@ -96,7 +99,7 @@ def _registration_context(request: HttpRequest, tournament: Tournament) -> dict[
 
 def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _tournament(tournament_id)
-    context = _registration_context(request, tournament)
+    context = registration_context(request, tournament)
     context.update(
         {
             "event": tournament.event,
@@ -109,12 +112,25 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return render(request, "tournaments/detail.html", context)
 
 
+def _next_url(request: HttpRequest) -> str | None:
+    """Where the form came from when it was not this tournament's page (the series' event
+    page posts here too), if it is an address of this site."""
+    url = request.POST.get("next", "")
+    if url and url_has_allowed_host_and_scheme(
+        url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return url
+    return None
+
+
 def _registration_response(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _tournament(tournament_id)
+    next_url = _next_url(request)
     if request.htmx:
-        context = _registration_context(request, tournament)
+        context = registration_context(request, tournament)
+        context["next_url"] = next_url
         return render(request, "tournaments/_registration.html", context)
-    return redirect(tournament.get_absolute_url())
+    return redirect(next_url or tournament.get_absolute_url())
 
 
 @require_POST

@@ -1,4 +1,4 @@
-"""Workflows of the series app: accounts, the Directors role, the demo series."""
+"""Accounts, the Directors role, the demo series."""
 
 import secrets
 from dataclasses import dataclass

@@ -1,0 +1,139 @@
+"""The series' files for other programs: iCal feeds, an event's results as CSV, and a
+player's online hands of an event as PHH.
+
+Reads only: the views decide who may download what, these functions write the text.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Callable, Iterable
+from datetime import timedelta
+from typing import Any
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from icalendar import Calendar
+from icalendar import Event as CalendarEvent
+
+from series import event_sections, selectors
+from series.models import Event
+from tables.engine.phh import dumps_phhs
+from tables.selectors import hand_phh_for, hands_played_by
+
+# How long a calendar app blocks out for a night: the series does not know how long a
+# tournament lasts (its structure belongs to the tournaments), and a home game's evening is
+# about this long.
+EVENT_LENGTH = timedelta(hours=4)
+PRODID = "-//Home Game Omaha//Series calendar//EN"
+UID_DOMAIN = "home-game-omaha"
+
+RESULTS_CSV_HEADER = (
+    "place",
+    "player",
+    "prize",
+    "bounties",
+    "knockouts",
+    "rebuys",
+    "addons",
+    "reentries",
+    "paid_in",
+    "points",
+)
+
+
+def _description(event: Event, url: str) -> str:
+    lines = [
+        f"{_('Game')}: {event.game_label}",
+        f"{_('Buy-in')}: {event.price}" + (f" ({_('points only')})" if event.points_only else ""),
+    ]
+    if not event.counts:
+        lines.append(_("Does not count for the standings."))
+    winners = getattr(event, "winners", None)
+    if event.finished_at and winners:
+        names = ", ".join(result.player.name for result in winners)
+        lines.append(_("Won by %(names)s.") % {"names": names})
+    if event.notes:
+        lines.extend(["", event.notes])
+    lines.extend(["", url])
+    return "\n".join(lines)
+
+
+def events_ical(name: str, events: Iterable[Event], url_of: Callable[[Event], str]) -> bytes:
+    """An iCalendar (RFC 5545) file of ``events``, written by the ``icalendar`` library.
+
+    ``url_of`` gives each event's page address (absolute), put in URL and the description.
+    Every event keeps one UID, so a subscribed calendar updates it in place when the
+    director moves it.
+    """
+    calendar = Calendar()
+    calendar.add("prodid", PRODID)
+    calendar.add("version", "2.0")
+    calendar.add("calscale", "GREGORIAN")
+    calendar.add("x-wr-calname", name)
+    stamp = timezone.now()
+    for event in events:
+        url = url_of(event)
+        item = CalendarEvent()
+        item.add("uid", f"series-event-{event.pk}@{UID_DOMAIN}")
+        item.add("dtstamp", stamp)
+        item.add("dtstart", event.starts_at)
+        item.add("dtend", event.starts_at + EVENT_LENGTH)
+        item.add("summary", f"{event.name} · {event.price} {event.game_label}")
+        item.add("location", event.venue or _("Online"))
+        item.add("description", _description(event, url))
+        item.add("url", url)
+        item.add("status", "CONFIRMED")
+        calendar.add_component(item)
+    return calendar.to_ical()
+
+
+def event_results_csv(event: Event) -> str:
+    """The event's results, one row per player, best place first (``RESULTS_CSV_HEADER``).
+
+    Column names are a file format other tools read, so they stay in English.
+    """
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(RESULTS_CSV_HEADER)
+    for result in selectors.event_results(event):
+        writer.writerow(
+            [
+                result.place,
+                result.player.name,
+                result.prize,
+                result.bounties,
+                result.knockouts,
+                result.rebuys,
+                result.addons,
+                result.reentries,
+                result.paid_in,
+                f"{result.points:.2f}",
+            ]
+        )
+    return out.getvalue()
+
+
+def event_hands_phhs(event: Event, user: Any) -> str:
+    """``user``'s hands of the event's online tables as a `.phhs` file (TOML tables).
+
+    Only hands they were dealt into, each written for them (``tables.selectors``): other
+    players' hole cards only where shown, never the deck. An event played in person has no
+    live tables: the file is a comment line saying so.
+    """
+    table_ids = event_sections.live_table_ids(event)
+    if not table_ids:
+        return (
+            "# "
+            + _("%(event)s was played in person: it has no online hands.") % {"event": event.name}
+            + "\n"
+        )
+    hands = hands_played_by(user).filter(table_id__in=table_ids).order_by("table_id", "number")
+    named = [
+        (f"table{hand.table_id}-hand{hand.number}", hand_phh_for(hand, user)) for hand in hands
+    ]
+    if not named:
+        return "# " + _("You were dealt into no hands of %(event)s.") % {"event": event.name} + "\n"
+    header = "# " + _("%(event)s: the hands you were dealt into.") % {"event": event.name} + "\n"
+    return header + dumps_phhs(named)

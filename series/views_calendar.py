@@ -1,0 +1,173 @@
+"""The season calendar, event pages, and their exports (iCal, results CSV, hands PHH).
+
+Thin views: a selector or an export function does the work. The tournament's part of an
+event page comes from ``series.event_sections`` (the tournaments register it), so the
+series never imports tournament internals.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.safestring import mark_safe
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from series import event_sections, exports, selectors
+from series.models import Event, Season
+from series.permissions import is_director
+from series.services.calendar import player_calendar_token_renew
+
+
+def _event(event_id: int) -> Event:
+    event = selectors.event_for_page(event_id)
+    if event is None:
+        raise Http404(_("No such event."))
+    return event
+
+
+def _my_feed_url(request: HttpRequest) -> str | None:
+    player = selectors.player_of_user(request.user)
+    if player is None or not player.calendar_token:
+        return None
+    path = reverse("series:my_ical") + "?token=" + player.calendar_token
+    return request.build_absolute_uri(path)
+
+
+@require_GET
+def season_list(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "series/season_list.html",
+        {"seasons": selectors.seasons_listed(), "current": selectors.season_current()},
+    )
+
+
+@require_GET
+def season_calendar(request: HttpRequest, season_id: int) -> HttpResponse:
+    season = get_object_or_404(Season, pk=season_id)
+    events = selectors.season_events(season)
+    now = timezone.now()
+    next_event = next((e for e in events if e.starts_at >= now and not e.finished_at), None)
+    return render(
+        request,
+        "series/season_calendar.html",
+        {
+            "season": season,
+            "events": events,
+            "next_event": next_event,
+            "now": now,
+            "my_feed_url": _my_feed_url(request),
+            "is_director": is_director(request.user),
+        },
+    )
+
+
+@require_GET
+def event_detail(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = _event(event_id)
+    sections = [
+        mark_safe(render_to_string(template, context, request=request))  # noqa: S308
+        for template, context in event_sections.sections_for(event, request)
+    ]
+    results = list(selectors.event_results(event)) if event.finished_at else []
+    has_online_tables = bool(event_sections.live_table_ids(event))
+    return render(
+        request,
+        "series/event_detail.html",
+        {
+            "event": event,
+            "season": event.season,
+            "sections": sections,
+            "results": results,
+            # A column of dashes only widens the table on a phone: bounties show when the
+            # event had any.
+            "has_bounties": any(result.bounties for result in results),
+            "has_online_tables": has_online_tables,
+            "too_small": event.finished_at is not None
+            and event.field_size < event.season.min_field,
+            "is_director": is_director(request.user),
+        },
+    )
+
+
+def _ical_response(content: bytes, filename: str) -> HttpResponse:
+    response = HttpResponse(content, content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    return response
+
+
+@require_GET
+def season_ical(request: HttpRequest, season_id: int) -> HttpResponse:
+    season = get_object_or_404(Season, pk=season_id)
+    content = exports.events_ical(
+        season.name,
+        selectors.season_events(season),
+        lambda event: request.build_absolute_uri(reverse("series:event", args=[event.pk])),
+    )
+    return _ical_response(content, f"{slugify(season.name) or 'season'}.ics")
+
+
+@require_GET
+def my_ical(request: HttpRequest) -> HttpResponse:
+    """The events the token's player registered for: no session, the token is the key."""
+    player = selectors.player_by_calendar_token(request.GET.get("token", ""))
+    if player is None:
+        raise Http404(_("No calendar at this address."))
+    events = selectors.events_by_ids(event_sections.registered_event_ids(player))
+    content = exports.events_ical(
+        _("%(name)s's poker nights") % {"name": player.name},
+        events,
+        lambda event: request.build_absolute_uri(reverse("series:event", args=[event.pk])),
+    )
+    return _ical_response(content, "my-poker-nights.ics")
+
+
+@require_POST
+def my_calendar_link(request: HttpRequest) -> HttpResponse:
+    """Make (or replace) the logged-in player's feed address, then go back to the page."""
+    target = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        target = reverse("series:seasons")
+    if not request.user.is_authenticated:
+        return redirect_to_login(target)
+    player_calendar_token_renew(request.user)
+    messages.success(
+        request,
+        _("Your calendar address is ready. Any address you had before no longer works."),
+    )
+    return redirect(target)
+
+
+@require_GET
+def event_results_csv(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = _event(event_id)
+    if not event.finished_at:
+        raise Http404(_("This event has no results yet."))
+    response = HttpResponse(exports.event_results_csv(event), content_type="text/csv")
+    name = slugify(event.name) or f"event-{event.pk}"
+    response["Content-Disposition"] = f'attachment; filename="{name}-results.csv"'
+    return response
+
+
+@require_GET
+def event_hands(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The logged-in player's hands of the event's online tables, as they saw them."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    event = _event(event_id)
+    response = HttpResponse(
+        exports.event_hands_phhs(event, request.user), content_type="text/plain; charset=utf-8"
+    )
+    name = slugify(event.name) or f"event-{event.pk}"
+    response["Content-Disposition"] = f'attachment; filename="{name}-hands.phhs"'
+    return response

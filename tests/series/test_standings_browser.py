@@ -1,0 +1,78 @@
+"""The leaderboard and the scoring settings of a 20-event, 40-player season in Debian's
+chromium, on a phone (390x844) and a laptop; screenshots land in test-artifacts/.
+Deselect with ``-m "not browser"``."""
+
+from collections.abc import Iterator
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connections
+from playwright.sync_api import Browser, expect, sync_playwright
+
+from series.models import Season, Standing
+from series.services import director_grant
+from series.services.standings import standings_recompute
+from tests.browser import ARTIFACTS, launch_chromium, needs_chromium
+from tests.conftest import PASSWORD
+from tests.series.season_fixture import build_season
+
+pytestmark = needs_chromium
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def season(transactional_db: None) -> Season:
+    season = build_season(events=20, players=40, seed=12)
+    season.min_events = 3
+    season.save(update_fields=["min_events"])
+    standings_recompute(season.pk)
+    return season
+
+
+@pytest.fixture
+def browser(live_server: object, monkeypatch: pytest.MonkeyPatch) -> Iterator[Browser]:
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        yield browser
+        browser.close()
+        connections.close_all()
+
+
+def test_leaderboard_on_a_phone(season: Season, live_server, browser: Browser) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page = browser.new_page(viewport=PHONE, device_scale_factor=2)
+    page.goto(f"{live_server.url}/series/seasons/{season.pk}/standings/")
+    expect(page.get_by_role("heading", name="Standings", exact=True)).to_be_visible()
+    leader = Standing.objects.filter(season=season).order_by("rank").first()
+    assert leader is not None
+    table = page.locator("table.leaderboard")
+    expect(table.locator("tbody tr").first).to_contain_text(leader.player.name)
+    expect(page.locator(".standings-chart svg polyline")).to_have_count(8)
+    # Nothing scrolls sideways on the phone.
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"]
+    page.screenshot(path=str(ARTIFACTS / "standings-phone.png"), full_page=True)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.screenshot(path=str(ARTIFACTS / "standings-laptop.png"), full_page=True)
+
+
+def test_scoring_settings_preview_on_a_phone(season: Season, live_server, browser: Browser) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    director_grant(User.objects.create_user("dana", password=PASSWORD))
+    page = browser.new_page(viewport=PHONE, device_scale_factor=2)
+    page.goto(f"{live_server.url}/accounts/login/?next=/series/seasons/{season.pk}/scoring/")
+    page.locator("#id_username").fill("dana")
+    page.locator("#id_password").fill(PASSWORD)
+    page.locator("form button[type=submit], form input[type=submit]").last.click()
+    expect(page.get_by_role("heading", name="Scoring settings")).to_be_visible()
+    page.get_by_label("The director's own formula").check()
+    page.locator("#id_custom_formula").fill("if k <= 3 then 100 / k else 10 + knockouts * 5")
+    page.get_by_role("button", name="Preview on past events").click()
+    expect(page.get_by_text("Preview: these settings")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.screenshot(path=str(ARTIFACTS / "standings-scoring-preview-phone.png"), full_page=True)
+    page.get_by_role("button", name="Save and re-score").click()
+    expect(page.get_by_text("Saved: the season is re-scored")).to_be_visible()
+    page.screenshot(path=str(ARTIFACTS / "standings-scoring-saved-phone.png"), full_page=True)
