@@ -511,19 +511,19 @@ def _advance(candidates: list[_Due], now: datetime) -> int:
     no lock is held across clocks), then announce the changed ones together."""
     rows_by_structure = clock_rows_many({due.structure_id for due in candidates})
     changed: list[tuple[_Due, Position]] = []
-    for due in candidates:
-        rows = rows_by_structure.get(due.structure_id, ())
-        at = position(
-            SimpleNamespace(
-                level_index=due.index, level_ends_at=due.ends_at, paused_remaining=None
-            ),
-            rows,
-            now,
-        )
-        if at.index == due.index:
-            continue  # the last row: it stays
-        state = TournamentState.ON_BREAK if rows[at.index].is_break else TournamentState.RUNNING
-        try:
+    try:
+        for due in candidates:
+            rows = rows_by_structure.get(due.structure_id, ())
+            at = position(
+                SimpleNamespace(
+                    level_index=due.index, level_ends_at=due.ends_at, paused_remaining=None
+                ),
+                rows,
+                now,
+            )
+            if at.index == due.index:
+                continue  # the last row: it stays
+            state = TournamentState.ON_BREAK if rows[at.index].is_break else TournamentState.RUNNING
             stored = Tournament.objects.filter(
                 pk=due.id,
                 level_index=due.index,
@@ -537,13 +537,12 @@ def _advance(candidates: list[_Due], now: datetime) -> int:
                 state=state,
                 clock_version=F("clock_version") + 1,
             )
-        except Exception:
-            logger.exception("advancing the clock of tournament %s failed", due.id)
-            continue
-        if stored:
-            changed.append((due, at))
-    if changed:
-        transaction.on_commit(lambda: _announce(changed, rows_by_structure))
+            if stored:
+                changed.append((due, at))
+    finally:
+        # Changes stored before a failure are announced all the same.
+        if changed:
+            transaction.on_commit(lambda: _announce(changed, rows_by_structure))
     return len(changed)
 
 
