@@ -19,6 +19,7 @@ re-read every ``RESYNC_SECONDS`` and the pages count down from the stored end ti
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import threading
 from concurrent.futures import Future
@@ -69,7 +70,12 @@ def clock_changed(tournament_id: int, payload: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    message = {"type": "clock.changed", "payload": payload}
+    # Serialized once here rather than by each socket: every screen gets the same text.
+    message = {
+        "type": "clock.changed",
+        "version": payload.get("version", 0),
+        "text": json.dumps(payload, separators=(",", ":")),
+    }
     group = clock_group(tournament_id)
     try:
         running: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()

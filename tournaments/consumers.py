@@ -16,6 +16,7 @@ import logging
 import time
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
@@ -34,6 +35,19 @@ def _tournament_id(token: str) -> int | None:
 
 
 class ClockConsumer(AsyncWebsocketConsumer):
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch, without its ``close_old_connections`` before every handler.
+
+        That is a hop through Channels' one thread-sensitive executor for every broadcast to
+        every screen, queued behind all the others when fifty level changes come together.
+        This consumer touches the database only through ``database_sync_to_async``, which
+        looks after its connections itself, so the hop bought nothing.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"no handler for message type {message['type']}")
+        await handler(message)
+
     async def connect(self) -> None:
         token = str(self.scope["url_route"]["kwargs"]["token"])
         self.sent_version = 0
@@ -81,14 +95,18 @@ class ClockConsumer(AsyncWebsocketConsumer):
         await self._send_payload(payload)
 
     async def _send_payload(self, payload: dict[str, Any]) -> None:
+        await self._send_text(
+            int(payload.get("version", 0)), json.dumps(payload, separators=(",", ":"))
+        )
+
+    async def _send_text(self, version: int, text: str) -> None:
         # Equal versions are sent too: players left and the prize pool change without the
         # clock changing. Only an older state (overtaken in flight) is dropped.
-        version = int(payload.get("version", 0))
         if version < self.sent_version:
             return
         self.sent_version = version
         self.heard_at = time.monotonic()
-        await self.send(text_data=json.dumps(payload, separators=(",", ":")))
+        await self.send(text_data=text)
 
     async def clock_changed(self, event: dict[str, Any]) -> None:
-        await self._send_payload(event["payload"])
+        await self._send_text(int(event.get("version", 0)), event["text"])

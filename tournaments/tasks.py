@@ -8,14 +8,17 @@ before the end re-schedules itself. Each task carries the clock version it was s
 for and stops when a newer change has scheduled its own, so tasks do not pile up when a
 director adjusts the clock many times in one level.
 
-Nothing here is the truth: ``clock_advance_due`` is a conditional UPDATE, so a duplicate,
-late or lost task changes nothing, and ``clock_sweep`` (on beat every two seconds) advances
-every clock whose row has ended from the stored end times alone.
+Nothing here is the truth: each level change is a conditional UPDATE, so a duplicate, late
+or lost task changes nothing. A task runs ``clock_sweep``, which advances every clock whose
+row has ended, from the stored end times alone: the first task to wake when many clocks end
+together stores them all in one pass, and the same sweep on beat every two seconds catches
+whatever a lost task missed.
 """
 
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 
 from celery import shared_task
 from django.conf import settings
@@ -32,26 +35,16 @@ def _scheduling() -> bool:
     return bool(getattr(settings, "TOURNAMENTS_SCHEDULE_TASKS", True))
 
 
-def schedule_clock(tournament_id: int) -> None:
-    """After commit, schedule the next level change of the tournament's clock, if it runs."""
-    if _scheduling():
-        transaction.on_commit(lambda: _schedule_now(tournament_id))
-
-
-def _schedule_now(tournament_id: int) -> None:
-    from tournaments.models import Tournament
-
-    seen = (
-        Tournament.objects.filter(pk=tournament_id)
-        .values_list("level_index", "level_ends_at", "paused_remaining", "clock_version")
-        .first()
-    )
-    if seen is None:
-        return
-    index, ends_at, paused, version = seen
-    if ends_at is None or paused is not None:
-        return  # paused or not started: the next change is a director's, which schedules
-    _enqueue(tournament_id, index, version, (ends_at - timezone.now()).total_seconds())
+def schedule_clock(tournament_id: int, index: int, ends_at: datetime | None, version: int) -> None:
+    """After commit, schedule the change that ends row ``index`` at ``ends_at`` (the clock
+    as just stored, at ``version``); nothing for a paused or stopped clock (``ends_at``
+    None), whose next change is a director's, which schedules its own."""
+    if ends_at is not None and _scheduling():
+        transaction.on_commit(
+            lambda: _enqueue(
+                tournament_id, index, version, (ends_at - timezone.now()).total_seconds()
+            )
+        )
 
 
 def _enqueue(tournament_id: int, index: int, version: int, seconds: float) -> None:
@@ -65,13 +58,12 @@ def _enqueue(tournament_id: int, index: int, version: int, seconds: float) -> No
 
 @shared_task(ignore_result=True)
 def clock_tick_task(tournament_id: int, expected_index: int, version: int) -> None:
-    """Advance the clock if its row has ended; otherwise wait again (capped countdown)."""
+    """Advance the clocks whose row has ended (this one and any other due with it);
+    if this one's end is still ahead, wait again (capped countdown)."""
     from tournaments.models import Tournament, TournamentState
-    from tournaments.services.clock import clock_advance_due
+    from tournaments.services.clock import clock_sweep
 
-    now = timezone.now()
-    if clock_advance_due(tournament_id, expected_index, now):
-        return  # the change scheduled the next task
+    clock_sweep(timezone.now())
     seen = (
         Tournament.objects.filter(pk=tournament_id)
         .values_list("level_index", "level_ends_at", "paused_remaining", "clock_version", "state")
@@ -87,7 +79,7 @@ def clock_tick_task(tournament_id: int, expected_index: int, version: int) -> No
         or ends_at is None
         or state not in (TournamentState.RUNNING, TournamentState.ON_BREAK)
     ):
-        return  # another change happened and scheduled its own task
+        return  # changed since it was scheduled; each change schedules its own task
     seconds = (ends_at - timezone.now()).total_seconds()
     if seconds <= 0:
         return  # ended, yet not advanced: the last row, which stays

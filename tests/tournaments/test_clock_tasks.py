@@ -66,17 +66,17 @@ def test_a_duplicate_task_changes_nothing(running: Tournament) -> None:
 def test_two_tasks_racing_store_the_change_once(running: Tournament, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     # The second task reads the clock, then the first one stores the change before the
     # second's UPDATE: its condition (same version) no longer holds and it touches nothing.
-    real_rows = services.clock_rows
+    real_rows = services.clock_rows_many
     raced = []
 
-    def rows_then_race(structure_id: int) -> Any:
+    def rows_then_race(structure_ids: Any) -> Any:
         if not raced:
             raced.append(True)
             assert services.clock_advance_due(running.pk, ROW_LEVEL_1, at(20))
-        return real_rows(structure_id)
+        return real_rows(structure_ids)
 
     start_version = version(running)
-    monkeypatch.setattr(services, "clock_rows", rows_then_race)
+    monkeypatch.setattr(services, "clock_rows_many", rows_then_race)
     assert not services.clock_advance_due(running.pk, ROW_LEVEL_1, at(20, 0.1))
     tournament = reload(running)
     assert tournament.level_index == ROW_LEVEL_2
@@ -272,10 +272,12 @@ def test_a_real_worker_changes_the_level_on_time(
     )
     with start_worker(app, pool="solo", perform_ping_check=False, queues=[queue]):
         services.clock_start(clock_tournament.pk, by=director)
+        ends_at = timezone.now() + timedelta(seconds=1.5)
         Tournament.objects.filter(pk=clock_tournament.pk).update(
-            level_ends_at=timezone.now() + timedelta(seconds=1.5), clock_version=10
+            level_ends_at=ends_at, clock_version=10
         )
-        tasks.schedule_clock(clock_tournament.pk)  # outside a transaction: sent at once
+        # Outside a transaction: sent at once.
+        tasks.schedule_clock(clock_tournament.pk, ROW_LEVEL_1, ends_at, 10)
         deadline = time.monotonic() + 15
         while time.monotonic() < deadline and reload(clock_tournament).level_index == 0:
             time.sleep(0.05)
@@ -290,3 +292,31 @@ def test_level_three_follows_the_break(running: Tournament) -> None:
     assert services.clock_advance_due(running.pk, ROW_BREAK, at(50))
     tournament = reload(running)
     assert (tournament.level_index, tournament.state) == (ROW_LEVEL_3, TournamentState.RUNNING)
+
+
+def test_the_first_task_of_clocks_ending_together_stores_them_all(
+    clock_event, clock_structure, director, scheduled
+) -> None:  # type: ignore[no-untyped-def]
+    """Tournaments started in the same second end their levels together: the first
+    task to wake advances every one, and the other tasks find nothing left to do."""
+    from series.models import Event
+
+    ids = []
+    for n in range(5):
+        event = Event.objects.create(
+            season=clock_event.season, name=f"N{n}", starts_at=T0, buy_in=5
+        )
+        tournament = Tournament.objects.create(
+            event=event, blind_structure=clock_structure, state=TournamentState.RUNNING
+        )
+        services.clock_start(tournament.pk, by=director)
+        Tournament.objects.filter(pk=tournament.pk).update(
+            level_ends_at=timezone.now() - timedelta(milliseconds=1)
+        )
+        ids.append(tournament.pk)
+    versions = {pk: Tournament.objects.get(pk=pk).clock_version for pk in ids}
+    tasks.clock_tick_task(ids[0], ROW_LEVEL_1, versions[ids[0]])
+    assert [Tournament.objects.get(pk=pk).level_index for pk in ids] == [ROW_LEVEL_2] * 5
+    for pk in ids[1:]:
+        tasks.clock_tick_task(pk, ROW_LEVEL_1, versions[pk])
+    assert all(Tournament.objects.get(pk=pk).clock_version == versions[pk] + 1 for pk in ids)

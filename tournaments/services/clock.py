@@ -21,7 +21,8 @@ public state (``clock_payload``), and the next level change is scheduled
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from types import SimpleNamespace
 from typing import Any
@@ -35,7 +36,7 @@ from django.utils.translation import gettext as _
 
 from series.permissions import is_director
 from tournaments import broadcast, payouts
-from tournaments.clock import ClockRow, ClockState, clock_state, position, rows_from
+from tournaments.clock import ClockRow, ClockState, Position, clock_state, position, rows_from
 from tournaments.errors import TournamentError
 from tournaments.models import (
     ActionKind,
@@ -59,11 +60,29 @@ ADJUST_MAX_SECONDS = 60 * 60
 # ---------------------------------------------------------------------------- reads
 
 
+# What the clock reads of a row; read as values, not model instances (a level change reads
+# its structure twice, and instances cost most of its time).
+ROW_FIELDS = (
+    "kind",
+    "minutes",
+    "small_blind",
+    "big_blind",
+    "ante",
+    "ante_kind",
+    "small_bet",
+    "big_bet",
+    "colour_up",
+)
+
+
 def clock_rows(structure_id: int) -> tuple[ClockRow, ...]:
     """The clock's rows of a structure, breaks included, in position order."""
-    return rows_from(
-        StructureLevel.objects.filter(structure_id=structure_id).order_by("position", "pk")
+    levels = (
+        StructureLevel.objects.filter(structure_id=structure_id)
+        .order_by("position", "pk")
+        .values(*ROW_FIELDS)
     )
+    return rows_from(SimpleNamespace(**level) for level in levels)
 
 
 def clock_read(tournament: Tournament, now: datetime | None = None) -> ClockState:
@@ -145,14 +164,30 @@ def _save(tournament: Tournament, rows: Sequence[ClockRow] | None = None) -> Non
             "clock_version",
         ]
     )
-    _after_commit(tournament.pk)
+    _after_commit(
+        tournament.pk,
+        tournament.level_index,
+        None if tournament.paused_remaining is not None else tournament.level_ends_at,
+        tournament.clock_version,
+        rows,
+        tournament.blind_structure_id,
+    )
 
 
-def _after_commit(tournament_id: int) -> None:
-    transaction.on_commit(lambda: clock_publish_now(tournament_id))
+def _after_commit(
+    tournament_id: int,
+    index: int,
+    ends_at: datetime | None,
+    version: int,
+    rows: Sequence[ClockRow] | None = None,
+    structure_id: int | None = None,
+) -> None:
+    """Broadcast the new state and schedule the next level change, once committed."""
+    hint = {structure_id: tuple(rows)} if rows is not None and structure_id else None
+    transaction.on_commit(lambda: _publish([tournament_id], hint))
     from tournaments import tasks  # tasks call these services; import at use, not at load
 
-    tasks.schedule_clock(tournament_id)
+    tasks.schedule_clock(tournament_id, index, ends_at, version)
 
 
 def _running(tournament: Tournament) -> None:
@@ -396,6 +431,17 @@ def _undo_clock(tournament: Tournament, action: TournamentAction) -> None:
     clock_restore(tournament, saved)
 
 
+@dataclass(frozen=True)
+class _Due:
+    """A running clock as read before its conditional UPDATE."""
+
+    id: int
+    index: int
+    ends_at: datetime
+    version: int
+    structure_id: int
+
+
 def clock_advance_due(tournament_id: int, expected_index: int, now: datetime | None = None) -> bool:
     """Store the level change(s) due at ``now`` if the clock is still on ``expected_index``.
 
@@ -407,62 +453,22 @@ def clock_advance_due(tournament_id: int, expected_index: int, now: datetime | N
     """
     now = now or timezone.now()
     seen = (
-        Tournament.objects.filter(pk=tournament_id)
-        .values(
-            "level_index",
-            "level_ends_at",
-            "paused_remaining",
-            "state",
-            "clock_version",
-            "blind_structure_id",
-        )
-        .first()
-    )
-    if (
-        seen is None
-        or seen["state"] not in CLOCK_STATES
-        or seen["level_index"] != expected_index
-        or seen["paused_remaining"] is not None
-        or seen["level_ends_at"] is None
-        or seen["level_ends_at"] > now
-    ):
-        return False
-    rows = clock_rows(seen["blind_structure_id"])
-    at = position(
-        SimpleNamespace(
-            level_index=seen["level_index"],
-            level_ends_at=seen["level_ends_at"],
-            paused_remaining=None,
-        ),
-        rows,
-        now,
-    )
-    if at.index == seen["level_index"]:
-        return False  # the last row: it stays
-    state = TournamentState.ON_BREAK if rows[at.index].is_break else TournamentState.RUNNING
-    with transaction.atomic():
-        changed = Tournament.objects.filter(
+        Tournament.objects.filter(
             pk=tournament_id,
+            state__in=CLOCK_STATES,
             level_index=expected_index,
             paused_remaining__isnull=True,
             level_ends_at__lte=now,
-            clock_version=seen["clock_version"],
-            state__in=CLOCK_STATES,
-        ).update(
-            level_index=at.index,
-            level_ends_at=at.ends_at,
-            state=state,
-            clock_version=F("clock_version") + 1,
         )
-        if changed:
-            _after_commit(tournament_id)
-    return bool(changed)
+        .values_list("pk", "level_index", "level_ends_at", "clock_version", "blind_structure_id")
+        .first()
+    )
+    if seen is None:
+        return False
+    return bool(_advance([_Due(*seen)], now))
 
 
-def clocks_due(now: datetime | None = None) -> list[tuple[int, int]]:
-    """(tournament id, stored row) of every running clock whose row has ended and is not
-    the last: what the sweep advances."""
-    now = now or timezone.now()
+def _due(now: datetime) -> list[_Due]:
     row_count = (
         StructureLevel.objects.filter(structure=OuterRef("blind_structure"))
         .order_by()
@@ -476,63 +482,146 @@ def clocks_due(now: datetime | None = None) -> list[tuple[int, int]]:
         )
         .annotate(row_count=Subquery(row_count, output_field=IntegerField()))
         .filter(level_index__lt=F("row_count") - 1)
-        .values_list("pk", "level_index")
+        .order_by("pk")
+        .values_list("pk", "level_index", "level_ends_at", "clock_version", "blind_structure_id")
     )
-    return list(due)
+    return [_Due(*row) for row in due]
+
+
+def clocks_due(now: datetime | None = None) -> list[tuple[int, int]]:
+    """(tournament id, stored row) of every running clock whose row has ended and is not
+    the last: what the sweep advances."""
+    return [(due.id, due.index) for due in _due(now or timezone.now())]
 
 
 def clock_sweep(now: datetime | None = None) -> int:
-    """Advance every clock whose row has ended; how many changed."""
-    changed = 0
-    for tournament_id, index in clocks_due(now):
-        try:
-            changed += clock_advance_due(tournament_id, index, now)
-        except Exception:
-            logger.exception("sweep: advancing the clock of tournament %s failed", tournament_id)
-    return changed
+    """Advance every clock whose row has ended; how many changed.
+
+    Every level-change task runs it, not only the sweep on beat: when many clocks change
+    at the same moment (tournaments started together), the first task to wake stores and
+    announces them all in one pass, with one read of each structure and one of the entries,
+    instead of each task paying for its own queries one after another.
+    """
+    now = now or timezone.now()
+    return _advance(_due(now), now)
+
+
+def _advance(candidates: list[_Due], now: datetime) -> int:
+    """Store each candidate's change with its own conditional UPDATE (each commits alone, so
+    no lock is held across clocks), then announce the changed ones together."""
+    rows_by_structure = clock_rows_many({due.structure_id for due in candidates})
+    changed: list[tuple[_Due, Position]] = []
+    try:
+        for due in candidates:
+            rows = rows_by_structure.get(due.structure_id, ())
+            at = position(
+                SimpleNamespace(
+                    level_index=due.index, level_ends_at=due.ends_at, paused_remaining=None
+                ),
+                rows,
+                now,
+            )
+            if at.index == due.index:
+                continue  # the last row: it stays
+            state = TournamentState.ON_BREAK if rows[at.index].is_break else TournamentState.RUNNING
+            stored = Tournament.objects.filter(
+                pk=due.id,
+                level_index=due.index,
+                paused_remaining__isnull=True,
+                level_ends_at__lte=now,
+                clock_version=due.version,
+                state__in=CLOCK_STATES,
+            ).update(
+                level_index=at.index,
+                level_ends_at=at.ends_at,
+                state=state,
+                clock_version=F("clock_version") + 1,
+            )
+            if stored:
+                changed.append((due, at))
+    finally:
+        # Changes stored before a failure are announced all the same.
+        if changed:
+            transaction.on_commit(lambda: _announce(changed, rows_by_structure))
+    return len(changed)
+
+
+def _announce(
+    changed: list[tuple[_Due, Position]], rows_by_structure: dict[int, tuple[ClockRow, ...]]
+) -> None:
+    """After commit: each changed clock's state to its screens, and its next task."""
+    from tournaments import tasks  # tasks call these services; import at use, not at load
+
+    _publish([due.id for due, _at in changed], rows_by_structure)
+    for due, at in changed:
+        tasks.schedule_clock(due.id, at.index, at.ends_at, due.version + 1)
 
 
 # ---------------------------------------------------------------------------- the screens
 
 
-def _field(tournament: Tournament) -> dict[str, Any]:
-    """Players left, entries, chips in play and money, from the entries."""
+def clock_rows_many(structure_ids: Iterable[int]) -> dict[int, tuple[ClockRow, ...]]:
+    """The clock's rows of several structures in one query, by structure id."""
+    levels: dict[int, list[SimpleNamespace]] = {}
+    query = (
+        StructureLevel.objects.filter(structure_id__in=list(structure_ids))
+        .order_by("structure_id", "position", "pk")
+        .values("structure_id", *ROW_FIELDS)
+    )
+    for level in query:
+        levels.setdefault(level.pop("structure_id"), []).append(SimpleNamespace(**level))
+    return {structure_id: rows_from(rows) for structure_id, rows in levels.items()}
+
+
+def _fields(tournaments: list[Tournament]) -> dict[int, dict[str, Any]]:
+    """Players left, entries, chips in play and money of each tournament, in one query."""
     counted = [EntryState.REGISTERED, EntryState.PLAYING, EntryState.OUT]
-    totals = Entry.objects.filter(tournament=tournament, state__in=counted).aggregate(
-        entries=Count("pk"),
-        left=Count("pk", filter=Q(state__in=[EntryState.REGISTERED, EntryState.PLAYING])),
-        rebuys=Sum("rebuys"),
-        addons=Count("pk", filter=Q(addon=True)),
-    )
-    entries = totals["entries"] or 0
-    left = totals["left"] or 0
-    rebuys = totals["rebuys"] or 0
-    addons = totals["addons"] or 0
-    event = tournament.event
-    chips = (
-        entries * event.starting_stack
-        + rebuys * tournament.rebuy_chips
-        + addons * tournament.addon_chips
-    )
-    prize_pool = payouts.prize_pool(
-        buy_ins=entries,
-        buy_in=tournament.prize_per_entry,
-        rebuys=rebuys,
-        rebuy=tournament.rebuy_price,
-        addons=addons,
-        addon=tournament.addon_price,
-    )
-    return {
-        "entries": entries,
-        "players_left": left,
-        "rebuys": rebuys,
-        "addons": addons,
-        "chips_in_play": chips,
-        "average_stack": round(chips / left) if left else None,
-        "prize_pool": prize_pool,
-        "payouts": _payouts(tournament, entries, prize_pool),
-        "bounty": tournament.bounty,
+    totals = {
+        row["tournament_id"]: row
+        for row in Entry.objects.filter(
+            tournament_id__in=[t.pk for t in tournaments], state__in=counted
+        )
+        .order_by()
+        .values("tournament_id")
+        .annotate(
+            entries=Count("pk"),
+            left=Count("pk", filter=Q(state__in=[EntryState.REGISTERED, EntryState.PLAYING])),
+            rebuys=Sum("rebuys"),
+            addons=Count("pk", filter=Q(addon=True)),
+        )
     }
+    fields = {}
+    for tournament in tournaments:
+        row = totals.get(tournament.pk, {})
+        entries = row.get("entries") or 0
+        left = row.get("left") or 0
+        rebuys = row.get("rebuys") or 0
+        addons = row.get("addons") or 0
+        chips = (
+            entries * tournament.event.starting_stack
+            + rebuys * tournament.rebuy_chips
+            + addons * tournament.addon_chips
+        )
+        prize_pool = payouts.prize_pool(
+            buy_ins=entries,
+            buy_in=tournament.prize_per_entry,
+            rebuys=rebuys,
+            rebuy=tournament.rebuy_price,
+            addons=addons,
+            addon=tournament.addon_price,
+        )
+        fields[tournament.pk] = {
+            "entries": entries,
+            "players_left": left,
+            "rebuys": rebuys,
+            "addons": addons,
+            "chips_in_play": chips,
+            "average_stack": round(chips / left) if left else None,
+            "prize_pool": prize_pool,
+            "payouts": _payouts(tournament, entries, prize_pool),
+            "bounty": tournament.bounty,
+        }
+    return fields
 
 
 def _payouts(tournament: Tournament, entries: int, prize_pool: int) -> list[dict[str, int]]:
@@ -551,45 +640,67 @@ def _payouts(tournament: Tournament, entries: int, prize_pool: int) -> list[dict
     return [{"place": place, "prize": prize} for place, prize in enumerate(prizes, start=1)]
 
 
-def clock_payload(tournament_id: int, now: datetime | None = None) -> dict[str, Any] | None:
-    """Everything the TV clock, its sockets and the overlay JSON show; None if no such
-    tournament. Public: no player's name, only counts and money."""
-    tournament = Tournament.objects.select_related("event").filter(pk=tournament_id).first()
-    if tournament is None:
-        return None
+def clock_payloads(
+    tournament_ids: Iterable[int],
+    now: datetime | None = None,
+    rows_by_structure: dict[int, tuple[ClockRow, ...]] | None = None,
+) -> dict[int, dict[str, Any]]:
+    """Everything the TV clock, its sockets and the overlay JSON show, for each tournament
+    that exists, in three queries whatever their number (``rows_by_structure``: rows the
+    caller has just read). Public: no player's name, only counts and money."""
     now = now or timezone.now()
-    state = clock_read(tournament, now)
-    event = tournament.event
-    return {
-        "type": "clock",
-        "version": tournament.clock_version,
-        "tournament": {
-            "id": tournament.pk,
-            "name": event.name,
-            "venue": event.venue,
-            "game": event.game,
-            "game_label": event.game_label,
-            "structure": event.structure,
-            "state": tournament.state,
-            "state_label": tournament.get_state_display(),
-            "starts_at_ms": round(event.starts_at.timestamp() * 1000),
-        },
-        "clock": state.as_dict(),
-        "field": _field(tournament),
-    }
+    tournaments = list(Tournament.objects.select_related("event").filter(pk__in=tournament_ids))
+    rows_by_structure = dict(rows_by_structure or {})
+    missing = {t.blind_structure_id for t in tournaments} - set(rows_by_structure)
+    if missing:
+        rows_by_structure.update(clock_rows_many(missing))
+    fields = _fields(tournaments)
+    payloads = {}
+    for tournament in tournaments:
+        state = clock_state(
+            tournament, rows_by_structure.get(tournament.blind_structure_id, ()), now
+        )
+        event = tournament.event
+        payloads[tournament.pk] = {
+            "type": "clock",
+            "version": tournament.clock_version,
+            "tournament": {
+                "id": tournament.pk,
+                "name": event.name,
+                "venue": event.venue,
+                "game": event.game,
+                "game_label": event.game_label,
+                "structure": event.structure,
+                "state": tournament.state,
+                "state_label": tournament.get_state_display(),
+                "starts_at_ms": round(event.starts_at.timestamp() * 1000),
+            },
+            "clock": state.as_dict(),
+            "field": fields[tournament.pk],
+        }
+    return payloads
+
+
+def clock_payload(tournament_id: int, now: datetime | None = None) -> dict[str, Any] | None:
+    """``clock_payloads`` of one tournament; None if there is no such tournament."""
+    return clock_payloads([tournament_id], now).get(tournament_id)
+
+
+def _publish(
+    tournament_ids: list[int], rows_by_structure: dict[int, tuple[ClockRow, ...]] | None = None
+) -> None:
+    try:
+        payloads = clock_payloads(tournament_ids, rows_by_structure=rows_by_structure)
+    except Exception:
+        logger.exception("reading the clocks of %s to broadcast failed", tournament_ids)
+        return
+    for tournament_id, payload in payloads.items():
+        broadcast.clock_changed(tournament_id, payload)
 
 
 def clock_publish_now(tournament_id: int) -> None:
     """Send the tournament's current state to its clock screens (call after commit)."""
-    try:
-        payload = clock_payload(tournament_id)
-    except Exception:
-        logger.exception(
-            "clock of tournament %s: reading its state to broadcast failed", tournament_id
-        )
-        return
-    if payload is not None:
-        broadcast.clock_changed(tournament_id, payload)
+    _publish([tournament_id])
 
 
 def clock_publish(tournament_id: int) -> None:
