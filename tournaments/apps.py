@@ -16,6 +16,8 @@ class TournamentsConfig(AppConfig):
         from tournaments.event_section import provider
 
         register(provider)
+        # The clock's tasks listen for every stored clock (tournaments.signals.clock_stored).
+        from tournaments import tasks  # noqa: F401
 
 
 def _ensure_directors_group(sender: AppConfig, using: str = "default", **kwargs: object) -> None:

@@ -44,3 +44,9 @@ tournament_finished = Signal()
 
 # Keyword arguments: tournament_id (int), event_id (int).
 tournament_reopened = Signal()
+
+# Inside the tournaments app: a clock was stored that ends its row ``index`` at ``ends_at``
+# (None: paused or stopped) at ``version``. ``tournaments.tasks`` listens and schedules the
+# level change, so the services need not import the tasks above them.
+# Keyword arguments: tournament_id (int), index (int), ends_at (datetime | None), version (int).
+clock_stored = Signal()

@@ -19,11 +19,15 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime
+from typing import Any
 
 from celery import shared_task
 from django.conf import settings
 from django.db import transaction
+from django.dispatch import receiver
 from django.utils import timezone
+
+from tournaments.signals import clock_stored
 
 logger = logging.getLogger(__name__)
 
@@ -54,6 +58,13 @@ def _enqueue(tournament_id: int, index: int, version: int, seconds: float) -> No
     except Exception:
         # The broker is away: the sweep advances the clock from the stored end time.
         logger.exception("scheduling the clock of tournament %s failed", tournament_id)
+
+
+@receiver(clock_stored)
+def _clock_stored(
+    sender: Any, tournament_id: int, index: int, ends_at: datetime | None, version: int, **_: Any
+) -> None:
+    schedule_clock(tournament_id, index, ends_at, version)
 
 
 @shared_task(ignore_result=True)

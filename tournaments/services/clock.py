@@ -48,6 +48,7 @@ from tournaments.models import (
     TournamentState,
 )
 from tournaments.services import undo
+from tournaments.signals import clock_stored
 
 logger = logging.getLogger(__name__)
 
@@ -185,9 +186,13 @@ def _after_commit(
     """Broadcast the new state and schedule the next level change, once committed."""
     hint = {structure_id: tuple(rows)} if rows is not None and structure_id else None
     transaction.on_commit(lambda: _publish([tournament_id], hint))
-    from tournaments import tasks  # tasks call these services; import at use, not at load
-
-    tasks.schedule_clock(tournament_id, index, ends_at, version)
+    clock_stored.send(
+        sender=Tournament,
+        tournament_id=tournament_id,
+        index=index,
+        ends_at=ends_at,
+        version=version,
+    )
 
 
 def _running(tournament: Tournament) -> None:
@@ -550,11 +555,15 @@ def _announce(
     changed: list[tuple[_Due, Position]], rows_by_structure: dict[int, tuple[ClockRow, ...]]
 ) -> None:
     """After commit: each changed clock's state to its screens, and its next task."""
-    from tournaments import tasks  # tasks call these services; import at use, not at load
-
     _publish([due.id for due, _at in changed], rows_by_structure)
     for due, at in changed:
-        tasks.schedule_clock(due.id, at.index, at.ends_at, due.version + 1)
+        clock_stored.send(
+            sender=Tournament,
+            tournament_id=due.id,
+            index=at.index,
+            ends_at=at.ends_at,
+            version=due.version + 1,
+        )
 
 
 # ---------------------------------------------------------------------------- the screens
