@@ -3,8 +3,6 @@ seat requests, and the table's ledger (the services, with the clock moved by han
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 from django.contrib.auth.models import User
 
@@ -144,9 +142,9 @@ def test_a_player_busted_by_a_hand_is_offered_the_rebuy_and_plays_the_next(table
     ann, ben = make_players("ann", "ben")
     services.seat_take(table.pk, ann, 1, 40)
     services.seat_take(table.pk, ben, 2, 200)
-    now = later(10)
     for _ in range(30):
-        now = deal(table, now + timedelta(seconds=5))
+        table.refresh_from_db()
+        now = deal(table, table.next_hand_at)
         shove(table, now)
         if seat(table, 1).stack == 0 or seat(table, 2).stack == 0:
             break
