@@ -19,6 +19,7 @@ let ctx = null;
 let offeredFor = null;
 let polling = false;
 let reloadedFor = null;
+let reloading = false;
 
 function meUrl(root) {
   return "/tables/" + root.dataset.tableId + "/me/";
@@ -132,7 +133,7 @@ function openRebuy(busted) {
     : running
       ? gettext("Chips bought during a hand you are in are added when it ends.")
       : gettext("The chips go on your stack at once.");
-  dialog.querySelector("label").textContent = interpolate(gettext("Chips (%s to %s)"), range);
+  dialog.querySelector("label").textContent = interpolate(gettext("Chips (%s to %s)"), [...range]);
   const input = dialog.querySelector("input");
   input.min = range[0];
   input.max = range[1];
@@ -253,6 +254,13 @@ function draw() {
     const seated = snap.you && snap.you.seat;
     if (info.private && info.invite && !info.host && !seated && info.authenticated && !snap.table.closed) {
       drawRequest(box, snap);
+    }
+    // Seated by the host's approval: the socket was opened by a spectator and counts as
+    // this player's connection (the online dot, docs/protocol.md) only once it reconnects.
+    if (seated && info.my_request && info.my_request.status === "pending" && !reloading) {
+      reloading = true;
+      window.location.reload();
+      return;
     }
     // Seated since the page asked (an approved request, a sit): the ledger is theirs now.
     if (seated && !info.ledger_url && reloadedFor !== seated && loading === null) {
