@@ -47,9 +47,20 @@ function panel(root) {
   if (!found) {
     found = el("div", "host-panel");
     found.setAttribute("aria-live", "polite");
-    const felt = root.querySelector(".felt-wrap") || root.querySelector(".felt");
-    const anchor = root.querySelector(".fairness-top") || felt;
-    anchor.after(found);
+    // In the page's top bar, which spans the page on a phone and on a laptop alike.
+    root.querySelector(".poker-top").append(found);
+    // On a private table a guest's "Sit" picks the seat to ask the host for.
+    root.addEventListener("click", (event) => {
+      const sit = event.target.closest && event.target.closest(".sit-button");
+      if (!sit || !root.classList.contains("host-ask")) return;
+      event.stopPropagation();
+      event.preventDefault();
+      const number = sit.closest("[data-seat]");
+      const select = root.querySelector("#request-seat");
+      if (select && number) select.value = number.dataset.seat;
+      const buyIn = root.querySelector("#request-buy-in");
+      if (buyIn) buyIn.focus();
+    }, true);
   }
   return found;
 }
@@ -252,9 +263,10 @@ function draw() {
       root.querySelector(".poker-tools").append(link);
     }
     const seated = snap.you && snap.you.seat;
-    if (info.private && info.invite && !info.host && !seated && info.authenticated && !snap.table.closed) {
-      drawRequest(box, snap);
-    }
+    const asking = Boolean(info.private && info.invite && !info.host && !seated && info.authenticated
+      && !snap.table.closed);
+    root.classList.toggle("host-ask", asking);
+    if (asking) drawRequest(box, snap);
     // Seated by the host's approval: the socket was opened by a spectator and counts as
     // this player's connection (the online dot, docs/protocol.md) only once it reconnects.
     if (seated && info.my_request && info.my_request.status === "pending" && !reloading) {

@@ -186,8 +186,11 @@ def test_the_host_pauses_removes_closes_and_approves_a_private_seat(
     cal.goto(f"{base}/tables/{private_id}/invite/{token}/")
     form = cal.locator(".host-request")
     expect(form).to_be_visible()
-    form.get_by_label("Seat").select_option("3")
+    # The felt's "Sit" on seat 3 chooses the seat to ask for (no direct sit here).
+    cal.get_by_role("button", name="Sit in seat 3").click()
+    expect(form.get_by_label("Seat")).to_have_value("3")
     form.get_by_label("Buy-in (40 to 200)").fill("120")
+    shoot(cal, "seat-request-form")
     form.get_by_role("button", name="Ask the host for a seat").click()
     expect(cal.locator(".host-request-status")).to_contain_text("waiting for the host")
     shoot(cal, "seat-requested")
