@@ -158,6 +158,24 @@ def may_see_ledger(table: Table, user: Any) -> bool:
     return bool(table.ledger.filter(user=user).exists())
 
 
+# The session key under which a viewer's invite links are kept (ids of private tables).
+INVITES_SESSION_KEY = "table_invites"
+
+
+def may_watch(table: Table, user: Any, session: Any) -> bool:
+    """Anyone may watch an open table; a private one only its host (and directors), its
+    players (anyone in its ledger) and whoever came with its invite link (``session``)."""
+    if not table.is_private:
+        return True
+    if session is not None and table.pk in session.get(INVITES_SESSION_KEY, []):
+        return True
+    return bool(
+        user is not None
+        and getattr(user, "is_authenticated", False)
+        and (table.created_by_id == user.pk or may_see_ledger(table, user))
+    )
+
+
 def _ledger_name(user: Any) -> str:
     return (
         str(user.first_name)

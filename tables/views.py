@@ -111,7 +111,7 @@ def table_new(request: HttpRequest) -> HttpResponse:
     return render(request, template, {"form": form}, status=status)
 
 
-INVITES_SESSION_KEY = "table_invites"
+INVITES_SESSION_KEY = selectors.INVITES_SESSION_KEY
 
 
 def _invited(request: HttpRequest, table: Table) -> bool:
@@ -119,12 +119,7 @@ def _invited(request: HttpRequest, table: Table) -> bool:
 
 
 def _may_watch(request: HttpRequest, table: Table) -> bool:
-    """Anyone may watch an open table; a private one its host, its players (anyone in its
-    ledger) and whoever came with its invite link."""
-    if not table.is_private or _invited(request, table):
-        return True
-    user = request.user
-    return services.may_host(table, user) or selectors.may_see_ledger(table, user)
+    return selectors.may_watch(table, request.user, request.session)
 
 
 def _private_page(request: HttpRequest, table: Table) -> HttpResponse:

@@ -215,7 +215,7 @@ def seat_sit_in(
     table = lock(table_id)
     seat = seat_of(table, user)
     if seat.stack <= 0:
-        raise TableError("bad_buy_in", "you have no chips: leave and buy in again")
+        raise TableError("bad_buy_in", _("you have no chips: add chips to play on"))
     if seat.state == SeatState.SITTING_OUT:
         owes = seat.owes_small or seat.owes_big or seat.is_new
         seat.state = SeatState.WAITING if owes else SeatState.PLAYING

@@ -36,3 +36,31 @@ async def test_a_rebuy_and_a_pause_reach_every_socket(
     assert not table.paused
     for viewer in (ann, host, watcher):
         await viewer.ws.disconnect()
+
+
+async def test_a_private_table_s_socket_is_only_for_its_host_players_and_guests(
+    director: User, players: list[User]
+) -> None:
+    from channels.testing import WebsocketCommunicator
+
+    from series.asgi import application
+    from tables import services
+    from tests.tables.test_consumers import cookie_for
+
+    table = await database_sync_to_async(services.table_create)(
+        created_by=director, name="Kitchen", big_blind=2, private=True
+    )
+    for user in (None, players[0]):
+        headers = [(b"host", b"localhost"), (b"origin", b"http://localhost")]
+        if user is not None:
+            headers.append((b"cookie", (await cookie_for(user)).encode()))
+        ws = WebsocketCommunicator(application, f"/ws/tables/{table.pk}/", headers=headers)
+        connected, _ = await ws.connect()
+        assert connected  # accepted first, then refused (see TableConsumer.connect)
+        frame = await ws.receive_json_from(timeout=5)
+        assert frame["type"] == "error" and frame["code"] == "private"
+        closed = await ws.receive_output(timeout=5)
+        assert closed == {"type": "websocket.close", "code": 4003}
+    host = await open_socket(table, director, "host")
+    assert host.snapshot["table"]["private"] is True
+    await host.ws.disconnect()
