@@ -21,6 +21,7 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, connections
+from django.utils.translation import gettext
 
 from tables import broadcast, services
 from tables.live import (
@@ -151,7 +152,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         if not watchable:
             # A private table, and no invite link in this session: as its page, refuse.
-            await self.send_json(error_frame("private", "this table is private"))
+            await self.send_json(error_frame("private", gettext("this table is private")))
             await self.close(code=CLOSE_PRIVATE)
             return
         self.table_created_at = created

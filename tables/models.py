@@ -284,9 +284,9 @@ class TableLedger(models.Model):
 
 
 class SeatRequestStatus(models.TextChoices):
-    PENDING = "pending", "Pending"
-    APPROVED = "approved", "Approved"
-    REFUSED = "refused", "Refused"
+    PENDING = "pending", _("Pending")
+    APPROVED = "approved", _("Approved")
+    REFUSED = "refused", _("Refused")
 
 
 class SeatRequest(models.Model):

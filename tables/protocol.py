@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from tables import services
 from tables.services import TableError
 from tables.throttle import (
@@ -120,7 +122,7 @@ def handle_frame(table_id: int, user: Any, frame: Any) -> list[dict[str, Any]]:
         elif kind == "request_seat":
             invite = frame.get("invite")
             if not isinstance(invite, str):
-                raise TableError("malformed", "'invite' must be the invite link's token")
+                raise TableError("malformed", _("'invite' must be the invite link's token"))
             services.require_user(user)
             services.seat_request(
                 table_id,

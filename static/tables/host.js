@@ -203,6 +203,7 @@ function drawRequest(box, snap) {
   }
   if (!free.length) return;
   const form = el("form", "host-request");
+  form.append(el("span", "muted", gettext("A private table:")));
   const seatLabel = el("label", "", gettext("Seat"));
   const select = document.createElement("select");
   select.id = "request-seat";

@@ -158,7 +158,7 @@ def seat_take(
     now = now or timezone.now()
     table = lock(table_id)
     if not table.is_open or table.closing:
-        raise TableError("closed", "this table is closed")
+        raise TableError("closed", _("this table is closed"))
     if table.is_private and not approved and not may_host(table, user):
         raise TableError(
             "private", _("this table is private: ask its host for a seat with the invite link")
