@@ -6,64 +6,104 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tables', '0006_house_options'),
+        ("tables", "0006_house_options"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='seat',
-            name='adding',
+            model_name="seat",
+            name="adding",
             field=models.PositiveIntegerField(default=0),
         ),
         migrations.AddField(
-            model_name='seat',
-            name='removing',
+            model_name="seat",
+            name="removing",
             field=models.BooleanField(default=False),
         ),
         migrations.AddField(
-            model_name='table',
-            name='closing',
-            field=models.BooleanField(default=False, help_text='Close when the hand in play ends.'),
+            model_name="table",
+            name="closing",
+            field=models.BooleanField(default=False, help_text="Close when the hand in play ends."),
         ),
         migrations.AddField(
-            model_name='table',
-            name='invite_token',
+            model_name="table",
+            name="invite_token",
             field=models.CharField(blank=True, max_length=64),
         ),
         migrations.AddField(
-            model_name='table',
-            name='is_private',
+            model_name="table",
+            name="is_private",
             field=models.BooleanField(default=False),
         ),
         migrations.AddField(
-            model_name='table',
-            name='paused',
+            model_name="table",
+            name="paused",
             field=models.BooleanField(default=False),
         ),
         migrations.AlterField(
-            model_name='tableledger',
-            name='kind',
-            field=models.CharField(choices=[('buy_in', 'Buy-in'), ('cash_out', 'Cash-out'), ('rebuy', 'Rebuy or add-on')], max_length=20),
+            model_name="tableledger",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("buy_in", "Buy-in"),
+                    ("cash_out", "Cash-out"),
+                    ("rebuy", "Rebuy or add-on"),
+                ],
+                max_length=20,
+            ),
         ),
         migrations.CreateModel(
-            name='SeatRequest',
+            name="SeatRequest",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seat', models.PositiveSmallIntegerField()),
-                ('buy_in', models.PositiveIntegerField()),
-                ('wait_for_big_blind', models.BooleanField(default=True)),
-                ('status', models.CharField(choices=[('pending', 'Pending'), ('approved', 'Approved'), ('refused', 'Refused')], default='pending', max_length=10)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('decided_at', models.DateTimeField(blank=True, null=True)),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seat_requests', to='tables.table')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seat", models.PositiveSmallIntegerField()),
+                ("buy_in", models.PositiveIntegerField()),
+                ("wait_for_big_blind", models.BooleanField(default=True)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Pending"),
+                            ("approved", "Approved"),
+                            ("refused", "Refused"),
+                        ],
+                        default="pending",
+                        max_length=10,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("decided_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seat_requests",
+                        to="tables.table",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'ordering': ['created_at', 'id'],
-                'constraints': [models.UniqueConstraint(condition=models.Q(('status', 'pending')), fields=('table', 'user'), name='one_pending_seat_request_per_player')],
+                "ordering": ["created_at", "id"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        condition=models.Q(("status", "pending")),
+                        fields=("table", "user"),
+                        name="one_pending_seat_request_per_player",
+                    )
+                ],
             },
         ),
     ]
