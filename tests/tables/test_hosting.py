@@ -352,3 +352,24 @@ def test_the_ledger_lists_every_line_and_each_players_net(seated_table: Table) -
     assert by_name["cal"]["net"] == 0
     assert ledger["totals"]["net"] == 0
     del cal
+
+
+def test_a_removed_player_s_chips_bought_for_the_next_hand_are_cashed_out_too(
+    seated_table: Table, director: User
+) -> None:
+    now = deal(seated_table)
+    ann = seat(seated_table, 1).user
+    services.seat_rebuy(seated_table.pk, ann, 40, next_hand=True)
+    services.seat_remove(seated_table.pk, director, 1)
+    assert table_snapshot(seated_table, None)["seats"][0]["removing"] is True
+    with pytest.raises(services.TableError) as refused:
+        services.seat_rebuy(seated_table.pk, ann, 10, next_hand=True)
+    assert refused.value.code == "not_seated"  # leaving: no more chips
+    play_out(seated_table, now)
+    assert seat(seated_table, 1).user is None
+    kinds = list(
+        TableLedger.objects.filter(table=seated_table, user=ann).values_list("kind", flat=True)
+    )
+    assert kinds == ["buy_in", "rebuy", "cash_out"]
+    assert balanced(seated_table)
+    assert sum(r["net"] for r in table_ledger(seated_table)["players"]) == 0
