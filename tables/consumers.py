@@ -20,6 +20,7 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, connections
+from django.utils.translation import gettext
 
 from tables import broadcast, services
 from tables.live import (
@@ -30,6 +31,7 @@ from tables.live import (
 )
 from tables.models import Table
 from tables.protocol import error_frame, handle_frame
+from tables.selectors import may_watch
 from tables.throttle import SOCKETS_PER_TABLE
 from tables.timing import SERVER_HEARTBEAT_SECONDS
 
@@ -41,6 +43,7 @@ FLOOD_LIMIT = 20  # frames per window; more are refused with "throttled"
 FLOOD_CLOSE = 40  # frames per window; more close the socket with 4008
 CLOSE_FLOOD = 4008
 CLOSE_NO_TABLE = 4004
+CLOSE_PRIVATE = 4003
 CLOSE_TOO_MANY_SOCKETS = 4009
 # A socket re-reads its table this often, in case a "changed" broadcast was lost (a Redis
 # hiccup, a process restarting): it costs one query when nothing changed.
@@ -144,13 +147,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         # Accept first: daphne drops a handshake not answered within 5 seconds, and under a
         # burst of connections the database work below can take longer than that.
         await self.accept()
-        created = await database_sync_to_async(
-            lambda: (
-                Table.objects.filter(pk=self.table_id).values_list("created_at", flat=True).first()
-            )
-        )()
+        created, watchable = await database_sync_to_async(self._table_watchable)()
         if created is None:
             await self.close(code=CLOSE_NO_TABLE)
+            return
+        if not watchable:
+            # A private table, and no invite link in this session: as its page, refuse.
+            await self.send_json(error_frame("private", gettext("this table is private")))
+            await self.close(code=CLOSE_PRIVATE)
             return
         self.table_created_at = created
         if self.user is not None and self.user.is_authenticated:
@@ -175,6 +179,12 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.counted = True
         await self.send_snapshot()
         self.resync = asyncio.get_running_loop().create_task(self._resync())
+
+    def _table_watchable(self) -> tuple[Any, bool]:
+        table = Table.objects.filter(pk=self.table_id).first()
+        if table is None:
+            return None, False
+        return table.created_at, may_watch(table, self.user, self.scope.get("session"))
 
     async def _resync(self) -> None:
         while True:

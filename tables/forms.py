@@ -75,6 +75,14 @@ class TableCreateForm(forms.Form):
         ),
     )
 
+    private = forms.BooleanField(
+        label=_("Private table"),
+        required=False,
+        help_text=_(
+            "Not listed in the lobby: players come with your invite link and you approve each seat."
+        ),
+    )
+
     def clean_raise_cap(self) -> int | None:
         return RAISE_CAPS[self.cleaned_data["raise_cap"]]
 

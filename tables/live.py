@@ -357,6 +357,10 @@ def _build_shared(state: _TableState) -> _Shared:
         }
         if seat.state == SeatState.SITTING_OUT and seat.sat_out_reason:
             entry["sat_out_reason"] = seat.sat_out_reason
+        if seat.adding:
+            entry["adding"] = seat.adding  # chips bought for the next hand
+        if seat.removing:
+            entry["removing"] = True  # the host removes this player after the hand
         dealt = seen.get(seat.number)
         if dealt is not None:
             if not hand.is_complete:  # type: ignore[union-attr]
@@ -421,6 +425,10 @@ def _build_shared(state: _TableState) -> _Shared:
         "max_buy_in": table.max_buy_in,
         "all_in_on_disconnect": table.all_in_on_disconnect,
         "next_hand_at": _ms(table.next_hand_at),
+        "paused": table.paused,
+        "closing": table.closing,
+        "closed": not table.is_open,
+        "private": table.is_private,
     }
     return _Shared(
         hand=hand_out,

@@ -9,6 +9,7 @@ memory, so any number of daphne processes can serve one table and a restart lose
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from tables.engine.config import Config, Game, Structure
 
@@ -79,6 +80,14 @@ class Table(models.Model):
     button = models.PositiveSmallIntegerField(default=0, help_text="Seat of the last button.")
     last_big_blind = models.PositiveSmallIntegerField(default=0)
     next_hand_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # The host's controls (tables.services.hosting): no new hand is dealt while paused; a
+    # close asked for during a hand happens when it ends (everyone cashed out).
+    paused = models.BooleanField(default=False)
+    closing = models.BooleanField(default=False, help_text="Close when the hand in play ends.")
+    # A private table is not listed in the lobby; with its invite link a player may ask the
+    # host for a seat. The token is unguessable (secrets.token_urlsafe).
+    is_private = models.BooleanField(default=False)
+    invite_token = models.CharField(max_length=64, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -162,6 +171,11 @@ class Seat(models.Model):
     sockets = models.JSONField(default=dict, blank=True)
     # At the showdown a hand that cannot win is mucked unless its player chose to show it.
     muck_losing = models.BooleanField(default=True)
+    # Chips bought while the player's hand was in play: added (and written in the ledger)
+    # when that hand ends.
+    adding = models.PositiveIntegerField(default=0)
+    # The host removed this player: cashed out when the hand in play ends.
+    removing = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["table", "number"]
@@ -247,8 +261,9 @@ class HandPlayer(models.Model):
 
 
 class LedgerKind(models.TextChoices):
-    BUY_IN = "buy_in", "Buy-in"
-    CASH_OUT = "cash_out", "Cash-out"
+    BUY_IN = "buy_in", _("Buy-in")
+    CASH_OUT = "cash_out", _("Cash-out")
+    REBUY = "rebuy", _("Rebuy or add-on")
 
 
 class TableLedger(models.Model):
@@ -266,6 +281,40 @@ class TableLedger(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.amount} at {self.table} seat {self.seat}"
+
+
+class SeatRequestStatus(models.TextChoices):
+    PENDING = "pending", _("Pending")
+    APPROVED = "approved", _("Approved")
+    REFUSED = "refused", _("Refused")
+
+
+class SeatRequest(models.Model):
+    """A player with a private table's invite link asks its host for a seat."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seat_requests")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    seat = models.PositiveSmallIntegerField()
+    buy_in = models.PositiveIntegerField()
+    wait_for_big_blind = models.BooleanField(default=True)
+    status = models.CharField(
+        max_length=10, choices=SeatRequestStatus.choices, default=SeatRequestStatus.PENDING
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "user"],
+                condition=Q(status="pending"),
+                name="one_pending_seat_request_per_player",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} asks for seat {self.seat} at {self.table}"
 
 
 class ChatMessage(models.Model):

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from tables import services
 from tables.services import TableError
 from tables.throttle import (
@@ -23,6 +25,13 @@ from tables.throttle import (
 )
 
 ACTIONS = {"fold", "check", "call", "bet", "raise", "show", "muck"}
+# The host's frames without arguments ("remove" takes a seat).
+HOST_FRAMES: dict[str, Any] = {
+    "pause": services.table_pause,
+    "resume": services.table_resume,
+    "close": services.table_close,
+    "remove": services.seat_remove,
+}
 
 
 def error_frame(code: str, message: str, ref: Any = None) -> dict[str, Any]:
@@ -103,6 +112,41 @@ def handle_frame(table_id: int, user: Any, frame: Any) -> list[dict[str, Any]]:
             if "muck_losing" not in frame:
                 raise TableError("malformed", "say 'muck_losing': true or false")
             services.seat_options(table_id, user, muck_losing=_bool(frame, "muck_losing", True))
+        elif kind == "rebuy":
+            services.seat_rebuy(
+                table_id,
+                user,
+                _int(frame, "amount"),  # type: ignore[arg-type]
+                next_hand=_bool(frame, "next_hand", False),
+            )
+        elif kind == "request_seat":
+            invite = frame.get("invite")
+            if not isinstance(invite, str):
+                raise TableError("malformed", _("'invite' must be the invite link's token"))
+            services.require_user(user)
+            services.seat_request(
+                table_id,
+                user,
+                _int(frame, "seat"),  # type: ignore[arg-type]
+                _int(frame, "buy_in"),  # type: ignore[arg-type]
+                _bool(frame, "wait_for_big_blind", True),
+                invite=invite,
+            )
+        elif kind in ("approve", "refuse"):
+            services.require_user(user)
+            services.seat_request_decide(
+                table_id,
+                user,
+                _int(frame, "request"),  # type: ignore[arg-type]
+                kind == "approve",
+            )
+        elif kind in HOST_FRAMES:
+            # The host's controls: the services refuse everyone else with "forbidden".
+            services.require_user(user)
+            if kind == "remove":
+                services.seat_remove(table_id, user, _int(frame, "seat"))  # type: ignore[arg-type]
+            else:
+                HOST_FRAMES[kind](table_id, user)
         elif kind == "chat":
             text = frame.get("text")
             if not isinstance(text, str):

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db.models import QuerySet, Sum
 
+from series.permissions import is_director
 from tables import fairness
 from tables.engine import phh
 from tables.engine.cards import card_str
@@ -112,10 +113,102 @@ def hand_verification(hand: Hand, user: Any = None) -> dict[str, Any]:
 
 
 def table_chip_count(table: Table) -> dict[str, int]:
-    """Buy-ins, cash-outs and the chips seated: buy-ins - cash-outs == seated, always."""
+    """Buy-ins (rebuys included), cash-outs and the chips seated: buy-ins - cash-outs ==
+    seated, always."""
     sums = {
         kind: table.ledger.filter(kind=kind).aggregate(total=Sum("amount"))["total"] or 0
-        for kind in ("buy_in", "cash_out")
+        for kind in ("buy_in", "rebuy", "cash_out")
     }
     seated = table.seats.aggregate(total=Sum("stack"))["total"] or 0
-    return {"bought_in": sums["buy_in"], "cashed_out": sums["cash_out"], "seated": seated}
+    return {
+        "bought_in": sums["buy_in"] + sums["rebuy"],
+        "cashed_out": sums["cash_out"],
+        "seated": seated,
+    }
+
+
+# ----------------------------------------------------------------------------- the ledger
+
+
+def may_see_ledger(table: Table, user: Any) -> bool:
+    """The players of the table (anyone with a line in its ledger), its host and directors."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    if table.created_by_id == user.pk or is_director(user):
+        return True
+    return bool(table.ledger.filter(user=user).exists())
+
+
+# The session key under which a viewer's invite links are kept (ids of private tables).
+INVITES_SESSION_KEY = "table_invites"
+
+
+def may_watch(table: Table, user: Any, session: Any) -> bool:
+    """Anyone may watch an open table; a private one only its host (and directors), its
+    players (anyone in its ledger) and whoever came with its invite link (``session``)."""
+    if not table.is_private:
+        return True
+    if session is not None and table.pk in session.get(INVITES_SESSION_KEY, []):
+        return True
+    return bool(
+        user is not None
+        and getattr(user, "is_authenticated", False)
+        and (table.created_by_id == user.pk or may_see_ledger(table, user))
+    )
+
+
+def _ledger_name(user: Any) -> str:
+    return (
+        str(user.first_name)
+        if user.username.startswith("bot-") and user.first_name
+        else str(user.username)
+    )
+
+
+def table_ledger(table: Table) -> dict[str, Any]:
+    """Every buy-in, rebuy and cash-out, and per player what they bought, took away, hold,
+    and their net result (cashed out + current stack - bought in), biggest winner first.
+
+    Totals always balance: the nets sum to zero (chips only move between players).
+    """
+    entries = list(table.ledger.select_related("user").order_by("created_at", "id"))
+    stacks = {
+        s.user_id: s.stack for s in table.seats.filter(user__isnull=False).only("user", "stack")
+    }
+    players: dict[int, dict[str, Any]] = {}
+    for entry in entries:
+        row = players.setdefault(
+            entry.user_id,
+            {
+                "user_id": entry.user_id,
+                "name": _ledger_name(entry.user),
+                "buy_in": 0,
+                "rebuy": 0,
+                "cash_out": 0,
+            },
+        )
+        row[entry.kind] += entry.amount
+    for user_id, row in players.items():
+        row["bought_in"] = row["buy_in"] + row["rebuy"]
+        row["stack"] = stacks.get(user_id, 0)
+        row["seated"] = user_id in stacks
+        row["net"] = row["cash_out"] + row["stack"] - row["bought_in"]
+    rows_out = sorted(players.values(), key=lambda r: (-r["net"], r["name"]))
+    return {
+        "entries": [
+            {
+                "at": e.created_at,
+                "name": _ledger_name(e.user),
+                "seat": e.seat,
+                "kind": e.kind,
+                "kind_label": e.get_kind_display(),
+                "amount": e.amount,
+            }
+            for e in entries
+        ],
+        "players": rows_out,
+        "totals": {
+            key: sum(r[key] for r in rows_out)
+            for key in ("buy_in", "rebuy", "bought_in", "cash_out", "stack", "net")
+        },
+    }

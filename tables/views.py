@@ -5,6 +5,8 @@ painted from `live.table_snapshot` so it shows before its socket connects; from 
 static/tables/table.js renders each snapshot the socket sends.
 """
 
+import csv
+import secrets
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -15,7 +17,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Count, Q
-from django.http import HttpRequest, HttpResponse, HttpResponseNotFound
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotFound, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -26,7 +28,7 @@ from series.permissions import is_director
 from tables import live, selectors, services
 from tables.fairness import commitment_of_leaves
 from tables.forms import BotsForm, TableCreateForm
-from tables.models import Hand, Table
+from tables.models import Hand, SeatRequestStatus, Table
 from tables.replay import HandInPlay, hand_replay_steps
 from tables.services.chat import CHAT_MAX_LENGTH
 
@@ -54,9 +56,15 @@ def table_opener_required(view: View) -> View:
     return wrapper
 
 
-def _open_tables() -> list[Table]:
+def _open_tables(user: Any = None) -> list[Table]:
+    # A private table is listed only for its host (directors host every table).
+    listed = Q(is_private=False)
+    if user is not None and user.is_authenticated:
+        listed |= Q(created_by=user.pk)
+        if is_director(user):
+            listed = Q()
     tables = list(
-        Table.objects.filter(closed_at__isnull=True).annotate(
+        Table.objects.filter(listed, closed_at__isnull=True).annotate(
             seats_taken=Count("seats", filter=Q(seats__user__isnull=False))
         )
     )
@@ -73,7 +81,7 @@ def _open_tables() -> list[Table]:
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
-    context: dict[str, Any] = {"tables": _open_tables()}
+    context: dict[str, Any] = {"tables": _open_tables(request.user)}
     if request.htmx:
         return render(request, "tables/_table_list.html", context)
     if services.may_open_table(request.user):
@@ -103,8 +111,35 @@ def table_new(request: HttpRequest) -> HttpResponse:
     return render(request, template, {"form": form}, status=status)
 
 
+INVITES_SESSION_KEY = selectors.INVITES_SESSION_KEY
+
+
+def _invited(request: HttpRequest, table: Table) -> bool:
+    return table.pk in request.session.get(INVITES_SESSION_KEY, [])
+
+
+def _may_watch(request: HttpRequest, table: Table) -> bool:
+    return selectors.may_watch(table, request.user, request.session)
+
+
+def _private_page(request: HttpRequest, table: Table) -> HttpResponse:
+    return render(request, "tables/private.html", {"table": table}, status=403)
+
+
+def table_invite(request: HttpRequest, table_id: int, token: str) -> HttpResponse:
+    """A private table's invite link: whoever has it may watch and ask the host for a seat."""
+    table = get_object_or_404(Table, pk=table_id, is_private=True)
+    if not secrets.compare_digest(token.encode(), table.invite_token.encode()):
+        raise Http404("no such invite")
+    invites = [i for i in request.session.get(INVITES_SESSION_KEY, []) if i != table.pk]
+    request.session[INVITES_SESSION_KEY] = [*invites[-49:], table.pk]
+    return redirect("tables:table", table_id=table.pk)
+
+
 def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)
+    if not _may_watch(request, table):
+        return _private_page(request, table)
     context = {
         "table": table,
         "snapshot": live.table_snapshot(table, request.user),
@@ -187,3 +222,185 @@ def hand_verify(request: HttpRequest, hand_id: int) -> HttpResponse:
     if verification["complete"]:
         verification["recomputed"] = commitment_of_leaves(verification["leaves"])
     return render(request, "tables/verify.html", {"hand": hand, "verification": verification})
+
+
+# ----------------------------------------------------------------------------- the host
+
+
+def table_me(request: HttpRequest, table_id: int) -> JsonResponse:
+    """What static/tables/host.js shows this viewer: the host's bar, the ledger link, and on
+    a private table the invite token (for its host and invited players only)."""
+    table = get_object_or_404(Table, pk=table_id)
+    if not _may_watch(request, table):
+        return JsonResponse({"error": _("This table is private.")}, status=403)
+    host = services.may_host(table, request.user)
+    out: dict[str, Any] = {
+        "host": host,
+        "private": table.is_private,
+        "authenticated": request.user.is_authenticated,
+        "invite": table.invite_token
+        if table.is_private and (host or _invited(request, table))
+        else None,
+        "ledger_url": reverse("tables:table_ledger", args=[table.pk])
+        if selectors.may_see_ledger(table, request.user)
+        else None,
+        "host_url": reverse("tables:table_host", args=[table.pk]) if host else None,
+        "requests": table.seat_requests.filter(status=SeatRequestStatus.PENDING).count()
+        if host
+        else 0,
+    }
+    if request.user.is_authenticated:
+        mine = table.seat_requests.filter(user=request.user).order_by("-id").first()
+        out["my_request"] = None if mine is None else {"seat": mine.seat, "status": mine.status}
+    return JsonResponse(out)
+
+
+def _host_only(request: HttpRequest, table_id: int) -> Table | HttpResponse:
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    table = get_object_or_404(Table, pk=table_id)
+    if not services.may_host(table, request.user):
+        raise PermissionDenied(_("Only the table's host or a director may open this page."))
+    return table
+
+
+def table_host(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The host's page: invite link, pause and resume, close, remove seats, seat requests."""
+    table = _host_only(request, table_id)
+    if isinstance(table, HttpResponse):
+        return table
+    invite_url = (
+        request.build_absolute_uri(
+            reverse("tables:table_invite", args=[table.pk, table.invite_token])
+        )
+        if table.is_private
+        else None
+    )
+    context = {
+        "table": table,
+        "seats": table.seats.filter(user__isnull=False).select_related("user"),
+        "requests": table.seat_requests.filter(status=SeatRequestStatus.PENDING).select_related(
+            "user"
+        ),
+        "invite_url": invite_url,
+        "in_hand": table.hands.filter(ended_at__isnull=True).exists(),
+    }
+    return render(request, "tables/host.html", context)
+
+
+HOST_ACTIONS = {"pause", "resume", "close", "remove", "approve", "refuse"}
+
+
+@require_POST
+def table_host_action(request: HttpRequest, table_id: int) -> HttpResponse:
+    """One of the host's controls from the host page (the socket's frames do the same)."""
+    table = _host_only(request, table_id)
+    if isinstance(table, HttpResponse):
+        return table
+    action = request.POST.get("action", "")
+    try:
+        if action not in HOST_ACTIONS:
+            raise services.TableError("malformed", _("Choose one of the host's controls."))
+        if action == "pause":
+            services.table_pause(table.pk, request.user)
+            messages.success(request, _("Paused: no new hand is dealt until you resume."))
+        elif action == "resume":
+            services.table_resume(table.pk, request.user)
+            messages.success(request, _("Resumed: the next hand is dealt in a few seconds."))
+        elif action == "close":
+            closed = services.table_close(table.pk, request.user)
+            messages.success(
+                request,
+                _("The table is closed; everyone is cashed out.")
+                if not closed.is_open
+                else _("The table closes when the hand in play ends."),
+            )
+        else:
+            number = _post_int(request, "seat" if action == "remove" else "request")
+            if action == "remove":
+                services.seat_remove(table.pk, request.user, number)
+                messages.success(
+                    request, _("Seat %(n)d is removed (after the hand if in one).") % {"n": number}
+                )
+            else:
+                services.seat_request_decide(table.pk, request.user, number, action == "approve")
+                messages.success(
+                    request,
+                    _("Request approved: the player is seated.")
+                    if action == "approve"
+                    else _("Request refused."),
+                )
+    except services.TableError as error:
+        messages.error(request, error.message)
+    return redirect("tables:table_host", table_id=table.pk)
+
+
+def _post_int(request: HttpRequest, name: str) -> int:
+    try:
+        return int(request.POST.get(name, ""))
+    except ValueError:
+        raise services.TableError("malformed", _("That form was incomplete.")) from None
+
+
+# ----------------------------------------------------------------------------- the ledger
+
+
+def _ledger_table(request: HttpRequest, table_id: int) -> Table | HttpResponse:
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    table = get_object_or_404(Table, pk=table_id)
+    if not selectors.may_see_ledger(table, request.user):
+        raise PermissionDenied(_("Only the players of this table may see its ledger."))
+    return table
+
+
+def table_ledger(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Every buy-in, rebuy and cash-out, and each player's net: for the table's players."""
+    table = _ledger_table(request, table_id)
+    if isinstance(table, HttpResponse):
+        return table
+    return render(
+        request, "tables/ledger.html", {"table": table, "ledger": selectors.table_ledger(table)}
+    )
+
+
+def table_ledger_csv(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = _ledger_table(request, table_id)
+    if isinstance(table, HttpResponse):
+        return table
+    ledger = selectors.table_ledger(table)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="table{table.pk}-ledger.csv"'
+    writer = csv.writer(response)
+    writer.writerow(
+        [_("Player"), _("Bought in"), _("Rebuys"), _("Cashed out"), _("Stack"), _("Net")]
+    )
+    for row in ledger["players"]:
+        writer.writerow(
+            [
+                _csv_text(row["name"]),
+                row["buy_in"],
+                row["rebuy"],
+                row["cash_out"],
+                row["stack"],
+                row["net"],
+            ]
+        )
+    writer.writerow([])
+    writer.writerow([_("Time"), _("Player"), _("Seat"), _("Kind"), _("Amount")])
+    for entry in ledger["entries"]:
+        writer.writerow(
+            [
+                entry["at"].isoformat(),
+                _csv_text(entry["name"]),
+                entry["seat"],
+                entry["kind_label"],
+                entry["amount"],
+            ]
+        )
+    return response
+
+
+def _csv_text(text: str) -> str:
+    # A name starting with = + - @ would run as a formula in a spreadsheet (CSV injection).
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text

@@ -85,6 +85,7 @@ function render() {
   if (key && key !== lastTurnKey) beep();
   lastTurnKey = key;
   root.dataset.version = snap.version;
+  import("./host.js").then((host) => host.renderHost({ root, snap, send, toast }));
 }
 
 applyPrefs();

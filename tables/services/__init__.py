@@ -4,16 +4,18 @@
 - ``play``: a player's move, the moves nobody waits for, the end of a hand;
 - ``dealing``: what is due (time-outs, run-out streets, the next hand) and who is dealt in;
 - ``chat``: a line of chat;
+- ``hosting``: the host's controls (pause, resume, close, remove a seat);
 - ``servers``: the processes serving sockets and their heartbeats;
 - ``common``: the transaction and lock every workflow uses, the error, the broadcast.
 
 Callers use the names below (``services.table_act(...)``); the modules import downwards
-only (``make lint`` checks it): common <- play <- dealing, seating, chat, servers.
+only (``make lint`` checks it): common <- play <- dealing, seating, chat, hosting, servers.
 """
 
 from tables.services.chat import chat_post
-from tables.services.common import TableError
+from tables.services.common import TableError, may_host, require_user
 from tables.services.dealing import table_tick, tables_due, tables_waiting_on_bots
+from tables.services.hosting import seat_remove, table_close, table_pause, table_resume
 from tables.services.play import ActResult, hand_summary, table_act
 from tables.services.seating import (
     bot_user,
@@ -23,6 +25,9 @@ from tables.services.seating import (
     seat_connection,
     seat_leave,
     seat_options,
+    seat_rebuy,
+    seat_request,
+    seat_request_decide,
     seat_sit_in,
     seat_sit_out,
     seat_take,
@@ -39,11 +44,17 @@ __all__ = [
     "chat_post",
     "default_buy_ins",
     "hand_summary",
+    "may_host",
     "may_open_table",
     "players_may_open_tables",
+    "require_user",
     "seat_connection",
     "seat_leave",
     "seat_options",
+    "seat_rebuy",
+    "seat_remove",
+    "seat_request",
+    "seat_request_decide",
     "seat_sit_in",
     "seat_sit_out",
     "seat_take",
@@ -51,6 +62,9 @@ __all__ = [
     "servers_forget_gone",
     "table_act",
     "table_add_bots",
+    "table_close",
+    "table_pause",
+    "table_resume",
     "table_create",
     "table_tick",
     "tables_due",

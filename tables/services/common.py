@@ -19,7 +19,9 @@ from typing import Any, ParamSpec, TypeVar
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
+from django.utils.translation import gettext as _
 
+from series.permissions import is_director
 from tables import broadcast, live, rows
 from tables.engine.state import Hand as EngineHand
 from tables.engines import engine_file
@@ -145,6 +147,8 @@ def schedule_next_hand(table: Table, now: datetime) -> None:
 def maybe_schedule_hand(table: Table, now: datetime) -> None:
     if table.next_hand_at is not None or current_hand(table) is not None:
         return
+    if table.paused or table.closing or not table.is_open:
+        return
     ready = table.seats.filter(
         user__isnull=False, stack__gt=0, state__in=[SeatState.PLAYING, SeatState.WAITING]
     ).count()
@@ -169,8 +173,53 @@ def cash_out(table: Table, seat: Seat) -> None:
     seat.is_new = False
     seat.owes_small = seat.owes_big = seat.leaving = False
     seat.muck_losing = True
+    seat.adding = 0
+    seat.removing = False
     seat.sockets = {}
     rows.save(seat)
+
+
+def may_host(table: Table, user: Any) -> bool:
+    """The table's host is its creator; directors may host every table."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    return bool(table.created_by_id == user.pk or is_director(user))
+
+
+def require_host(table: Table, user: Any) -> None:
+    require_user(user)
+    if not may_host(table, user):
+        raise TableError("forbidden", _("only the table's host or a director may do that"))
+
+
+def apply_adding(table: Table, seat: Seat) -> None:
+    """Put the chips a player bought during a hand on their stack, in the ledger."""
+    if seat.adding <= 0 or seat.user_id is None:
+        return
+    # Winnings during the hand may have brought the stack near the maximum: the total after
+    # the rebuy never passes it (only what fits is bought).
+    amount = min(seat.adding, max(0, table.max_buy_in - seat.stack))
+    seat.adding = 0
+    if amount == 0:
+        return
+    TableLedger.objects.create(
+        table=table, user_id=seat.user_id, seat=seat.number, kind=LedgerKind.REBUY, amount=amount
+    )
+    seat.stack += amount
+    if seat.state == SeatState.SITTING_OUT and seat.sat_out_reason == NO_CHIPS:
+        seat.state = SeatState.WAITING if (seat.owes_small or seat.owes_big) else SeatState.PLAYING
+        seat.sat_out_reason = ""
+
+
+def table_close_now(table: Table, seats: list[Seat], now: datetime) -> None:
+    """Cash out every seat and close the table (no hand may be in play)."""
+    for seat in seats:
+        if seat.user_id is not None:
+            apply_adding(table, seat)
+            cash_out(table, seat)
+    table.closed_at = now
+    table.closing = False
+    table.next_hand_at = None
 
 
 def display_name(seat: Seat) -> str:

@@ -87,6 +87,11 @@ def _table_tick(table_id: int, now: datetime) -> bool:
         return True
     if table.next_hand_at is None or table.next_hand_at > now or not table.is_open:
         return False
+    if table.paused:
+        # The host paused the table: no hand is dealt until they resume it.
+        table.next_hand_at = None
+        changed(table)
+        return True
     moved = _hand_start(table, now)
     if moved is None:
         # Not enough players any more; the next sit or sit-in schedules a hand again.

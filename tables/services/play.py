@@ -25,11 +25,13 @@ from tables.services.common import (
     TIMED_OUT,
     Moved,
     TableError,
+    apply_adding,
     cash_out,
     changed,
     display_name,
     require_user,
     schedule_next_hand,
+    table_close_now,
     table_write,
 )
 from tables.timing import RUNOUT_STEP_SECONDS, TURN_SECONDS
@@ -200,10 +202,12 @@ def _hand_finish(
         seat = seats[number]
         seat.stack = stack
         rows.update(HandPlayer, {"stack_after": stack}, hand=hand.pk, seat=number)
-        if seat.leaving:
+        # Chips bought during the hand play from the next one (docs/protocol.md, rebuy).
+        apply_adding(table, seat)
+        if seat.leaving or seat.removing:
             cash_out(table, seat)
             continue
-        if stack <= 0 and seat.is_bot:
+        if seat.stack <= 0 and seat.is_bot:
             # A house bot buys in again, so a demo table plays on for ever instead of
             # stalling with one bot holding every chip.
             TableLedger.objects.create(
@@ -214,10 +218,14 @@ def _hand_finish(
                 amount=table.max_buy_in,
             )
             seat.stack = table.max_buy_in
-        elif stack <= 0:
+        elif seat.stack <= 0:
             seat.state = SeatState.SITTING_OUT
             seat.sat_out_reason = NO_CHIPS
         rows.save(seat)
+    if table.closing:
+        # The host closed the table during this hand: everyone is cashed out now.
+        table_close_now(table, [s for s in seats.values() if s.user_id is not None], now)
+        return
     schedule_next_hand(table, now)
 
 

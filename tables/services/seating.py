@@ -5,12 +5,14 @@ the house bots' seats.
 
 from __future__ import annotations
 
+import secrets
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from series.permissions import is_director
 from tables.engine.config import Game, Structure
@@ -18,14 +20,27 @@ from tables.engine.errors import RuleError
 from tables.engine.state import Action
 from tables.engine.state import Hand as EngineHand
 from tables.engines import engine_to_move
-from tables.models import BOT_STYLES, Hand, LedgerKind, Seat, SeatState, Table, TableLedger
+from tables.models import (
+    BOT_STYLES,
+    Hand,
+    LedgerKind,
+    Seat,
+    SeatRequest,
+    SeatRequestStatus,
+    SeatState,
+    Table,
+    TableLedger,
+)
 from tables.services.common import (
     TableError,
+    apply_adding,
     cash_out,
     changed,
     current_hand,
     lock,
+    may_host,
     maybe_schedule_hand,
+    require_host,
     require_user,
     seat_of,
     table_write,
@@ -74,9 +89,14 @@ def table_create(
     all_in_on_disconnect: bool = False,
     uncapped_heads_up: bool = False,
     pot_assumes_small_blind_call: bool = False,
+    private: bool = False,
     check_permission: bool = True,
 ) -> Table:
-    """Open a cash table with its empty seats. Tournaments call this with their own stakes."""
+    """Open a cash table with its empty seats. Tournaments call this with their own stakes.
+
+    A ``private`` table gets an unguessable invite token: only players with the link may ask
+    its host for a seat, and the lobby does not list it.
+    """
     if check_permission and not may_open_table(created_by):
         raise TableError("forbidden", "only directors may open tables here")
     if not 2 <= seat_count <= 10:
@@ -101,6 +121,8 @@ def table_create(
         all_in_on_disconnect=all_in_on_disconnect,
         uncapped_heads_up=uncapped_heads_up,
         pot_assumes_small_blind_call=pot_assumes_small_blind_call,
+        is_private=private,
+        invite_token=secrets.token_urlsafe(24) if private else "",
         created_by=created_by if getattr(created_by, "is_authenticated", False) else None,
     )
     try:
@@ -124,14 +146,23 @@ def seat_take(
     wait_for_big_blind: bool = True,
     *,
     bot_style: str = "",
+    approved: bool = False,
     now: datetime | None = None,
 ) -> Seat:
-    """Sit ``user`` at an empty seat with a buy-in, recorded in the table's ledger."""
+    """Sit ``user`` at an empty seat with a buy-in, recorded in the table's ledger.
+
+    At a private table only its host and directors sit directly; others ask with the invite
+    link (``seat_request``) and are seated when the host approves (``approved``).
+    """
     require_user(user)
     now = now or timezone.now()
     table = lock(table_id)
-    if not table.is_open:
-        raise TableError("closed", "this table is closed")
+    if not table.is_open or table.closing:
+        raise TableError("closed", _("this table is closed"))
+    if table.is_private and not approved and not may_host(table, user):
+        raise TableError(
+            "private", _("this table is private: ask its host for a seat with the invite link")
+        )
     if table.seats.filter(user=user).exists():
         raise TableError("already_seated", "you already have a seat at this table")
     seat = table.seats.select_for_update().filter(number=seat_number).first()
@@ -184,7 +215,7 @@ def seat_sit_in(
     table = lock(table_id)
     seat = seat_of(table, user)
     if seat.stack <= 0:
-        raise TableError("bad_buy_in", "you have no chips: leave and buy in again")
+        raise TableError("bad_buy_in", _("you have no chips: add chips to play on"))
     if seat.state == SeatState.SITTING_OUT:
         owes = seat.owes_small or seat.owes_big or seat.is_new
         seat.state = SeatState.WAITING if owes else SeatState.PLAYING
@@ -323,6 +354,157 @@ def table_add_bots(
                 table.max_buy_in,
                 wait_for_big_blind=False,
                 bot_style=bot_style,
+                approved=True,
             )
         )
     return added
+
+
+# ----------------------------------------------------------------------------- rebuys
+
+
+@table_write
+def seat_rebuy(
+    table_id: int,
+    user: Any,
+    amount: int,
+    *,
+    next_hand: bool = False,
+    now: datetime | None = None,
+) -> Seat:
+    """Buy more chips at a cash table, up to its maximum buy-in in total, in the ledger.
+
+    Between hands (or when the player is not in the hand in play) the chips go on the stack
+    at once, and a player sat out with no chips is back in. Chips in a hand in play cannot
+    change: the rebuy is refused unless the player asks for it ``next_hand``, when it is
+    added as that hand ends (``common.apply_adding``).
+    """
+    require_user(user)
+    now = now or timezone.now()
+    table = lock(table_id)
+    if not table.is_open or table.closing:
+        raise TableError("closed", _("this table is closed"))
+    seat = seat_of(table, user)
+    if seat.leaving or seat.removing:
+        raise TableError("not_seated", _("you are leaving this table"))
+    total = seat.stack + seat.adding + amount
+    if amount <= 0:
+        raise TableError("bad_buy_in", _("a rebuy is a positive number of chips"))
+    if total > table.max_buy_in:
+        raise TableError(
+            "bad_buy_in",
+            _("at most %(most)d more: the maximum buy-in is %(max)d in all")
+            % {
+                "most": max(0, table.max_buy_in - seat.stack - seat.adding),
+                "max": table.max_buy_in,
+            },
+        )
+    if total < table.min_buy_in:
+        raise TableError(
+            "bad_buy_in",
+            _("at least %(least)d more: a stack starts at the minimum buy-in, %(min)d")
+            % {"least": table.min_buy_in - seat.stack - seat.adding, "min": table.min_buy_in},
+        )
+    _hand, engine = _incurrent_hand(table, seat)
+    if engine is not None and not next_hand:
+        raise TableError(
+            "in_hand", _("your chips are in the hand in play: buy them for the next hand")
+        )
+    seat.adding += amount
+    if engine is None:
+        apply_adding(table, seat)
+        seat.save()
+        maybe_schedule_hand(table, now)
+    else:
+        seat.save(update_fields=["adding"])
+    changed(table)
+    return seat
+
+
+# ----------------------------------------------------------------------------- private tables
+
+
+@table_write
+def seat_request(
+    table_id: int,
+    user: Any,
+    seat_number: int,
+    buy_in: int,
+    wait_for_big_blind: bool = True,
+    *,
+    invite: str,
+) -> SeatRequest:
+    """Ask a private table's host for a seat, with the table's invite token.
+
+    One request per player is pending at a time: asking again replaces its seat and buy-in.
+    """
+    require_user(user)
+    table = lock(table_id)
+    if not table.is_open or table.closing:
+        raise TableError("closed", _("this table is closed"))
+    if not table.is_private:
+        raise TableError("not_private", _("this table is open to all: take a seat"))
+    if not isinstance(invite, str) or not secrets.compare_digest(
+        invite.encode(), table.invite_token.encode()
+    ):
+        raise TableError("forbidden", _("that is not this table's invite link"))
+    if table.seats.filter(user=user).exists():
+        raise TableError("already_seated", _("you already have a seat at this table"))
+    seat = table.seats.filter(number=seat_number).first()
+    if seat is None or not seat.is_empty:
+        raise TableError("seat_taken", _("seat %(n)d is not free") % {"n": seat_number})
+    if not table.min_buy_in <= buy_in <= table.max_buy_in:
+        raise TableError(
+            "bad_buy_in",
+            _("the buy-in is between %(min)d and %(max)d")
+            % {"min": table.min_buy_in, "max": table.max_buy_in},
+        )
+    request, _created = SeatRequest.objects.update_or_create(
+        table=table,
+        user=user,
+        status=SeatRequestStatus.PENDING,
+        defaults={"seat": seat_number, "buy_in": buy_in, "wait_for_big_blind": wait_for_big_blind},
+    )
+    changed(table)
+    return request
+
+
+@table_write
+def seat_request_decide(
+    table_id: int, user: Any, request_id: int, approve: bool, *, now: datetime | None = None
+) -> SeatRequest:
+    """The host approves (the player sits, with the ledger's buy-in) or refuses a request.
+
+    An approval whose seat was taken meanwhile is refused with ``seat_taken`` and the
+    request stays pending, so the host can ask the player to choose another seat.
+    """
+    now = now or timezone.now()
+    table = lock(table_id)
+    require_host(table, user)
+    request = (
+        table.seat_requests.select_for_update()
+        .filter(pk=request_id, status=SeatRequestStatus.PENDING)
+        .select_related("user")
+        .first()
+    )
+    if request is None:
+        raise TableError("not_found", _("there is no such pending seat request"))
+    request.decided_at = now
+    if approve:
+        request.status = SeatRequestStatus.APPROVED
+        request.save()
+        # seat_take bumps the version itself (and refuses a seat taken meanwhile).
+        seat_take(
+            table_id,
+            request.user,
+            request.seat,
+            request.buy_in,
+            request.wait_for_big_blind,
+            approved=True,
+            now=now,
+        )
+    else:
+        request.status = SeatRequestStatus.REFUSED
+        request.save()
+        changed(table)
+    return request

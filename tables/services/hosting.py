@@ -1,0 +1,92 @@
+"""The host's controls: pause after this hand and resume, close the table, remove a player
+or a bot after the hand.
+
+The host is the table's creator; directors may host every table (``common.may_host``).
+Nothing here cuts a hand short: a pause stops the next deal, a close or a removal waits for
+the hand in play to end (``play._hand_finish`` does it then), and every chip that leaves the
+table is a cash-out in its ledger.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tables.engines import engine_to_move
+from tables.models import Seat, Table
+from tables.services.common import (
+    TableError,
+    cash_out,
+    changed,
+    current_hand,
+    lock,
+    maybe_schedule_hand,
+    require_host,
+    table_close_now,
+    table_write,
+)
+from tables.services.play import seats_locked
+
+
+def _open_table(table_id: int, user: Any) -> Table:
+    table = lock(table_id)
+    require_host(table, user)
+    if not table.is_open:
+        raise TableError("closed", _("this table is closed"))
+    return table
+
+
+@table_write
+def table_pause(table_id: int, user: Any) -> Table:
+    """No new hand is dealt until the host resumes; the hand in play plays on."""
+    table = _open_table(table_id, user)
+    if not table.paused:
+        table.paused = True
+        if current_hand(table) is None:
+            table.next_hand_at = None
+        changed(table)
+    return table
+
+
+@table_write
+def table_resume(table_id: int, user: Any, *, now: datetime | None = None) -> Table:
+    now = now or timezone.now()
+    table = _open_table(table_id, user)
+    if table.paused:
+        table.paused = False
+        maybe_schedule_hand(table, now)
+        changed(table)
+    return table
+
+
+@table_write
+def table_close(table_id: int, user: Any, *, now: datetime | None = None) -> Table:
+    """Close the table: everyone is cashed out now, or when the hand in play ends."""
+    now = now or timezone.now()
+    table = _open_table(table_id, user)
+    if current_hand(table) is None:
+        table_close_now(table, list(seats_locked(table).values()), now)
+    else:
+        table.closing = True
+    changed(table)
+    return table
+
+
+@table_write
+def seat_remove(table_id: int, user: Any, seat_number: int) -> Seat:
+    """Remove a player or a house bot: cashed out now, or when the hand they are in ends."""
+    table = _open_table(table_id, user)
+    seat = table.seats.select_for_update().filter(number=seat_number).first()
+    if seat is None or seat.user_id is None:
+        raise TableError("not_seated", _("seat %(n)d is empty") % {"n": seat_number})
+    hand = current_hand(table)
+    if hand is not None and seat.number in engine_to_move(hand).seats:
+        seat.removing = True
+        seat.save(update_fields=["removing"])
+    else:
+        cash_out(table, seat)
+    changed(table)
+    return seat
