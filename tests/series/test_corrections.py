@@ -294,3 +294,10 @@ def test_players_never_lose_results_by_accident(event: Event) -> None:
 
     with pytest.raises(ProtectedError):
         Player.objects.get(name="Ann").delete()
+
+
+def test_the_page_asks_for_a_reason(director_client: Client, event: Event) -> None:
+    url = reverse("series:event_corrections", args=[event.pk])
+    response = director_client.post(url, form_data(event, reason="", Ann={"prize": 55}))
+    assert response.status_code == 400 and "This field is required." in response.content.decode()
+    assert Result.objects.get(event=event, player__name="Ann").prize == 60
