@@ -97,7 +97,11 @@ def _players(count: int, rng: random.Random) -> list[Player]:
     for index in range(count):
         first = FIRST_NAMES[index % len(FIRST_NAMES)]
         name = first if index < len(FIRST_NAMES) else f"{first} {index // len(FIRST_NAMES) + 1}"
-        if index % 3 == 2:
+        # A second season has the same people: they play again rather than sign up again.
+        existing = Player.objects.filter(name=name).first()
+        if existing is not None:
+            players.append(existing)
+        elif index % 3 == 2:
             players.append(Player.objects.create(name=name))
         else:
             username = name.lower().replace(" ", "")

@@ -344,3 +344,15 @@ def test_a_next_address_off_the_site_is_ignored(player_client: Client, season: S
 def test_the_season_list_without_seasons(client: Client) -> None:
     page = client.get(reverse("series:seasons")).content.decode()
     assert "No season yet." in page
+
+
+def test_the_calendars_queries_do_not_grow_with_its_events(
+    client: Client, season: Season, django_assert_max_num_queries
+) -> None:  # type: ignore[no-untyped-def]
+    url = reverse("series:season", args=[season.pk])
+    client.get(url)  # warm the session and content types
+    with django_assert_max_num_queries(8):
+        assert client.get(url).status_code == 200
+    bigger = build_season(events=20, players=20, seed=9)
+    with django_assert_max_num_queries(8):
+        assert client.get(reverse("series:season", args=[bigger.pk])).status_code == 200

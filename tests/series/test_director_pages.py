@@ -16,6 +16,12 @@ def _event_kwargs() -> dict[str, object]:
     return {"event_id": sample_event().pk}
 
 
+def _event_kwargs_season() -> int:
+    from tests.tournaments.conftest_t1 import sample_event
+
+    return sample_event().season_id
+
+
 def _tournament_kwargs() -> dict[str, object]:
     from tests.tournaments.conftest_t1 import sample_tournament
 
@@ -34,6 +40,7 @@ SAMPLE_KWARGS: dict[str, dict[str, object] | Callable[[], dict[str, object]]] = 
     "tournaments:console_seating": _tournament_kwargs,
     "tournaments:console_results": _tournament_kwargs,
     "series:event_corrections": _event_kwargs,
+    "series:scoring": lambda: {"season_id": _event_kwargs_season()},
 }
 
 
