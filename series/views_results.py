@@ -150,6 +150,8 @@ def settle_up(request: HttpRequest, event_id: int) -> HttpResponse:
             transfers = settle_up_compute(event.pk)
         except SettleUpError as refused:
             problem = str(refused)
+        # A player looks for their own payments first (stable: the rest keep their order).
+        transfers.sort(key=lambda t: request.user.pk not in (t.payer.user_id, t.payee.user_id))
     entries = sum(line.entries for line in lines)
     season_pot = event.season.season_pot_per_entry
     fees_total = sum(line.fees for line in lines)
