@@ -3,7 +3,7 @@ players, corrections and the settle-up (s3). Each group keeps its own lines."""
 
 from django.urls import path
 
-from series import views_calendar, views_standings
+from series import views_calendar, views_players, views_results, views_standings
 
 app_name = "series"
 
@@ -25,6 +25,17 @@ urlpatterns = [
         name="event_results_csv",
     ),
     path("events/<int:event_id>/hands.phhs", views_calendar.event_hands, name="event_hands"),
+    # -- players, guests, corrections and the settle-up (s3)
+    path("players/me/", views_players.player_me, name="player_me"),
+    path("players/guests/", views_players.guests, name="guests"),
+    path("players/<int:player_id>/", views_players.player_detail, name="player"),
+    path(
+        "events/<int:event_id>/corrections/",
+        views_results.event_corrections,
+        name="event_corrections",
+    ),
+    path("events/<int:event_id>/history/", views_results.event_history, name="event_history"),
+    path("events/<int:event_id>/settle-up/", views_results.settle_up, name="settle_up"),
     # -- standings: the leaderboard, its CSV, the scoring settings (s1)
     path(
         "seasons/<int:season_id>/standings/",

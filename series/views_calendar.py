@@ -78,7 +78,7 @@ def event_detail(request: HttpRequest, event_id: int) -> HttpResponse:
         for template, context in event_sections.sections_for(event, request)
     ]
     results = list(selectors.event_results(event)) if event.finished_at else []
-    online = bool(event_sections.live_table_ids(event))
+    has_online_tables = bool(event_sections.live_table_ids(event))
     return render(
         request,
         "series/event_detail.html",
@@ -87,8 +87,10 @@ def event_detail(request: HttpRequest, event_id: int) -> HttpResponse:
             "season": event.season,
             "sections": sections,
             "results": results,
-            "online": online or not event.venue,
-            "has_online_tables": online,
+            # A column of dashes only widens the table on a phone: bounties show when the
+            # event had any.
+            "has_bounties": any(result.bounties for result in results),
+            "has_online_tables": has_online_tables,
             "too_small": event.finished_at is not None
             and event.field_size < event.season.min_field,
             "is_director": is_director(request.user),

@@ -43,11 +43,18 @@ class TournamentEventSection:
                 return [("tournaments/_event_section_none.html", {"event": event})]
             return []
         context: dict[str, Any] = registration_context(request, tournament)
+        over = tournament.is_over
+        levels = selectors.structure_table(tournament)
+        if over:
+            levels = [{**level, "current": False} for level in levels]
         context.update(
             {
                 "event": event,
-                "levels": selectors.structure_table(tournament),
-                "level_number": selectors.current_level_number(tournament),
+                "levels": levels,
+                # After the event the series shows its results: no registration block, and
+                # no "now: level 1" on a structure that is not running.
+                "show_registration": not over,
+                "level_number": None if over else selectors.current_level_number(tournament),
                 "is_director": director,
                 "next_url": request.get_full_path(),
             }

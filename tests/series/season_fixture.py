@@ -15,7 +15,7 @@ Deterministic for a given ``seed`` (names, fields, places, prizes), relative to 
 from __future__ import annotations
 
 import random
-from datetime import datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -63,13 +63,45 @@ REBUY_PRICE = 20
 ADDON_PRICE = 20
 
 
+SHORT_GAMES = {
+    (Game.OMAHA_HI_LO, Structure.POT_LIMIT): "PLO8",
+    (Game.OMAHA_HI_LO, Structure.LIMIT): "Limit O8",
+    (Game.OMAHA_HI_LO, Structure.NO_LIMIT): "NLO8",
+    (Game.OMAHA_HI, Structure.POT_LIMIT): "PLO",
+    (Game.OMAHA_HI, Structure.LIMIT): "Limit Omaha",
+    (Game.OMAHA_HI, Structure.NO_LIMIT): "NLO",
+}
+
+
+def _event_name(number: int, day: date, game: str, betting: str) -> str:
+    """Event 2 is named as the seed's real one (``home-series-event-plo8.txt``)."""
+    if number == 2:
+        return "Series Event 2"
+    return f"{day:%A} {SHORT_GAMES[(Game(game), Structure(betting))]}"
+
+
+def _notes(number: int, first_event_id: int) -> str:
+    if number == 2:
+        # The seed: "For the blind structure we used last year, click here."
+        return (
+            "20+5 Pot Limit Omaha/8.\n\n"
+            f"For the blind structure we used last time, see /series/events/{first_event_id}/. "
+            "We'll probably use something similar, but with a slightly larger starting stack."
+        )
+    return NOTES[number % len(NOTES)]
+
+
 def _players(count: int, rng: random.Random) -> list[Player]:
     """About two players in three have an account; the rest are guests added by name."""
     players = []
     for index in range(count):
         first = FIRST_NAMES[index % len(FIRST_NAMES)]
         name = first if index < len(FIRST_NAMES) else f"{first} {index // len(FIRST_NAMES) + 1}"
-        if index % 3 == 2:
+        # A second season has the same people: they play again rather than sign up again.
+        existing = Player.objects.filter(name=name).first()
+        if existing is not None:
+            players.append(existing)
+        elif index % 3 == 2:
             players.append(Player.objects.create(name=name))
         else:
             username = name.lower().replace(" ", "")
@@ -180,8 +212,9 @@ def build_season(
 
     Every event has a tournament (the same blind structure); finished ones have entries with
     places, upcoming ones a few registrations (the next one also a waiting list, capacity
-    10). Event 3 is played online, one upcoming event is a freeroll (points only), and one
-    finished event is left out of the standings by the director.
+    10). Event 2 is the seed's "Series Event 2, 20+5 Pot Limit Omaha/8" with notes linking
+    the structure used last time, event 3 is played online, one upcoming event is a
+    freeroll (points only), and event 4 is left out of the standings by the director.
     """
     rng = random.Random(seed)
     now = now or timezone.now()
@@ -196,6 +229,7 @@ def build_season(
     people = _players(players, rng)
     structure = _structure()
     tz = timezone.get_current_timezone()
+    first_event_id = 0
     for number in range(1, events + 1):
         day = first_day + timedelta(days=7 * (number - 1))
         starts_at = datetime.combine(day, time(19, 30), tzinfo=tz)
@@ -203,22 +237,25 @@ def build_season(
         online = number == 3
         game = Game.OMAHA_HI if number % 3 == 0 else Game.OMAHA_HI_LO
         betting = (Structure.POT_LIMIT, Structure.LIMIT, Structure.NO_LIMIT)[number % 3]
+        if number == 2:
+            betting = Structure.POT_LIMIT
         points_only = number == past + 3
         event = Event.objects.create(
             season=season,
-            name=f"Event {number}: {Structure(betting).label} "
-            + ("Omaha/8" if game == Game.OMAHA_HI_LO else "Omaha"),
+            name=_event_name(number, day, game, betting),
             number=number,
             starts_at=starts_at,
             venue="" if online else VENUES[number % len(VENUES)],
             game=game,
             structure=betting,
-            buy_in=0 if points_only else rng.choice((20, 20, 30, 50)),
+            buy_in=0 if points_only else (20 if number == 2 else rng.choice((20, 20, 30, 50))),
             fee=0 if points_only else 5,
-            notes=NOTES[number % len(NOTES)],
-            counts=number != 2,
+            notes=_notes(number, first_event_id),
+            counts=number != 4,
             points_only=points_only,
         )
+        if number == 1:
+            first_event_id = event.pk
         tournament = Tournament.objects.create(
             event=event,
             blind_structure=structure,

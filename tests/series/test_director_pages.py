@@ -16,21 +16,16 @@ def _event_kwargs() -> dict[str, object]:
     return {"event_id": sample_event().pk}
 
 
+def _event_kwargs_season() -> int:
+    from tests.tournaments.conftest_t1 import sample_event
+
+    return sample_event().season_id
+
+
 def _tournament_kwargs() -> dict[str, object]:
     from tests.tournaments.conftest_t1 import sample_tournament
 
     return {"tournament_id": sample_tournament().pk}
-
-
-def _season_kwargs() -> dict[str, object]:
-    from datetime import date
-
-    from series.models import Season
-
-    season = Season.objects.create(
-        name="Sample season", starts_on=date(2026, 1, 1), ends_on=date(2026, 6, 30)
-    )
-    return {"season_id": season.pk}
 
 
 # Arguments for director pages whose URL takes some; a new one must be added here. A
@@ -44,8 +39,8 @@ SAMPLE_KWARGS: dict[str, dict[str, object] | Callable[[], dict[str, object]]] = 
     "tournaments:structure_row": {"structure_id": 1, "row_id": 1},
     "tournaments:console_seating": _tournament_kwargs,
     "tournaments:console_results": _tournament_kwargs,
-    # -- standings (s1)
-    "series:scoring": _season_kwargs,
+    "series:event_corrections": _event_kwargs,
+    "series:scoring": lambda: {"season_id": _event_kwargs_season()},
 }
 
 

@@ -50,3 +50,34 @@ def test_home_shows_the_next_upcoming_event_not_a_past_one(client: Client, seaso
     page = response.content.decode()
     assert "Friday PLO8" in page and "20+5" in page and "Finale" in page
     assert "Last month&#x27;s game" not in page
+
+
+def test_later_this_season_lists_only_the_next_events_season(
+    client: Client, season: Season
+) -> None:
+    """Issue 10 item 11: "later this season" listed another season's events."""
+    today = timezone.localdate()
+    other = Season.objects.create(
+        name="Summer Omaha", starts_on=today + timedelta(days=5), ends_on=today + timedelta(90)
+    )
+    soonest = make_event(season, "Friday PLO8", days=3)
+    same = make_event(season, "Spring finale", days=20)
+    make_event(other, "Summer opener", days=6)
+    make_event(other, "Summer second", days=13)
+    response = client.get(reverse("home"))
+    assert response.context["next_event"] == soonest
+    assert response.context["later_events"] == [same]
+    page = response.content.decode()
+    assert "Spring finale" in page and "Summer opener" not in page
+    assert reverse("series:season", args=[season.pk]) in page
+
+
+def test_events_later_this_season_selector(season: Season) -> None:
+    from series.selectors import events_later_this_season
+
+    first = make_event(season, "One", days=1)
+    second = make_event(season, "Two", days=2)
+    third = make_event(season, "Three", days=3)
+    make_event(season, "Four", days=4)
+    assert events_later_this_season(first, limit=2) == [second, third]
+    assert events_later_this_season(None) == []

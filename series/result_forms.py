@@ -1,0 +1,73 @@
+"""Forms of the director's corrections and guest merges (the services validate the rules)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth.models import User
+from django.utils.translation import gettext_lazy as _
+
+from series.models import Player
+
+# The browser's own check for the amounts; the service refuses a negative one with a
+# message that names the player, whatever sent it.
+NUMBER = forms.NumberInput(attrs={"min": 0, "inputmode": "numeric"})
+
+
+class CorrectionRowForm(forms.Form):
+    """One player's row of the corrected results."""
+
+    player = forms.ModelChoiceField(
+        label=_("player"), queryset=Player.objects.order_by("name", "pk"), required=False
+    )
+    place = forms.IntegerField(label=_("place"), required=False, widget=NUMBER)
+    prize = forms.IntegerField(label=_("prize"), initial=0, required=False, widget=NUMBER)
+    bounties = forms.IntegerField(label=_("bounties"), initial=0, required=False, widget=NUMBER)
+    knockouts = forms.IntegerField(label=_("knockouts"), initial=0, required=False, widget=NUMBER)
+    rebuys = forms.IntegerField(label=_("rebuys"), initial=0, required=False, widget=NUMBER)
+    addons = forms.IntegerField(label=_("add-ons"), initial=0, required=False, widget=NUMBER)
+    paid_in = forms.IntegerField(label=_("paid in"), initial=0, required=False, widget=NUMBER)
+    remove = forms.BooleanField(label=_("remove"), required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("player") and not data.get("remove") and data.get("place") is None:
+            raise forms.ValidationError(
+                _("%(player)s needs a place (or tick “remove”).") % {"player": data["player"]}
+            )
+        return data
+
+    def row(self) -> dict[str, Any] | None:
+        """The row for ``results_correct``, or None for a removed or empty row."""
+        data = self.cleaned_data
+        if not data.get("player") or data.get("remove"):
+            return None
+        row: dict[str, Any] = {"player_id": data["player"].pk, "place": data["place"]}
+        for name in ("prize", "bounties", "knockouts", "rebuys", "addons", "paid_in"):
+            row[name] = data.get(name) or 0
+        return row
+
+
+CorrectionFormSet = forms.formset_factory(CorrectionRowForm, extra=2)
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(
+        label=_("reason"),
+        max_length=300,
+        help_text=_("Goes in the event's history with your name."),
+    )
+
+
+class MergeForm(forms.Form):
+    """Merge one guest into an account."""
+
+    guest = forms.ModelChoiceField(
+        queryset=Player.objects.filter(user__isnull=True), widget=forms.HiddenInput
+    )
+    account = forms.ModelChoiceField(
+        label=_("account"),
+        queryset=User.objects.filter(is_active=True).order_by("username"),
+        empty_label=_("choose an account"),
+    )
