@@ -30,7 +30,7 @@ from series.services.settle import (
 )
 
 
-def _finished_event(event_id: int) -> Event:
+def _event(event_id: int) -> Event:
     return get_object_or_404(Event.objects.select_related("season"), pk=event_id)
 
 
@@ -38,7 +38,7 @@ def _finished_event(event_id: int) -> Event:
 @require_http_methods(["GET", "POST"])
 def event_corrections(request: HttpRequest, event_id: int) -> HttpResponse:
     """The director's table of an event's results, every cell editable, with a reason."""
-    event = _finished_event(event_id)
+    event = _event(event_id)
     current = result_rows(event)
     initial = [
         {
@@ -77,7 +77,8 @@ def event_corrections(request: HttpRequest, event_id: int) -> HttpResponse:
             "error": error,
             "changes": _described(event)[:3],
         },
-        status=400 if error or (request.method == "POST" and not formset.is_valid()) else 200,
+        # A POST that gets here was refused (the form or the service): say so to the client.
+        status=400 if request.method == "POST" and event.finished_at is not None else 200,
     )
 
 
@@ -87,7 +88,7 @@ def _described(event: Event) -> list[tuple[object, list[object]]]:
 
 def event_history(request: HttpRequest, event_id: int) -> HttpResponse:
     """Every correction of an event's results: who, when, why, and what it was before."""
-    event = _finished_event(event_id)
+    event = _event(event_id)
     return render(
         request,
         "series/event_history.html",
@@ -105,7 +106,7 @@ def settle_up(request: HttpRequest, event_id: int) -> HttpResponse:
     host (a director) marks transfers paid."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
-    event = _finished_event(event_id)
+    event = _event(event_id)
     director = is_director(request.user)
     if not director and request.user.pk not in selectors.event_player_user_ids(event):
         raise PermissionDenied(_("Only the players of this event may read its settle-up."))
@@ -149,6 +150,8 @@ def settle_up(request: HttpRequest, event_id: int) -> HttpResponse:
             transfers = settle_up_compute(event.pk)
         except SettleUpError as refused:
             problem = str(refused)
+        # A player looks for their own payments first (stable: the rest keep their order).
+        transfers.sort(key=lambda t: request.user.pk not in (t.payer.user_id, t.payee.user_id))
     entries = sum(line.entries for line in lines)
     season_pot = event.season.season_pot_per_entry
     fees_total = sum(line.fees for line in lines)

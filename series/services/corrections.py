@@ -75,20 +75,26 @@ def _logged(player: Player, values: Mapping[str, int]) -> dict[str, Any]:
 def _rows_from(raw: Iterable[Mapping[str, Any]]) -> list[Row]:
     rows = []
     for item in raw:
+        if item.get("player_id") is None or item.get("place") is None:
+            raise CorrectionError(_("Every row needs a player and a place."))
         values: dict[str, int] = {}
         for name in ("player_id", *CORRECTABLE):
-            value = item.get(name, 0 if name not in ("player_id", "place") else None)
-            if value is None or isinstance(value, bool):
-                raise CorrectionError(_("Every row needs a player and a place."))
-            try:
-                values[name] = int(value)
-            except (TypeError, ValueError):
-                raise CorrectionError(
-                    _("%(field)s must be a whole number, not “%(value)s”.")
-                    % {"field": str(FIELD_LABELS.get(name, name)).capitalize(), "value": value}
-                ) from None
+            value = item.get(name)
+            values[name] = 0 if value is None else _whole(name, value)
         rows.append(Row(**values))
     return rows
+
+
+def _whole(name: str, value: Any) -> int:
+    """``value`` as a whole number, refusing 2.5, True and "ten" rather than rounding."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value.strip())
+    raise CorrectionError(
+        _("%(field)s must be a whole number, not “%(value)s”.")
+        % {"field": str(FIELD_LABELS.get(name, name)).capitalize(), "value": value}
+    )
 
 
 def results_validate(rows: Sequence[Row], names: Mapping[int, str]) -> None:

@@ -7,8 +7,8 @@ table. The season row is locked first, so two runs at once take turns instead of
 interleaving their deletes and inserts.
 
 The number of queries does not depend on the number of events: one read each of the season,
-its events and its results, then one delete and one bulk insert per table (SQLite splits a
-bulk insert into batches of 999 parameters; PostgreSQL sends it whole).
+its events, its results and its chart points, then at most one write of each kind per table
+(see ``_store``).
 """
 
 from __future__ import annotations
@@ -165,19 +165,39 @@ def _store(season: Season, data: SeasonResults, score: scoring.SeasonScore) -> N
             for line in score.lines
         ],
     )
-    StandingPoint.objects.filter(season=season).delete()
-    _insert_many(
-        StandingPoint,
-        ("season", "event", "player", "points", "rank"),
-        [(season.pk, p.event_id, p.player_id, p.points, p.rank) for p in score.history],
-    )
+    # The chart's points after an event never change when a later event is added, so only
+    # the rows that differ from the new history are replaced: after an event finishes that is
+    # the new event's rows, on a repeated run none. (Deleting and inserting all 2,000 rows
+    # of 50 events cost PostgreSQL 35-150 ms, mostly checking their three foreign keys.)
+    stored = {
+        (event_id, player_id): (pk, points, rank)
+        for pk, event_id, player_id, points, rank in StandingPoint.objects.filter(
+            season=season
+        ).values_list("pk", "event_id", "player_id", "points", "rank")
+    }
+    fresh = []
+    for point in score.history:
+        old = stored.pop((point.event_id, point.player_id), None)
+        if old is not None and (old[1], old[2]) == (point.points, point.rank):
+            continue
+        if old is not None:
+            stored[(point.event_id, point.player_id)] = old  # stale: deleted below
+        fresh.append((season.pk, point.event_id, point.player_id, point.points, point.rank))
+    stale = [pk for pk, _points, _rank in stored.values()]
+    for start in range(0, len(stale), MAX_PARAMETERS):
+        StandingPoint.objects.filter(pk__in=stale[start : start + MAX_PARAMETERS]).delete()
+    _insert_many(StandingPoint, ("season", "event", "player", "points", "rank"), fresh)
 
 
-# Rows are written with one ``executemany`` per table rather than ``bulk_create``: on SQLite
-# Django splits a bulk insert into statements of 999 parameters (ten of them for a season of
-# 50 events), and building those statements field by field took 300 of the 430 ms a
-# recompute of 50 events and 200 players took (benchmarks/standings.py). ``executemany``
-# is one query whatever the number of events, and the driver does the repetition.
+# Rows are written with hand-made statements rather than Django's bulk methods, measured with
+# benchmarks/standings.py (50 events, 200 players): on SQLite Django splits a bulk insert into
+# statements of 999 parameters (ten of them for the chart points) and building them field by
+# field took 300 of the 430 ms a recompute took; on PostgreSQL ``executemany`` of the 2,000
+# chart points took 70-90 ms. One multi-row INSERT per table (split only beyond
+# MAX_PARAMETERS, some 6,000 chart points) is a query count that does not grow with the
+# events, and takes a few milliseconds. Results' points changed on a re-score are updated
+# with one ``executemany`` (none on a repeated run).
+MAX_PARAMETERS = 30_000  # under SQLite's 32,766 and PostgreSQL's 65,535
 
 
 def _table(model: type[Model]) -> str:
@@ -196,8 +216,16 @@ def _execute_many(sql: str, rows: Sequence[Sequence[Any]]) -> None:
 
 def _insert_many(model: type[Model], fields: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
     columns = ", ".join(_column(model, name) for name in fields)
-    values = ", ".join(["%s"] * len(fields))
-    _execute_many(f"INSERT INTO {_table(model)} ({columns}) VALUES ({values})", rows)
+    row_sql = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    per_statement = max(1, MAX_PARAMETERS // len(fields))
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows), per_statement):
+            chunk = rows[start : start + per_statement]
+            cursor.execute(
+                f"INSERT INTO {_table(model)} ({columns}) VALUES "
+                + ", ".join([row_sql] * len(chunk)),
+                [value for row in chunk for value in row],
+            )
 
 
 def standings_schedule(season_id: int) -> None:

@@ -173,7 +173,13 @@ def test_other_bad_input_is_refused(event: Event, director: User) -> None:
     rows.append(dict(rows[0]))
     assert "Ann has two rows" in refused(event, director, rows)
     assert "nothing to correct" in refused(event, director, rows_of(event))
-    assert "whole number" in refused(event, director, rows_of(event, Ann={"prize": "lots"}))
+    assert "Prize must be a whole number, not “lots”." == refused(
+        event, director, rows_of(event, Ann={"prize": "lots"})
+    )
+    assert "whole number" in refused(event, director, rows_of(event, Ann={"prize": 2.5}))
+    assert "needs a player and a place" in refused(
+        event, director, rows_of(event, Ann={"place": None})
+    )
     with pytest.raises(CorrectionError, match="Say why"):
         results_correct(event.pk, rows_of(event, Ann={"prize": 70}), by=director, reason="  ")
 
@@ -288,3 +294,10 @@ def test_players_never_lose_results_by_accident(event: Event) -> None:
 
     with pytest.raises(ProtectedError):
         Player.objects.get(name="Ann").delete()
+
+
+def test_the_page_asks_for_a_reason(director_client: Client, event: Event) -> None:
+    url = reverse("series:event_corrections", args=[event.pk])
+    response = director_client.post(url, form_data(event, reason="", Ann={"prize": 55}))
+    assert response.status_code == 400 and "This field is required." in response.content.decode()
+    assert Result.objects.get(event=event, player__name="Ann").prize == 60

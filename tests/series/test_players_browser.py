@@ -82,6 +82,9 @@ def test_a_profile_and_a_settle_up_on_a_phone(
     )
     page.screenshot(path=str(ARTIFACTS / "series-profile-phone.png"), full_page=True)
     page.locator(".record-table").screenshot(path=str(ARTIFACTS / "series-profile-table-phone.png"))
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.screenshot(path=str(ARTIFACTS / "series-profile-laptop.png"), full_page=True)
+    page.set_viewport_size(PHONE)
 
     night = (
         Event.objects.filter(results__player=regular, points_only=False)

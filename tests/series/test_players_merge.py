@@ -164,3 +164,23 @@ def test_the_page_shows_a_refused_merge(director_client: Client, bob: Player) ->
     assert "both have a result in Event 1" in response.content.decode()
     assert Player.objects.filter(pk=bob.pk).exists()
     assert not ResultChange.objects.exists()
+
+
+def test_the_account_standing_counts_the_guest_results_after_the_merge(
+    bob: Player, director: User, django_capture_on_commit_callbacks: object
+) -> None:
+    from django.test import override_settings
+
+    from series.services.standings import standings_recompute
+
+    s = season()
+    bobby, ann, cal, dee = account("Bobby"), account("Ann"), account("Cal"), account("Dee")
+    finished_event(s, [(bob, 1, 0, 0), (ann, 2, 0, 0), (cal, 3, 0, 0), (dee, 4, 0, 0)], number=1)
+    finished_event(s, [(bobby, 1, 0, 0), (ann, 2, 0, 0), (cal, 3, 0, 0), (dee, 4, 0, 0)], number=2)
+    standings_recompute(s.pk)
+    assert Standing.objects.get(player=bobby).events == 1
+    with override_settings(SERIES_STANDINGS_INLINE=True):
+        with django_capture_on_commit_callbacks(execute=True):  # type: ignore[operator]
+            player_merge(bob.pk, bobby.pk, by=director)
+    standing = Standing.objects.get(player=bobby)
+    assert standing.events == 2 and standing.wins == 2 and standing.rank == 1

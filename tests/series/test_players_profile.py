@@ -117,3 +117,22 @@ def test_the_chart_labels_every_column_while_they_fit() -> None:
     many = results_chart([Finish(str(i), "", 1, 4, False) for i in range(40)])
     assert few is not None and many is not None
     assert few.label_every == 1 and many.label_every > 1
+
+
+def test_the_profile_queries_do_not_grow_with_the_events(client: Client, db: None) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    s = season()
+    ann, ben = account("Ann"), account("Ben")
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(reverse("series:player", args=[ann.pk])).status_code == 200
+        return len(captured.captured_queries)
+
+    finished_event(s, [(ann, 1, 40, 25), (ben, 2, 0, 25)], number=1)
+    few = queries()
+    for number in range(2, 12):
+        finished_event(s, [(ben, 1, 40, 25), (ann, 2, 0, 25)], number=number)
+    assert queries() == few

@@ -122,6 +122,7 @@ def test_a_player_of_the_night_reads_it_but_cannot_mark(night: dict[str, object]
     assert response.status_code == 200
     body = response.content.decode()
     assert "3 payments" in body and "Mark paid" not in body
+    assert "you pay" in body and "you receive" not in body
     assert "Each player pays the fee (5 per entry, 20 in all) to the host" in body
     transfer = Transfer.objects.first()
     assert client.post(url, {"transfer": transfer.pk, "paid": "1"}).status_code == 403
