@@ -203,3 +203,15 @@ def test_saving_a_season_in_the_admin_re_scores_it(
         response = client.post(url, data)
     assert response.status_code == 302, response.content.decode()[:2000]
     assert Standing.objects.filter(season=season).exists()
+
+
+def test_a_stored_formula_failing_on_a_new_result_is_shown(
+    director_client: Client, season: Season
+) -> None:
+    # Stored directly, as if a result that came in after the formula was saved broke it.
+    Season.objects.filter(pk=season.pk).update(
+        points_formula=PointsFormula.CUSTOM, custom_formula="10 / (k - 1)"
+    )
+    html = director_client.get(reverse("series:scoring", args=[season.pk])).content.decode()
+    assert "The season's formula fails on a result" in html
+    assert "(place 1): division by zero at column 4" in html
