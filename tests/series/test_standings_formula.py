@@ -84,6 +84,9 @@ def test_the_square_root_formula_written_out() -> None:
         ("1e400", "unexpected 'e' at column 2"),
         ("1234567890123", "number too long at column 1"),
         ("", "the formula is empty"),
+        ("n²", "unexpected '²' at column 2"),
+        ("٣ + 1", "unexpected '٣' at column 1"),
+        ("ñ", "unexpected 'ñ' at column 1"),
     ],
 )
 def test_refused_with_the_position(text: str, message: str) -> None:
