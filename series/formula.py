@@ -108,6 +108,12 @@ FUNCTIONS: dict[str, tuple[int, int | None, Callable[[list[float], int], float]]
 KEYWORDS = ("if", "then", "else", "and", "or", "not")
 
 
+# ASCII only: str.isdigit() is true of "²" and "٣", which float() then refuses.
+DIGITS = frozenset("0123456789")
+NAME_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
+NAME_CHARS = NAME_START | DIGITS
+
+
 def _number(value: float) -> str:
     return f"{value:g}"
 
@@ -136,29 +142,29 @@ def tokenize(text: str) -> list[Token]:
         column = i + 1
         if char.isspace():
             i += 1
-        elif char.isdigit() or (char == "." and text[i + 1 : i + 2].isdigit()):
+        elif char in DIGITS or (char == "." and text[i + 1 : i + 2] in DIGITS):
             start = i
-            while i < len(text) and text[i].isdigit():
+            while i < len(text) and text[i] in DIGITS:
                 i += 1
             if i < len(text) and text[i] == ".":
                 i += 1
-                while i < len(text) and text[i].isdigit():
+                while i < len(text) and text[i] in DIGITS:
                     i += 1
             literal = text[start:i]
             if len(literal.replace(".", "")) > 12:
                 raise FormulaError(
                     _("number too long at column %(column)s") % {"column": column}, column
                 )
-            if i < len(text) and (text[i].isalpha() or text[i] == "_" or text[i] == "."):
+            if i < len(text) and (text[i] in NAME_CHARS or text[i] == "."):
                 raise FormulaError(
                     _("unexpected '%(char)s' at column %(column)s")
                     % {"char": text[i], "column": i + 1},
                     i + 1,
                 )
             tokens.append(Token("number", literal, column, float(literal)))
-        elif char.isalpha() or char == "_":
+        elif char in NAME_START:
             start = i
-            while i < len(text) and (text[i].isalnum() or text[i] == "_"):
+            while i < len(text) and text[i] in NAME_CHARS:
                 i += 1
             name = text[start:i]
             if i < len(text) and text[i] == ".":

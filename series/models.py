@@ -6,9 +6,12 @@ Standings are never incremented: a Celery task recomputes a season's ``Standing`
 running it twice, or twice at once, gives the same table.
 """
 
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+
+from series.formula import Formula, FormulaError
 
 
 class Game(models.TextChoices):
@@ -70,6 +73,14 @@ class Season(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        # The admin saves seasons too: a formula is refused there as on the scoring page.
+        if self.points_formula == PointsFormula.CUSTOM:
+            try:
+                Formula.parse(self.custom_formula)
+            except FormulaError as error:
+                raise ValidationError({"custom_formula": error.message}) from None
 
 
 class Event(models.Model):

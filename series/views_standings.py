@@ -103,6 +103,7 @@ def season_scoring(request: HttpRequest, season_id: int) -> HttpResponse:
     season = get_object_or_404(Season, pk=season_id)
     form = ScoringForm(request.POST or None, instance=Season.objects.get(pk=season.pk))
     preview = None
+    current_error = None
     if request.method == "POST" and form.is_valid():
         try:
             if "save" in request.POST:
@@ -114,7 +115,12 @@ def season_scoring(request: HttpRequest, season_id: int) -> HttpResponse:
             field = "custom_formula" if form.cleaned_data.get("custom_formula") else None
             form.add_error(field, formula_error_text(error, season))
     elif request.method == "GET":
-        preview = _current_preview(season)
+        try:
+            preview = standings_preview(season, {})
+        except FormulaError as error:
+            # A result stored since the formula was saved breaks it (a freeroll's b = 0 under
+            # "100 / b", say): the standings stay as they were until the director fixes it.
+            current_error = formula_error_text(error, season)
     saved = request.session.pop(MOVES_SESSION_KEY, None) if request.method == "GET" else None
     return render(
         request,
@@ -123,15 +129,9 @@ def season_scoring(request: HttpRequest, season_id: int) -> HttpResponse:
             "season": season,
             "form": form,
             "preview": preview,
+            "current_error": current_error,
             "saved": saved,
             "moved": [m for m in saved or [] if m["change"]],
             "variables": VARIABLES,
         },
     )
-
-
-def _current_preview(season: Season) -> Any:
-    try:
-        return standings_preview(season, {})
-    except FormulaError:
-        return None

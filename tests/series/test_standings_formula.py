@@ -84,6 +84,9 @@ def test_the_square_root_formula_written_out() -> None:
         ("1e400", "unexpected 'e' at column 2"),
         ("1234567890123", "number too long at column 1"),
         ("", "the formula is empty"),
+        ("n²", "unexpected '²' at column 2"),
+        ("٣ + 1", "unexpected '٣' at column 1"),
+        ("ñ", "unexpected 'ñ' at column 1"),
     ],
 )
 def test_refused_with_the_position(text: str, message: str) -> None:
@@ -142,3 +145,21 @@ def test_no_python_evaluation_reaches_the_text() -> None:
     for text in ("__builtins__", "().__class__", "lambda: 1", "import os", "[].pop"):
         with pytest.raises(FormulaError):
             Formula.parse(text)
+
+
+def test_any_text_is_either_a_formula_or_a_formula_error() -> None:
+    import random
+
+    rng = random.Random(12)
+    alphabet = "nkb0123456789.+-*/^()<>=!, ifthenelsandorsqrtlogminmaxabs_x'\"[]{}²;"
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
+        try:
+            formula = Formula.parse(text)
+        except FormulaError as error:
+            assert error.column is not None
+            continue
+        try:
+            formula.evaluate(RESULT)
+        except FormulaError:
+            pass

@@ -155,3 +155,63 @@ def test_the_form_shows_place_points_as_typed(director_client: Client, season: S
     Season.objects.filter(pk=season.pk).update(place_points=[])
     html = director_client.get(reverse("series:scoring", args=[season.pk])).content.decode()
     assert 'name="place_points" value="[]"' not in html
+
+
+def test_the_admin_refuses_a_bad_formula_too(db: None) -> None:
+    from django.core.exceptions import ValidationError
+
+    season = Season(
+        name="S",
+        starts_on=date(2026, 1, 1),
+        ends_on=date(2026, 2, 1),
+        points_formula=PointsFormula.CUSTOM,
+        custom_formula="n + x",
+    )
+    with pytest.raises(ValidationError) as error:
+        season.full_clean()
+    assert error.value.message_dict["custom_formula"] == ["unknown name 'x' at column 5"]
+
+
+def test_saving_a_season_in_the_admin_re_scores_it(
+    client: Client, season: Season, django_capture_on_commit_callbacks: Any, settings: Any
+) -> None:
+    from django.contrib.auth.models import User
+
+    settings.SERIES_STANDINGS_INLINE = True
+    admin = User.objects.create_superuser("root", password="x-y-z-1-2-3")
+    client.force_login(admin)
+    Standing.objects.filter(season=season).delete()
+    url = reverse("admin:series_season_change", args=[season.pk])
+    data = {
+        "name": season.name,
+        "starts_on": season.starts_on.isoformat(),
+        "ends_on": season.ends_on.isoformat(),
+        "description": "",
+        "points_formula": PointsFormula.SQUARE_ROOT,
+        "place_points": "[]",
+        "custom_formula": "",
+        "best_of": "",
+        "min_events": "0",
+        "min_field": "4",
+        "season_pot_per_entry": "0",
+        "events-TOTAL_FORMS": "0",
+        "events-INITIAL_FORMS": "0",
+        "events-MIN_NUM_FORMS": "0",
+        "events-MAX_NUM_FORMS": "1000",
+    }
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(url, data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert Standing.objects.filter(season=season).exists()
+
+
+def test_a_stored_formula_failing_on_a_new_result_is_shown(
+    director_client: Client, season: Season
+) -> None:
+    # Stored directly, as if a result that came in after the formula was saved broke it.
+    Season.objects.filter(pk=season.pk).update(
+        points_formula=PointsFormula.CUSTOM, custom_formula="10 / (k - 1)"
+    )
+    html = director_client.get(reverse("series:scoring", args=[season.pk])).content.decode()
+    assert "The season's formula fails on a result" in html
+    assert "(place 1): division by zero at column 4" in html
