@@ -33,9 +33,11 @@ export function createControls({ root, send, toast }) {
       button.textContent = gettext("Fold? Checking is free");
       button.classList.add("armed");
       setTimeout(() => {
-        if (button.isConnected && Date.now() > foldArmedUntil) {
-          button.textContent = gettext("Fold");
-          button.classList.remove("armed");
+        // The bar may have been redrawn since (a new snapshot): disarm the Fold shown now.
+        const shown = actionBar.querySelector('button[data-action="fold"].armed');
+        if (shown && Date.now() > foldArmedUntil) {
+          shown.textContent = gettext("Fold");
+          shown.classList.remove("armed");
         }
       }, 4100);
       return;
