@@ -49,6 +49,26 @@ CONTRAST = """
 """
 
 
+HELPER_WORDS = """
+async () => {
+  const { helperText } = await import("/static/tables/felt.js");
+  const high = (code, ranks) => ({ code: code, ranks: ranks.split("") });
+  return [
+    { high: high("two-pair", "KK559"), low: ["8", "6", "4", "3", "A"] },
+    { high: high("one-pair", "66AK2"), low: null },
+    { high: high("full-house", "333TT") },
+    { high: high("straight", "5432A") },
+    { high: high("straight-flush", "AKQJT") },
+    { high: high("straight-flush", "98765"), low: ["8", "7", "6", "5", "4"] },
+    { high: high("high-card", "AKQ97") },
+    { high: high("three-of-a-kind", "222KQ") },
+    { high: high("four-of-a-kind", "JJJJ9") },
+    { high: high("flush", "QT842") },
+  ].map(helperText);
+}
+"""
+
+
 def shoot(page: Page, label: str) -> None:
     for size_name, size in (("laptop", LAPTOP), ("phone", PHONE)):
         page.set_viewport_size(size)
@@ -158,7 +178,27 @@ def test_a_heads_up_hand_with_the_table_s_helpers(
     ann.get_by_role("group").filter(has_text="Keyboard shortcuts").locator("summary").click()
     expect(ann.locator(".keys-list")).to_contain_text("check or call")
     ann.screenshot(path=str(ARTIFACTS / "table2-keys-laptop.png"))
+    ann.set_viewport_size(PHONE)
+    keys = ann.locator(".keys-list").bounding_box()
+    assert keys and keys["x"] >= 0 and keys["x"] + keys["width"] <= PHONE["width"], keys
+    ann.screenshot(path=str(ARTIFACTS / "table2-keys-phone.png"))
+    ann.set_viewport_size(LAPTOP)
     ann.locator(".keys summary").click()
+
+    # The helper's words for each code the server sends (tables.live.HIGH_CODES).
+    words = ann.evaluate(HELPER_WORDS)
+    assert words == [
+        "Two pair, kings and fives · Low 8-6-4-3-A",
+        "One pair, sixes · No low",
+        "Full house, threes full of tens",
+        "Straight, five high",
+        "Royal flush",
+        "Straight flush, nine high · Low 8-7-6-5-4",
+        "High card, ace high",
+        "Three of a kind, deuces",
+        "Four of a kind, jacks",
+        "Flush, queen high",
+    ], words
 
     # On a phone the chat folds away behind a toggle that counts the lines not read.
     ann.set_viewport_size(PHONE)
