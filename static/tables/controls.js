@@ -9,6 +9,9 @@
 import { chips, el, helperText, nameOf } from "./felt.js";
 import { pref, setPref } from "./prefs.js";
 
+// The keyboard shortcut of each action (see the keydown handler below and the page's "?").
+const KEYS = { fold: "F", check: "C", call: "C", bet: "R", raise: "R" };
+
 export function createControls({ root, send, toast }) {
   const actionBar = root.querySelector(".action-bar");
   const seatControls = root.querySelector(".seat-controls");
@@ -56,6 +59,11 @@ export function createControls({ root, send, toast }) {
     const button = el("button", "act " + (className || ""), label);
     button.type = "button";
     button.dataset.action = action;
+    const key = KEYS[action];
+    if (key) {
+      button.setAttribute("aria-keyshortcuts", key);
+      button.title = interpolate(gettext("Key: %s"), [key]);
+    }
     button.addEventListener("click", () => act(action, amountFn ? amountFn() : undefined));
     return button;
   }

@@ -148,7 +148,9 @@ def test_a_heads_up_hand_with_the_table_s_helpers(
     expect(other.locator("#poker")).not_to_have_attribute("data-version", version)
 
     # The flop: the other player acts first and may check, so Fold asks again.
-    expect(other.locator('.action-bar button[data-action="check"]')).to_be_visible()
+    check = other.locator('.action-bar button[data-action="check"]')
+    expect(check).to_be_visible()
+    expect(check).to_have_attribute("aria-keyshortcuts", "C")
     fold = other.locator('.action-bar button[data-action="fold"]')
     version = version_of(other)
     other.keyboard.press("f")  # the shortcut, as a tap would: it only asks
