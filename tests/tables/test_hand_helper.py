@@ -109,3 +109,46 @@ def test_a_folded_player_gets_no_helper(
     assert "helper" not in live.table_snapshot(seated_table.pk, folder)["you"]
     others = [p for p in players if p != folder]
     assert all("helper" in live.table_snapshot(seated_table.pk, p)["you"] for p in others)
+
+
+def _helper_paths(value: object, path: str = "") -> list[str]:
+    """Where a frame holds a "helper" key."""
+    out: list[str] = []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key == "helper":
+                out.append(f"{path}.{key}")
+            out += _helper_paths(item, f"{path}.{key}")
+    elif isinstance(value, list):
+        for k, item in enumerate(value):
+            out += _helper_paths(item, f"{path}[{k}]")
+    return out
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_over_the_sockets_each_helper_reaches_only_its_player(
+    seated_table: Table, players: list[User]
+) -> None:
+    """Five whole hands through the real sockets: every frame any socket gets holds a helper
+    only in its own ``you``, made of that viewer's own cards, and the spectator gets none."""
+    from tests.tables.test_consumers import open_socket, play_hands
+
+    viewers = [await open_socket(seated_table, p, p.username) for p in players]
+    spectator = await open_socket(seated_table, None, "spectator")
+    await play_hands(seated_table, viewers, [*viewers, spectator], hands=5)
+
+    assert not any(_helper_paths(frame) for frame in spectator.frames)
+    seen = 0
+    for viewer in viewers:
+        for frame in viewer.frames:
+            paths = _helper_paths(frame)
+            assert paths in ([], [".you.helper"]), (viewer.name, paths)
+            if not paths:
+                continue
+            mine = next(s for s in frame["seats"] if s["seat"] == frame["you"]["seat"])
+            assert frame["you"]["helper"] == _expected(mine, frame["hand"]["board"], True)
+            seen += 1
+    assert seen > 5
+    for v in [*viewers, spectator]:
+        await v.ws.disconnect()
