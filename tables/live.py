@@ -20,7 +20,9 @@ from datetime import timedelta
 from typing import Any
 
 from tables import fairness
-from tables.engine.cards import card_str
+from tables.engine.cards import RANKS, Card, card_str
+from tables.engine.config import Game
+from tables.engine.evaluator import best_high, best_low, high_category, high_ranks, low_ranks
 from tables.engine.state import Hand as EngineHand
 from tables.engines import engine_of
 from tables.models import ChatMessage, Hand, Seat, SeatState, Table
@@ -316,6 +318,8 @@ class _Shared:
     own_seat_texts: dict[int, str]
     # After the hand, each dealt seat's openings of its own hole cards (fairness).
     own_openings: dict[int, list[dict[str, Any]]] | None = None
+    # From the flop on, each seat still in the hand: its best hands so far (the hand helper).
+    own_helpers: dict[int, dict[str, Any]] | None = None
 
 
 def _shared(state: _TableState) -> _Shared:
@@ -339,6 +343,8 @@ def _build_shared(state: _TableState) -> _Shared:
 
     seats_out = []
     own_cards: dict[int, list[str]] = {}
+    helpers: dict[int, dict[str, Any]] = {}
+    board_seen = len(view["board"]) if view else 0
     for seat in seats:
         if seat.user is None:
             seats_out.append({"seat": seat.number, "player": None, "state": SeatState.EMPTY.value})
@@ -370,6 +376,8 @@ def _build_shared(state: _TableState) -> _Shared:
             entry["folded"] = dealt["status"] == "folded"
             entry["all_in"] = dealt["status"] == "all-in"
             entry["card_count"] = 4 if dealt["status"] in ("active", "all-in") else 0
+            if entry["card_count"] and board_seen >= 3:
+                helpers[seat.number] = _helper(hand, engine, seat.number, board_seen)  # type: ignore[arg-type]
             if dealt["cards"] is not None:
                 # The spectator's view holds only the hands shown at the table.
                 entry["cards"] = dealt["cards"]
@@ -446,6 +454,7 @@ def _build_shared(state: _TableState) -> _Shared:
             if hand is not None and engine is not None and hand.is_complete
             else None
         ),
+        own_helpers=helpers,
         own_seat_texts={
             entry["seat"]: _json({**entry, "cards": own_cards[entry["seat"]]})
             for entry in seats_out
@@ -481,7 +490,55 @@ def _you(shared: _Shared, mine: Seat | None) -> dict[str, Any]:
     if mine is not None and shared.own_openings and mine.number in shared.own_openings:
         # Only on this player's own socket: the proof their hole cards were committed.
         you["openings"] = shared.own_openings[mine.number]
+    if mine is not None and shared.own_helpers and mine.number in shared.own_helpers:
+        # Only on this player's own socket: it is made of their hole cards.
+        you["helper"] = shared.own_helpers[mine.number]
     return you
+
+
+# The hand helper names a high by one of these codes, by `high_category` (HIGH_CARD ..
+# STRAIGHT_FLUSH): the page words it in the reader's language (static/tables/felt.js).
+HIGH_CODES = (
+    "high-card",
+    "one-pair",
+    "two-pair",
+    "three-of-a-kind",
+    "straight",
+    "flush",
+    "full-house",
+    "four-of-a-kind",
+    "straight-flush",
+)
+_HELPERS: dict[tuple[int, str, int, int], dict[str, Any]] = {}
+
+
+def _helper(hand: Hand, engine: EngineHand, seat: int, board_cards: int) -> dict[str, Any]:
+    """A seat's best high (and in Hi/Lo its best low, or None) with the board shown so far.
+
+    Codes and ranks, not words: ``{"high": {"code": "two-pair", "ranks": ["K", "K", "5", "5",
+    "9"]}, "low": ["8", "6", "4", "3", "A"]}`` (``"low"`` only in Hi/Lo). The engine finds
+    the hands; a hand's helper changes only with the board, so it is kept per board length.
+    """
+    key = (hand.pk, hand.commitment, seat, board_cards)
+    found = _HELPERS.get(key)
+    if found is not None:
+        return found
+    hole: tuple[Card, ...] = engine.hole_cards(seat)
+    board: tuple[Card, ...] = engine.board[:board_cards]
+    value, _ = best_high(hole, board)
+    found = {
+        "high": {
+            "code": HIGH_CODES[high_category(value)],
+            "ranks": [RANKS[rank] for rank in high_ranks(value)],
+        }
+    }
+    if engine.config.game is Game.OMAHA_HI_LO:
+        low = best_low(hole, board)
+        found["low"] = None if low is None else [RANKS[rank] for rank in low_ranks(low[0])]
+    if len(_HELPERS) > 4096:
+        _HELPERS.clear()
+    _HELPERS[key] = found
+    return found
 
 
 def _wire(state: _TableState) -> dict[str, Any]:

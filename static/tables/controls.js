@@ -6,25 +6,51 @@
  * refuses anything else. `send(frame)` is the socket's (it returns null when not sent).
  */
 
-import { chips, el, nameOf } from "./felt.js";
+import { chips, el, helperText, nameOf } from "./felt.js";
+import { pref, setPref } from "./prefs.js";
+
+// The keyboard shortcut of each action (see the keydown handler below and the page's "?").
+const KEYS = { fold: "F", check: "C", call: "C", bet: "R", raise: "R" };
 
 export function createControls({ root, send, toast }) {
   const actionBar = root.querySelector(".action-bar");
   const seatControls = root.querySelector(".seat-controls");
   const sitDialog = document.getElementById("sit-dialog");
+  const helperLine = root.querySelector(".hand-helper");
   const authenticated = root.dataset.authenticated === "1";
   let snap = null;
   let pending = false;
-  // The amount being chosen, kept when a new snapshot comes mid-decision (someone sat down).
+  // The amount being chosen, kept when a new snapshot comes mid-decision (someone sat down),
+  // never past it: acting, or the turn passing, drops it, so the next decision (on this
+  // street or the next) starts at the minimum and never offers an amount chosen before.
   let chosen = null;
+  // Fold when checking is free takes a second tap: the first arms it until this time (ms).
+  let foldArmedUntil = 0;
 
   function act(action, amount) {
     const legal = snap && snap.you && snap.you.legal;
     if (!legal || pending) return;
+    if (action === "fold" && legal.check && Date.now() > foldArmedUntil) {
+      foldArmedUntil = Date.now() + 4000;
+      const button = actionBar.querySelector('button[data-action="fold"]');
+      button.textContent = gettext("Fold? Checking is free");
+      button.classList.add("armed");
+      setTimeout(() => {
+        // The bar may have been redrawn since (a new snapshot): disarm the Fold shown now.
+        const shown = actionBar.querySelector('button[data-action="fold"].armed');
+        if (shown && Date.now() > foldArmedUntil) {
+          shown.textContent = gettext("Fold");
+          shown.classList.remove("armed");
+        }
+      }, 4100);
+      return;
+    }
     const frame = { type: "act", hand: legal.hand, version: legal.version, action: action };
     if (amount !== undefined) frame.amount = amount;
     if (send(frame)) {
       pending = true;
+      chosen = null;
+      foldArmedUntil = 0;
       actionBar.querySelectorAll("button, input").forEach((b) => { b.disabled = true; });
     }
   }
@@ -33,6 +59,11 @@ export function createControls({ root, send, toast }) {
     const button = el("button", "act " + (className || ""), label);
     button.type = "button";
     button.dataset.action = action;
+    const key = KEYS[action];
+    if (key) {
+      button.setAttribute("aria-keyshortcuts", key);
+      button.title = interpolate(gettext("Key: %s"), [key]);
+    }
     button.addEventListener("click", () => act(action, amountFn ? amountFn() : undefined));
     return button;
   }
@@ -65,12 +96,13 @@ export function createControls({ root, send, toast }) {
       if (!typing) number.value = amount;
       slider.value = amount;
       go.textContent = label(amount);
-      chosen = { hand: legal.hand, amount: amount };
+      chosen = { hand: legal.hand, street: snap.hand && snap.hand.street, amount: amount };
     };
     slider.addEventListener("input", () => set(slider.value));
     number.addEventListener("input", () => set(number.value, true));
     number.addEventListener("change", () => set(number.value));
-    if (chosen && chosen.hand === legal.hand && chosen.amount >= range.min && chosen.amount <= range.max) {
+    if (chosen && chosen.hand === legal.hand && chosen.street === (snap.hand && snap.hand.street)
+      && chosen.amount >= range.min && chosen.amount <= range.max) {
       set(chosen.amount);
     }
     if (range.min === range.max) {
@@ -79,7 +111,11 @@ export function createControls({ root, send, toast }) {
     }
     const presets = el("div", "presets");
     const step = Number(snap.table.big_blind) || 1;
-    const maxLabel = structure === "pot-limit" ? gettext("Pot") : structure === "no-limit" ? gettext("All-in") : gettext("Max");
+    // The top preset names its amount, the pot-limit maximum included, before it is pressed.
+    const words = { amount: chips(range.max) };
+    const maxLabel = structure === "pot-limit" ? interpolate(gettext("Pot %(amount)s"), words, true)
+      : structure === "no-limit" ? interpolate(gettext("All-in %(amount)s"), words, true)
+        : interpolate(gettext("Max %(amount)s"), words, true);
     [[gettext("Min"), () => range.min, ""], ["−", () => clamp(number.value) - step, gettext("Less")],
       ["+", () => clamp(number.value) + step, gettext("More")], [maxLabel, () => range.max, ""]].forEach(([text, fn, name]) => {
       const b = el("button", "preset", text);
@@ -100,6 +136,8 @@ export function createControls({ root, send, toast }) {
     const legal = snap.you && snap.you.legal;
     root.classList.toggle("my-turn", Boolean(legal));
     if (!legal) {
+      chosen = null;
+      foldArmedUntil = 0;
       const hand = snap.hand;
       let text = "";
       if (hand && hand.to_act) text = interpolate(gettext("Waiting for %s…"), [nameOf(snap, hand.to_act)]);
@@ -108,7 +146,12 @@ export function createControls({ root, send, toast }) {
       return;
     }
     const buttons = el("div", "act-buttons");
-    if (legal.fold) buttons.append(actionButton(gettext("Fold"), "fold", "act-fold"));
+    if (legal.fold) {
+      const armed = legal.check && Date.now() <= foldArmedUntil;
+      const fold = actionButton(armed ? gettext("Fold? Checking is free") : gettext("Fold"), "fold", "act-fold");
+      if (armed) fold.classList.add("armed");
+      buttons.append(fold);
+    }
     if (legal.check) buttons.append(actionButton(gettext("Check"), "check", "act-check"));
     if (legal.call !== null && legal.call !== undefined && legal.call !== false) {
       const words = { amount: chips(legal.call) };
@@ -128,11 +171,11 @@ export function createControls({ root, send, toast }) {
     actionBar.append(buttons);
   }
 
-  function frameButton(label, type) {
+  function frameButton(label, type, extra) {
     const b = el("button", "button button-small button-ghost", label);
     b.type = "button";
     b.dataset.frame = type;
-    b.addEventListener("click", () => send({ type: type }));
+    b.addEventListener("click", () => send({ type: type, ...extra }));
     return b;
   }
 
@@ -150,8 +193,16 @@ export function createControls({ root, send, toast }) {
       return;
     }
     const mine = snap.seats.find((s) => s.seat === you.seat) || {};
-    if (mine.state === "sitting_out") seatControls.append(frameButton(gettext("Sit in"), "sit_in"));
-    else seatControls.append(frameButton(gettext("Sit out"), "sit_out"));
+    if (you.owes) seatControls.append(el("p", "owes", owesSentence(you.owes)));
+    if (mine.state === "sitting_out" && you.owes) {
+      seatControls.append(
+        frameButton(gettext("Post and play"), "sit_in", { wait_for_big_blind: false }),
+        frameButton(gettext("Wait for the big blind"), "sit_in", { wait_for_big_blind: true }));
+    } else if (mine.state === "sitting_out") {
+      seatControls.append(frameButton(gettext("Sit in"), "sit_in"));
+    } else {
+      seatControls.append(frameButton(gettext("Sit out"), "sit_out"));
+    }
     seatControls.append(frameButton(gettext("Leave"), "leave"));
     const muck = el("label", "muck-choice");
     const box = document.createElement("input");
@@ -163,12 +214,36 @@ export function createControls({ root, send, toast }) {
     muck.append(box, document.createTextNode(" " + gettext("Muck losing hands")));
     muck.title = gettext("Off: your hand is shown at the showdown even when it cannot win");
     seatControls.append(muck);
-    if (you.owes) {
-      const owed = [];
-      if (you.owes.small) owed.push(gettext("small blind"));
-      if (you.owes.big) owed.push(gettext("big blind"));
-      seatControls.append(el("span", "muted owes", interpolate(gettext("Owes the %s"), [owed.join(" + ")])));
+    const helper = el("label", "helper-choice");
+    const helperBox = document.createElement("input");
+    helperBox.type = "checkbox";
+    helperBox.name = "hand-helper";
+    helperBox.checked = pref("handHelper", false);
+    helperBox.addEventListener("change", () => {
+      setPref("handHelper", helperBox.checked);
+      renderHelper();
+    });
+    helper.append(helperBox, document.createTextNode(" " + gettext("Hand helper")));
+    helper.title = gettext("Shows your best hand so far; nobody else sees it");
+    seatControls.append(helper);
+  }
+
+  /* The missed blinds in a sentence: what they are and the two ways back in. */
+  function owesSentence(owes) {
+    if (owes.small && owes.big) {
+      return gettext("You missed the blinds: post the small (dead) and big blind to come back in, or wait for the big blind.");
     }
+    if (owes.big) return gettext("You missed the big blind: post it to come back in, or wait for the big blind.");
+    return gettext("You missed the small blind: post it (dead) to come back in, or wait for the big blind.");
+  }
+
+  /* The hand helper's line (your best high, and low in Hi/Lo), when this browser wants it. */
+  function renderHelper() {
+    if (!helperLine) return;
+    const helper = snap && snap.you && snap.you.helper;
+    const text = helper && pref("handHelper", false) ? helperText(helper) : "";
+    helperLine.textContent = text;
+    helperLine.hidden = !text;
   }
 
   /* The sit dialog for an empty seat the viewer clicked (the felt's "Sit" button). */
@@ -228,6 +303,7 @@ export function createControls({ root, send, toast }) {
       pending = false;
       renderActions();
       renderSeatControls();
+      renderHelper();
     },
     /* A frame was refused: the action bar comes back as it was. */
     refused() {

@@ -14,6 +14,30 @@ const STREETS = {
   showdown: gettext("Showdown"), complete: gettext("Hand over"),
 };
 const HALVES = { high: gettext("high"), low: gettext("low") };
+/* Ranks in words, one and several, for the hand helper. */
+const RANK_ONE = {
+  2: gettext("deuce"), 3: gettext("three"), 4: gettext("four"), 5: gettext("five"), 6: gettext("six"),
+  7: gettext("seven"), 8: gettext("eight"), 9: gettext("nine"), T: gettext("ten"), J: gettext("jack"),
+  Q: gettext("queen"), K: gettext("king"), A: gettext("ace"),
+};
+const RANK_MANY = {
+  2: gettext("deuces"), 3: gettext("threes"), 4: gettext("fours"), 5: gettext("fives"), 6: gettext("sixes"),
+  7: gettext("sevens"), 8: gettext("eights"), 9: gettext("nines"), T: gettext("tens"), J: gettext("jacks"),
+  Q: gettext("queens"), K: gettext("kings"), A: gettext("aces"),
+};
+/* A high hand by the server's code (tables.live.HIGH_CODES): the sentence and which of its
+ * five ranks (in the order they matter) fill it. */
+const HIGHS = {
+  "high-card": [gettext("High card, %(one)s high"), 0],
+  "one-pair": [gettext("One pair, %(many)s"), 0],
+  "two-pair": [gettext("Two pair, %(many)s and %(other)s"), 0, 2],
+  "three-of-a-kind": [gettext("Three of a kind, %(many)s"), 0],
+  "straight": [gettext("Straight, %(one)s high"), 0],
+  "flush": [gettext("Flush, %(one)s high"), 0],
+  "full-house": [gettext("Full house, %(many)s full of %(other)s"), 0, 3],
+  "four-of-a-kind": [gettext("Four of a kind, %(many)s"), 0],
+  "straight-flush": [gettext("Straight flush, %(one)s high"), 0],
+};
 const NUMBERS = new Intl.NumberFormat(document.documentElement.lang || undefined);
 
 /* A new element with a class and a text. */
@@ -54,6 +78,28 @@ export function stakesText(table) {
     ? chips(table.big_blind) + "/" + chips(table.big_bet)
     : chips(table.small_blind) + "/" + chips(table.big_blind);
   return table.label + " · " + blinds;
+}
+
+/* The hand helper's line from `you.helper` (codes and ranks, as tables/live.py sends them):
+ * "Two pair, kings and fives · Low 8-6-4-3-A", or "… · No low" in Hi/Lo. */
+export function helperText(helper) {
+  const high = helper.high;
+  const shape = HIGHS[high.code];
+  if (!shape) return "";
+  const top = high.ranks[shape[1]];
+  let text = high.code === "straight-flush" && top === "A"
+    ? gettext("Royal flush")
+    : interpolate(shape[0], {
+      one: RANK_ONE[top], many: RANK_MANY[top],
+      other: shape.length > 2 ? RANK_MANY[high.ranks[shape[2]]] : "",
+    }, true);
+  if (helper.low !== undefined) {
+    const low = helper.low
+      ? interpolate(gettext("Low %s"), [helper.low.join("-")])
+      : gettext("No low");
+    text = interpolate(gettext("%(high)s · %(low)s"), { high: text, low: low }, true);
+  }
+  return text;
 }
 
 /* The name of the player in a seat, for sentences. */
@@ -172,7 +218,14 @@ function drawCenter(center, snap) {
     board.append(boardCards[i] ? cardEl(boardCards[i]) : el("span", "pc pc-slot"));
   }
   const pots = el("div", "pots");
-  const potList = (hand && hand.pots) || [];
+  let potList = (hand && hand.pots) || [];
+  const collected = potList.reduce((sum, pot) => sum + Number(pot.amount || 0), 0);
+  const bets = (snap.seats || []).reduce((sum, seat) => sum + Number(seat.bet || 0), 0);
+  // From the deal to the end of the first round the pot is mostly the bets in front of the
+  // players: show it with them, the blinds included (a dead blind is already in the middle).
+  if (hand && !hand.results && hand.street === "preflop" && potList.length <= 1 && collected + bets > 0) {
+    potList = [{ amount: collected + bets }];
+  }
   potList.forEach((pot, i) => {
     let label = gettext("Pot");
     if (i > 0) label = potList.length > 2 ? interpolate(gettext("Side %s"), [i]) : gettext("Side");

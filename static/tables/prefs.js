@@ -1,5 +1,6 @@
-/* Display preferences kept in this browser only (localStorage): the four-colour deck and the
- * sound for your turn. The server never hears of them. */
+/* Display preferences kept in this browser only (localStorage): the four-colour deck, the
+ * sound for your turn and the hand helper (`handHelper`, off unless turned on). The server
+ * never hears of them. */
 
 export function pref(name, fallback) {
   const value = window.localStorage.getItem("poker." + name);

@@ -10,6 +10,42 @@ export function createSide({ root, send }) {
   const chatList = root.querySelector(".chat-list");
   const chatForm = root.querySelector(".chat-form");
   const fairness = root.querySelectorAll(".fairness");
+  const panel = root.querySelector(".side");
+  const toggle = root.querySelector("[data-toggle=side]");
+  const unreadMark = toggle.querySelector(".unread");
+  let unread = 0;
+
+  /* The chat toggle's count of lines not seen: only where the panels fold away (a phone). */
+  function showUnread() {
+    unreadMark.hidden = unread === 0;
+    unreadMark.textContent = String(unread);
+    toggle.setAttribute("aria-label", unread
+      ? interpolate(ngettext("Chat, %s unread message", "Chat, %s unread messages", unread), [unread])
+      : gettext("Chat"));
+  }
+
+  /* A chat line just said at the table: unread if the panel is folded away and it is not ours. */
+  function heard(message) {
+    const folded = getComputedStyle(toggle).display !== "none" && !panel.classList.contains("open");
+    if (!folded || message.name === root.dataset.username) return;
+    unread += 1;
+    showUnread();
+  }
+
+  toggle.addEventListener("click", () => {
+    panel.classList.toggle("open");
+    const open = panel.classList.contains("open");
+    toggle.setAttribute("aria-expanded", String(open));
+    if (open) {
+      unread = 0;
+      showUnread();
+      // Opened from the toggle (a phone): the chat, the other panels folded to their titles,
+      // so the felt above keeps as much height as it can.
+      panel.querySelectorAll("details").forEach((details) => {
+        details.open = Boolean(details.querySelector(".chat-list"));
+      });
+    }
+  });
 
   function addChat(message) {
     const li = el("li");
@@ -64,5 +100,6 @@ export function createSide({ root, send }) {
       renderFairness(snap);
     },
     addChat,
+    heard,
   };
 }

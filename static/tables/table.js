@@ -44,11 +44,6 @@ function applyPrefs() {
 
 soundToggle.addEventListener("click", () => { setPref("sound", !pref("sound", true)); applyPrefs(); });
 colourToggle.addEventListener("click", () => { setPref("fourColour", !pref("fourColour", false)); applyPrefs(); });
-root.querySelector("[data-toggle=side]").addEventListener("click", (event) => {
-  const side = root.querySelector(".side");
-  side.classList.toggle("open");
-  event.currentTarget.setAttribute("aria-expanded", String(side.classList.contains("open")));
-});
 
 // The controls and panels send through the socket, which is opened once they exist.
 const send = (frame) => socket.send(frame);
@@ -66,6 +61,7 @@ const socket = openTableSocket(root.dataset.wsPath, {
   },
   onChat(frame) {
     side.addChat(frame);
+    side.heard(frame);
   },
   onStatus(text, kind) {
     status.textContent = text;
