@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?= -n 2
 
-.PHONY: run test lint fuzz bench soak bench-tables
+.PHONY: run test lint fuzz bench soak bench-tables bench-tables-baseline bench-clock bench-standings
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -59,3 +59,19 @@ soak: $(VENV)/.installed-dev
 # Live tables: N tables of six bots over real WebSockets, embedded then two daphnes.
 bench-tables: $(VENV)/.installed-dev
 	$(PY) benchmarks/tables_load.py
+
+# The same, each round run side by side with a bare Channels relay (the yardstick), with
+# the ratios of their latencies and the table counts where p99 passes 100 ms.
+bench-tables-baseline: $(VENV)/.installed-dev
+	$(PY) benchmarks/tables_load.py --baseline --find-100ms
+
+# The blind clock: fifty tournaments with one-minute levels, how late each level change
+# reaches a clock page's socket. Distributed: DATABASE_URL (a database it may empty) and
+# REDIS_URL set, and CLOCK_ARGS="--modes distributed --wipe-database".
+CLOCK_ARGS ?= --modes embedded
+bench-clock: $(VENV)/.installed-dev
+	$(PY) benchmarks/clock.py $(CLOCK_ARGS)
+
+# The series' standings: recomputing a season of 50 events and 200 players.
+bench-standings: $(VENV)/.installed-dev
+	$(PY) benchmarks/standings.py
