@@ -326,7 +326,7 @@ async def bot_socket(
 ) -> None:
     from websockets.asyncio.client import connect
 
-    from tables.bots import STYLES, decide
+    from tables.botbrain import STYLES, decide
 
     style = STYLES[seat % len(STYLES)]
     await asyncio.sleep(state["ramp"] * table_index / max(1, state["tables"]))

@@ -11,10 +11,11 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from tables.botbrain import STYLES
 from tables.engine.config import Config, Game, Structure
 
-# The house bots' playing styles (``tables.bots`` plays them; ``Seat.bot_style`` names one).
-BOT_STYLES = ("tight", "loose", "station", "maniac")
+# The house bots' playing styles (``tables.botbrain`` plays them; ``Seat.bot_style`` names one).
+BOT_STYLES = STYLES
 
 
 class Table(models.Model):

@@ -1,0 +1,132 @@
+"""How the house bots play: a few simple styles that decide from the legal actions and their
+hand's strength. Pure Python on the engine (no Django), so a bot client outside the site (the
+load benchmark's) plays exactly as the house bots in the server do (``tables.bots``).
+
+``decide(style, snapshot)`` reads the snapshot a seat receives (its own cards, the board,
+``you.legal``) and returns an ``act`` frame; ``BotClient`` plays over a real WebSocket.
+Strength is the hand's share against one random hand, sampled on random boards with the
+engine's evaluator.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from tables.engine.cards import FULL_DECK, parse_cards
+from tables.engine.evaluator import high_value, low_value
+
+STYLES = ("tight", "loose", "station", "maniac")
+
+# (play threshold, raise threshold, bluff rate): how strong a hand must be to continue, to
+# raise, and how often to raise anyway.
+_STYLE_TABLE = {
+    "tight": (0.55, 0.72, 0.02),
+    "loose": (0.40, 0.65, 0.08),
+    "station": (0.0, 0.95, 0.0),
+    "maniac": (0.35, 0.50, 0.25),
+}
+
+
+def strength(
+    hole: list[str], board: list[str], hi_lo: bool, samples: int = 60, rng: Any = None
+) -> float:
+    """This hand's expected share of a pot against one random hand (0..1)."""
+    rng = rng or random.Random()
+    mine = parse_cards(hole)
+    known = parse_cards(board)
+    rest = [c for c in FULL_DECK if c not in set(mine) | set(known)]
+    total = 0.0
+    for _ in range(samples):
+        draw = rng.sample(rest, 4 + 5 - len(known))
+        theirs = tuple(draw[:4])
+        full = tuple(known) + tuple(draw[4:])
+        a, b = high_value(mine, full), high_value(theirs, full)
+        hi_share = 1.0 if a > b else 0.5 if a == b else 0.0
+        if not hi_lo:
+            total += hi_share
+            continue
+        la, lb = low_value(mine, full), low_value(theirs, full)
+        if la is None and lb is None:
+            total += hi_share
+            continue
+        lo_share = 1.0 if lb is None or (la is not None and la > lb) else 0.5 if la == lb else 0.0
+        total += (hi_share + lo_share) / 2
+    return total / samples
+
+
+def decide(
+    style: str, snapshot: dict[str, Any], rng: Any = None, samples: int = 60
+) -> dict[str, Any] | None:
+    """The act frame this style sends for the snapshot, or None when it is not its turn."""
+    rng = rng or random.Random()
+    legal = snapshot.get("you", {}).get("legal")
+    if not legal:
+        return None
+    frame: dict[str, Any] = {"type": "act", "hand": legal["hand"], "version": legal["version"]}
+    if legal["show"] or legal["muck"]:
+        return {**frame, "action": "show"}
+    me = snapshot["you"]["seat"]
+    seat = next(s for s in snapshot["seats"] if s["seat"] == me)
+    board = snapshot["hand"]["board"]
+    hi_lo = snapshot["table"]["game"] == "omaha-hi-lo"
+    play, raise_at, bluff = _STYLE_TABLE.get(style, _STYLE_TABLE["tight"])
+    power = strength(seat.get("cards") or [], board, hi_lo, samples=samples, rng=rng)
+    span = legal["raise"] or legal["bet"]
+    kind = "raise" if legal["raise"] else "bet"
+    if span and (power >= raise_at or rng.random() < bluff):
+        low, high = span["min"], span["max"]
+        amount = low if power < 0.85 else max(low, min(high, low + (high - low) // 2))
+        return {**frame, "action": kind, "amount": amount}
+    if legal["check"]:
+        return {**frame, "action": "check"}
+    if legal["call"] is not None and (power >= play or style == "station"):
+        return {**frame, "action": "call"}
+    return {**frame, "action": "fold"}
+
+
+class BotClient:
+    """A bot over a real WebSocket (``websockets``' asyncio client): for load tests and demos.
+
+    ``on_snapshot`` is called with every snapshot; the bot answers its turns after
+    ``think`` seconds with ``decide``. Latency bookkeeping is the caller's.
+    """
+
+    def __init__(self, url: str, origin: str, cookie: str, style: str, think: float = 1.0) -> None:
+        self.url = url
+        self.origin = origin
+        self.cookie = cookie
+        self.style = style
+        self.think = think
+        self.rng = random.Random()
+
+    async def run(self, stop: Any, on_frame: Any = None) -> None:
+        import asyncio
+        import json
+
+        from websockets.asyncio.client import connect
+
+        async with connect(
+            self.url, origin=self.origin, additional_headers={"Cookie": self.cookie}
+        ) as ws:
+            pending: asyncio.Task[None] | None = None
+
+            async def act_later(frame: dict[str, Any]) -> None:
+                await asyncio.sleep(self.think)
+                await ws.send(json.dumps(frame))
+
+            while not stop.is_set():
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
+                except TimeoutError:
+                    continue
+                frame = json.loads(raw)
+                if on_frame is not None:
+                    on_frame(frame)
+                if frame.get("type") != "snapshot":
+                    continue
+                move = decide(self.style, frame, self.rng)
+                if move is not None:
+                    if pending is not None and not pending.done():
+                        pending.cancel()
+                    pending = asyncio.create_task(act_later(move))
