@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from tables import services, timing
 from tables.models import Table
+from tables.throttle import throttle_forget
 from tests.conftest import PASSWORD
 
 
@@ -18,6 +19,7 @@ from tests.conftest import PASSWORD
 def _no_scheduled_tasks(settings) -> None:  # type: ignore[no-untyped-def]
     # Flood budgets live in the cache, keyed by user id: ids come back after a rollback.
     cache.clear()
+    throttle_forget()
     # Tests move the clock themselves by calling table_tick(..., now=...).
     settings.TABLES_SCHEDULE_TASKS = False
     # Sockets' threads close their connections after each message in tests, so the test
