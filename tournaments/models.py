@@ -318,6 +318,12 @@ class TournamentTable(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()
     button = models.PositiveSmallIntegerField(null=True, blank=True)
+    # When the director last said where the button is: it moves every hand, so an answer is
+    # only trusted for a few minutes (``tournaments.services.seating.BUTTON_FRESH``).
+    button_set_at = models.DateTimeField(null=True, blank=True)
+    # The table's seats when they differ from the tournament's: an eight-handed event's final
+    # table seats nine (TDA RP-9). Empty: ``Tournament.seats_per_table``.
+    seats = models.PositiveSmallIntegerField(null=True, blank=True)
     broken_at = models.DateTimeField(null=True, blank=True)
     live_table = models.OneToOneField(
         "tables.Table",

@@ -40,7 +40,7 @@ ENTRY_ACTIONS = [
     "console_addon",
     "console_remove",
 ]
-TOURNAMENT_ACTIONS = ["console_walk_in", "console_undo"]
+TOURNAMENT_ACTIONS = ["console_walk_in", "console_undo", "console_start"]
 
 
 def action_urls(tournament: Tournament, entry: Entry) -> list[str]:
@@ -279,3 +279,29 @@ def test_the_console_refreshes_its_entries_for_htmx(
     response = director_client.get(console_url(tournament), **HTMX)
     page = response.content.decode()
     assert page.startswith('<div id="console-entries"') and "ann" in page
+
+
+def test_the_director_starts_the_tournament_from_the_console(
+    tournament: Tournament, director_client: Client
+) -> None:
+    url = reverse("tournaments:console_start", args=[tournament.pk])
+    entry_register(tournament.pk, make_user("ann"))
+    page = director_client.get(console_url(tournament)).content.decode()
+    assert "At least two players must be registered to start." in page and url not in page
+    entry_register(tournament.pk, make_user("ben"))
+    page = director_client.get(console_url(tournament)).content.decode()
+    assert url in page and "Start with 2 players" in page
+
+    response = director_client.post(url, **HTMX)
+    assert response.status_code == 204 and response["HX-Redirect"] == console_url(tournament)
+    tournament.refresh_from_db()
+    assert tournament.state == "running"
+    page = director_client.get(console_url(tournament)).content.decode()
+    assert "has started: the seats are drawn and the clock runs." in page
+    assert "Table 1 · seat" in page and url not in page
+
+
+def test_a_start_refused_says_why(tournament: Tournament, director_client: Client) -> None:
+    url = reverse("tournaments:console_start", args=[tournament.pk])
+    page = director_client.post(url, **HTMX).content.decode()
+    assert "At least two players must be registered to start." in page

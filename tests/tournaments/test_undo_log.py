@@ -140,3 +140,36 @@ def test_tournament_changed_is_sent_after_commit(
         assert seen == [(tournament.pk, False), (tournament.pk, True)]
     finally:
         undo.tournament_changed.disconnect(receiver)
+
+
+def test_an_action_undoes_the_actions_it_includes_first(
+    tournament: Tournament, director: User
+) -> None:
+    order: list[str] = []
+
+    @undo.register("test-part")
+    def _undo_part(tournament: Tournament, action: TournamentAction) -> None:
+        order.append(action.summary)
+
+    @undo.register("test-whole")
+    def _undo_whole(tournament: Tournament, action: TournamentAction) -> None:
+        order.append(action.summary)
+
+    older = undo.action_record(tournament, "test-part", "older", by=director, undo={})
+    first = undo.action_record(tournament, "test-part", "seat", by=director, undo={})
+    second = undo.action_record(tournament, "test-part", "button", by=director, undo={})
+    whole = undo.action_record(
+        tournament,
+        "test-whole",
+        "late entry",
+        by=director,
+        undo={"includes": [first.pk, second.pk]},
+    )
+    assert undo.action_can_undo(whole)
+    assert undo.action_undo_last(tournament.pk, by=director).pk == whole.pk
+    assert order == ["button", "seat", "late entry"]
+    for action in (first, second, whole):
+        action.refresh_from_db()
+        assert action.undone_by == director and action.undone_at is not None
+    # The next Undo goes to what came before the whole action.
+    assert undo.action_undo_last(tournament.pk, by=director).pk == older.pk

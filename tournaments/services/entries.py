@@ -40,9 +40,10 @@ from tournaments.models import (
     StructureLevel,
     Tournament,
     TournamentAction,
+    TournamentState,
 )
 from tournaments.permissions import require_director
-from tournaments.services import undo
+from tournaments.services import clock, seating, undo
 
 # The settings a director edits; ``EVENT_SETTINGS`` live on the event and are edited with it.
 TOURNAMENT_SETTINGS = (
@@ -286,6 +287,46 @@ def tournament_update(tournament_id: int, *, by: Any, **settings: Any) -> Tourna
     return tournament
 
 
+def start_refusal(tournament: Tournament) -> str | None:
+    """Why the tournament cannot start now (None: it can)."""
+    if tournament.is_over:
+        return _("This tournament is over.")
+    if tournament.is_started:
+        return _("The tournament has already started.")
+    if tournament.entries.filter(state=EntryState.REGISTERED).count() < 2:
+        return _("At least two players must be registered to start.")
+    return None
+
+
+def tournament_start(tournament_id: int, *, by: Any, now: datetime | None = None) -> Tournament:
+    """Start the tournament: draw every registered player's seat and start the clock.
+
+    One transaction: the seat draw (``seating.seating_draw``) makes the registered entries
+    play, the clock (``clock.clock_start``) runs from ``now`` on the first row, and the start
+    is logged with what it takes to go back to registration. Players on the waiting list
+    stay there as alternates; one Undo takes back the clock and the draw.
+    """
+    require_director(by)
+    with transaction.atomic():
+        tournament = _lock(tournament_id)
+        refusal = start_refusal(tournament)
+        if refusal:
+            raise TournamentError(refusal)
+        before = clock.clock_saved(tournament)
+        seats = seating.seating_draw(tournament, by=by)
+        drawn = undo.action_last(tournament.pk) if seats else None
+        clock.clock_start(tournament.pk, by=by, now=now)
+        tournament = _lock(tournament_id)
+        undo.action_record(
+            tournament,
+            ActionKind.START,
+            _("Started with %(count)s players") % {"count": len(seats)},
+            by=by,
+            undo={"clock": before, undo.INCLUDES: [drawn.pk] if drawn else []},
+        )
+    return tournament
+
+
 # -- shared pieces -----------------------------------------------------------------------
 
 
@@ -431,6 +472,21 @@ def _register(tournament: Tournament, player: Player) -> tuple[Entry, dict[str, 
     return entry, {"entry": entry.pk, "created": False, "before": before}
 
 
+def _seat_late(tournament: Tournament, entry: Entry, by: Any) -> list[int]:
+    """Draw a seat for an entry that plays from now (a late entry, a re-entry).
+
+    Once the seats are drawn, the newcomer draws from the open seats (``seating``, TDA 8);
+    before that there is nothing to draw from, and the draw seats them with everyone.
+    Returns the ids of the actions the seating logged, for this action's ``includes``, so
+    one Undo takes back the seat and the entry together.
+    """
+    if not tournament.tables.exists():
+        return []
+    seating.seating_late_seat(entry, by=by)
+    seat_action = undo.action_last(tournament.pk)
+    return [seat_action.pk] if seat_action is not None else []
+
+
 # -- players ----------------------------------------------------------------------------
 
 
@@ -536,6 +592,7 @@ def entry_add_walk_in(tournament_id: int, name: str, *, by: Any) -> Entry:
             player = Player.objects.create(name=name)
         if tournament.is_started:
             entry, data = _late(tournament, player)
+            data[undo.INCLUDES] = _seat_late(tournament, entry, by)
             kind, summary = ActionKind.LATE_ENTRY, _("Walk-in, late entry: %(name)s")
         else:
             entry, data = _register(tournament, player)
@@ -598,6 +655,7 @@ def entry_late(tournament_id: int, player_id: int, *, by: Any) -> Entry:
             raise TournamentError(_("This player does not exist."))
         entry, data = _late(tournament, player)
         data["player_created"] = False
+        data[undo.INCLUDES] = _seat_late(tournament, entry, by)
         undo.action_record(
             tournament,
             ActionKind.LATE_ENTRY,
@@ -741,13 +799,14 @@ def entry_reentry(entry_id: int, *, by: Any) -> Entry:
             number=number,
             state=EntryState.PLAYING,
         )
+        includes = _seat_late(tournament, new, by)
         undo.action_record(
             tournament,
             ActionKind.REENTRY,
             _("Re-entry: %(name)s (entry %(number)s)")
             % {"name": entry.player.name, "number": number},
             by=by,
-            undo={"entry": new.pk, "from": entry.pk},
+            undo={"entry": new.pk, "from": entry.pk, undo.INCLUDES: includes},
         )
     return new
 
@@ -826,6 +885,18 @@ def _give_back_place(tournament: Tournament, entry: Entry, action: TournamentAct
         player.delete()
     if held_place:
         _promote_waiting(tournament)
+
+
+@undo.register(ActionKind.START)
+def _undo_start(tournament: Tournament, action: TournamentAction) -> None:
+    # The draw (included in the start) is already undone: the players are registered again.
+    if tournament.state not in (TournamentState.RUNNING, TournamentState.ON_BREAK):
+        raise TournamentError(
+            _("“%(action)s” cannot be undone: the tournament is %(state)s.")
+            % {"action": action.summary, "state": tournament.get_state_display().lower()}
+        )
+    tournament.started_at = None
+    clock.clock_restore(tournament, action.undo["clock"])
 
 
 @undo.register(ActionKind.REGISTER)

@@ -10,7 +10,10 @@ registers the function that reverses it::
         ...
 
 ``action_undo_last`` undoes the newest action not yet undone, so a director can walk back
-the last actions one at a time, in order. Undoing runs with the tournament row locked, the
+the last actions one at a time, in order. A workflow that calls another one which logs its
+own action (a late entry drawing a seat, the start drawing every seat) records its action
+last, with ``undo["includes"] = [the other action's id]``: one Undo then reverses both, the
+included one first. Undoing runs with the tournament row locked, the
 same lock every action takes, so an undo never interleaves with a new action; if the
 handler finds the action can no longer be reversed (a rebought player has since been
 eliminated, say), it raises ``TournamentError`` and the transaction rolls back whole.
@@ -42,6 +45,10 @@ SUMMARY_MAX = TournamentAction._meta.get_field("summary").max_length or 300
 # Sent after commit with ``tournament_id`` and ``action`` whenever an action is recorded or
 # undone (``undone`` True for an undo).
 tournament_changed = Signal()
+
+# In an action's ``undo`` data: the ids of actions recorded as part of it (see
+# ``action_undo_last``).
+INCLUDES = "includes"
 
 _handlers: dict[str, UndoHandler] = {}
 _discovered = False
@@ -132,8 +139,14 @@ def action_last(tournament_id: int) -> TournamentAction | None:
 
 
 def action_can_undo(action: TournamentAction | None) -> bool:
-    """Whether the console should offer Undo for ``action`` (its kind has a reverse)."""
-    return action is not None and action.undone_at is None and handler_for(action.kind) is not None
+    """Whether the console should offer Undo for ``action`` (its kind, and the kinds of the
+    actions it includes, have a reverse)."""
+    if action is None or action.undone_at is not None or handler_for(action.kind) is None:
+        return False
+    kinds = TournamentAction.objects.filter(pk__in=action.undo.get(INCLUDES, [])).values_list(
+        "kind", flat=True
+    )
+    return all(handler_for(kind) is not None for kind in kinds)
 
 
 def action_undo_last(tournament_id: int, *, by: Any) -> TournamentAction:
@@ -154,12 +167,24 @@ def action_undo_last(tournament_id: int, *, by: Any) -> TournamentAction:
         action = action_last(tournament_id)
         if action is None:
             raise TournamentError(_("There is nothing to undo."))
-        handler = handler_for(action.kind)
-        if handler is None:
-            raise TournamentError(_("“%(action)s” cannot be undone.") % {"action": action.summary})
-        handler(tournament, action)
-        action.undone_at = timezone.now()
-        action.undone_by = by if by is not None and getattr(by, "is_authenticated", False) else None
-        action.save(update_fields=["undone_at", "undone_by"])
+        user = by if by is not None and getattr(by, "is_authenticated", False) else None
+        now = timezone.now()
+        # Actions another workflow recorded as part of this one (the seat a late entry
+        # drew) happened after its own change: they are reversed first, newest first.
+        included = TournamentAction.objects.filter(
+            tournament_id=tournament_id,
+            pk__in=action.undo.get(INCLUDES, []),
+            undone_at__isnull=True,
+        ).order_by("-pk")
+        for part in [*included, action]:
+            handler = handler_for(part.kind)
+            if handler is None:
+                raise TournamentError(
+                    _("“%(action)s” cannot be undone.") % {"action": part.summary}
+                )
+            handler(tournament, part)
+            part.undone_at = now
+            part.undone_by = user
+            part.save(update_fields=["undone_at", "undone_by"])
         _notify(tournament.pk, action, undone=True)
     return action

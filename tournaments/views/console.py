@@ -7,8 +7,8 @@ and add-ons (each shown only when the service would accept it), the action log a
 
 Every action is a POST with CSRF. Without JavaScript it redirects back to the console; with
 htmx it answers with the refreshed entries section (``_console_entries.html``), which also
-carries the action's message. Undo may reverse any area's action, so with htmx it asks for a
-full refresh.
+carries the action's message. The start (seats and clock) and Undo (which may reverse any
+area's action) change every area, so with htmx they ask for a full repaint.
 """
 
 from __future__ import annotations
@@ -123,6 +123,7 @@ def _console_context(request: HttpRequest, tournament: Tournament) -> dict[str, 
         "last_action": last,
         "can_undo": undo.action_can_undo(last),
         "actions": selectors.actions_recent(tournament),
+        "start_refusal": entries.start_refusal(tournament),
     }
     return context
 
@@ -248,6 +249,31 @@ def console_remove(request: HttpRequest, tournament_id: int, entry_id: int) -> H
     return _answer(request, tournament_id)
 
 
+def _repaint(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The whole console again: an action that changed every area (the start, an undo)."""
+    url = reverse("tournaments:console", args=[tournament_id])
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = url
+        return response
+    return redirect(url)
+
+
+@director_action
+def console_start(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    try:
+        tournament = entries.tournament_start(tournament_id, by=request.user)
+    except TournamentError as error:
+        messages.error(request, error.message)
+        return _answer(request, tournament_id)
+    messages.success(
+        request,
+        _("%(event)s has started: the seats are drawn and the clock runs.")
+        % {"event": tournament.event.name},
+    )
+    return _repaint(request, tournament_id)
+
+
 @director_action
 def console_undo(request: HttpRequest, tournament_id: int) -> HttpResponse:
     try:
@@ -256,19 +282,15 @@ def console_undo(request: HttpRequest, tournament_id: int) -> HttpResponse:
         messages.error(request, error.message)
         return _answer(request, tournament_id)
     messages.success(request, _("Undone: %(action)s") % {"action": action.summary})
-    if request.htmx:
-        # Any area's action may have been reversed (the clock, seats, results): the whole
-        # console is painted again.
-        response = HttpResponse(status=204)
-        response["HX-Redirect"] = reverse("tournaments:console", args=[tournament_id])
-        return response
-    return redirect("tournaments:console", tournament_id)
+    # Any area's action may have been reversed (the clock, seats, results).
+    return _repaint(request, tournament_id)
 
 
 urlpatterns: list[URLPattern] = [
     path("<int:tournament_id>/console/", console, name="console"),
     path("<int:tournament_id>/console/walk-in/", console_walk_in, name="console_walk_in"),
     path("<int:tournament_id>/console/undo/", console_undo, name="console_undo"),
+    path("<int:tournament_id>/console/start/", console_start, name="console_start"),
     path(
         "<int:tournament_id>/console/entries/<int:entry_id>/late/",
         console_late,

@@ -1,0 +1,249 @@
+"""The prize pool and payouts of a tournament, and deals: ICM and chip-chop proposals, edited
+and recorded, refused when they do not pay exactly the prizes left; undo of a deal."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+
+from tournaments.errors import TournamentError
+from tournaments.models import ActionKind, Entry, EntryState, Tournament, TournamentState
+from tournaments.services import undo
+from tournaments.services.results import (
+    deal_propose,
+    deal_record,
+    entry_eliminate,
+    payouts_compute,
+    tournament_finish,
+)
+
+from .conftest_t5 import *  # noqa: F403 (the fixtures)
+from .conftest_t5 import last_action, seat
+
+pytestmark = pytest.mark.django_db
+
+TEN = {
+    1: {1: "Ann", 2: "Ben", 3: "Cal", 4: "Dee", 5: "Eve"},
+    2: {1: "Fay", 2: "Gus", 3: "Hal", 4: "Ivy", 5: "Jon"},
+}
+
+
+def test_the_pool_is_buy_ins_rebuys_and_add_ons_without_fees_or_bounties(
+    running: Tournament,
+) -> None:
+    # "20+5": 20 to the prize pool, 5 outside it; the bounty of 5 is paid to eliminators.
+    running.bounty = 5
+    running.save(update_fields=["bounty"])
+    players = seat(running, TEN)
+    Entry.objects.filter(pk__in=[players["Ann"].pk, players["Ben"].pk]).update(rebuys=1)
+    Entry.objects.filter(pk__in=[players[n].pk for n in ("Ann", "Cal", "Dee")]).update(addon=True)
+
+    payouts = payouts_compute(running)
+
+    # 10 x (20 - 5) + 2 rebuys x 20 + 3 add-ons x 20
+    assert payouts.pool == 250
+    assert payouts.entries == 10
+    # The built-in table: 50/30/20 up to twelve entries.
+    assert (payouts.percentages, payouts.prizes, payouts.custom) == (
+        [5000, 3000, 2000],
+        [125, 75, 50],
+        False,
+    )
+
+
+def test_the_directors_own_percentages_are_used(running: Tournament) -> None:
+    running.payout_basis_points = [6000, 4000]
+    running.save(update_fields=["payout_basis_points"])
+    seat(running, TEN)
+
+    assert payouts_compute(running).prizes == [120, 80]
+
+
+def test_percentages_that_do_not_sum_to_100_are_refused_and_the_end_waits(
+    running: Tournament, director: User
+) -> None:
+    running.payout_basis_points = [5000, 3000, 1500]
+    running.save(update_fields=["payout_basis_points"])
+    players = seat(running, {1: {1: "Ann", 2: "Ben"}})
+    entry_eliminate(running.pk, [players["Ben"].pk], by=director)
+
+    with pytest.raises(TournamentError, match="95.00%, not 100%"):
+        payouts_compute(running)
+    with pytest.raises(TournamentError, match="95.00%, not 100%"):
+        tournament_finish(running.pk, by=director)
+
+    running.refresh_from_db()
+    assert running.state == TournamentState.RUNNING
+    assert last_action(running).kind == ActionKind.ELIMINATE
+
+
+def three_left(running: Tournament, director: User) -> dict[str, Entry]:
+    """Ten entries at 20: a pool of 200 paid 100 / 60 / 40, with Ann, Ben and Cal left."""
+    players = seat(running, TEN)
+    for name in ("Jon", "Ivy", "Hal", "Gus", "Fay", "Eve", "Dee"):
+        entry_eliminate(running.pk, [players[name].pk], by=director)
+    return players
+
+
+def test_icm_proposal_worked_example(running: Tournament, director: User) -> None:
+    players = three_left(running, director)
+    ann, ben, cal = players["Ann"], players["Ben"], players["Cal"]
+
+    proposal = deal_propose(
+        running.pk, method="icm", stacks={ann.pk: "5000", ben.pk: "3000", cal.pk: "2000"}
+    )
+
+    # Malmuth-Harville: Ann wins with 5/10; second with 3/10 x 5/7 + 2/10 x 5/8; and so on.
+    # Equities 76.79 / 65.50 / 57.71 of the 200 left; rounded down to whole units (76, 65,
+    # 57), the two units left go to the largest remainders, Ann's .79 and Cal's .71.
+    assert proposal.prizes_left == [100, 60, 40]
+    assert [(line.name, line.stack, line.prize) for line in proposal.lines] == [
+        ("Ann", 5000, 77),
+        ("Ben", 3000, 65),
+        ("Cal", 2000, 58),
+    ]
+    assert proposal.total == 200
+
+
+def test_chip_chop_proposal_worked_example(running: Tournament, director: User) -> None:
+    players = three_left(running, director)
+    ann, ben, cal = players["Ann"], players["Ben"], players["Cal"]
+
+    proposal = deal_propose(
+        running.pk, method="chip-chop", stacks={ann.pk: 5000, ben.pk: 3000, cal.pk: 2000}
+    )
+
+    # Everyone is guaranteed third's 40; the other 80 goes 50% / 30% / 20% by chips.
+    assert [(line.name, line.prize) for line in proposal.lines] == [
+        ("Ann", 80),
+        ("Ben", 64),
+        ("Cal", 56),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("method", "stacks", "message"),
+    [
+        ("coin-flip", {}, "Choose ICM or chip-chop"),
+        ("icm", {}, "Enter the chips for"),
+        ("icm", {"Ann": 0}, "must be more than 0"),
+        ("chip-chop", {"Ann": "many"}, "is not a whole number"),
+    ],
+)
+def test_a_proposal_needs_a_method_and_every_stack(
+    running: Tournament, director: User, method: str, stacks: dict[str, object], message: str
+) -> None:
+    players = three_left(running, director)
+    full = {players[n].pk: 1000 for n in ("Ann", "Ben", "Cal")}
+    full.update({players[name].pk: value for name, value in stacks.items()})
+    if not stacks and method == "icm":
+        full.pop(players["Cal"].pk)
+
+    with pytest.raises(TournamentError, match=message):
+        deal_propose(running.pk, method=method, stacks=full)
+
+
+def test_an_edited_icm_deal_is_recorded_and_ends_the_tournament(
+    running: Tournament, director: User
+) -> None:
+    players = three_left(running, director)
+    ann, ben, cal = players["Ann"], players["Ben"], players["Cal"]
+    proposal = deal_propose(
+        running.pk, method="icm", stacks={ann.pk: 5000, ben.pk: 3000, cal.pk: 2000}
+    )
+    edited = {line.entry_id: line.prize for line in proposal.lines}
+    # The players agree Ann takes one more and Ben one less.
+    edited[ann.pk] += 1
+    edited[ben.pk] -= 1
+
+    results = deal_record(running.pk, edited, by=director)
+
+    running.refresh_from_db()
+    assert running.state == TournamentState.FINISHED
+    assert [(r["player_name"], r["place"], r["prize"]) for r in results[:4]] == [
+        ("Ann", 1, 78),
+        ("Ben", 2, 64),
+        ("Cal", 3, 58),
+        ("Dee", 4, 0),
+    ]
+    for entry, (place, prize) in ((ann, (1, 78)), (ben, (2, 64)), (cal, (3, 58))):
+        entry.refresh_from_db()
+        assert (entry.state, entry.place, entry.prize) == (EntryState.PLAYING, place, prize)
+    assert last_action(running).kind == ActionKind.DEAL
+    assert "Ann 78" in last_action(running).summary
+
+
+def test_a_chip_chop_deal_is_recorded(running: Tournament, director: User) -> None:
+    players = three_left(running, director)
+    stacks = {players["Ann"].pk: 5000, players["Ben"].pk: 3000, players["Cal"].pk: 2000}
+    proposal = deal_propose(running.pk, method="chip-chop", stacks=stacks)
+
+    deal_record(running.pk, {line.entry_id: line.prize for line in proposal.lines}, by=director)
+
+    assert sorted(
+        Entry.objects.filter(tournament=running, prize__gt=0).values_list("prize", flat=True)
+    ) == [56, 64, 80]
+
+
+def test_equal_deal_prizes_share_the_place(running: Tournament, director: User) -> None:
+    players = three_left(running, director)
+
+    deal_record(
+        running.pk,
+        {players["Ann"].pk: 80, players["Ben"].pk: 60, players["Cal"].pk: 60},
+        by=director,
+    )
+
+    places = {
+        name: Entry.objects.get(pk=players[name].pk).place for name in ("Ann", "Ben", "Cal", "Dee")
+    }
+    assert places == {"Ann": 1, "Ben": 2, "Cal": 2, "Dee": 4}
+
+
+@pytest.mark.parametrize(
+    ("prizes", "message"),
+    [
+        ({"Ann": 100, "Ben": 60, "Cal": 39}, "The deal pays 199, but 200 is left to pay"),
+        ({"Ann": 100, "Ben": 60}, "Enter the prize for Cal"),
+        ({"Ann": 120, "Ben": 100, "Cal": -20}, "cannot be negative"),
+        ({"Ann": 100, "Ben": 60, "Cal": 40, "Dee": 0}, "not still in"),
+    ],
+)
+def test_a_deal_that_does_not_pay_the_prizes_left_is_refused(
+    running: Tournament, director: User, prizes: dict[str, int], message: str
+) -> None:
+    players = three_left(running, director)
+    actions = running.actions.count()
+
+    with pytest.raises(TournamentError, match=message):
+        deal_record(running.pk, {players[n].pk: v for n, v in prizes.items()}, by=director)
+
+    running.refresh_from_db()
+    assert running.state == TournamentState.RUNNING
+    assert running.actions.count() == actions
+    assert not Entry.objects.filter(
+        tournament=running, state=EntryState.PLAYING, place__isnull=False
+    )
+
+
+def test_undoing_a_deal_reopens_the_tournament(
+    running: Tournament,
+    director: User,
+    finished_signals: list[dict[str, object]],
+    django_capture_on_commit_callbacks: object,
+) -> None:
+    players = three_left(running, director)
+    deal = {players["Ann"].pk: 100, players["Ben"].pk: 60, players["Cal"].pk: 40}
+    deal_record(running.pk, deal, by=director)
+
+    with django_capture_on_commit_callbacks(execute=True):  # type: ignore[operator]
+        undone = undo.action_undo_last(running.pk, by=director)
+
+    assert undone.kind == ActionKind.DEAL
+    running.refresh_from_db()
+    assert (running.state, running.finished_at) == (TournamentState.RUNNING, None)
+    for name in ("Ann", "Ben", "Cal"):
+        entry = Entry.objects.get(pk=players[name].pk)
+        assert (entry.place, entry.prize) == (None, 0)
+    assert Entry.objects.get(pk=players["Dee"].pk).place == 4
+    assert [s["signal"] for s in finished_signals] == ["reopened"]

@@ -1,0 +1,828 @@
+"""Eliminations, places, prizes, deals and the end of a tournament.
+
+A director records each elimination from the console as it happens: who busted, by whom
+(for the bounty) and, when two or more go out on one hand, their stacks at the start of
+that hand. TDA rules (RULES.md, "Eliminations"): "two or more out on the same hand: the one
+who started the hand with more chips finishes higher; equal stacks share the places and
+their prizes". An elimination takes the worst places still open, counted from the players
+still in; a place is provisional while late entries and re-entries can still grow the field,
+and ``tournament_finish`` settles every place from the order of the eliminations.
+
+Prizes come from ``tournaments.payouts`` (the pool, the built-in table or the director's own
+percentages, rounding to the money unit with the remainder to first, tied places sharing)
+and deals from ``tournaments.icm``. An accepted deal ends the tournament with its prizes.
+
+Every function here is a director action: it locks the tournament row (the lock every
+console action takes, so actions and undos run one at a time), refuses bad input with a
+``TournamentError`` before changing anything, and records itself in the action log with
+what it takes to reverse it. The finish sends ``tournament_finished`` after commit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Count, Max, Q, Sum
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
+
+from tournaments import icm as icm_model
+from tournaments import payouts as payout_rules
+from tournaments.errors import TournamentError
+from tournaments.models import (
+    ActionKind,
+    Entry,
+    EntryState,
+    Tournament,
+    TournamentAction,
+    TournamentState,
+)
+from tournaments.permissions import require_director
+from tournaments.services import undo
+from tournaments.signals import tournament_finished, tournament_reopened
+
+IN_PLAY = (TournamentState.RUNNING, TournamentState.ON_BREAK)
+# Entries that paid a buy-in: each one adds to the prize pool.
+BOUGHT_IN = (EntryState.REGISTERED, EntryState.PLAYING, EntryState.OUT)
+DEAL_METHODS = ("icm", "chip-chop")
+
+
+# Reads the console shares ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Payouts:
+    """The prize pool and what each place wins, from the entries so far."""
+
+    pool: int
+    entries: int
+    percentages: list[int]
+    prizes: list[int]
+    custom: bool
+
+
+def payouts_compute(tournament: Tournament) -> Payouts:
+    """The prize pool from buy-ins, rebuys and add-ons (fees apart) and each place's prize.
+
+    The director's own percentages (``Tournament.payout_basis_points``) when set, else the
+    built-in table for the number of entries (re-entries count). Raises ``TournamentError``
+    when the percentages cannot be paid (they do not sum to 100%, say).
+    """
+    totals = Entry.objects.filter(tournament=tournament, state__in=BOUGHT_IN).aggregate(
+        entries=Count("pk"), rebuys=Sum("rebuys"), addons=Count("pk", filter=Q(addon=True))
+    )
+    entries = totals["entries"] or 0
+    try:
+        pool = payout_rules.prize_pool(
+            buy_ins=entries,
+            buy_in=tournament.prize_per_entry,
+            rebuys=totals["rebuys"] or 0,
+            rebuy=tournament.rebuy_price,
+            addons=totals["addons"] or 0,
+            addon=tournament.addon_price,
+        )
+        custom = bool(tournament.payout_basis_points)
+        if custom:
+            percentages = [int(share) for share in tournament.payout_basis_points]
+            payout_rules.validate_percentages(percentages)
+        elif entries:
+            percentages = payout_rules.payout_percentages(entries)
+        else:
+            return Payouts(pool=0, entries=0, percentages=[], prizes=[], custom=False)
+        prizes = payout_rules.payouts(pool, percentages, unit=tournament.money_unit)
+    except (payout_rules.PayoutError, TypeError, ValueError) as error:
+        raise TournamentError(
+            _("The payouts cannot be computed: %(reason)s.") % {"reason": error}
+        ) from None
+    return Payouts(
+        pool=pool, entries=entries, percentages=percentages, prizes=prizes, custom=custom
+    )
+
+
+def _prizes_for(payouts: Payouts, players: int) -> list[int]:
+    """Each place's prize when only ``players`` places can be taken.
+
+    With re-entries the field (entries) can pay more places than there are players; the
+    prizes of places nobody can take go to first, as the rounding remainder does.
+    """
+    prizes = list(payouts.prizes)
+    if players and len(prizes) > players:
+        prizes[0] += sum(prizes[players:])
+        del prizes[players:]
+    return prizes
+
+
+def _players_count(tournament: Tournament) -> int:
+    return (
+        Entry.objects.filter(tournament=tournament, state__in=BOUGHT_IN)
+        .values("player_id")
+        .distinct()
+        .count()
+    )
+
+
+@dataclass(frozen=True)
+class ResultsOverview:
+    """What the console's results section shows."""
+
+    payouts: Payouts | None
+    payouts_error: str
+    playing: list[Entry]
+    out: list[Entry]
+    finished: list[Entry]
+    can_finish: bool
+
+
+def results_overview(tournament: Tournament) -> ResultsOverview:
+    """The payouts, the players still in, and the eliminations so far, best place first."""
+    try:
+        payouts: Payouts | None = payouts_compute(tournament)
+        error = ""
+    except TournamentError as exc:
+        payouts, error = None, str(exc)
+    entries = list(
+        Entry.objects.select_related("player", "eliminated_by__player").filter(
+            tournament=tournament, state__in=(EntryState.PLAYING, EntryState.OUT)
+        )
+    )
+    playing = sorted(
+        (e for e in entries if e.state == EntryState.PLAYING),
+        key=lambda e: (e.table_number or 0, e.seat_number or 0, e.player.name),
+    )
+    out = sorted(
+        (e for e in entries if e.state == EntryState.OUT),
+        key=lambda e: (e.place or 10**9, -(e.out_hand or 0), e.player.name),
+    )
+    finished = (
+        sorted((e for e in entries if e.place is not None), key=lambda e: (e.place, e.pk))
+        if tournament.state == TournamentState.FINISHED
+        else []
+    )
+    return ResultsOverview(
+        payouts=payouts,
+        payouts_error=error,
+        playing=playing,
+        out=out,
+        finished=finished,
+        can_finish=tournament.state in IN_PLAY and len(playing) == 1 and payouts is not None,
+    )
+
+
+# Eliminations -----------------------------------------------------------------------------
+
+
+def _locked(tournament_id: int) -> Tournament:
+    try:
+        return Tournament.objects.select_for_update().select_related("event").get(pk=tournament_id)
+    except Tournament.DoesNotExist:
+        raise TournamentError(_("This tournament does not exist.")) from None
+
+
+def _require_in_play(tournament: Tournament) -> None:
+    if tournament.state == TournamentState.FINISHED:
+        raise TournamentError(_("This tournament is already finished."))
+    if tournament.state not in IN_PLAY:
+        raise TournamentError(_("This tournament is not running."))
+
+
+def _entry_ids(values: Iterable[Any], what: str) -> list[int]:
+    ids: list[int] = []
+    for value in values:
+        try:
+            ids.append(int(value))
+        except (TypeError, ValueError):
+            raise TournamentError(
+                _("“%(value)s” is not a player of this tournament (%(what)s).")
+                % {"value": value, "what": what}
+            ) from None
+    return ids
+
+
+def _place_label(place: int, shared: int) -> str:
+    if shared > 1:
+        return _("places %(first)s-%(last)s shared") % {"first": place, "last": place + shared - 1}
+    return _("place %(place)s") % {"place": place}
+
+
+def _stack_groups(entries: Sequence[Entry], stacks: Mapping[int, int]) -> list[list[Entry]]:
+    """The players out on one hand, best finish first: bigger stack at the start of the hand
+    first, equal stacks together (they share places)."""
+    ordered = sorted(entries, key=lambda e: (-stacks.get(e.pk, 0), e.pk))
+    groups: list[list[Entry]] = []
+    for entry in ordered:
+        if groups and stacks.get(groups[-1][0].pk, 0) == stacks.get(entry.pk, 0):
+            groups[-1].append(entry)
+        else:
+            groups.append([entry])
+    return groups
+
+
+def _clean_stacks(entries: Sequence[Entry], stacks: Mapping[Any, Any] | None) -> dict[int, int]:
+    given: dict[int, int] = {}
+    names = {e.pk: e.player.name for e in entries}
+    for key, value in (stacks or {}).items():
+        if value in (None, ""):
+            continue
+        try:
+            entry_id = int(key)
+        except (TypeError, ValueError):
+            raise TournamentError(_("A stack was given for an unknown player.")) from None
+        if entry_id not in names:
+            raise TournamentError(_("A stack was given for a player who is not going out."))
+        try:
+            chips = int(value)
+        except (TypeError, ValueError):
+            raise TournamentError(
+                _("%(name)s's stack “%(value)s” is not a number of chips.")
+                % {"name": names[entry_id], "value": value}
+            ) from None
+        if chips <= 0:
+            raise TournamentError(
+                _("%(name)s's stack at the start of the hand must be more than 0 chips.")
+                % {"name": names[entry_id]}
+            )
+        given[entry_id] = chips
+    if len(entries) > 1:
+        missing = [names[e.pk] for e in entries if e.pk not in given]
+        if missing:
+            raise TournamentError(
+                _(
+                    "Two or more players out on one hand are ranked by their stacks at the "
+                    "start of the hand: enter the stack of %(names)s."
+                )
+                % {"names": ", ".join(missing)}
+            )
+    return given
+
+
+def entry_eliminate(
+    tournament_id: int,
+    entry_ids: Iterable[Any],
+    *,
+    by: Any,
+    eliminated_by: Any = None,
+    stacks_at_hand_start: Mapping[Any, Any] | None = None,
+) -> list[Entry]:
+    """Record one or more players out on one hand; returns their entries, best place first.
+
+    ``stacks_at_hand_start`` maps entry ids to chips; it is required when two or more go
+    out together (the bigger stack finishes higher, equal stacks share the places and, in
+    the money, their prizes). ``eliminated_by`` is the entry that won the pot: it takes the
+    fixed bounty of each player it knocked out. Refused, with nothing changed, for a player
+    already out, an unknown entry, a player knocking themselves out, or when nobody would
+    be left.
+    """
+    require_director(by)
+    ids = _entry_ids(entry_ids, _("who is out"))
+    if not ids:
+        raise TournamentError(_("Choose who is out."))
+    if len(set(ids)) != len(ids):
+        raise TournamentError(_("A player is listed twice."))
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        _require_in_play(tournament)
+        found = {
+            e.pk: e
+            for e in Entry.objects.select_related("player").filter(
+                tournament=tournament, pk__in=ids
+            )
+        }
+        if len(found) != len(ids):
+            raise TournamentError(_("That player is not in this tournament."))
+        entries = [found[i] for i in ids]
+        for entry in entries:
+            if entry.state == EntryState.OUT:
+                raise TournamentError(
+                    _("%(name)s is already out (place %(place)s).")
+                    % {"name": entry.player.name, "place": entry.place or "?"}
+                )
+            if entry.state != EntryState.PLAYING:
+                raise TournamentError(_("%(name)s is not playing.") % {"name": entry.player.name})
+        eliminator = _eliminator(tournament, eliminated_by, ids)
+        still_in = Entry.objects.filter(tournament=tournament, state=EntryState.PLAYING).count()
+        if len(entries) >= still_in:
+            raise TournamentError(_("Someone must win the hand: at least one player stays in."))
+        stacks = _clean_stacks(entries, stacks_at_hand_start)
+
+        try:
+            prizes = _prizes_for(payouts_compute(tournament), _players_count(tournament))
+        except TournamentError:
+            # A broken payout table must not stop the night: the places are recorded now,
+            # and the finish refuses until the director fixes the percentages.
+            prizes = []
+        out_hand = (
+            Entry.objects.filter(tournament=tournament).aggregate(Max("out_hand"))["out_hand__max"]
+            or 0
+        ) + 1
+        now = timezone.now()
+        before = [_elimination_state(entry) for entry in entries]
+        labels: list[str] = []
+        worst = still_in
+        placed: list[Entry] = []
+        for group in reversed(_stack_groups(entries, stacks)):
+            place = worst - len(group) + 1
+            worst = place - 1
+            shares = payout_rules.shared_prizes(
+                prizes, [place] * len(group), unit=tournament.money_unit
+            )
+            for entry, prize in zip(group, shares, strict=True):
+                entry.state = EntryState.OUT
+                entry.place = place
+                entry.prize = prize
+                entry.out_at = now
+                entry.out_hand = out_hand
+                entry.stack_at_hand_start = stacks.get(entry.pk)
+                entry.eliminated_by = eliminator
+                entry.save(
+                    update_fields=[
+                        "state",
+                        "place",
+                        "prize",
+                        "out_at",
+                        "out_hand",
+                        "stack_at_hand_start",
+                        "eliminated_by",
+                    ]
+                )
+                labels.append(
+                    _("%(name)s (%(place)s)")
+                    % {"name": entry.player.name, "place": _place_label(place, len(group))}
+                )
+            placed = group + placed
+
+        eliminator_before = None
+        if eliminator is not None:
+            eliminator_before = {
+                "id": eliminator.pk,
+                "bounties": eliminator.bounties,
+                "knockouts_count": eliminator.knockouts_count,
+            }
+            eliminator.bounties += tournament.bounty * len(entries)
+            eliminator.knockouts_count += len(entries)
+            eliminator.save(update_fields=["bounties", "knockouts_count"])
+
+        summary = _("Out: %(players)s") % {"players": ", ".join(reversed(labels))}
+        if eliminator is not None:
+            summary = _("%(summary)s, by %(name)s") % {
+                "summary": summary,
+                "name": eliminator.player.name,
+            }
+        undo.action_record(
+            tournament,
+            ActionKind.ELIMINATE,
+            summary,
+            by=by,
+            undo={"out_hand": out_hand, "entries": before, "eliminator": eliminator_before},
+        )
+    return placed
+
+
+def _eliminator(tournament: Tournament, value: Any, out_ids: Sequence[int]) -> Entry | None:
+    if value in (None, ""):
+        return None
+    (entry_id,) = _entry_ids([value], _("who knocked them out"))
+    if entry_id in out_ids:
+        raise TournamentError(_("A player cannot knock themselves out."))
+    try:
+        entry = Entry.objects.select_related("player").get(tournament=tournament, pk=entry_id)
+    except Entry.DoesNotExist:
+        raise TournamentError(
+            _("The player who knocked them out is not in this tournament.")
+        ) from None
+    if entry.state != EntryState.PLAYING:
+        raise TournamentError(
+            _("%(name)s is not playing, so cannot have knocked anyone out.")
+            % {"name": entry.player.name}
+        )
+    return entry
+
+
+def _elimination_state(entry: Entry) -> dict[str, Any]:
+    return {
+        "id": entry.pk,
+        "state": entry.state,
+        "place": entry.place,
+        "prize": entry.prize,
+        "out_at": entry.out_at.isoformat() if entry.out_at else None,
+        "out_hand": entry.out_hand,
+        "stack_at_hand_start": entry.stack_at_hand_start,
+        "eliminated_by": entry.eliminated_by_id,
+    }
+
+
+@undo.register(ActionKind.ELIMINATE)
+def _undo_eliminate(tournament: Tournament, action: TournamentAction) -> None:
+    """Bring the players back to their seats and take the bounties back."""
+    data = action.undo
+    for before in data["entries"]:
+        entry = Entry.objects.select_related("player").get(pk=before["id"])
+        if entry.state != EntryState.OUT or entry.out_hand != data["out_hand"]:
+            raise TournamentError(
+                _("%(name)s's elimination has changed since; it cannot be undone.")
+                % {"name": entry.player.name}
+            )
+        if (
+            entry.table_number is not None
+            and Entry.objects.filter(
+                tournament=tournament,
+                state=EntryState.PLAYING,
+                table_number=entry.table_number,
+                seat_number=entry.seat_number,
+            ).exists()
+        ):
+            raise TournamentError(
+                _("Table %(table)s seat %(seat)s is taken now; %(name)s cannot go back to it.")
+                % {
+                    "table": entry.table_number,
+                    "seat": entry.seat_number,
+                    "name": entry.player.name,
+                }
+            )
+        entry.state = before["state"]
+        entry.place = before["place"]
+        entry.prize = before["prize"]
+        entry.out_at = parse_datetime(before["out_at"]) if before["out_at"] else None
+        entry.out_hand = before["out_hand"]
+        entry.stack_at_hand_start = before["stack_at_hand_start"]
+        entry.eliminated_by_id = before["eliminated_by"]
+        entry.save(
+            update_fields=[
+                "state",
+                "place",
+                "prize",
+                "out_at",
+                "out_hand",
+                "stack_at_hand_start",
+                "eliminated_by",
+            ]
+        )
+    eliminator = data.get("eliminator")
+    if eliminator:
+        Entry.objects.filter(pk=eliminator["id"]).update(
+            bounties=eliminator["bounties"], knockouts_count=eliminator["knockouts_count"]
+        )
+
+
+# Deals ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DealLine:
+    entry_id: int
+    name: str
+    stack: int
+    prize: int
+
+
+@dataclass(frozen=True)
+class DealProposal:
+    """A proposal the director shows the players, edits and records with ``deal_record``."""
+
+    method: str
+    prizes_left: list[int]
+    lines: list[DealLine] = field(default_factory=list)
+
+    @property
+    def total(self) -> int:
+        return sum(self.prizes_left)
+
+
+def _prizes_left(tournament: Tournament, players_left: int) -> list[int]:
+    """The prizes of places 1 to ``players_left``: what a deal shares out."""
+    prizes = _prizes_for(payouts_compute(tournament), _players_count(tournament))
+    return prizes[:players_left]
+
+
+def _playing(tournament: Tournament) -> list[Entry]:
+    return list(
+        Entry.objects.select_related("player")
+        .filter(tournament=tournament, state=EntryState.PLAYING)
+        .order_by("table_number", "seat_number", "pk")
+    )
+
+
+def _amounts(
+    playing: Sequence[Entry], values: Mapping[Any, Any], *, what: str, positive: bool
+) -> dict[int, int]:
+    """One whole amount per player still in, keyed by entry id, from form or JSON input."""
+    by_id: dict[int, Any] = {}
+    for key, value in values.items():
+        try:
+            by_id[int(key)] = value
+        except (TypeError, ValueError):
+            raise TournamentError(_("An amount was given for an unknown player.")) from None
+    ids = {e.pk for e in playing}
+    if set(by_id) - ids:
+        raise TournamentError(_("An amount was given for a player who is not still in."))
+    amounts: dict[int, int] = {}
+    for entry in playing:
+        value = by_id.get(entry.pk)
+        if value in (None, ""):
+            raise TournamentError(
+                _("Enter %(what)s for %(name)s.") % {"what": what, "name": entry.player.name}
+            )
+        try:
+            amount = int(value)
+        except (TypeError, ValueError):
+            raise TournamentError(
+                _("%(name)s: “%(value)s” is not a whole number.")
+                % {"name": entry.player.name, "value": value}
+            ) from None
+        if amount < 0 or (positive and amount == 0):
+            message = (
+                _("%(name)s: %(what)s must be more than 0.")
+                if positive
+                else _("%(name)s: %(what)s cannot be negative.")
+            )
+            raise TournamentError(message % {"name": entry.player.name, "what": what})
+        amounts[entry.pk] = amount
+    return amounts
+
+
+def deal_propose(
+    tournament_id: int, method: str = "icm", stacks: Mapping[Any, Any] | None = None
+) -> DealProposal:
+    """Propose a deal among the players still in from their chip counts.
+
+    ``method`` is "icm" (Malmuth-Harville, exact, up to ten players) or "chip-chop" (the
+    lowest prize left to everyone, the rest by chips). ``stacks`` maps each player's entry
+    id to their chips as the director counted them. Nothing is stored: the director edits
+    the amounts and records them with ``deal_record``.
+    """
+    if method not in DEAL_METHODS:
+        raise TournamentError(_("Choose ICM or chip-chop."))
+    tournament = Tournament.objects.select_related("event").filter(pk=tournament_id).first()
+    if tournament is None:
+        raise TournamentError(_("This tournament does not exist."))
+    _require_in_play(tournament)
+    playing = _playing(tournament)
+    if len(playing) < 2:
+        raise TournamentError(_("A deal needs two or more players still in."))
+    chips = _amounts(playing, stacks or {}, what=_("the chips"), positive=True)
+    prizes_left = _prizes_left(tournament, len(playing))
+    counts = [chips[e.pk] for e in playing]
+    # The models want the paid places only; the places below pay nothing.
+    paid = [p for p in prizes_left if p > 0]
+    try:
+        if method == "icm":
+            amounts = icm_model.icm_deal(counts, paid, unit=tournament.money_unit)
+        else:
+            amounts = icm_model.chip_chop(counts, paid, unit=tournament.money_unit)
+    except payout_rules.PayoutError as error:
+        raise TournamentError(
+            _("No deal can be proposed: %(reason)s.") % {"reason": error}
+        ) from None
+    lines = [
+        DealLine(entry_id=e.pk, name=e.player.name, stack=chips[e.pk], prize=amount)
+        for e, amount in zip(playing, amounts, strict=True)
+    ]
+    lines.sort(key=lambda line: (-line.prize, -line.stack, line.entry_id))
+    return DealProposal(method=method, prizes_left=prizes_left, lines=lines)
+
+
+def deal_record(
+    tournament_id: int,
+    prizes: Mapping[Any, Any],
+    *,
+    by: Any,
+    stacks: Mapping[Any, Any] | None = None,
+) -> list[dict[str, Any]]:
+    """Record the deal the players accepted: it ends the tournament with those prizes.
+
+    ``prizes`` maps each player still in (entry id) to their amount; together they must pay
+    exactly the prizes left (places 1 to the number still in), or nothing is recorded.
+    The players in the deal are placed by their prize (then by ``stacks`` when given);
+    equal prizes share the place. Returns the results as ``tournament_finish`` does.
+    """
+    require_director(by)
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        _require_in_play(tournament)
+        playing = _playing(tournament)
+        if len(playing) < 2:
+            raise TournamentError(_("A deal needs two or more players still in."))
+        amounts = _amounts(playing, prizes, what=_("the prize"), positive=False)
+        chips = _amounts(playing, stacks, what=_("the chips"), positive=True) if stacks else {}
+        left = sum(_prizes_left(tournament, len(playing)))
+        total = sum(amounts.values())
+        if total != left:
+            raise TournamentError(
+                _(
+                    "The deal pays %(total)s, but %(left)s is left to pay: the amounts must add up to it."
+                )
+                % {"total": total, "left": left}
+            )
+        results, finish_undo = _finish(tournament, deal=amounts, chips=chips)
+        summary = _("Deal: %(lines)s") % {
+            "lines": ", ".join(f"{e.player.name} {amounts[e.pk]}" for e in playing)
+        }
+        undo.action_record(
+            tournament, ActionKind.DEAL, summary, by=by, undo={"finish": finish_undo}
+        )
+    return results
+
+
+# The finish -------------------------------------------------------------------------------
+
+
+def tournament_finish(tournament_id: int, *, by: Any) -> list[dict[str, Any]]:
+    """End the tournament when one player is left: store every place, prize and bounty.
+
+    Every entrant's place (from the order of the eliminations), prize (tied places sharing)
+    and bounties are stored, the tournament is marked finished, and ``tournament_finished``
+    is sent after commit with the results as plain data (see ``tournaments.signals``).
+    Returns those results.
+    """
+    require_director(by)
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        _require_in_play(tournament)
+        still_in = Entry.objects.filter(tournament=tournament, state=EntryState.PLAYING).count()
+        if still_in != 1:
+            raise TournamentError(
+                _(
+                    "%(count)s players are still in: record the eliminations, or a deal, "
+                    "before ending the tournament."
+                )
+                % {"count": still_in}
+            )
+        results, finish_undo = _finish(tournament, deal=None, chips={})
+        winner = results[0]["player_name"] if results else ""
+        undo.action_record(
+            tournament,
+            ActionKind.FINISH,
+            _("Finished: %(name)s wins") % {"name": winner},
+            by=by,
+            undo={"finish": finish_undo},
+        )
+    return results
+
+
+def _finish(
+    tournament: Tournament, *, deal: Mapping[int, int] | None, chips: Mapping[int, int]
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Settle places and prizes, mark the tournament finished, send the signal on commit.
+
+    Each player's last entry takes their place; an entry that busted before its player
+    re-entered has no place of its own (its knockouts and bounties still count for them).
+    """
+    waiting = (
+        Entry.objects.select_related("player")
+        .filter(tournament=tournament, state=EntryState.REGISTERED)
+        .first()
+    )
+    if waiting is not None:
+        raise TournamentError(
+            _("%(name)s is registered but has no seat: seat or unregister them first.")
+            % {"name": waiting.player.name}
+        )
+    entries = list(
+        Entry.objects.select_related("player").filter(
+            tournament=tournament, state__in=(EntryState.PLAYING, EntryState.OUT)
+        )
+    )
+    payouts = payouts_compute(tournament)
+    last: dict[int, Entry] = {}
+    for entry in entries:
+        if entry.player_id not in last or entry.number > last[entry.player_id].number:
+            last[entry.player_id] = entry
+    final = list(last.values())
+    prizes = _prizes_for(payouts, len(final))
+    still_in = [e for e in final if e.state == EntryState.PLAYING]
+    out = [e for e in final if e.state == EntryState.OUT]
+
+    # Best first, as lists of entries that share a place.
+    groups: list[list[Entry]] = []
+    if deal is not None:
+        key = {e.pk: (deal[e.pk], chips.get(e.pk, 0)) for e in still_in}
+        for entry in sorted(still_in, key=lambda e: (key[e.pk][0], key[e.pk][1]), reverse=True):
+            if groups and key[groups[-1][0].pk] == key[entry.pk]:
+                groups[-1].append(entry)
+            else:
+                groups.append([entry])
+    else:
+        groups.extend([e] for e in still_in)
+    by_hand: dict[int, list[Entry]] = {}
+    for entry in out:
+        by_hand.setdefault(entry.out_hand or 0, []).append(entry)
+    for hand in sorted(by_hand, reverse=True):
+        stacks = {e.pk: e.stack_at_hand_start or 0 for e in by_hand[hand]}
+        groups.extend(_stack_groups(by_hand[hand], stacks))
+
+    places: dict[int, int] = {}
+    next_place = 1
+    for group in groups:
+        for entry in group:
+            places[entry.pk] = next_place
+        next_place += len(group)
+
+    ranked = [e for group in groups for e in group]
+    won: dict[int, int] = {}
+    if deal is not None:
+        won.update({e.pk: deal[e.pk] for e in still_in})
+        paid_out = [e for e in ranked if e.state == EntryState.OUT]
+    else:
+        paid_out = ranked
+    shares = payout_rules.shared_prizes(
+        prizes, [places[e.pk] for e in paid_out], unit=tournament.money_unit
+    )
+    won.update({e.pk: share for e, share in zip(paid_out, shares, strict=True)})
+
+    before = []
+    for entry in entries:
+        before.append(
+            {
+                "id": entry.pk,
+                "place": entry.place,
+                "prize": entry.prize,
+                "bounties": entry.bounties,
+            }
+        )
+        entry.place = places.get(entry.pk)
+        entry.prize = won.get(entry.pk, 0)
+        if entry.state == EntryState.PLAYING:
+            # Nobody knocked the last players out: each keeps the bounty on their own head.
+            entry.bounties += tournament.bounty
+        entry.save(update_fields=["place", "prize", "bounties"])
+
+    tournament_before = {
+        "state": tournament.state,
+        "finished_at": tournament.finished_at.isoformat() if tournament.finished_at else None,
+    }
+    tournament.state = TournamentState.FINISHED
+    tournament.finished_at = timezone.now()
+    tournament.save(update_fields=["state", "finished_at"])
+
+    results = _results(entries)
+    tournament_id, event_id = tournament.pk, tournament.event_id
+    transaction.on_commit(
+        lambda: tournament_finished.send(
+            sender=Tournament, tournament_id=tournament_id, event_id=event_id, results=results
+        )
+    )
+    return results, {"tournament": tournament_before, "entries": before}
+
+
+def _results(entries: Sequence[Entry]) -> list[dict[str, Any]]:
+    """One plain dict per player, best place first (see ``tournaments.signals``)."""
+    by_player: dict[int, list[Entry]] = {}
+    for entry in entries:
+        by_player.setdefault(entry.player_id, []).append(entry)
+    results = []
+    for player_entries in by_player.values():
+        player_entries.sort(key=lambda e: e.number)
+        player = player_entries[-1].player
+        results.append(
+            {
+                "player_id": player.pk,
+                "player_name": player.name,
+                "is_guest": player.is_guest,
+                "entry_numbers": [e.number for e in player_entries],
+                "place": player_entries[-1].place,
+                "prize": sum(e.prize for e in player_entries),
+                "bounties": sum(e.bounties for e in player_entries),
+                "knockouts": sum(e.knockouts_count for e in player_entries),
+                "rebuys": sum(e.rebuys for e in player_entries),
+                "addons": sum(1 for e in player_entries if e.addon),
+                "reentries": len(player_entries) - 1,
+            }
+        )
+    results.sort(key=lambda r: (r["place"] is None, r["place"] or 0, r["player_name"]))
+    return results
+
+
+def _unfinish(tournament: Tournament, data: dict[str, Any]) -> None:
+    if tournament.state != TournamentState.FINISHED:
+        raise TournamentError(_("This tournament is not finished; there is no end to undo."))
+    for before in data["entries"]:
+        Entry.objects.filter(pk=before["id"], tournament=tournament).update(
+            place=before["place"], prize=before["prize"], bounties=before["bounties"]
+        )
+    previous = data["tournament"]
+    tournament.state = previous["state"]
+    tournament.finished_at = (
+        parse_datetime(previous["finished_at"]) if previous["finished_at"] else None
+    )
+    tournament.save(update_fields=["state", "finished_at"])
+    tournament_id, event_id = tournament.pk, tournament.event_id
+    transaction.on_commit(
+        lambda: tournament_reopened.send(
+            sender=Tournament, tournament_id=tournament_id, event_id=event_id
+        )
+    )
+
+
+@undo.register(ActionKind.FINISH)
+def _undo_finish(tournament: Tournament, action: TournamentAction) -> None:
+    """Reopen the tournament: the places and prizes go back to what they were."""
+    _unfinish(tournament, action.undo["finish"])
+
+
+@undo.register(ActionKind.DEAL)
+def _undo_deal(tournament: Tournament, action: TournamentAction) -> None:
+    """Take the deal back: the tournament reopens with the same players still in."""
+    _unfinish(tournament, action.undo["finish"])
