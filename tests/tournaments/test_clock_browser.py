@@ -187,8 +187,14 @@ def test_the_console_clock_on_a_phone(browser: Browser, served: dict[str, object
     expect(panel.locator('[data-clock="level"]')).to_have_text("Level 4")
     panel.get_by_role("button", name="Pause").click()
     expect(panel.locator('[data-clock="status"]')).to_have_text("Paused")
+    minutes, seconds = panel.locator('[data-clock="time"]').inner_text().split(":")
+    paused_at = int(minutes) * 60 + int(seconds)
     panel.get_by_role("button", name="Add one minute").click()
+    # The panel comes back from the server with the minute added (and stays paused).
+    added = f"{(paused_at + 60) // 60}:{(paused_at + 60) % 60:02d}"
+    expect(panel.locator('[data-clock="time"]')).to_have_text(added)
     expect(panel.get_by_role("button", name="Resume")).to_be_visible()
+    page.wait_for_timeout(300)  # htmx settles the swapped panel
     panel.screenshot(path=str(ARTIFACTS / "console-clock-phone.png"))
     panel.get_by_role("button", name="Resume").click()
     expect(panel.locator('[data-clock="status"]')).to_be_hidden()
