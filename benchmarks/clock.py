@@ -330,9 +330,7 @@ def judge(
                 step = index - previous[0]
                 if step != 1:
                     lost += max(0, step - 1)
-                    problems.append(
-                        f"screen of {screen.tournament}: row {previous[0]} -> {index}"
-                    )
+                    problems.append(f"screen of {screen.tournament}: row {previous[0]} -> {index}")
                 if version - previous[1] != step:
                     twice += 1
                     problems.append(
