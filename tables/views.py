@@ -65,7 +65,10 @@ def _open_tables(user: Any = None) -> list[Table]:
             listed = Q()
     tables = list(
         Table.objects.filter(listed, closed_at__isnull=True).annotate(
-            seats_taken=Count("seats", filter=Q(seats__user__isnull=False))
+            seats_taken=Count("seats", filter=Q(seats__user__isnull=False)),
+            # Players who could be dealt a hand: a full table where fewer than two can play
+            # is offered to watch, not as a game.
+            players_ready=Count("seats", filter=Q(seats__user__isnull=False, seats__stack__gt=0)),
         )
     )
     for table in tables:

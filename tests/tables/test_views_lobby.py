@@ -174,3 +174,25 @@ def test_htmx_errors_return_the_form_fragment(director_client: Client) -> None:
 def test_the_form_page_works_without_javascript(director_client: Client) -> None:
     page = director_client.get(reverse("tables:table_new")).content.decode()
     assert 'method="post"' in page and 'name="big_blind"' in page
+
+
+def test_a_full_table_where_nobody_can_play_is_not_offered_as_a_game(
+    director_client,
+    director,  # type: ignore[no-untyped-def]
+) -> None:
+    # Issue 10, defect 8: the lobby still offered a table stuck with one player holding
+    # every chip and the others at 0.
+    from tables import services as table_services
+    from tables.models import Seat
+    from tests.tables.conftest import make_players
+
+    table = table_services.table_create(
+        created_by=director, name="Stuck", big_blind=2, seat_count=2, min_buy_in=40
+    )
+    for number, user in enumerate(make_players("stu", "sid"), start=1):
+        table_services.seat_take(table.pk, user, number, 100)
+    page = director_client.get("/tables/").content.decode()
+    assert "No game" not in page
+    Seat.objects.filter(table=table, number=2).update(stack=0)
+    page = director_client.get("/tables/").content.decode()
+    assert "No game: nobody seated here can play" in page and ">Watch<" in page
