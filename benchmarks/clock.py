@@ -56,7 +56,7 @@ BREAK_EVERY = 4  # every fourth row is a break
 # --------------------------------------------------------------------------- server side
 
 
-def setup(count: int) -> dict[str, Any]:
+def setup(count: int, run: str) -> dict[str, Any]:
     """Run in a subprocess with the servers' environment: tournaments and a director."""
     import django
 
@@ -98,12 +98,12 @@ def setup(count: int) -> dict[str, Any]:
     tournaments = []
     for n in range(count):
         event = Event.objects.create(
-            season=season, name=f"Clock {n}", starts_at=timezone.now(), buy_in=20
+            season=season, name=f"Clock {n} {run}", starts_at=timezone.now(), buy_in=20
         )
         tournament = Tournament.objects.create(
             event=event, blind_structure=structure, state=TournamentState.RUNNING
         )
-        tournaments.append({"id": tournament.pk, "token": tournament.tv_token})
+        tournaments.append({"id": tournament.pk, "token": tournament.tv_token, "name": event.name})
     cookie = f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
     return {"tournaments": tournaments, "cookie": cookie}
 
@@ -232,9 +232,14 @@ class Screen:
 
     tournament: int
     port: int
+    name: str
     # (stored row, version, received at (epoch s), the row's end (epoch ms)) per state.
     seen: list[tuple[int, int, float, int | None]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    # Messages for another site's tournament of the same id: channels-redis's pub/sub
+    # channels are global to the Redis server (not per database number), so another
+    # process on the same Redis (a test run) can publish to a group of the same name.
+    foreign: int = 0
 
 
 async def watch(screen: Screen, token: str, stop: asyncio.Event) -> None:
@@ -250,6 +255,9 @@ async def watch(screen: Screen, token: str, stop: asyncio.Event) -> None:
                     continue
                 received = time.time()
                 state = json.loads(raw)
+                if state["tournament"]["name"] != screen.name:
+                    screen.foreign += 1
+                    continue
                 clock = state["clock"]
                 screen.seen.append(
                     (clock["stored_index"], state["version"], received, clock["ends_at_ms"])
@@ -286,14 +294,14 @@ async def run_mode(mode: str, args: argparse.Namespace) -> dict[str, Any]:
         servers = Servers(mode, Path(tmp), args.wipe_database)
         servers.start()
         try:
-            made = run_helper(servers.env, "--setup", str(args.tournaments))
+            made = run_helper(servers.env, "--setup", str(args.tournaments), secrets.token_hex(4))
             stop = asyncio.Event()
             screens: list[Screen] = []
             tasks = []
             for n, tournament in enumerate(made["tournaments"]):
                 for s in range(args.screens):
                     port = servers.ports[(n + s) % len(servers.ports)]
-                    screen = Screen(tournament["id"], port)
+                    screen = Screen(tournament["id"], port, tournament["name"])
                     screens.append(screen)
                     tasks.append(asyncio.create_task(watch(screen, tournament["token"], stop)))
             await asyncio.sleep(2)  # every screen connected and painted
@@ -377,6 +385,7 @@ def judge(
         "max_ms": round(ordered[-1], 1) if ordered else None,
         "mean_ms": round(statistics.fmean(ordered), 1) if ordered else None,
         "over_2_5_s": late_resync,
+        "foreign_ignored": sum(screen.foreign for screen in screens),
         "lost": lost,
         "applied_twice": twice,
         "problems": problems[:20],
@@ -385,7 +394,7 @@ def judge(
 
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--setup":
-        print(json.dumps(setup(int(sys.argv[2]))))
+        print(json.dumps(setup(int(sys.argv[2]), sys.argv[3])))
         return
     if len(sys.argv) > 1 and sys.argv[1] == "--final":
         print(json.dumps(final_clocks()))

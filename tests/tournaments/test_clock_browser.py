@@ -199,3 +199,30 @@ def test_the_console_clock_on_a_phone(browser: Browser, served: dict[str, object
     panel.get_by_role("button", name="Resume").click()
     expect(panel.locator('[data-clock="status"]')).to_be_hidden()
     page.screenshot(path=str(ARTIFACTS / "console-phone-with-clock.png"), full_page=True)
+
+
+def test_the_tv_plays_the_next_row_while_its_server_is_away(
+    browser: Browser, served: dict[str, object]
+) -> None:
+    """Level 4 ends while the server is down: the screen starts the break by itself, from
+    the stored end time and the structure it was sent."""
+    director_shell(
+        served,
+        "from datetime import timedelta\n"
+        "from django.utils import timezone\n"
+        "from tournaments.models import Tournament\n"
+        f"Tournament.objects.filter(pk={served['id']}).update("
+        "level_ends_at=timezone.now() + timedelta(seconds=8))",
+    )
+    tv = browser.new_context(viewport=TV).new_page()
+    tv.goto(f"{served['base']}/tournaments/tv/{served['token']}/")
+    expect(tv.locator('.tv [data-clock="link"]')).to_have_attribute("data-state", "live")
+    expect(tv.locator('.tv [data-clock="level"]')).to_have_text("Level 4")
+    stop(served["process"])  # type: ignore[arg-type]
+    expect(tv.locator('.tv [data-clock="link"]')).to_have_attribute("data-state", "lost")
+    expect(tv.locator('.tv [data-clock="level"]')).to_have_text("Break", timeout=15_000)
+    assert 14 * 60 < seconds_shown(tv) <= 15 * 60
+    expect(tv.locator('.tv [data-clock="next"]')).to_have_text(
+        "Level 5: 150 / 300 · Big-blind ante 300"
+    )
+    tv.screenshot(path=str(ARTIFACTS / "tv-clock-break-offline-1920x1080.png"))
