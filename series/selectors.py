@@ -286,3 +286,20 @@ def event_player_user_ids(event: Event) -> set[int]:
             "player__user_id", flat=True
         )
     )
+
+
+def season_pot(season: Season) -> dict[str, int]:
+    """The season pot so far: its share of the fee of every entry (re-entries too) of the
+    season's finished events, for the final event or a trophy."""
+    from django.db.models import Count, Sum
+
+    if not season.season_pot_per_entry:
+        return {"per_entry": 0, "entries": 0, "total": 0}
+    counted = Result.objects.filter(event__season=season, event__finished_at__isnull=False)
+    totals = counted.aggregate(players=Count("pk"), reentries=Sum("reentries"))
+    entries = (totals["players"] or 0) + (totals["reentries"] or 0)
+    return {
+        "per_entry": season.season_pot_per_entry,
+        "entries": entries,
+        "total": entries * season.season_pot_per_entry,
+    }

@@ -66,6 +66,7 @@ def season_calendar(request: HttpRequest, season_id: int) -> HttpResponse:
             "now": now,
             "my_feed_url": _my_feed_url(request),
             "is_director": is_director(request.user),
+            "pot": selectors.season_pot(season),
         },
     )
 

@@ -356,3 +356,19 @@ def test_the_calendars_queries_do_not_grow_with_its_events(
     bigger = build_season(events=20, players=20, seed=9)
     with django_assert_max_num_queries(8):
         assert client.get(reverse("series:season", args=[bigger.pk])).status_code == 200
+
+
+def test_the_season_page_shows_the_season_pot_so_far() -> None:
+    # Issue 12, item 1: "a season pot funded from part of each event's fee".
+    from django.test import Client
+
+    from series.models import Result
+    from tests.series.season_fixture import build_season
+
+    season = build_season(events=4, players=8, seed=3)
+    season.season_pot_per_entry = 5
+    season.save()
+    finished = Result.objects.filter(event__season=season, event__finished_at__isnull=False)
+    entries = finished.count() + sum(finished.values_list("reentries", flat=True))
+    page = Client().get(f"/series/seasons/{season.pk}/").content.decode()
+    assert f"Season pot: {entries * 5}" in page
