@@ -5,7 +5,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
 from django.utils import timezone
 
 from series.models import (
@@ -291,8 +291,6 @@ def event_player_user_ids(event: Event) -> set[int]:
 def season_pot(season: Season) -> dict[str, int]:
     """The season pot so far: its share of the fee of every entry (re-entries too) of the
     season's finished events, for the final event or a trophy."""
-    from django.db.models import Count, Sum
-
     if not season.season_pot_per_entry:
         return {"per_entry": 0, "entries": 0, "total": 0}
     counted = Result.objects.filter(event__season=season, event__finished_at__isnull=False)
