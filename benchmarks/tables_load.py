@@ -127,7 +127,7 @@ def run_helper(env: dict[str, str], *args: str) -> dict[str, Any]:
 
 class Servers:
     def __init__(self, mode: str, workdir: Path, redis_db: int = 7) -> None:
-        from tests.tables.servers import free_port, server_env
+        from tests.tables.servers import deployed_env, free_port, server_env
 
         self.mode = mode
         self.processes: list[subprocess.Popen[bytes]] = []
@@ -153,52 +153,13 @@ class Servers:
                 DATABASE_URL=urlunparse(urlparse(url)._replace(path=f"/{name}")),
                 REDIS_URL=urlunparse(redis_url),
             )
-        # As deployed: DEBUG off (with it on, Django records every query's SQL).
-        env.update(
-            DEBUG="0",
-            SECRET_KEY=f"tables-load-{uuid.uuid4().hex}",
-            ALLOWED_HOSTS="127.0.0.1,localhost",
-            SECURE_SSL_REDIRECT="0",
-            LOG_LEVEL="ERROR",
-        )
-        self.env = env
+        self.env = deployed_env(env, "tables-load")
         self.log = Path(os.environ.get("TABLES_LOAD_LOG", str(workdir / "servers.log")))
 
     def start(self) -> None:
-        from tests.tables.servers import manage, start_daphne, start_serve
+        from tests.tables.servers import start_site
 
-        manage(self.env, "migrate", "--noinput")
-        if self.mode == "embedded":
-            self.processes.append(start_serve(self.env, self.ports[0], log=self.log))
-            return
-        for port in self.ports:
-            self.processes.append(start_daphne(self.env, port, log=self.log))
-        celery = str(Path(PYTHON).with_name("celery"))
-        for args in (
-            [
-                "worker",
-                "--pool",
-                "threads",
-                "--concurrency",
-                "4",
-                "--without-gossip",
-                "--without-mingle",
-                "--without-heartbeat",
-                "--loglevel",
-                "ERROR",
-            ],
-            ["beat", "--loglevel", "ERROR", "--schedule", str(Path(tempfile.mkdtemp()) / "beat")],
-        ):
-            self.processes.append(
-                subprocess.Popen(
-                    [celery, "-A", "series", *args],
-                    cwd=BASE_DIR,
-                    env=self.env,
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL,
-                    start_new_session=True,
-                )
-            )
+        self.processes += start_site(self.env, self.mode, self.ports, self.log)
         # Flush what earlier runs may have left in this Redis database's queue.
         time.sleep(2)
 

@@ -173,3 +173,45 @@ class Player:
                     await ws.send(json.dumps(move))
         except (ConnectionClosed, OSError):
             return
+
+
+def deployed_env(env: dict[str, str], name: str) -> dict[str, str]:
+    """``env`` as a deployed site runs: DEBUG off (with it on, Django records every query's
+    SQL), its own secret, loopback hosts, plain HTTP, quiet logs."""
+    return {
+        **env,
+        "DEBUG": "0",
+        "SECRET_KEY": f"{name}-{os.urandom(16).hex()}",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "SECURE_SSL_REDIRECT": "0",
+        "LOG_LEVEL": "ERROR",
+    }
+
+
+def start_site(
+    env: dict[str, str], mode: str, ports: list[int], log: Path | None = None
+) -> list[subprocess.Popen[bytes]]:
+    """Migrate, then serve the site: embedded, ``manage.py serve`` on the first port;
+    distributed, a daphne on every port, one Celery worker (threads) and one beat."""
+    import tempfile
+
+    manage(env, "migrate", "--noinput")
+    if mode == "embedded":
+        return [start_serve(env, ports[0], log=log)]
+    processes = [start_daphne(env, port, log=log) for port in ports]
+    celery = str(Path(PYTHON).with_name("celery"))
+    worker = ["worker", "--pool", "threads", "--concurrency", "4", "--without-gossip"]
+    worker += ["--without-mingle", "--without-heartbeat", "--loglevel", "ERROR"]
+    beat = ["beat", "--loglevel", "ERROR", "--schedule", str(Path(tempfile.mkdtemp()) / "beat")]
+    for args in (worker, beat):
+        processes.append(
+            subprocess.Popen(
+                [celery, "-A", "series", *args],
+                cwd=BASE_DIR,
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        )
+    return processes
