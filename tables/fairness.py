@@ -23,6 +23,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import secrets
@@ -56,9 +57,16 @@ def leaf_of(position: int, card: str, salt: str) -> str:
     return hashlib.sha256(f"{position}:{card}:{salt}".encode()).hexdigest()
 
 
+@functools.lru_cache(maxsize=256)
+def _leaves(deck_text: str, secret: str) -> tuple[str, ...]:
+    # 104 hashes; a finished hand's snapshot is rebuilt on every version until the next
+    # hand (a chat line, a player sitting out), so each deck's are computed once.
+    return tuple(leaf_of(k, card, salt_of(secret, k)) for k, card in enumerate(_cards(deck_text)))
+
+
 def deal_leaves(deck_text: str, secret: str) -> list[str]:
     """The 52 leaves: each position's card, hidden behind its salt."""
-    return [leaf_of(k, card, salt_of(secret, k)) for k, card in enumerate(_cards(deck_text))]
+    return list(_leaves(deck_text, secret))
 
 
 def commitment_of_leaves(leaves: list[str]) -> str:

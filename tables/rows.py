@@ -230,28 +230,6 @@ def save(obj: Model, names: tuple[str, ...] | None = None) -> None:
             raise model.DoesNotExist(f"{model.__name__} {obj.pk} is gone")  # type: ignore[attr-defined]
 
 
-def update(model: type[Model], values: dict[str, Any], **where: Any) -> None:
-    """``model.objects.filter(**where).update(**values)`` for plain field equalities."""
-    meta = model._meta
-    set_fields: list[Any] = [meta.get_field(name) for name in values]
-    where_fields: list[Any] = [meta.get_field(name) for name in where]
-    params = [
-        *(
-            f.get_db_prep_save(v, connection)
-            for f, v in zip(set_fields, values.values(), strict=True)
-        ),
-        *(
-            f.get_db_prep_value(v, connection)
-            for f, v in zip(where_fields, where.values(), strict=True)
-        ),
-    ]
-    sql = _update_sql(
-        model, tuple(f.column for f in set_fields), tuple(f.column for f in where_fields)
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-
-
 @cache
 def _update_sql(model: type[Model], columns: tuple[str, ...], where: tuple[str, ...]) -> str:
     sets = ", ".join(f"{_quote(c)} = %s" for c in columns)

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.db.models import Case, Value, When
 from django.utils import timezone
 
 from tables import rows
@@ -198,10 +199,14 @@ def _hand_finish(
     hand.turn_started_at = None
     names = {n: display_name(s) for n, s in seats.items()}
     hand.summary = hand_summary(engine.records, names)[:300]
+    # Every player's finishing stack in one UPDATE, not one round trip per player.
+    if final:
+        HandPlayer.objects.filter(hand=hand.pk, seat__in=list(final)).update(
+            stack_after=Case(*(When(seat=n, then=Value(s)) for n, s in final.items()))
+        )
     for number, stack in final.items():
         seat = seats[number]
         seat.stack = stack
-        rows.update(HandPlayer, {"stack_after": stack}, hand=hand.pk, seat=number)
         # Chips bought during the hand play from the next one (docs/protocol.md, rebuy).
         apply_adding(table, seat)
         if seat.leaving or seat.removing:

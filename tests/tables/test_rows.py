@@ -10,7 +10,7 @@ from django.db import transaction
 from django.forms.models import model_to_dict
 
 from tables import rows, services
-from tables.models import Hand, HandPlayer, Seat, Table
+from tables.models import Hand, Seat, Table
 from tests.tables.conftest import deal
 
 pytestmark = pytest.mark.django_db
@@ -68,19 +68,6 @@ def test_save_writes_what_the_orm_would(seated_table: Table) -> None:
     Table.objects.filter(pk=table.pk).delete()
     with pytest.raises(Table.DoesNotExist):
         rows.save(table)
-
-
-def test_update_writes_every_matching_row_and_none_is_fine(seated_table: Table) -> None:
-    deal(seated_table)
-    hand = rows.current_hand(seated_table.pk)
-    rows.update(HandPlayer, {"stack_after": 77}, hand=hand.pk, seat=2)
-    assert dict(HandPlayer.objects.filter(hand=hand).values_list("seat", "stack_after")) == {
-        1: None,
-        2: 77,
-        3: None,
-    }
-    rows.update(HandPlayer, {"stack_after": 1}, hand=hand.pk, seat=9)  # nobody there
-    assert not HandPlayer.objects.filter(stack_after=1).exists()
 
 
 def test_an_unknown_table_is_refused_as_before(players: list[User]) -> None:
