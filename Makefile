@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?= -n 2
 
-.PHONY: run test lint fuzz bench soak bench-tables bench-tables-baseline bench-clock bench-standings
+.PHONY: run test lint fuzz bench soak bench-tables bench-tables-baseline bench-clock bench-standings bench-tournament messages
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -75,3 +75,18 @@ bench-clock: $(VENV)/.installed-dev
 # The series' standings: recomputing a season of 50 events and 200 players.
 bench-standings: $(VENV)/.installed-dev
 	$(PY) benchmarks/standings.py
+
+# The translation catalogs: collect every message of the code into locale/fr/LC_MESSAGES
+# (django.po for Python and templates, djangojs.po for the browser's scripts), then compile
+# the .mo files with polib. Collecting needs GNU gettext's xgettext (Debian: gettext);
+# compiling, running and testing do not: the .mo files are committed.
+MESSAGES_IGNORE := --ignore=.venv --ignore=tests --ignore=benchmarks --ignore=var \
+	--ignore=staticfiles --ignore=static/vendor --ignore=test-artifacts
+messages: $(VENV)/.installed-dev
+	DEBUG=1 $(PY) manage.py makemessages --locale fr --no-obsolete $(MESSAGES_IGNORE)
+	DEBUG=1 $(PY) manage.py makemessages --domain djangojs --locale fr --no-obsolete $(MESSAGES_IGNORE)
+	DEBUG=1 $(PY) manage.py compile_catalogs
+# An online tournament of 300 house bots (50 tables of six) to one winner: embedded, then
+# distributed (needs DATABASE_URL on PostgreSQL and REDIS_URL; TOURNAMENT_ARGS to change).
+bench-tournament: $(VENV)/.installed-dev
+	$(PY) benchmarks/tournament.py $(TOURNAMENT_ARGS)

@@ -363,7 +363,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tournaments", type=int, default=50)
     parser.add_argument("--screens", type=int, default=2, help="clock pages per tournament")
-    parser.add_argument("--modes", nargs="+", default=["embedded", "distributed"])
+    parser.add_argument(
+        "--modes",
+        nargs="+",
+        help="embedded, distributed (default: both, or embedded alone "
+        "without DATABASE_URL=postgres://... and REDIS_URL)",
+    )
     parser.add_argument("--seconds", type=float, default=240.0, help="from the first start")
     parser.add_argument(
         "--stagger", type=float, default=60.0, help="spread the starts over this many seconds"
@@ -371,6 +376,9 @@ def main() -> None:
     parser.add_argument("--wipe-database", action="store_true")
     args = parser.parse_args()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "series.settings")
+    from tests.tables.servers import benchmark_modes
+
+    args.modes = benchmark_modes(args.modes)
     for mode in args.modes:
         load = os.getloadavg()
         result = asyncio.run(run_mode(mode, args))

@@ -482,7 +482,12 @@ def main() -> None:
         return
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, nargs="+", default=None)
-    parser.add_argument("--modes", nargs="+", default=["embedded", "distributed"])
+    parser.add_argument(
+        "--modes",
+        nargs="+",
+        help="embedded, distributed (default: both, or embedded alone "
+        "without DATABASE_URL=postgres://... and REDIS_URL)",
+    )
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--think", type=float, default=1.0)
     parser.add_argument(
@@ -506,6 +511,9 @@ def main() -> None:
         help="the Redis database of the distributed servers (default 7)",
     )
     args = parser.parse_args()
+    from tests.tables.servers import benchmark_modes
+
+    args.modes = benchmark_modes(args.modes)
     if args.tables is None:
         args.tables = [10, 100] if args.baseline else [10, 50, 100]
 

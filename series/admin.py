@@ -2,6 +2,7 @@ from typing import Any
 
 from django.contrib import admin
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
 from series.models import Event, Season
 from series.services.standings import standings_schedule
@@ -30,6 +31,10 @@ class EventAdmin(admin.ModelAdmin):
     list_filter = ["season", "game", "structure"]
     search_fields = ["name", "venue"]
     date_hierarchy = "starts_at"
+
+    @admin.display(description=_("price"))
+    def price(self, event: Event) -> str:
+        return event.price
 
     def save_model(self, request: HttpRequest, obj: Event, form: Any, change: bool) -> None:
         # Whether an event counts, or its buy-in, changes the points: re-score after commit.

@@ -1,11 +1,12 @@
 from django.apps import AppConfig
 from django.db.models.signals import post_migrate
+from django.utils.translation import gettext_lazy as _
 
 
 class SeriesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "series"
-    verbose_name = "Series"
+    verbose_name = _("Series")
 
     def ready(self) -> None:
         # Permissions are created by post_migrate too, so the Directors group is filled in

@@ -45,8 +45,9 @@ RESULTS_CSV_HEADER = (
 
 def _description(event: Event, url: str) -> str:
     lines = [
-        f"{_('Game')}: {event.game_label}",
-        f"{_('Buy-in')}: {event.price}" + (f" ({_('points only')})" if event.points_only else ""),
+        _("Game: %(game)s") % {"game": event.game_label},
+        (_("Buy-in: %(price)s (points only)") if event.points_only else _("Buy-in: %(price)s"))
+        % {"price": event.price},
     ]
     if not event.counts:
         lines.append(_("Does not count for the standings."))

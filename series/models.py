@@ -6,6 +6,7 @@ Standings are never incremented: a Celery task recomputes a season's ``Standing`
 running it twice, or twice at once, gives the same table.
 """
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.urls import reverse
@@ -15,14 +16,14 @@ from series.formula import Formula, FormulaError
 
 
 class Game(models.TextChoices):
-    OMAHA_HI = "omaha-hi", "Omaha High"
-    OMAHA_HI_LO = "omaha-hi-lo", "Omaha Hi/Lo 8-or-better"
+    OMAHA_HI = "omaha-hi", _("Omaha High")
+    OMAHA_HI_LO = "omaha-hi-lo", _("Omaha Hi/Lo 8-or-better")
 
 
 class Structure(models.TextChoices):
-    LIMIT = "limit", "Limit"
-    POT_LIMIT = "pot-limit", "Pot-Limit"
-    NO_LIMIT = "no-limit", "No-Limit"
+    LIMIT = "limit", _("Limit")
+    POT_LIMIT = "pot-limit", _("Pot-Limit")
+    NO_LIMIT = "no-limit", _("No-Limit")
 
 
 class PointsFormula(models.TextChoices):
@@ -63,6 +64,8 @@ class Season(models.Model):
 
     class Meta:
         ordering = ["-starts_on"]
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(ends_on__gte=models.F("starts_on")),
@@ -84,18 +87,27 @@ class Season(models.Model):
 
 
 class Event(models.Model):
-    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="events")
-    name = models.CharField(max_length=100)
-    starts_at = models.DateTimeField()
-    venue = models.CharField(max_length=200, blank=True)
-    game = models.CharField(max_length=20, choices=Game.choices, default=Game.OMAHA_HI_LO)
-    structure = models.CharField(
-        max_length=20, choices=Structure.choices, default=Structure.POT_LIMIT
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="events", verbose_name=_("season")
     )
-    buy_in = models.PositiveIntegerField(help_text="Goes to the prize pool.")
-    fee = models.PositiveIntegerField(default=0, help_text="Kept outside the prize pool.")
-    starting_stack = models.PositiveIntegerField(default=10000)
-    notes = models.TextField(blank=True)
+    name = models.CharField(_("name"), max_length=100)
+    starts_at = models.DateTimeField(_("starts at"))
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    game = models.CharField(
+        _("game"), max_length=20, choices=Game.choices, default=Game.OMAHA_HI_LO
+    )
+    structure = models.CharField(
+        _("betting structure"),
+        max_length=20,
+        choices=Structure.choices,
+        default=Structure.POT_LIMIT,
+    )
+    buy_in = models.PositiveIntegerField(_("buy-in"), help_text=_("Goes to the prize pool."))
+    fee = models.PositiveIntegerField(
+        _("fee"), default=0, help_text=_("Kept outside the prize pool.")
+    )
+    starting_stack = models.PositiveIntegerField(_("starting stack"), default=10000)
+    notes = models.TextField(_("notes"), blank=True)
     number = models.PositiveSmallIntegerField(
         _("event number"), null=True, blank=True, help_text=_("Event 2 of the season.")
     )
@@ -111,6 +123,8 @@ class Event(models.Model):
 
     class Meta:
         ordering = ["starts_at"]
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
 
     def __str__(self) -> str:
         return self.name
@@ -122,9 +136,13 @@ class Event(models.Model):
 
     @property
     def game_label(self) -> str:
-        """Short name for listings: "Pot-Limit Omaha Hi/Lo"."""
-        game = "Omaha Hi/Lo" if self.game == Game.OMAHA_HI_LO else "Omaha High"
-        return f"{self.get_structure_display()} {game}"
+        """Short name for listings: "Pot-Limit Omaha Hi/Lo" (in French "Omaha Hi/Lo limite
+        du pot": the format lets a language put the structure after the game)."""
+        game = _("Omaha Hi/Lo") if self.game == Game.OMAHA_HI_LO else _("Omaha High")
+        return _("%(structure)s %(game)s") % {
+            "structure": self.get_structure_display(),
+            "game": game,
+        }
 
     def get_admin_url(self) -> str:
         return reverse("admin:series_event_change", args=[self.pk])
@@ -152,6 +170,12 @@ class Player(models.Model):
     # replaces a leaked address.
     calendar_token = models.CharField(
         max_length=64, unique=True, null=True, blank=True, editable=False
+    )
+    # The language the player last chose with the switch in the header; blank until then
+    # (the browser's Accept-Language decides). Applied on every page once they log in, on
+    # any device (series.middleware.UserLanguageMiddleware).
+    language = models.CharField(
+        _("language"), max_length=10, blank=True, choices=settings.LANGUAGES
     )
 
     class Meta:

@@ -7,6 +7,7 @@ from typing import Any
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
 
 DIRECTORS_GROUP = "Directors"
 
@@ -33,7 +34,7 @@ def director_required(view: View) -> View:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         if not is_director(request.user):
-            raise PermissionDenied("Only directors may open this page.")
+            raise PermissionDenied(_("Only directors may open this page."))
         return view(request, *args, **kwargs)
 
     wrapper.director_only = True  # type: ignore[attr-defined]

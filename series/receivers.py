@@ -1,13 +1,16 @@
 """The series listens to the tournaments' signals (``tournaments.signals``, the only module
 of the tournaments it imports): a finished tournament's results become the event's results,
-a reopened one's leave, and the season's standings are recomputed after commit."""
+a reopened one's leave, and the season's standings are recomputed after commit. It also
+listens to Django's login, to read the site in the language the player chose."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.signals import user_logged_in
 from django.dispatch import receiver
 
+from series.services.languages import session_language_remember
 from series.services.standings import event_results_remove, event_results_store
 from tournaments.signals import tournament_finished, tournament_reopened
 
@@ -22,3 +25,9 @@ def results_store(
 @receiver(tournament_reopened, dispatch_uid="series.results_remove")
 def results_remove(sender: Any, tournament_id: int, event_id: int, **kwargs: Any) -> None:
     event_results_remove(tournament_id, event_id)
+
+
+@receiver(user_logged_in, dispatch_uid="series.language_remember")
+def language_remember(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
+    if request is not None and hasattr(request, "session"):
+        session_language_remember(request.session, user)

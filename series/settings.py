@@ -124,9 +124,13 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The page's language: the language cookie (set by the switch in the header), else the
+    # browser's Accept-Language; then, once the user is known, their saved choice.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "series.middleware.UserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -219,6 +223,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "tables-sweep": {"task": "tables.tasks.tables_sweep", "schedule": 1.0},
     # Blind clocks: store level changes whose task was lost or late.
     "tournaments-clock-sweep": {"task": "tournaments.tasks.clock_sweep_task", "schedule": 2.0},
+    # Online tournaments: a hand whose "hand ended" was lost (a process died) is dealt with.
+    "tournaments-online-sweep": {"task": "tournaments.tasks.online_sweep_task", "schedule": 5.0},
 }
 # Live tables: may players (not only directors) open cash tables?
 TABLES_PLAYERS_MAY_OPEN = env_bool("TABLES_PLAYERS_MAY_OPEN", False)
@@ -251,7 +257,15 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("fr", "Français")]
+# The project's catalogs (locale/<lang>/LC_MESSAGES/django.po and djangojs.po), their .mo
+# files committed beside them: `make messages` rebuilds both, and a test fails when a .mo is
+# older than its .po, a message of the code is missing or a translation is fuzzy.
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# Dates, times and numbers as each language writes them ("vendredi 27 novembre 2026 ·
+# 19 h 30", "10 000 jetons"): series/formats/<lang>/formats.py over Django's own.
+FORMAT_MODULE_PATH = ["series.formats"]
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True

@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django.utils.translation import gettext_lazy as _
 from django.views.i18n import JavaScriptCatalog
 
 from series import views
@@ -24,9 +25,10 @@ urlpatterns = [
     path("series/", include("series.urls_series")),
     path("tables/", include("tables.urls")),
     path("tournaments/", include("tournaments.urls")),
+    path("i18n/setlang/", views.language_set, name="set_language"),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("admin/", admin.site.urls),
 ]
 
-admin.site.site_header = "Poker series administration"
-admin.site.site_title = "Poker series admin"
+admin.site.site_header = _("Poker series administration")
+admin.site.site_title = _("Poker series admin")

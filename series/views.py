@@ -5,12 +5,15 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+from django.views.i18n import set_language
 
 from series import selectors
 from series.forms import SignUpForm
 from series.permissions import director_required
 from series.services import player_sign_up
+from series.services.languages import SESSION_KEY, language_is_supported, player_language_save
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -48,7 +51,10 @@ def signup(request: HttpRequest) -> HttpResponse:
             form.cleaned_data.get("email", ""),
         )
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome, {user.get_username()}! You are signed up.")
+        messages.success(
+            request,
+            _("Welcome, %(name)s! You are signed up.") % {"name": user.get_username()},
+        )
         return redirect("home")
     return render(request, "registration/signup.html", {"form": form})
 
@@ -60,3 +66,15 @@ def director_dashboard(request: HttpRequest) -> HttpResponse:
         "series/director_dashboard.html",
         {"seasons": selectors.seasons_with_events()},
     )
+
+
+@require_POST
+def language_set(request: HttpRequest) -> HttpResponse:
+    """The header's language switch: Django's ``set_language`` (the cookie, back to the page),
+    and for a logged-in player the choice kept on their account for their next logins."""
+    response = set_language(request)
+    language = request.POST.get("language", "")
+    if language_is_supported(language) and request.user.is_authenticated:
+        player_language_save(request.user, language)
+        request.session[SESSION_KEY] = language
+    return response

@@ -13,7 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
 from django.utils.text import slugify
@@ -24,6 +24,7 @@ from series import event_sections, exports, selectors
 from series.models import Event, Season
 from series.permissions import is_director
 from series.services.calendar import player_calendar_token_renew
+from series.services.languages import language_is_supported
 
 
 def _event(event_id: int) -> Event:
@@ -123,11 +124,15 @@ def my_ical(request: HttpRequest) -> HttpResponse:
     if player is None:
         raise Http404(_("No calendar at this address."))
     events = selectors.events_by_ids(event_sections.registered_event_ids(player))
-    content = exports.events_ical(
-        _("%(name)s's poker nights") % {"name": player.name},
-        events,
-        lambda event: request.build_absolute_uri(reverse("series:event", args=[event.pk])),
-    )
+    # A calendar app fetches the feed with no session and seldom says which language it
+    # wants: the feed is written in the language the player chose on the site, if any.
+    language = player.language if language_is_supported(player.language) else None
+    with translation.override(language or translation.get_language()):
+        content = exports.events_ical(
+            _("%(name)s's poker nights") % {"name": player.name},
+            events,
+            lambda event: request.build_absolute_uri(reverse("series:event", args=[event.pk])),
+        )
     return _ical_response(content, "my-poker-nights.ics")
 
 

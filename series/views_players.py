@@ -18,7 +18,15 @@ from series.services.players import PlayerError, player_for_account, player_merg
 
 
 def _ordinal(place: int) -> str:
-    return {1: _("1st"), 2: _("2nd"), 3: _("3rd")}.get(place, _("%(n)sth") % {"n": place})
+    """ "1st", "21st", "11th" in English; one message per English ending, so French can write
+    "1er" for the first only and "%(n)se" for all the others. (Django's humanize ``ordinal``
+    writes French with <sup> markup, which a chart's tooltip cannot show.)"""
+    if place == 1:
+        return _("1st")
+    if place % 100 in (11, 12, 13):
+        return _("%(n)sth") % {"n": place}
+    endings = {1: _("%(n)sst"), 2: _("%(n)snd"), 3: _("%(n)srd")}
+    return endings.get(place % 10, _("%(n)sth")) % {"n": place}
 
 
 def _profile_page(

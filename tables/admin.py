@@ -1,7 +1,9 @@
 """The admin: tables, seats, hands (read-only records) and the chip ledger."""
 
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
+from tables.i18n import hand_summary_words
 from tables.models import ChatMessage, Hand, Seat, Table, TableLedger
 
 
@@ -22,10 +24,15 @@ class TableAdmin(admin.ModelAdmin):
 
 @admin.register(Hand)
 class HandAdmin(admin.ModelAdmin):
-    list_display = ("table", "number", "started_at", "ended_at", "summary")
+    list_display = ("table", "number", "started_at", "ended_at", "what_happened")
     list_filter = ("table",)
     exclude = ("deck", "secret")
     readonly_fields = ("records", "commitment", "button", "to_act", "deadline")
+
+    @admin.display(description=_("What happened"))
+    def what_happened(self, hand: Hand) -> str:
+        # The stored awards worded in the director's language (the summary is English).
+        return hand_summary_words(hand) if hand.is_complete else ""
 
 
 @admin.register(TableLedger)

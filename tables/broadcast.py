@@ -113,3 +113,11 @@ def table_changed(table_id: int, version: int, wire: dict[str, Any] | None = Non
 
 def table_chat(table_id: int, frame: dict[str, Any]) -> None:
     _send(table_id, {"type": "table.chat", "frame": frame})
+
+
+def table_moved(table_id: int, user_id: int, to_table: int, to_seat: int) -> None:
+    """Tell a moved player's sockets at their old table where they went (the page follows)."""
+    _send(
+        table_id,
+        {"type": "table.moved", "user_id": user_id, "to_table": to_table, "to_seat": to_seat},
+    )

@@ -20,9 +20,12 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, connections
-from django.utils.translation import gettext
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
 
 from tables import broadcast, services
+from tables.i18n import language_from_scope
 from tables.live import (
     remember_wire,
     snapshot_text_from_wire,
@@ -135,11 +138,17 @@ class TableConsumer(AsyncWebsocketConsumer):
             # life of the process). Log it, tell the client, keep the socket.
             logger.exception("table %s: %s failed", getattr(self, "table_id", "?"), message["type"])
             if message["type"] == "websocket.receive":
-                await self.send_json(error_frame("server_error", "that frame could not be handled"))
+                with translation.override(getattr(self, "language", None)):
+                    text = _("that frame could not be handled")
+                await self.send_json(error_frame("server_error", text))
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
+        # Every word this socket sends is in its reader's language, read once from the
+        # handshake (the language cookie, then Accept-Language): not the language of
+        # whoever made the move that a snapshot or an error follows.
+        self.language = language_from_scope(self.scope)
         self.sent_version = 0
         self.recent: deque[float] = deque()
         self.counted = False
@@ -153,19 +162,20 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         if not watchable:
             # A private table, and no invite link in this session: as its page, refuse.
-            await self.send_json(error_frame("private", gettext("this table is private")))
+            with translation.override(self.language):
+                text = _("this table is private")
+            await self.send_json(error_frame("private", text))
             await self.close(code=CLOSE_PRIVATE)
             return
         self.table_created_at = created
         if self.user is not None and self.user.is_authenticated:
             slot = (self.table_id, self.user.pk)
             if _OPEN[slot] >= SOCKETS_PER_TABLE:
-                await self.send_json(
-                    error_frame(
-                        "too_many_sockets",
-                        f"at most {SOCKETS_PER_TABLE} open pages of one table per player",
-                    )
-                )
+                with translation.override(self.language):
+                    text = _("at most %(count)d open pages of one table per player") % {
+                        "count": SOCKETS_PER_TABLE
+                    }
+                await self.send_json(error_frame("too_many_sockets", text))
                 await self.close(code=CLOSE_TOO_MANY_SOCKETS)
                 return
             _OPEN[slot] += 1
@@ -178,6 +188,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await database_sync_to_async(services.seat_connection)(self.table_id, self.user, 1)
             self.counted = True
         await self.send_snapshot()
+        await self._follow()
         self.resync = asyncio.get_running_loop().create_task(self._resync())
 
     def _table_watchable(self) -> tuple[Any, bool]:
@@ -193,6 +204,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 continue  # the group is talking: no broadcast was lost
             try:
                 await self.send_snapshot()
+                await self._follow()
             except Exception:  # noqa: BLE001 - keep the socket; the next round retries
                 logger.exception("table %s: resync failed", self.table_id)
 
@@ -225,26 +237,29 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_FLOOD)
             return
         if len(self.recent) > FLOOD_LIMIT:
-            await self.send_json(
-                error_frame(
-                    "throttled", f"more than {FLOOD_LIMIT} frames in {FLOOD_WINDOW_SECONDS:g}s"
-                )
-            )
+            with translation.override(self.language):
+                text = _("more than %(frames)d frames in %(seconds)s s") % {
+                    "frames": FLOOD_LIMIT,
+                    "seconds": f"{FLOOD_WINDOW_SECONDS:g}",
+                }
+            await self.send_json(error_frame("throttled", text))
             return
         raw = text_data if text_data is not None else bytes_data or b""
         size = len(raw.encode()) if isinstance(raw, str) else len(raw)
         if size > MAX_FRAME_BYTES:
-            await self.send_json(
-                error_frame("too_large", f"frames are at most {MAX_FRAME_BYTES} bytes")
-            )
+            with translation.override(self.language):
+                text = _("frames are at most %(bytes)d bytes") % {"bytes": MAX_FRAME_BYTES}
+            await self.send_json(error_frame("too_large", text))
             return
         try:
             frame = json.loads(raw)
         except (ValueError, UnicodeDecodeError, RecursionError):
             # RecursionError: a frame nested deeper than Python's parser goes ("[" * 50000).
-            await self.send_json(error_frame("malformed", "a frame is one JSON object"))
+            with translation.override(self.language):
+                text = _("a frame is one JSON object")
+            await self.send_json(error_frame("malformed", text))
             return
-        replies = await database_sync_to_async(handle_frame)(self.table_id, self.user, frame)
+        replies = await database_sync_to_async(self._handle_frame)(frame)
         for reply in replies:
             await self.send_json(reply)
         if not replies and isinstance(frame, dict) and frame.get("type") == "sit":
@@ -252,6 +267,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             await _server_alive()
             await database_sync_to_async(services.seat_connection)(self.table_id, self.user, 1)
             self.counted = True
+
+    def _handle_frame(self, frame: Any) -> list[dict[str, Any]]:
+        # On a database thread: the errors it returns are worded in this socket's language.
+        with translation.override(self.language):
+            return handle_frame(self.table_id, self.user, frame)
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         version = event.get("version", 0)
@@ -275,8 +295,39 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def table_chat(self, event: dict[str, Any]) -> None:
         await self.send_json(event["frame"])
 
+    def _snapshot_text(self) -> tuple[int, str]:
+        # A snapshot carries codes and numbers, no prose (it is shared by every viewer and
+        # cached per version); the language is set all the same, so nothing built on the
+        # way can come out in another reader's language.
+        with translation.override(self.language):
+            return table_snapshot_text(self.table_id, self.user)
+
+    async def _follow(self) -> None:
+        """A tournament moved this player while the page was away or the news was lost:
+        send them where they sit now (``moved``), as the move's own frame would."""
+        if self.user is None or not self.user.is_authenticated:
+            return
+        where = await database_sync_to_async(services.seat_elsewhere)(self.table_id, self.user)
+        if where is not None:
+            await self.table_moved(
+                {"user_id": self.user.pk, "to_table": where[0], "to_seat": where[1]}
+            )
+
+    async def table_moved(self, event: dict[str, Any]) -> None:
+        # Only the moved player's own sockets follow; spectators stay where they are.
+        if self.user is None or getattr(self.user, "pk", None) != event["user_id"]:
+            return
+        await self.send_json(
+            {
+                "type": "moved",
+                "table": event["to_table"],
+                "seat": event["to_seat"],
+                "url": reverse("tables:table", args=[event["to_table"]]),
+            }
+        )
+
     async def send_snapshot(self) -> None:
-        version, text = await database_sync_to_async(table_snapshot_text)(self.table_id, self.user)
+        version, text = await database_sync_to_async(self._snapshot_text)()
         if version <= self.sent_version:
             return
         self.sent_version = version

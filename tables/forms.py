@@ -6,8 +6,11 @@ means "the default", and whatever the service refuses comes back as a form error
 names are the service's keyword arguments.
 """
 
+from typing import Any
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from tables.engine.config import Game, Structure
 from tables.models import BOT_STYLES
@@ -16,44 +19,55 @@ RAISE_CAPS = {"4": 4, "5": 5, "none": None}
 
 
 class TableCreateForm(forms.Form):
-    name = forms.CharField(max_length=100, initial="Friday Omaha")
+    name = forms.CharField(label=_("Name"), max_length=100, initial=_("Friday Omaha"))
     game = forms.ChoiceField(
+        label=_("Game"),
         choices=[
-            (Game.OMAHA_HI_LO.value, "Omaha Hi/Lo 8-or-better"),
-            (Game.OMAHA.value, "Omaha High"),
-        ]
+            (Game.OMAHA_HI_LO.value, _("Omaha Hi/Lo 8-or-better")),
+            (Game.OMAHA.value, _("Omaha High")),
+        ],
     )
     structure = forms.ChoiceField(
+        label=_("Structure"),
         choices=[
-            (Structure.POT_LIMIT.value, "Pot-Limit"),
-            (Structure.LIMIT.value, "Limit"),
-            (Structure.NO_LIMIT.value, "No-Limit"),
-        ]
+            (Structure.POT_LIMIT.value, _("Pot-Limit")),
+            (Structure.LIMIT.value, _("Limit")),
+            (Structure.NO_LIMIT.value, _("No-Limit")),
+        ],
     )
     big_blind = forms.IntegerField(
-        min_value=1, initial=2, help_text="The small blind is half of it, rounded down."
+        label=_("Big blind"),
+        min_value=1,
+        initial=2,
+        help_text=_("The small blind is half of it, rounded down."),
     )
     big_bet = forms.IntegerField(
-        min_value=1, required=False, help_text="Limit only. Empty: twice the big blind."
-    )
-    seat_count = forms.TypedChoiceField(
-        label="Seats", coerce=int, choices=[(n, str(n)) for n in range(2, 11)], initial=6
-    )
-    min_buy_in = forms.IntegerField(
-        label="Minimum buy-in",
+        label=_("Big bet"),
         min_value=1,
         required=False,
-        help_text="Empty: five times the largest bet.",
+        help_text=_("Limit only. Empty: twice the big blind."),
+    )
+    seat_count = forms.TypedChoiceField(
+        label=_("Seats"), coerce=int, choices=[(n, str(n)) for n in range(2, 11)], initial=6
+    )
+    min_buy_in = forms.IntegerField(
+        label=_("Minimum buy-in"),
+        min_value=1,
+        required=False,
+        help_text=_("Empty: five times the largest bet."),
     )
     max_buy_in = forms.IntegerField(
-        label="Maximum buy-in", min_value=1, required=False, help_text="Empty: the table's default."
+        label=_("Maximum buy-in"),
+        min_value=1,
+        required=False,
+        help_text=_("Empty: the table's default."),
     )
     raise_cap = forms.ChoiceField(
-        label="Raise cap (limit)",
+        label=_("Raise cap (limit)"),
         choices=[
-            ("4", "A bet and three raises"),
-            ("5", "A bet and four raises"),
-            ("none", "No cap"),
+            ("4", _("A bet and three raises")),
+            ("5", _("A bet and four raises")),
+            ("none", _("No cap")),
         ],
     )
     uncapped_heads_up = forms.BooleanField(
@@ -62,9 +76,9 @@ class TableCreateForm(forms.Form):
         help_text=_("Limit: no raise cap once only two players are left in the hand."),
     )
     all_in_on_disconnect = forms.BooleanField(
-        label="All-in on disconnect",
+        label=_("All-in on disconnect"),
         required=False,
-        help_text="A player who times out while disconnected is treated as all-in.",
+        help_text=_("A player who times out while disconnected is treated as all-in."),
     )
     pot_assumes_small_blind_call = forms.BooleanField(
         label=_("Count the small blind's call in the first pot"),
@@ -90,9 +104,21 @@ class TableCreateForm(forms.Form):
 class BotsForm(forms.Form):
     """A director fills empty seats with house bots."""
 
-    count = forms.IntegerField(min_value=1, max_value=9, initial=1)
-    style = forms.ChoiceField(choices=lambda: _bot_styles(), required=False)
+    count = forms.IntegerField(label=_("Count"), min_value=1, max_value=9, initial=1)
+    style = forms.ChoiceField(label=_("Style"), choices=lambda: _bot_styles(), required=False)
 
 
-def _bot_styles() -> list[tuple[str, str]]:
-    return [("", "Mixed"), *((style, style.title()) for style in BOT_STYLES)]
+# The house bots' styles as a director reads them (tables.botbrain.STYLES names them).
+STYLE_NAMES = {
+    "tight": pgettext_lazy("bot style", "Tight"),
+    "loose": pgettext_lazy("bot style", "Loose"),
+    "station": pgettext_lazy("bot style", "Station"),
+    "maniac": pgettext_lazy("bot style", "Maniac"),
+}
+
+
+def _bot_styles() -> list[tuple[str, Any]]:
+    return [
+        ("", pgettext_lazy("bot style", "Mixed")),
+        *((style, STYLE_NAMES.get(style, style.title())) for style in BOT_STYLES),
+    ]

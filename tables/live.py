@@ -25,6 +25,7 @@ from tables.engine.config import Game
 from tables.engine.evaluator import best_high, best_low, high_category, high_ranks, low_ranks
 from tables.engine.state import Hand as EngineHand
 from tables.engines import engine_of
+from tables.i18n import HIGH_CODES, hand_shape
 from tables.models import ChatMessage, Hand, Seat, SeatState, Table
 from tables.timing import COUNTDOWN_AFTER_SECONDS
 
@@ -164,11 +165,21 @@ def _table_state(table_id: int) -> _Filed:
 
 def _recent(table_id: int) -> list[dict[str, Any]]:
     return [
-        {"id": h.pk, "number": h.number, "summary": h.summary}
+        _recent_hand(h)
         for h in Hand.objects.filter(table_id=table_id, ended_at__isnull=False)
         .order_by("-number")
-        .only("id", "number", "summary")[:RECENT_HANDS]
+        .only("id", "number", "summary", "awards")[:RECENT_HANDS]
     ]
+
+
+def _recent_hand(hand: Hand) -> dict[str, Any]:
+    """A finished hand in the "last hands" list: who won what as data (``awards``), which
+    the page words in its reader's language. A hand stored before awards were kept has
+    only its English ``summary``."""
+    entry: dict[str, Any] = {"id": hand.pk, "number": hand.number, "awards": hand.awards}
+    if not hand.awards:
+        entry["summary"] = hand.summary
+    return entry
 
 
 def _chat(table_id: int) -> list[dict[str, Any]]:
@@ -226,7 +237,7 @@ def table_state_after_move(table: Table, hand: Hand, engine: EngineHand, seats: 
     else:
         # This move ended the hand: it heads the recent hands (hands end in number order).
         recent = [
-            {"id": hand.pk, "number": hand.number, "summary": hand.summary},
+            _recent_hand(hand),
             *tail[0][: RECENT_HANDS - 1],
         ]
     chat = tail[1] if tail is not None else _chat(table.pk)
@@ -406,13 +417,15 @@ def _build_shared(state: _TableState) -> _Shared:
             ),
             "commitment": hand.commitment,
             "equity": state.equity if complete or running_out else None,
-            "results": [{**a, "name": _name_at(seats, a["seat"])} for a in view["awards"]]
+            "results": [
+                {**a, "name": _name_at(seats, a["seat"]), "hand": hand_shape(a["hand"])}
+                for a in view["awards"]
+            ]
             if complete
             else None,
             "reveal": (
                 fairness.hand_reveal(hand.deck, hand.secret, engine.records) if complete else None
             ),
-            "summary": hand.summary if complete else None,
             "complete": complete,
         }
         if not complete and not running_out and engine.to_act is not None:
@@ -423,7 +436,6 @@ def _build_shared(state: _TableState) -> _Shared:
         "name": table.name,
         "game": table.game,
         "structure": table.structure,
-        "label": table.label,
         "small_blind": int(table.config.small_blind or 0),
         "big_blind": table.big_blind,
         "big_bet": table.big_bet or 2 * table.big_blind,
@@ -437,6 +449,9 @@ def _build_shared(state: _TableState) -> _Shared:
         "closing": table.closing,
         "closed": not table.is_open,
         "private": table.is_private,
+        # A tournament's table: no seat to take, no leaving (the tournament seats and moves).
+        "tournament": table.is_tournament,
+        "held": table.held,
     }
     return _Shared(
         hand=hand_out,
@@ -496,19 +511,6 @@ def _you(shared: _Shared, mine: Seat | None) -> dict[str, Any]:
     return you
 
 
-# The hand helper names a high by one of these codes, by `high_category` (HIGH_CARD ..
-# STRAIGHT_FLUSH): the page words it in the reader's language (static/tables/felt.js).
-HIGH_CODES = (
-    "high-card",
-    "one-pair",
-    "two-pair",
-    "three-of-a-kind",
-    "straight",
-    "flush",
-    "full-house",
-    "four-of-a-kind",
-    "straight-flush",
-)
 _HELPERS: dict[tuple[int, str, int, int], dict[str, Any]] = {}
 
 

@@ -12,59 +12,94 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from tables.botbrain import STYLES
-from tables.engine.config import Config, Game, Structure
+from tables.engine.config import AnteKind, Config, Game, Structure
 
 # The house bots' playing styles (``tables.botbrain`` plays them; ``Seat.bot_style`` names one).
 BOT_STYLES = STYLES
 
 
+# A table's game and structure as one name, each a whole phrase for the translators (the
+# word order differs between languages).
+GAME_LABELS = {
+    (Structure.LIMIT.value, Game.OMAHA.value): _("Limit Omaha High"),
+    (Structure.POT_LIMIT.value, Game.OMAHA.value): _("Pot-Limit Omaha High"),
+    (Structure.NO_LIMIT.value, Game.OMAHA.value): _("No-Limit Omaha High"),
+    (Structure.LIMIT.value, Game.OMAHA_HI_LO.value): _("Limit Omaha Hi/Lo"),
+    (Structure.POT_LIMIT.value, Game.OMAHA_HI_LO.value): _("Pot-Limit Omaha Hi/Lo"),
+    (Structure.NO_LIMIT.value, Game.OMAHA_HI_LO.value): _("No-Limit Omaha Hi/Lo"),
+}
+
+
+class TableKind(models.TextChoices):
+    CASH = "cash", _("Cash table")
+    TOURNAMENT = "tournament", _("Tournament table")
+
+
 class Table(models.Model):
-    """A cash table. ``version`` is bumped by every change a viewer could see."""
+    """A live table. ``version`` is bumped by every change a viewer could see.
+
+    A cash table takes buy-ins and pays cash-outs, and deals the next hand by itself. A
+    tournament table (``kind``) is opened with its players and stacks by whoever runs the
+    tournament: the dead button (TDA 32), no buy-in or cash-out, an absent player is dealt
+    in and blinded away, and after each hand it is ``held`` until the tournament releases
+    it (with the stakes of the level in force), so moves happen between hands only.
+    """
 
     name = models.CharField(max_length=100)
+    kind = models.CharField(max_length=20, choices=TableKind.choices, default=TableKind.CASH)
     game = models.CharField(
         max_length=20,
         choices=[
-            (Game.OMAHA.value, "Omaha High"),
-            (Game.OMAHA_HI_LO.value, "Omaha Hi/Lo 8-or-better"),
+            (Game.OMAHA.value, _("Omaha High")),
+            (Game.OMAHA_HI_LO.value, _("Omaha Hi/Lo 8-or-better")),
         ],
         default=Game.OMAHA_HI_LO.value,
     )
     structure = models.CharField(
         max_length=20,
         choices=[
-            (Structure.LIMIT.value, "Limit"),
-            (Structure.POT_LIMIT.value, "Pot-Limit"),
-            (Structure.NO_LIMIT.value, "No-Limit"),
+            (Structure.LIMIT.value, _("Limit")),
+            (Structure.POT_LIMIT.value, _("Pot-Limit")),
+            (Structure.NO_LIMIT.value, _("No-Limit")),
         ],
         default=Structure.POT_LIMIT.value,
     )
     small_blind = models.PositiveIntegerField(
-        null=True, blank=True, help_text="Empty: half the big blind, rounded down."
+        null=True, blank=True, help_text=_("Empty: half the big blind, rounded down.")
     )
-    big_blind = models.PositiveIntegerField(default=2, help_text="The lower limit in limit.")
+    big_blind = models.PositiveIntegerField(default=2, help_text=_("The lower limit in limit."))
     big_bet = models.PositiveIntegerField(
-        null=True, blank=True, help_text="Limit's upper bet; empty: twice the big blind."
+        null=True, blank=True, help_text=_("Limit's upper bet; empty: twice the big blind.")
     )
     ante = models.PositiveIntegerField(default=0)
+    ante_kind = models.CharField(
+        max_length=20,
+        choices=[(k.value, k.value) for k in AnteKind],
+        default=AnteKind.NONE.value,
+        help_text=_("Who pays the ante: each player, or the big blind for the table."),
+    )
     raise_cap = models.PositiveIntegerField(
-        null=True, blank=True, default=4, help_text="Limit: bets per round (4 = bet + 3 raises)."
+        null=True, blank=True, default=4, help_text=_("Limit: bets per round (4 = bet + 3 raises).")
     )
     seat_count = models.PositiveSmallIntegerField(default=6)
     min_buy_in = models.PositiveIntegerField()
     max_buy_in = models.PositiveIntegerField()
     all_in_on_disconnect = models.BooleanField(
         default=False,
-        help_text="House option: a player who times out while disconnected, with chips in "
-        "the pot, is treated as all-in instead of folding.",
+        help_text=_(
+            "House option: a player who times out while disconnected, with chips in "
+            "the pot, is treated as all-in instead of folding."
+        ),
     )
     uncapped_heads_up = models.BooleanField(
-        default=False, help_text="Limit: no raise cap once only two players are left."
+        default=False, help_text=_("Limit: no raise cap once only two players are left.")
     )
     pot_assumes_small_blind_call = models.BooleanField(
         default=False,
-        help_text="House option (pot-limit): before the first raise, count the pot as if the "
-        "small blind had called (blinds 25/50: the button may raise to 200).",
+        help_text=_(
+            "House option (pot-limit): before the first raise, count the pot as if the "
+            "small blind had called (blinds 25/50: the button may raise to 200)."
+        ),
     )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -78,13 +113,18 @@ class Table(models.Model):
 
     version = models.PositiveBigIntegerField(default=1)
     hand_count = models.PositiveIntegerField(default=0)
-    button = models.PositiveSmallIntegerField(default=0, help_text="Seat of the last button.")
+    button = models.PositiveSmallIntegerField(default=0, help_text=_("Seat of the last button."))
     last_big_blind = models.PositiveSmallIntegerField(default=0)
+    # The dead button (tournaments) places the next hand from the last small blind's seat.
+    last_small_blind = models.PositiveSmallIntegerField(default=0)
     next_hand_at = models.DateTimeField(null=True, blank=True, db_index=True)
     # The host's controls (tables.services.hosting): no new hand is dealt while paused; a
     # close asked for during a hand happens when it ends (everyone cashed out).
     paused = models.BooleanField(default=False)
-    closing = models.BooleanField(default=False, help_text="Close when the hand in play ends.")
+    closing = models.BooleanField(default=False, help_text=_("Close when the hand in play ends."))
+    # A tournament table waits between hands until its tournament releases it (eliminations
+    # and moves done, not paused, hand-for-hand's other tables done).
+    held = models.BooleanField(default=False)
     # A private table is not listed in the lobby; with its invite link a player may ask the
     # host for a seat. The token is unguessable (secrets.token_urlsafe).
     is_private = models.BooleanField(default=False)
@@ -110,10 +150,14 @@ class Table(models.Model):
         return self.closed_at is None
 
     @property
+    def is_tournament(self) -> bool:
+        return self.kind == TableKind.TOURNAMENT
+
+    @property
     def label(self) -> str:
-        """The game as every page names it: "Pot-Limit Omaha Hi/Lo" (as events do)."""
-        game = "Omaha Hi/Lo" if self.game == Game.OMAHA_HI_LO else "Omaha High"
-        return f"{self.get_structure_display()} {game}"
+        """The game as every page names it: "Pot-Limit Omaha Hi/Lo" (as events do), in the
+        active language (static/tables/felt.js words the live table's the same way)."""
+        return str(GAME_LABELS.get((self.structure, self.game), self.get_game_display()))
 
     @property
     def config(self) -> Config:
@@ -128,6 +172,7 @@ class Table(models.Model):
             big_blind=self.big_blind,
             small_blind=self.small_blind,
             ante=self.ante,
+            ante_kind=AnteKind(self.ante_kind) if self.ante else AnteKind.NONE,
             big_bet=self.big_bet,
             raise_cap=self.raise_cap if self.structure == Structure.LIMIT else None,
             uncapped_heads_up=self.uncapped_heads_up,
@@ -139,10 +184,10 @@ class Table(models.Model):
 
 
 class SeatState(models.TextChoices):
-    EMPTY = "empty", "Empty"
-    PLAYING = "playing", "Playing"
-    SITTING_OUT = "sitting_out", "Sitting out"
-    WAITING = "waiting", "Waiting for the big blind"
+    EMPTY = "empty", _("Empty")
+    PLAYING = "playing", _("Playing")
+    SITTING_OUT = "sitting_out", _("Sitting out")
+    WAITING = "waiting", _("Waiting for the big blind")
 
 
 class Seat(models.Model):
@@ -166,7 +211,7 @@ class Seat(models.Model):
     wait_for_big_blind = models.BooleanField(default=True)
     owes_small = models.BooleanField(default=False)
     owes_big = models.BooleanField(default=False)
-    leaving = models.BooleanField(default=False, help_text="Cash out when the hand ends.")
+    leaving = models.BooleanField(default=False, help_text=_("Cash out when the hand ends."))
     # The player's open sockets, counted per server process ({process name: count}), so the
     # sockets of a process that died without closing them can be forgotten (ServerProcess).
     sockets = models.JSONField(default=dict, blank=True)
@@ -226,7 +271,10 @@ class Hand(models.Model):
     # out so far, and when the next street comes (null when there is no run-out under way).
     board_shown = models.PositiveSmallIntegerField(null=True, blank=True)
     reveal_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # Who won what, in English for the admin and older code; pages and snapshots word
+    # ``awards`` (data: tables.i18n.hand_awards) in their reader's language instead.
     summary = models.CharField(max_length=300, blank=True)
+    awards = models.JSONField(default=list, blank=True)
     players = models.ManyToManyField(
         settings.AUTH_USER_MODEL, through="HandPlayer", related_name="hands_played"
     )

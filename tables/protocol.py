@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from tables import services
 from tables.services import TableError
@@ -46,25 +47,32 @@ def _int(frame: dict[str, Any], name: str, *, required: bool = True) -> int | No
     if value is None and not required:
         return None
     if type(value) is not int:
-        raise TableError("malformed", f"{name!r} must be an integer")
+        raise TableError(
+            "malformed", gettext_lazy("%(name)s must be an integer"), {"name": repr(name)}
+        )
     return value
 
 
 def _bool(frame: dict[str, Any], name: str, default: bool) -> bool:
     value = frame.get(name, default)
     if type(value) is not bool:
-        raise TableError("malformed", f"{name!r} must be true or false")
+        raise TableError(
+            "malformed", gettext_lazy("%(name)s must be true or false"), {"name": repr(name)}
+        )
     return value
 
 
 def handle_frame(table_id: int, user: Any, frame: Any) -> list[dict[str, Any]]:
     """Apply one client frame; return the frames for the sender only (errors).
 
+    Error messages are worded in the active language: a socket activates its own
+    (``tables.i18n.language_from_scope``) around this call.
+
     Runs in a worker thread (``database_sync_to_async``) for sockets and directly for bots.
     Every refusal leaves the table exactly as it was.
     """
     if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
-        return [error_frame("malformed", "a frame is a JSON object with a string 'type'")]
+        return [error_frame("malformed", _("a frame is a JSON object with a string 'type'"))]
     ref = frame.get("ref")
     if ref is not None and not isinstance(ref, (str, int)):
         ref = None
@@ -73,8 +81,8 @@ def handle_frame(table_id: int, user: Any, frame: Any) -> list[dict[str, Any]]:
         return [
             error_frame(
                 "throttled",
-                f"more than {FRAMES_PER_WINDOW} frames in {FRAME_WINDOW_SECONDS} s "
-                "from your sockets together",
+                _("more than %(frames)d frames in %(seconds)d s from your sockets together")
+                % {"frames": FRAMES_PER_WINDOW, "seconds": FRAME_WINDOW_SECONDS},
                 ref,
             )
         ]
@@ -82,10 +90,19 @@ def handle_frame(table_id: int, user: Any, frame: Any) -> list[dict[str, Any]]:
         if kind == "act":
             action = frame.get("action")
             if action not in ACTIONS:
-                raise TableError("malformed", f"'action' must be one of {sorted(ACTIONS)}")
+                raise TableError(
+                    "malformed",
+                    gettext_lazy("'action' must be one of %(actions)s"),
+                    {"actions": ", ".join(sorted(ACTIONS))},
+                )
             amount = _int(frame, "amount", required=False)
             if action in ("bet", "raise") and amount is None:
-                raise TableError("malformed", f"say how much to {action} to ('amount')")
+                raise TableError(
+                    "malformed",
+                    gettext_lazy("say how much to bet to ('amount')")
+                    if action == "bet"
+                    else gettext_lazy("say how much to raise to ('amount')"),
+                )
             services.table_act(
                 table_id,
                 user,
@@ -110,7 +127,7 @@ def handle_frame(table_id: int, user: Any, frame: Any) -> list[dict[str, Any]]:
             services.seat_leave(table_id, user)
         elif kind == "options":
             if "muck_losing" not in frame:
-                raise TableError("malformed", "say 'muck_losing': true or false")
+                raise TableError("malformed", gettext_lazy("say 'muck_losing': true or false"))
             services.seat_options(table_id, user, muck_losing=_bool(frame, "muck_losing", True))
         elif kind == "rebuy":
             services.seat_rebuy(
@@ -122,7 +139,9 @@ def handle_frame(table_id: int, user: Any, frame: Any) -> list[dict[str, Any]]:
         elif kind == "request_seat":
             invite = frame.get("invite")
             if not isinstance(invite, str):
-                raise TableError("malformed", _("'invite' must be the invite link's token"))
+                raise TableError(
+                    "malformed", gettext_lazy("'invite' must be the invite link's token")
+                )
             services.require_user(user)
             services.seat_request(
                 table_id,
@@ -150,15 +169,18 @@ def handle_frame(table_id: int, user: Any, frame: Any) -> list[dict[str, Any]]:
         elif kind == "chat":
             text = frame.get("text")
             if not isinstance(text, str):
-                raise TableError("malformed", "'text' must be a string")
+                raise TableError("malformed", gettext_lazy("'text' must be a string"))
             if user is not None and user.is_authenticated and not chat_allowed(user):
                 raise TableError(
                     "throttled",
-                    f"at most {CHAT_LINES_PER_WINDOW} chat lines in {CHAT_WINDOW_SECONDS} s",
+                    gettext_lazy("at most %(lines)d chat lines in %(seconds)d s"),
+                    {"lines": CHAT_LINES_PER_WINDOW, "seconds": CHAT_WINDOW_SECONDS},
                 )
             services.chat_post(table_id, user, text)
         else:
-            raise TableError("malformed", f"unknown frame type {kind!r}")
+            raise TableError(
+                "malformed", gettext_lazy("unknown frame type %(kind)s"), {"kind": repr(kind)}
+            )
     except TableError as exc:
         return [error_frame(exc.code, exc.message, ref)]
     return []

@@ -44,6 +44,7 @@ from tables.engine.records import (
     record_to_json,
 )
 from tables.engine.state import Hand as EngineHand
+from tables.i18n import hand_shape, hand_summary_words, shape_words
 from tables.live import LIVE_PREFLOP_SAMPLES
 from tables.models import Hand, HandPlayer
 
@@ -81,13 +82,13 @@ def hand_replay_steps(hand: Hand, user: Any) -> dict[str, Any]:
     records = [record_from_json(r) for r in hand.records]
     started = records[0]
     if not isinstance(started, HandStarted):
-        raise RuleError("a hand's records start with HandStarted")
+        raise RuleError("a hand's records start with HandStarted", code="records_start")
     painter = _Painter(hand, started, records, names, ids, seat)
 
     engine = EngineHand.start(started.config, started.seats, started.button, started.deck)
     k = len(engine.records)
     if tuple(records[:k]) != engine.records:
-        raise RuleError("the stored deal does not follow the rules")
+        raise RuleError("the stored deal does not follow the rules", code="deal_breaks_rules")
     steps = painter.batch(None, engine, records[:k])
     while k < len(records):
         before = engine
@@ -100,7 +101,7 @@ def hand_replay_steps(hand: Hand, user: Any) -> dict[str, Any]:
         "number": hand.number,
         "seat": seat,
         "names": names,
-        "summary": hand.summary,
+        "summary": hand_summary_words(hand),
         "steps": steps,
     }
 
@@ -128,7 +129,9 @@ def _next_point(engine: EngineHand, records: list[Record], k: int) -> tuple[Engi
                 raise
             continue
         return twin, end
-    raise RuleError(f"record {k} does not follow the rules")  # pragma: no cover
+    raise RuleError(  # pragma: no cover
+        f"record {k} does not follow the rules", code="record_breaks_rules", params={"k": k}
+    )
 
 
 class _Painter:
@@ -265,7 +268,11 @@ class _Painter:
             # is in the pot.
             return _("%(name)s timed out and is all-in") % who
         else:
-            raise RuleError(f"{type(r).__name__} is not a move")
+            raise RuleError(
+                f"{type(r).__name__} is not a move",
+                code="not_a_move",
+                params={"record": type(r).__name__},
+            )
         if r.all_in:
             text = _("%(move)s and is all-in") % {"move": text}
         return text
@@ -288,7 +295,8 @@ class _Painter:
             else:
                 line = _("%(name)s wins %(amount)s") % words
             if what[(seat, half)]:
-                line = _("%(award)s with %(hand)s") % {"award": line, "hand": what[(seat, half)]}
+                hand = shape_words(hand_shape(what[(seat, half)])) or what[(seat, half)]
+                line = _("%(award)s with %(hand)s") % {"award": line, "hand": hand}
             lines.append(line)
         return "; ".join(lines)
 
@@ -361,9 +369,12 @@ class _Painter:
             "countdown_from": None,
             "commitment": self.hand.commitment,
             "equity": self.equity(equity_at),
-            "results": [{**a, "name": self.name(a["seat"])} for a in awards] if complete else None,
+            "results": [
+                {**a, "name": self.name(a["seat"]), "hand": hand_shape(a["hand"])} for a in awards
+            ]
+            if complete
+            else None,
             "reveal": None,
-            "summary": self.hand.summary if complete else None,
             "complete": complete,
         }
         return {"table": self.table, "seats": seats, "hand": hand, "you": self.you}

@@ -25,7 +25,7 @@ from functools import cache
 from typing import Any, TypeVar
 
 from django.contrib.auth import get_user_model
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import Field, Model
 
 from tables.models import Hand, Seat, Table
@@ -156,20 +156,25 @@ def current_hand(table_id: int) -> Hand | None:
     return None if row is None else _build(Hand, row)
 
 
-def move_rows(table_id: int) -> tuple[Table | None, list[Seat], Hand | None]:
+def move_rows(table_id: int, *, lock: bool = True) -> tuple[Table | None, list[Seat], Hand | None]:
     """``table_locked``, ``seats_locked`` and ``current_hand`` for a move.
 
     On PostgreSQL one statement reads and locks them all (one round trip instead of
     three): a row per seat with its player, the table's and the hand's columns beside it;
     the hand's record list travels once, on seat 1's row (every table has a seat 1).
+    ``lock=False`` (PostgreSQL only) reads the same rows without locking them, for a move
+    made outside a transaction and written with ``move_write(..., table_columns=())``,
+    whose version condition refuses it if anything changed the table since this read.
     """
+    if not lock and not _postgres():
+        raise ValueError("unlocked move reads are for PostgreSQL")
     if not _postgres():
         table = table_locked(table_id)
         if table is None:
             return None, [], None
         return table, seats_locked(table_id), current_hand(table_id)
     with connection.cursor() as cursor:
-        cursor.execute(_move_sql(), [table_id])
+        cursor.execute(_move_sql(lock), [table_id])
         found = cursor.fetchall()
     if not found:
         return None, [], None
@@ -185,7 +190,7 @@ def move_rows(table_id: int) -> tuple[Table | None, list[Seat], Hand | None]:
 
 
 @cache
-def _move_sql() -> str:
+def _move_sql(lock: bool = True) -> str:
     user_cols = ", ".join(f"u.{_quote(n)}" for n in _USER_FIELDS)
     records = Hand._meta.get_field("records").column
     hand_cols = ", ".join(
@@ -203,7 +208,8 @@ def _move_sql() -> str:
         f"ON u.{_quote('id')} = s.{_quote('user_id')} "
         f"LEFT JOIN LATERAL (SELECT * FROM {hand} h2 WHERE h2.{_quote('table_id')} = t.{_quote('id')} "
         f"AND h2.{_quote('ended_at')} IS NULL ORDER BY h2.{_quote('number')} DESC LIMIT 1) h ON TRUE "
-        f"WHERE t.{_quote('id')} = %s ORDER BY s.{_quote('number')} FOR UPDATE OF t, s"
+        f"WHERE t.{_quote('id')} = %s ORDER BY s.{_quote('number')}"
+        + (" FOR UPDATE OF t, s" if lock else "")
     )
 
 
@@ -247,6 +253,7 @@ HAND_STATE = (
     "reveal_at",
     "ended_at",
     "summary",
+    "awards",
 )
 
 
@@ -284,15 +291,28 @@ def _append_sql() -> str:
     )
 
 
-def move_write(table: Table, hand: Hand, added: list[dict[str, Any]]) -> None:
+def move_write(
+    table: Table,
+    hand: Hand,
+    added: list[dict[str, Any]],
+    *,
+    table_columns: tuple[str, ...] | None = None,
+) -> None:
     """``hand_append`` and ``table_bump`` of a move, in one statement on PostgreSQL: the
     hand is written only if the version bump went through; ``Stale`` (nothing written)
-    otherwise."""
+    otherwise. ``table_columns`` names the table's fields to write besides the version (all
+    of them when None; ``()`` for a move that changed none, whose row was read unlocked)."""
     if not _postgres():
         hand_append(hand, added)
         table_bump(table)
         return
-    table_fields = [f for f in _concrete(Table) if not f.primary_key and f.name != "version"]
+    table_fields = [
+        f
+        for f in _concrete(Table)
+        if not f.primary_key
+        and f.name != "version"
+        and (table_columns is None or f.name in table_columns)
+    ]
     hand_fields = [Hand._meta.get_field(name) for name in HAND_STATE]
     params = [
         *(f.get_db_prep_save(f.pre_save(table, False), connection) for f in table_fields),
@@ -333,8 +353,15 @@ def table_bump(table: Table) -> None:
 @cache
 def _bump_sql(columns: tuple[str, ...]) -> str:
     version = _quote("version")
-    sets = ", ".join(f"{_quote(c)} = %s" for c in columns)
+    sets = "".join(f", {_quote(c)} = %s" for c in columns)
     return (
-        f"UPDATE {_quote(Table._meta.db_table)} SET {version} = {version} + 1, {sets} "
+        f"UPDATE {_quote(Table._meta.db_table)} SET {version} = {version} + 1{sets} "
         f"WHERE {_quote('id')} = %s AND {version} = %s"
     )
+
+
+def unlocked_moves_possible() -> bool:
+    """Whether a move may be made without a transaction: on PostgreSQL (its conditional
+    ``UPDATE`` is atomic on its own), and only when no transaction is open around the
+    caller (inside one, the move joins it the locked way)."""
+    return _postgres() and transaction.get_autocommit()

@@ -28,5 +28,10 @@ def next_hand_delay_seconds() -> float:
     )
 
 
+def runout_step_seconds() -> float:
+    """The pace of a run-out; a simulation of bots sets 0 (``TABLES_RUNOUT_STEP_MS``)."""
+    return int(getattr(settings, "TABLES_RUNOUT_STEP_MS", RUNOUT_STEP_SECONDS * 1000)) / 1000
+
+
 def bot_think_seconds() -> float:
     return int(getattr(settings, "TABLES_BOT_THINK_MS", 1000)) / 1000

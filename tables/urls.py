@@ -17,6 +17,7 @@ urlpatterns = [
     path("<int:table_id>/", views.table_detail, name="table"),
     path("<int:table_id>/bots/", views.table_bots, name="table_bots"),
     path("<int:table_id>/me/", views.table_me, name="table_me"),
+    path("<int:table_id>/panels/", views.table_panels, name="table_panels"),
     path("<int:table_id>/host/", views.table_host, name="table_host"),
     path("<int:table_id>/host/do/", views.table_host_action, name="table_host_action"),
     path("<int:table_id>/invite/<str:token>/", views.table_invite, name="table_invite"),

@@ -25,7 +25,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from series.permissions import is_director
-from tables import live, selectors, services
+from tables import live, panels, selectors, services
 from tables.fairness import commitment_of_leaves
 from tables.forms import BotsForm, TableCreateForm
 from tables.models import Hand, SeatRequestStatus, Table
@@ -49,7 +49,7 @@ def table_opener_required(view: View) -> View:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         if not services.may_open_table(request.user):
-            raise PermissionDenied("Only directors may open a table.")
+            raise PermissionDenied(_("Only directors may open a table."))
         return view(request, *args, **kwargs)
 
     wrapper.director_only = True  # type: ignore[attr-defined]
@@ -102,7 +102,9 @@ def table_new(request: HttpRequest) -> HttpResponse:
         except services.TableError as error:
             form.add_error(None, error.message)
         else:
-            messages.success(request, f"Table “{table.name}” is open. Take a seat!")
+            messages.success(
+                request, _("Table “%(name)s” is open. Take a seat!") % {"name": table.name}
+            )
             url = reverse("tables:table", args=[table.pk])
             if request.htmx:
                 response = HttpResponse(status=204)
@@ -146,10 +148,27 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
     context = {
         "table": table,
         "snapshot": live.table_snapshot(table, request.user),
-        "bots_form": BotsForm() if is_director(request.user) else None,
+        # House bots join a tournament through its console, not at one of its tables.
+        "bots_form": BotsForm() if is_director(request.user) and not table.is_tournament else None,
         "chat_max_length": CHAT_MAX_LENGTH,
+        "panels_claimed": panels.claimed(table),
+        "panels": panels.panels_for(table, request),
+        "panels_refresh": panels.PANELS_REFRESH_SECONDS,
     }
     return render(request, "tables/table.html", context)
+
+
+def table_panels(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The panels other apps add to the table's page (``tables.panels``), refreshed by htmx
+    when a hand ends and now and then."""
+    table = get_object_or_404(Table, pk=table_id)
+    if not _may_watch(request, table):
+        return _private_page(request, table)
+    return render(
+        request,
+        "tables/_panels.html",
+        {"table": table, "panels": panels.panels_for(table, request)},
+    )
 
 
 @require_POST
@@ -159,11 +178,11 @@ def table_bots(request: HttpRequest, table_id: int) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect_to_login(reverse("tables:table", args=[table_id]))
     if not is_director(request.user):
-        raise PermissionDenied("Only directors may add bots.")
+        raise PermissionDenied(_("Only directors may add bots."))
     table = get_object_or_404(Table, pk=table_id)
     form = BotsForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Choose how many bots (1 to 9) and a style from the list.")
+        messages.error(request, _("Choose how many bots (1 to 9) and a style from the list."))
     else:
         try:
             added = services.table_add_bots(

@@ -1,11 +1,12 @@
 from django.apps import AppConfig
 from django.db.models.signals import post_migrate
+from django.utils.translation import gettext_lazy as _
 
 
 class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "tournaments"
-    verbose_name = "Tournaments"
+    verbose_name = _("Tournaments")
 
     def ready(self) -> None:
         # This app's permissions exist only after its own post_migrate, which may come after
@@ -16,8 +17,16 @@ class TournamentsConfig(AppConfig):
         from tournaments.event_section import provider
 
         register(provider)
+        # A live table of an online tournament shows the player's offers and the deal.
+        from tables.panels import register as register_table_panels
+        from tournaments.player_panel import provider as table_panels
+
+        register_table_panels(table_panels)
         # The clock's tasks listen for every stored clock (tournaments.signals.clock_stored).
         from tournaments import tasks  # noqa: F401
+
+        # Online play listens to the live tables' hand_ended and to the clock and finish.
+        from tournaments.services import online  # noqa: F401
 
 
 def _ensure_directors_group(sender: AppConfig, using: str = "default", **kwargs: object) -> None:

@@ -53,7 +53,13 @@ SECTIONS = [
     (gettext_lazy("Re-entry"), ["reentries_allowed", "reentry_until_level"]),
     (
         gettext_lazy("Registration and tables"),
-        ["late_registration_until_level", "capacity", "seats_per_table", "balance_threshold"],
+        [
+            "late_registration_until_level",
+            "capacity",
+            "seats_per_table",
+            "balance_threshold",
+            "hand_for_hand_minutes",
+        ],
     ),
 ]
 
@@ -123,6 +129,17 @@ class TournamentForm(forms.ModelForm):
         help_text=gettext_lazy("Empty: no add-on."),
     )
 
+    hand_for_hand_minutes = forms.IntegerField(
+        label=gettext_lazy("Minutes per hand-for-hand hand"),
+        min_value=0,
+        max_value=3,
+        required=False,
+        help_text=gettext_lazy(
+            "Online: the clock loses this much for each hand played hand-for-hand at the "
+            "money bubble (at most 3). Empty: 2."
+        ),
+    )
+
     class Meta:
         model = Tournament
         fields = MODEL_FIELDS
@@ -169,6 +186,11 @@ class TournamentForm(forms.ModelForm):
 
     def clean_payouts(self) -> list[int]:
         return payouts_parse(self.cleaned_data.get("payouts") or "")
+
+    def clean_hand_for_hand_minutes(self) -> int:
+        # Left empty, the tournament keeps what it has (the model's 2 minutes for a new one).
+        value = self.cleaned_data.get("hand_for_hand_minutes")
+        return self.instance.hand_for_hand_minutes if value is None else int(value)
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}

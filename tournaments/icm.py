@@ -22,6 +22,8 @@ from fractions import Fraction
 from functools import reduce
 from math import gcd, prod
 
+from django.utils.translation import gettext as _
+
 from tournaments.payouts import PayoutError
 
 MAX_ICM_PLAYERS = 10
@@ -30,19 +32,29 @@ MAX_ICM_PLAYERS = 10
 
 def _check(stacks: Sequence[int], prizes: Sequence[int], unit: int | None = None) -> None:
     if not stacks:
-        raise PayoutError("a deal needs at least one player")
+        raise PayoutError(_("a deal needs at least one player"))
     for stack in stacks:
         if isinstance(stack, bool) or not isinstance(stack, int) or stack <= 0:
-            raise PayoutError(f"every player in a deal needs chips; got a stack of {stack!r}")
+            raise PayoutError(
+                _("every player in a deal needs chips; got a stack of %(stack)s")
+                % {"stack": repr(stack)}
+            )
     for prize in prizes:
         if isinstance(prize, bool) or not isinstance(prize, int) or prize < 0:
-            raise PayoutError(f"a prize must be a whole amount of 0 or more, not {prize!r}")
+            raise PayoutError(
+                _("a prize must be a whole amount of 0 or more, not %(prize)s")
+                % {"prize": repr(prize)}
+            )
     if len(prizes) > len(stacks):
         raise PayoutError(
-            f"{len(prizes)} prizes left for {len(stacks)} players: each player takes one place"
+            _("%(prizes)s prizes left for %(players)s players: each player takes one place")
+            % {"prizes": len(prizes), "players": len(stacks)}
         )
     if unit is not None and (isinstance(unit, bool) or not isinstance(unit, int) or unit < 1):
-        raise PayoutError(f"the money unit must be a whole number of at least 1, not {unit!r}")
+        raise PayoutError(
+            _("the money unit must be a whole number of at least 1, not %(unit)s")
+            % {"unit": repr(unit)}
+        )
 
 
 def icm(stacks: Sequence[int], prizes: Sequence[int]) -> list[Fraction]:
@@ -58,8 +70,11 @@ def icm(stacks: Sequence[int], prizes: Sequence[int]) -> list[Fraction]:
     n = len(stacks)
     if n > MAX_ICM_PLAYERS:
         raise PayoutError(
-            f"ICM here is exact and handles at most {MAX_ICM_PLAYERS} players, not {n}; "
-            "deal when fewer are left, or chip-chop"
+            _(
+                "ICM here is exact and handles at most %(max)s players, not %(count)s; "
+                "deal when fewer are left, or chip-chop"
+            )
+            % {"max": MAX_ICM_PLAYERS, "count": n}
         )
     # Only the ratios of the stacks matter; smaller numbers make every step below cheaper.
     common = reduce(gcd, stacks)

@@ -20,6 +20,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from series.models import Event
+from tournaments import summaries
 
 
 def _token() -> str:
@@ -46,9 +47,13 @@ class BlindStructure(models.Model):
         _("built-in template"), default=False, help_text=_("Offered to every director to copy.")
     )
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("created by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         ordering = ["name"]
@@ -68,7 +73,12 @@ class StructureLevel(models.Model):
     """One row of a structure: a level of blinds, or a break. Level numbers never count
     breaks (``BlindStructure``'s levels are numbered 1, 2, 3 ... skipping the breaks)."""
 
-    structure = models.ForeignKey(BlindStructure, on_delete=models.CASCADE, related_name="levels")
+    structure = models.ForeignKey(
+        BlindStructure,
+        verbose_name=_("blind structure"),
+        on_delete=models.CASCADE,
+        related_name="levels",
+    )
     position = models.PositiveIntegerField(_("position"))
     kind = models.CharField(
         _("kind"), max_length=10, choices=LevelKind.choices, default=LevelKind.LEVEL
@@ -131,9 +141,14 @@ class Tournament(models.Model):
     rules cannot change once it has started (``tournaments.services`` refuses).
     """
 
-    event = models.OneToOneField(Event, on_delete=models.CASCADE, related_name="tournament")
+    event = models.OneToOneField(
+        Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="tournament"
+    )
     blind_structure = models.ForeignKey(
-        BlindStructure, on_delete=models.PROTECT, related_name="tournaments"
+        BlindStructure,
+        verbose_name=_("blind structure"),
+        on_delete=models.PROTECT,
+        related_name="tournaments",
     )
     state = models.CharField(
         _("state"),
@@ -192,25 +207,41 @@ class Tournament(models.Model):
     payout_basis_points = models.JSONField(_("payout percentages"), default=list, blank=True)
     # Tables may differ by this many players before one is balanced (TDA 11).
     balance_threshold = models.PositiveSmallIntegerField(_("balance within"), default=2)
+    # Online play (tournaments.services.online): the director's pause (tables finish their
+    # hand, then wait), and hand-for-hand at the money bubble (TDA RP-8): ``hand_for_hand_hand``
+    # counts the hands dealt hand-for-hand; the clock loses the chosen minutes per hand.
+    online_paused = models.BooleanField(_("paused (online)"), default=False)
+    hand_for_hand = models.BooleanField(_("hand-for-hand"), default=False)
+    hand_for_hand_hand = models.PositiveIntegerField(default=0)
+    # The ``Entry.out_hand`` of the players out on the hand-for-hand hand in play.
+    hand_for_hand_out_hand = models.PositiveIntegerField(null=True, blank=True)
+    hand_for_hand_minutes = models.PositiveSmallIntegerField(
+        _("minutes per hand-for-hand hand"),
+        default=2,
+        help_text=_("The clock loses this much for each hand played hand-for-hand (TDA RP-8)."),
+    )
 
     # The clock: the current row of the structure (``StructureLevel.position`` order, breaks
     # included), when it ends while running, and the time left while paused.
-    level_index = models.PositiveIntegerField(default=0)
-    level_ends_at = models.DateTimeField(null=True, blank=True, db_index=True)
-    paused_remaining = models.DurationField(null=True, blank=True)
-    clock_version = models.PositiveBigIntegerField(default=1)
+    level_index = models.PositiveIntegerField(_("clock row"), default=0)
+    level_ends_at = models.DateTimeField(_("level ends at"), null=True, blank=True, db_index=True)
+    paused_remaining = models.DurationField(_("time left when paused"), null=True, blank=True)
+    clock_version = models.PositiveBigIntegerField(_("clock version"), default=1)
 
-    tv_token = models.CharField(max_length=64, unique=True, default=_token, editable=False)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    tv_token = models.CharField(
+        _("TV clock link key"), max_length=64, unique=True, default=_token, editable=False
+    )
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
+        verbose_name=_("created by"),
         null=True,
         blank=True,
         on_delete=models.SET_NULL,
         related_name="+",
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         ordering = ["event__starts_at"]
@@ -261,35 +292,50 @@ class Entry(models.Model):
     so results follow a guest when the series merges them into an account.
     """
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
-    player = models.ForeignKey("series.Player", on_delete=models.PROTECT, related_name="entries")
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="entries"
+    )
+    player = models.ForeignKey(
+        "series.Player", verbose_name=_("player"), on_delete=models.PROTECT, related_name="entries"
+    )
     number = models.PositiveSmallIntegerField(
         _("entry number"), default=1, help_text=_("1 for the first buy-in, 2 for a re-entry ...")
     )
     state = models.CharField(
         _("state"), max_length=20, choices=EntryState.choices, default=EntryState.REGISTERED
     )
-    registered_at = models.DateTimeField(auto_now_add=True)
+    registered_at = models.DateTimeField(_("registered at"), auto_now_add=True)
     # In person: the seat card drawn; online: the live table's number and seat.
-    table_number = models.PositiveSmallIntegerField(null=True, blank=True)
-    seat_number = models.PositiveSmallIntegerField(null=True, blank=True)
-    rebuys = models.PositiveSmallIntegerField(default=0)
-    addon = models.BooleanField(default=False)
+    table_number = models.PositiveSmallIntegerField(_("table"), null=True, blank=True)
+    seat_number = models.PositiveSmallIntegerField(_("seat"), null=True, blank=True)
+    rebuys = models.PositiveSmallIntegerField(_("rebuys"), default=0)
+    addon = models.BooleanField(_("add-on"), default=False)
     # Set when the player goes out.
-    out_at = models.DateTimeField(null=True, blank=True)
+    out_at = models.DateTimeField(_("out at"), null=True, blank=True)
     out_hand = models.PositiveIntegerField(
+        _("out on hand"),
         null=True,
         blank=True,
         help_text=_("Eliminations recorded together (one hand) share this number."),
     )
-    stack_at_hand_start = models.PositiveIntegerField(null=True, blank=True)
-    eliminated_by = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="knockouts"
+    stack_at_hand_start = models.PositiveIntegerField(
+        _("stack at the start of the hand"), null=True, blank=True
     )
-    place = models.PositiveIntegerField(null=True, blank=True)
-    prize = models.PositiveIntegerField(default=0)
+    # Out on a hand played hand-for-hand: tied with players out at other tables on that hand
+    # (TDA RP-8); at one table the bigger starting stack still finishes higher (TDA 20).
+    out_hand_for_hand = models.BooleanField(_("out hand-for-hand"), default=False)
+    eliminated_by = models.ForeignKey(
+        "self",
+        verbose_name=_("eliminated by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="knockouts",
+    )
+    place = models.PositiveIntegerField(_("place"), null=True, blank=True)
+    prize = models.PositiveIntegerField(_("prize"), default=0)
     bounties = models.PositiveIntegerField(_("bounties won (money)"), default=0)
-    knockouts_count = models.PositiveSmallIntegerField(default=0)
+    knockouts_count = models.PositiveSmallIntegerField(_("knockouts"), default=0)
 
     class Meta:
         ordering = ["tournament", "registered_at", "pk"]
@@ -323,18 +369,26 @@ class TournamentTable(models.Model):
     known yet); online tables link to their live table.
     """
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="tables")
-    number = models.PositiveSmallIntegerField()
-    button = models.PositiveSmallIntegerField(null=True, blank=True)
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="tables"
+    )
+    number = models.PositiveSmallIntegerField(
+        _("number"),
+    )
+    button = models.PositiveSmallIntegerField(_("button"), null=True, blank=True)
     # When the director last said where the button is: it moves every hand, so an answer is
     # only trusted for a few minutes (``tournaments.services.seating.BUTTON_FRESH``).
-    button_set_at = models.DateTimeField(null=True, blank=True)
+    button_set_at = models.DateTimeField(_("button set at"), null=True, blank=True)
     # The table's seats when they differ from the tournament's: an eight-handed event's final
     # table seats nine (TDA RP-9). Empty: ``Tournament.seats_per_table``.
-    seats = models.PositiveSmallIntegerField(null=True, blank=True)
-    broken_at = models.DateTimeField(null=True, blank=True)
+    seats = models.PositiveSmallIntegerField(_("seats"), null=True, blank=True)
+    broken_at = models.DateTimeField(_("broken at"), null=True, blank=True)
+    # Online: the last live hand this table's tournament has dealt with (eliminations,
+    # moves), so a repeated "hand ended" changes nothing.
+    hand_seen = models.PositiveIntegerField(default=0)
     live_table = models.OneToOneField(
         "tables.Table",
+        verbose_name=_("live table"),
         null=True,
         blank=True,
         on_delete=models.SET_NULL,
@@ -343,6 +397,8 @@ class TournamentTable(models.Model):
 
     class Meta:
         ordering = ["tournament", "number"]
+        verbose_name = _("tournament table")
+        verbose_name_plural = _("tournament tables")
         constraints = [
             models.UniqueConstraint(
                 fields=["tournament", "number"], name="tournament_table_number_unique"
@@ -378,21 +434,149 @@ class TournamentAction(models.Model):
     be undone in order (newest first).
     """
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="actions")
-    kind = models.CharField(max_length=20, choices=ActionKind.choices)
-    summary = models.CharField(max_length=300)
-    by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="actions"
     )
-    at = models.DateTimeField(auto_now_add=True)
-    undo = models.JSONField(default=dict, blank=True)
-    undone_at = models.DateTimeField(null=True, blank=True)
+    kind = models.CharField(_("action"), max_length=20, choices=ActionKind.choices)
+    # The line as written when it was logged, in the actor's language (the admin shows it);
+    # ``summary_message`` is the same line as data (tournaments.summaries), which the console
+    # writes in each reader's language. Empty for a line logged before it existed.
+    summary = models.CharField(_("summary"), max_length=300)
+    summary_message = models.JSONField(
+        _("summary as data"), default=dict, blank=True, editable=False
+    )
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+    undo = models.JSONField(_("undo data"), default=dict, blank=True)
+    undone_at = models.DateTimeField(_("undone at"), null=True, blank=True)
     undone_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("undone by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
     )
 
     class Meta:
         ordering = ["-at", "-pk"]
+        verbose_name = _("director's action")
+        verbose_name_plural = _("directors' actions")
 
     def __str__(self) -> str:
+        return self.summary_text
+
+    @property
+    def summary_text(self) -> str:
+        """The summary in the active language (the reader's), or as logged when it has no
+        data."""
+        if self.summary_message:
+            return summaries.render(self.summary_message)
         return self.summary
+
+
+class DealState(models.TextChoices):
+    HELD = "held", _("Waiting for the hand in play to end")
+    OPEN = "open", _("Waiting for the players' answers")
+    ACCEPTED = "accepted", _("Accepted")
+    DECLINED = "declined", _("Declined")
+    CANCELLED = "cancelled", _("Cancelled")
+
+
+class DealEnd(models.TextChoices):
+    """How a deal offer ended; ``%(name)s`` is the player or director who ended it."""
+
+    ACCEPTED = "accepted", _("every player accepted")
+    DECLINED = "declined", _("%(name)s declined")
+    WITHDRAWN = "withdrawn", _("withdrawn by %(name)s")
+    ONE_LEFT = "one-left", _("only one player is left")
+    NOT_RUNNING = "not-running", _("the tournament is not running")
+    NO_DEAL = "no-deal", _("no deal can be worked out from the chips")
+
+
+class DealOffer(models.Model):
+    """A deal the director offers the players still in at an online final table.
+
+    Offered ``held`` while a hand is in play (the tables deal no new hand meanwhile); its
+    amounts are worked out from the players' chips once the hands in play have ended, and
+    it is ``open`` for their answers. Every player accepting ends the tournament with
+    ``amounts`` (``tournaments.services.deals``); one decline ends the offer.
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="deals")
+    method = models.CharField(_("method"), max_length=20)
+    state = models.CharField(
+        _("state"), max_length=20, choices=DealState.choices, default=DealState.HELD
+    )
+    # {entry id (str): chips} and {entry id (str): prize}, empty while held.
+    stacks = models.JSONField(default=dict, blank=True)
+    amounts = models.JSONField(default=dict, blank=True)
+    offered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    offered_at = models.DateTimeField(auto_now_add=True)
+    settled_at = models.DateTimeField(null=True, blank=True)
+    # How it ended and who ended it, put into words by ``settled_text`` in the reader's
+    # language (not the language of whoever happened to settle it).
+    settled_reason = models.CharField(max_length=20, choices=DealEnd.choices, blank=True)
+    settled_name = models.CharField(max_length=100, blank=True)
+    # Whether the offer paused the tables (and so resumes them when it ends): tables the
+    # director had already paused stay paused.
+    paused_tables = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["-offered_at", "-pk"]
+        verbose_name = _("deal offer")
+        verbose_name_plural = _("deal offers")
+        constraints = [
+            # One offer at a time: a second one while one is pending is refused.
+            models.UniqueConstraint(
+                fields=["tournament"],
+                condition=Q(state__in=["held", "open"]),
+                name="deal_offer_one_pending",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} deal {self.pk} ({self.state})"
+
+    @property
+    def is_pending(self) -> bool:
+        return self.state in (DealState.HELD, DealState.OPEN)
+
+    @property
+    def settled_text(self) -> str:
+        """How the offer ended, in the reader's language ("Cal declined")."""
+        if not self.settled_reason:
+            return ""
+        return str(DealEnd(self.settled_reason).label) % {"name": self.settled_name}
+
+
+class DealAnswerChoice(models.TextChoices):
+    ACCEPT = "accept", _("Accept")
+    DECLINE = "decline", _("Decline")
+
+
+class DealAnswer(models.Model):
+    """One player's answer to a deal offer (blank: not answered yet)."""
+
+    offer = models.ForeignKey(DealOffer, on_delete=models.CASCADE, related_name="answers")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="deal_answers")
+    answer = models.CharField(max_length=10, choices=DealAnswerChoice.choices, blank=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["offer", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["offer", "entry"], name="deal_answer_one_per_entry")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry} {self.answer or '?'}"

@@ -23,6 +23,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
 FULL = 10_000
 """100% in basis points."""
 
@@ -112,16 +115,32 @@ def _pct(basis_points: int) -> str:
     return f"{sign}{whole}.{part:02d}%"
 
 
+def _not_a_percentage(place: int, value: object) -> str:
+    return _("place %(place)s: %(value)s is not a percentage") % {
+        "place": place,
+        "value": repr(value),
+    }
+
+
 def _check_amount(name: str, value: int) -> None:
+    """``name`` is a message id (``gettext_noop``), translated with the message."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise PayoutError(f"{name} must be a whole number of money units, not {value!r}")
+        raise PayoutError(
+            _("%(name)s must be a whole number of money units, not %(value)s")
+            % {"name": _(name), "value": repr(value)}
+        )
     if value < 0:
-        raise PayoutError(f"{name} cannot be negative ({value})")
+        raise PayoutError(
+            _("%(name)s cannot be negative (%(value)s)") % {"name": _(name), "value": value}
+        )
 
 
 def _check_unit(unit: int) -> None:
     if isinstance(unit, bool) or not isinstance(unit, int) or unit < 1:
-        raise PayoutError(f"the money unit must be a whole number of at least 1, not {unit!r}")
+        raise PayoutError(
+            _("the money unit must be a whole number of at least 1, not %(unit)s")
+            % {"unit": repr(unit)}
+        )
 
 
 def prize_pool(
@@ -150,13 +169,13 @@ def prize_pool(
     rebuy = buy_in if rebuy is None else rebuy
     addon = buy_in if addon is None else addon
     for name, value in (
-        ("buy-ins", buy_ins),
-        ("buy-in", buy_in),
-        ("rebuys", rebuys),
-        ("rebuy", rebuy),
-        ("add-ons", addons),
-        ("add-on", addon),
-        ("guarantee", guarantee),
+        (gettext_noop("buy-ins"), buy_ins),
+        (gettext_noop("buy-in"), buy_in),
+        (gettext_noop("rebuys"), rebuys),
+        (gettext_noop("rebuy"), rebuy),
+        (gettext_noop("add-ons"), addons),
+        (gettext_noop("add-on"), addon),
+        (gettext_noop("guarantee"), guarantee),
     ):
         _check_amount(name, value)
     return max(buy_ins * buy_in + rebuys * rebuy + addons * addon, guarantee)
@@ -175,13 +194,19 @@ def payout_percentages(entries: int) -> list[int]:
     (12, [285, 285, 285])
     """
     if isinstance(entries, bool) or not isinstance(entries, int) or entries < 1:
-        raise PayoutError(f"a tournament needs at least one entry to pay, not {entries!r}")
+        raise PayoutError(
+            _("a tournament needs at least one entry to pay, not %(entries)s")
+            % {"entries": repr(entries)}
+        )
     for largest, row in _TABLE:
         if entries <= largest:
             return [share for share, count in row for _ in range(count)]
     raise PayoutError(
-        f"the built-in payout table stops at {MAX_TABLE_ENTRIES} entries; "
-        f"enter your own percentages for {entries}"
+        _(
+            "the built-in payout table stops at %(max)s entries; "
+            "enter your own percentages for %(entries)s"
+        )
+        % {"max": MAX_TABLE_ENTRIES, "entries": entries}
     )
 
 
@@ -202,16 +227,22 @@ def parse_percentages(values: Sequence[str | int | Decimal]) -> list[int]:
     for place, value in enumerate(values, start=1):
         if isinstance(value, bool) or isinstance(value, float):
             # A float has already lost the exact percentage the director typed.
-            raise PayoutError(f"place {place}: give {value!r} as text or a Decimal")
+            raise PayoutError(
+                _("place %(place)s: give %(value)s as text or a Decimal")
+                % {"place": place, "value": repr(value)}
+            )
         try:
             percent = Decimal(str(value).strip().rstrip("%").strip())
         except InvalidOperation:
-            raise PayoutError(f"place {place}: {value!r} is not a percentage") from None
+            raise PayoutError(_not_a_percentage(place, value)) from None
         if not percent.is_finite():
-            raise PayoutError(f"place {place}: {value!r} is not a percentage")
+            raise PayoutError(_not_a_percentage(place, value))
         basis_points = percent * 100
         if basis_points != basis_points.to_integral_value():
-            raise PayoutError(f"place {place}: {percent}% has more than two decimals")
+            raise PayoutError(
+                _("place %(place)s: %(percent)s%% has more than two decimals")
+                % {"place": place, "percent": percent}
+            )
         shares.append(int(basis_points))
     validate_percentages(shares)
     return shares
@@ -230,20 +261,33 @@ def validate_percentages(percentages: Sequence[int]) -> None:
     tournaments.payouts.PayoutError: place 3 pays 30.00%, more than place 2's 20.00%
     """
     if not percentages:
-        raise PayoutError("a payout table needs at least one place")
+        raise PayoutError(_("a payout table needs at least one place"))
     for place, share in enumerate(percentages, start=1):
         if isinstance(share, bool) or not isinstance(share, int):
-            raise PayoutError(f"place {place}: {share!r} is not a whole number of basis points")
+            raise PayoutError(
+                _("place %(place)s: %(share)s is not a whole number of basis points")
+                % {"place": place, "share": repr(share)}
+            )
         if share <= 0:
-            raise PayoutError(f"place {place} pays {_pct(share)}: every place paid needs a share")
+            raise PayoutError(
+                _("place %(place)s pays %(share)s: every place paid needs a share")
+                % {"place": place, "share": _pct(share)}
+            )
         if place > 1 and share > percentages[place - 2]:
             raise PayoutError(
-                f"place {place} pays {_pct(share)}, "
-                f"more than place {place - 1}'s {_pct(percentages[place - 2])}"
+                _("place %(place)s pays %(share)s, more than place %(previous)s's %(more)s")
+                % {
+                    "place": place,
+                    "share": _pct(share),
+                    "previous": place - 1,
+                    "more": _pct(percentages[place - 2]),
+                }
             )
     total = sum(percentages)
     if total != FULL:
-        raise PayoutError(f"payout percentages add up to {_pct(total)}, not 100%")
+        raise PayoutError(
+            _("payout percentages add up to %(total)s, not 100%%") % {"total": _pct(total)}
+        )
 
 
 def payouts(pool: int, percentages: Sequence[int], unit: int = 1) -> list[int]:
@@ -259,7 +303,7 @@ def payouts(pool: int, percentages: Sequence[int], unit: int = 1) -> list[int]:
     >>> sum(payouts(12345, [5000, 3000, 2000], unit=100))
     12345
     """
-    _check_amount("the prize pool", pool)
+    _check_amount(gettext_noop("the prize pool"), pool)
     _check_unit(unit)
     validate_percentages(percentages)
     prizes = [pool * share // FULL // unit * unit for share in percentages]
@@ -288,17 +332,20 @@ def shared_prizes(prizes: Sequence[int], places: Sequence[int], unit: int = 1) -
     """
     _check_unit(unit)
     for prize in prizes:
-        _check_amount("a prize", prize)
+        _check_amount(gettext_noop("a prize"), prize)
     players_at: dict[int, list[int]] = {}
     for index, place in enumerate(places):
         if isinstance(place, bool) or not isinstance(place, int) or place < 1:
-            raise PayoutError(f"a finishing place must be 1 or more, not {place!r}")
+            raise PayoutError(
+                _("a finishing place must be 1 or more, not %(place)s") % {"place": repr(place)}
+            )
         players_at.setdefault(place, []).append(index)
     taken_until = 0
     for place in sorted(players_at):
         if place <= taken_until:
             raise PayoutError(
-                f"place {place} is taken by the players tied for place {_tied_from(players_at, place)}"
+                _("place %(place)s is taken by the players tied for place %(tied)s")
+                % {"place": place, "tied": _tied_from(players_at, place)}
             )
         taken_until = place + len(players_at[place]) - 1
     won = [0] * len(places)

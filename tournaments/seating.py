@@ -30,6 +30,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
 PlayerId = int
 """Whatever the caller uses to name a player in the tournament (an entry's id, say)."""
 
@@ -135,16 +138,21 @@ def _rng(rng: random.Random | None) -> random.Random:
 
 def _check_seats_per_table(seats_per_table: int) -> None:
     if isinstance(seats_per_table, bool) or not isinstance(seats_per_table, int):
-        raise SeatingError(f"seats per table must be a whole number, not {seats_per_table!r}")
+        raise SeatingError(
+            _("seats per table must be a whole number, not %(seats)s")
+            % {"seats": repr(seats_per_table)}
+        )
     if seats_per_table < 2:
-        raise SeatingError(f"a table needs at least 2 seats, not {seats_per_table}")
+        raise SeatingError(
+            _("a table needs at least 2 seats, not %(seats)s") % {"seats": seats_per_table}
+        )
 
 
 def _check_players(players: Sequence[PlayerId]) -> None:
     seen: set[PlayerId] = set()
     for player in players:
         if player in seen:
-            raise SeatingError(f"player {player} is listed twice")
+            raise SeatingError(_("player %(player)s is listed twice") % {"player": player})
         seen.add(player)
 
 
@@ -153,25 +161,31 @@ def _check_tables(tables: Sequence[TableView]) -> None:
     seated: set[PlayerId] = set()
     for table in tables:
         if table.number in numbers:
-            raise SeatingError(f"table {table.number} is listed twice")
+            raise SeatingError(_("table %(table)s is listed twice") % {"table": table.number})
         numbers.add(table.number)
         if not table.seats:
-            raise SeatingError(f"table {table.number} has no seats")
+            raise SeatingError(_("table %(table)s has no seats") % {"table": table.number})
         for seat, player in table.seats.items():
             if isinstance(seat, bool) or not isinstance(seat, int) or seat < 1:
-                raise SeatingError(f"table {table.number}: {seat!r} is not a seat number")
+                raise SeatingError(
+                    _("table %(table)s: %(seat)s is not a seat number")
+                    % {"table": table.number, "seat": repr(seat)}
+                )
             if player is None:
                 continue
             if player in seated:
-                raise SeatingError(f"player {player} is seated twice")
+                raise SeatingError(_("player %(player)s is seated twice") % {"player": player})
             seated.add(player)
         for name, position in (
-            ("button", table.button),
-            ("small blind", table.small_blind),
-            ("big blind", table.big_blind_next),
+            (gettext_noop("button"), table.button),
+            (gettext_noop("small blind"), table.small_blind),
+            (gettext_noop("big blind"), table.big_blind_next),
         ):
             if position is not None and position not in table.seats:
-                raise SeatingError(f"table {table.number} has no seat {position} for the {name}")
+                raise SeatingError(
+                    _("table %(table)s has no seat %(seat)s for the %(name)s")
+                    % {"table": table.number, "seat": position, "name": _(name)}
+                )
 
 
 def tables_needed(players: int, seats_per_table: int) -> int:
@@ -184,7 +198,7 @@ def tables_needed(players: int, seats_per_table: int) -> int:
     """
     _check_seats_per_table(seats_per_table)
     if isinstance(players, bool) or not isinstance(players, int) or players < 0:
-        raise SeatingError(f"cannot seat {players!r} players")
+        raise SeatingError(_("cannot seat %(players)s players") % {"players": repr(players)})
     return -(-players // seats_per_table)
 
 
@@ -245,7 +259,7 @@ def draw_late_seat(tables: Sequence[TableView], rng: random.Random | None = None
     _check_tables(tables)
     open_tables = [table for table in tables if table.open_seats]
     if not open_tables:
-        raise SeatingError("every seat is taken: open another table for late entrants")
+        raise SeatingError(_("every seat is taken: open another table for late entrants"))
     fewest = min(table.players for table in open_tables)
     pool = [
         (table, seat)
@@ -356,7 +370,10 @@ def balance_moves(tables: Sequence[TableView], threshold: int = 2) -> list[Move]
     """
     _check_tables(tables)
     if isinstance(threshold, bool) or not isinstance(threshold, int) or threshold < 1:
-        raise SeatingError(f"tables can be balanced within 1 player or more, not {threshold!r}")
+        raise SeatingError(
+            _("tables can be balanced within 1 player or more, not %(threshold)s")
+            % {"threshold": repr(threshold)}
+        )
     working = _working(tables)
     moves: list[Move] = []
     while len(working) > 1:
@@ -408,7 +425,7 @@ def break_table(
     _check_tables(tables)
     broken = next((t for t in tables if t.number == table_number), None)
     if broken is None:
-        raise SeatingError(f"there is no table {table_number} to break")
+        raise SeatingError(_("there is no table %(table)s to break") % {"table": table_number})
     working = _working(t for t in tables if t is not broken)
     leaving = [
         (seat, player) for seat, player in sorted(broken.seats.items()) if player is not None
@@ -416,12 +433,15 @@ def break_table(
     room = sum(len(t.open_seats()) for t in working)
     if len(leaving) > room:
         raise SeatingError(
-            f"table {table_number}'s {len(leaving)} players do not fit in the {room} open "
-            "seats of the other tables"
+            _(
+                "table %(table)s's %(count)s players do not fit in the %(room)s open seats of "
+                "the other tables"
+            )
+            % {"table": table_number, "count": len(leaving), "room": room}
         )
     arrivals: Counter[int] = Counter()
     by_number = {t.number: t for t in working}
-    for _ in leaving:
+    for _leaving in leaving:
         target = min(
             (t for t in working if len(t.open_seats()) > arrivals[t.number]),
             key=lambda t: (t.players + arrivals[t.number], t.number),
@@ -518,6 +538,9 @@ def final_table_draw(
     _check_seats_per_table(seats)
     _check_players(players)
     if len(players) > seats:
-        raise SeatingError(f"{len(players)} players do not fit at a final table of {seats} seats")
+        raise SeatingError(
+            _("%(count)s players do not fit at a final table of %(seats)s seats")
+            % {"count": len(players), "seats": seats}
+        )
     drawn = _rng(rng).sample(range(1, seats + 1), len(players))
     return dict(zip(players, drawn, strict=True))

@@ -50,3 +50,8 @@ tournament_reopened = Signal()
 # level change, so the services need not import the tasks above them.
 # Keyword arguments: tournament_id (int), index (int), ends_at (datetime | None), version (int).
 clock_stored = Signal()
+
+# Inside the tournaments app: a deal offer waits for the hands in play to end
+# (``tournaments.services.deals``); ``tournaments.tasks`` listens and retries its release.
+# Keyword arguments: offer_id (int).
+deal_held = Signal()

@@ -27,7 +27,7 @@ from django.db import transaction
 from django.dispatch import receiver
 from django.utils import timezone
 
-from tournaments.signals import clock_stored
+from tournaments.signals import clock_stored, deal_held
 
 logger = logging.getLogger(__name__)
 
@@ -106,3 +106,47 @@ def clock_sweep_task() -> None:
     changed = clock_sweep()
     if changed:
         logger.info("clock sweep advanced %s clock(s)", changed)
+
+
+# -- deals waiting for the hands in play -------------------------------------------------
+
+# A held deal gives up looking after this many tries (about ten minutes); the director
+# sees it still waiting on the console and may withdraw it and offer again.
+DEAL_RELEASE_TRIES = 300
+
+
+@receiver(deal_held)
+def _deal_held(sender: Any, offer_id: int, **_: Any) -> None:
+    if _scheduling():
+        _enqueue_release(offer_id, 1)
+
+
+def _enqueue_release(offer_id: int, attempt: int) -> None:
+    from tournaments.services.deals import RELEASE_SECONDS
+
+    try:
+        deal_release_task.apply_async((offer_id, attempt), countdown=RELEASE_SECONDS)
+    except Exception:
+        logger.exception("scheduling the release of deal %s failed", offer_id)
+
+
+@shared_task(ignore_result=True)
+def deal_release_task(offer_id: int, attempt: int = 1) -> None:
+    """Open a held deal once the hands in play have ended; look again shortly if not."""
+    from tournaments.models import DealState
+    from tournaments.services.deals import deal_release
+
+    offer = deal_release(offer_id)
+    if offer.state == DealState.HELD and attempt < DEAL_RELEASE_TRIES and _scheduling():
+        _enqueue_release(offer_id, attempt + 1)
+
+
+@shared_task(ignore_result=True)
+def online_sweep_task() -> None:
+    """Online tournaments: deal with hands whose end was not dealt with (a lost signal), and
+    release tables a lost release left waiting."""
+    from tournaments.services.online import online_sweep
+
+    handled = online_sweep()
+    if handled:
+        logger.info("online sweep dealt with %s hand(s)", handled)

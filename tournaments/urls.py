@@ -1,6 +1,6 @@
 """URLs of the tournaments: each view module lists its own."""
 
-from tournaments.views import clock, console, console_ops, pages, structures
+from tournaments.views import clock, console, console_online, console_ops, lobby, pages, structures
 
 app_name = "tournaments"
 
@@ -10,4 +10,6 @@ urlpatterns = [
     *clock.urlpatterns,
     *console.urlpatterns,
     *console_ops.urlpatterns,
+    *console_online.urlpatterns,
+    *lobby.urlpatterns,
 ]

@@ -183,7 +183,10 @@ export function createControls({ root, send, toast }) {
     seatControls.replaceChildren();
     const you = snap.you || {};
     if (you.seat === null || you.seat === undefined) {
-      if (!authenticated) {
+      if (snap.table.tournament) {
+        // Nobody logs in to sit at a tournament's table: visitors, logged in or not, watch.
+        seatControls.append(el("span", "muted", gettext("Watching this tournament table")));
+      } else if (!authenticated) {
         const link = el("a", "button button-small", gettext("Log in to play"));
         link.href = root.dataset.loginUrl;
         seatControls.append(link);
@@ -203,7 +206,7 @@ export function createControls({ root, send, toast }) {
     } else {
       seatControls.append(frameButton(gettext("Sit out"), "sit_out"));
     }
-    seatControls.append(frameButton(gettext("Leave"), "leave"));
+    if (!snap.table.tournament) seatControls.append(frameButton(gettext("Leave"), "leave"));
     const muck = el("label", "muck-choice");
     const box = document.createElement("input");
     box.type = "checkbox";

@@ -9,6 +9,20 @@
 const SUITS = { c: "♣", d: "♦", h: "♥", s: "♠" };
 const SUIT_NAMES = { c: gettext("clubs"), d: gettext("diamonds"), h: gettext("hearts"), s: gettext("spades") };
 const RANK_NAMES = { T: "10", J: gettext("jack"), Q: gettext("queen"), K: gettext("king"), A: gettext("ace") };
+/* A rank as a card's corner shows it: R, D, V for K, Q, J in French. */
+const RANK_LETTERS = {
+  T: "10", J: pgettext("card rank", "J"), Q: pgettext("card rank", "Q"), K: pgettext("card rank", "K"),
+  A: pgettext("card rank", "A"),
+};
+/* The game as every page names it (tables.models.Table.label), by the snapshot's codes. */
+const GAMES = {
+  "limit omaha": gettext("Limit Omaha High"),
+  "pot-limit omaha": gettext("Pot-Limit Omaha High"),
+  "no-limit omaha": gettext("No-Limit Omaha High"),
+  "limit omaha-hi-lo": gettext("Limit Omaha Hi/Lo"),
+  "pot-limit omaha-hi-lo": gettext("Pot-Limit Omaha Hi/Lo"),
+  "no-limit omaha-hi-lo": gettext("No-Limit Omaha Hi/Lo"),
+};
 const STREETS = {
   preflop: gettext("Preflop"), flop: gettext("Flop"), turn: gettext("Turn"), river: gettext("River"),
   showdown: gettext("Showdown"), complete: gettext("Hand over"),
@@ -67,32 +81,24 @@ export function cardEl(code, extra) {
   card.setAttribute("aria-label", interpolate(gettext("%(rank)s of %(suit)s"),
     { rank: RANK_NAMES[rank] || rank, suit: SUIT_NAMES[suit] }, true));
   card.title = code;
-  card.append(el("span", "pc-rank", rank === "T" ? "10" : rank), el("span", "pc-suit", SUITS[suit]));
+  card.append(el("span", "pc-rank", RANK_LETTERS[rank] || rank), el("span", "pc-suit", SUITS[suit]));
   return card;
 }
 
-/* "Pot-Limit Omaha Hi/Lo · 1/2": the table's game (named by the server, as every page
-   names it) and stakes. */
+/* "Pot-Limit Omaha Hi/Lo · 1/2": the table's game (as every page names it) and stakes. */
 export function stakesText(table) {
   const blinds = table.structure === "limit"
     ? chips(table.big_blind) + "/" + chips(table.big_bet)
     : chips(table.small_blind) + "/" + chips(table.big_blind);
-  return table.label + " · " + blinds;
+  const game = GAMES[table.structure + " " + table.game] || table.label || "";
+  return game + " · " + blinds;
 }
 
 /* The hand helper's line from `you.helper` (codes and ranks, as tables/live.py sends them):
  * "Two pair, kings and fives · Low 8-6-4-3-A", or "… · No low" in Hi/Lo. */
 export function helperText(helper) {
-  const high = helper.high;
-  const shape = HIGHS[high.code];
-  if (!shape) return "";
-  const top = high.ranks[shape[1]];
-  let text = high.code === "straight-flush" && top === "A"
-    ? gettext("Royal flush")
-    : interpolate(shape[0], {
-      one: RANK_ONE[top], many: RANK_MANY[top],
-      other: shape.length > 2 ? RANK_MANY[high.ranks[shape[2]]] : "",
-    }, true);
+  let text = highText(helper.high);
+  if (!text) return "";
   if (helper.low !== undefined) {
     const low = helper.low
       ? interpolate(gettext("Low %s"), [helper.low.join("-")])
@@ -100,6 +106,39 @@ export function helperText(helper) {
     text = interpolate(gettext("%(high)s · %(low)s"), { high: text, low: low }, true);
   }
   return text;
+}
+
+/* A high hand (`{code, ranks}`) in words: "Two pair, kings and fives". */
+function highText(high) {
+  const shape = HIGHS[high.code];
+  if (!shape) return "";
+  const top = high.ranks[shape[1]];
+  return high.code === "straight-flush" && top === "A"
+    ? gettext("Royal flush")
+    : interpolate(shape[0], {
+      one: RANK_ONE[top], many: RANK_MANY[top],
+      other: shape.length > 2 ? RANK_MANY[high.ranks[shape[2]]] : "",
+    }, true);
+}
+
+/* A winning hand as the server sends it (docs/protocol.md: `{"high": {code, ranks}}` or
+ * `{"low": [ranks]}`) in words: "Flush, ace high", "Low 8-6-4-3-A". */
+export function shapeText(shape) {
+  if (!shape) return "";
+  if (typeof shape === "string") return shape;
+  if (shape.low) return interpolate(gettext("Low %s"), [shape.low.join("-")]);
+  return shape.high ? highText(shape.high) : "";
+}
+
+/* One award in words: "ann wins 24 (high) with Flush, ace high". */
+export function awardText(award, name) {
+  const words = { name: name, amount: chips(award.amount) };
+  let line = award.half && HALVES[award.half]
+    ? interpolate(gettext("%(name)s wins %(amount)s (%(half)s)"), { ...words, half: HALVES[award.half] }, true)
+    : interpolate(gettext("%(name)s wins %(amount)s"), words, true);
+  const hand = shapeText(award.hand);
+  if (hand) line = interpolate(gettext("%(award)s with %(hand)s"), { award: line, hand: hand }, true);
+  return line;
 }
 
 /* The name of the player in a seat, for sentences. */
@@ -237,12 +276,7 @@ function drawCenter(center, snap) {
   if (hand && hand.results && hand.results.length) {
     const results = el("ul", "results");
     hand.results.forEach((award) => {
-      const words = { name: award.name || nameOf(snap, award.seat), amount: chips(award.amount) };
-      let line = award.half && HALVES[award.half]
-        ? interpolate(gettext("%(name)s wins %(amount)s (%(half)s)"), { ...words, half: HALVES[award.half] }, true)
-        : interpolate(gettext("%(name)s wins %(amount)s"), words, true);
-      if (award.hand) line = interpolate(gettext("%(award)s with %(hand)s"), { award: line, hand: award.hand }, true);
-      results.append(el("li", "", line));
+      results.append(el("li", "", awardText(award, award.name || nameOf(snap, award.seat))));
     });
     center.append(results);
   }

@@ -1,7 +1,7 @@
 /* The side panels of the live table: the last hands (links to their replays), the chat,
  * and the deck commitment with its "verify" link once the hand is over. */
 
-import { el } from "./felt.js";
+import { awardText, el } from "./felt.js";
 
 const CHAT_KEPT = 50;
 
@@ -61,7 +61,12 @@ export function createSide({ root, send }) {
       const li = el("li");
       const a = el("a", "", "#" + h.number);
       a.href = root.dataset.handUrl.replace("/0/", "/" + h.id + "/");
-      li.append(a, document.createTextNode(" " + (h.summary || "")));
+      // Who won what, as data (awards) worded here; an old hand has only its summary.
+      const summary = h.awards && h.awards.length
+        ? h.awards.map((award) => awardText(award, award.name
+          || interpolate(gettext("seat %s"), [award.seat]))).join("; ")
+        : h.summary || "";
+      li.append(a, document.createTextNode(" " + summary));
       recentList.append(li);
     });
     if (!recentList.childNodes.length) recentList.append(el("li", "muted", gettext("No hands yet.")));

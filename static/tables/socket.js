@@ -6,7 +6,8 @@
  * at once. Every frame sent carries a `ref`, which an `error` frame echoes.
  *
  * handlers: onSnapshot(frame), onChat(frame), onError(frame) (also for a frame that could
- * not be sent), onStatus(text, kind) with kind "wait", "ok" or "bad".
+ * not be sent), onStatus(text, kind) with kind "wait", "ok" or "bad". A `moved` frame (a
+ * tournament moved the player to another table) takes the page to the new table.
  */
 
 const CLOSED_TABLE = 4004; // the table does not exist or was closed
@@ -39,6 +40,12 @@ export function openTableSocket(path, handlers) {
       if (frame.type === "snapshot") handlers.onSnapshot(frame);
       else if (frame.type === "error") handlers.onError(frame);
       else if (frame.type === "chat") handlers.onChat(frame);
+      else if (frame.type === "moved") {
+        // A tournament moved this player to another table: the page goes there by itself.
+        closedForGood = true;
+        handlers.onStatus(gettext("Moving you to your new table…"), "wait");
+        window.location.assign(frame.url);
+      }
     });
     socket.addEventListener("close", (event) => {
       if (event.code === CLOSED_TABLE) {

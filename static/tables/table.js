@@ -26,6 +26,7 @@ const colourToggle = root.querySelector("[data-toggle=four-colour]");
 const initial = document.getElementById("snapshot");
 let snap = initial ? JSON.parse(initial.textContent) : null;
 let lastTurnKey = null;
+let lastHandEnded = undefined;
 
 function toast(message, kind) {
   const item = el("div", "toast" + (kind ? " toast-" + kind : ""), message);
@@ -71,7 +72,9 @@ const socket = openTableSocket(root.dataset.wsPath, {
 
 function render() {
   root.querySelector(".table-stakes").textContent = stakesText(snap.table);
-  renderFelt(felt, snap, { onSit: snap.you && snap.you.seat ? null : controls.sitAt });
+  const seated = snap.you && snap.you.seat;
+  // A tournament seats its players itself: no "Sit" button at its tables.
+  renderFelt(felt, snap, { onSit: seated || snap.table.tournament ? null : controls.sitAt });
   controls.render(snap);
   side.render(snap);
   applyPrefs();
@@ -81,6 +84,14 @@ function render() {
   if (key && key !== lastTurnKey) beep();
   lastTurnKey = key;
   root.dataset.version = snap.version;
+  // Panels other apps add to the page (a tournament's rebuy, a deal) refresh when a hand
+  // ends: the newest finished hand heads the recent list.
+  const recent = snap.recent_hands;
+  const ended = recent && recent.length ? recent[0].id : null;
+  if (lastHandEnded !== undefined && ended !== lastHandEnded) {
+    document.dispatchEvent(new CustomEvent("table-hand-ended", { detail: { hand: ended } }));
+  }
+  lastHandEnded = ended;
   import("./host.js").then((host) => host.renderHost({ root, snap, send, toast }));
 }
 

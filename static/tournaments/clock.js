@@ -89,7 +89,10 @@
     }
     const state = payload.tournament.state;
     let status = "";
-    if (state === "finished" || state === "cancelled") status = payload.tournament.state_label;
+    // The state's own words here, not the payload's label: one payload goes to every screen,
+    // written in the language of whoever changed the clock.
+    if (state === "finished") status = _("Finished");
+    else if (state === "cancelled") status = _("Cancelled");
     else if (!clock.started) status = _("Not started");
     else if (clock.paused) status = _("Paused");
     else if (at.overtime) status = _("Last level: the blinds stay");

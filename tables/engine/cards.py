@@ -48,7 +48,11 @@ def parse_card(text: str) -> Card:
     (32, 0, 51)
     """
     if len(text) != 2 or text[0] not in RANKS or text[1] not in SUITS:
-        raise RuleError(f"{text!r} is not a card: a rank of {RANKS} then a suit of {SUITS}")
+        raise RuleError(
+            f"{text!r} is not a card: a rank of {RANKS} then a suit of {SUITS}",
+            code="not_a_card",
+            params={"card": text},
+        )
     return RANKS.index(text[0]) * 4 + SUITS.index(text[1])
 
 
@@ -59,7 +63,9 @@ def card_str(card: Card) -> str:
     ('2c', 'As')
     """
     if not 0 <= card < 52:
-        raise RuleError(f"{card} is not a card: cards are 0..51")
+        raise RuleError(
+            f"{card} is not a card: cards are 0..51", code="not_a_card", params={"card": card}
+        )
     return RANKS[card >> 2] + SUITS[card & 3]
 
 
@@ -76,7 +82,11 @@ def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
     if isinstance(text, str):
         compact = text.replace(" ", "").replace(",", "")
         if len(compact) % 2:
-            raise RuleError(f"{text!r} is not a list of two-character cards")
+            raise RuleError(
+                f"{text!r} is not a list of two-character cards",
+                code="not_cards",
+                params={"cards": text},
+            )
         return tuple(parse_card(compact[i : i + 2]) for i in range(0, len(compact), 2))
     return tuple(parse_card(item) for item in text)
 

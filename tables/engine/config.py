@@ -75,11 +75,17 @@ class Config:
         object.__setattr__(self, "structure", Structure(self.structure))
         object.__setattr__(self, "ante_kind", AnteKind(self.ante_kind))
         if self.chip_unit < 1:
-            raise RuleError(f"chip unit {self.chip_unit} must be at least 1")
+            raise RuleError(
+                f"chip unit {self.chip_unit} must be at least 1",
+                code="chip_unit",
+                params={"unit": self.chip_unit},
+            )
         if self.big_blind < self.chip_unit or self.big_blind % self.chip_unit:
             raise RuleError(
                 f"big blind {self.big_blind} must be a positive multiple of the chip unit"
-                f" {self.chip_unit}"
+                f" {self.chip_unit}",
+                code="big_blind_chip_unit",
+                params={"big_blind": self.big_blind, "unit": self.chip_unit},
             )
         if self.small_blind is None:
             half = self.big_blind // 2
@@ -88,10 +94,16 @@ class Config:
         if not 0 <= self.small_blind <= self.big_blind:
             raise RuleError(
                 f"small blind {self.small_blind} must be between 0 and the big blind"
-                f" {self.big_blind}"
+                f" {self.big_blind}",
+                code="small_blind_range",
+                params={"small_blind": self.small_blind, "big_blind": self.big_blind},
             )
         if self.ante < 0:
-            raise RuleError(f"ante {self.ante} cannot be negative")
+            raise RuleError(
+                f"ante {self.ante} cannot be negative",
+                code="negative_ante",
+                params={"ante": self.ante},
+            )
         if self.ante and self.ante_kind is AnteKind.NONE:
             object.__setattr__(self, "ante_kind", AnteKind.EACH)
         if not self.ante:
@@ -100,9 +112,17 @@ class Config:
             object.__setattr__(self, "big_bet", 2 * self.big_blind)
         assert self.big_bet is not None
         if self.big_bet < self.big_blind:
-            raise RuleError(f"big bet {self.big_bet} is below the small bet {self.big_blind}")
+            raise RuleError(
+                f"big bet {self.big_bet} is below the small bet {self.big_blind}",
+                code="big_bet_below_small_bet",
+                params={"big_bet": self.big_bet, "small_bet": self.big_blind},
+            )
         if self.raise_cap is not None and self.raise_cap < 1:
-            raise RuleError(f"raise cap {self.raise_cap} must allow at least the opening bet")
+            raise RuleError(
+                f"raise cap {self.raise_cap} must allow at least the opening bet",
+                code="raise_cap",
+                params={"cap": self.raise_cap},
+            )
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)

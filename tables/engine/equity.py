@@ -79,22 +79,40 @@ def _check(
 ) -> list[Card]:
     """The cards left to deal, after checking the spot is one a deck can produce."""
     if not 2 <= len(holes) <= 9:
-        raise RuleError(f"equity is for 2 to 9 hands, not {len(holes)}")
+        raise RuleError(
+            f"equity is for 2 to 9 hands, not {len(holes)}",
+            code="equity_hands",
+            params={"count": len(holes)},
+        )
     for hole in holes:
         if len(hole) != 4:
-            raise RuleError(f"an Omaha hand has four hole cards, not {len(hole)}")
+            raise RuleError(
+                f"an Omaha hand has four hole cards, not {len(hole)}",
+                code="hole_cards",
+                params={"count": len(hole)},
+            )
     if len(board) not in (0, 3, 4, 5):
-        raise RuleError(f"a board has 0, 3, 4 or 5 cards, not {len(board)}")
+        raise RuleError(
+            f"a board has 0, 3, 4 or 5 cards, not {len(board)}",
+            code="equity_board",
+            params={"count": len(board)},
+        )
     known = [card for hole in holes for card in hole] + list(board) + list(dead)
     for card in known:
         if not 0 <= card < 52:
-            raise RuleError(f"{card} is not a card: cards are 0..51")
+            raise RuleError(
+                f"{card} is not a card: cards are 0..51", code="not_a_card", params={"card": card}
+            )
     if len(set(known)) != len(known):
         repeated = sorted({card for card in known if known.count(card) > 1})
-        raise RuleError(f"each card is dealt once: {cards_str(repeated)} appears twice")
+        raise RuleError(
+            f"each card is dealt once: {cards_str(repeated)} appears twice",
+            code="card_twice",
+            params={"cards": cards_str(repeated)},
+        )
     left = [card for card in range(52) if card not in set(known)]
     if len(left) < 5 - len(board):
-        raise RuleError("not enough cards left in the deck to finish the board")
+        raise RuleError("not enough cards left in the deck to finish the board", code="deck_short")
     return left
 
 
@@ -185,7 +203,11 @@ def equity(
     if samples is None:
         samples = DEFAULT_SAMPLES
     if samples < 1:
-        raise RuleError(f"samples must be at least 1, not {samples}")
+        raise RuleError(
+            f"samples must be at least 1, not {samples}",
+            code="equity_samples",
+            params={"samples": samples},
+        )
     if to_come == 0:
         return _exact(hands, hi_lo, left, board)
     return _sampled(hands, hi_lo, left, board, rng or random.Random(), samples)

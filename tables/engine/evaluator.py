@@ -135,9 +135,17 @@ def five_card_low(cards: Sequence[Card]) -> int | None:
 
 def _check(hole: Sequence[Card], board: Sequence[Card]) -> None:
     if len(hole) != 4:
-        raise RuleError(f"an Omaha hand has four hole cards, not {len(hole)}")
+        raise RuleError(
+            f"an Omaha hand has four hole cards, not {len(hole)}",
+            code="hole_cards",
+            params={"count": len(hole)},
+        )
     if not 3 <= len(board) <= 5:
-        raise RuleError(f"a board has 3 to 5 cards at a showdown, not {len(board)}")
+        raise RuleError(
+            f"a board has 3 to 5 cards at a showdown, not {len(board)}",
+            code="showdown_board",
+            params={"count": len(board)},
+        )
 
 
 def high_low_values(hole: Sequence[Card], board: Sequence[Card]) -> tuple[int, int | None]:
@@ -156,7 +164,11 @@ def high_low_values(hole: Sequence[Card], board: Sequence[Card]) -> tuple[int, i
     try:
         h0, h1, h2, h3 = hole
     except ValueError:
-        raise RuleError(f"an Omaha hand has four hole cards, not {len(hole)}") from None
+        raise RuleError(
+            f"an Omaha hand has four hole cards, not {len(hole)}",
+            code="hole_cards",
+            params={"count": len(hole)},
+        ) from None
     hole_key = weight[h0] + weight[h1] + weight[h2] + weight[h3]
     try:
         b0, b1, b2, b3, b4 = board
@@ -222,7 +234,11 @@ def showdown_values(
     [('Straight, five high', '5-4-3-2-A'), ('Flush, ace high', '7-5-4-3-A')]
     """
     if not 3 <= len(board) <= 5:
-        raise RuleError(f"a board has 3 to 5 cards at a showdown, not {len(board)}")
+        raise RuleError(
+            f"a board has 3 to 5 cards at a showdown, not {len(board)}",
+            code="showdown_board",
+            params={"count": len(board)},
+        )
     weight = _WEIGHT
     if len(board) == 5:
         b0, b1, b2, b3, b4 = board
@@ -240,7 +256,11 @@ def showdown_values(
         keys = [weight[a] + weight[b] + weight[c] + weight[d] for a, b, c, d in holes]
     except ValueError:
         sizes = sorted({len(hole) for hole in holes} - {4})
-        raise RuleError(f"an Omaha hand has four hole cards, not {sizes[0]}") from None
+        raise RuleError(
+            f"an Omaha hand has four hole cards, not {sizes[0]}",
+            code="hole_cards",
+            params={"count": sizes[0]},
+        ) from None
     found = [_HOLES[key & _RANK_MASK] for key in keys]
     highs = [entry[max(getter(ranks))] for getter, _ in found]
     if suit >= 0:
@@ -438,5 +458,9 @@ def describe_low(value: int) -> str:
     '5-4-3-2-A'
     """
     if not 0 <= value <= 255 or (255 - value).bit_count() != 5:
-        raise RuleError(f"{value} is not a low value: five different ranks ace to eight")
+        raise RuleError(
+            f"{value} is not a low value: five different ranks ace to eight",
+            code="not_a_low",
+            params={"value": value},
+        )
     return "-".join(RANKS[rank] for rank in low_ranks(value))

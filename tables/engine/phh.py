@@ -878,10 +878,15 @@ class Replay:
         try:
             records = game.act(seat, choice, amount)
         except RuleError as exc:
-            raise RuleError(f"{action.line!r}: {_as_players(str(exc))}") from None
+            raise RuleError(
+                f"{action.line!r}: {_as_players(str(exc))}", code=exc.code, params=exc.params
+            ) from None
         if action.verb == "cbr" and not any(isinstance(r, Bet | Raised) for r in records):
             # The engine takes an all-in for no more than the bet as a call; PHH does not.
-            raise RuleError(f"{action.line!r}: a bet or raise must go above the current bet")
+            raise RuleError(
+                f"{action.line!r}: a bet or raise must go above the current bet",
+                code="phh_bet_not_above",
+            )
         self.pending.extend(r for r in records if isinstance(r, BoardDealt | Shown))
         self.idle_check = self.pokerkit_idle_check(records)
 
@@ -1000,7 +1005,8 @@ class Replay:
         if not action.show:
             raise RuleError(
                 f"{action.line!r}: when no more betting can follow an all-in, every hand is"
-                " turned up before the board is run out; a hand cannot be mucked"
+                " turned up before the board is run out; a hand cannot be mucked",
+                code="all_in_hands_shown",
             )
         self.check_shown_cards(action)
         self.refuse_unknown_show(action)

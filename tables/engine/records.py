@@ -43,7 +43,9 @@ def _card_from_text(text: str) -> int:
     try:
         return _RANKS.index(text[0]) * 4 + _SUITS.index(text[1])
     except (ValueError, IndexError):
-        raise RuleError(f"{text!r} is not a card") from None
+        raise RuleError(
+            f"{text!r} is not a card", code="not_a_card", params={"card": text}
+        ) from None
 
 
 class Action(StrEnum):
@@ -327,7 +329,9 @@ def record_from_json(data: dict[str, Any]) -> Record:
     kind = data.get("kind")
     cls = RECORD_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        raise RuleError(f"unknown record kind {kind!r}")
+        raise RuleError(
+            f"unknown record kind {kind!r}", code="unknown_record", params={"kind": repr(kind)}
+        )
     kwargs: dict[str, Any] = {}
     for name, value in data.items():
         if name == "kind":
@@ -348,7 +352,9 @@ def record_from_json(data: dict[str, Any]) -> Record:
     try:
         record: Record = cls(**kwargs)
     except TypeError as exc:
-        raise RuleError(f"malformed {kind} record: {exc}") from None
+        raise RuleError(
+            f"malformed {kind} record: {exc}", code="malformed_record", params={"kind": kind}
+        ) from None
     return record
 
 

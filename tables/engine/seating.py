@@ -197,9 +197,15 @@ def deal_in(
     ordered = sorted(seats, key=lambda s: s.number)
     for k, s in enumerate(ordered):
         if type(s.number) is not int or s.number < 1:
-            raise RuleError(f"a seat number is a positive whole number, not {s.number!r}")
+            raise RuleError(
+                f"a seat number is a positive whole number, not {s.number!r}",
+                code="bad_seat_number",
+                params={"seat": repr(s.number)},
+            )
         if k and ordered[k - 1].number == s.number:
-            raise RuleError(f"seat {s.number} is described twice")
+            raise RuleError(
+                f"seat {s.number} is described twice", code="seat_twice", params={"seat": s.number}
+            )
     if mode is ButtonMode.TOURNAMENT:
         return _tournament(ordered, previous_button, last_small_blind, last_big_blind)
     return _cash(ordered, previous_button, last_big_blind, big_blind, small_blind)
@@ -243,7 +249,7 @@ def blind_positions(button: int, players: Sequence[int]) -> tuple[int, int]:
     (4, 1)
     """
     if len(set(players)) < 2:
-        raise RuleError("blinds need at least two players")
+        raise RuleError("blinds need at least two players", code="too_few_players")
     return _blind_positions(button, sorted(set(players)))
 
 
@@ -368,7 +374,10 @@ def _tournament(
         small, big = _blind_positions(button, numbers)
         return _tournament_plan(players, Positions(button, small, big), small, ())
     if not last_small_blind:
-        raise RuleError("a dead button needs the last hand's small blind seat")
+        raise RuleError(
+            "a dead button needs the last hand's small blind seat",
+            code="dead_button_needs_small_blind",
+        )
     # TDA 32: the small blind goes where the big blind was, the button where the small
     # blind was, whoever sits there now.
     button, small = last_small_blind, last_big_blind

@@ -252,30 +252,47 @@ class Hand:
         """
         deck_t = tuple(deck)
         if len(deck_t) != 52 or set(deck_t) != _FULL_DECK_SET:
-            raise RuleError("the deck must be 52 distinct cards")
+            raise RuleError("the deck must be 52 distinct cards", code="bad_deck")
         specs = sorted(seats, key=lambda s: s.seat)
         if len(specs) < 2:
-            raise RuleError("a hand needs at least two players")
+            raise RuleError("a hand needs at least two players", code="too_few_players")
         if len(specs) > MAX_PLAYERS:
-            raise RuleError(f"a hand has at most {MAX_PLAYERS} players")
+            raise RuleError(
+                f"a hand has at most {MAX_PLAYERS} players",
+                code="too_many_players",
+                params={"maximum": MAX_PLAYERS},
+            )
         prev_seat = None
         posts = False
         for s in specs:
             # Sorted by seat, so a seat dealt in twice shows up as two neighbours.
             if s.seat == prev_seat:
-                raise RuleError("each seat may be dealt in only once")
+                raise RuleError("each seat may be dealt in only once", code="seat_dealt_twice")
             prev_seat = s.seat
         for s in specs:
             if s.stack <= 0:
-                raise RuleError(f"seat {s.seat} has no chips to play")
+                raise RuleError(
+                    f"seat {s.seat} has no chips to play", code="no_chips", params={"seat": s.seat}
+                )
             if s.live_post or s.dead_post:
                 posts = True
                 if s.live_post < 0 or s.dead_post < 0:
-                    raise RuleError(f"seat {s.seat} cannot post a negative blind")
+                    raise RuleError(
+                        f"seat {s.seat} cannot post a negative blind",
+                        code="negative_blind",
+                        params={"seat": s.seat},
+                    )
         if type(button) is not int or button < 0:
-            raise RuleError(f"the button must be a seat number, not {button!r}")
+            raise RuleError(
+                f"the button must be a seat number, not {button!r}",
+                code="bad_button",
+                params={"button": repr(button)},
+            )
         if dead_small_blind and len(specs) == 2:
-            raise RuleError("heads-up the button posts the small blind: it cannot be dead")
+            raise RuleError(
+                "heads-up the button posts the small blind: it cannot be dead",
+                code="heads_up_dead_small_blind",
+            )
         # Deal order: first seat clockwise (higher number, wrapping) after the button.
         first = 0
         for k, s in enumerate(specs):
@@ -425,11 +442,14 @@ class Hand:
     def _dealt(cls, records: Sequence[Record]) -> Hand:
         """The hand `records` start, checked against what its start produces."""
         if not records or not isinstance(records[0], HandStarted):
-            raise RuleError("a hand's records start with HandStarted")
+            raise RuleError("a hand's records start with HandStarted", code="records_start")
         hand = cls.from_started(records[0])
         mine = hand._records
         if tuple(records[: len(mine)]) != tuple(mine):
-            raise RuleError(f"record {_first_difference(records, mine)} does not follow the rules")
+            k = _first_difference(records, mine)
+            raise RuleError(
+                f"record {k} does not follow the rules", code="record_breaks_rules", params={"k": k}
+            )
         return hand
 
     @classmethod
@@ -452,7 +472,9 @@ class Hand:
         RuleError the hand is left part way and must be dropped.
         """
         if any(type(r) is HandStarted for r in later):
-            raise RuleError("a hand's later records cannot start another hand")
+            raise RuleError(
+                "a hand's later records cannot start another hand", code="records_restart"
+            )
         self._replay([*self._records, *later], len(self._records))
 
     def _replay(self, records: Sequence[Record], k: int) -> None:
@@ -465,12 +487,19 @@ class Hand:
         return where the next move is."""
         r = records[k]
         if not isinstance(r, MOVE_RECORDS):
-            raise RuleError(f"record {k} ({type(r).__name__}) is not a move the hand expects")
+            raise RuleError(
+                f"record {k} ({type(r).__name__}) is not a move the hand expects",
+                code="record_not_a_move",
+                params={"k": k},
+            )
         self.apply(r)
         mine = self._records
         new_k = len(mine)
         if new_k > len(records) or tuple(records[k:new_k]) != tuple(mine[k:new_k]):
-            raise RuleError(f"record {_first_difference(records, mine)} does not follow the rules")
+            k = _first_difference(records, mine)
+            raise RuleError(
+                f"record {k} does not follow the rules", code="record_breaks_rules", params={"k": k}
+            )
         return new_k
 
     def apply(self, record: Move) -> list[Record]:
@@ -481,7 +510,11 @@ class Hand:
             return self.declare_all_in(record.seat)
         move = record_action(record)
         if move is None:
-            raise RuleError(f"{type(record).__name__} is not a move")
+            raise RuleError(
+                f"{type(record).__name__} is not a move",
+                code="not_a_move",
+                params={"record": type(record).__name__},
+            )
         return self.act(record.seat, move[0], move[1])
 
     def copy(self) -> Hand:
@@ -569,7 +602,9 @@ class Hand:
     def _index(self, seat: int) -> int:
         i = self._seat_index.get(seat)
         if i is None:
-            raise RuleError(f"seat {seat} is not in this hand")
+            raise RuleError(
+                f"seat {seat} is not in this hand", code="seat_not_in_hand", params={"seat": seat}
+            )
         return i
 
     # ------------------------------------------------------------------ legal moves
@@ -659,32 +694,36 @@ class Hand:
             complete,
         )
 
-    def _raise_blocker(self, i: int) -> str | None:
-        """Why player i may not bet or raise now, or None if they may."""
+    def _raise_blocker(self, i: int) -> RuleError | None:
+        """Why player i may not bet or raise now (the error to raise), or None if they may."""
         cur = self._current
         b = self._bet[i]
         total = self._stack[i] + b
         if total <= cur:
-            return "a player who cannot cover the bet can only call"
+            return RuleError(
+                "a player who cannot cover the bet can only call", code="cannot_cover_bet"
+            )
         cap = self._config.raise_cap
         if self._limit:
             if cap is not None and self._bet_count >= cap and not self._uncapped:
                 return _cap_message(cap)
             if self._acted_at[i] >= 0:
                 if i == self._last_full_raiser:
-                    return "nobody may raise their own bet"
-                return (
+                    return RuleError("nobody may raise their own bet", code="raise_own_bet")
+                return RuleError(
                     "an all-in for less than half a bet does not reopen the betting"
-                    " for a player who has already acted"
+                    " for a player who has already acted",
+                    code="limit_short_all_in_not_reopened",
                 )
         elif self._acted_at[i] >= 0 and cur - self._acted_at[i] < max(
             self._last_inc, self._config.big_blind
         ):
             if i == self._last_full_raiser:
-                return "nobody may raise their own bet"
-            return (
+                return RuleError("nobody may raise their own bet", code="raise_own_bet")
+            return RuleError(
                 "an all-in short of a full raise does not reopen the betting"
-                " for a player who has already acted"
+                " for a player who has already acted",
+                code="short_all_in_not_reopened",
             )
         folded = self._folded
         declared = self._declared
@@ -693,7 +732,7 @@ class Hand:
         for j in range(self._n):
             if j != i and not folded[j] and not declared[j] and stack[j] + bet[j] > cur:
                 return None
-        return "nobody is left with chips to call a raise"
+        return RuleError("nobody is left with chips to call a raise", code="nobody_to_call_raise")
 
     def _raise_range(self, i: int) -> tuple[int, int]:
         total = self._stack[i] + self._bet[i]
@@ -777,22 +816,39 @@ class Hand:
         try:
             act = Action(action)
         except ValueError:
-            raise RuleError(f"{action!r} is not an action") from None
+            raise RuleError(
+                f"{action!r} is not an action", code="not_an_action", params={"action": str(action)}
+            ) from None
         if self._street == _COMPLETE:
-            raise RuleError("the hand is over")
+            raise RuleError("the hand is over", code="hand_over")
         i = self._seat_index.get(seat)
         if i is None:
-            raise RuleError(f"seat {seat} is not in this hand")
+            raise RuleError(
+                f"seat {seat} is not in this hand", code="seat_not_in_hand", params={"seat": seat}
+            )
         if i != self._actor:
             if self._actor < 0:
-                raise RuleError("nobody is to act now")
-            raise RuleError(f"it is seat {self._seats[self._actor]}'s turn, not seat {seat}'s")
+                raise RuleError("nobody is to act now", code="nobody_to_act")
+            actor = self._seats[self._actor]
+            raise RuleError(
+                f"it is seat {actor}'s turn, not seat {seat}'s",
+                code="not_your_turn",
+                params={"actor": actor, "seat": seat},
+            )
         if self._street == _SHOWDOWN:
             if act is Action.SHOW or act is Action.MUCK:
                 return i, act, 0
-            raise RuleError(f"at the showdown a player shows or mucks; {act} is not possible")
+            raise RuleError(
+                f"at the showdown a player shows or mucks; {act} is not possible",
+                code="showdown_show_or_muck",
+                params={"action": str(act)},
+            )
         if act is Action.SHOW or act is Action.MUCK:
-            raise RuleError(f"there is no showdown yet; {act} is not possible")
+            raise RuleError(
+                f"there is no showdown yet; {act} is not possible",
+                code="no_showdown_yet",
+                params={"action": str(act)},
+            )
         b = self._bet[i]
         cur = self._current
         stack = self._stack[i]
@@ -800,43 +856,82 @@ class Hand:
             return i, act, b
         if act is Action.CHECK:
             if cur > b:
-                raise RuleError(f"cannot check facing a bet of {cur}; call {cur - b} or fold")
+                raise RuleError(
+                    f"cannot check facing a bet of {cur}; call {cur - b} or fold",
+                    code="check_facing_bet",
+                    params={"bet": cur, "call": cur - b},
+                )
             return i, act, b
         if act is Action.CALL:
             if cur <= b:
-                raise RuleError("there is no bet to call; check instead")
+                raise RuleError("there is no bet to call; check instead", code="nothing_to_call")
             to = min(cur, stack + b)
             if amount is not None and amount != to:
-                raise RuleError(f"a call is to {to}, not {amount}")
+                raise RuleError(
+                    f"a call is to {to}, not {amount}",
+                    code="call_amount",
+                    params={"to": to, "amount": amount},
+                )
             return i, act, to
         # bet or raise
         if amount is None:
-            raise RuleError(f"say how much to {act} to")
+            raise RuleError(
+                f"say how much to {act} to",
+                code=_bet_or_raise(act, "bet_needs_amount", "raise_needs_amount"),
+            )
         if type(amount) is not int:
-            raise RuleError(f"{amount!r} is not a number of chips")
+            raise RuleError(
+                f"{amount!r} is not a number of chips",
+                code="not_a_number_of_chips",
+                params={"amount": repr(amount)},
+            )
         total = stack + b
         if amount == total and total <= cur:
             # An all-in for less than the bet is accepted as a call at the stack total.
             return i, Action.CALL, total
         if act is Action.BET and cur:
-            raise RuleError(f"there is already a bet of {cur}; raise instead")
+            raise RuleError(
+                f"there is already a bet of {cur}; raise instead",
+                code="bet_facing_bet",
+                params={"bet": cur},
+            )
         if act is Action.RAISE and not cur:
-            raise RuleError("there is no bet to raise; bet instead")
+            raise RuleError("there is no bet to raise; bet instead", code="nothing_to_raise")
         blocker = self._raise_blocker(i)
         if blocker is not None:
-            raise RuleError(blocker)
+            raise blocker
         min_to, max_to = self._raise_range(i)
         if amount > total:
-            raise RuleError(f"{act} to {amount} is more than the {total} in front of seat {seat}")
+            raise RuleError(
+                f"{act} to {amount} is more than the {total} in front of seat {seat}",
+                code=_bet_or_raise(act, "bet_above_stack", "raise_above_stack"),
+                params={"amount": amount, "total": total, "seat": seat},
+            )
         if amount < min_to:
-            raise RuleError(f"{act} to {amount} is below the minimum {min_to}")
+            raise RuleError(
+                f"{act} to {amount} is below the minimum {min_to}",
+                code=_bet_or_raise(act, "bet_below_minimum", "raise_below_minimum"),
+                params={"amount": amount, "minimum": min_to},
+            )
         if amount > max_to:
             if self._limit:
-                raise RuleError(f"in limit a {act} is exactly one more bet: to {max_to}")
-            raise RuleError(f"{act} to {amount} is above the maximum {max_to}")
+                raise RuleError(
+                    f"in limit a {act} is exactly one more bet: to {max_to}",
+                    code=_bet_or_raise(act, "limit_bet_exact", "limit_raise_exact"),
+                    params={"to": max_to},
+                )
+            raise RuleError(
+                f"{act} to {amount} is above the maximum {max_to}",
+                code=_bet_or_raise(act, "bet_above_maximum", "raise_above_maximum"),
+                params={"amount": amount, "maximum": max_to},
+            )
         unit = self._config.chip_unit
         if unit > 1 and amount % unit and amount not in (total, min_to, max_to):
-            raise RuleError(f"{act} to {amount} is not a multiple of the chip unit {unit}")
+            raise RuleError(
+                f"{act} to {amount} is not a multiple of the chip unit {unit}",
+                code=_bet_or_raise(act, "bet_not_chip_unit", "raise_not_chip_unit"),
+                params={"amount": amount, "unit": unit},
+            )
         return i, act, amount
 
     # ------------------------------------------------------------------ moves
@@ -964,16 +1059,25 @@ class Hand:
         reached), keep the rest of their stack and make no more moves.
         """
         if not self._config.all_in_on_timeout:
-            raise RuleError("this table does not treat a timed-out player as all-in")
+            raise RuleError(
+                "this table does not treat a timed-out player as all-in",
+                code="no_all_in_on_timeout",
+            )
         if self._street >= _SHOWDOWN:
-            raise RuleError("the betting is over")
+            raise RuleError("the betting is over", code="betting_over")
         i = self._index(seat)
         if self._folded[i]:
-            raise RuleError(f"seat {seat} has folded")
+            raise RuleError(f"seat {seat} has folded", code="seat_folded", params={"seat": seat})
         if self._declared[i] or not self._stack[i]:
-            raise RuleError(f"seat {seat} is already all-in")
+            raise RuleError(
+                f"seat {seat} is already all-in", code="seat_all_in", params={"seat": seat}
+            )
         if not self._contrib[i] and not self._dead_put[i]:
-            raise RuleError(f"seat {seat} has no chips in the pot; fold instead")
+            raise RuleError(
+                f"seat {seat} has no chips in the pot; fold instead",
+                code="nothing_in_pot",
+                params={"seat": seat},
+            )
         start = len(self._records)
         self._legal = None
         self._declared[i] = True
@@ -1305,7 +1409,11 @@ class Hand:
         """
         start = self.runout_from
         if start is None or not start <= board_cards <= len(self._board):
-            raise RuleError(f"this hand has no run-out with {board_cards} board cards")
+            raise RuleError(
+                f"this hand has no run-out with {board_cards} board cards",
+                code="no_runout",
+                params={"board_cards": board_cards},
+            )
         out = self.view(seat)
         out["board"] = out["board"][:board_cards]
         out["street"] = str(_board_street(board_cards))
@@ -1395,14 +1503,23 @@ def _board_street(cards: int) -> Street:
     )
 
 
-def _cap_message(cap: int) -> str:
+def _bet_or_raise(act: Action, bet_code: str, raise_code: str) -> str:
+    """One of two rule codes, as the refused move is a bet or a raise."""
+    return bet_code if act is Action.BET else raise_code
+
+
+def _cap_message(cap: int) -> RuleError:
     words = ("", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
     raises = cap - 1
     if raises == 0:
-        return "a single bet is the cap in this round"
+        return RuleError("a single bet is the cap in this round", code="cap_single_bet")
     count = words[raises] if raises < len(words) else str(raises)
     noun = "raise" if raises == 1 else "raises"
-    return f"a bet and {count} {noun} is the cap in this round"
+    return RuleError(
+        f"a bet and {count} {noun} is the cap in this round",
+        code="cap_reached",
+        params={"raises": raises},
+    )
 
 
 def _first_difference(given: Sequence[Record], mine: Sequence[Record]) -> int:

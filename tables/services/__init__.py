@@ -6,10 +6,11 @@
 - ``chat``: a line of chat;
 - ``hosting``: the host's controls (pause, resume, close, remove a seat);
 - ``servers``: the processes serving sockets and their heartbeats;
+- ``tournament``: what a tournament asks of its tables (open, stakes, hold, release, moves);
 - ``common``: the transaction and lock every workflow uses, the error, the broadcast.
 
 Callers use the names below (``services.table_act(...)``); the modules import downwards
-only (``make lint`` checks it): common <- play <- dealing, seating, chat, hosting, servers.
+only (``make lint`` checks it): common <- play <- dealing, seating, chat, hosting, servers, tournament.
 """
 
 from tables.services.chat import chat_post
@@ -35,10 +36,42 @@ from tables.services.seating import (
     table_create,
 )
 from tables.services.servers import SERVER_NAME, server_heartbeat, servers_forget_gone
+from tables.services.tournament import (
+    SeatMoved,
+    Sitter,
+    Stakes,
+    bot_style_of,
+    house_bot_user,
+    seat_chips_add,
+    seat_elsewhere,
+    seat_move,
+    seat_place,
+    seat_vacate,
+    table_hold,
+    table_release,
+    table_stakes_set,
+    tournament_table_close,
+    tournament_table_open,
+)
 
 __all__ = [
     "SERVER_NAME",
     "ActResult",
+    "SeatMoved",
+    "Sitter",
+    "Stakes",
+    "bot_style_of",
+    "house_bot_user",
+    "seat_chips_add",
+    "seat_elsewhere",
+    "seat_move",
+    "seat_place",
+    "seat_vacate",
+    "table_hold",
+    "table_release",
+    "table_stakes_set",
+    "tournament_table_close",
+    "tournament_table_open",
     "TableError",
     "bot_user",
     "chat_post",

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext_lazy as _
 
 from tables import broadcast
 from tables.models import ChatMessage
@@ -20,7 +21,7 @@ def chat_post(table_id: int, user: Any, text: str) -> dict[str, Any]:
     require_user(user)
     text = text.strip()[:CHAT_MAX_LENGTH]
     if not text:
-        raise TableError("malformed", "say something")
+        raise TableError("malformed", _("say something"))
     table = lock(table_id)
     message = ChatMessage.objects.create(table_id=table_id, user=user, text=text)
     frame = {

@@ -12,21 +12,25 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, ParamSpec, TypeVar
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
-from django.utils.translation import gettext as _
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 from series.permissions import is_director
 from tables import broadcast, live, rows
+from tables.engine.errors import RuleError
 from tables.engine.state import Hand as EngineHand
 from tables.engines import engine_file
+from tables.i18n import render, rule_message
 from tables.models import Hand, LedgerKind, Seat, SeatState, Table, TableLedger
-from tables.scheduling import schedule_tick
+from tables.scheduling import schedule_bot, schedule_tick
+from tables.signals import hand_ended
 from tables.timing import next_hand_delay_seconds
 
 TIMED_OUT = "timed out"
@@ -57,12 +61,33 @@ def table_write(func: Callable[P, R]) -> Callable[P, R]:
 
 
 class TableError(Exception):
-    """A request the table refuses; ``code`` is the protocol's error code."""
+    """A request the table refuses; ``code`` is the protocol's error code.
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+    The message is lazy (``gettext_lazy``) with its named parameters apart, so it is worded
+    in the language of whoever reads it, not of whoever caused it: ``message`` renders it in
+    the active language (the socket's, ``tables.consumers``).
+    """
+
+    def __init__(
+        self, code: str, message: str | Promise, params: Mapping[str, Any] | None = None
+    ) -> None:
+        super().__init__(code)
         self.code = code
-        self.message = message
+        self.text = message
+        self.params = dict(params or {})
+
+    @classmethod
+    def from_rule(cls, code: str, exc: RuleError) -> TableError:
+        """The engine's refusal ``exc``, worded by its rule code (``tables.i18n``)."""
+        message, params = rule_message(exc)
+        return cls(code, message, params)
+
+    @property
+    def message(self) -> str:
+        return render(self.text, self.params)
+
+    def __str__(self) -> str:
+        return self.message
 
 
 def lock(table_id: int) -> Table:
@@ -70,8 +95,15 @@ def lock(table_id: int) -> Table:
     # of tables.rows: every move goes through them (see that module for why).
     table = rows.table_locked(table_id)
     if table is None:
-        raise TableError("not_found", f"there is no table {table_id}")
+        raise TableError("not_found", _("there is no table %(table)s"), {"table": table_id})
     return table
+
+
+def cash_only(table: Table) -> None:
+    """Buy-ins, cash-outs and the host's controls are a cash table's: a tournament runs its
+    own tables (``tables.services.tournament``)."""
+    if table.is_tournament:
+        raise TableError("tournament", _("this table belongs to a tournament"))
 
 
 def current_hand(table: Table) -> Hand | None:
@@ -87,23 +119,34 @@ class Moved:
     engine: EngineHand
     seats: dict[int, Seat]
     added: tuple[dict[str, Any], ...] = ()
+    # The next to act is a house bot: its move is scheduled once this one is written.
+    wake_bot: bool = False
+    # A tournament table's hand is over: the ``hand_ended`` news (``tables.signals``), sent
+    # after the commit once the table's own news is out, so the players see the hand's end
+    # without waiting for the tournament's work (eliminations, moves).
+    hand_ended: dict[str, Any] | None = None
 
 
-def changed(table: Table, moved: Moved | None = None) -> None:
-    """Bump the version and broadcast it once the transaction has committed."""
+def changed(
+    table: Table, moved: Moved | None = None, *, table_columns: tuple[str, ...] | None = None
+) -> None:
+    """Bump the version and broadcast it once the transaction has committed (at once for a
+    move made outside a transaction, ``table_columns=()``: see ``play.table_act``)."""
     table.version += 1
     try:
         if moved is None:
             rows.table_bump(table)
         else:
             # The hand's new records and the version in one statement (one round trip).
-            rows.move_write(table, moved.hand, list(moved.added))
+            rows.move_write(table, moved.hand, list(moved.added), table_columns=table_columns)
     except rows.Stale:
         # Only reachable if something wrote the table without its lock: refuse the change.
-        raise TableError("stale", "the table changed meanwhile; try again") from None
+        raise TableError("stale", _("the table changed meanwhile; try again")) from None
     version = table.version
     table_id = table.pk
     transaction.on_commit(lambda: _after_commit(table_id, version, table, moved))
+    if moved is not None and moved.wake_bot:
+        schedule_bot(table_id)
 
 
 def _after_commit(table_id: int, version: int, table: Table, moved: Moved | None) -> None:
@@ -124,18 +167,20 @@ def _after_commit(table_id: int, version: int, table: Table, moved: Moved | None
         else None
     )
     broadcast.table_changed(table_id, version, wire)
+    if moved is not None and moved.hand_ended is not None:
+        hand_ended.send(sender=Table, table_id=table_id, **moved.hand_ended)
 
 
 def seat_of(table: Table, user: AbstractBaseUser) -> Seat:
     seat = table.seats.select_for_update().filter(user=user).first()
     if seat is None:
-        raise TableError("not_seated", "you have no seat at this table")
+        raise TableError("not_seated", _("you have no seat at this table"))
     return seat
 
 
 def require_user(user: Any) -> None:
     if user is None or not user.is_authenticated:
-        raise TableError("auth_required", "log in to sit or act at a table")
+        raise TableError("auth_required", _("log in to sit or act at a table"))
 
 
 def schedule_next_hand(table: Table, now: datetime) -> None:
@@ -165,6 +210,11 @@ def cash_out(table: Table, seat: Seat) -> None:
             kind=LedgerKind.CASH_OUT,
             amount=seat.stack,
         )
+    seat_clear(seat)
+
+
+def seat_clear(seat: Seat) -> None:
+    """Empty ``seat`` and write it: no player, no chips, every flag back to its default."""
     seat.user = None
     seat.bot_style = ""
     seat.stack = 0
@@ -195,6 +245,11 @@ def require_host(table: Table, user: Any) -> None:
 def apply_adding(table: Table, seat: Seat) -> None:
     """Put the chips a player bought during a hand on their stack, in the ledger."""
     if seat.adding <= 0 or seat.user_id is None:
+        return
+    if table.is_tournament:
+        # Tournament chips (a rebuy, an add-on) have no ledger and no table maximum.
+        seat.stack += seat.adding
+        seat.adding = 0
         return
     # Winnings during the hand may have brought the stack near the maximum: the total after
     # the rebuy never passes it (only what fits is bought).

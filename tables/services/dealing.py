@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from tables import rows
 from tables.engine.errors import RuleError
-from tables.engine.seating import Presence, SeatStatus, deal_in
+from tables.engine.seating import ButtonMode, Presence, SeatStatus, deal_in
 from tables.engines import engine_to_move
 from tables.fairness import deal_new
 from tables.models import Hand, HandPlayer, Seat, SeatState, Table
@@ -87,8 +87,9 @@ def _table_tick(table_id: int, now: datetime) -> bool:
         return True
     if table.next_hand_at is None or table.next_hand_at > now or not table.is_open:
         return False
-    if table.paused:
-        # The host paused the table: no hand is dealt until they resume it.
+    if table.paused or table.held:
+        # The host paused the table, or its tournament holds it: no hand is dealt until
+        # they resume or release it.
         table.next_hand_at = None
         changed(table)
         return True
@@ -123,8 +124,10 @@ def _hand_start(table: Table, now: datetime) -> Moved | None:
         ],
         previous_button=table.button,
         last_big_blind=table.last_big_blind,
+        last_small_blind=table.last_small_blind,
         big_blind=config.big_blind,
         small_blind=config.small_blind or 0,
+        mode=ButtonMode.TOURNAMENT if table.is_tournament else ButtonMode.CASH,
     )
     if plan is None:
         return None
@@ -143,6 +146,7 @@ def _hand_start(table: Table, now: datetime) -> Moved | None:
     table.hand_count += 1
     table.button = plan.button
     table.last_big_blind = plan.big_blind
+    table.last_small_blind = plan.positions.small_blind
     table.next_hand_at = None
     hand = Hand.objects.create(
         table=table,
@@ -164,7 +168,9 @@ def _hand_start(table: Table, now: datetime) -> Moved | None:
         s = by_number[number]
         s.is_new = False
         s.owes_small = s.owes_big = False
-        s.state = SeatState.PLAYING
+        if not (table.is_tournament and s.state == SeatState.SITTING_OUT):
+            # A tournament deals an absent player in, still sitting out: blinded away.
+            s.state = SeatState.PLAYING
         rows.save(s, ("is_new", "owes_small", "owes_big", "state"))
     for number in plan.waiting:
         s = by_number[number]

@@ -13,12 +13,13 @@ from datetime import datetime
 from typing import Any
 
 from django.utils import timezone
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _
 
 from tables.engines import engine_to_move
 from tables.models import Seat, Table
 from tables.services.common import (
     TableError,
+    cash_only,
     cash_out,
     changed,
     current_hand,
@@ -33,6 +34,7 @@ from tables.services.play import seats_locked
 
 def _open_table(table_id: int, user: Any) -> Table:
     table = lock(table_id)
+    cash_only(table)
     require_host(table, user)
     if not table.is_open:
         raise TableError("closed", _("this table is closed"))
@@ -81,7 +83,7 @@ def seat_remove(table_id: int, user: Any, seat_number: int) -> Seat:
     table = _open_table(table_id, user)
     seat = table.seats.select_for_update().filter(number=seat_number).first()
     if seat is None or seat.user_id is None:
-        raise TableError("not_seated", _("seat %(n)d is empty") % {"n": seat_number})
+        raise TableError("not_seated", _("seat %(n)d is empty"), {"n": seat_number})
     hand = current_hand(table)
     if hand is not None and seat.number in engine_to_move(hand).seats:
         seat.removing = True

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.db.models import Case, Value, When
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from tables import rows
 from tables.engine.errors import RuleError
@@ -19,8 +20,9 @@ from tables.engine.records import MOVE_RECORDS, PotAwarded, record_to_json
 from tables.engine.state import Action, Street
 from tables.engine.state import Hand as EngineHand
 from tables.engines import engine_of, engine_to_move
+from tables.i18n import hand_awards
 from tables.models import Hand, HandPlayer, LedgerKind, Seat, SeatState, Table, TableLedger
-from tables.scheduling import schedule_bot, schedule_tick
+from tables.scheduling import schedule_tick
 from tables.services.common import (
     NO_CHIPS,
     TIMED_OUT,
@@ -35,7 +37,7 @@ from tables.services.common import (
     table_close_now,
     table_write,
 )
-from tables.timing import RUNOUT_STEP_SECONDS, TURN_SECONDS
+from tables.timing import TURN_SECONDS, runout_step_seconds
 
 
 @dataclass(frozen=True)
@@ -44,7 +46,11 @@ class ActResult:
     records: int
 
 
-@table_write
+class _NeedsTransaction(Exception):
+    """The move writes more than its own records (a hand's end, a showdown's shows, a seat
+    back from a time-out...): it is made again inside a transaction, with the rows locked."""
+
+
 def table_act(
     table_id: int,
     user: Any,
@@ -59,35 +65,99 @@ def table_act(
 
     The version check makes a double click or a replayed frame a no-op ("stale"); the
     engine decides whose turn it is and what is legal.
+
+    Most moves only add their records to the hand and hand the turn on. On PostgreSQL, and
+    outside any transaction, such a move is made without one: one unlocked read of the
+    table, its seats and its hand, then one statement that bumps the version *if it is still
+    the one read* and appends the records (``rows.move_write``), which PostgreSQL applies
+    atomically on its own. Whatever changed the table in between bumped the version, so the
+    write finds nothing to update and the move is refused as stale, exactly as if it had
+    waited for the lock: BEGIN and COMMIT, two of a move's four round trips, are saved. A
+    move that must write more rows is made again the locked way.
     """
+    if rows.unlocked_moves_possible():
+        try:
+            return _act(table_id, user, hand_id, version, action, amount, now, locked=False)
+        except _NeedsTransaction:
+            pass
+    return _act_locked(table_id, user, hand_id, version, action, amount, now)
+
+
+@table_write
+def _act_locked(
+    table_id: int,
+    user: Any,
+    hand_id: int,
+    version: int,
+    action: str,
+    amount: int | None,
+    now: datetime | None,
+) -> ActResult:
+    return _act(table_id, user, hand_id, version, action, amount, now, locked=True)
+
+
+def _act(
+    table_id: int,
+    user: Any,
+    hand_id: int,
+    version: int,
+    action: str,
+    amount: int | None,
+    now: datetime | None,
+    *,
+    locked: bool,
+) -> ActResult:
     require_user(user)
     now = now or timezone.now()
-    # The table row (locked), its seats (locked) and its hand in play, in one round trip.
-    table, seat_rows, hand = rows.move_rows(table_id)
+    # The table row, its seats and its hand in play, in one round trip (locked, unless the
+    # move is made outside a transaction: see table_act).
+    table, seat_rows, hand = rows.move_rows(table_id, lock=locked)
     if table is None:
-        raise TableError("not_found", f"there is no table {table_id}")
+        raise TableError("not_found", _("there is no table %(table)s"), {"table": table_id})
     seats = {s.number: s for s in seat_rows}
     seat = next((s for s in seats.values() if s.user_id == user.pk), None)
     if seat is None:
-        raise TableError("not_seated", "you have no seat at this table")
+        raise TableError("not_seated", _("you have no seat at this table"))
     if hand is None or hand.pk != hand_id or table.version != version:
         raise TableError(
-            "stale", f"that was for version {version}; the table is at version {table.version}"
+            "stale",
+            _("that was for version %(version)d; the table is at version %(current)d"),
+            {"version": version, "current": table.version},
         )
     engine = engine_to_move(hand)
     if engine.to_act != seat.number:
-        raise TableError("not_your_turn", "it is not your turn")
+        raise TableError("not_your_turn", _("it is not your turn"))
     try:
         new = engine.act(seat.number, action, amount)
     except RuleError as exc:
-        raise TableError("illegal_action", str(exc)) from None
-    if seat.state == SeatState.SITTING_OUT and seat.sat_out_reason == TIMED_OUT:
+        raise TableError.from_rule("illegal_action", exc) from None
+    back = seat.state == SeatState.SITTING_OUT and seat.sat_out_reason == TIMED_OUT
+    if not locked and (back or not _only_records(engine, seats)):
+        raise _NeedsTransaction
+    if back:
         # Acting again shows the player is back: they play the next hand too.
         seat.state = SeatState.PLAYING
         seat.sat_out_reason = ""
         rows.save(seat, ("state", "sat_out_reason"))
-    changed(table, after_moves(table, hand, engine, new, now, seats))
+    changed(
+        table,
+        after_moves(table, hand, engine, new, now, seats),
+        table_columns=None if locked else (),
+    )
     return ActResult(table.version, len(hand.records))
+
+
+def _only_records(engine: EngineHand, seats: dict[int, Seat]) -> bool:
+    """Whether the move's only writes are its records, the hand's turn clock and the
+    version: the hand goes on, to a player who decides for themselves (``after_moves``
+    makes no move for them and touches no other row)."""
+    if engine.is_complete or engine.to_act is None or engine.street == Street.SHOWDOWN:
+        return False
+    actor = seats.get(engine.to_act)
+    return actor is not None and not (
+        actor.leaving
+        or (actor.state == SeatState.SITTING_OUT and actor.sat_out_reason == TIMED_OUT)
+    )
 
 
 def timeout_move(table: Table, engine: EngineHand, seat: Seat) -> list[Any]:
@@ -123,6 +193,8 @@ def after_moves(
     ``seats`` (from ``seats_locked``, saved since any change) saves reading them again.
     """
     new = list(new)
+    wake_bot = False
+    ended = None
     if seats is None:
         seats = seats_locked(table)
     while not engine.is_complete and engine.to_act is not None:
@@ -134,8 +206,11 @@ def after_moves(
             show = engine.showing_could_win(seat.number) or not seat.muck_losing
             new += engine.act(seat.number, Action.SHOW if show else Action.MUCK)
         elif seat.leaving or (
-            seat.state == SeatState.SITTING_OUT and seat.sat_out_reason == TIMED_OUT
+            seat.state == SeatState.SITTING_OUT
+            and (seat.sat_out_reason == TIMED_OUT or table.is_tournament)
         ):
+            # Away: checked when free, else folded, without waiting (a tournament's absent
+            # player is dealt in, posts and is blinded away).
             new += timeout_move(table, engine, seat)
         else:
             break
@@ -147,7 +222,7 @@ def after_moves(
         hand.board_shown = engine.runout_from
         _next_reveal(table, hand, now)
     elif engine.is_complete:
-        _hand_finish(table, hand, engine, seats, now)
+        ended = _hand_finish(table, hand, engine, seats, now)
     else:
         if hand.to_act != engine.to_act or any(_is_move(r) for r in new):
             hand.to_act = engine.to_act
@@ -157,17 +232,18 @@ def after_moves(
             # No timer task per turn: the sweep (every second) applies a passed deadline, so
             # a move costs no scheduling and a restart forgets nothing.
             actor = seats.get(engine.to_act) if engine.to_act is not None else None
-            if actor is not None and actor.is_bot:
-                schedule_bot(table.pk)
-    return Moved(hand, engine, seats, tuple(added))
+            # Asked for by ``changed``, once the move is written.
+            wake_bot = actor is not None and actor.is_bot
+    return Moved(hand, engine, seats, tuple(added), wake_bot=wake_bot, hand_ended=ended)
 
 
 def _next_reveal(table: Table, hand: Hand, now: datetime) -> None:
     hand.to_act = None
     hand.deadline = None
     hand.turn_started_at = None
-    hand.reveal_at = now + timedelta(seconds=RUNOUT_STEP_SECONDS)
-    schedule_tick(table.pk, RUNOUT_STEP_SECONDS)
+    step = runout_step_seconds()
+    hand.reveal_at = now + timedelta(seconds=step)
+    schedule_tick(table.pk, step)
 
 
 def reveal_street(table: Table, hand: Hand, now: datetime) -> Moved:
@@ -176,12 +252,13 @@ def reveal_street(table: Table, hand: Hand, now: datetime) -> Moved:
     seats = seats_locked(table)
     shown = hand.board_shown or 0
     hand.board_shown = 3 if shown < 3 else shown + 1
+    ended = None
     if hand.board_shown >= len(engine.board):
         hand.reveal_at = None
-        _hand_finish(table, hand, engine, seats, now)
+        ended = _hand_finish(table, hand, engine, seats, now)
     else:
         _next_reveal(table, hand, now)
-    return Moved(hand, engine, seats)
+    return Moved(hand, engine, seats, hand_ended=ended)
 
 
 def _is_move(record: Any) -> bool:
@@ -191,7 +268,7 @@ def _is_move(record: Any) -> bool:
 
 def _hand_finish(
     table: Table, hand: Hand, engine: EngineHand, seats: dict[int, Seat], now: datetime
-) -> None:
+) -> dict[str, Any] | None:
     final = engine.final_stacks or {}
     hand.ended_at = now
     hand.to_act = None
@@ -199,11 +276,14 @@ def _hand_finish(
     hand.turn_started_at = None
     names = {n: display_name(s) for n, s in seats.items()}
     hand.summary = hand_summary(engine.records, names)[:300]
+    hand.awards = hand_awards(engine.records, names)
     # Every player's finishing stack in one UPDATE, not one round trip per player.
     if final:
         HandPlayer.objects.filter(hand=hand.pk, seat__in=list(final)).update(
             stack_after=Case(*(When(seat=n, then=Value(s)) for n, s in final.items()))
         )
+    if table.is_tournament:
+        return _tournament_hand_finish(table, hand, engine, seats, final, now)
     for number, stack in final.items():
         seat = seats[number]
         seat.stack = stack
@@ -230,8 +310,61 @@ def _hand_finish(
     if table.closing:
         # The host closed the table during this hand: everyone is cashed out now.
         table_close_now(table, [s for s in seats.values() if s.user_id is not None], now)
-        return
+        return None
     schedule_next_hand(table, now)
+    return None
+
+
+def _tournament_hand_finish(
+    table: Table,
+    hand: Hand,
+    engine: EngineHand,
+    seats: dict[int, Seat],
+    final: dict[int, int],
+    now: datetime,
+) -> dict[str, Any]:
+    """A tournament table's hand ends: stacks stored, the table held until its tournament
+    has dealt with the hand (eliminations, moves) and releases it. Answers the
+    ``hand_ended`` news, which ``changed`` sends after the commit and the table's own news."""
+    before = engine.starting_stacks()
+    report = []
+    for number, stack in final.items():
+        seat = seats[number]
+        seat.stack = stack
+        apply_adding(table, seat)
+        rows.save(seat)
+        report.append(
+            {
+                "seat": number,
+                "user_id": seat.user_id,
+                "before": before.get(number, 0),
+                "after": seat.stack,
+            }
+        )
+    winners: dict[int, list[int]] = {}
+    for r in engine.records:
+        if isinstance(r, PotAwarded) and r.seat not in winners.setdefault(r.pot, []):
+            winners[r.pot].append(r.seat)
+    pots = [{"pot": k, "winners": winners[k]} for k in sorted(winners)]
+    eliminated_in: dict[int, int] = {}
+    busted = [row["seat"] for row in report if row["after"] <= 0]
+    if busted:
+        levels = [eligible for _, eligible in engine.pots()]
+        for number in busted:
+            played = [k for k, eligible in enumerate(levels) if number in eligible and k in winners]
+            eliminated_in[number] = played[-1] if played else (min(winners) if winners else 0)
+    table.held = True
+    table.next_hand_at = None
+    if table.closing:
+        table.closed_at = now
+        table.closing = False
+    return {
+        "hand_id": hand.pk,
+        "hand_number": hand.number,
+        "seats": report,
+        "pots": pots,
+        "eliminated_in": eliminated_in,
+    }
 
 
 def hand_summary(records: Any, names: dict[int, str]) -> str:

@@ -12,7 +12,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.utils import timezone
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _
 
 from series.permissions import is_director
 from tables.engine.config import Game, Structure
@@ -34,6 +34,7 @@ from tables.models import (
 from tables.services.common import (
     TableError,
     apply_adding,
+    cash_only,
     cash_out,
     changed,
     current_hand,
@@ -98,14 +99,14 @@ def table_create(
     its host for a seat, and the lobby does not list it.
     """
     if check_permission and not may_open_table(created_by):
-        raise TableError("forbidden", "only directors may open tables here")
+        raise TableError("forbidden", _("only directors may open tables here"))
     if not 2 <= seat_count <= 10:
-        raise TableError("bad_table", "a table has 2 to 10 seats")
+        raise TableError("bad_table", _("a table has 2 to 10 seats"))
     default_min, default_max = default_buy_ins(structure, big_blind, big_bet)
     min_buy_in = default_min if min_buy_in is None else min_buy_in
     max_buy_in = max(default_max, min_buy_in) if max_buy_in is None else max_buy_in
     if min_buy_in <= 0 or max_buy_in < min_buy_in:
-        raise TableError("bad_table", "the maximum buy-in must be at least the minimum")
+        raise TableError("bad_table", _("the maximum buy-in must be at least the minimum"))
     table = Table(
         name=name,
         game=game,
@@ -126,9 +127,9 @@ def table_create(
         created_by=created_by if getattr(created_by, "is_authenticated", False) else None,
     )
     try:
-        _ = table.config  # the engine validates the stakes
+        _stakes = table.config  # the engine validates the stakes
     except RuleError as exc:
-        raise TableError("bad_table", str(exc)) from None
+        raise TableError.from_rule("bad_table", exc) from None
     table.save()
     Seat.objects.bulk_create(Seat(table=table, number=n) for n in range(1, seat_count + 1))
     return table
@@ -157,6 +158,7 @@ def seat_take(
     require_user(user)
     now = now or timezone.now()
     table = lock(table_id)
+    cash_only(table)
     if not table.is_open or table.closing:
         raise TableError("closed", _("this table is closed"))
     if table.is_private and not approved and not may_host(table, user):
@@ -164,16 +166,19 @@ def seat_take(
             "private", _("this table is private: ask its host for a seat with the invite link")
         )
     if table.seats.filter(user=user).exists():
-        raise TableError("already_seated", "you already have a seat at this table")
+        raise TableError("already_seated", _("you already have a seat at this table"))
     seat = table.seats.select_for_update().filter(number=seat_number).first()
     if seat is None:
-        raise TableError("seat_taken", f"there is no seat {seat_number} at this table")
+        raise TableError(
+            "seat_taken", _("there is no seat %(n)d at this table"), {"n": seat_number}
+        )
     if not seat.is_empty:
-        raise TableError("seat_taken", f"seat {seat_number} is taken")
+        raise TableError("seat_taken", _("seat %(n)d is taken"), {"n": seat_number})
     if not table.min_buy_in <= buy_in <= table.max_buy_in:
         raise TableError(
             "bad_buy_in",
-            f"the buy-in is between {table.min_buy_in} and {table.max_buy_in}, not {buy_in}",
+            _("the buy-in is between %(min)d and %(max)d, not %(buy_in)d"),
+            {"min": table.min_buy_in, "max": table.max_buy_in, "buy_in": buy_in},
         )
     seat.user = user
     seat.bot_style = bot_style
@@ -256,6 +261,7 @@ def seat_leave(table_id: int, user: Any, *, now: datetime | None = None) -> Seat
     require_user(user)
     now = now or timezone.now()
     table = lock(table_id)
+    cash_only(table)
     seat = seat_of(table, user)
     hand, engine = _incurrent_hand(table, seat)
     if engine is not None:
@@ -338,8 +344,9 @@ def table_add_bots(
 ) -> list[Seat]:
     """A director fills empty seats with house bots, each buying in for the maximum."""
     if user is not None and not is_director(user):
-        raise TableError("forbidden", "only directors may add bots")
+        raise TableError("forbidden", _("only directors may add bots"))
     table = Table.objects.get(pk=table_id)
+    cash_only(table)
     empty = list(table.seats.filter(user__isnull=True).order_by("number"))
     if count is not None:
         empty = empty[:count]
@@ -382,6 +389,7 @@ def seat_rebuy(
     require_user(user)
     now = now or timezone.now()
     table = lock(table_id)
+    cash_only(table)
     if not table.is_open or table.closing:
         raise TableError("closed", _("this table is closed"))
     seat = seat_of(table, user)
@@ -393,8 +401,8 @@ def seat_rebuy(
     if total > table.max_buy_in:
         raise TableError(
             "bad_buy_in",
-            _("at most %(most)d more: the maximum buy-in is %(max)d in all")
-            % {
+            _("at most %(most)d more: the maximum buy-in is %(max)d in all"),
+            {
                 "most": max(0, table.max_buy_in - seat.stack - seat.adding),
                 "max": table.max_buy_in,
             },
@@ -402,8 +410,8 @@ def seat_rebuy(
     if total < table.min_buy_in:
         raise TableError(
             "bad_buy_in",
-            _("at least %(least)d more: a stack starts at the minimum buy-in, %(min)d")
-            % {"least": table.min_buy_in - seat.stack - seat.adding, "min": table.min_buy_in},
+            _("at least %(least)d more: a stack starts at the minimum buy-in, %(min)d"),
+            {"least": table.min_buy_in - seat.stack - seat.adding, "min": table.min_buy_in},
         )
     _hand, engine = _incurrent_hand(table, seat)
     if engine is not None and not next_hand:
@@ -440,6 +448,7 @@ def seat_request(
     """
     require_user(user)
     table = lock(table_id)
+    cash_only(table)
     if not table.is_open or table.closing:
         raise TableError("closed", _("this table is closed"))
     if not table.is_private:
@@ -452,12 +461,12 @@ def seat_request(
         raise TableError("already_seated", _("you already have a seat at this table"))
     seat = table.seats.filter(number=seat_number).first()
     if seat is None or not seat.is_empty:
-        raise TableError("seat_taken", _("seat %(n)d is not free") % {"n": seat_number})
+        raise TableError("seat_taken", _("seat %(n)d is not free"), {"n": seat_number})
     if not table.min_buy_in <= buy_in <= table.max_buy_in:
         raise TableError(
             "bad_buy_in",
-            _("the buy-in is between %(min)d and %(max)d")
-            % {"min": table.min_buy_in, "max": table.max_buy_in},
+            _("the buy-in is between %(min)d and %(max)d"),
+            {"min": table.min_buy_in, "max": table.max_buy_in},
         )
     request, _created = SeatRequest.objects.update_or_create(
         table=table,
@@ -480,6 +489,7 @@ def seat_request_decide(
     """
     now = now or timezone.now()
     table = lock(table_id)
+    cash_only(table)
     require_host(table, user)
     request = (
         table.seat_requests.select_for_update()

@@ -39,6 +39,7 @@ SAMPLE_KWARGS: dict[str, dict[str, object] | Callable[[], dict[str, object]]] = 
     "tournaments:structure_row": {"structure_id": 1, "row_id": 1},
     "tournaments:console_seating": _tournament_kwargs,
     "tournaments:console_results": _tournament_kwargs,
+    "tournaments:console_online": _tournament_kwargs,
     "series:event_corrections": _event_kwargs,
     "series:scoring": lambda: {"season_id": _event_kwargs_season()},
 }

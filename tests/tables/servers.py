@@ -175,6 +175,23 @@ class Player:
             return
 
 
+def benchmark_modes(asked: list[str] | None) -> list[str]:
+    """The modes a benchmark runs: those asked for (``--modes``, spaces or commas), else
+    embedded, and distributed too when PostgreSQL (``DATABASE_URL``) and ``REDIS_URL`` are
+    set; without them it says so, so ``make bench-*`` works on a machine with neither."""
+    if asked:
+        return [mode for part in asked for mode in part.split(",") if mode]
+    url = os.environ.get("DATABASE_URL", "")
+    if url.startswith(("postgres://", "postgresql://")) and os.environ.get("REDIS_URL"):
+        return ["embedded", "distributed"]
+    print(
+        "distributed mode skipped: it needs DATABASE_URL=postgres://... and REDIS_URL",
+        file=sys.stderr,
+        flush=True,
+    )
+    return ["embedded"]
+
+
 def deployed_env(env: dict[str, str], name: str) -> dict[str, str]:
     """``env`` as a deployed site runs: DEBUG off (with it on, Django records every query's
     SQL), its own secret, loopback hosts, plain HTTP, quiet logs."""

@@ -37,7 +37,7 @@ pytestmark = pytest.mark.django_db
 SNAPSHOT_SEAT_KEYS = {"seat", "player", "stack", "state", "bet", "folded", "all_in", "card_count"}
 SNAPSHOT_HAND_KEYS = {
     "id", "number", "button", "street", "board", "pots", "to_act", "deadline",
-    "countdown_from", "commitment", "equity", "results", "reveal", "summary", "complete",
+    "countdown_from", "commitment", "equity", "results", "reveal", "complete",
 }  # fmt: skip
 
 

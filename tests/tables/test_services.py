@@ -270,7 +270,11 @@ def test_histories_show_a_player_only_what_they_could_see(seated_table: Table) -
                 assert seat.get("cards") is None
 
 
-def test_bots_fill_empty_seats_and_play_through_the_protocol(table: Table, director: User) -> None:
+def test_bots_fill_empty_seats_and_play_through_the_protocol(
+    table: Table, director: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Driven here with no thinking time: a raising war could pass the players' flood limit.
+    monkeypatch.setattr("tables.protocol.frame_allowed", lambda user: True)
     added = services.table_add_bots(table.pk, director, count=3)
     assert [s.bot_style != "" for s in added] == [True, True, True]
     with pytest.raises(services.TableError):

@@ -33,6 +33,7 @@ from django.db.models import Count, F, IntegerField, OuterRef, Q, Subquery, Sum
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from series.permissions import is_director
 from tournaments import broadcast, payouts
@@ -49,6 +50,7 @@ from tournaments.models import (
 )
 from tournaments.services import undo
 from tournaments.signals import clock_stored
+from tournaments.summaries import Message, message
 
 logger = logging.getLogger(__name__)
 
@@ -207,13 +209,15 @@ def _mmss(span: timedelta) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
-def _row_label(row: ClockRow) -> str:
+def _row_label(row: ClockRow) -> Message:
     if row.is_break:
-        return _("break after level %(number)s") % {"number": row.levels_before}
-    return _("level %(number)s") % {"number": row.number}
+        return message(gettext_noop("break after level %(number)s"), number=row.levels_before)
+    return message(gettext_noop("level %(number)s"), number=row.number)
 
 
-def _record(tournament: Tournament, op: str, summary: str, before: dict[str, Any], by: Any) -> None:
+def _record(
+    tournament: Tournament, op: str, summary: Message, before: dict[str, Any], by: Any
+) -> None:
     undo.action_record(
         tournament,
         ActionKind.CLOCK,
@@ -281,8 +285,11 @@ def clock_pause(tournament_id: int, *, by: Any, now: datetime | None = None) -> 
         _record(
             tournament,
             "pause",
-            _("Clock paused: %(row)s, %(left)s left")
-            % {"row": _row_label(rows[at.index]), "left": _mmss(at.remaining)},
+            message(
+                gettext_noop("Clock paused: %(row)s, %(left)s left"),
+                row=_row_label(rows[at.index]),
+                left=_mmss(at.remaining),
+            ),
             before,
             by,
         )
@@ -306,7 +313,7 @@ def clock_resume(tournament_id: int, *, by: Any, now: datetime | None = None) ->
         _record(
             tournament,
             "resume",
-            _("Clock resumed with %(left)s left") % {"left": _mmss(remaining)},
+            message(gettext_noop("Clock resumed with %(left)s left"), left=_mmss(remaining)),
             before,
             by,
         )
@@ -350,11 +357,12 @@ def clock_adjust(
             tournament.paused_remaining = left if paused else None
         _save(tournament, rows)
         amount = _mmss(timedelta(seconds=abs(seconds)))
-        summary = (
-            _("Added %(amount)s to the clock")
+        summary = message(
+            gettext_noop("Added %(amount)s to the clock")
             if seconds > 0
-            else _("Took %(amount)s off the clock")
-        ) % {"amount": amount}
+            else gettext_noop("Took %(amount)s off the clock"),
+            amount=amount,
+        )
         _record(tournament, "adjust", summary, before, by)
     return tournament
 
@@ -375,11 +383,11 @@ def _jump(
         _set_row(tournament, row, now, paused=at.paused and not run)
         _save(tournament, rows)
         summaries = {
-            "next": _("Next level: %(row)s"),
-            "previous": _("Back to %(row)s"),
-            "break": _("Break started early: %(row)s"),
+            "next": gettext_noop("Next level: %(row)s"),
+            "previous": gettext_noop("Back to %(row)s"),
+            "break": gettext_noop("Break started early: %(row)s"),
         }
-        _record(tournament, op, summaries[op] % {"row": _row_label(row)}, before, by)
+        _record(tournament, op, message(summaries[op], row=_row_label(row)), before, by)
     return tournament
 
 

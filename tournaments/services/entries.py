@@ -27,6 +27,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from series.models import Event, Player
 from tournaments import selectors
@@ -44,6 +45,7 @@ from tournaments.models import (
 )
 from tournaments.permissions import require_director
 from tournaments.services import clock, seating, undo
+from tournaments.summaries import message
 
 # The settings a director edits; ``EVENT_SETTINGS`` live on the event and are edited with it.
 TOURNAMENT_SETTINGS = (
@@ -69,6 +71,7 @@ TOURNAMENT_SETTINGS = (
     "reentry_until_level",
     "payout_basis_points",
     "balance_threshold",
+    "hand_for_hand_minutes",
 )
 EVENT_SETTINGS = ("game", "structure", "buy_in", "fee", "starting_stack")
 
@@ -165,6 +168,13 @@ def _validate(tournament: Tournament) -> None:
         _check_int(tournament, name, minimum=1, optional=True)
     if not 2 <= tournament.seats_per_table <= 10:
         raise TournamentError(_("A table seats 2 to 10 players."), field="seats_per_table")
+    # RULES.md "Hand-for-hand (RP-8)": "the clock loses at most 3 minutes per hand".
+    minutes = tournament.hand_for_hand_minutes
+    if isinstance(minutes, bool) or not isinstance(minutes, int) or not 0 <= minutes <= 3:
+        raise TournamentError(
+            _("Hand-for-hand takes 0 to 3 minutes off the clock per hand."),
+            field="hand_for_hand_minutes",
+        )
     if tournament.bounty > event.buy_in:
         raise TournamentError(
             _("The bounty (%(bounty)s) cannot be more than the buy-in (%(buy_in)s).")
@@ -257,7 +267,7 @@ def tournament_update(tournament_id: int, *, by: Any, **settings: Any) -> Tourna
     """
     require_director(by)
     with transaction.atomic():
-        tournament = _lock(tournament_id)
+        tournament = tournament_locked(tournament_id)
         if tournament.is_over:
             raise TournamentError(_("This tournament is over; its settings stay as played."))
         if tournament.is_started:
@@ -309,7 +319,7 @@ def tournament_start(tournament_id: int, *, by: Any, now: datetime | None = None
     """
     require_director(by)
     with transaction.atomic():
-        tournament = _lock(tournament_id)
+        tournament = tournament_locked(tournament_id)
         refusal = start_refusal(tournament)
         if refusal:
             raise TournamentError(refusal)
@@ -317,11 +327,16 @@ def tournament_start(tournament_id: int, *, by: Any, now: datetime | None = None
         seats = seating.seating_draw(tournament, by=by)
         drawn = undo.action_last(tournament.pk) if seats else None
         clock.clock_start(tournament.pk, by=by, now=now)
-        tournament = _lock(tournament_id)
+        if tournament.online:
+            # Online, the drawn tables are live tables and dealing starts now.
+            from tournaments.services.online import online_start
+
+            online_start(tournament.pk, by=by)
+        tournament = tournament_locked(tournament_id)
         undo.action_record(
             tournament,
             ActionKind.START,
-            _("Started with %(count)s players") % {"count": len(seats)},
+            message(gettext_noop("Started with %(count)s players"), count=len(seats)),
             by=by,
             undo={"clock": before, undo.INCLUDES: [drawn.pk] if drawn else []},
         )
@@ -331,7 +346,8 @@ def tournament_start(tournament_id: int, *, by: Any, now: datetime | None = None
 # -- shared pieces -----------------------------------------------------------------------
 
 
-def _lock(tournament_id: int) -> Tournament:
+def tournament_locked(tournament_id: int) -> Tournament:
+    """The tournament row, locked for this transaction, with its event and structure."""
     try:
         return (
             Tournament.objects.select_for_update(of=("self",))
@@ -342,11 +358,17 @@ def _lock(tournament_id: int) -> Tournament:
         raise TournamentError(_("This tournament does not exist.")) from None
 
 
+def entry_lock(entry_id: int) -> tuple[Tournament, Entry]:
+    """The entry's tournament row locked (the lock of every entries action), and the entry
+    read again under it. For workflows in other modules that call the ``*_take`` functions."""
+    return _lock_entry(entry_id)
+
+
 def _lock_entry(entry_id: int) -> tuple[Tournament, Entry]:
     tournament_id = Entry.objects.filter(pk=entry_id).values_list("tournament_id", flat=True)
     if not tournament_id:
         raise TournamentError(_("This entry does not exist."))
-    tournament = _lock(tournament_id[0])
+    tournament = tournament_locked(tournament_id[0])
     # Read the entry again under the tournament's lock: it may have changed meanwhile.
     entry = Entry.objects.select_related("player").get(pk=entry_id)
     return tournament, entry
@@ -448,6 +470,12 @@ def _reusable_entry(tournament: Tournament, player: Player) -> Entry | None:
     )
 
 
+def register_player(tournament: Tournament, player: Player) -> tuple[Entry, dict[str, Any]]:
+    """Register ``player`` (the tournament row locked by the caller): the entry and the
+    undo data of a ``REGISTER`` action (house bots registered by ``online_bots_fill``)."""
+    return _register(tournament, player)
+
+
 def _register(tournament: Tournament, player: Player) -> tuple[Entry, dict[str, Any]]:
     """Give ``player`` a place, or a place on the waiting list when all are taken.
 
@@ -501,7 +529,7 @@ def entry_register(tournament_id: int, user: Any) -> Entry:
     if user is None or not user.is_authenticated:
         raise TournamentError(_("Log in to register."))
     with transaction.atomic():
-        tournament = _lock(tournament_id)
+        tournament = tournament_locked(tournament_id)
         refusal = registration_refusal(tournament)
         if refusal:
             raise TournamentError(refusal)
@@ -517,7 +545,7 @@ def entry_unregister(tournament_id: int, user: Any) -> Entry:
     if user is None or not user.is_authenticated:
         raise TournamentError(_("Log in to unregister."))
     with transaction.atomic():
-        tournament = _lock(tournament_id)
+        tournament = tournament_locked(tournament_id)
         if tournament.is_over:
             raise TournamentError(_("This tournament is over."))
         player = Player.objects.filter(user=user).first()
@@ -557,7 +585,7 @@ def entry_remove(entry_id: int, *, by: Any) -> Entry:
         undo.action_record(
             tournament,
             ActionKind.UNREGISTER,
-            _("Unregistered: %(name)s") % {"name": entry.player.name},
+            message(gettext_noop("Unregistered: %(name)s"), name=entry.player.name),
             by=by,
             undo={"entry": entry.pk, "before": before, "promoted": promoted},
         )
@@ -583,7 +611,7 @@ def entry_add_walk_in(tournament_id: int, name: str, *, by: Any) -> Entry:
     require_director(by)
     name = _walk_in_name(name)
     with transaction.atomic():
-        tournament = _lock(tournament_id)
+        tournament = tournament_locked(tournament_id)
         refusal = registration_refusal(tournament)
         if refusal:
             raise TournamentError(refusal)
@@ -594,17 +622,17 @@ def entry_add_walk_in(tournament_id: int, name: str, *, by: Any) -> Entry:
         if tournament.is_started:
             entry, data = _late(tournament, player)
             data[undo.INCLUDES] = _seat_late(tournament, entry, by)
-            kind, summary = ActionKind.LATE_ENTRY, _("Walk-in, late entry: %(name)s")
+            kind, summary = ActionKind.LATE_ENTRY, gettext_noop("Walk-in, late entry: %(name)s")
         else:
             entry, data = _register(tournament, player)
             kind = ActionKind.REGISTER
             summary = (
-                _("Walk-in, waiting list: %(name)s")
+                gettext_noop("Walk-in, waiting list: %(name)s")
                 if entry.state == EntryState.WAITING
-                else _("Walk-in: %(name)s")
+                else gettext_noop("Walk-in: %(name)s")
             )
         data["player_created"] = player_created
-        undo.action_record(tournament, kind, summary % {"name": player.name}, by=by, undo=data)
+        undo.action_record(tournament, kind, message(summary, name=player.name), by=by, undo=data)
     return entry
 
 
@@ -650,7 +678,7 @@ def entry_late(tournament_id: int, player_id: int, *, by: Any) -> Entry:
     """
     require_director(by)
     with transaction.atomic():
-        tournament = _lock(tournament_id)
+        tournament = tournament_locked(tournament_id)
         player = Player.objects.filter(pk=player_id).first()
         if player is None:
             raise TournamentError(_("This player does not exist."))
@@ -660,7 +688,7 @@ def entry_late(tournament_id: int, player_id: int, *, by: Any) -> Entry:
         undo.action_record(
             tournament,
             ActionKind.LATE_ENTRY,
-            _("Late entry: %(name)s") % {"name": player.name},
+            message(gettext_noop("Late entry: %(name)s"), name=player.name),
             by=by,
             undo=data,
         )
@@ -729,25 +757,34 @@ def entry_rebuy(entry_id: int, *, by: Any, stack: int) -> Entry:
         if stack is None:
             raise TournamentError(_stack_needed())
         tournament, entry = _lock_entry(entry_id)
-        refusal = rebuy_refusal(tournament, entry, stack=stack)
-        if refusal:
-            raise TournamentError(refusal)
-        before = entry.rebuys
-        entry.rebuys = before + 1
-        entry.save(update_fields=["rebuys"])
-        undo.action_record(
-            tournament,
-            ActionKind.REBUY,
-            _("Rebuy: %(name)s (%(count)s of %(allowed)s, had %(stack)s chips)")
-            % {
-                "name": entry.player.name,
-                "count": entry.rebuys,
-                "allowed": tournament.rebuys_allowed,
-                "stack": stack,
-            },
-            by=by,
-            undo={"entry": entry.pk, "rebuys": before},
-        )
+        return rebuy_take(tournament, entry, stack=stack, by=by)
+
+
+def rebuy_take(tournament: Tournament, entry: Entry, *, stack: int | None, by: Any) -> Entry:
+    """Record a rebuy of ``entry`` (the tournament row locked by the caller, who has checked
+    who may): refused unless ``rebuy_refusal`` allows it at ``stack``. The director's
+    ``entry_rebuy`` and a player's own rebuy online (``services.offers``) both come here."""
+    if stack is None:
+        raise TournamentError(_stack_needed())
+    refusal = rebuy_refusal(tournament, entry, stack=stack)
+    if refusal:
+        raise TournamentError(refusal)
+    before = entry.rebuys
+    entry.rebuys = before + 1
+    entry.save(update_fields=["rebuys"])
+    undo.action_record(
+        tournament,
+        ActionKind.REBUY,
+        message(
+            gettext_noop("Rebuy: %(name)s (%(count)s of %(allowed)s, had %(stack)s chips)"),
+            name=entry.player.name,
+            count=entry.rebuys,
+            allowed=tournament.rebuys_allowed,
+            stack=stack,
+        ),
+        by=by,
+        undo={"entry": entry.pk, "rebuys": before},
+    )
     return entry
 
 
@@ -789,26 +826,36 @@ def entry_reentry(entry_id: int, *, by: Any) -> Entry:
     require_director(by)
     with transaction.atomic():
         tournament, entry = _lock_entry(entry_id)
-        refusal = reentry_refusal(tournament, entry)
-        if refusal:
-            raise TournamentError(refusal)
-        last = tournament.entries.filter(player_id=entry.player_id).order_by("-number").first()
-        number = (last.number if last else entry.number) + 1
-        new = Entry.objects.create(
-            tournament=tournament,
-            player=entry.player,
+        return reentry_take(tournament, entry, by=by)
+
+
+def reentry_take(tournament: Tournament, entry: Entry, *, by: Any, seat: bool = True) -> Entry:
+    """Record the re-entry of ``entry``'s player (the tournament row locked by the caller,
+    who has checked who may): the new entry, seated as a late entry is unless ``seat`` is
+    False (a player re-entering online is seated on the live tables by the caller)."""
+    refusal = reentry_refusal(tournament, entry)
+    if refusal:
+        raise TournamentError(refusal)
+    last = tournament.entries.filter(player_id=entry.player_id).order_by("-number").first()
+    number = (last.number if last else entry.number) + 1
+    new = Entry.objects.create(
+        tournament=tournament,
+        player=entry.player,
+        number=number,
+        state=EntryState.PLAYING,
+    )
+    includes = _seat_late(tournament, new, by) if seat else []
+    undo.action_record(
+        tournament,
+        ActionKind.REENTRY,
+        message(
+            gettext_noop("Re-entry: %(name)s (entry %(number)s)"),
+            name=entry.player.name,
             number=number,
-            state=EntryState.PLAYING,
-        )
-        includes = _seat_late(tournament, new, by)
-        undo.action_record(
-            tournament,
-            ActionKind.REENTRY,
-            _("Re-entry: %(name)s (entry %(number)s)")
-            % {"name": entry.player.name, "number": number},
-            by=by,
-            undo={"entry": new.pk, "from": entry.pk, undo.INCLUDES: includes},
-        )
+        ),
+        by=by,
+        undo={"entry": new.pk, "from": entry.pk, undo.INCLUDES: includes},
+    )
     return new
 
 
@@ -839,18 +886,24 @@ def entry_addon(entry_id: int, *, by: Any) -> Entry:
     require_director(by)
     with transaction.atomic():
         tournament, entry = _lock_entry(entry_id)
-        refusal = addon_refusal(tournament, entry)
-        if refusal:
-            raise TournamentError(refusal)
-        entry.addon = True
-        entry.save(update_fields=["addon"])
-        undo.action_record(
-            tournament,
-            ActionKind.ADDON,
-            _("Add-on: %(name)s") % {"name": entry.player.name},
-            by=by,
-            undo={"entry": entry.pk},
-        )
+        return addon_take(tournament, entry, by=by)
+
+
+def addon_take(tournament: Tournament, entry: Entry, *, by: Any) -> Entry:
+    """Record ``entry``'s add-on (the tournament row locked by the caller, who has checked
+    who may)."""
+    refusal = addon_refusal(tournament, entry)
+    if refusal:
+        raise TournamentError(refusal)
+    entry.addon = True
+    entry.save(update_fields=["addon"])
+    undo.action_record(
+        tournament,
+        ActionKind.ADDON,
+        message(gettext_noop("Add-on: %(name)s"), name=entry.player.name),
+        by=by,
+        undo={"entry": entry.pk},
+    )
     return entry
 
 
@@ -862,7 +915,7 @@ def _undo_entry(action: TournamentAction) -> Entry:
     if entry is None:
         raise TournamentError(
             _("“%(action)s” cannot be undone: the entry no longer exists.")
-            % {"action": action.summary}
+            % {"action": action.summary_text}
         )
     return entry
 
@@ -870,7 +923,7 @@ def _undo_entry(action: TournamentAction) -> Entry:
 def _changed_since(action: TournamentAction) -> TournamentError:
     return TournamentError(
         _("“%(action)s” cannot be undone: the entry has changed since.")
-        % {"action": action.summary}
+        % {"action": action.summary_text}
     )
 
 
@@ -894,7 +947,7 @@ def _undo_start(tournament: Tournament, action: TournamentAction) -> None:
     if tournament.state not in (TournamentState.RUNNING, TournamentState.ON_BREAK):
         raise TournamentError(
             _("“%(action)s” cannot be undone: the tournament is %(state)s.")
-            % {"action": action.summary, "state": tournament.get_state_display().lower()}
+            % {"action": action.summary_text, "state": tournament.get_state_display().lower()}
         )
     tournament.started_at = None
     clock.clock_restore(tournament, action.undo["clock"])

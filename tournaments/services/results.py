@@ -25,10 +25,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, Max, Q, Sum
+from django.db.models import Count, F, Max, Q, Sum
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from tournaments import icm as icm_model
 from tournaments import payouts as payout_rules
@@ -44,6 +45,7 @@ from tournaments.models import (
 from tournaments.permissions import require_director
 from tournaments.services import undo
 from tournaments.signals import tournament_finished, tournament_reopened
+from tournaments.summaries import Message, joined, message
 
 IN_PLAY = (TournamentState.RUNNING, TournamentState.ON_BREAK)
 # Entries that paid a buy-in: each one adds to the prize pool.
@@ -114,6 +116,20 @@ def _prizes_for(payouts: Payouts, players: int) -> list[int]:
         prizes[0] += sum(prizes[players:])
         del prizes[players:]
     return prizes
+
+
+def prizes_now(tournament: Tournament) -> list[int]:
+    """Each place's prize as the field stands (``payouts_compute``, capped at the players
+    who can take a place). Raises ``TournamentError`` as ``payouts_compute`` does."""
+    return _prizes_for(payouts_compute(tournament), _players_count(tournament))
+
+
+def paid_places(tournament: Tournament) -> int:
+    """How many places the prizes pay as the field stands (0 when they cannot be paid)."""
+    try:
+        return sum(1 for prize in prizes_now(tournament) if prize > 0)
+    except TournamentError:
+        return 0
 
 
 def _players_count(tournament: Tournament) -> int:
@@ -208,10 +224,12 @@ def _entry_ids(values: Iterable[Any], what: str) -> list[int]:
     return ids
 
 
-def _place_label(place: int, shared: int) -> str:
+def _place_label(place: int, shared: int) -> Message:
     if shared > 1:
-        return _("places %(first)s-%(last)s shared") % {"first": place, "last": place + shared - 1}
-    return _("place %(place)s") % {"place": place}
+        return message(
+            gettext_noop("places %(first)s-%(last)s shared"), first=place, last=place + shared - 1
+        )
+    return message(gettext_noop("place %(place)s"), place=place)
 
 
 def _stack_groups(entries: Sequence[Entry], stacks: Mapping[int, int]) -> list[list[Entry]]:
@@ -225,6 +243,123 @@ def _stack_groups(entries: Sequence[Entry], stacks: Mapping[int, int]) -> list[l
         else:
             groups.append([entry])
     return groups
+
+
+def out_groups(entries: Sequence[Entry]) -> list[list[Entry]]:
+    """Players out on one hand, best finish first, as groups that share places.
+
+    RULES.md "Eliminations" (TDA 20): "two or more out on the same hand: the one who started
+    the hand with more chips finishes higher; equal stacks share the places". RULES.md
+    "Hand-for-hand (RP-8)": "players out on the same hand-for-hand hand share the place(s)
+    paid": players out at different tables on one hand-for-hand hand tie, while at one table
+    the bigger starting stack still finishes higher. So the k-th best finish of each table
+    ties with the k-th best of every other table.
+    """
+    stacks = {e.pk: e.stack_at_hand_start or 0 for e in entries}
+    if not any(e.out_hand_for_hand for e in entries):
+        return _stack_groups(entries, stacks)
+    by_table: dict[int | None, list[Entry]] = {}
+    for entry in entries:
+        by_table.setdefault(entry.table_number, []).append(entry)
+    ranks: dict[int, list[Entry]] = {}
+    for at_table in by_table.values():
+        for rank, group in enumerate(_stack_groups(at_table, stacks)):
+            ranks.setdefault(rank, []).extend(group)
+    return [sorted(ranks[rank], key=lambda e: e.pk) for rank in sorted(ranks)]
+
+
+def _bounty_shares(bounty: int, winners: int, unit: int) -> list[int]:
+    """A bounty split among the winners of the pot that knocked the player out: equal
+    shares in the money unit, the odd remainder to the first (the high hand's winner)."""
+    share = (bounty // winners) // unit * unit
+    return [bounty - share * (winners - 1)] + [share] * (winners - 1)
+
+
+def eliminations_from_hand(
+    tournament: Tournament,
+    out: Sequence[tuple[Entry, int]],
+    knocked_out_by: Mapping[int, Sequence[Entry]],
+    *,
+    hand_for_hand: bool = False,
+    out_hand: int | None = None,
+) -> int:
+    """Record the players a live hand left with no chips; the tournament row is locked.
+
+    ``out``: each entry with its stack at the start of the hand. ``knocked_out_by``: for
+    each entry out, the entries that won the pot that eliminated it; they share its bounty
+    (a split pot splits the bounty) and the first is its ``eliminated_by``. Players out on
+    one hand share ``out_hand``; in hand-for-hand every table's players out on that hand
+    share one (``out_hand`` given), and their places are counted again as each table's
+    hand ends. Returns the ``out_hand``.
+    """
+    if out_hand is None:
+        out_hand = (
+            Entry.objects.filter(tournament=tournament).aggregate(Max("out_hand"))["out_hand__max"]
+            or 0
+        ) + 1
+    now = timezone.now()
+    for entry, stack in out:
+        winners = [w for w in knocked_out_by.get(entry.pk, ()) if w.pk != entry.pk]
+        entry.state = EntryState.OUT
+        entry.out_at = now
+        entry.out_hand = out_hand
+        entry.stack_at_hand_start = stack
+        entry.out_hand_for_hand = hand_for_hand
+        entry.eliminated_by = winners[0] if winners else None
+        entry.save(
+            update_fields=[
+                "state",
+                "out_at",
+                "out_hand",
+                "stack_at_hand_start",
+                "out_hand_for_hand",
+                "eliminated_by",
+            ]
+        )
+        if winners and tournament.bounty:
+            shares = _bounty_shares(tournament.bounty, len(winners), tournament.money_unit)
+            for winner, share in zip(winners, shares, strict=True):
+                Entry.objects.filter(pk=winner.pk).update(bounties=F("bounties") + share)
+        if winners:
+            Entry.objects.filter(pk=winners[0].pk).update(knockouts_count=F("knockouts_count") + 1)
+    _place_out_hand(tournament, out_hand)
+    return out_hand
+
+
+def _place_out_hand(tournament: Tournament, out_hand: int) -> None:
+    """Places and prizes of everyone out on ``out_hand``: the places below the players
+    still in, best finish first (``out_groups``), tied places sharing their prizes."""
+    group = list(
+        Entry.objects.select_related("player").filter(
+            tournament=tournament, state=EntryState.OUT, out_hand=out_hand
+        )
+    )
+    try:
+        prizes = prizes_now(tournament)
+    except TournamentError:
+        prizes = []
+    place = Entry.objects.filter(tournament=tournament, state=EntryState.PLAYING).count() + 1
+    for tied in out_groups(group):
+        shares = payout_rules.shared_prizes(prizes, [place] * len(tied), unit=tournament.money_unit)
+        for entry, prize in zip(tied, shares, strict=True):
+            entry.place = place
+            entry.prize = prize
+            entry.save(update_fields=["place", "prize"])
+        place += len(tied)
+
+
+def tournament_finish_played(tournament: Tournament) -> list[dict[str, Any]]:
+    """The end of an online tournament, its last player standing: as ``tournament_finish``,
+    with nobody's hand on it (the tournament row is locked by the caller)."""
+    results, finish_undo = _finish(tournament, deal=None, chips={})
+    undo.action_record(
+        tournament,
+        ActionKind.FINISH,
+        _("Finished: %(name)s wins") % {"name": results[0]["player_name"] if results else ""},
+        by=None,
+        undo={"finish": finish_undo},
+    )
+    return results
 
 
 def _clean_stacks(entries: Sequence[Entry], stacks: Mapping[Any, Any] | None) -> dict[int, int]:
@@ -291,6 +426,10 @@ def entry_eliminate(
     with transaction.atomic():
         tournament = _locked(tournament_id)
         _require_in_play(tournament)
+        if tournament.online and tournament.tables.filter(live_table__isnull=False).exists():
+            raise TournamentError(
+                _("This tournament is played online: a player with no chips goes out by itself.")
+            )
         found = {
             e.pk: e
             for e in Entry.objects.select_related("player").filter(
@@ -315,7 +454,7 @@ def entry_eliminate(
         stacks = _clean_stacks(entries, stacks_at_hand_start)
 
         try:
-            prizes = _prizes_for(payouts_compute(tournament), _players_count(tournament))
+            prizes = prizes_now(tournament)
         except TournamentError:
             # A broken payout table must not stop the night: the places are recorded now,
             # and the finish refuses until the director fixes the percentages.
@@ -326,7 +465,7 @@ def entry_eliminate(
         ) + 1
         now = timezone.now()
         before = [_elimination_state(entry) for entry in entries]
-        labels: list[str] = []
+        labels: list[Message] = []
         worst = still_in
         placed: list[Entry] = []
         for group in reversed(_stack_groups(entries, stacks)):
@@ -355,8 +494,11 @@ def entry_eliminate(
                     ]
                 )
                 labels.append(
-                    _("%(name)s (%(place)s)")
-                    % {"name": entry.player.name, "place": _place_label(place, len(group))}
+                    message(
+                        gettext_noop("%(name)s (%(place)s)"),
+                        name=entry.player.name,
+                        place=_place_label(place, len(group)),
+                    )
                 )
             placed = group + placed
 
@@ -371,12 +513,13 @@ def entry_eliminate(
             eliminator.knockouts_count += len(entries)
             eliminator.save(update_fields=["bounties", "knockouts_count"])
 
-        summary = _("Out: %(players)s") % {"players": ", ".join(reversed(labels))}
+        summary = message(gettext_noop("Out: %(players)s"), players=joined(labels[::-1]))
         if eliminator is not None:
-            summary = _("%(summary)s, by %(name)s") % {
-                "summary": summary,
-                "name": eliminator.player.name,
-            }
+            summary = message(
+                gettext_noop("%(summary)s, by %(name)s"),
+                summary=summary,
+                name=eliminator.player.name,
+            )
         undo.action_record(
             tournament,
             ActionKind.ELIMINATE,
@@ -499,7 +642,7 @@ class DealProposal:
 
 def _prizes_left(tournament: Tournament, players_left: int) -> list[int]:
     """The prizes of places 1 to ``players_left``: what a deal shares out."""
-    prizes = _prizes_for(payouts_compute(tournament), _players_count(tournament))
+    prizes = prizes_now(tournament)
     return prizes[:players_left]
 
 
@@ -623,9 +766,10 @@ def deal_record(
                 % {"total": total, "left": left}
             )
         results, finish_undo = _finish(tournament, deal=amounts, chips=chips)
-        summary = _("Deal: %(lines)s") % {
-            "lines": ", ".join(f"{e.player.name} {amounts[e.pk]}" for e in playing)
-        }
+        summary = message(
+            gettext_noop("Deal: %(lines)s"),
+            lines=", ".join(f"{e.player.name} {amounts[e.pk]}" for e in playing),
+        )
         undo.action_record(
             tournament, ActionKind.DEAL, summary, by=by, undo={"finish": finish_undo}
         )
@@ -661,7 +805,7 @@ def tournament_finish(tournament_id: int, *, by: Any) -> list[dict[str, Any]]:
         undo.action_record(
             tournament,
             ActionKind.FINISH,
-            _("Finished: %(name)s wins") % {"name": winner},
+            message(gettext_noop("Finished: %(name)s wins"), name=winner),
             by=by,
             undo={"finish": finish_undo},
         )
@@ -716,8 +860,7 @@ def _finish(
     for entry in out:
         by_hand.setdefault(entry.out_hand or 0, []).append(entry)
     for hand in sorted(by_hand, reverse=True):
-        stacks = {e.pk: e.stack_at_hand_start or 0 for e in by_hand[hand]}
-        groups.extend(_stack_groups(by_hand[hand], stacks))
+        groups.extend(out_groups(by_hand[hand]))
 
     places: dict[int, int] = {}
     next_place = 1
@@ -812,6 +955,10 @@ def _results(entries: Sequence[Entry], tournament: Tournament) -> list[dict[str,
 def _unfinish(tournament: Tournament, data: dict[str, Any]) -> None:
     if tournament.state != TournamentState.FINISHED:
         raise TournamentError(_("This tournament is not finished; there is no end to undo."))
+    if tournament.online and tournament.tables.filter(live_table__isnull=False).exists():
+        raise TournamentError(
+            _("An online tournament's end cannot be undone: its tables are closed.")
+        )
     for before in data["entries"]:
         Entry.objects.filter(pk=before["id"], tournament=tournament).update(
             place=before["place"], prize=before["prize"], bounties=before["bounties"]

@@ -38,6 +38,7 @@ from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from tables.engine.seating import blind_positions
 from tournaments import seating as rules
@@ -53,6 +54,7 @@ from tournaments.models import (
 )
 from tournaments.permissions import require_director
 from tournaments.services import undo
+from tournaments.summaries import Message, joined, message
 
 # A live Omaha hand takes two or three minutes: a button told longer ago than this has
 # probably moved.
@@ -222,7 +224,7 @@ def _views(
     return views
 
 
-def _threshold(tournament: Tournament, tables: int) -> int:
+def balance_threshold(tournament: Tournament, tables: int) -> int:
     """Within the tournament's setting (2 by default), within 1 once few tables remain."""
     threshold = max(1, tournament.balance_threshold)
     return min(threshold, 1) if tables <= FEW_TABLES else threshold
@@ -272,7 +274,7 @@ def seating_moves_needed(
         breaking = rules.should_break(blind, tournament.seats_per_table)
         if breaking is not None:
             return [Instruction("break", table=breaking)]
-        threshold = _threshold(tournament, len(tables))
+        threshold = balance_threshold(tournament, len(tables))
         # Which tables are concerned does not depend on the buttons; who moves does.
         concerned = {
             n for m in rules.balance_moves(blind, threshold) for n in (m.from_table, m.to_table)
@@ -336,6 +338,16 @@ def _locked(tournament_id: int) -> Tournament:
         return Tournament.objects.select_for_update().get(pk=tournament_id)
     except Tournament.DoesNotExist:
         raise TournamentError(_("This tournament does not exist.")) from None
+
+
+def _require_in_person(tournament: Tournament) -> None:
+    """Online, the live tables are where everyone sits: the tournament seats, moves and
+    breaks tables itself (``services.online``), and a director's seat change would leave
+    them behind."""
+    if TournamentTable.objects.filter(tournament=tournament, live_table__isnull=False).exists():
+        raise TournamentError(
+            _("This tournament is played online: its tables seat and move players themselves.")
+        )
 
 
 def _require_open(tournament: Tournament) -> None:
@@ -431,25 +443,26 @@ def seating_moves_of(action: TournamentAction) -> list[MoveInstruction]:
     ]
 
 
-def _seat_label(table: int | None, seat: int | None) -> str:
+def _seat_label(table: int | None, seat: int | None) -> Message:
     if table is None:
-        return _("no seat")
-    return _("table %(table)s seat %(seat)s") % {"table": table, "seat": seat}
+        return message(gettext_noop("no seat"))
+    return message(gettext_noop("table %(table)s seat %(seat)s"), table=table, seat=seat)
 
 
-def _arrival(move: MoveInstruction) -> str:
+def _arrival(move: MoveInstruction) -> Message:
     """ "Ann → table 1 seat 4", saying when the player waits for the button (TDA 10)."""
-    text = _("%(name)s → %(to)s") % {
-        "name": move.name,
-        "to": _seat_label(move.to_table, move.to_seat),
-    }
+    text = message(
+        gettext_noop("%(name)s → %(to)s"),
+        name=move.name,
+        to=_seat_label(move.to_table, move.to_seat),
+    )
     if move.must_wait:
-        return _("%(move)s (waits for the button)") % {"move": text}
+        return message(gettext_noop("%(move)s (waits for the button)"), move=text)
     return text
 
 
-def _moves_summary(moves: Sequence[MoveInstruction]) -> str:
-    return ", ".join(_arrival(m) for m in moves)
+def _moves_summary(moves: Sequence[MoveInstruction]) -> Message:
+    return joined([_arrival(m) for m in moves])
 
 
 def seating_draw(
@@ -512,7 +525,7 @@ def seating_draw(
         undo.action_record(
             tournament,
             ActionKind.SEAT,
-            _("Seats drawn for %(count)s players") % {"count": len(seated)},
+            message(gettext_noop("Seats drawn for %(count)s players"), count=len(seated)),
             by=by,
             undo={"moves": records, "tables_created": created},
         )
@@ -605,7 +618,7 @@ def seating_late_seat(
         undo.action_record(
             tournament,
             ActionKind.SEAT,
-            _("Seated %(arrival)s") % {"arrival": _arrival(instruction)},
+            message(gettext_noop("Seated %(arrival)s"), arrival=_arrival(instruction)),
             by=by,
             undo={"moves": [record], "tables_created": [new_table] if new_table else []},
         )
@@ -624,6 +637,7 @@ def seating_move_confirm(
     with transaction.atomic():
         tournament = _locked(tournament_id)
         _require_open(tournament)
+        _require_in_person(tournament)
         try:
             entry = Entry.objects.select_related("player").get(
                 tournament=tournament, pk=int(entry_id)
@@ -668,12 +682,12 @@ def seating_move_confirm(
         undo.action_record(
             tournament,
             ActionKind.MOVE,
-            _("%(name)s: %(from)s → %(to)s")
-            % {
-                "name": entry.player.name,
-                "from": _seat_label(instruction.from_table, instruction.from_seat),
-                "to": _seat_label(table.number, seat),
-            },
+            message(
+                gettext_noop("%(name)s: %(from)s → %(to)s"),
+                name=entry.player.name,
+                to=_seat_label(table.number, seat),
+                **{"from": _seat_label(instruction.from_table, instruction.from_seat)},
+            ),
             by=by,
             undo={"moves": [record]},
         )
@@ -692,6 +706,7 @@ def table_button_set(
     with transaction.atomic():
         tournament = _locked(tournament_id)
         _require_open(tournament)
+        _require_in_person(tournament)
         table = _table(tournament, table_number)
         button = _seat_number(tournament, table, seat)
         before = _table_state(table)
@@ -701,7 +716,11 @@ def table_button_set(
         undo.action_record(
             tournament,
             ActionKind.BUTTON,
-            _("Table %(table)s: button at seat %(seat)s") % {"table": table.number, "seat": button},
+            message(
+                gettext_noop("Table %(table)s: button at seat %(seat)s"),
+                table=table.number,
+                seat=button,
+            ),
             by=by,
             undo={"tables_before": [before]},
         )
@@ -721,6 +740,7 @@ def table_break(
     with transaction.atomic():
         tournament = _locked(tournament_id)
         _require_open(tournament)
+        _require_in_person(tournament)
         table = _table(tournament, table_number)
         tables = _open_tables(tournament)
         if len(tables) < 2:
@@ -751,8 +771,11 @@ def table_break(
         undo.action_record(
             tournament,
             ActionKind.BREAK_TABLE,
-            _("Broke table %(number)s: %(moves)s")
-            % {"number": table.number, "moves": _moves_summary(instructions)},
+            message(
+                gettext_noop("Broke table %(number)s: %(moves)s"),
+                number=table.number,
+                moves=_moves_summary(instructions),
+            ),
             by=by,
             undo={"moves": records, "tables_before": [before]},
         )
@@ -772,6 +795,7 @@ def seating_final_table(
     with transaction.atomic():
         tournament = _locked(tournament_id)
         _require_open(tournament)
+        _require_in_person(tournament)
         tables = _open_tables(tournament)
         if len(tables) < 2:
             raise TournamentError(_("The players are already at one table."))
@@ -808,8 +832,11 @@ def seating_final_table(
         undo.action_record(
             tournament,
             ActionKind.BREAK_TABLE,
-            _("Final table drawn at table %(number)s: %(moves)s")
-            % {"number": final.number, "moves": _moves_summary(instructions)},
+            message(
+                gettext_noop("Final table drawn at table %(number)s: %(moves)s"),
+                number=final.number,
+                moves=_moves_summary(instructions),
+            ),
             by=by,
             undo={"moves": records, "tables_before": before},
         )
@@ -826,6 +853,7 @@ def _restore(tournament: Tournament, action: TournamentAction) -> None:
     seat) is left as it is; a seat someone else sits in now cannot be given back, and the
     undo is refused.
     """
+    _require_in_person(tournament)
     data = action.undo
     back: list[tuple[Entry, int | None, int | None, str]] = []
     for record in data.get("moves", []):

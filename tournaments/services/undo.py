@@ -37,6 +37,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.errors import TournamentError
 from tournaments.models import Tournament, TournamentAction
+from tournaments.summaries import Message
 
 UndoHandler = Callable[[Tournament, TournamentAction], None]
 
@@ -111,8 +112,9 @@ def action_record(
 
     Call it inside the action's transaction, after the change, with the tournament row
     locked: the log and the change commit or roll back together. ``by`` is the user who
-    acted (None for the system); ``summary`` is the line the console shows, already
-    translated ("Rebuy: Ann (2 of 3)").
+    acted (None for the system); ``summary`` is the line the console shows ("Rebuy: Ann (2
+    of 3)"), made with ``tournaments.summaries.message`` so each reader gets it in their own
+    language (plain text is kept as written).
     """
     if not isinstance(undo, dict):
         raise TypeError("undo must be a dict of JSON values")
@@ -122,6 +124,7 @@ def action_record(
             tournament=tournament,
             kind=str(kind),
             summary=summary[:SUMMARY_MAX],
+            summary_message=summary.data if isinstance(summary, Message) else {},
             by=user,
             undo=undo,
         )
@@ -180,7 +183,7 @@ def action_undo_last(tournament_id: int, *, by: Any) -> TournamentAction:
             handler = handler_for(part.kind)
             if handler is None:
                 raise TournamentError(
-                    _("“%(action)s” cannot be undone.") % {"action": part.summary}
+                    _("“%(action)s” cannot be undone.") % {"action": part.summary_text}
                 )
             handler(tournament, part)
             part.undone_at = now

@@ -29,12 +29,13 @@ from tournaments.errors import TournamentError
 from tournaments.forms import RebuyForm, WalkInForm
 from tournaments.models import Entry, EntryState, Tournament
 from tournaments.permissions import director_action, director_required
-from tournaments.services import entries, undo
+from tournaments.services import entries, offers, undo
 
 # The other areas' console partials, included when their template exists; each gets the
 # console's context (``tournament`` at least, plus what ``console_context`` providers add).
 PARTIALS = {
     "clock": "tournaments/_console_clock.html",
+    "online": "tournaments/_console_online.html",
     "seating": "tournaments/_console_seating.html",
     "results": "tournaments/_console_results.html",
 }
@@ -199,9 +200,21 @@ def console_late(request: HttpRequest, tournament_id: int, entry_id: int) -> Htt
     return _answer(request, tournament_id)
 
 
+def _online(entry: Entry) -> bool:
+    return Tournament.objects.filter(pk=entry.tournament_id, online=True).exists()
+
+
 @director_action
 def console_rebuy(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpResponse:
     entry = _entry(tournament_id, entry_id)
+    if _online(entry):
+        # Online the stack is the live seat's, and the chips go on it (services.offers).
+        _run(
+            request,
+            lambda: offers.director_take(entry.pk, "rebuy", by=request.user),
+            _("Rebuy for %(name)s."),
+        )
+        return _answer(request, tournament_id)
     form = RebuyForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Enter %(name)s's stack in chips.") % {"name": entry.player.name})
@@ -221,7 +234,11 @@ def console_reentry(request: HttpRequest, tournament_id: int, entry_id: int) -> 
     entry = _entry(tournament_id, entry_id)
     _run(
         request,
-        lambda: entries.entry_reentry(entry.pk, by=request.user),
+        lambda: (
+            offers.director_take(entry.pk, "reentry", by=request.user)
+            if _online(entry)
+            else entries.entry_reentry(entry.pk, by=request.user)
+        ),
         _("%(name)s re-enters."),
     )
     return _answer(request, tournament_id)
@@ -232,7 +249,11 @@ def console_addon(request: HttpRequest, tournament_id: int, entry_id: int) -> Ht
     entry = _entry(tournament_id, entry_id)
     _run(
         request,
-        lambda: entries.entry_addon(entry.pk, by=request.user),
+        lambda: (
+            offers.director_take(entry.pk, "addon", by=request.user)
+            if _online(entry)
+            else entries.entry_addon(entry.pk, by=request.user)
+        ),
         _("Add-on for %(name)s."),
     )
     return _answer(request, tournament_id)
@@ -281,7 +302,7 @@ def console_undo(request: HttpRequest, tournament_id: int) -> HttpResponse:
     except TournamentError as error:
         messages.error(request, error.message)
         return _answer(request, tournament_id)
-    messages.success(request, _("Undone: %(action)s") % {"action": action.summary})
+    messages.success(request, _("Undone: %(action)s") % {"action": action.summary_text})
     # Any area's action may have been reversed (the clock, seats, results).
     return _repaint(request, tournament_id)
 

@@ -1,0 +1,414 @@
+"""Tournament tables: what a tournament asks of the live tables, in the tables' own terms.
+
+The tables know nothing of tournaments (DESIGN.md); whoever runs one opens tables with their
+players and stacks (``tournament_table_open``), sets the stakes of the next hand
+(``table_stakes_set``), releases a table held after its hand (``table_release``) or holds it
+(``table_hold``: paused, waiting for the other tables in hand-for-hand), moves a player
+between tables (``seat_move``), seats a newcomer (``seat_place``), adds chips from the next
+hand (``seat_chips_add``), takes a busted player's seat away (``seat_vacate``) and closes a
+table (``tournament_table_close``). A tournament table has no buy-in or cash-out: its chips
+come and go only through these, so the sum of the stacks over a tournament's tables is
+what the tournament put there.
+
+Every change runs with the table rows locked; a move locks both tables in id order (the same
+order everywhere, so two moves never wait on each other in a circle) and bumps both
+versions. After commit the old table's sockets are told where the player went (``moved``).
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from tables import broadcast, rows
+from tables.engine.config import AnteKind, Game, Structure
+from tables.engine.errors import RuleError
+from tables.models import BOT_STYLES, Seat, SeatState, Table, TableKind
+from tables.services.common import (
+    TableError,
+    changed,
+    current_hand,
+    lock,
+    schedule_next_hand,
+    seat_clear,
+    table_write,
+)
+
+BOT_PREFIX = "bot-"
+BOT_NAMES = (
+    "Chipper",
+    "Rivera",
+    "Nutsy",
+    "Blinds",
+    "Muckler",
+    "Tilt",
+    "Quads",
+    "Stacks",
+    "Ace",
+    "Boaty",
+    "Wheel",
+    "Scoop",
+)
+
+
+@dataclass(frozen=True)
+class Stakes:
+    """The blinds, ante and (limit) bets a hand is dealt at."""
+
+    small_blind: int
+    big_blind: int
+    ante: int = 0
+    ante_kind: str = AnteKind.NONE.value
+    big_bet: int | None = None
+
+
+@dataclass(frozen=True)
+class Sitter:
+    """A player to seat: their account, their chips, and a house bot's style ("" for a person)."""
+
+    user_id: int
+    stack: int
+    bot_style: str = ""
+
+
+def house_bot_user(key: str, index: int) -> User:
+    """A house bot's account for a tournament (``key`` names it, ``index`` numbers the bot):
+    it logs in like anyone, with no password, and plays through ``tables.bots``."""
+    user, created = User.objects.get_or_create(
+        username=f"{BOT_PREFIX}{key}-{index}",
+        defaults={"first_name": f"{BOT_NAMES[index % len(BOT_NAMES)]} {index}"},
+    )
+    if created:
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
+    return user
+
+
+def bot_style_of(user: Any, index: int = 0) -> str:
+    """A house bot's playing style ("" for a person): bots' accounts are named ``bot-...``
+    and cannot log in with a password."""
+    if user is None or not str(user.username).startswith(BOT_PREFIX) or user.has_usable_password():
+        return ""
+    return BOT_STYLES[(index + user.pk) % len(BOT_STYLES)]
+
+
+def _apply_stakes(table: Table, stakes: Stakes) -> None:
+    table.small_blind = stakes.small_blind
+    table.big_blind = stakes.big_blind
+    table.ante = stakes.ante
+    table.ante_kind = stakes.ante_kind if stakes.ante else AnteKind.NONE.value
+    table.big_bet = stakes.big_bet
+    try:
+        table.config  # noqa: B018 - the engine validates the stakes
+    except RuleError as exc:
+        raise TableError.from_rule("bad_table", exc) from None
+
+
+def tournament_table_open(
+    *,
+    name: str,
+    game: str,
+    structure: str,
+    seat_count: int,
+    stakes: Stakes,
+    sitters: dict[int, Sitter],
+    raise_cap: int | None = 4,
+    uncapped_heads_up: bool = False,
+    pot_assumes_small_blind_call: bool = False,
+    rng: random.Random | None = None,
+) -> Table:
+    """Open a tournament table with its players (seat number -> ``Sitter``), held until its
+    first release. The first hand's button goes to a seat drawn at random (TDA 7)."""
+    if not 2 <= seat_count <= 10:
+        raise TableError("bad_table", _("a table has 2 to 10 seats"))
+    if any(not 1 <= n <= seat_count for n in sitters):
+        raise TableError("bad_table", _("seats run from 1 to %(count)s"), {"count": seat_count})
+    table = Table(
+        name=name,
+        kind=TableKind.TOURNAMENT,
+        game=Game(game).value,
+        structure=Structure(structure).value,
+        raise_cap=raise_cap if structure == Structure.LIMIT else None,
+        seat_count=seat_count,
+        min_buy_in=0,
+        max_buy_in=0,
+        uncapped_heads_up=uncapped_heads_up,
+        pot_assumes_small_blind_call=pot_assumes_small_blind_call,
+        held=True,
+    )
+    _apply_stakes(table, stakes)
+    # deal_in gives the first hand's button to the first player after ``button``.
+    table.button = (rng or secrets.SystemRandom()).randint(1, seat_count) - 1
+    table.save()
+    Seat.objects.bulk_create(
+        Seat(
+            table=table,
+            number=n,
+            user_id=sitters[n].user_id if n in sitters else None,
+            bot_style=sitters[n].bot_style if n in sitters else "",
+            stack=sitters[n].stack if n in sitters else 0,
+            state=SeatState.PLAYING if n in sitters else SeatState.EMPTY,
+        )
+        for n in range(1, seat_count + 1)
+    )
+    return table
+
+
+def _tournament_table(table_id: int) -> Table:
+    table = lock(table_id)
+    if not table.is_tournament:
+        raise TableError("not_tournament", _("this is not a tournament table"))
+    if not table.is_open:
+        raise TableError("closed", _("this table is closed"))
+    return table
+
+
+@table_write
+def table_stakes_set(table_id: int, stakes: Stakes) -> bool:
+    """The stakes of the next hand (a hand in play keeps its own); True if they changed."""
+    table = _tournament_table(table_id)
+    before = (table.small_blind, table.big_blind, table.ante, table.ante_kind, table.big_bet)
+    _apply_stakes(table, stakes)
+    after = (table.small_blind, table.big_blind, table.ante, table.ante_kind, table.big_bet)
+    if before == after:
+        return False
+    changed(table)
+    return True
+
+
+@table_write
+def table_release(
+    table_id: int, stakes: Stakes | None = None, *, now: datetime | None = None
+) -> bool:
+    """Let a held table deal its next hand (after the usual pause), at ``stakes`` if given.
+    False when it was not held (a second release changes nothing)."""
+    now = now or timezone.now()
+    table = _tournament_table(table_id)
+    if stakes is not None:
+        _apply_stakes(table, stakes)
+    if not table.held:
+        if stakes is not None:
+            changed(table)
+        return False
+    table.held = False
+    if current_hand(table) is None and table.next_hand_at is None:
+        players = table.seats.filter(user__isnull=False, stack__gt=0).count()
+        if players >= 2:
+            schedule_next_hand(table, now)
+    changed(table)
+    return True
+
+
+@table_write
+def table_hold(table_id: int) -> bool:
+    """Deal no new hand until released; a hand in play finishes. False if already held."""
+    table = _tournament_table(table_id)
+    if table.held:
+        return False
+    table.held = True
+    table.next_hand_at = None
+    changed(table)
+    return True
+
+
+def _seat_locked(table: Table, number: int) -> Seat:
+    # Only the seat row is locked: an empty seat's user is the nullable side of an outer
+    # join, which PostgreSQL refuses to lock ("FOR UPDATE cannot be applied to the nullable
+    # side of an outer join").
+    seat = (
+        table.seats.select_for_update(of=("self",))
+        .select_related("user")
+        .filter(number=number)
+        .first()
+    )
+    if seat is None:
+        raise TableError("no_seat", _("there is no seat %(seat)s at this table"), {"seat": number})
+    return seat
+
+
+@dataclass(frozen=True)
+class SeatMoved:
+    user_id: int
+    from_table: int
+    from_seat: int
+    to_table: int
+    to_seat: int
+    stack: int
+
+
+def seat_move(from_table_id: int, from_seat: int, to_table_id: int, to_seat: int) -> SeatMoved:
+    """Move a player with their stack to an empty seat of another table, between their hands.
+
+    One transaction: both tables locked (lower id first), the old seat emptied and the new
+    one taken with the same chips, both versions bumped. Refused while the player's table
+    has a hand in play; the new table may be playing one (the player is dealt in from the
+    next, unless between the small blind and the button: TDA 10, the engine's rule).
+    """
+    if from_table_id == to_table_id:
+        raise TableError("bad_move", _("a move goes to another table"))
+    with transaction.atomic():
+        first, second = sorted((from_table_id, to_table_id))
+        locked = {first: _tournament_table(first), second: _tournament_table(second)}
+        source, target = locked[from_table_id], locked[to_table_id]
+        if current_hand(source) is not None:
+            raise TableError("hand_in_play", _("a player moves between hands only"))
+        old = _seat_locked(source, from_seat)
+        new = _seat_locked(target, to_seat)
+        if old.user_id is None:
+            raise TableError(
+                "bad_move",
+                _("seat %(seat)s of %(table)s is empty"),
+                {"seat": from_seat, "table": source.name},
+            )
+        if new.user_id is not None:
+            raise TableError(
+                "seat_taken",
+                _("seat %(seat)s of %(table)s is taken"),
+                {"seat": to_seat, "table": target.name},
+            )
+        if target.seats.filter(user_id=old.user_id).exists():
+            raise TableError("already_seated", _("that player already sits at that table"))
+        user_id, stack = old.user_id, old.stack
+        new.user_id = user_id
+        new.bot_style = old.bot_style
+        new.stack = stack + old.adding
+        new.state = (
+            SeatState.SITTING_OUT if old.state == SeatState.SITTING_OUT else SeatState.PLAYING
+        )
+        new.sat_out_reason = old.sat_out_reason
+        new.is_new = True
+        new.muck_losing = old.muck_losing
+        seat_clear(old)
+        rows.save(new)
+        if not target.held and target.next_hand_at is None and current_hand(target) is None:
+            # A table left alone by its last opponent deals again when players arrive.
+            schedule_next_hand(target, timezone.now())
+        changed(source)
+        changed(target)
+        moved = SeatMoved(user_id, from_table_id, from_seat, to_table_id, to_seat, new.stack)
+        transaction.on_commit(
+            lambda: broadcast.table_moved(from_table_id, user_id, to_table_id, to_seat)
+        )
+    return moved
+
+
+@table_write
+def seat_place(table_id: int, number: int, sitter: Sitter) -> Seat:
+    """Seat a newcomer (a late entry, a re-entry) with their chips at an empty seat."""
+    table = _tournament_table(table_id)
+    seat = _seat_locked(table, number)
+    if seat.user_id is not None:
+        raise TableError("seat_taken", _("seat %(seat)s is taken"), {"seat": number})
+    if table.seats.filter(user_id=sitter.user_id).exists():
+        raise TableError("already_seated", _("that player already sits at this table"))
+    if sitter.stack <= 0:
+        raise TableError("bad_buy_in", _("a player is seated with chips"))
+    seat.user_id = sitter.user_id
+    seat.bot_style = sitter.bot_style
+    seat.stack = sitter.stack
+    seat.state = SeatState.PLAYING
+    seat.is_new = True
+    rows.save(seat)
+    if not table.held and table.next_hand_at is None and current_hand(table) is None:
+        schedule_next_hand(table, timezone.now())
+    changed(table)
+    return seat
+
+
+@table_write
+def seat_chips_add(table_id: int, number: int, chips: int) -> Seat:
+    """Add chips to a seat from the next hand (a rebuy, an add-on): never to a hand in play."""
+    if chips <= 0:
+        raise TableError("bad_buy_in", _("add a positive number of chips"))
+    table = _tournament_table(table_id)
+    seat = _seat_locked(table, number)
+    if seat.user_id is None:
+        raise TableError("no_seat", _("seat %(seat)s is empty"), {"seat": number})
+    hand = current_hand(table)
+    if hand is not None:
+        seat.adding += chips  # play_hand_finish adds them when the hand ends
+    else:
+        seat.stack += chips
+    rows.save(seat)
+    changed(table)
+    return seat
+
+
+@table_write
+def seat_vacate(table_id: int, number: int, user_id: int | None = None) -> bool:
+    """Take away the seat of a player with no chips left (out of the tournament).
+
+    Idempotent: nothing happens (False) when the table has closed since, or the seat is
+    empty or someone else's (``user_id`` given) by now."""
+    table = lock(table_id)
+    if not table.is_tournament or not table.is_open:
+        return False
+    seat = _seat_locked(table, number)
+    if seat.user_id is None or (user_id is not None and seat.user_id != user_id):
+        return False
+    if seat.stack > 0 or seat.adding > 0:
+        raise TableError("has_chips", _("a player with chips keeps their seat"))
+    seat_clear(seat)
+    changed(table)
+    return True
+
+
+@table_write
+def tournament_table_close(table_id: int, *, now: datetime | None = None) -> bool:
+    """Close a tournament table (broken, or the tournament is over): its seats are emptied
+    (their chips went to other tables or the tournament is over). A hand in play is left
+    to finish first: the table closes itself when it ends (``closing``)."""
+    table = lock(table_id)
+    if not table.is_tournament or not table.is_open:
+        return False
+    if current_hand(table) is not None:
+        table.closing = True
+        changed(table)
+        return False
+    for seat in table.seats.select_for_update():
+        if seat.user_id is not None:
+            seat_clear(seat)
+    table.closed_at = now or timezone.now()
+    table.closing = False
+    table.held = True
+    table.next_hand_at = None
+    changed(table)
+    return True
+
+
+def seats_of(table_ids: Sequence[int]) -> list[Seat]:
+    """The occupied seats of these tables (a read, no lock)."""
+    return list(
+        Seat.objects.filter(table_id__in=list(table_ids), user__isnull=False).order_by(
+            "table_id", "number"
+        )
+    )
+
+
+def seat_elsewhere(table_id: int, user: Any) -> tuple[int, int] | None:
+    """Where a player watching tournament table ``table_id`` without a seat there sits now
+    (another open tournament table, seat), if anywhere: a page left at the old table after
+    a move (a lost ``moved`` frame, a page opened later) follows the player there."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    if not Table.objects.filter(pk=table_id, kind=TableKind.TOURNAMENT).exists():
+        return None
+    if Seat.objects.filter(table_id=table_id, user=user).exists():
+        return None
+    found = (
+        Seat.objects.filter(
+            user=user, table__kind=TableKind.TOURNAMENT, table__closed_at__isnull=True
+        )
+        .values_list("table_id", "number")
+        .first()
+    )
+    return None if found is None else (found[0], found[1])

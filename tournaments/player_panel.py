@@ -1,0 +1,133 @@
+"""What a viewer of an online tournament sees of their own: their entry, the rebuy, re-entry
+or add-on they may take now, the deal on offer and their answer, and their table.
+
+One context for the two places it shows, the tournament's lobby and each of its live
+tables (through ``tables.panels``, registered in ``TournamentsConfig.ready``), rendered by
+``tournaments/_my_panel.html``. A viewer with no entry (a spectator) sees the deal's lines
+but no buttons.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+from django.urls import reverse
+from django.utils import timezone
+
+from tournaments import selectors
+from tournaments.models import DealOffer, DealState, Entry, EntryState, Tournament, TournamentTable
+from tournaments.services import offers
+
+if TYPE_CHECKING:
+    from django.http import HttpRequest
+
+    from tables.models import Table
+
+# A settled deal stays on the players' screens this long, so they see how it ended.
+SETTLED_SHOWN = timedelta(minutes=10)
+
+
+def _newest_entry(tournament: Tournament, user: Any) -> Entry | None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return (
+        tournament.entries.filter(player__user=user, state__in=(EntryState.PLAYING, EntryState.OUT))
+        .select_related("player")
+        .order_by("-number", "-pk")
+        .first()
+    )
+
+
+def deal_view(offer: DealOffer | None, entry: Entry | None) -> dict[str, Any] | None:
+    """A deal offer as the screens show it: each player's chips, prize and answer."""
+    if offer is None:
+        return None
+    if not offer.is_pending and (
+        offer.settled_at is None or timezone.now() - offer.settled_at > SETTLED_SHOWN
+    ):
+        return None
+    answers = list(offer.answers.all())
+    lines = [
+        {
+            "entry_id": answer.entry_id,
+            "name": answer.entry.player.name,
+            "stack": offer.stacks.get(str(answer.entry_id)),
+            "prize": offer.amounts.get(str(answer.entry_id)),
+            "answer": answer.answer,
+            "mine": entry is not None and answer.entry_id == entry.pk,
+        }
+        for answer in answers
+    ]
+    lines.sort(key=lambda line: (-(line["prize"] or 0), -(line["stack"] or 0), line["name"]))
+    mine = next((line for line in lines if line["mine"]), None)
+    return {
+        "offer": offer,
+        "lines": lines,
+        "mine": mine,
+        "can_answer": offer.state == DealState.OPEN and mine is not None and not mine["answer"],
+        "waiting": sum(1 for line in lines if not line["answer"]),
+    }
+
+
+def my_table_url(tournament: Tournament, entry: Entry | None) -> str | None:
+    """The live table page of the viewer's seat, while they play."""
+    if (
+        entry is None
+        or tournament.is_over
+        or entry.state != EntryState.PLAYING
+        or entry.table_number is None
+    ):
+        return None
+    live_id = (
+        TournamentTable.objects.filter(
+            tournament=tournament,
+            number=entry.table_number,
+            live_table__isnull=False,
+            live_table__closed_at__isnull=True,
+        )
+        .values_list("live_table_id", flat=True)
+        .first()
+    )
+    return reverse("tables:table", args=[live_id]) if live_id else None
+
+
+def panel_context(
+    tournament: Tournament, request: HttpRequest, *, table: Table | None = None
+) -> dict[str, Any]:
+    """The viewer's own part of an online tournament (``table``: shown on that live table)."""
+    entry = _newest_entry(tournament, request.user)
+    offer = selectors.deal_latest(tournament)
+    return {
+        "tournament": tournament,
+        "my_entry": entry,
+        "my_offers": offers.offers_for(tournament, request.user) if entry else [],
+        "deal": deal_view(offer, entry),
+        "my_table_url": my_table_url(tournament, entry),
+        "lobby_url": reverse("tournaments:lobby", args=[tournament.pk]),
+        "on_table": table.pk if table is not None else None,
+    }
+
+
+class TournamentTablePanels:
+    """``tables.panels.TablePanelProvider`` for the live tables of online tournaments."""
+
+    def _tournament(self, table: Table) -> Tournament | None:
+        tournament_table = (
+            TournamentTable.objects.select_related("tournament__event")
+            .filter(live_table_id=table.pk)
+            .first()
+        )
+        return tournament_table.tournament if tournament_table is not None else None
+
+    def claims(self, table: Table) -> bool:
+        return TournamentTable.objects.filter(live_table_id=table.pk).exists()
+
+    def panels(self, table: Table, request: HttpRequest) -> list[tuple[str, dict[str, Any]]]:
+        tournament = self._tournament(table)
+        if tournament is None:
+            return []
+        return [("tournaments/_my_panel.html", panel_context(tournament, request, table=table))]
+
+
+provider = TournamentTablePanels()

@@ -1,0 +1,266 @@
+"""The tournament's lobby, and the player's own taps: rebuy, re-entry, add-on, the deal.
+
+The lobby (``/tournaments/<id>/lobby/``) is public: the clock, level, players left, average
+stack and payouts come from the blind clock's payload and follow its socket
+(static/tournaments/clock.js, the same feed as the TV clock); the tables with their players
+and stacks, the entrants and who went out where are the "public" fragment, the viewer's own
+entry, offers and deal the "mine" fragment, each refreshed by htmx polling.
+
+Cost with 300 players at 34 tables (tests/tournaments/test_lobby_cost.py, SQLite): the
+public fragment is the same for every viewer, so it is rendered once per
+``PUBLIC_CACHE_SECONDS`` per tournament (6 queries, about 100 ms) and served from the cache
+in between (1 query, under 2 ms), stacks on a lobby being at most seconds old; 300 viewers
+polling every 10 s are 30 cache reads a second and one render per 5 s. The "mine" fragment
+is 11 small queries per logged-in viewer every ``MINE_POLL_SECONDS``, whatever the field.
+
+The taps are POSTs with CSRF from the lobby or a live table's panel (``tables.panels``).
+Without JavaScript they redirect back; with htmx they answer with the refreshed panel,
+the action's message in it.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.cache import cache
+from django.db.models import Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import URLPattern, path, reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from tables.models import Table
+from tournaments import player_panel, selectors
+from tournaments.errors import TournamentError
+from tournaments.models import DealOffer, DealState, Entry, EntryState, Tournament, TournamentState
+from tournaments.permissions import is_director
+from tournaments.services import deals, offers, results
+
+PUBLIC_CACHE_SECONDS = 5
+PUBLIC_POLL_SECONDS = 10
+MINE_POLL_SECONDS = 15
+
+
+def _tournament(tournament_id: int) -> Tournament:
+    return get_object_or_404(
+        Tournament.objects.select_related("event", "event__season", "blind_structure"),
+        pk=tournament_id,
+    )
+
+
+def lobby_public_context(tournament: Tournament) -> dict[str, Any]:
+    """The lobby's part that is the same for every viewer: tables, entrants, who is out."""
+    listed = list(
+        Entry.objects.filter(
+            tournament=tournament,
+            state__in=(EntryState.REGISTERED, EntryState.PLAYING, EntryState.OUT),
+        )
+        .select_related("player")
+        .order_by("player__name", "number")
+    )
+    seats = selectors.live_seats_of(tournament)
+    live_ids = selectors.live_tables_of(tournament)
+    tables: dict[int, list[dict[str, Any]]] = {number: [] for number in sorted(live_ids)}
+    for entry in listed:
+        if entry.state != EntryState.PLAYING or entry.table_number not in tables:
+            continue
+        seat = seats.get((entry.table_number, entry.seat_number or 0))
+        tables[entry.table_number].append(
+            {
+                "seat": entry.seat_number,
+                "name": entry.player.name,
+                "chips": selectors.seat_chips(seat),
+            }
+        )
+    table_rows = [
+        {
+            "number": number,
+            "url": reverse("tables:table", args=[live_ids[number]]),
+            "players": sorted(players, key=lambda p: p["seat"] or 0),
+            "chips": sum(p["chips"] or 0 for p in players),
+        }
+        for number, players in tables.items()
+    ]
+    try:
+        payouts: results.Payouts | None = results.payouts_compute(tournament)
+    except TournamentError:
+        payouts = None
+    finished = tournament.state == TournamentState.FINISHED
+    out = sorted(
+        (e for e in listed if e.state == EntryState.OUT or (finished and e.place)),
+        key=lambda e: (e.place or 10**9, e.player.name),
+    )
+    prizes = payouts.prizes if payouts is not None else []
+    out_rows = [
+        {
+            "entry": entry,
+            "place": entry.place,
+            "prize": entry.prize
+            if finished
+            else (prizes[entry.place - 1] if entry.place and entry.place <= len(prizes) else 0),
+        }
+        for entry in out
+    ]
+    return {
+        "tournament": tournament,
+        "tables": table_rows,
+        "entrants": listed,
+        "playing_count": sum(1 for e in listed if e.state == EntryState.PLAYING),
+        "out_rows": out_rows,
+        "finished": finished,
+        "payouts": payouts,
+    }
+
+
+def _public_html(request: HttpRequest, tournament: Tournament) -> str:
+    """The public fragment, rendered once per tournament, language and few seconds."""
+    bucket = int(time.time() // PUBLIC_CACHE_SECONDS)
+    key = f"tournaments:lobby:{tournament.pk}:{get_language()}:{bucket}"
+    html = cache.get(key)
+    if html is None:
+        html = render_to_string("tournaments/_lobby_public.html", lobby_public_context(tournament))
+        cache.set(key, html, PUBLIC_CACHE_SECONDS * 2)
+    return mark_safe(html)  # noqa: S308 - our own template's output, escaped when rendered
+
+
+def _mine_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
+    return {
+        "panel": player_panel.panel_context(tournament, request),
+        "mine_poll": MINE_POLL_SECONDS,
+    }
+
+
+def lobby(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _tournament(tournament_id)
+    context = {
+        "tournament": tournament,
+        "event": tournament.event,
+        "public_html": _public_html(request, tournament),
+        "public_poll": PUBLIC_POLL_SECONDS,
+        "is_director": is_director(request.user),
+        "socket_path": f"/ws/tournaments/{tournament.tv_token}/clock/",
+        **_mine_context(request, tournament),
+    }
+    return render(request, "tournaments/lobby.html", context)
+
+
+@require_GET
+def lobby_public(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _tournament(tournament_id)
+    return HttpResponse(_public_html(request, tournament))
+
+
+@require_GET
+def lobby_mine(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _tournament(tournament_id)
+    return render(request, "tournaments/_my_panel.html", _mine_context(request, tournament))
+
+
+# The player's taps --------------------------------------------------------------------------
+
+
+def _back(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """htmx: the refreshed panel (of the live table it was tapped on, or the lobby's);
+    without JavaScript: back to the page it came from."""
+    if request.htmx:
+        table_id = request.POST.get("table", "")
+        table = Table.objects.filter(pk=table_id).first() if table_id.isdigit() else None
+        context = {
+            "panel": player_panel.panel_context(tournament, request, table=table),
+            "mine_poll": MINE_POLL_SECONDS,
+            "show_messages": True,
+        }
+        return render(request, "tournaments/_my_panel.html", context)
+    target = request.POST.get("next", "")
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return redirect(target)
+    return redirect("tournaments:lobby", tournament.pk)
+
+
+OFFER_DONE = {
+    "rebuy": gettext_lazy(
+        "Rebuy taken: %(chips)s chips for %(price)s, on your stack from the next hand."
+    ),
+    "addon": gettext_lazy(
+        "Add-on taken: %(chips)s chips for %(price)s, on your stack from the next hand."
+    ),
+    "reentry": gettext_lazy("You are back in: %(chips)s chips for %(price)s, at a new seat."),
+}
+
+
+@require_POST
+def offer_take(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _tournament(tournament_id)
+    kind = request.POST.get("kind", "")
+    if not request.user.is_authenticated:
+        return redirect_to_login(reverse("tournaments:lobby", args=[tournament.pk]))
+    entry_id = request.POST.get("entry", "")
+    if not Entry.objects.filter(
+        pk=entry_id if entry_id.isdigit() else 0, tournament=tournament
+    ).exists():
+        messages.error(request, _("This entry does not exist."))
+        return _back(request, tournament)
+    try:
+        offers.offer_take(entry_id, request.user, kind, seen=request.POST.get("seen"))
+    except TournamentError as error:
+        messages.error(request, error.message)
+    else:
+        chips = {
+            "rebuy": tournament.rebuy_chips,
+            "addon": tournament.addon_chips,
+            "reentry": tournament.event.starting_stack,
+        }[kind]
+        price = {
+            "rebuy": tournament.rebuy_price,
+            "addon": tournament.addon_price,
+            "reentry": tournament.event.buy_in + tournament.event.fee,
+        }[kind]
+        messages.success(request, str(OFFER_DONE[kind]) % {"chips": chips, "price": price})
+    return _back(request, tournament)
+
+
+@require_POST
+def deal_answer(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _tournament(tournament_id)
+    if not request.user.is_authenticated:
+        return redirect_to_login(reverse("tournaments:lobby", args=[tournament.pk]))
+    offer_id = request.POST.get("offer", "")
+    if (
+        not offer_id.isdigit()
+        or not DealOffer.objects.filter(Q(pk=offer_id) & Q(tournament=tournament)).exists()
+    ):
+        messages.error(request, _("This deal does not exist."))
+        return _back(request, tournament)
+    answer = request.POST.get("answer", "")
+    try:
+        offer = deals.deal_answer(offer_id, request.user, answer)
+    except TournamentError as error:
+        messages.error(request, error.message)
+    else:
+        if offer.state == DealState.ACCEPTED:
+            messages.success(request, _("Everyone accepted: the deal is recorded."))
+        elif answer == "decline":
+            messages.info(request, _("You declined the deal; play goes on."))
+        else:
+            messages.success(request, _("You accepted the deal; waiting for the others."))
+    return _back(request, tournament)
+
+
+urlpatterns: list[URLPattern] = [
+    path("<int:tournament_id>/lobby/", lobby, name="lobby"),
+    path("<int:tournament_id>/lobby/public/", lobby_public, name="lobby_public"),
+    path("<int:tournament_id>/lobby/mine/", lobby_mine, name="lobby_mine"),
+    # What is taken or answered is in the form (kind, entry, seen; offer, answer).
+    path("<int:tournament_id>/take/", offer_take, name="offer_take"),
+    path("<int:tournament_id>/deal/answer/", deal_answer, name="deal_answer"),
+]
