@@ -22,7 +22,7 @@ import asyncio
 import json
 import logging
 import threading
-from concurrent.futures import Future
+from concurrent.futures import Future, wait
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -33,6 +33,8 @@ logger = logging.getLogger(__name__)
 _socket_loop: asyncio.AbstractEventLoop | None = None
 _sender_loop: asyncio.AbstractEventLoop | None = None
 _sender_lock = threading.Lock()
+_in_flight: set[Future[Any]] = set()
+_in_flight_lock = threading.Lock()
 
 
 def clock_group(tournament_id: int) -> str:
@@ -60,9 +62,29 @@ def _sender() -> asyncio.AbstractEventLoop:
 
 
 def _log_failure(future: Future[Any]) -> None:
-    error = future.exception()
+    with _in_flight_lock:
+        _in_flight.discard(future)
+    error = None if future.cancelled() else future.exception()
     if error is not None:
         logger.error("clock broadcast failed: %r", error)
+
+
+def _track(future: Future[Any]) -> None:
+    with _in_flight_lock:
+        _in_flight.add(future)
+    future.add_done_callback(_log_failure)
+
+
+def clock_sent(timeout: float = 5.0) -> bool:
+    """Wait until the broadcasts this process has handed to another loop are out; False if
+    some are still under way after ``timeout`` seconds.
+
+    For a caller that must not race its own earlier news: a test that changes the clock and
+    then connects a screen, or a worker about to exit.
+    """
+    with _in_flight_lock:
+        pending = list(_in_flight)
+    return not wait(pending, timeout=timeout).not_done
 
 
 def clock_changed(tournament_id: int, payload: dict[str, Any]) -> None:
@@ -87,13 +109,11 @@ def clock_changed(tournament_id: int, payload: dict[str, Any]) -> None:
             if running is not None:
                 running.create_task(layer.group_send(group, message))
             elif loop is not None and loop.is_running():
-                future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
-                future.add_done_callback(_log_failure)
+                _track(asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop))
             else:
                 # No socket has connected in this process: nobody here to tell.
                 async_to_sync(layer.group_send)(group, message)
             return
-        future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), _sender())
-        future.add_done_callback(_log_failure)
+        _track(asyncio.run_coroutine_threadsafe(layer.group_send(group, message), _sender()))
     except Exception:
         logger.exception("broadcast to %s failed", group)

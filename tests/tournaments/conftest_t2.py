@@ -119,7 +119,14 @@ def reload(tournament: Tournament) -> Tournament:
 
 @pytest.fixture
 def running_now(clock_tournament: Tournament, director: User) -> Tournament:
-    """The clock started just now on level 1 (for sockets and pages, which read real time)."""
+    """The clock started just now on level 1 (for sockets and pages, which read real time).
+
+    The start's broadcast is out before the fixture returns: with channels-redis it is sent
+    from a thread of its own, and a screen connected meanwhile would hear it after its own
+    first state, in place of the change a test waits for."""
+    from tournaments import broadcast
     from tournaments.services.clock import clock_start
 
-    return clock_start(clock_tournament.pk, by=director)
+    started = clock_start(clock_tournament.pk, by=director)
+    assert broadcast.clock_sent()
+    return started
