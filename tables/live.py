@@ -26,6 +26,7 @@ from tables.engine.evaluator import best_high, best_low, high_category, high_ran
 from tables.engine.state import Hand as EngineHand
 from tables.engines import engine_of
 from tables.i18n import HIGH_CODES, hand_shape
+from tables.kept_rows import rows_follow
 from tables.models import ChatMessage, Hand, Seat, SeatState, Table
 from tables.timing import COUNTDOWN_AFTER_SECONDS
 
@@ -250,12 +251,17 @@ _TAILS: dict[int, tuple[tuple[int, Any, int], tuple[list[Any], list[Any]]]] = {}
 
 
 def remember_wire(table_id: int, created_at: Any, version: int, wire: dict[str, Any]) -> None:
-    """Keep the recent hands and chat a broadcast carried, for this process's next move."""
+    """Keep the recent hands and chat a broadcast carried, and follow the move it carried
+    in this process's kept rows (``kept_rows.rows_follow``), for this process's next move."""
     key = (table_id, created_at, version)
     with _STATE_LOCK:
         heard = _TAILS.get(table_id)
-        if heard is None or heard[0][1] != created_at or heard[0][2] < version:
+        fresh = heard is None or heard[0][1] != created_at or heard[0][2] < version
+        if fresh:
             _TAILS[table_id] = (key, (wire["recent"], wire["chat"]))
+    news = wire.get("move")
+    if fresh and news is not None:
+        rows_follow(news)
 
 
 def table_snapshot(table: Table | int, user: Any) -> dict[str, Any]:

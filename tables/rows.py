@@ -236,6 +236,41 @@ def save(obj: Model, names: tuple[str, ...] | None = None) -> None:
             raise model.DoesNotExist(f"{model.__name__} {obj.pk} is gone")  # type: ignore[attr-defined]
 
 
+def save_many(objs: list[Any]) -> None:
+    """``save`` of several rows of one model, every field, in one statement on PostgreSQL
+    (one round trip for a hand's six seats instead of six); raises the model's
+    ``DoesNotExist`` if a row is gone."""
+    if len(objs) < 2 or not _postgres():
+        for obj in objs:
+            save(obj)
+        return
+    model = type(objs[0])
+    fields = [f for f in _concrete(model) if not f.primary_key]
+    params: list[Any] = []
+    for f in fields:
+        for obj in objs:
+            params += [obj.pk, f.get_db_prep_save(f.pre_save(obj, False), connection)]
+    params += [obj.pk for obj in objs]
+    with connection.cursor() as cursor:
+        cursor.execute(_update_many_sql(model, len(objs)), params)
+        if cursor.rowcount != len(objs):
+            raise model.DoesNotExist(f"some of {model.__name__} {[o.pk for o in objs]} are gone")  # type: ignore[attr-defined]
+
+
+@cache
+def _update_many_sql(model: type[Model], count: int) -> str:
+    pk = _quote(model._meta.pk.column)  # type: ignore[union-attr]
+    sets = ", ".join(
+        f"{_quote(f.column)} = CASE {pk} "
+        + " ".join([f"WHEN %s THEN CAST(%s AS {f.cast_db_type(connection)})"] * count)
+        + " END"
+        for f in _concrete(model)
+        if not f.primary_key
+    )
+    keys = ", ".join(["%s"] * count)
+    return f"UPDATE {_quote(model._meta.db_table)} SET {sets} WHERE {pk} IN ({keys})"
+
+
 @cache
 def _update_sql(model: type[Model], columns: tuple[str, ...], where: tuple[str, ...]) -> str:
     sets = ", ".join(f"{_quote(c)} = %s" for c in columns)

@@ -7,6 +7,11 @@ Countdowns are short; the periodic sweep catches whatever a lost task missed.
 
 from __future__ import annotations
 
+import logging
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
 from celery import current_app
 from django.conf import settings
 from django.db import transaction
@@ -16,21 +21,49 @@ from tables.timing import bot_think_seconds
 TICK_TASK = "tables.tasks.table_tick_task"
 BOT_TASK = "tables.tasks.bot_move_task"
 
+logger = logging.getLogger(__name__)
+
 
 def _scheduling() -> bool:
     # Tests drive the clock by calling the services with an explicit `now`.
     return bool(getattr(settings, "TABLES_SCHEDULE_TASKS", True))
 
 
+# The sends are handed to one thread of this process: a send is a round trip to the broker
+# and the move that asked for it would otherwise wait for it before its own broadcast (the
+# commit's callbacks run in order, and the move's news is the last of them).
+# Made on first use in each process: a Celery worker forks its children after import.
+_sender: tuple[int, ThreadPoolExecutor] | None = None
+_sender_lock = threading.Lock()
+
+
+def _sender_pool() -> ThreadPoolExecutor:
+    global _sender
+    with _sender_lock:
+        if _sender is None or _sender[0] != os.getpid():
+            _sender = (
+                os.getpid(),
+                ThreadPoolExecutor(max_workers=1, thread_name_prefix="tables-scheduler"),
+            )
+        return _sender[1]
+
+
+def _send(name: str, table_id: int, countdown: float) -> None:
+    try:
+        current_app.send_task(name, (table_id,), countdown=countdown)
+    except Exception:  # noqa: BLE001 - the periodic sweep does what a lost task would have
+        logger.exception("sending %s for table %s failed", name, table_id)
+
+
+def _after_commit(name: str, table_id: int, countdown: float) -> None:
+    transaction.on_commit(lambda: _sender_pool().submit(_send, name, table_id, countdown))
+
+
 def schedule_tick(table_id: int, countdown: float) -> None:
     if _scheduling():
-        transaction.on_commit(
-            lambda: current_app.send_task(TICK_TASK, (table_id,), countdown=countdown)
-        )
+        _after_commit(TICK_TASK, table_id, countdown)
 
 
 def schedule_bot(table_id: int) -> None:
     if _scheduling():
-        transaction.on_commit(
-            lambda: current_app.send_task(BOT_TASK, (table_id,), countdown=bot_think_seconds())
-        )
+        _after_commit(BOT_TASK, table_id, bot_think_seconds())

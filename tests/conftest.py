@@ -57,3 +57,27 @@ def fresh_channel_layer() -> Iterator[None]:
     channel_layers.backends.clear()
     yield
     channel_layers.backends.clear()
+
+
+@pytest.fixture(autouse=True)
+def fresh_kept_rows() -> Iterator[None]:
+    """Each test starts with no table's rows kept for the next move (``tables.kept_rows``):
+    a test database's tables are new each time, and a test may write rows behind the
+    services' back."""
+    from tables import kept_rows
+
+    kept_rows.rows_forget()
+    yield
+    kept_rows.rows_forget()
+
+
+@pytest.fixture(autouse=True)
+def language_reset() -> Iterator[None]:
+    """Each test starts in the site's default language. A French request through the test
+    client runs in the test's own thread, and the locale middleware's ``activate`` would
+    otherwise stay in force for the next test of the worker (its lazy messages in French)."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()

@@ -23,7 +23,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from series.permissions import is_director
-from tables import broadcast, live, rows
+from tables import broadcast, kept_rows, live, rows
 from tables.engine.errors import RuleError
 from tables.engine.state import Hand as EngineHand
 from tables.engines import engine_file
@@ -144,28 +144,39 @@ def changed(
         raise TableError("stale", _("the table changed meanwhile; try again")) from None
     version = table.version
     table_id = table.pk
-    transaction.on_commit(lambda: _after_commit(table_id, version, table, moved))
+    # A move written with no table column (play.table_act's unlocked path) only added its
+    # records: other processes can follow it from the news alone (kept_rows.move_news).
+    only_records = table_columns == ()
+    transaction.on_commit(lambda: _after_commit(table_id, version, table, moved, only_records))
     if moved is not None and moved.wake_bot:
         schedule_bot(table_id)
 
 
-def _after_commit(table_id: int, version: int, table: Table, moved: Moved | None) -> None:
+def _after_commit(
+    table_id: int, version: int, table: Table, moved: Moved | None, only_records: bool = False
+) -> None:
     # Build the shared part of the new snapshot here, once, before the sockets ask for it:
     # after a move from the rows this transaction just wrote (the objects are not touched
     # again), otherwise by reading the table back.
     if moved is None:
         live.table_state_warm(table_id)
+        kept_rows.rows_drop(table_id)
     else:
         # The move's engine is filed: the sockets and the next move read it from now on.
         engine_file(moved.hand, moved.engine)
         live.table_state_after_move(table, moved.hand, moved.engine, list(moved.seats.values()))
+        # And its rows, for the next move here (kept_rows).
+        kept_rows.rows_file(table, list(moved.seats.values()), moved.hand)
     # Where sockets may be in other processes, the snapshot travels with the news, so they
-    # need no query.
+    # need no query; a move that only added records travels too, so the next move there
+    # needs none either.
     wire = (
         live.table_wire_if_cached(table_id, table.created_at, version)
         if broadcast.carries_state()
         else None
     )
+    if wire is not None and moved is not None and only_records:
+        wire = {**wire, "move": kept_rows.move_news(table, moved.hand, list(moved.added))}
     broadcast.table_changed(table_id, version, wire)
     if moved is not None and moved.hand_ended is not None:
         hand_ended.send(sender=Table, table_id=table_id, **moved.hand_ended)

@@ -14,7 +14,7 @@ from django.db.models import Case, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from tables import rows
+from tables import kept_rows, rows
 from tables.engine.errors import RuleError
 from tables.engine.records import MOVE_RECORDS, PotAwarded, record_to_json
 from tables.engine.state import Action, Street
@@ -109,9 +109,11 @@ def _act(
 ) -> ActResult:
     require_user(user)
     now = now or timezone.now()
-    # The table row, its seats and its hand in play, in one round trip (locked, unless the
-    # move is made outside a transaction: see table_act).
-    table, seat_rows, hand = rows.move_rows(table_id, lock=locked)
+    # The table row, its seats and its hand in play: outside a transaction, as this process
+    # keeps them when they are of the frame's version (kept_rows); else in one round trip
+    # (locked, unless the move is made outside a transaction: see table_act).
+    kept = None if locked else kept_rows.rows_for_move(table_id, version)
+    table, seat_rows, hand = kept or rows.move_rows(table_id, lock=locked)
     if table is None:
         raise TableError("not_found", _("there is no table %(table)s"), {"table": table_id})
     seats = {s.number: s for s in seat_rows}
@@ -284,6 +286,7 @@ def _hand_finish(
         )
     if table.is_tournament:
         return _tournament_hand_finish(table, hand, engine, seats, final, now)
+    finished = []
     for number, stack in final.items():
         seat = seats[number]
         seat.stack = stack
@@ -306,7 +309,9 @@ def _hand_finish(
         elif seat.stack <= 0:
             seat.state = SeatState.SITTING_OUT
             seat.sat_out_reason = NO_CHIPS
-        rows.save(seat)
+        finished.append(seat)
+    # The players' seats in one statement, not one round trip each.
+    rows.save_many(finished)
     if table.closing:
         # The host closed the table during this hand: everyone is cashed out now.
         table_close_now(table, [s for s in seats.values() if s.user_id is not None], now)
@@ -332,7 +337,6 @@ def _tournament_hand_finish(
         seat = seats[number]
         seat.stack = stack
         apply_adding(table, seat)
-        rows.save(seat)
         report.append(
             {
                 "seat": number,
@@ -341,6 +345,7 @@ def _tournament_hand_finish(
                 "after": seat.stack,
             }
         )
+    rows.save_many([seats[number] for number in final])
     winners: dict[int, list[int]] = {}
     for r in engine.records:
         if isinstance(r, PotAwarded) and r.seat not in winners.setdefault(r.pot, []):

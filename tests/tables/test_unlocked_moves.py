@@ -1,7 +1,11 @@
 """A move made without a transaction on PostgreSQL (``play.table_act``): one unlocked read,
 one conditional write that PostgreSQL applies atomically, and the locked way for the moves
 that write more than their records. Whatever changes the table between the read and the
-write bumps its version, so the move is refused as stale and nothing of it is written."""
+write bumps its version, so the move is refused as stale and nothing of it is written.
+
+The rows a move reads are kept by the process for the next move (``tables.kept_rows``), and
+followed from the news of another process's move: the tests of the read itself turn that
+off (``reads``); the last ones are about it."""
 
 from __future__ import annotations
 
@@ -11,7 +15,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import connection
 
-from tables import rows, services
+from tables import kept_rows, rows, services
 from tables.models import Hand, Table
 from tables.services import TableError
 from tests.tables.conftest import deal
@@ -24,7 +28,12 @@ pytestmark = [
 
 @pytest.fixture
 def reads(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
-    """Whether each move's read locked its rows, in order."""
+    """Whether each move's read locked its rows, in order (with no rows kept)."""
+    monkeypatch.setattr(kept_rows, "rows_file", lambda *args: None)
+    return read_spy(monkeypatch)
+
+
+def read_spy(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     seen: list[bool] = []
     real = rows.move_rows
 
@@ -61,6 +70,7 @@ def test_a_change_between_the_read_and_the_write_makes_the_move_stale(
     seated_table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     deal(seated_table)
+    kept_rows.rows_forget()
     seated_table.refresh_from_db()
     hand, player = in_play(seated_table)
     records = list(hand.records)
@@ -109,3 +119,124 @@ def test_an_illegal_move_made_without_a_transaction_writes_nothing(
     hand.refresh_from_db()
     assert hand.records == records
     assert Table.objects.get(pk=seated_table.pk).version == version
+
+
+def fields(table_id: int) -> tuple[Any, ...]:
+    """What a move reads of the table, its seats and its hand, comparable."""
+    table, seats, hand = rows.move_rows(table_id, lock=False)
+    assert table is not None and hand is not None
+    return (
+        table.version,
+        [(s.number, s.user_id, s.stack, s.state, s.leaving) for s in seats],
+        hand.pk,
+        hand.records,
+        [getattr(hand, name) for name in kept_rows.MOVE_STATE],
+    )
+
+
+def kept(table_id: int, version: int) -> tuple[Any, ...]:
+    found = kept_rows.rows_for_move(table_id, version)
+    assert found is not None
+    table, seats, hand = found
+    return (
+        table.version,
+        [(s.number, s.user_id, s.stack, s.state, s.leaving) for s in seats],
+        hand.pk,
+        hand.records,
+        [getattr(hand, name) for name in kept_rows.MOVE_STATE],
+    )
+
+
+def test_the_next_move_in_the_same_process_starts_from_the_rows_it_keeps(
+    seated_table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    deal(seated_table)
+    seated_table.refresh_from_db()
+    hand, player = in_play(seated_table)
+    first = services.table_act(seated_table.pk, player, hand.pk, seated_table.version, "call")
+    assert kept(seated_table.pk, first.version) == fields(seated_table.pk)
+    reads = read_spy(monkeypatch)
+    hand, player = in_play(seated_table)
+    second = services.table_act(seated_table.pk, player, hand.pk, first.version, "call")
+    assert reads == []
+    hand.refresh_from_db()
+    assert len(hand.records) == second.records
+    assert Table.objects.get(pk=seated_table.pk).version == second.version == first.version + 1
+    assert kept(seated_table.pk, second.version) == fields(seated_table.pk)
+
+
+def test_another_process_follows_a_move_from_its_news(
+    seated_table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The process that did not make the move brings its kept rows one version on from
+    the broadcast's ``move`` (packed with msgpack, as channels-redis sends it) and makes the
+    next move without reading."""
+    import msgpack
+
+    deal(seated_table)
+    seated_table.refresh_from_db()
+    hand, player = in_play(seated_table)
+    first = services.table_act(seated_table.pk, player, hand.pk, seated_table.version, "call")
+    elsewhere = kept_rows.rows_for_move(seated_table.pk, first.version)
+    assert elsewhere is not None
+    hand, player = in_play(seated_table)
+    second = services.table_act(seated_table.pk, player, hand.pk, first.version, "call")
+    table, seats, moved = kept_rows.rows_for_move(seated_table.pk, second.version) or ((),) * 3
+    news = kept_rows.move_news(table, moved, moved.records[len(elsewhere[2].records) :])
+    # This process as the other one saw it: the rows of the first move only.
+    kept_rows.rows_forget()
+    kept_rows.rows_file(*elsewhere)
+    kept_rows.rows_follow(msgpack.unpackb(msgpack.packb(news)))
+    assert kept(seated_table.pk, second.version) == fields(seated_table.pk)
+    # Followed once only: the same news again (a second socket of the table) changes nothing.
+    kept_rows.rows_follow(news)
+    assert kept(seated_table.pk, second.version) == fields(seated_table.pk)
+    reads = read_spy(monkeypatch)
+    hand, player = in_play(seated_table)
+    third = services.table_act(seated_table.pk, player, hand.pk, second.version, "check")
+    assert reads == []
+    assert Table.objects.get(pk=seated_table.pk).version == third.version
+
+
+def test_news_of_another_version_is_not_followed(seated_table: Table) -> None:
+    deal(seated_table)
+    seated_table.refresh_from_db()
+    hand, player = in_play(seated_table)
+    first = services.table_act(seated_table.pk, player, hand.pk, seated_table.version, "call")
+    table, seats, moved = kept_rows.rows_for_move(seated_table.pk, first.version) or ((),) * 3
+    news = kept_rows.move_news(table, moved, [])
+    news["from"] = first.version - 5  # a move this process never saw the version before of
+    kept_rows.rows_follow(news)
+    assert kept(seated_table.pk, first.version) == fields(seated_table.pk)
+    assert kept_rows.rows_for_move(seated_table.pk, first.version + 1) is None
+
+
+def test_kept_rows_of_a_table_changed_elsewhere_make_the_move_stale(
+    seated_table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process changed the table and its news has not arrived: the kept rows are
+    of the frame's version, but the write's version condition refuses the move."""
+    deal(seated_table)
+    seated_table.refresh_from_db()
+    hand, player = in_play(seated_table)
+    first = services.table_act(seated_table.pk, player, hand.pk, seated_table.version, "call")
+    Table.objects.filter(pk=seated_table.pk).update(version=first.version + 1)
+    hand, player = in_play(seated_table)
+    records = list(hand.records)
+    reads = read_spy(monkeypatch)
+    with pytest.raises(TableError) as refused:
+        services.table_act(seated_table.pk, player, hand.pk, first.version, "call")
+    assert refused.value.code == "stale" and reads == []
+    hand.refresh_from_db()
+    assert hand.records == records
+    assert Table.objects.get(pk=seated_table.pk).version == first.version + 1
+
+
+def test_a_hand_that_ended_is_not_kept(seated_table: Table) -> None:
+    deal(seated_table)
+    for _ in range(2):  # three players: two folds end the hand
+        seated_table.refresh_from_db()
+        hand, player = in_play(seated_table)
+        services.table_act(seated_table.pk, player, hand.pk, seated_table.version, "fold")
+    seated_table.refresh_from_db()
+    assert kept_rows.rows_for_move(seated_table.pk, seated_table.version) is None

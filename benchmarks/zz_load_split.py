@@ -1,0 +1,720 @@
+"""Load test of the live tables: N tables of six bot clients over real WebSockets.
+
+    python benchmarks/tables_load.py                      # N = 10, 50, 100; both modes
+    python benchmarks/tables_load.py --tables 10 --modes embedded --seconds 20
+    python benchmarks/tables_load.py --baseline           # N = 10, 100, each also on the relay
+    python benchmarks/tables_load.py --baseline --find-100ms --modes distributed
+
+For each mode it starts its own servers on 127.0.0.1 with a fresh database:
+- embedded: ``manage.py serve`` (daphne, in-memory channel layer, Celery in the process)
+  on a SQLite file;
+- distributed: two daphne processes on channels-redis, one Celery worker and beat, on a
+  fresh PostgreSQL database (needs DATABASE_URL=postgres://... and REDIS_URL; the Redis
+  database number is bumped to keep its keys apart).
+
+Every table has six players, each a WebSocket client that logs in with its own session
+and answers its turn after thinking ``--think`` seconds (1 s), choosing with the house bots'
+``decide``. In distributed mode three of a table's sockets are on each daphne.
+
+Measured, per N: the latency from a client sending a move until every one of the table's
+six sockets has received a snapshot that includes it (p50, p99), and moves applied per
+second. Traffic stays on 127.0.0.1; every run is bounded by --seconds.
+
+``--baseline``: right after each round, the same clients drive the same number of tables on a
+bare Channels relay (``benchmarks/relay_asgi.py``: one ``group_send`` per move of a snapshot
+recorded in that round, no database), served the same way in that mode; the site's p50 and
+p99 are printed as multiples of the relay's, a yardstick taken in the same minute.
+``--find-100ms``: after the --tables counts, rounds at the --steps counts (--step-seconds
+each, ascending) on each side whose p99 could still pass 100 ms there, and say where it did.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse, urlunparse
+
+BASE_DIR = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(BASE_DIR))
+
+PYTHON = sys.executable
+SPLIT: dict = {}
+SEATS = 6
+# After a round: how long the sockets get to close, and a helper subprocess to finish.
+STOP_SECONDS = 30.0
+HELPER_SECONDS = 600.0
+
+
+# --------------------------------------------------------------------------- server side
+
+
+def setup_tables(count: int, prefix: str) -> dict[str, Any]:
+    """Run in a subprocess with the server's DATABASE_URL: tables, players, sessions."""
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.auth.models import User
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from tables import services
+
+    director, _ = User.objects.get_or_create(username=f"{prefix}-director", is_superuser=True)
+    tables = []
+    for t in range(count):
+        table = services.table_create(
+            created_by=director, name=f"{prefix} {t}", big_blind=2, check_permission=False
+        )
+        cookies = []
+        for seat in range(1, SEATS + 1):
+            user = User.objects.create_user(f"{prefix}-{t}-{seat}", password=None)
+            services.seat_take(table.pk, user, seat, table.max_buy_in)
+            session = SessionStore()
+            session[SESSION_KEY] = str(user.pk)
+            session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+            session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+            session.save()
+            cookies.append(f"{settings.SESSION_COOKIE_NAME}={session.session_key}")
+        tables.append({"id": table.pk, "cookies": cookies})
+    return {"tables": tables}
+
+
+def close_tables(prefix: str) -> None:
+    import django
+
+    django.setup()
+    from django.db import transaction
+
+    from tables.models import Table
+
+    # Deleted, not just closed: a closed table still plays out its hand in play, and the
+    # bots are gone, so its seats would time out one by one through the next round's
+    # measurement (every 30 seconds, on all of them), which is not that round's load.
+    # The table row is locked first, as every table service does, or a tick in the Celery
+    # worker and the cascade deadlock.
+    for pk in Table.objects.filter(name__startswith=f"{prefix} ").values_list("pk", flat=True):
+        with transaction.atomic():
+            Table.objects.select_for_update().get(pk=pk).delete()
+
+
+def run_helper(env: dict[str, str], *args: str) -> dict[str, Any]:
+    out = subprocess.run(
+        [PYTHON, __file__, *args],
+        cwd=BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=HELPER_SECONDS,
+    )
+    if out.returncode:
+        raise RuntimeError(out.stderr[-3000:])
+    lines = out.stdout.strip().splitlines()
+    return json.loads(lines[-1]) if lines else {}
+
+
+class Servers:
+    def __init__(self, mode: str, workdir: Path, redis_db: int = 7) -> None:
+        from tests.tables.servers import deployed_env, free_port, server_env
+
+        self.mode = mode
+        self.processes: list[subprocess.Popen[bytes]] = []
+        self.ports = [free_port()] if mode == "embedded" else [free_port(), free_port()]
+        self.dropdb: str | None = None
+        if mode == "embedded":
+            env = server_env(DATABASE_URL=f"sqlite:///{workdir / 'load.sqlite3'}")
+            env.pop("REDIS_URL", None)
+        else:
+            url = os.environ.get("DATABASE_URL", "")
+            redis = os.environ.get("REDIS_URL", "")
+            if not url.startswith(("postgres://", "postgresql://")) or not redis:
+                raise SystemExit("distributed mode needs a PostgreSQL DATABASE_URL and REDIS_URL")
+            import psycopg
+
+            name = f"tables_load_{uuid.uuid4().hex[:8]}"
+            with psycopg.connect(url, autocommit=True) as conn:
+                conn.execute(f'CREATE DATABASE "{name}"')
+            self.admin_url = url
+            self.dropdb = name
+            redis_url = urlparse(redis)._replace(path=f"/{redis_db}")
+            env = server_env(
+                DATABASE_URL=urlunparse(urlparse(url)._replace(path=f"/{name}")),
+                REDIS_URL=urlunparse(redis_url),
+            )
+        self.env = deployed_env(env, "tables-load")
+        self.log = Path(os.environ.get("TABLES_LOAD_LOG", str(workdir / "servers.log")))
+
+    def start(self) -> None:
+        from tests.tables.servers import start_site
+
+        self.processes += start_site(self.env, self.mode, self.ports, self.log)
+        # Flush what earlier runs may have left in this Redis database's queue.
+        time.sleep(2)
+
+    def socket_url(self, index: int, table: dict[str, Any], seat: int) -> tuple[str, str]:
+        """Where seat ``seat`` (0-5) of the ``index``-th table connects: URL and Origin."""
+        port = self.ports[(index + seat) % len(self.ports)]
+        return f"ws://127.0.0.1:{port}/ws/tables/{table['id']}/", f"http://127.0.0.1:{port}"
+
+    def stop(self) -> None:
+        from tests.tables.servers import stop
+
+        for process in self.processes:
+            stop(process)
+        if self.dropdb:
+            import psycopg
+
+            with psycopg.connect(self.admin_url, autocommit=True) as conn:
+                conn.execute(f'DROP DATABASE IF EXISTS "{self.dropdb}" WITH (FORCE)')
+
+
+class RelayServers:
+    """The yardstick: ``benchmarks/relay_asgi.py``, a bare Channels relay, served as the site.
+
+    Embedded: one daphne on the site's in-memory layer; distributed: two daphnes on the
+    site's channels-redis pub/sub layer (the same settings module and environment as the
+    real servers), three of a table's sockets on each. No database, no Celery.
+    """
+
+    def __init__(self, site: Servers, workdir: Path) -> None:
+        from tests.tables.servers import free_port
+
+        self.mode = site.mode
+        self.ports = [free_port() for _ in site.ports]
+        self.snapshot = workdir / "relay_snapshot.json"
+        self.env = dict(site.env, RELAY_SNAPSHOT=str(self.snapshot))
+        self.log = site.log
+        self.processes: list[subprocess.Popen[bytes]] = []
+        self.run = ""
+
+    def start(self) -> None:
+        from tests.tables.servers import wait_for_port
+
+        daphne = str(Path(PYTHON).with_name("daphne"))
+        for port in self.ports:
+            with open(self.log, "ab") as log:
+                process = subprocess.Popen(
+                    [
+                        daphne,
+                        "-b",
+                        "127.0.0.1",
+                        "-p",
+                        str(port),
+                        "benchmarks.relay_asgi:application",
+                    ],
+                    cwd=BASE_DIR,
+                    env=self.env,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    start_new_session=True,
+                )
+            self.processes.append(process)
+            wait_for_port(port, process)
+
+    def tables(self, count: int, like: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+        """``count`` relay tables; the cookies are the real ones' (the same request bytes)."""
+        self.run = uuid.uuid4().hex[:8]
+        cookie = like[0]["cookies"][0] if like else f"sessionid={'x' * 32}"
+        return [{"id": t + 1, "cookies": [cookie] * SEATS} for t in range(count)]
+
+    def record(self, text: str) -> None:
+        """The real snapshot the relay's frames are made from (written before its round)."""
+        partial = self.snapshot.with_suffix(".part")
+        partial.write_text(text, encoding="utf-8")
+        partial.replace(self.snapshot)
+
+    def socket_url(self, index: int, table: dict[str, Any], seat: int) -> tuple[str, str]:
+        port = self.ports[(index + seat) % len(self.ports)]
+        return (
+            f"ws://127.0.0.1:{port}/ws/relay/{self.run}/{table['id']}/{seat + 1}/",
+            f"http://127.0.0.1:{port}",
+        )
+
+    def stop(self) -> None:
+        from tests.tables.servers import stop
+
+        for process in self.processes:
+            stop(process)
+
+
+# --------------------------------------------------------------------------- clients
+
+
+@dataclass
+class TableWatch:
+    """The six sockets of one table: the newest version each has seen, moves in flight."""
+
+    latest: list[int] = field(default_factory=lambda: [0] * SEATS)
+    pending: list[tuple[int, float]] = field(default_factory=list)
+
+    def seen(self, seat: int, version: int, latencies: list[float], now: float, frame=None) -> None:
+        if version <= self.latest[seat]:
+            return
+        end = bool(frame and (frame.get("hand") or {}).get("complete"))
+        self.latest[seat] = version
+        floor = min(self.latest)
+        if self.pending and self.pending[0][0] < floor:
+            keep = []
+            for acted_on, sent_at in self.pending:
+                if acted_on < floor:
+                    latencies.append(now - sent_at)
+                    SPLIT.setdefault(end, []).append(now - sent_at)
+                else:
+                    keep.append((acted_on, sent_at))
+            self.pending = keep
+
+
+async def bot_socket(
+    url: str,
+    origin: str,
+    cookie: str,
+    seat: int,
+    watch: TableWatch,
+    think: float,
+    state: dict[str, Any],
+    rng: random.Random,
+    table_index: int = 0,
+) -> None:
+    from websockets.asyncio.client import connect
+
+    from tables.botbrain import STYLES, decide
+
+    style = STYLES[seat % len(STYLES)]
+    await asyncio.sleep(state["ramp"] * table_index / max(1, state["tables"]))
+    async with connect(
+        url,
+        origin=origin,
+        additional_headers={"Cookie": cookie},
+        open_timeout=60,
+        max_size=2**20,
+    ) as ws:
+        planned: asyncio.Task[None] | None = None
+
+        async def act(frame: dict[str, Any]) -> None:
+            await asyncio.sleep(think)
+            if state["stop"].is_set():
+                return
+            if state["measuring"]:
+                watch.pending.append((frame["version"], time.perf_counter()))
+                state["sent"] += 1
+            await ws.send(json.dumps(frame))
+
+        while not state["stop"].is_set():
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
+            except TimeoutError:
+                continue
+            frame = json.loads(raw)
+            if frame.get("type") != "snapshot":
+                continue
+            if state["measuring"]:
+                watch.seen(seat, frame["version"], state["latencies"], time.perf_counter(), frame)
+                _sample(state, raw, frame)
+            else:
+                watch.latest[seat] = max(watch.latest[seat], frame["version"])
+            move = decide(style, frame, rng, samples=12)
+            if move is not None:
+                if planned is not None and not planned.done():
+                    planned.cancel()
+                planned = asyncio.create_task(act(move))
+
+
+def _sample(state: dict[str, Any], raw: str | bytes, frame: dict[str, Any]) -> None:
+    """Snapshot sizes, and every 16th text that asks for a betting move (the relay's model).
+
+    Done for the relay's frames too, so both are read by the same client code.
+    """
+    state["bytes"] += len(raw)
+    state["frames"] += 1
+    legal = frame.get("you", {}).get("legal")
+    if legal and not legal["show"] and not legal["muck"]:
+        state["turns"] += 1
+        if state["turns"] % 16 == 0 and len(state["samples"]) < 500:
+            state["samples"].append(raw)
+
+
+def _typical(samples: list[str | bytes]) -> str | None:
+    """The sampled snapshot of median size."""
+    if not samples:
+        return None
+    ordered = sorted(samples, key=len)
+    found = ordered[len(ordered) // 2]
+    return found if isinstance(found, str) else found.decode()
+
+
+async def drive(
+    servers: Servers | RelayServers, tables: list[dict[str, Any]], seconds: float, think: float
+) -> dict[str, Any]:
+    state: dict[str, Any] = {
+        "stop": asyncio.Event(),
+        "measuring": False,
+        "latencies": [],
+        "sent": 0,
+        # Players arrive over a few seconds, not all in the same instant.
+        "ramp": min(10.0, 0.1 * len(tables)),
+        "tables": len(tables),
+        "bytes": 0,
+        "frames": 0,
+        "turns": 0,
+        "samples": [],
+    }
+    rng = random.Random(7)
+    tasks = []
+    for t, table in enumerate(tables):
+        watch = TableWatch()
+        for seat, cookie in enumerate(table["cookies"]):
+            url, origin = servers.socket_url(t, table, seat)
+            tasks.append(
+                asyncio.create_task(
+                    bot_socket(
+                        url,
+                        origin,
+                        cookie,
+                        seat,
+                        watch,
+                        think,
+                        state,
+                        random.Random(rng.random()),
+                        t,
+                    )
+                )
+            )
+    # Everyone connected, and a few hands under way, before measuring.
+    warmup = state["ramp"] + 6.0
+    await asyncio.sleep(warmup)
+    # The clients are one process holding every socket: its own garbage collections (100 ms
+    # and more over that many objects) stalled all of them at once, which read as server
+    # latency. Its collector is off while measuring (memory grows a little for 30 s), and
+    # its event loop's lag is watched, so a stall on this side shows in the table.
+    gc.collect()
+    gc.freeze()
+    gc.disable()
+    lags: list[float] = []
+
+    async def watch_lag() -> None:
+        while not state["stop"].is_set():
+            before = time.perf_counter()
+            await asyncio.sleep(0.005)
+            lags.append(time.perf_counter() - before - 0.005)
+
+    lag_task = asyncio.create_task(watch_lag())
+    state["measuring"] = True
+    started = time.perf_counter()
+    cpu = time.process_time()
+    await asyncio.sleep(seconds)
+    elapsed = time.perf_counter() - started
+    cpu = time.process_time() - cpu
+    state["measuring"] = False
+    state["stop"].set()
+    # Sockets notice the stop within half a second; one still opening or closing gets a
+    # bounded wait, then is cancelled (and counted as an error), so a round always ends.
+    _, stuck = await asyncio.wait(tasks, timeout=STOP_SECONDS)
+    for task in stuck:
+        task.cancel()
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    await lag_task
+    gc.enable()
+    gc.unfreeze()
+    failures = [r for r in results if isinstance(r, Exception)]
+    latencies = sorted(state["latencies"])
+    return {
+        "moves": len(latencies),
+        "sent": state["sent"],
+        "per_second": len(latencies) / elapsed,
+        "p50": _percentile(latencies, 50) * 1000,
+        "p90": _percentile(latencies, 90) * 1000,
+        "p99": _percentile(latencies, 99) * 1000,
+        "failures": len(failures),
+        "client_lag": max(lags, default=0.0) * 1000,
+        # Past about 90% the clients, not the servers, are what the latency measures.
+        "client_cpu": 100 * cpu / elapsed,
+        "first_failure": repr(failures[0]) if failures else "",
+        "frame_bytes": state["bytes"] / max(1, state["frames"]),
+        "typical": _typical(state["samples"]),
+    }
+
+
+def _percentile(values: list[float], pct: float) -> float:
+    if not values:
+        return float("nan")
+    k = min(len(values) - 1, max(0, round(pct / 100 * (len(values) - 1))))
+    return values[k]
+
+
+def load_average() -> float:
+    return os.getloadavg()[0]
+
+
+def host_speed_ms() -> float:
+    """Milliseconds for a fixed pure-Python loop, best of three.
+
+    The machine is a virtual one whose processor is shared: the same loop has taken from
+    300 to 450 ms within a minute on an idle guest. Measured before and after each round,
+    this column says how fast the host was around it.
+    """
+    best = float("inf")
+    for _ in range(3):
+        started = time.perf_counter()
+        x = 0
+        for i in range(1_000_000):
+            x += i * i % 7
+        best = min(best, time.perf_counter() - started)
+    return best * 1000
+
+
+def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "_setup":
+        print(json.dumps(setup_tables(int(sys.argv[2]), sys.argv[3])))
+        return
+    if len(sys.argv) > 1 and sys.argv[1] == "_close":
+        close_tables(sys.argv[2])
+        print("{}")
+        return
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, nargs="+", default=None)
+    parser.add_argument(
+        "--modes",
+        nargs="+",
+        help="embedded, distributed (default: both, or embedded alone "
+        "without DATABASE_URL=postgres://... and REDIS_URL)",
+    )
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--think", type=float, default=1.0)
+    parser.add_argument(
+        "--baseline",
+        action="store_true",
+        help="after each round of the real tables, the same round on a bare Channels relay",
+    )
+    parser.add_argument(
+        "--find-100ms",
+        action="store_true",
+        help="after --tables, run --steps counts to narrow down where p99 passes 100 ms",
+    )
+    parser.add_argument("--steps", type=int, nargs="+", default=[50, 150, 200, 300])
+    parser.add_argument(
+        "--step-seconds", type=float, default=20.0, help="measuring time of the steps' rounds"
+    )
+    parser.add_argument(
+        "--redis-db",
+        type=int,
+        default=7,
+        help="the Redis database of the distributed servers (default 7)",
+    )
+    args = parser.parse_args()
+    from tests.tables.servers import benchmark_modes
+
+    args.modes = benchmark_modes(args.modes)
+    if args.tables is None:
+        args.tables = [10, 100] if args.baseline else [10, 50, 100]
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "series.settings")
+    began = time.perf_counter()
+    rows: list[dict[str, Any]] = []
+    print(_header(), flush=True)
+    for mode in args.modes:
+        with tempfile.TemporaryDirectory() as tmp:
+            servers = Servers(mode, Path(tmp), args.redis_db)
+            relay = RelayServers(servers, Path(tmp)) if args.baseline else None
+            try:
+                servers.start()
+                if relay is not None:
+                    relay.start()
+                mine: list[dict[str, Any]] = []
+                like: list[dict[str, Any]] | None = None
+                for n, sides in _plan(args, relay is not None, mine):
+                    if "site" in sides:
+                        row, like = _site_round(servers, n, args)
+                        mine.append(row)
+                        if row["typical"] and relay is not None:
+                            relay.record(row["typical"])
+                    if relay is not None and "relay" in sides:
+                        mine.append(_relay_round(relay, n, like, args))
+                rows += mine
+            finally:
+                if relay is not None:
+                    relay.stop()
+                servers.stop()
+    print()
+    print(_header())
+    for row in rows:
+        print(_row(row))
+    if args.baseline:
+        print()
+        print(_ratio_header())
+        for line in _ratios(rows):
+            print(line)
+    if args.find_100ms:
+        print()
+        for line in _crossings(rows, args.modes, bool(args.baseline)):
+            print(line)
+    print(f"\nwhole run: {time.perf_counter() - began:.0f} s")
+    for k, v in SPLIT.items():
+        v.sort()
+        print("END" if k else "GOES ON", len(v), "p50", round(1000*v[len(v)//2],1), "p90", round(1000*v[int(len(v)*.9)],1), "p99", round(1000*v[int(len(v)*.99)],1))
+    allv = sorted(x for v in SPLIT.values() for x in v)
+    top = allv[int(len(allv)*.98):]
+    print("of the top 2%:", sum(1 for x in SPLIT.get(True, []) if x >= top[0]), "are hand ends of", len(top))
+
+
+LIMIT_MS = 100.0
+
+
+def _plan(
+    args: argparse.Namespace, baseline: bool, done: list[dict[str, Any]]
+) -> Iterator[tuple[int, list[str]]]:
+    """The rounds of one mode: (table count, which servers), reading the rows done so far.
+
+    First every --tables count on both. With --find-100ms, then each --steps count in
+    ascending order, on each side whose p99 has not yet been seen both under 100 ms at a
+    higher count and over it at a lower one: the steps narrow down where it passes.
+    """
+    kinds = ["site", "relay"] if baseline else ["site"]
+    for n in args.tables:
+        yield n, kinds
+    if not args.find_100ms:
+        return
+    for n in sorted(set(args.steps) - set(args.tables)):
+        sides = []
+        for kind in kinds:
+            seen = [r for r in done if r["kind"] == kind]
+            under = max((r["tables"] for r in seen if r["p99"] <= LIMIT_MS), default=0)
+            over = min((r["tables"] for r in seen if not r["p99"] <= LIMIT_MS), default=None)
+            if under < n and (over is None or n < over):
+                sides.append(kind)
+        if sides:
+            yield n, sides
+
+
+GOAL_P50 = 2.0
+GOAL_P99 = 3.0
+
+
+def _seconds(n: int, args: argparse.Namespace) -> float:
+    return float(args.seconds if n in args.tables else args.step_seconds)
+
+
+def _site_round(
+    servers: Servers, n: int, args: argparse.Namespace
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    started = time.perf_counter()
+    prefix = f"load{n}-{uuid.uuid4().hex[:6]}"
+    setup = run_helper(servers.env, "_setup", str(n), prefix)
+    speed = host_speed_ms()
+    result = asyncio.run(drive(servers, setup["tables"], _seconds(n, args), args.think))
+    run_helper(servers.env, "_close", prefix)
+    result["host"] = (speed + host_speed_ms()) / 2
+    return _done(result, servers.mode, "site", n, started), setup["tables"]
+
+
+def _relay_round(
+    relay: RelayServers, n: int, like: list[dict[str, Any]] | None, args: argparse.Namespace
+) -> dict[str, Any]:
+    started = time.perf_counter()
+    tables = relay.tables(n, like)
+    speed = host_speed_ms()
+    result = asyncio.run(drive(relay, tables, _seconds(n, args), args.think))
+    result["host"] = (speed + host_speed_ms()) / 2
+    return _done(result, relay.mode, "relay", n, started)
+
+
+def _done(result: dict[str, Any], mode: str, kind: str, n: int, started: float) -> dict[str, Any]:
+    result.update(mode=mode, kind=kind, tables=n, sockets=n * SEATS, load=load_average())
+    result["round_s"] = time.perf_counter() - started
+    print(_row(result), flush=True)
+    if result["first_failure"]:
+        print(f"  first client failure: {result['first_failure'][:300]}", flush=True)
+    return result
+
+
+def _header() -> str:
+    return (
+        f"{'mode':<12} {'server':<6} {'tables':>6} {'sockets':>7} {'moves':>6} {'moves/s':>8} "
+        f"{'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'load1':>6} {'errors':>6} {'host ms':>7} "
+        f"{'cl lag':>6} {'cl cpu':>6} {'frame B':>7} {'round s':>7}"
+    )
+
+
+def _row(r: dict[str, Any]) -> str:
+    return (
+        f"{r['mode']:<12} {r['kind']:<6} {r['tables']:>6} {r['sockets']:>7} {r['moves']:>6} "
+        f"{r['per_second']:>8.1f} {r['p50']:>8.1f} {r['p90']:>8.1f} {r['p99']:>8.1f} "
+        f"{r['load']:>6.2f} {r['failures']:>6} {r['host']:>7.0f} {r['client_lag']:>6.1f} "
+        f"{r['client_cpu']:>5.0f}% {r['frame_bytes']:>7.0f} {r['round_s']:>7.0f}"
+    )
+
+
+def _ratio_header() -> str:
+    return (
+        f"{'mode':<12} {'tables':>6} {'site p50':>9} {'relay p50':>9} {'p50 x':>6} "
+        f"{'site p99':>9} {'relay p99':>9} {'p99 x':>6} {'goal':>5}"
+    )
+
+
+def _ratios(rows: list[dict[str, Any]]) -> list[str]:
+    """Per mode and table count measured on both: the site's latency over the relay's.
+
+    "goal" is issue 15's (stated for distributed mode at 100 tables): p50 within 2x the
+    relay's, p99 within 3x, and no client errors in either round.
+    """
+    lines = []
+    relay = {(r["mode"], r["tables"]): r for r in rows if r["kind"] == "relay"}
+    for site in rows:
+        other = relay.get((site["mode"], site["tables"]))
+        if site["kind"] != "site" or other is None:
+            continue
+        p50 = site["p50"] / other["p50"]
+        p99 = site["p99"] / other["p99"]
+        met = p50 <= GOAL_P50 and p99 <= GOAL_P99 and not site["failures"] + other["failures"]
+        lines.append(
+            f"{site['mode']:<12} {site['tables']:>6} {site['p50']:>9.1f} {other['p50']:>9.1f} "
+            f"{p50:>6.1f} {site['p99']:>9.1f} {other['p99']:>9.1f} {p99:>6.1f} "
+            f"{'met' if met else 'no':>5}"
+        )
+    return lines
+
+
+def _crossings(rows: list[dict[str, Any]], modes: list[str], baseline: bool) -> list[str]:
+    """Per mode and server: the lowest table count measured whose p99 passed 100 ms."""
+    lines = []
+    for mode in modes:
+        for kind in ("site", "relay") if baseline else ("site",):
+            mine = [r for r in rows if r["mode"] == mode and r["kind"] == kind]
+            over = min(
+                (r for r in mine if not r["p99"] <= LIMIT_MS),
+                key=lambda r: r["tables"],
+                default=None,
+            )
+            below = max(
+                (
+                    r
+                    for r in mine
+                    if r["p99"] <= LIMIT_MS and (over is None or r["tables"] < over["tables"])
+                ),
+                key=lambda r: r["tables"],
+                default=None,
+            )
+            if over is not None:
+                text = f"passes {LIMIT_MS:.0f} ms at {over['tables']} tables ({over['p99']:.1f} ms)"
+            else:
+                text = f"under {LIMIT_MS:.0f} ms up to {max(r['tables'] for r in mine)} tables"
+            if below is not None and over is not None:
+                text += f"; under it at {below['tables']} ({below['p99']:.1f} ms)"
+            lines.append(f"{mode:<12} {kind:<6} p99 {text}")
+    return lines
+
+
+if __name__ == "__main__":
+    main()
