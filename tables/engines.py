@@ -25,6 +25,8 @@ from tables.models import Hand
 SIZE = 1024
 
 _KEPT: OrderedDict[tuple[int, str], EngineHand] = OrderedDict()
+# Per table: the number and key of its newest hand kept.
+_NEWEST: dict[int, tuple[int, tuple[int, str]]] = {}
 _LOCK = threading.Lock()
 
 
@@ -62,9 +64,20 @@ def engine_to_move(hand: Hand) -> EngineHand:
 
 
 def engine_file(hand: Hand, engine: EngineHand) -> None:
-    """Keep ``engine`` as the hand's newest; nobody may change it after this."""
+    """Keep ``engine`` as the hand's newest; nobody may change it after this.
+
+    A table's next hand replaces its previous one's engine: a server keeps one hand per
+    table it serves rather than a thousand finished ones, which the garbage collector
+    would have to scan (their records are hundreds of objects each). An older hand read
+    again (a history page) is kept too, until newer ones push it out.
+    """
     key = (hand.pk, hand.commitment)
     with _LOCK:
+        newest = _NEWEST.get(hand.table_id)
+        if newest is None or (newest[1] != key and hand.number >= newest[0]):
+            if newest is not None:
+                _KEPT.pop(newest[1], None)
+            _NEWEST[hand.table_id] = (hand.number, key)
         _KEPT[key] = engine
         _KEPT.move_to_end(key)
         while len(_KEPT) > SIZE:
@@ -75,6 +88,7 @@ def engines_forget() -> None:
     """Drop every kept engine (tests that simulate another process)."""
     with _LOCK:
         _KEPT.clear()
+        _NEWEST.clear()
 
 
 def engine_kept(hand: Hand) -> EngineHand | None:
