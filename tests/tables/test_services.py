@@ -599,3 +599,31 @@ def test_house_option_the_home_series_pot_counts_the_small_blinds_call(director:
 
     assert first_raise_max(True) == 200
     assert first_raise_max(False) == 175
+
+
+def test_a_tables_next_hand_replaces_its_previous_hands_engine(seated_table: Table) -> None:
+    """A server keeps about one engine per table it serves, not every finished hand; an
+    older hand read again (a history page) is kept beside the newest without pushing it out."""
+    deal(seated_table)
+    first = Hand.objects.get(table=seated_table, ended_at__isnull=True)
+    engines.engine_of(first)  # (a move files it after its commit; this test commits none)
+    assert engines.engine_kept(first) is not None
+    for _ in range(2):  # three players: two folds end the hand
+        hand = Hand.objects.get(pk=first.pk)
+        services.table_act(
+            seated_table.pk,
+            user_at(seated_table, hand.to_act),
+            hand.pk,
+            Table.objects.get(pk=seated_table.pk).version,
+            "fold",
+        )
+    deal(seated_table, later(2 * (timing.NEXT_HAND_DELAY_SECONDS + 1)))
+    second = Hand.objects.get(table=seated_table, ended_at__isnull=True)
+    assert second.number == first.number + 1
+    engines.engine_of(second)
+    assert engines.engine_kept(second) is not None
+    assert engines.engine_kept(first) is None
+    # The finished hand read again: rebuilt and kept, the newest stays.
+    first.refresh_from_db()
+    engines.engine_of(first)
+    assert engines.engine_kept(first) is not None and engines.engine_kept(second) is not None
