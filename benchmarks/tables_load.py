@@ -4,6 +4,7 @@
     python benchmarks/tables_load.py --tables 10 --modes embedded --seconds 20
     python benchmarks/tables_load.py --baseline           # N = 10, 100, each also on the relay
     python benchmarks/tables_load.py --baseline --find-100ms --modes distributed
+    python benchmarks/tables_load.py --baseline --modes distributed --tables 100 --warmup 30
 
 For each mode it starts its own servers on 127.0.0.1 with a fresh database:
 - embedded: ``manage.py serve`` (daphne, in-memory channel layer, Celery in the process)
@@ -353,7 +354,11 @@ def _typical(samples: list[str | bytes]) -> str | None:
 
 
 async def drive(
-    servers: Servers | RelayServers, tables: list[dict[str, Any]], seconds: float, think: float
+    servers: Servers | RelayServers,
+    tables: list[dict[str, Any]],
+    seconds: float,
+    think: float,
+    warmup: float = 6.0,
 ) -> dict[str, Any]:
     state: dict[str, Any] = {
         "stop": asyncio.Event(),
@@ -390,8 +395,7 @@ async def drive(
                 )
             )
     # Everyone connected, and a few hands under way, before measuring.
-    warmup = state["ramp"] + 6.0
-    await asyncio.sleep(warmup)
+    await asyncio.sleep(state["ramp"] + warmup)
     # The clients are one process holding every socket: its own garbage collections (100 ms
     # and more over that many objects) stalled all of them at once, which read as server
     # latency. Its collector is off while measuring (memory grows a little for 30 s), and
@@ -490,6 +494,14 @@ def main() -> None:
     )
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--think", type=float, default=1.0)
+    parser.add_argument(
+        "--warmup",
+        type=float,
+        default=6.0,
+        help="seconds of play after the last table's players arrived, before measuring (6); "
+        "longer lets the servers' first garbage collection after every socket connected at "
+        "once pass before the measured window (benchmarks/README.md)",
+    )
     parser.add_argument(
         "--baseline",
         action="store_true",
@@ -604,7 +616,9 @@ def _site_round(
     prefix = f"load{n}-{uuid.uuid4().hex[:6]}"
     setup = run_helper(servers.env, "_setup", str(n), prefix)
     speed = host_speed_ms()
-    result = asyncio.run(drive(servers, setup["tables"], _seconds(n, args), args.think))
+    result = asyncio.run(
+        drive(servers, setup["tables"], _seconds(n, args), args.think, args.warmup)
+    )
     run_helper(servers.env, "_close", prefix)
     result["host"] = (speed + host_speed_ms()) / 2
     return _done(result, servers.mode, "site", n, started), setup["tables"]
@@ -616,7 +630,7 @@ def _relay_round(
     started = time.perf_counter()
     tables = relay.tables(n, like)
     speed = host_speed_ms()
-    result = asyncio.run(drive(relay, tables, _seconds(n, args), args.think))
+    result = asyncio.run(drive(relay, tables, _seconds(n, args), args.think, args.warmup))
     result["host"] = (speed + host_speed_ms()) / 2
     return _done(result, relay.mode, "relay", n, started)
 
