@@ -121,9 +121,8 @@ def test_an_illegal_move_made_without_a_transaction_writes_nothing(
     assert Table.objects.get(pk=seated_table.pk).version == version
 
 
-def fields(table_id: int) -> tuple[Any, ...]:
+def comparable(table: Any, seats: Any, hand: Any) -> tuple[Any, ...]:
     """What a move reads of the table, its seats and its hand, comparable."""
-    table, seats, hand = rows.move_rows(table_id, lock=False)
     assert table is not None and hand is not None
     return (
         table.version,
@@ -134,17 +133,16 @@ def fields(table_id: int) -> tuple[Any, ...]:
     )
 
 
+def fields(table_id: int) -> tuple[Any, ...]:
+    """The rows as stored."""
+    return comparable(*rows.move_rows(table_id, lock=False))
+
+
 def kept(table_id: int, version: int) -> tuple[Any, ...]:
+    """The rows as this process keeps them for a move on ``version``."""
     found = kept_rows.rows_for_move(table_id, version)
     assert found is not None
-    table, seats, hand = found
-    return (
-        table.version,
-        [(s.number, s.user_id, s.stack, s.state, s.leaving) for s in seats],
-        hand.pk,
-        hand.records,
-        [getattr(hand, name) for name in kept_rows.MOVE_STATE],
-    )
+    return comparable(*found)
 
 
 def test_the_next_move_in_the_same_process_starts_from_the_rows_it_keeps(
