@@ -61,14 +61,17 @@ def fresh_channel_layer() -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def fresh_kept_rows() -> Iterator[None]:
-    """Each test starts with no table's rows kept for the next move (``tables.kept_rows``):
-    a test database's tables are new each time, and a test may write rows behind the
-    services' back."""
-    from tables import kept_rows
+    """Each test starts with no table's rows or hands' engines kept by this process
+    (``tables.kept_rows``, ``tables.engines``): a test database's ids come round again
+    (SQLite reuses them after a rollback), and a test may write rows behind the services'
+    back."""
+    from tables import engines, kept_rows
 
     kept_rows.rows_forget()
+    engines.engines_forget()
     yield
     kept_rows.rows_forget()
+    engines.engines_forget()
 
 
 @pytest.fixture(autouse=True)

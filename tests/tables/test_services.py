@@ -604,8 +604,6 @@ def test_house_option_the_home_series_pot_counts_the_small_blinds_call(director:
 def test_a_tables_next_hand_replaces_its_previous_hands_engine(seated_table: Table) -> None:
     """A server keeps about one engine per table it serves, not every finished hand; an
     older hand read again (a history page) is kept beside the newest without pushing it out."""
-    # Hands of earlier tests' tables with this id (SQLite reuses ids after a rollback).
-    engines.engines_forget()
     deal(seated_table)
     first = Hand.objects.get(table=seated_table, ended_at__isnull=True)
     engines.engine_of(first)  # (a move files it after its commit; this test commits none)
