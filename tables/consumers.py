@@ -33,7 +33,7 @@ from tables.live import (
     table_snapshot_text_if_cached,
 )
 from tables.models import Table
-from tables.protocol import error_frame, handle_frame
+from tables.protocol import error_frame, handle_frame, handle_move_on_loop
 from tables.selectors import may_watch
 from tables.throttle import SOCKETS_PER_TABLE
 from tables.timing import SERVER_HEARTBEAT_SECONDS
@@ -259,7 +259,12 @@ class TableConsumer(AsyncWebsocketConsumer):
                 text = _("a frame is one JSON object")
             await self.send_json(error_frame("malformed", text))
             return
-        replies = await database_sync_to_async(self._handle_frame)(frame)
+        # A move from the rows this process keeps is made on this loop; anything else, on
+        # a database thread (protocol.handle_move_on_loop says which).
+        with translation.override(self.language):
+            replies = await handle_move_on_loop(self.table_id, self.user, frame)
+        if replies is None:
+            replies = await database_sync_to_async(self._handle_frame)(frame)
         for reply in replies:
             await self.send_json(reply)
         if not replies and isinstance(frame, dict) and frame.get("type") == "sit":

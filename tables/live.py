@@ -245,6 +245,16 @@ def table_state_after_move(table: Table, hand: Hand, engine: EngineHand, seats: 
     _store(_TableState(table, sorted(seats, key=lambda s: s.number), hand, engine, recent, chat))
 
 
+def table_tail_known(table: Table) -> bool:
+    """Whether ``table_state_after_move`` can file the move about to be made on ``table``
+    (its row as read, before the move's version bump) without a query: this process has
+    the recent hands and chat of that version, built here or carried by a broadcast."""
+    key = (table.pk, table.created_at, table.version)
+    with _STATE_LOCK:
+        heard = _TAILS.get(table.pk)
+        return _STATE_CACHE.get(key) is not None or (heard is not None and heard[0] == key)
+
+
 # Per table, the newest version another process built, as its broadcast told this one:
 # (table id, created_at, version) and that version's recent hands and chat.
 _TAILS: dict[int, tuple[tuple[int, Any, int], tuple[list[Any], list[Any]]]] = {}

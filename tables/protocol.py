@@ -23,6 +23,8 @@ from tables.throttle import (
     FRAMES_PER_WINDOW,
     chat_allowed,
     frame_allowed,
+    frame_allowed_here,
+    frame_unspend_here,
 )
 
 ACTIONS = {"fold", "check", "call", "bet", "raise", "show", "muck"}
@@ -62,6 +64,59 @@ def _bool(frame: dict[str, Any], name: str, default: bool) -> bool:
     return value
 
 
+def _act_args(frame: dict[str, Any]) -> tuple[int, int, str, int | None]:
+    """An "act" frame's hand, version, action and amount, checked (``TableError``)."""
+    action = frame.get("action")
+    if action not in ACTIONS:
+        raise TableError(
+            "malformed",
+            gettext_lazy("'action' must be one of %(actions)s"),
+            {"actions": ", ".join(sorted(ACTIONS))},
+        )
+    amount = _int(frame, "amount", required=False)
+    if action in ("bet", "raise") and amount is None:
+        raise TableError(
+            "malformed",
+            gettext_lazy("say how much to bet to ('amount')")
+            if action == "bet"
+            else gettext_lazy("say how much to raise to ('amount')"),
+        )
+    return (
+        _int(frame, "hand"),  # type: ignore[return-value]
+        _int(frame, "version"),
+        action,
+        amount if action in ("bet", "raise") else None,
+    )
+
+
+async def handle_move_on_loop(table_id: int, user: Any, frame: Any) -> list[dict[str, Any]] | None:
+    """``handle_frame`` for an "act" frame, on the socket's event loop, when the move can be
+    made there (``services.table_act_on_loop``); None when the frame is to go to
+    ``handle_frame`` on a database thread instead (every other frame, a malformed one, a
+    player whose frame count needs the shared store, a move that needs a read or more
+    writes). Replies and refusals are ``handle_frame``'s, and so is what is written.
+    """
+    if not isinstance(frame, dict) or frame.get("type") != "act":
+        return None
+    try:
+        args = _act_args(frame)
+    except TableError:
+        return None  # handle_frame words the refusal (and counts the frame)
+    if not frame_allowed_here(user):
+        return None
+    try:
+        done = await services.table_act_on_loop(table_id, user, *args)
+    except TableError as exc:
+        ref = frame.get("ref")
+        return [error_frame(exc.code, exc.message, ref if isinstance(ref, (str, int)) else None)]
+    if done is None:
+        # Not made here: handle_frame makes it, and counts this frame again. The count
+        # errs towards the player's budget, never past it: take back this one.
+        frame_unspend_here(user)
+        return None
+    return []
+
+
 def handle_frame(table_id: int, user: Any, frame: Any) -> list[dict[str, Any]]:
     """Apply one client frame; return the frames for the sender only (errors).
 
@@ -88,29 +143,7 @@ def handle_frame(table_id: int, user: Any, frame: Any) -> list[dict[str, Any]]:
         ]
     try:
         if kind == "act":
-            action = frame.get("action")
-            if action not in ACTIONS:
-                raise TableError(
-                    "malformed",
-                    gettext_lazy("'action' must be one of %(actions)s"),
-                    {"actions": ", ".join(sorted(ACTIONS))},
-                )
-            amount = _int(frame, "amount", required=False)
-            if action in ("bet", "raise") and amount is None:
-                raise TableError(
-                    "malformed",
-                    gettext_lazy("say how much to bet to ('amount')")
-                    if action == "bet"
-                    else gettext_lazy("say how much to raise to ('amount')"),
-                )
-            services.table_act(
-                table_id,
-                user,
-                _int(frame, "hand"),  # type: ignore[arg-type]
-                _int(frame, "version"),  # type: ignore[arg-type]
-                action,
-                amount if action in ("bet", "raise") else None,
-            )
+            services.table_act(table_id, user, *_act_args(frame))
         elif kind == "sit":
             services.seat_take(
                 table_id,

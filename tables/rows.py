@@ -24,10 +24,13 @@ import json
 from functools import cache
 from typing import Any, TypeVar
 
+import psycopg
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.db.models import Field, Model
 
+from tables import loop_db
 from tables.models import Hand, Seat, Table
 
 M = TypeVar("M", bound=Model)
@@ -37,6 +40,11 @@ _USER_FIELDS = ("id", "username", "first_name")
 
 class Stale(Exception):
     """The table's version is not the one the caller read: another change came first."""
+
+
+class LoopUnavailable(Exception):
+    """The event loop's connection failed (``move_write_on_loop``): whether the statement
+    was applied is unknown, and only a fresh read can tell."""
 
 
 def _postgres() -> bool:
@@ -176,6 +184,20 @@ def move_rows(table_id: int, *, lock: bool = True) -> tuple[Table | None, list[S
     with connection.cursor() as cursor:
         cursor.execute(_move_sql(lock), [table_id])
         found = cursor.fetchall()
+    return _move_rows_from(found)
+
+
+async def move_rows_on_loop(table_id: int) -> tuple[Table | None, list[Seat], Hand | None]:
+    """``move_rows(table_id, lock=False)`` on the caller's event loop, on one of its own
+    connections (``tables.loop_db``). ``LoopUnavailable`` if that connection fails."""
+    try:
+        found = await loop_db.fetchall(_move_sql(False), [table_id])
+    except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
+        raise LoopUnavailable(str(exc)) from exc
+    return _move_rows_from(found)
+
+
+def _move_rows_from(found: list[Any]) -> tuple[Table | None, list[Seat], Hand | None]:
     if not found:
         return None, [], None
     seat_width = len(_concrete(Seat)) + len(_USER_FIELDS)
@@ -341,6 +363,16 @@ def move_write(
         hand_append(hand, added)
         table_bump(table)
         return
+    sql, params = _move_write_statement(table, hand, added, table_columns)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        if cursor.rowcount != 1:
+            raise Stale(f"table {table.pk} moved on (or hand {hand.pk} is gone)")
+
+
+def _move_write_statement(
+    table: Table, hand: Hand, added: list[dict[str, Any]], table_columns: tuple[str, ...] | None
+) -> tuple[str, list[Any]]:
     table_fields = [
         f
         for f in _concrete(Table)
@@ -357,10 +389,21 @@ def move_write(
         *(f.get_db_prep_save(f.pre_save(hand, False), connection) for f in hand_fields),  # type: ignore[union-attr]
         hand.pk,
     ]
-    with connection.cursor() as cursor:
-        cursor.execute(_move_write_sql(tuple(f.column for f in table_fields)), params)
-        if cursor.rowcount != 1:
-            raise Stale(f"table {table.pk} moved on (or hand {hand.pk} is gone)")
+    return _move_write_sql(tuple(f.column for f in table_fields)), params
+
+
+async def move_write_on_loop(table: Table, hand: Hand, added: list[dict[str, Any]]) -> None:
+    """``move_write`` of a move that changed no table column (``table_columns=()``), on the
+    caller's event loop: the same statement, on one of this loop's own connections
+    (``tables.loop_db``), so the loop waits for PostgreSQL without blocking and no thread
+    is involved. ``Stale`` (nothing written) if the table moved on."""
+    sql, params = _move_write_statement(table, hand, added, ())
+    try:
+        count = await loop_db.execute(sql, params)
+    except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
+        raise LoopUnavailable(str(exc)) from exc
+    if count != 1:
+        raise Stale(f"table {table.pk} moved on (or hand {hand.pk} is gone)")
 
 
 @cache
@@ -393,6 +436,13 @@ def _bump_sql(columns: tuple[str, ...]) -> str:
         f"UPDATE {_quote(Table._meta.db_table)} SET {version} = {version} + 1{sets} "
         f"WHERE {_quote('id')} = %s AND {version} = %s"
     )
+
+
+def unlocked_moves_possible_on_loop() -> bool:
+    """Whether a move may be written from an event loop (``move_write_on_loop``): on
+    PostgreSQL, unless the site turns it off (``TABLES_MOVES_ON_LOOP``). There is never a
+    transaction around it: Django's connections are not used on a loop."""
+    return _postgres() and bool(getattr(settings, "TABLES_MOVES_ON_LOOP", True))
 
 
 def unlocked_moves_possible() -> bool:

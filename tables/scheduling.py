@@ -67,3 +67,10 @@ def schedule_tick(table_id: int, countdown: float) -> None:
 def schedule_bot(table_id: int) -> None:
     if _scheduling():
         _after_commit(BOT_TASK, table_id, bot_think_seconds())
+
+
+def schedule_bot_now(table_id: int) -> None:
+    """``schedule_bot`` for a move already written outside any transaction (on an event
+    loop, where Django's ``on_commit`` may not be asked: it would touch the connection)."""
+    if _scheduling():
+        _sender_pool().submit(_send, BOT_TASK, table_id, bot_think_seconds())

@@ -96,6 +96,36 @@ def frame_allowed(user: Any) -> bool:
     return _spend("frame", user.pk, FRAMES_PER_WINDOW, FRAME_WINDOW_SECONDS)
 
 
+def frame_allowed_here(user: Any) -> bool:
+    """Count one frame of this player if this process may admit it on its own count (within
+    its allowance of the window, in distributed mode), without a round trip: for a socket's
+    event loop, which must not wait on Redis. False, counting nothing, when only
+    ``frame_allowed`` can tell."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return True
+    if _redis() is None:
+        return False
+    slot = int(time.time() // FRAME_WINDOW_SECONDS)
+    with _LOCAL_LOCK:
+        counted = _LOCAL.setdefault(("frame", user.pk, slot), [0, 0])
+        if counted[0] >= LOCAL_ALLOWANCE:
+            return False
+        counted[0] += 1
+        return True
+
+
+def frame_unspend_here(user: Any) -> None:
+    """Take back a frame ``frame_allowed_here`` counted, which ``frame_allowed`` is about to
+    count again (the frame went on to a database thread)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return
+    slot = int(time.time() // FRAME_WINDOW_SECONDS)
+    with _LOCAL_LOCK:
+        counted = _LOCAL.get(("frame", user.pk, slot))
+        if counted is not None and counted[0] > counted[1]:
+            counted[0] -= 1
+
+
 def chat_allowed(user: Any) -> bool:
     """Count one chat line of this player; False when they are over their budget."""
     return _spend("chat", user.pk, CHAT_LINES_PER_WINDOW, CHAT_WINDOW_SECONDS)

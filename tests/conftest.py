@@ -65,13 +65,16 @@ def fresh_kept_rows() -> Iterator[None]:
     (``tables.kept_rows``, ``tables.engines``): a test database's ids come round again
     (SQLite reuses them after a rollback), and a test may write rows behind the services'
     back."""
-    from tables import engines, kept_rows
+    from tables import engines, kept_rows, loop_db
 
     kept_rows.rows_forget()
     engines.engines_forget()
     yield
     kept_rows.rows_forget()
     engines.engines_forget()
+    # And the event loops' own connections (``tables.loop_db``): each test's loop is gone
+    # after it, and the test database cannot be dropped while one is open.
+    loop_db.loop_db_forget()
 
 
 @pytest.fixture(autouse=True)

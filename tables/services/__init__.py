@@ -17,7 +17,7 @@ from tables.services.chat import chat_post
 from tables.services.common import TableError, may_host, require_user
 from tables.services.dealing import table_tick, tables_due, tables_waiting_on_bots
 from tables.services.hosting import seat_remove, table_close, table_pause, table_resume
-from tables.services.play import ActResult, hand_summary, table_act
+from tables.services.play import ActResult, hand_summary, table_act, table_act_on_loop
 from tables.services.seating import (
     bot_user,
     default_buy_ins,
@@ -94,6 +94,7 @@ __all__ = [
     "server_heartbeat",
     "servers_forget_gone",
     "table_act",
+    "table_act_on_loop",
     "table_add_bots",
     "table_close",
     "table_pause",

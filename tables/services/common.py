@@ -29,7 +29,7 @@ from tables.engine.state import Hand as EngineHand
 from tables.engines import engine_file
 from tables.i18n import render, rule_message
 from tables.models import Hand, LedgerKind, Seat, SeatState, Table, TableLedger
-from tables.scheduling import schedule_bot, schedule_tick
+from tables.scheduling import schedule_bot, schedule_bot_now, schedule_tick
 from tables.signals import hand_ended
 from tables.timing import next_hand_delay_seconds
 
@@ -150,6 +150,27 @@ def changed(
     transaction.on_commit(lambda: _after_commit(table_id, version, table, moved, only_records))
     if moved is not None and moved.wake_bot:
         schedule_bot(table_id)
+
+
+async def changed_on_loop(table: Table, moved: Moved) -> None:
+    """``changed`` for a move made on an event loop from kept rows (``play.table_act_on_loop``):
+    it only added records, so its one conditional statement goes out on the loop's own
+    connection (``rows.move_write_on_loop``), and once it is written the new state is filed
+    and broadcast from the loop, as ``changed``'s after-commit work does on a thread.
+
+    ``rows.LoopUnavailable`` (the connection failed: written or not, unknown) drops the kept
+    rows, so the caller's retry reads the table afresh."""
+    table.version += 1
+    try:
+        await rows.move_write_on_loop(table, moved.hand, list(moved.added))
+    except rows.Stale:
+        raise TableError("stale", _("the table changed meanwhile; try again")) from None
+    except rows.LoopUnavailable:
+        kept_rows.rows_drop(table.pk)
+        raise
+    if moved.wake_bot:
+        schedule_bot_now(table.pk)
+    _after_commit(table.pk, table.version, table, moved, True)
 
 
 def _after_commit(

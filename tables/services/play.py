@@ -14,7 +14,7 @@ from django.db.models import Case, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from tables import kept_rows, rows
+from tables import kept_rows, live, rows
 from tables.engine.errors import RuleError
 from tables.engine.records import MOVE_RECORDS, PotAwarded, record_to_json
 from tables.engine.state import Action, Street
@@ -31,6 +31,7 @@ from tables.services.common import (
     apply_adding,
     cash_out,
     changed,
+    changed_on_loop,
     display_name,
     require_user,
     schedule_next_hand,
@@ -108,7 +109,6 @@ def _act(
     locked: bool,
 ) -> ActResult:
     require_user(user)
-    now = now or timezone.now()
     # The table row, its seats and its hand in play: outside a transaction, as this process
     # keeps them when they are of the frame's version (kept_rows); else in one round trip
     # (locked, unless the move is made outside a transaction: see table_act).
@@ -116,6 +116,61 @@ def _act(
     table, seat_rows, hand = kept or rows.move_rows(table_id, lock=locked)
     if table is None:
         raise TableError("not_found", _("there is no table %(table)s"), {"table": table_id})
+    moved = _move(table, seat_rows, hand, user, hand_id, version, action, amount, now, locked)
+    changed(table, moved, table_columns=None if locked else ())
+    return ActResult(table.version, len(moved.hand.records))
+
+
+async def table_act_on_loop(
+    table_id: int,
+    user: Any,
+    hand_id: int,
+    version: int,
+    action: str,
+    amount: int | None = None,
+) -> ActResult | None:
+    """``table_act`` without leaving the caller's event loop, when it can be done so: the
+    move starts from the rows this process keeps of ``version`` (``kept_rows``), or else
+    reads them unlocked on the loop's own connection (``rows.move_rows_on_loop``); it only
+    adds its records, and its one conditional statement goes out on that connection too
+    (``common.changed_on_loop``). The rules, the checks and the write are ``table_act``'s
+    unlocked path, step for step.
+
+    None when it cannot (not PostgreSQL, a move that writes more than its records, recent
+    hands and chat this process would have to read, or the loop's connection failing): the
+    caller makes it with ``table_act`` on a database thread.
+    A refusal raises ``TableError`` as ``table_act`` does, with nothing written.
+    """
+    if not rows.unlocked_moves_possible_on_loop():
+        return None
+    require_user(user)
+    try:
+        kept = kept_rows.rows_for_move(table_id, version) or await rows.move_rows_on_loop(table_id)
+        table, seat_rows, hand = kept
+        if table is None or not live.table_tail_known(table):
+            return None
+        moved = _move(table, seat_rows, hand, user, hand_id, version, action, amount, None, False)
+        await changed_on_loop(table, moved)
+    except (_NeedsTransaction, rows.LoopUnavailable):
+        return None
+    return ActResult(table.version, len(moved.hand.records))
+
+
+def _move(
+    table: Table,
+    seat_rows: list[Seat],
+    hand: Hand | None,
+    user: Any,
+    hand_id: int,
+    version: int,
+    action: str,
+    amount: int | None,
+    now: datetime | None,
+    locked: bool,
+) -> Moved:
+    """The move on these rows: checked, made by the engine, and what it changes (not yet
+    written). Unlocked, ``_NeedsTransaction`` when it writes more than its records."""
+    now = now or timezone.now()
     seats = {s.number: s for s in seat_rows}
     seat = next((s for s in seats.values() if s.user_id == user.pk), None)
     if seat is None:
@@ -141,12 +196,7 @@ def _act(
         seat.state = SeatState.PLAYING
         seat.sat_out_reason = ""
         rows.save(seat, ("state", "sat_out_reason"))
-    changed(
-        table,
-        after_moves(table, hand, engine, new, now, seats),
-        table_columns=None if locked else (),
-    )
-    return ActResult(table.version, len(hand.records))
+    return after_moves(table, hand, engine, new, now, seats)
 
 
 def _only_records(engine: EngineHand, seats: dict[int, Seat]) -> bool:

@@ -1,0 +1,126 @@
+"""PostgreSQL connections that belong to an event loop, for the moves a socket server makes
+without leaving it (``services.table_act_on_loop``).
+
+Django's connections are blocking and belong to a thread: a socket's database work is
+handed to a thread, and the thread's result handed back, two waits for the interpreter lock
+behind an event loop that serves hundreds of sockets. A move from the rows a process keeps
+(``tables.kept_rows``) needs one statement and nothing else; it is sent here, on an
+asynchronous psycopg connection of the socket's own loop (psycopg's public
+``AsyncConnection``, autocommit, client-side parameters as Django's backend uses), so the
+loop goes on serving while PostgreSQL answers.
+
+Each running loop has up to ``SIZE`` connections, opened on first use from the site's
+``DATABASES["default"]``; a connection that fails is closed and replaced on the next use.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import psycopg
+from django.conf import settings
+from psycopg.types.string import TextLoader
+
+SIZE = 2
+
+# OPTIONS keys that are Django's own (its backend takes them out before connecting).
+_DJANGO_OPTIONS = {"isolation_level", "server_side_binding", "assume_role", "pool"}
+
+
+class _Pool:
+    def __init__(self) -> None:
+        self.free: asyncio.Queue[psycopg.AsyncConnection[Any] | None] = asyncio.Queue()
+        for _ in range(SIZE):
+            self.free.put_nowait(None)
+        self.opened: list[psycopg.AsyncConnection[Any]] = []
+
+
+_POOLS: dict[asyncio.AbstractEventLoop, _Pool] = {}
+
+
+def _connection_kwargs() -> dict[str, Any]:
+    db = settings.DATABASES["default"]
+    kwargs: dict[str, Any] = {
+        k: v
+        for k, v in (db.get("OPTIONS") or {}).items()
+        if k not in _DJANGO_OPTIONS and v is not None
+    }
+    for key, name in (
+        ("dbname", "NAME"),
+        ("user", "USER"),
+        ("password", "PASSWORD"),
+        ("host", "HOST"),
+        ("port", "PORT"),
+    ):
+        if db.get(name):
+            kwargs[key] = str(db[name])
+    return kwargs
+
+
+def _pool() -> _Pool:
+    loop = asyncio.get_running_loop()
+    pool = _POOLS.get(loop)
+    if pool is None:
+        pool = _POOLS[loop] = _Pool()
+    return pool
+
+
+async def execute(sql: str, params: list[Any]) -> int:
+    """Run one statement in autocommit on a connection of this loop; its row count."""
+    return (await _run(sql, params, fetch=False))[0]
+
+
+async def fetchall(sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
+    """Run one query in autocommit on a connection of this loop; its rows, with values as
+    Django's PostgreSQL backend would give them (JSON as text, times in UTC)."""
+    return (await _run(sql, params, fetch=True))[1]
+
+
+async def _connect() -> psycopg.AsyncConnection[Any]:
+    kwargs = _connection_kwargs()
+    # The session's times in UTC and JSON left as text: what Django's backend sets up on its
+    # own connections, so a model's fields load these rows as they load its own.
+    kwargs["options"] = f"{kwargs.get('options', '')} -c TimeZone=UTC".strip()
+    conn = await psycopg.AsyncConnection.connect(
+        autocommit=True, cursor_factory=psycopg.AsyncClientCursor, **kwargs
+    )
+    conn.adapters.register_loader("jsonb", TextLoader)
+    return conn
+
+
+async def _run(sql: str, params: list[Any], *, fetch: bool) -> tuple[int, list[Any]]:
+    pool = _pool()
+    conn = await pool.free.get()
+    try:
+        if conn is None or conn.closed:
+            conn = await _connect()
+            pool.opened = [c for c in pool.opened if not c.closed] + [conn]
+        async with conn.cursor() as cursor:
+            await cursor.execute(sql, params)
+            found = (cursor.rowcount, await cursor.fetchall() if fetch else [])
+    except psycopg.Error:
+        # A broken connection is closed: a fresh one is opened on the next use.
+        pool.free.put_nowait(None if conn is None or conn.closed else conn)
+        raise
+    except BaseException:
+        # Cancelled mid-statement: the connection's state is unknown, so it is not reused.
+        if conn is not None:
+            await asyncio.shield(conn.close())
+        pool.free.put_nowait(None)
+        raise
+    pool.free.put_nowait(conn)
+    return found
+
+
+def loop_db_forget() -> None:
+    """Close every loop's connections now (tests, whose event loops come and go, and whose
+    database cannot be dropped while a connection to it is open)."""
+    pools = list(_POOLS.values())
+    _POOLS.clear()
+    for pool in pools:
+        for conn in pool.opened:
+            if not conn.closed:
+                # psycopg's documented handle on the libpq connection: closing it needs no
+                # event loop (the connection's own may be closed by now).
+                conn.pgconn.finish()
