@@ -73,8 +73,10 @@ class _TableState:
     seats: list[Seat]
     hand: Hand | None
     engine: EngineHand | None
-    recent: list[dict[str, Any]]
-    chat: list[dict[str, Any]]
+    # As JSON text: passed on unchanged from version to version (and in the broadcast) until
+    # a hand ends or a chat line comes, so a version costs no objects for them.
+    recent: str
+    chat: str
     equity: dict[str, float] | None = None
     shared: _Shared | None = None
     wire: dict[str, Any] | None = None
@@ -94,11 +96,11 @@ class _Filed:
     wire: dict[str, Any]
 
     @property
-    def recent(self) -> list[dict[str, Any]]:
+    def recent(self) -> str:
         return self.wire["recent"]  # type: ignore[no-any-return]
 
     @property
-    def chat(self) -> list[dict[str, Any]]:
+    def chat(self) -> str:
         return self.wire["chat"]  # type: ignore[no-any-return]
 
 
@@ -164,13 +166,15 @@ def _table_state(table_id: int) -> _Filed:
     return _store(_TableState(table, seats, hand, engine, _recent(table_id), _chat(table_id)))
 
 
-def _recent(table_id: int) -> list[dict[str, Any]]:
-    return [
-        _recent_hand(h)
-        for h in Hand.objects.filter(table_id=table_id, ended_at__isnull=False)
-        .order_by("-number")
-        .only("id", "number", "summary", "awards")[:RECENT_HANDS]
-    ]
+def _recent(table_id: int) -> str:
+    return _json(
+        [
+            _recent_hand(h)
+            for h in Hand.objects.filter(table_id=table_id, ended_at__isnull=False)
+            .order_by("-number")
+            .only("id", "number", "summary", "awards")[:RECENT_HANDS]
+        ]
+    )
 
 
 def _recent_hand(hand: Hand) -> dict[str, Any]:
@@ -183,16 +187,30 @@ def _recent_hand(hand: Hand) -> dict[str, Any]:
     return entry
 
 
-def _chat(table_id: int) -> list[dict[str, Any]]:
-    return [
-        {"name": m.user.get_username(), "text": m.text, "at": _ms(m.created_at)}
-        for m in reversed(
-            list(ChatMessage.objects.filter(table_id=table_id).select_related("user")[:CHAT_LINES])
-        )
-    ]
+def _chat(table_id: int) -> str:
+    return _json(
+        [
+            {"name": m.user.get_username(), "text": m.text, "at": _ms(m.created_at)}
+            for m in reversed(
+                list(
+                    ChatMessage.objects.filter(table_id=table_id).select_related("user")[
+                        :CHAT_LINES
+                    ]
+                )
+            )
+        ]
+    )
 
 
 def _store(state: _TableState) -> _Filed:
+    filed = _filed(state)
+    table = state.table
+    with _STATE_LOCK:
+        _STATE_CACHE[(table.pk, table.created_at, table.version)] = filed
+    return filed
+
+
+def _filed(state: _TableState) -> _Filed:
     hand = state.hand
     if (
         hand is not None
@@ -203,11 +221,30 @@ def _store(state: _TableState) -> _Filed:
         # A finished hand shows the equity of the moment the hands were turned up.
         board_cards = state.engine.runout_from if hand.is_complete else hand.board_shown
         state.equity = _runout_equity(hand, state.engine, board_cards)
-    table = state.table
-    filed = _Filed(table.version, _wire(state))
+    return _Filed(state.table.version, _wire(state))
+
+
+@dataclass(frozen=True)
+class Built:
+    """A move's new state, built before its write is known to have gone through
+    (``table_state_built``): filed only once it has (``table_state_file``)."""
+
+    key: tuple[int, Any, int]
+    filed: _Filed
+
+
+def table_state_built(table: Table, hand: Hand, engine: EngineHand, seats: list[Seat]) -> Built:
+    """``table_state_after_move``'s state, built and not filed: for a move made on an event
+    loop, which builds it while PostgreSQL writes the move (``table_tail_known`` must have
+    said it needs no query)."""
+    state = _state_after_move(table, hand, engine, seats)
+    return Built((table.pk, table.created_at, table.version), _filed(state))
+
+
+def table_state_file(built: Built) -> None:
+    """File a state ``table_state_built`` made, now that its move is written."""
     with _STATE_LOCK:
-        _STATE_CACHE[(table.pk, table.created_at, table.version)] = filed
-    return filed
+        _STATE_CACHE[built.key] = built.filed
 
 
 def table_state_after_move(table: Table, hand: Hand, engine: EngineHand, seats: list[Seat]) -> None:
@@ -219,6 +256,12 @@ def table_state_after_move(table: Table, hand: Hand, engine: EngineHand, seats: 
     version and is read back in full); otherwise they are read. A move that ends the hand
     puts it at the head of the recent hands.
     """
+    _store(_state_after_move(table, hand, engine, seats))
+
+
+def _state_after_move(
+    table: Table, hand: Hand, engine: EngineHand, seats: list[Seat]
+) -> _TableState:
     key = (table.pk, table.created_at, table.version - 1)
     with _STATE_LOCK:
         before = _STATE_CACHE.get(key)
@@ -233,16 +276,15 @@ def table_state_after_move(table: Table, hand: Hand, engine: EngineHand, seats: 
         recent = _recent(table.pk)
     elif hand.ended_at is None:
         recent = tail[0]
-    elif tail[0] and tail[0][0]["id"] == hand.pk:
-        recent = tail[0]  # the version before already had this hand ended (a chat line)
     else:
-        # This move ended the hand: it heads the recent hands (hands end in number order).
-        recent = [
-            _recent_hand(hand),
-            *tail[0][: RECENT_HANDS - 1],
-        ]
+        hands = json.loads(tail[0])
+        if hands and hands[0]["id"] == hand.pk:
+            recent = tail[0]  # the version before already had this hand ended (a chat line)
+        else:
+            # This move ended the hand: it heads the recent hands (hands end in number order).
+            recent = _json([_recent_hand(hand), *hands[: RECENT_HANDS - 1]])
     chat = tail[1] if tail is not None else _chat(table.pk)
-    _store(_TableState(table, sorted(seats, key=lambda s: s.number), hand, engine, recent, chat))
+    return _TableState(table, sorted(seats, key=lambda s: s.number), hand, engine, recent, chat)
 
 
 def table_tail_known(table: Table) -> bool:
@@ -257,7 +299,7 @@ def table_tail_known(table: Table) -> bool:
 
 # Per table, the newest version another process built, as its broadcast told this one:
 # (table id, created_at, version) and that version's recent hands and chat.
-_TAILS: dict[int, tuple[tuple[int, Any, int], tuple[list[Any], list[Any]]]] = {}
+_TAILS: dict[int, tuple[tuple[int, Any, int], tuple[str, str]]] = {}
 
 
 def remember_wire(table_id: int, created_at: Any, version: int, wire: dict[str, Any]) -> None:
@@ -475,7 +517,7 @@ def _build_shared(state: _TableState) -> _Shared:
         head=f'{{"type":"snapshot","version":{table.version},"now":',
         middle=f',"table":{_json(table_out)},"seats":',
         tail=f',"hand":{_json(hand_out)},"you":',
-        end=f',"recent_hands":{_json(state.recent)},"chat":{_json(state.chat)}}}',
+        end=f',"recent_hands":{state.recent},"chat":{state.chat}}}',
         seat_texts=[_json(entry) for entry in seats_out],
         own_openings=(
             {

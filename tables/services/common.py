@@ -10,6 +10,7 @@ table's group (``changed``).
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import threading
 from collections.abc import Callable, Mapping
@@ -155,26 +156,37 @@ def changed(
 async def changed_on_loop(table: Table, moved: Moved) -> None:
     """``changed`` for a move made on an event loop from kept rows (``play.table_act_on_loop``):
     it only added records, so its one conditional statement goes out on the loop's own
-    connection (``rows.move_write_on_loop``), and once it is written the new state is filed
-    and broadcast from the loop, as ``changed``'s after-commit work does on a thread.
+    connection (``rows.move_write_on_loop``). While PostgreSQL writes it, the new state is
+    built; once it is written, the state is filed and broadcast from the loop, as
+    ``changed``'s after-commit work does on a thread.
 
     ``rows.LoopUnavailable`` (the connection failed: written or not, unknown) drops the kept
     rows, so the caller's retry reads the table afresh."""
     table.version += 1
+    written = asyncio.ensure_future(rows.move_write_on_loop(table, moved.hand, list(moved.added)))
+    await asyncio.sleep(0)  # the statement is sent
     try:
-        await rows.move_write_on_loop(table, moved.hand, list(moved.added))
-    except rows.Stale:
-        raise TableError("stale", _("the table changed meanwhile; try again")) from None
-    except rows.LoopUnavailable:
-        kept_rows.rows_drop(table.pk)
-        raise
+        built = live.table_state_built(table, moved.hand, moved.engine, list(moved.seats.values()))
+    finally:
+        try:
+            await written
+        except rows.Stale:
+            raise TableError("stale", _("the table changed meanwhile; try again")) from None
+        except rows.LoopUnavailable:
+            kept_rows.rows_drop(table.pk)
+            raise
     if moved.wake_bot:
         schedule_bot_now(table.pk)
-    _after_commit(table.pk, table.version, table, moved, True)
+    _after_commit(table.pk, table.version, table, moved, True, built)
 
 
 def _after_commit(
-    table_id: int, version: int, table: Table, moved: Moved | None, only_records: bool = False
+    table_id: int,
+    version: int,
+    table: Table,
+    moved: Moved | None,
+    only_records: bool = False,
+    built: live.Built | None = None,
 ) -> None:
     # Build the shared part of the new snapshot here, once, before the sockets ask for it:
     # after a move from the rows this transaction just wrote (the objects are not touched
@@ -185,7 +197,10 @@ def _after_commit(
     else:
         # The move's engine is filed: the sockets and the next move read it from now on.
         engine_file(moved.hand, moved.engine)
-        live.table_state_after_move(table, moved.hand, moved.engine, list(moved.seats.values()))
+        if built is None:
+            live.table_state_after_move(table, moved.hand, moved.engine, list(moved.seats.values()))
+        else:
+            live.table_state_file(built)
         # And its rows, for the next move here (kept_rows).
         kept_rows.rows_file(table, list(moved.seats.values()), moved.hand)
     # Where sockets may be in other processes, the snapshot travels with the news, so they
