@@ -31,7 +31,7 @@ from django.db import connection, transaction
 from django.db.models import Field, Model
 
 from tables import loop_db
-from tables.models import Hand, Seat, Table
+from tables.models import Hand, HandPlayer, Seat, Table
 
 M = TypeVar("M", bound=Model)
 
@@ -371,8 +371,14 @@ def move_write(
 
 
 def _move_write_statement(
-    table: Table, hand: Hand, added: list[dict[str, Any]], table_columns: tuple[str, ...] | None
+    table: Table,
+    hand: Hand,
+    added: list[dict[str, Any]],
+    table_columns: tuple[str, ...] | None,
+    also: tuple[tuple[str, list[Any]], ...] = (),
 ) -> tuple[str, list[Any]]:
+    """The move's one statement and its parameters; ``also`` are more ``UPDATE`` statements
+    (and their parameters) made in it, each only if the version bump went through."""
     table_fields = [
         f
         for f in _concrete(Table)
@@ -385,11 +391,79 @@ def _move_write_statement(
         *(f.get_db_prep_save(f.pre_save(table, False), connection) for f in table_fields),
         table.pk,
         table.version - 1,
+    ]
+    sql = _move_write_sql(tuple(f.column for f in table_fields))
+    if also:
+        head, append = sql.split(" RETURNING 1) ", 1)
+        more = "".join(
+            f", also{k} AS ({update} AND EXISTS (SELECT 1 FROM bumped) RETURNING 1)"
+            for k, (update, _) in enumerate(also)
+        )
+        sql = f"{head} RETURNING 1){more} {append}"
+        for _, more_params in also:
+            params += more_params
+    params += [
         json.dumps(added),
         *(f.get_db_prep_save(f.pre_save(hand, False), connection) for f in hand_fields),  # type: ignore[union-attr]
         hand.pk,
     ]
-    return _move_write_sql(tuple(f.column for f in table_fields)), params
+    return sql, params
+
+
+def _cases(
+    model: type[Model], key: str, names: tuple[str, ...], rows: list[tuple[Any, Model]]
+) -> tuple[str, list[Any]]:
+    """``UPDATE`` of the ``names`` fields of several rows of ``model``, each to its object's
+    value, by the ``key`` column's value (the caller adds more conditions with AND)."""
+    column = _quote(key)
+    sets = []
+    params: list[Any] = []
+    for name in names:
+        f = model._meta.get_field(name)
+        cast = f.cast_db_type(connection)  # type: ignore[union-attr]
+        sets.append(
+            f"{_quote(f.column)} = CASE {column} "  # type: ignore[union-attr]
+            + " ".join([f"WHEN %s THEN CAST(%s AS {cast})"] * len(rows))
+            + " END"
+        )
+        for value, obj in rows:
+            params += [value, f.get_db_prep_save(f.pre_save(obj, False), connection)]  # type: ignore[union-attr]
+    keys = ", ".join(["%s"] * len(rows))
+    params += [value for value, _ in rows]
+    sql = f"UPDATE {_quote(model._meta.db_table)} SET {', '.join(sets)} WHERE {column} IN ({keys})"
+    return sql, params
+
+
+# What a hand's end writes besides the hand (``hand_end_write_on_loop``): the table's next
+# hand, each seat's chips and state, each player's finishing stack.
+HAND_END_TABLE = ("next_hand_at",)
+HAND_END_SEAT = ("stack", "state", "sat_out_reason")
+
+
+async def hand_end_write_on_loop(
+    table: Table, hand: Hand, added: list[dict[str, Any]], seats: list[Seat]
+) -> None:
+    """``move_write`` of a move that ended the hand, with the hand's end in the same
+    statement, on the caller's event loop: the table's next hand time (``HAND_END_TABLE``),
+    the dealt seats' chips and state (``HAND_END_SEAT``) and their players' finishing stacks
+    (``HandPlayer.stack_after``). All of it or nothing: every part is conditional on the
+    version bump, as a move's records are. ``Stale`` if the table moved on."""
+    if not seats:
+        raise ValueError("a hand's end has dealt seats")
+    seats_sql, seats_params = _cases(Seat, "id", HAND_END_SEAT, [(s.pk, s) for s in seats])
+    players = [
+        (s.number, HandPlayer(hand_id=hand.pk, seat=s.number, stack_after=s.stack)) for s in seats
+    ]
+    players_sql, players_params = _cases(HandPlayer, "seat", ("stack_after",), players)
+    players_sql += f" AND {_quote('hand_id')} = %s"
+    sql, params = _move_write_statement(
+        table,
+        hand,
+        added,
+        HAND_END_TABLE,
+        ((seats_sql, seats_params), (players_sql, [*players_params, hand.pk])),
+    )
+    await _write_on_loop(table, hand, sql, params)
 
 
 async def move_write_on_loop(table: Table, hand: Hand, added: list[dict[str, Any]]) -> None:
@@ -398,6 +472,10 @@ async def move_write_on_loop(table: Table, hand: Hand, added: list[dict[str, Any
     (``tables.loop_db``), so the loop waits for PostgreSQL without blocking and no thread
     is involved. ``Stale`` (nothing written) if the table moved on."""
     sql, params = _move_write_statement(table, hand, added, ())
+    await _write_on_loop(table, hand, sql, params)
+
+
+async def _write_on_loop(table: Table, hand: Hand, sql: str, params: list[Any]) -> None:
     try:
         count = await loop_db.execute(sql, params)
     except (psycopg.OperationalError, psycopg.InterfaceError) as exc:

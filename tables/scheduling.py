@@ -69,6 +69,13 @@ def schedule_bot(table_id: int) -> None:
         _after_commit(BOT_TASK, table_id, bot_think_seconds())
 
 
+def schedule_tick_now(table_id: int, countdown: float) -> None:
+    """``schedule_tick`` for a change already written outside any transaction (on an event
+    loop: see ``schedule_bot_now``)."""
+    if _scheduling():
+        _sender_pool().submit(_send, TICK_TASK, table_id, countdown)
+
+
 def schedule_bot_now(table_id: int) -> None:
     """``schedule_bot`` for a move already written outside any transaction (on an event
     loop, where Django's ``on_commit`` may not be asked: it would touch the connection)."""

@@ -60,6 +60,13 @@ def fresh_channel_layer() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def sockets_close_connections(settings) -> None:  # type: ignore[no-untyped-def]
+    """Sockets' database threads close their connections after each message in tests (the
+    tournaments' sockets too), so the test database can be dropped at the end."""
+    settings.TABLES_KEEP_DB_CONNECTIONS = False
+
+
+@pytest.fixture(autouse=True)
 def fresh_kept_rows() -> Iterator[None]:
     """Each test starts with no table's rows or hands' engines kept by this process
     (``tables.kept_rows``, ``tables.engines``): a test database's ids come round again

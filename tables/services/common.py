@@ -30,7 +30,7 @@ from tables.engine.state import Hand as EngineHand
 from tables.engines import engine_file
 from tables.i18n import render, rule_message
 from tables.models import Hand, LedgerKind, Seat, SeatState, Table, TableLedger
-from tables.scheduling import schedule_bot, schedule_bot_now, schedule_tick
+from tables.scheduling import schedule_bot, schedule_bot_now, schedule_tick, schedule_tick_now
 from tables.signals import hand_ended
 from tables.timing import next_hand_delay_seconds
 
@@ -126,6 +126,10 @@ class Moved:
     # after the commit once the table's own news is out, so the players see the hand's end
     # without waiting for the tournament's work (eliminations, moves).
     hand_ended: dict[str, Any] | None = None
+    # A cash hand's end written with the move in one statement (``changed_on_loop``): the
+    # dealt seats, as they are after the hand, and when the next hand is dealt (a tick).
+    ended_seats: tuple[Seat, ...] = ()
+    next_hand_in: float | None = None
 
 
 def changed(
@@ -154,16 +158,23 @@ def changed(
 
 
 async def changed_on_loop(table: Table, moved: Moved) -> None:
-    """``changed`` for a move made on an event loop from kept rows (``play.table_act_on_loop``):
-    it only added records, so its one conditional statement goes out on the loop's own
-    connection (``rows.move_write_on_loop``). While PostgreSQL writes it, the new state is
+    """``changed`` for a move made on an event loop (``play.table_act_on_loop``): it only
+    added records, or ended a cash hand simply (``Moved.next_hand_in``), so its one
+    conditional statement goes out on the loop's own connection
+    (``rows.move_write_on_loop``, ``rows.hand_end_write_on_loop``). While PostgreSQL writes it, the new state is
     built; once it is written, the state is filed and broadcast from the loop, as
     ``changed``'s after-commit work does on a thread.
 
     ``rows.LoopUnavailable`` (the connection failed: written or not, unknown) drops the kept
     rows, so the caller's retry reads the table afresh."""
     table.version += 1
-    written = asyncio.ensure_future(rows.move_write_on_loop(table, moved.hand, list(moved.added)))
+    if moved.next_hand_in is None:
+        write = rows.move_write_on_loop(table, moved.hand, list(moved.added))
+    else:
+        write = rows.hand_end_write_on_loop(
+            table, moved.hand, list(moved.added), list(moved.ended_seats)
+        )
+    written = asyncio.ensure_future(write)
     await asyncio.sleep(0)  # the statement is sent
     try:
         built = live.table_state_built(table, moved.hand, moved.engine, list(moved.seats.values()))
@@ -177,7 +188,9 @@ async def changed_on_loop(table: Table, moved: Moved) -> None:
             raise
     if moved.wake_bot:
         schedule_bot_now(table.pk)
-    _after_commit(table.pk, table.version, table, moved, True, built)
+    if moved.next_hand_in is not None:
+        schedule_tick_now(table.pk, moved.next_hand_in)
+    _after_commit(table.pk, table.version, table, moved, moved.next_hand_in is None, built)
 
 
 def _after_commit(
@@ -231,9 +244,14 @@ def require_user(user: Any) -> None:
 
 
 def schedule_next_hand(table: Table, now: datetime) -> None:
+    schedule_tick(table.pk, next_hand_time(table, now))
+
+
+def next_hand_time(table: Table, now: datetime) -> float:
+    """Set when the table deals its next hand; the delay, in seconds, for its tick."""
     delay = next_hand_delay_seconds()
     table.next_hand_at = now + timedelta(seconds=delay)
-    schedule_tick(table.pk, delay)
+    return delay
 
 
 def maybe_schedule_hand(table: Table, now: datetime) -> None:

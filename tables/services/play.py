@@ -33,6 +33,7 @@ from tables.services.common import (
     changed,
     changed_on_loop,
     display_name,
+    next_hand_time,
     require_user,
     schedule_next_hand,
     table_close_now,
@@ -149,7 +150,9 @@ async def table_act_on_loop(
         table, seat_rows, hand = kept
         if table is None or not live.table_tail_known(table):
             return None
-        moved = _move(table, seat_rows, hand, user, hand_id, version, action, amount, None, False)
+        moved = _move(
+            table, seat_rows, hand, user, hand_id, version, action, amount, None, False, True
+        )
         await changed_on_loop(table, moved)
     except (_NeedsTransaction, rows.LoopUnavailable):
         return None
@@ -167,9 +170,11 @@ def _move(
     amount: int | None,
     now: datetime | None,
     locked: bool,
+    on_loop: bool = False,
 ) -> Moved:
     """The move on these rows: checked, made by the engine, and what it changes (not yet
-    written). Unlocked, ``_NeedsTransaction`` when it writes more than its records."""
+    written). Unlocked, ``_NeedsTransaction`` when it writes more than its records; on a
+    loop, a hand's simple end is written too (``after_moves``, ``on_loop``)."""
     now = now or timezone.now()
     seats = {s.number: s for s in seat_rows}
     seat = next((s for s in seats.values() if s.user_id == user.pk), None)
@@ -189,14 +194,15 @@ def _move(
     except RuleError as exc:
         raise TableError.from_rule("illegal_action", exc) from None
     back = seat.state == SeatState.SITTING_OUT and seat.sat_out_reason == TIMED_OUT
-    if not locked and (back or not _only_records(engine, seats)):
+    ends = on_loop and (engine.is_complete or engine.street == Street.SHOWDOWN)
+    if not locked and (back or not (_only_records(engine, seats) or ends)):
         raise _NeedsTransaction
     if back:
         # Acting again shows the player is back: they play the next hand too.
         seat.state = SeatState.PLAYING
         seat.sat_out_reason = ""
         rows.save(seat, ("state", "sat_out_reason"))
-    return after_moves(table, hand, engine, new, now, seats)
+    return after_moves(table, hand, engine, new, now, seats, on_loop=on_loop)
 
 
 def _only_records(engine: EngineHand, seats: dict[int, Seat]) -> bool:
@@ -239,10 +245,15 @@ def after_moves(
     new: list[Any],
     now: datetime,
     seats: dict[int, Seat] | None = None,
+    *,
+    on_loop: bool = False,
 ) -> Moved:
     """Store the new records, make the moves nobody has to wait for, and set the clock.
 
     ``seats`` (from ``seats_locked``, saved since any change) saves reading them again.
+    ``on_loop``: nothing is written here (``common.changed_on_loop`` writes it all in one
+    statement), so a hand that ends must end simply (``_hand_end_on_loop``), else
+    ``_NeedsTransaction``.
     """
     new = list(new)
     wake_bot = False
@@ -268,6 +279,13 @@ def after_moves(
             break
     added = [record_to_json(r) for r in new]
     hand.records = hand.records + added
+    if on_loop and engine.is_complete:
+        ended_seats, next_hand_in = _hand_end_on_loop(table, hand, engine, seats, now)
+        return Moved(
+            hand, engine, seats, tuple(added), ended_seats=ended_seats, next_hand_in=next_hand_in
+        )
+    if on_loop and engine.street == Street.SHOWDOWN:
+        raise _NeedsTransaction  # a showdown that waits on somebody: not a simple end
     if engine.is_complete and engine.runout_from is not None and hand.board_shown is None:
         # The engine has run the board out; the table deals it street by street (ticks
         # move it on), and the chips move when the river is out.
@@ -322,13 +340,7 @@ def _hand_finish(
     table: Table, hand: Hand, engine: EngineHand, seats: dict[int, Seat], now: datetime
 ) -> dict[str, Any] | None:
     final = engine.final_stacks or {}
-    hand.ended_at = now
-    hand.to_act = None
-    hand.deadline = None
-    hand.turn_started_at = None
-    names = {n: display_name(s) for n, s in seats.items()}
-    hand.summary = hand_summary(engine.records, names)[:300]
-    hand.awards = hand_awards(engine.records, names)
+    _hand_close(hand, engine, seats, now)
     # Every player's finishing stack in one UPDATE, not one round trip per player.
     if final:
         HandPlayer.objects.filter(hand=hand.pk, seat__in=list(final)).update(
@@ -357,8 +369,7 @@ def _hand_finish(
             )
             seat.stack = table.max_buy_in
         elif seat.stack <= 0:
-            seat.state = SeatState.SITTING_OUT
-            seat.sat_out_reason = NO_CHIPS
+            _out_of_chips(seat)
         finished.append(seat)
     # The players' seats in one statement, not one round trip each.
     rows.save_many(finished)
@@ -368,6 +379,58 @@ def _hand_finish(
         return None
     schedule_next_hand(table, now)
     return None
+
+
+def _hand_close(hand: Hand, engine: EngineHand, seats: dict[int, Seat], now: datetime) -> None:
+    """The hand row's end: when, no turn any more, who won what."""
+    hand.ended_at = now
+    hand.to_act = None
+    hand.deadline = None
+    hand.turn_started_at = None
+    names = {n: display_name(s) for n, s in seats.items()}
+    hand.summary = hand_summary(engine.records, names)[:300]
+    hand.awards = hand_awards(engine.records, names)
+
+
+def _out_of_chips(seat: Seat) -> None:
+    seat.state = SeatState.SITTING_OUT
+    seat.sat_out_reason = NO_CHIPS
+
+
+def _hand_end_on_loop(
+    table: Table, hand: Hand, engine: EngineHand, seats: dict[int, Seat], now: datetime
+) -> tuple[tuple[Seat, ...], float]:
+    """``_hand_finish`` for a cash hand whose end writes nothing but the hand, the dealt
+    seats' chips and state, the players' finishing stacks and the next hand's time, all in
+    the move's one statement (``rows.hand_end_write_on_loop``); nothing is written here.
+    Any other end (a tournament's, a table closing, a player leaving or removed, chips
+    bought during the hand, a house bot to buy in again, a run-out) raises
+    ``_NeedsTransaction``: ``_hand_finish`` makes it, under the table's lock.
+
+    Returns the dealt seats as they are after the hand, and the delay before the next.
+    """
+    final = engine.final_stacks or {}
+    if (
+        not final
+        or engine.runout_from is not None
+        or table.is_tournament
+        or table.closing
+        or any(
+            seats[n].leaving
+            or seats[n].removing
+            or seats[n].adding > 0
+            or (stack <= 0 and seats[n].is_bot)
+            for n, stack in final.items()
+        )
+    ):
+        raise _NeedsTransaction
+    _hand_close(hand, engine, seats, now)
+    for number, stack in final.items():
+        seat = seats[number]
+        seat.stack = stack
+        if stack <= 0:
+            _out_of_chips(seat)
+    return tuple(seats[number] for number in final), next_hand_time(table, now)
 
 
 def _tournament_hand_finish(

@@ -22,9 +22,6 @@ def _no_scheduled_tasks(settings) -> None:  # type: ignore[no-untyped-def]
     throttle_forget()
     # Tests move the clock themselves by calling table_tick(..., now=...).
     settings.TABLES_SCHEDULE_TASKS = False
-    # Sockets' threads close their connections after each message in tests, so the test
-    # database can be dropped at the end of the session.
-    settings.TABLES_KEEP_DB_CONNECTIONS = False
     # Users are made by the dozen here; the real hasher would take seconds per test.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 

@@ -11,6 +11,7 @@ Each call runs on a fresh event loop (``asyncio.run``), where Django refuses any
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 from unittest.mock import ANY
 
@@ -20,9 +21,9 @@ from django.contrib.auth.models import User
 from django.db import connection
 from django.test import override_settings
 
-from tables import kept_rows, live, loop_db, protocol, rows, services, throttle
-from tables.models import Hand, Table
-from tables.services import TableError
+from tables import fairness, kept_rows, live, loop_db, protocol, rows, services, throttle
+from tables.models import Hand, HandPlayer, Table, TableLedger
+from tables.services import TableError, dealing
 from tests.tables.conftest import deal
 from tests.tables.test_unlocked_moves import fields, in_play, kept, read_spy
 
@@ -140,19 +141,122 @@ def test_refusals_on_the_loop_write_nothing(seated_table: Table, players: list[U
     assert fields(seated_table.pk) == before
 
 
-def test_a_move_that_ends_the_hand_is_left_to_a_thread(seated_table: Table) -> None:
-    version = first_move(seated_table)  # three players: two folds end the hand
+def ended_state(table: Table, hand_number: int) -> dict[str, Any]:
+    """What a hand's end wrote, comparable between two tables dealt the same deck."""
+    hand = Hand.objects.get(table=table, number=hand_number)
+    table.refresh_from_db()
+    return {
+        "records": hand.records,
+        "ended": hand.ended_at is not None,
+        "turn": (hand.to_act, hand.deadline, hand.turn_started_at),
+        "summary": hand.summary,
+        "awards": hand.awards,
+        "seats": [
+            (s.number, s.user_id, s.stack, s.state, s.sat_out_reason, s.leaving, s.adding)
+            for s in table.seats.order_by("number")
+        ],
+        "players": sorted(HandPlayer.objects.filter(hand=hand).values_list("seat", "stack_after")),
+        "ledger": sorted(
+            TableLedger.objects.filter(table=table).values_list("user_id", "kind", "amount")
+        ),
+        "next hand": table.next_hand_at is not None,
+        "open": (table.closed_at, table.closing, table.paused),
+    }
+
+
+def play_out(table: Table, choose: Any, loop: bool) -> tuple[int, int, int]:
+    """Deal and play the hand out, each move on the loop or on a thread; the chips in play,
+    the moves made on the loop, and all the moves made."""
+    deal(table)
+    table.refresh_from_db()
+    made_on_loop = made = 0
+    while (hand := Hand.objects.filter(table=table, ended_at__isnull=True).first()) is not None:
+        table.refresh_from_db()
+        player = table.seats.get(number=hand.to_act).user
+        for action in choose(hand):
+            try:
+                if loop and on_loop(table, player, hand, table.version, action) is not None:
+                    made_on_loop += 1
+                else:
+                    services.table_act(table.pk, player, hand.pk, table.version, action)
+            except TableError as refused:
+                assert refused.code == "illegal_action"
+                continue
+            made += 1
+            break
+    return sum(table.seats.values_list("stack", flat=True)), made_on_loop, made
+
+
+@pytest.mark.parametrize("kind", ["folds", "showdown"])
+def test_a_hand_that_ends_simply_ends_on_the_loop_as_it_does_on_a_thread(
+    seated_table: Table,
+    director: User,
+    players: list[User],
+    monkeypatch: pytest.MonkeyPatch,
+    kind: str,
+) -> None:
+    """Two tables, the same players and the same deck; the same moves, made on the loop at
+    one and on a thread (the locked way for the hand's end) at the other: the hands' ends
+    are written alike, the one on the loop in a single statement."""
+    deck = fairness.deal_new()
+    monkeypatch.setattr(dealing, "deal_new", lambda: deck)
+    other = services.table_create(
+        created_by=director, name="twin", big_blind=2, min_buy_in=40, max_buy_in=200
+    )
+    for number, player in enumerate(players, start=1):
+        services.seat_take(other.pk, player, number, 100)
+
+    def choose(hand: Hand) -> list[str]:
+        return ["fold"] if kind == "folds" else ["check", "call"]
+
+    chips, on_the_loop, moves = play_out(seated_table, choose, loop=True)
+    # Every move on the loop, the hand's end too.
+    assert chips == 300 and on_the_loop == moves >= (2 if kind == "folds" else 9)
+    assert play_out(other, choose, loop=False) == (300, 0, moves)
+    mine, theirs = ended_state(seated_table, 1), ended_state(other, 1)
+    assert mine["ended"] and mine["next hand"] and mine["turn"] == (None, None, None)
+    assert mine == theirs
+    # The hand's end is in the state the loop filed, and nothing of the hand is kept.
+    seated_table.refresh_from_db()
+    wire = live.table_wire_if_cached(seated_table.pk, seated_table.created_at, seated_table.version)
+    assert wire is not None and json.loads(wire["recent"])[0]["number"] == 1
+    assert kept_rows.rows_for_move(seated_table.pk, seated_table.version) is None
+
+
+def test_a_hand_end_that_writes_more_is_left_to_a_thread(seated_table: Table) -> None:
+    """Chips bought during the hand go on the stack when it ends (a ledger row): the loop
+    leaves that end to the thread, which makes it under the table's lock."""
+    deal(seated_table)
+    seated_table.refresh_from_db()
+    hand, player = in_play(seated_table)
+    services.table_act(seated_table.pk, player, hand.pk, seated_table.version, "fold")
+    services.seat_rebuy(seated_table.pk, player, 50, next_hand=True)
+    seated_table.refresh_from_db()
     hand, player = in_play(seated_table)
     before = fields(seated_table.pk)
-    assert on_loop(seated_table, player, hand, version, "fold") is not None
-    after_first = fields(seated_table.pk)
-    assert after_first != before
-    hand, player = in_play(seated_table)
-    assert on_loop(seated_table, player, hand, version + 1, "fold") is None
-    assert fields(seated_table.pk) == after_first
-    # The thread makes it (the locked way), as protocol.handle_frame would.
-    services.table_act(seated_table.pk, player, hand.pk, version + 1, "fold")
+    # Three players, one folded: this fold ends the hand.
+    assert on_loop(seated_table, player, hand, seated_table.version, "fold") is None
+    assert fields(seated_table.pk) == before
+    services.table_act(seated_table.pk, player, hand.pk, seated_table.version, "fold")
     assert Hand.objects.get(pk=hand.pk).ended_at is not None
+    assert TableLedger.objects.filter(table=seated_table, kind="rebuy", amount=50).exists()
+    assert sum(seated_table.seats.values_list("stack", flat=True)) == 350
+
+
+def test_a_hand_end_on_a_table_changed_elsewhere_is_stale_and_writes_nothing(
+    seated_table: Table,
+) -> None:
+    version = first_move(seated_table)
+    hand, player = in_play(seated_table)
+    assert on_loop(seated_table, player, hand, version, "fold") is not None
+    Table.objects.filter(pk=seated_table.pk).update(version=version + 2)
+    hand, player = in_play(seated_table)
+    before = ended_state(seated_table, hand.number)
+    with pytest.raises(TableError) as refused:
+        on_loop(seated_table, player, hand, version + 1, "fold")
+    assert refused.value.code == "stale"
+    assert ended_state(seated_table, hand.number) == before
+    assert not before["ended"]
 
 
 def test_a_failed_loop_connection_declines_and_forgets_the_kept_rows(
