@@ -105,10 +105,28 @@ def carries_state() -> bool:
 
 
 def table_changed(table_id: int, version: int, wire: dict[str, Any] | None = None) -> None:
+    _send(table_id, _changed(version, wire))
+
+
+async def table_changed_on_loop(
+    table_id: int, version: int, wire: dict[str, Any] | None = None
+) -> None:
+    """``table_changed`` from a coroutine on the sockets' loop, sent before it returns."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        await layer.group_send(table_group(table_id), _changed(version, wire))
+    except Exception:
+        # As ``_send``: the consumers' periodic check picks the new version up.
+        logger.exception("broadcast to %s failed", table_group(table_id))
+
+
+def _changed(version: int, wire: dict[str, Any] | None) -> dict[str, Any]:
     message: dict[str, Any] = {"type": "table.changed", "version": version}
     if wire is not None:
         message["wire"] = wire
-    _send(table_id, message)
+    return message
 
 
 def table_chat(table_id: int, frame: dict[str, Any]) -> None:

@@ -163,7 +163,7 @@ async def changed_on_loop(table: Table, moved: Moved) -> None:
     conditional statement goes out on the loop's own connection
     (``rows.move_write_on_loop``, ``rows.hand_end_write_on_loop``). While PostgreSQL writes it, the new state is
     built; once it is written, the state is filed and broadcast from the loop, as
-    ``changed``'s after-commit work does on a thread.
+    ``changed``'s after-commit work does on a thread (a cash hand has no ``hand_ended``).
 
     ``rows.LoopUnavailable`` (the connection failed: written or not, unknown) drops the kept
     rows, so the caller's retry reads the table afresh."""
@@ -190,7 +190,9 @@ async def changed_on_loop(table: Table, moved: Moved) -> None:
         schedule_bot_now(table.pk)
     if moved.next_hand_in is not None:
         schedule_tick_now(table.pk, moved.next_hand_in)
-    _after_commit(table.pk, table.version, table, moved, moved.next_hand_in is None, built)
+    wire = _filed(table.pk, table.version, table, moved, moved.next_hand_in is None, built)
+    # Sent from here, not handed to a task: the news leaves as soon as it is filed.
+    await broadcast.table_changed_on_loop(table.pk, table.version, wire)
 
 
 def _after_commit(
@@ -199,8 +201,24 @@ def _after_commit(
     table: Table,
     moved: Moved | None,
     only_records: bool = False,
-    built: live.Built | None = None,
 ) -> None:
+    broadcast.table_changed(
+        table_id, version, _filed(table_id, version, table, moved, only_records)
+    )
+    if moved is not None and moved.hand_ended is not None:
+        hand_ended.send(sender=Table, table_id=table_id, **moved.hand_ended)
+
+
+def _filed(
+    table_id: int,
+    version: int,
+    table: Table,
+    moved: Moved | None,
+    only_records: bool = False,
+    built: live.Built | None = None,
+) -> dict[str, Any] | None:
+    """File what a committed change leaves for the sockets and the next move; the parts
+    its broadcast carries (``live._wire``), where sockets may be in other processes."""
     # Build the shared part of the new snapshot here, once, before the sockets ask for it:
     # after a move from the rows this transaction just wrote (the objects are not touched
     # again), otherwise by reading the table back.
@@ -226,9 +244,7 @@ def _after_commit(
     )
     if wire is not None and moved is not None and only_records:
         wire = {**wire, "move": kept_rows.move_news(table, moved.hand, list(moved.added))}
-    broadcast.table_changed(table_id, version, wire)
-    if moved is not None and moved.hand_ended is not None:
-        hand_ended.send(sender=Table, table_id=table_id, **moved.hand_ended)
+    return wire
 
 
 def seat_of(table: Table, user: AbstractBaseUser) -> Seat:
