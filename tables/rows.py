@@ -15,6 +15,10 @@ Writes go out one statement each, inside the service's ``transaction.atomic``:
 - ``table_bump`` is a conditional write (``WHERE id = %s AND version = %s``): 0 rows means
   the table moved on since it was read, and the caller's transaction is rolled back.
 
+A move made on a socket's event loop (``services.table_act_on_loop``) sends the same read
+and write on the loop's own connections (``move_rows_on_loop``, ``move_write_on_loop``,
+``hand_end_write_on_loop``: ``tables.loop_db``), outside any transaction.
+
 Everything else (seating, ledgers, histories, the admin) stays on the ORM.
 """
 

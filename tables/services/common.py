@@ -160,10 +160,10 @@ def changed(
 async def changed_on_loop(table: Table, moved: Moved) -> None:
     """``changed`` for a move made on an event loop (``play.table_act_on_loop``): it only
     added records, or ended a cash hand simply (``Moved.next_hand_in``), so its one
-    conditional statement goes out on the loop's own connection
-    (``rows.move_write_on_loop``, ``rows.hand_end_write_on_loop``). While PostgreSQL writes it, the new state is
-    built; once it is written, the state is filed and broadcast from the loop, as
-    ``changed``'s after-commit work does on a thread (a cash hand has no ``hand_ended``).
+    conditional statement goes out on the loop's own connection (``rows.move_write_on_loop``,
+    ``rows.hand_end_write_on_loop``). While PostgreSQL writes it, the new state is built;
+    once it is written, the state is filed and broadcast from the loop, as ``changed``'s
+    after-commit work does on a thread (a cash hand has no ``hand_ended``).
 
     ``rows.LoopUnavailable`` (the connection failed: written or not, unknown) drops the kept
     rows, so the caller's retry reads the table afresh."""

@@ -133,13 +133,13 @@ async def table_act_on_loop(
     """``table_act`` without leaving the caller's event loop, when it can be done so: the
     move starts from the rows this process keeps of ``version`` (``kept_rows``), or else
     reads them unlocked on the loop's own connection (``rows.move_rows_on_loop``); it only
-    adds its records, and its one conditional statement goes out on that connection too
-    (``common.changed_on_loop``). The rules, the checks and the write are ``table_act``'s
-    unlocked path, step for step.
+    adds its records, or ends a cash hand simply (``_hand_end_on_loop``), and its one
+    conditional statement goes out on that connection too (``common.changed_on_loop``). The
+    rules, the checks and the write are ``table_act``'s unlocked path, step for step.
 
-    None when it cannot (not PostgreSQL, a move that writes more than its records, recent
-    hands and chat this process would have to read, or the loop's connection failing): the
-    caller makes it with ``table_act`` on a database thread.
+    None when it cannot (not PostgreSQL, a move that writes more, recent hands and chat this
+    process would have to read, or the loop's connection failing): the caller makes it with
+    ``table_act`` on a database thread.
     A refusal raises ``TableError`` as ``table_act`` does, with nothing written.
     """
     if not rows.unlocked_moves_possible_on_loop():
