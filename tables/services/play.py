@@ -77,39 +77,36 @@ def table_act(
     waited for the lock: BEGIN and COMMIT, two of a move's four round trips, are saved. A
     move that must write more rows is made again the locked way.
     """
+    asked = _Asked(table_id, user, hand_id, version, action, amount, now or timezone.now())
     if rows.unlocked_moves_possible():
         try:
-            return _act(table_id, user, hand_id, version, action, amount, now, locked=False)
+            return _act(asked, locked=False)
         except _NeedsTransaction:
             pass
-    return _act_locked(table_id, user, hand_id, version, action, amount, now)
+    return _act_locked(asked)
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """A player's move as asked for: whose, on which hand and version, what."""
+
+    table_id: int
+    user: Any
+    hand_id: int
+    version: int
+    action: str
+    amount: int | None
+    now: datetime
 
 
 @table_write
-def _act_locked(
-    table_id: int,
-    user: Any,
-    hand_id: int,
-    version: int,
-    action: str,
-    amount: int | None,
-    now: datetime | None,
-) -> ActResult:
-    return _act(table_id, user, hand_id, version, action, amount, now, locked=True)
+def _act_locked(asked: _Asked) -> ActResult:
+    return _act(asked, locked=True)
 
 
-def _act(
-    table_id: int,
-    user: Any,
-    hand_id: int,
-    version: int,
-    action: str,
-    amount: int | None,
-    now: datetime | None,
-    *,
-    locked: bool,
-) -> ActResult:
-    require_user(user)
+def _act(asked: _Asked, *, locked: bool) -> ActResult:
+    table_id, version = asked.table_id, asked.version
+    require_user(asked.user)
     # The table row, its seats and its hand in play: outside a transaction, as this process
     # keeps them when they are of the frame's version (kept_rows); else in one round trip
     # (locked, unless the move is made outside a transaction: see table_act).
@@ -117,7 +114,7 @@ def _act(
     table, seat_rows, hand = kept or rows.move_rows(table_id, lock=locked)
     if table is None:
         raise TableError("not_found", _("there is no table %(table)s"), {"table": table_id})
-    moved = _move(table, seat_rows, hand, user, hand_id, version, action, amount, now, locked)
+    moved = _move(table, seat_rows, hand, asked, locked)
     changed(table, moved, table_columns=None if locked else ())
     return ActResult(table.version, len(moved.hand.records))
 
@@ -145,14 +142,13 @@ async def table_act_on_loop(
     if not rows.unlocked_moves_possible_on_loop():
         return None
     require_user(user)
+    asked = _Asked(table_id, user, hand_id, version, action, amount, timezone.now())
     try:
         kept = kept_rows.rows_for_move(table_id, version) or await rows.move_rows_on_loop(table_id)
         table, seat_rows, hand = kept
         if table is None or not live.table_tail_known(table):
             return None
-        moved = _move(
-            table, seat_rows, hand, user, hand_id, version, action, amount, None, False, True
-        )
+        moved = _move(table, seat_rows, hand, asked, locked=False, on_loop=True)
         await changed_on_loop(table, moved)
     except (_NeedsTransaction, rows.LoopUnavailable):
         return None
@@ -163,24 +159,19 @@ def _move(
     table: Table,
     seat_rows: list[Seat],
     hand: Hand | None,
-    user: Any,
-    hand_id: int,
-    version: int,
-    action: str,
-    amount: int | None,
-    now: datetime | None,
+    asked: _Asked,
     locked: bool,
     on_loop: bool = False,
 ) -> Moved:
     """The move on these rows: checked, made by the engine, and what it changes (not yet
     written). Unlocked, ``_NeedsTransaction`` when it writes more than its records; on a
     loop, a hand's simple end is written too (``after_moves``, ``on_loop``)."""
-    now = now or timezone.now()
+    user, version, now = asked.user, asked.version, asked.now
     seats = {s.number: s for s in seat_rows}
     seat = next((s for s in seats.values() if s.user_id == user.pk), None)
     if seat is None:
         raise TableError("not_seated", _("you have no seat at this table"))
-    if hand is None or hand.pk != hand_id or table.version != version:
+    if hand is None or hand.pk != asked.hand_id or table.version != version:
         raise TableError(
             "stale",
             _("that was for version %(version)d; the table is at version %(current)d"),
@@ -190,7 +181,7 @@ def _move(
     if engine.to_act != seat.number:
         raise TableError("not_your_turn", _("it is not your turn"))
     try:
-        new = engine.act(seat.number, action, amount)
+        new = engine.act(seat.number, asked.action, asked.amount)
     except RuleError as exc:
         raise TableError.from_rule("illegal_action", exc) from None
     back = seat.state == SeatState.SITTING_OUT and seat.sat_out_reason == TIMED_OUT
