@@ -60,10 +60,12 @@ def fresh_channel_layer() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
-def sockets_close_connections(settings) -> None:  # type: ignore[no-untyped-def]
+def sockets_close_connections() -> Iterator[None]:
     """Sockets' database threads close their connections after each message in tests (the
-    tournaments' sockets too), so the test database can be dropped at the end."""
-    settings.TABLES_KEEP_DB_CONNECTIONS = False
+    tournaments' sockets too), so the test database can be dropped at the end. Not through
+    pytest-django's ``settings``: some tests take a parameter of that name."""
+    with override_settings(TABLES_KEEP_DB_CONNECTIONS=False):
+        yield
 
 
 @pytest.fixture(autouse=True)
