@@ -64,6 +64,12 @@ def _bool(frame: dict[str, Any], name: str, default: bool) -> bool:
     return value
 
 
+def _ref(frame: dict[str, Any]) -> str | int | None:
+    """The frame's ``ref``, echoed in its error frames when it is a string or an integer."""
+    ref = frame.get("ref")
+    return ref if isinstance(ref, (str, int)) else None
+
+
 def _act_args(frame: dict[str, Any]) -> tuple[int, int, str, int | None]:
     """An "act" frame's hand, version, action and amount, checked (``TableError``)."""
     action = frame.get("action")
@@ -107,8 +113,7 @@ async def handle_move_on_loop(table_id: int, user: Any, frame: Any) -> list[dict
     try:
         done = await services.table_act_on_loop(table_id, user, *args)
     except TableError as exc:
-        ref = frame.get("ref")
-        return [error_frame(exc.code, exc.message, ref if isinstance(ref, (str, int)) else None)]
+        return [error_frame(exc.code, exc.message, _ref(frame))]
     if done is None:
         # Not made here: handle_frame makes it, and counts this frame again. The count
         # errs towards the player's budget, never past it: take back this one.
@@ -128,9 +133,7 @@ def handle_frame(table_id: int, user: Any, frame: Any) -> list[dict[str, Any]]:
     """
     if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
         return [error_frame("malformed", _("a frame is a JSON object with a string 'type'"))]
-    ref = frame.get("ref")
-    if ref is not None and not isinstance(ref, (str, int)):
-        ref = None
+    ref = _ref(frame)
     kind = frame["type"]
     if not frame_allowed(user):
         return [

@@ -146,7 +146,7 @@ def changed(
             rows.move_write(table, moved.hand, list(moved.added), table_columns=table_columns)
     except rows.Stale:
         # Only reachable if something wrote the table without its lock: refuse the change.
-        raise TableError("stale", _("the table changed meanwhile; try again")) from None
+        raise _changed_meanwhile() from None
     version = table.version
     table_id = table.pk
     # A move written with no table column (play.table_act's unlocked path) only added its
@@ -155,6 +155,10 @@ def changed(
     transaction.on_commit(lambda: _after_commit(table_id, version, table, moved, only_records))
     if moved is not None and moved.wake_bot:
         schedule_bot(table_id)
+
+
+def _changed_meanwhile() -> TableError:
+    return TableError("stale", _("the table changed meanwhile; try again"))
 
 
 async def changed_on_loop(table: Table, moved: Moved) -> None:
@@ -182,7 +186,7 @@ async def changed_on_loop(table: Table, moved: Moved) -> None:
         try:
             await written
         except rows.Stale:
-            raise TableError("stale", _("the table changed meanwhile; try again")) from None
+            raise _changed_meanwhile() from None
         except rows.LoopUnavailable:
             kept_rows.rows_drop(table.pk)
             raise
