@@ -232,6 +232,10 @@ TABLES_PLAYERS_MAY_OPEN = env_bool("TABLES_PLAYERS_MAY_OPEN", False)
 # runs shorten or lengthen them).
 TABLES_NEXT_HAND_DELAY_MS = env_int("TABLES_NEXT_HAND_DELAY_MS", 3000)
 TABLES_BOT_THINK_MS = env_int("TABLES_BOT_THINK_MS", 1000)
+# Live tables: a move made on a socket's event loop is told to the table once PostgreSQL
+# has committed it, before its flush to disk (tables/loop_db.py; docs/moves.md); True
+# waits for the flush too, as every other write does.
+TABLES_MOVES_SYNCHRONOUS_COMMIT = env_bool("TABLES_MOVES_SYNCHRONOUS_COMMIT", False)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -8,8 +8,8 @@ and every other process brings its own copy up to the same version (``rows_follo
 next move, in whichever process its player's socket is, then starts from the kept rows
 instead of reading them.
 
-Why this is safe: every write to a table bumps its version, and a move's write is
-conditional on the version it started from (``rows.move_write``). Kept rows are only used for
+Why this is safe: every write to a table bumps its version and renews its nonce, and a
+move's write is conditional on the version and nonce it started from (``rows.move_write``). Kept rows are only used for
 the version they were kept at; if the table has moved on meanwhile, the write finds nothing
 to update and the move is refused as stale, as it would be after a fresh read. Kept objects
 are never changed: a move works on copies (``rows_for_move``).
@@ -87,12 +87,14 @@ def rows_for_move(table_id: int, version: int) -> tuple[Table, list[Seat], Hand]
 
 def move_news(table: Table, hand: Hand, added: list[dict[str, Any]]) -> dict[str, Any]:
     """What a move that only added records wrote, for other processes' ``rows_follow``:
-    the version it started from, the records, the hand's turn fields. Plain JSON types
+    the version it started from, the table's new nonce, the records, the hand's turn fields.
+    Plain JSON types
     (channels-redis packs it with msgpack)."""
     return {
         "table": table.pk,
         "created": table.created_at.isoformat(),
         "from": table.version - 1,
+        "nonce": table.nonce,
         "hand": hand.pk,
         "records": added,
         "state": [_plain(getattr(hand, name)) for name in MOVE_STATE],
@@ -114,6 +116,7 @@ def rows_follow(news: dict[str, Any]) -> None:
         return
     table = copy.copy(kept.table)
     table.version += 1
+    table.nonce = news["nonce"]
     hand = copy.copy(kept.hand)
     hand.records = kept.hand.records + list(news["records"])
     for name, value in zip(MOVE_STATE, news["state"], strict=True):

@@ -144,6 +144,14 @@ _STATE_CACHE = _StateCache()
 _STATE_LOCK = threading.Lock()
 
 
+def live_forget() -> None:
+    """Drop every table state and recent-hands tail this process keeps (after the database
+    restarted: ``loop_db.database_restarted``)."""
+    with _STATE_LOCK:
+        _STATE_CACHE.clear()
+        _TAILS.clear()
+
+
 def _table_state(table_id: int) -> _Filed:
     """The table at its current version: one query when another socket already built it.
 

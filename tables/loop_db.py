@@ -11,15 +11,31 @@ loop goes on serving while PostgreSQL answers.
 
 Each running loop has up to ``SIZE`` connections, opened on first use from the site's
 ``DATABASES["default"]``; a connection that fails is closed and replaced on the next use.
+
+Their commits are asynchronous (PostgreSQL's ``synchronous_commit = off``) unless the site
+sets ``TABLES_MOVES_SYNCHRONOUS_COMMIT = True``: a move is told to the table once
+PostgreSQL has committed it, without waiting for its flush to disk, which under load was
+most of a move's wait. The database stays consistent whatever happens; a crash of
+PostgreSQL itself (or of its machine) can take back the moves of its last fraction of a
+second (at most three ``wal_writer_delay``), as if they had not been made, and the hands
+go on from before them.
+
+A process must then forget what it keeps of the tables (their rows, engines and states
+may be ahead of the database): every connection it opens, Django's or a loop's, reads
+when the database server started (``database_started``), and a new start sends
+``database_restarted``. And a table's version can then come round again for another
+change: its ``nonce`` tells the two apart (``tables.rows``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import threading
 from typing import Any
 
 import psycopg
 from django.conf import settings
+from django.dispatch import Signal
 from psycopg.types.string import TextLoader
 
 SIZE = 2
@@ -37,6 +53,23 @@ class _Pool:
 
 
 _POOLS: dict[asyncio.AbstractEventLoop, _Pool] = {}
+
+# Sent (no arguments) when a connection of this process finds that the database server
+# started again since an earlier connection's; receivers forget what they keep.
+database_restarted = Signal()
+STARTED_SQL = "SELECT pg_postmaster_start_time()"
+_STARTED: list[Any] = []
+_STARTED_LOCK = threading.Lock()
+
+
+def database_started(at: Any) -> None:
+    """Note when the database server started, as a new connection read it (``STARTED_SQL``);
+    ``database_restarted`` if a connection of this process had read another time before."""
+    with _STARTED_LOCK:
+        restarted = bool(_STARTED) and _STARTED[0] != at
+        _STARTED[:] = [at]
+    if restarted:
+        database_restarted.send(sender=None)
 
 
 def _connection_kwargs() -> dict[str, Any]:
@@ -81,11 +114,18 @@ async def _connect() -> psycopg.AsyncConnection[Any]:
     kwargs = _connection_kwargs()
     # The session's times in UTC and JSON left as text: what Django's backend sets up on its
     # own connections, so a model's fields load these rows as they load its own.
-    kwargs["options"] = f"{kwargs.get('options', '')} -c TimeZone=UTC".strip()
+    options = f"{kwargs.get('options', '')} -c TimeZone=UTC"
+    if not getattr(settings, "TABLES_MOVES_SYNCHRONOUS_COMMIT", False):
+        options += " -c synchronous_commit=off"
+    kwargs["options"] = options.strip()
     conn = await psycopg.AsyncConnection.connect(
         autocommit=True, cursor_factory=psycopg.AsyncClientCursor, **kwargs
     )
     conn.adapters.register_loader("jsonb", TextLoader)
+    async with conn.cursor() as cursor:
+        await cursor.execute(STARTED_SQL)
+        started = await cursor.fetchone()
+    database_started(started[0] if started else None)
     return conn
 
 

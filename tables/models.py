@@ -112,6 +112,12 @@ class Table(models.Model):
     closed_at = models.DateTimeField(null=True, blank=True)
 
     version = models.PositiveBigIntegerField(default=1)
+    # A new random number with every conditional write (``tables.rows``), which also finds
+    # the row at the number it was read with. A move written with PostgreSQL's
+    # asynchronous commit (``tables.loop_db``) can be lost in a database crash, and its
+    # version number then comes round again for another change: the number tells the two
+    # apart, so rows kept from the lost one are never written over the new one.
+    nonce = models.BigIntegerField(default=0, editable=False)
     hand_count = models.PositiveIntegerField(default=0)
     button = models.PositiveSmallIntegerField(default=0, help_text=_("Seat of the last button."))
     last_big_blind = models.PositiveSmallIntegerField(default=0)

@@ -12,8 +12,11 @@ move's speed is not what limits anything.
 Writes go out one statement each, inside the service's ``transaction.atomic``:
 - ``hand_append`` adds only the move's records to the hand (``records || new`` on
   PostgreSQL) instead of writing the whole list again;
-- ``table_bump`` is a conditional write (``WHERE id = %s AND version = %s``): 0 rows means
-  the table moved on since it was read, and the caller's transaction is rolled back.
+- ``table_bump`` is a conditional write (``WHERE id = %s AND version = %s AND nonce = %s``):
+  0 rows means the table moved on since it was read, and the caller's transaction is rolled
+  back. Each write gives the table a new random ``nonce``: a version number can come round
+  again after a database crash took back a move written with asynchronous commit
+  (``tables.loop_db``), the nonce does not.
 
 A move made on a socket's event loop (``services.table_act_on_loop``) sends the same read
 and write on the loop's own connections (``move_rows_on_loop``, ``move_write_on_loop``,
@@ -25,6 +28,7 @@ Everything else (seating, ledgers, histories, the admin) stays on the ORM.
 from __future__ import annotations
 
 import json
+import random
 from functools import cache
 from typing import Any, TypeVar
 
@@ -367,11 +371,12 @@ def move_write(
         hand_append(hand, added)
         table_bump(table)
         return
-    sql, params = _move_write_statement(table, hand, added, table_columns)
+    sql, params, nonce = _move_write_statement(table, hand, added, table_columns)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         if cursor.rowcount != 1:
             raise Stale(f"table {table.pk} moved on (or hand {hand.pk} is gone)")
+    table.nonce = nonce
 
 
 def _move_write_statement(
@@ -380,22 +385,14 @@ def _move_write_statement(
     added: list[dict[str, Any]],
     table_columns: tuple[str, ...] | None,
     also: tuple[tuple[str, list[Any]], ...] = (),
-) -> tuple[str, list[Any]]:
-    """The move's one statement and its parameters; ``also`` are more ``UPDATE`` statements
-    (and their parameters) made in it, each only if the version bump went through."""
-    table_fields = [
-        f
-        for f in _concrete(Table)
-        if not f.primary_key
-        and f.name != "version"
-        and (table_columns is None or f.name in table_columns)
-    ]
+) -> tuple[str, list[Any], int]:
+    """The move's one statement, its parameters and the table's nonce once it is written;
+    ``also`` are more ``UPDATE`` statements (and their parameters) made in it, each only if
+    the version bump went through."""
+    table_fields = [f for f in _bumped_fields() if table_columns is None or f.name in table_columns]
     hand_fields = [Hand._meta.get_field(name) for name in HAND_STATE]
-    params = [
-        *(f.get_db_prep_save(f.pre_save(table, False), connection) for f in table_fields),
-        table.pk,
-        table.version - 1,
-    ]
+    nonce = _nonce()
+    params = _bump_params(table, table_fields, nonce)
     sql = _move_write_sql(tuple(f.column for f in table_fields))
     if also:
         head, append = sql.split(" RETURNING 1) ", 1)
@@ -411,7 +408,7 @@ def _move_write_statement(
         *(f.get_db_prep_save(f.pre_save(hand, False), connection) for f in hand_fields),  # type: ignore[union-attr]
         hand.pk,
     ]
-    return sql, params
+    return sql, params, nonce
 
 
 def _cases(
@@ -460,14 +457,14 @@ async def hand_end_write_on_loop(
     ]
     players_sql, players_params = _cases(HandPlayer, "seat", ("stack_after",), players)
     players_sql += f" AND {_quote('hand_id')} = %s"
-    sql, params = _move_write_statement(
+    sql, params, nonce = _move_write_statement(
         table,
         hand,
         added,
         HAND_END_TABLE,
         ((seats_sql, seats_params), (players_sql, [*players_params, hand.pk])),
     )
-    await _write_on_loop(table, hand, sql, params)
+    await _write_on_loop(table, hand, sql, params, nonce)
 
 
 async def move_write_on_loop(table: Table, hand: Hand, added: list[dict[str, Any]]) -> None:
@@ -475,17 +472,18 @@ async def move_write_on_loop(table: Table, hand: Hand, added: list[dict[str, Any
     caller's event loop: the same statement, on one of this loop's own connections
     (``tables.loop_db``), so the loop waits for PostgreSQL without blocking and no thread
     is involved. ``Stale`` (nothing written) if the table moved on."""
-    sql, params = _move_write_statement(table, hand, added, ())
-    await _write_on_loop(table, hand, sql, params)
+    sql, params, nonce = _move_write_statement(table, hand, added, ())
+    await _write_on_loop(table, hand, sql, params, nonce)
 
 
-async def _write_on_loop(table: Table, hand: Hand, sql: str, params: list[Any]) -> None:
+async def _write_on_loop(table: Table, hand: Hand, sql: str, params: list[Any], nonce: int) -> None:
     try:
         count = await loop_db.execute(sql, params)
     except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
         raise LoopUnavailable(str(exc)) from exc
     if count != 1:
         raise Stale(f"table {table.pk} moved on (or hand {hand.pk} is gone)")
+    table.nonce = nonce
 
 
 @cache
@@ -497,26 +495,48 @@ def _move_write_sql(columns: tuple[str, ...]) -> str:
 
 def table_bump(table: Table) -> None:
     """Write the table's fields with its version one higher, if it is still at
-    ``table.version - 1``; raise ``Stale`` (nothing written) if another change came first."""
-    fields = [f for f in _concrete(Table) if not f.primary_key and f.name != "version"]
-    params = [
+    ``table.version - 1`` and its ``nonce``; raise ``Stale`` (nothing written) if another
+    change came first."""
+    fields = _bumped_fields()
+    nonce = _nonce()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _bump_sql(tuple(f.column for f in fields)), _bump_params(table, fields, nonce)
+        )
+        if cursor.rowcount != 1:
+            raise Stale(f"table {table.pk} is no longer at version {table.version - 1}")
+    table.nonce = nonce
+
+
+def _nonce() -> int:
+    # Not a secret: only unlikely to come round again (a process's generator is seeded from
+    # the system's randomness).
+    return random.getrandbits(62)
+
+
+def _bumped_fields() -> list[Field[Any, Any]]:
+    """The table's fields a bump may write besides its version and nonce."""
+    return [f for f in _concrete(Table) if not f.primary_key and f.name not in ("version", "nonce")]
+
+
+def _bump_params(table: Table, fields: list[Field[Any, Any]], nonce: int) -> list[Any]:
+    """``_bump_sql``'s parameters: the new nonce, ``fields``' values, then the row as read."""
+    return [
+        nonce,
         *(f.get_db_prep_save(f.pre_save(table, False), connection) for f in fields),
         table.pk,
         table.version - 1,
+        table.nonce,
     ]
-    with connection.cursor() as cursor:
-        cursor.execute(_bump_sql(tuple(f.column for f in fields)), params)
-        if cursor.rowcount != 1:
-            raise Stale(f"table {table.pk} is no longer at version {table.version - 1}")
 
 
 @cache
 def _bump_sql(columns: tuple[str, ...]) -> str:
-    version = _quote("version")
+    version, nonce = _quote("version"), _quote("nonce")
     sets = "".join(f", {_quote(c)} = %s" for c in columns)
     return (
-        f"UPDATE {_quote(Table._meta.db_table)} SET {version} = {version} + 1{sets} "
-        f"WHERE {_quote('id')} = %s AND {version} = %s"
+        f"UPDATE {_quote(Table._meta.db_table)} SET {version} = {version} + 1, "
+        f"{nonce} = %s{sets} WHERE {_quote('id')} = %s AND {version} = %s AND {nonce} = %s"
     )
 
 

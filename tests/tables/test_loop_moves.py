@@ -19,9 +19,10 @@ import psycopg
 import pytest
 from django.contrib.auth.models import User
 from django.db import connection
+from django.db.models import F
 from django.test import override_settings
 
-from tables import fairness, kept_rows, live, loop_db, protocol, rows, services, throttle
+from tables import engines, fairness, kept_rows, live, loop_db, protocol, rows, services, throttle
 from tables.models import Hand, HandPlayer, Table, TableLedger
 from tables.services import TableError, dealing
 from tests.tables.conftest import deal
@@ -328,3 +329,84 @@ def test_the_protocol_makes_a_move_on_the_loop_or_hands_it_on(
         assert counted() == before  # declined: the frame's count is taken back
     assert handle({"type": "act", "hand": hand.pk, "version": version, "action": "call"}) == []
     assert Table.objects.get(pk=seated_table.pk).version == version + 1
+
+
+def test_loop_commits_do_not_wait_for_the_disk_unless_the_site_asks(seated_table: Table) -> None:
+    """``synchronous_commit`` is off on the loop's connections (tables.loop_db), on with
+    ``TABLES_MOVES_SYNCHRONOUS_COMMIT``; Django's own connections keep the server's."""
+
+    def loop_setting() -> str:
+        return asyncio.run(loop_db.fetchall("SHOW synchronous_commit", []))[0][0]
+
+    assert loop_setting() == "off"
+    with override_settings(TABLES_MOVES_SYNCHRONOUS_COMMIT=True):
+        assert loop_setting() == "on"
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW synchronous_commit")
+        assert cursor.fetchone()[0] == "on"
+
+
+@pytest.mark.parametrize("where", ["loop", "thread"])
+def test_kept_rows_of_a_version_reached_by_another_change_are_stale(
+    seated_table: Table, where: str
+) -> None:
+    """A move committed asynchronously can be lost in a crash of PostgreSQL, and its version
+    number then reached by another change (a time-out made by another process). Rows kept
+    of the lost one carry its nonce: a move from them is refused, and nothing is written."""
+    version = first_move(seated_table)
+    assert kept_rows.rows_for_move(seated_table.pk, version) is not None
+    # The stored row: the same version, reached another way (another nonce).
+    Table.objects.filter(pk=seated_table.pk).update(nonce=F("nonce") + 1)
+    hand, player = in_play(seated_table)
+    before = fields(seated_table.pk)
+    with pytest.raises(TableError) as refused:
+        if where == "loop":
+            on_loop(seated_table, player, hand, version, "call")
+        else:
+            services.table_act(seated_table.pk, player, hand.pk, version, "call")
+    assert refused.value.code == "stale"
+    assert fields(seated_table.pk) == before
+
+
+def test_every_write_renews_the_nonce_and_the_kept_rows_follow_it(seated_table: Table) -> None:
+    version = first_move(seated_table)
+    stored = Table.objects.get(pk=seated_table.pk).nonce
+    hand, player = in_play(seated_table)
+    done = on_loop(seated_table, player, hand, version, "call")
+    assert done is not None
+    renewed = Table.objects.get(pk=seated_table.pk).nonce
+    assert renewed != stored
+    kept_table, _, _ = kept_rows.rows_for_move(seated_table.pk, done.version)  # type: ignore[misc]
+    assert kept_table.nonce == renewed
+
+
+def test_a_database_restart_makes_the_process_forget_what_it_keeps(
+    seated_table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every new connection, Django's or a loop's, reads when the server started; another
+    time than an earlier connection read means the server restarted, and what the process
+    keeps (rows, engines, built states) may be ahead of the database: it is dropped."""
+    monkeypatch.setattr(loop_db, "_STARTED", [])
+    connection.close()
+    connection.ensure_connection()
+    with connection.cursor() as cursor:
+        cursor.execute(loop_db.STARTED_SQL)
+        started = cursor.fetchone()[0]
+    assert loop_db._STARTED == [started]  # noqa: SLF001
+    asyncio.run(loop_db.execute("SELECT 1", []))  # a loop's connection: the same start
+    version = first_move(seated_table)
+    hand = Hand.objects.get(table=seated_table, ended_at__isnull=True)
+
+    def kept_now() -> list[bool]:
+        return [
+            kept_rows.rows_for_move(seated_table.pk, version) is not None,
+            engines.engine_kept(hand) is not None,
+            live.table_wire_if_cached(seated_table.pk, seated_table.created_at, version)
+            is not None,
+        ]
+
+    assert kept_now() == [True, True, True]
+    loop_db.database_started(started)  # the same server: nothing is dropped
+    assert kept_now() == [True, True, True]
+    loop_db.database_started(started.replace(year=started.year + 1))
+    assert kept_now() == [False, False, False]
