@@ -157,6 +157,35 @@ def changed(
         schedule_bot(table_id)
 
 
+class _Soon:
+    """``call(*args)`` on the event loop's next turn, or when its result is asked for first,
+    whichever comes first; its result (or its error) is kept for ``result``."""
+
+    def __init__(self, call: Callable[..., Any], *args: Any) -> None:
+        self._call = functools.partial(call, *args)
+        self._outcome: tuple[bool, Any] | None = None
+        self._turn = asyncio.get_running_loop().call_soon(self._run)
+
+    def _run(self) -> None:
+        if self._outcome is None:
+            try:
+                self._outcome = (True, self._call())
+            except Exception as exc:  # noqa: BLE001 - raised again by result()
+                self._outcome = (False, exc)
+
+    def cancel(self) -> None:
+        self._turn.cancel()
+
+    def result(self) -> Any:
+        self._turn.cancel()
+        self._run()
+        assert self._outcome is not None
+        done, value = self._outcome
+        if not done:
+            raise value
+        return value
+
+
 def _changed_meanwhile() -> TableError:
     return TableError("stale", _("the table changed meanwhile; try again"))
 
@@ -178,18 +207,22 @@ async def changed_on_loop(table: Table, moved: Moved) -> None:
         write = rows.hand_end_write_on_loop(
             table, moved.hand, list(moved.added), list(moved.ended_seats)
         )
-    written = asyncio.ensure_future(write)
-    await asyncio.sleep(0)  # the statement is sent
+    # Awaiting the write sends its statement at once (its first step, with no hop through a
+    # task that other sockets' work queued before would delay); the new state is built on
+    # the loop's next turn, while PostgreSQL writes, or once written if that turn is late.
+    state = _Soon(
+        live.table_state_built, table, moved.hand, moved.engine, list(moved.seats.values())
+    )
     try:
-        built = live.table_state_built(table, moved.hand, moved.engine, list(moved.seats.values()))
+        await write
+    except rows.Stale:
+        raise _changed_meanwhile() from None
+    except rows.LoopUnavailable:
+        kept_rows.rows_drop(table.pk)
+        raise
     finally:
-        try:
-            await written
-        except rows.Stale:
-            raise _changed_meanwhile() from None
-        except rows.LoopUnavailable:
-            kept_rows.rows_drop(table.pk)
-            raise
+        state.cancel()  # not built if nothing was written; else built below if not yet
+    built = state.result()
     if moved.wake_bot:
         schedule_bot_now(table.pk)
     if moved.next_hand_in is not None:

@@ -410,3 +410,24 @@ def test_a_database_restart_makes_the_process_forget_what_it_keeps(
     assert kept_now() == [True, True, True]
     loop_db.database_started(started.replace(year=started.year + 1))
     assert kept_now() == [False, False, False]
+
+
+def test_the_state_is_built_on_the_loops_next_turn_or_when_asked_for() -> None:
+    """``changed_on_loop`` builds the new state while PostgreSQL writes: on the loop's next
+    turn, or when the write is done first; a build's error is raised where it is asked for."""
+    from tables.services.common import _Soon
+
+    async def run() -> list[Any]:
+        calls: list[int] = []
+        turned = _Soon(lambda n: calls.append(n) or n * 2, 1)
+        await asyncio.sleep(0)  # the loop's next turn
+        early = _Soon(lambda n: calls.append(n) or n * 2, 2)
+        results = [turned.result(), early.result(), calls]
+        early.cancel()
+        await asyncio.sleep(0)  # asked for before its turn: not run a second time
+        failing = _Soon(lambda: 1 / 0)
+        with pytest.raises(ZeroDivisionError):
+            failing.result()
+        return [*results, calls]
+
+    assert asyncio.run(run()) == [2, 4, [1, 2], [1, 2]]
