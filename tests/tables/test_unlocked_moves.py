@@ -9,6 +9,7 @@ off (``reads``); the last ones are about it."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
@@ -207,6 +208,16 @@ def test_news_of_another_version_is_not_followed(seated_table: Table) -> None:
     kept_rows.rows_follow(news)
     assert kept(seated_table.pk, first.version) == fields(seated_table.pk)
     assert kept_rows.rows_for_move(seated_table.pk, first.version + 1) is None
+    # News of the kept version from a process of an earlier release carries no nonce: not
+    # followed either (the next move reads).
+    ahead = copy.copy(table)
+    ahead.version += 1
+    news = kept_rows.move_news(ahead, moved, [])
+    del news["nonce"]
+    kept_rows.rows_follow(news)
+    assert kept_rows.rows_for_move(seated_table.pk, first.version + 1) is None
+    kept_rows.rows_follow(kept_rows.move_news(ahead, moved, []))
+    assert kept_rows.rows_for_move(seated_table.pk, first.version + 1) is not None
 
 
 def test_kept_rows_of_a_table_changed_elsewhere_make_the_move_stale(
