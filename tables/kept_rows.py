@@ -9,10 +9,11 @@ next move, in whichever process its player's socket is, then starts from the kep
 instead of reading them.
 
 Why this is safe: every write to a table bumps its version and renews its nonce, and a
-move's write is conditional on the version and nonce it started from (``rows.move_write``). Kept rows are only used for
-the version they were kept at; if the table has moved on meanwhile, the write finds nothing
-to update and the move is refused as stale, as it would be after a fresh read. Kept objects
-are never changed: a move works on copies (``rows_for_move``).
+move's write is conditional on the version and nonce it started from (``rows.move_write``).
+Kept rows are only used for the version they were kept at; if the table has moved on
+meanwhile, the write finds nothing to update and the move is refused as stale, as it would
+be after a fresh read. Kept objects are never changed: a move works on copies
+(``rows_for_move``).
 """
 
 from __future__ import annotations
@@ -88,8 +89,7 @@ def rows_for_move(table_id: int, version: int) -> tuple[Table, list[Seat], Hand]
 def move_news(table: Table, hand: Hand, added: list[dict[str, Any]]) -> dict[str, Any]:
     """What a move that only added records wrote, for other processes' ``rows_follow``:
     the version it started from, the table's new nonce, the records, the hand's turn fields.
-    Plain JSON types
-    (channels-redis packs it with msgpack)."""
+    Plain JSON types (channels-redis packs it with msgpack)."""
     return {
         "table": table.pk,
         "created": table.created_at.isoformat(),

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Sequence
 from functools import cache
 from typing import Any, TypeVar
 
@@ -374,9 +375,7 @@ def move_write(
     sql, params, nonce = _move_write_statement(table, hand, added, table_columns)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        if cursor.rowcount != 1:
-            raise Stale(f"table {table.pk} moved on (or hand {hand.pk} is gone)")
-    table.nonce = nonce
+        _bumped(table, cursor.rowcount, nonce)
 
 
 def _move_write_statement(
@@ -390,7 +389,7 @@ def _move_write_statement(
     ``also`` are more ``UPDATE`` statements (and their parameters) made in it, each only if
     the version bump went through."""
     table_fields = [f for f in _bumped_fields() if table_columns is None or f.name in table_columns]
-    hand_fields = [Hand._meta.get_field(name) for name in HAND_STATE]
+    hand_fields = _hand_state_fields()
     nonce = _nonce()
     params = _bump_params(table, table_fields, nonce)
     sql = _move_write_sql(tuple(f.column for f in table_fields))
@@ -464,7 +463,7 @@ async def hand_end_write_on_loop(
         HAND_END_TABLE,
         ((seats_sql, seats_params), (players_sql, [*players_params, hand.pk])),
     )
-    await _write_on_loop(table, hand, sql, params, nonce)
+    await _write_on_loop(table, sql, params, nonce)
 
 
 async def move_write_on_loop(table: Table, hand: Hand, added: list[dict[str, Any]]) -> None:
@@ -473,17 +472,15 @@ async def move_write_on_loop(table: Table, hand: Hand, added: list[dict[str, Any
     (``tables.loop_db``), so the loop waits for PostgreSQL without blocking and no thread
     is involved. ``Stale`` (nothing written) if the table moved on."""
     sql, params, nonce = _move_write_statement(table, hand, added, ())
-    await _write_on_loop(table, hand, sql, params, nonce)
+    await _write_on_loop(table, sql, params, nonce)
 
 
-async def _write_on_loop(table: Table, hand: Hand, sql: str, params: list[Any], nonce: int) -> None:
+async def _write_on_loop(table: Table, sql: str, params: list[Any], nonce: int) -> None:
     try:
         count = await loop_db.execute(sql, params)
     except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
         raise LoopUnavailable(str(exc)) from exc
-    if count != 1:
-        raise Stale(f"table {table.pk} moved on (or hand {hand.pk} is gone)")
-    table.nonce = nonce
+    _bumped(table, count, nonce)
 
 
 @cache
@@ -503,8 +500,14 @@ def table_bump(table: Table) -> None:
         cursor.execute(
             _bump_sql(tuple(f.column for f in fields)), _bump_params(table, fields, nonce)
         )
-        if cursor.rowcount != 1:
-            raise Stale(f"table {table.pk} is no longer at version {table.version - 1}")
+        _bumped(table, cursor.rowcount, nonce)
+
+
+def _bumped(table: Table, count: int, nonce: int) -> None:
+    """After a conditional write of ``count`` rows: ``Stale`` if it found the table no longer
+    at the version and nonce read (or the hand gone), else the table carries its new nonce."""
+    if count != 1:
+        raise Stale(f"table {table.pk} is no longer at version {table.version - 1} as read")
     table.nonce = nonce
 
 
@@ -514,12 +517,20 @@ def _nonce() -> int:
     return random.getrandbits(62)
 
 
-def _bumped_fields() -> list[Field[Any, Any]]:
+@cache
+def _bumped_fields() -> tuple[Field[Any, Any], ...]:
     """The table's fields a bump may write besides its version and nonce."""
-    return [f for f in _concrete(Table) if not f.primary_key and f.name not in ("version", "nonce")]
+    return tuple(
+        f for f in _concrete(Table) if not f.primary_key and f.name not in ("version", "nonce")
+    )
 
 
-def _bump_params(table: Table, fields: list[Field[Any, Any]], nonce: int) -> list[Any]:
+@cache
+def _hand_state_fields() -> tuple[Any, ...]:
+    return tuple(Hand._meta.get_field(name) for name in HAND_STATE)
+
+
+def _bump_params(table: Table, fields: Sequence[Field[Any, Any]], nonce: int) -> list[Any]:
     """``_bump_sql``'s parameters: the new nonce, ``fields``' values, then the row as read."""
     return [
         nonce,
