@@ -6,8 +6,12 @@ handed to a thread, and the thread's result handed back, two waits for the inter
 behind an event loop that serves hundreds of sockets. A move from the rows a process keeps
 (``tables.kept_rows``) needs one statement and nothing else; it is sent here, on an
 asynchronous psycopg connection of the socket's own loop (psycopg's public
-``AsyncConnection``, autocommit, client-side parameters as Django's backend uses), so the
-loop goes on serving while PostgreSQL answers.
+``AsyncConnection``, autocommit), so the loop goes on serving while PostgreSQL answers.
+
+Their parameters are bound by the server, not merged into the statement's text as Django's
+backend does: a move's statement is then the same text every time, and psycopg prepares it
+after its first few runs (``prepare_threshold``), so PostgreSQL parses and plans it once per
+connection instead of on every move.
 
 Each running loop has up to ``SIZE`` connections, opened on first use from the site's
 ``DATABASES["default"]``; a connection that fails is closed and replaced on the next use.
@@ -118,9 +122,7 @@ async def _connect() -> psycopg.AsyncConnection[Any]:
     if not getattr(settings, "TABLES_MOVES_SYNCHRONOUS_COMMIT", False):
         options += " -c synchronous_commit=off"
     kwargs["options"] = options.strip()
-    conn = await psycopg.AsyncConnection.connect(
-        autocommit=True, cursor_factory=psycopg.AsyncClientCursor, **kwargs
-    )
+    conn = await psycopg.AsyncConnection.connect(autocommit=True, **kwargs)
     conn.adapters.register_loader("jsonb", TextLoader)
     async with conn.cursor() as cursor:
         await cursor.execute(STARTED_SQL)
