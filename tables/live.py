@@ -22,7 +22,7 @@ from typing import Any
 from tables import fairness
 from tables.engine.cards import RANKS, Card, card_str
 from tables.engine.config import Game
-from tables.engine.evaluator import best_high, best_low, high_category, high_ranks, low_ranks
+from tables.engine.evaluator import high_category, high_low_values, high_ranks, low_ranks
 from tables.engine.state import Hand as EngineHand
 from tables.engines import engine_of
 from tables.i18n import HIGH_CODES, hand_shape
@@ -593,7 +593,9 @@ def _helper(hand: Hand, engine: EngineHand, seat: int, board_cards: int) -> dict
         return found
     hole: tuple[Card, ...] = engine.hole_cards(seat)
     board: tuple[Card, ...] = engine.board[:board_cards]
-    value, _ = best_high(hole, board)
+    # The engine's table lookups (the values its showdowns compare), not a search of the
+    # sixty fives: this runs for every seat whenever the board grows.
+    value, low = high_low_values(hole, board)
     found = {
         "high": {
             "code": HIGH_CODES[high_category(value)],
@@ -601,8 +603,7 @@ def _helper(hand: Hand, engine: EngineHand, seat: int, board_cards: int) -> dict
         }
     }
     if engine.config.game is Game.OMAHA_HI_LO:
-        low = best_low(hole, board)
-        found["low"] = None if low is None else [RANKS[rank] for rank in low_ranks(low[0])]
+        found["low"] = None if low is None else [RANKS[rank] for rank in low_ranks(low)]
     if len(_HELPERS) > 4096:
         _HELPERS.clear()
     _HELPERS[key] = found
