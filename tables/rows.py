@@ -36,7 +36,7 @@ from typing import Any, TypeVar
 import psycopg
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import connection, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.db.models import Field, Model
 
 from tables import loop_db
@@ -402,9 +402,12 @@ def _move_write_statement(
         sql = f"{head} RETURNING 1){more} {append}"
         for _, more_params in also:
             params += more_params
+    # The connection itself, not the proxy: each field's preparation reads several of its
+    # attributes, and every read through the proxy looks the connection up again.
+    db = connections[DEFAULT_DB_ALIAS]
     params += [
         json.dumps(added),
-        *(f.get_db_prep_save(f.pre_save(hand, False), connection) for f in hand_fields),  # type: ignore[union-attr]
+        *(f.get_db_prep_save(f.pre_save(hand, False), db) for f in hand_fields),  # type: ignore[union-attr]
         hand.pk,
     ]
     return sql, params, nonce
@@ -532,9 +535,10 @@ def _hand_state_fields() -> tuple[Any, ...]:
 
 def _bump_params(table: Table, fields: Sequence[Field[Any, Any]], nonce: int) -> list[Any]:
     """``_bump_sql``'s parameters: the new nonce, ``fields``' values, then the row as read."""
+    db = connections[DEFAULT_DB_ALIAS]  # as in _move_write_statement
     return [
         nonce,
-        *(f.get_db_prep_save(f.pre_save(table, False), connection) for f in fields),
+        *(f.get_db_prep_save(f.pre_save(table, False), db) for f in fields),
         table.pk,
         table.version - 1,
         table.nonce,
