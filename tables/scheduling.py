@@ -50,7 +50,9 @@ def _sender_pool() -> ThreadPoolExecutor:
 
 def _send(name: str, table_id: int, countdown: float) -> None:
     try:
-        current_app.send_task(name, (table_id,), countdown=countdown)
+        # Nobody waits for these tasks' results (they are ``ignore_result``, which a send by
+        # name does not know): without it, every send subscribes to a result that never comes.
+        current_app.send_task(name, (table_id,), countdown=countdown, ignore_result=True)
     except Exception:  # noqa: BLE001 - the periodic sweep does what a lost task would have
         logger.exception("sending %s for table %s failed", name, table_id)
 
