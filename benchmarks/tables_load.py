@@ -292,6 +292,7 @@ async def bot_socket(
 
     style = STYLES[seat % len(STYLES)]
     await asyncio.sleep(state["ramp"] * table_index / max(1, state["tables"]))
+    opening = time.perf_counter()
     async with connect(
         url,
         origin=origin,
@@ -299,6 +300,7 @@ async def bot_socket(
         open_timeout=60,
         max_size=2**20,
     ) as ws:
+        state["handshakes"].append(time.perf_counter() - opening)
         planned: asyncio.Task[None] | None = None
 
         async def act(frame: dict[str, Any]) -> None:
@@ -372,6 +374,9 @@ async def drive(
         "frames": 0,
         "turns": 0,
         "samples": [],
+        # Seconds from each socket's TCP connect to its handshake's answer (daphne drops a
+        # handshake not answered within five seconds: "did not receive a valid HTTP response").
+        "handshakes": [],
     }
     rng = random.Random(7)
     tasks = []
@@ -443,6 +448,8 @@ async def drive(
         # Past about 90% the clients, not the servers, are what the latency measures.
         "client_cpu": 100 * cpu / elapsed,
         "first_failure": repr(failures[0]) if failures else "",
+        "handshake_p50": _percentile(sorted(state["handshakes"]), 50),
+        "handshake_max": max(state["handshakes"], default=float("nan")),
         "frame_bytes": state["bytes"] / max(1, state["frames"]),
         "typical": _typical(state["samples"]),
     }
@@ -641,6 +648,11 @@ def _done(result: dict[str, Any], mode: str, kind: str, n: int, started: float) 
     print(_row(result), flush=True)
     if result["first_failure"]:
         print(f"  first client failure: {result['first_failure'][:300]}", flush=True)
+    print(
+        f"  handshakes: median {result['handshake_p50']:.2f} s, slowest "
+        f"{result['handshake_max']:.2f} s",
+        flush=True,
+    )
     return result
 
 
