@@ -1,7 +1,8 @@
 """The ASGI application: HTTP through Django, WebSockets through Channels.
 
 Every WebSocket passes the origin check (the Origin header must be one of ALLOWED_HOSTS)
-and then the session authentication, before it reaches a consumer.
+and then the session authentication (``tables.consumers.SessionUserMiddleware``), before it
+reaches a consumer.
 """
 
 import gc
@@ -14,12 +15,13 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "series.settings")
 # Django must be set up before the routing modules import consumers and models.
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.sessions import SessionMiddlewareStack  # noqa: E402
 
 from series import routing as series_routing  # noqa: E402
 from tables import routing as tables_routing  # noqa: E402
+from tables.consumers import SessionUserMiddleware  # noqa: E402
 from tables.engine.evaluator import prepare_tables  # noqa: E402
 from tournaments import routing as tournaments_routing  # noqa: E402
 
@@ -45,7 +47,7 @@ application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            SessionMiddlewareStack(SessionUserMiddleware(URLRouter(websocket_urlpatterns)))
         ),
     }
 )

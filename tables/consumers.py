@@ -13,12 +13,15 @@ import logging
 import time
 from collections import Counter, deque
 from concurrent.futures import ThreadPoolExecutor
+from types import SimpleNamespace
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.middleware import BaseMiddleware
 from django.conf import settings
+from django.contrib.auth import get_user
 from django.db import InterfaceError, OperationalError, connections
 from django.urls import reverse
 from django.utils import translation
@@ -80,6 +83,29 @@ def database_sync_to_async(func: Any) -> Any:
                 connections.close_all()
 
     return sync_to_async(run, thread_sensitive=False, executor=_DB_THREADS)
+
+
+def _session_user(session: Any) -> Any:
+    # Django's own reading of a request's user (session key, backend, password hash check),
+    # given the handshake's session: a socket has no request.
+    return get_user(SimpleNamespace(session=session))  # type: ignore[arg-type]
+
+
+class SessionUserMiddleware(BaseMiddleware):
+    """Every socket's ``scope["user"]``, from its session, before the consumer is called.
+
+    What channels' ``AuthMiddleware`` does, read on the sockets' database threads, which
+    keep their connections: channels' own helper closes the connection after each use (the
+    site's CONN_MAX_AGE=0), so every handshake opened a PostgreSQL connection of its own, one
+    after another on a single thread; a burst of sockets connecting at once (a server
+    restarting, the load test's 600) then waited seconds for their handshakes, past daphne's
+    five-second limit for some."""
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> Any:
+        if "session" not in scope:
+            raise ValueError("SessionUserMiddleware needs channels' SessionMiddleware above it")
+        user = await database_sync_to_async(_session_user)(scope["session"])
+        return await super().__call__(dict(scope, user=user), receive, send)
 
 
 _heartbeat: asyncio.Task[None] | None = None
