@@ -18,44 +18,42 @@ from tables import consumers
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+READ_USER = consumers._session_user
 
-def scope_user(cookie: str | None) -> tuple[Any, str]:
+
+def scope_user(cookie: str | None, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, str]:
     """The user the middleware hands the consumer for this session cookie, and the name of
     the thread that read it."""
     found: dict[str, Any] = {}
-    read_on = threading.current_thread().name
 
     def spy(session: Any) -> Any:
-        nonlocal read_on
-        read_on = threading.current_thread().name
-        return consumers.get_user(consumers.SimpleNamespace(session=session))
+        found["thread"] = threading.current_thread().name
+        return READ_USER(session)
 
     async def inner(scope: Any, receive: Any, send: Any) -> None:
         found["user"] = scope["user"]
 
+    monkeypatch.setattr(consumers, "_session_user", spy)
     headers = [(b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode())] if cookie else []
     app = SessionMiddlewareStack(consumers.SessionUserMiddleware(inner))
-    original = consumers._session_user
-    consumers._session_user = spy  # type: ignore[assignment]
-    try:
-        async_to_sync(app)({"type": "websocket", "headers": headers}, None, None)
-    finally:
-        consumers._session_user = original  # type: ignore[assignment]
-    return found["user"], read_on
+    async_to_sync(app)({"type": "websocket", "headers": headers}, None, None)
+    return found["user"], found["thread"]
 
 
-def test_a_logged_in_session_gives_its_user_read_on_the_sockets_threads() -> None:
+def test_a_logged_in_session_gives_its_user_read_on_the_sockets_threads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     user = User.objects.create_user("ana", password="pw-ana-123")
     client = Client()
     client.force_login(user)
-    found, read_on = scope_user(client.cookies[settings.SESSION_COOKIE_NAME].value)
+    found, read_on = scope_user(client.cookies[settings.SESSION_COOKIE_NAME].value, monkeypatch)
     assert found.is_authenticated and found.pk == user.pk
     assert read_on.startswith("tables-db")
 
 
-def test_no_session_or_a_stale_one_is_anonymous() -> None:
-    assert not scope_user(None)[0].is_authenticated
-    assert not scope_user("not-a-session-key")[0].is_authenticated
+def test_no_session_or_a_stale_one_is_anonymous(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert not scope_user(None, monkeypatch)[0].is_authenticated
+    assert not scope_user("not-a-session-key", monkeypatch)[0].is_authenticated
     user = User.objects.create_user("bo", password="pw-bo-123")
     client = Client()
     client.force_login(user)
@@ -63,7 +61,7 @@ def test_no_session_or_a_stale_one_is_anonymous() -> None:
     # A password change ends the other sessions (Django's session hash check).
     user.set_password("pw-bo-456")
     user.save()
-    assert not scope_user(cookie)[0].is_authenticated
+    assert not scope_user(cookie, monkeypatch)[0].is_authenticated
 
 
 def test_without_channels_session_middleware_it_refuses_to_guess() -> None:
