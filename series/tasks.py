@@ -12,7 +12,7 @@ def ping(token: str) -> str:
     return f"pong:{token}"
 
 
-@shared_task(name="series.tasks.standings_recompute_task")
+@shared_task(name="series.tasks.standings_recompute_task", ignore_result=True)
 def standings_recompute_task(season_id: int) -> int:
     """Recompute a season's standings from its results; running it twice changes nothing.
 

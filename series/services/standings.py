@@ -233,12 +233,16 @@ def standings_schedule(season_id: int) -> None:
 
     The task lives in ``series.tasks``, above the services, so it is sent by name. With
     ``SERIES_STANDINGS_INLINE`` (the tests, the demo builder) it runs in this process
-    instead, still after commit.
+    instead, still after commit. Nothing waits for the task's result, so it is sent with
+    ``ignore_result``: otherwise the sender subscribes to a result channel on the broker
+    that nothing would ever read.
     """
     if getattr(settings, "SERIES_STANDINGS_INLINE", False):
         transaction.on_commit(lambda: _recompute_logged(season_id))
     else:
-        transaction.on_commit(lambda: current_app.send_task(RECOMPUTE_TASK, (season_id,)))
+        transaction.on_commit(
+            lambda: current_app.send_task(RECOMPUTE_TASK, (season_id,), ignore_result=True)
+        )
 
 
 def _recompute_logged(season_id: int) -> None:

@@ -165,14 +165,20 @@ def test_the_tournaments_signal_stores_results_and_re_scores(
 def test_scheduling_sends_the_task_by_name_after_commit(
     season: Season, django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    sent: list[tuple[str, tuple[int, ...]]] = []
+    sent: list[tuple[str, tuple[int, ...], dict[str, Any]]] = []
     from celery import current_app
 
-    monkeypatch.setattr(current_app, "send_task", lambda name, args: sent.append((name, args)))
+    monkeypatch.setattr(
+        current_app,
+        "send_task",
+        lambda name, args, **options: sent.append((name, args, options)),
+    )
     with django_capture_on_commit_callbacks(execute=True):
         standings_schedule(season.pk)
         assert sent == []
-    assert sent == [("series.tasks.standings_recompute_task", (season.pk,))]
+    assert sent == [
+        ("series.tasks.standings_recompute_task", (season.pk,), {"ignore_result": True})
+    ]
 
 
 def test_a_new_formula_re_scores_and_says_what_moved(season: Season) -> None:
