@@ -13,17 +13,8 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from series.formula import Formula, FormulaError
-
-
-class Game(models.TextChoices):
-    OMAHA_HI = "omaha-hi", _("Omaha High")
-    OMAHA_HI_LO = "omaha-hi-lo", _("Omaha Hi/Lo 8-or-better")
-
-
-class Structure(models.TextChoices):
-    LIMIT = "limit", _("Limit")
-    POT_LIMIT = "pot-limit", _("Pot-Limit")
-    NO_LIMIT = "no-limit", _("No-Limit")
+from tables.engine.config import Game, Structure
+from tables.models import GAME_CHOICES, STRUCTURE_CHOICES
 
 
 class PointsFormula(models.TextChoices):
@@ -94,13 +85,13 @@ class Event(models.Model):
     starts_at = models.DateTimeField(_("starts at"))
     venue = models.CharField(_("venue"), max_length=200, blank=True)
     game = models.CharField(
-        _("game"), max_length=20, choices=Game.choices, default=Game.OMAHA_HI_LO
+        _("game"), max_length=20, choices=GAME_CHOICES, default=Game.OMAHA_HI_LO.value
     )
     structure = models.CharField(
         _("betting structure"),
         max_length=20,
-        choices=Structure.choices,
-        default=Structure.POT_LIMIT,
+        choices=STRUCTURE_CHOICES,
+        default=Structure.POT_LIMIT.value,
     )
     buy_in = models.PositiveIntegerField(_("buy-in"), help_text=_("Goes to the prize pool."))
     fee = models.PositiveIntegerField(

@@ -18,6 +18,24 @@ from tables.engine.config import AnteKind, Config, Game, Structure
 BOT_STYLES = STYLES
 
 
+# The engine's games, betting structures and ante kinds are the only definitions: every
+# model field (a table's, an event's, a blind level's) takes its choices from these names for
+# people, so a value stored anywhere is one the engine reads.
+GAME_CHOICES = [
+    (Game.OMAHA.value, _("Omaha High")),
+    (Game.OMAHA_HI_LO.value, _("Omaha Hi/Lo 8-or-better")),
+]
+STRUCTURE_CHOICES = [
+    (Structure.LIMIT.value, _("Limit")),
+    (Structure.POT_LIMIT.value, _("Pot-Limit")),
+    (Structure.NO_LIMIT.value, _("No-Limit")),
+]
+ANTE_KIND_CHOICES = [
+    (AnteKind.NONE.value, _("No ante")),
+    (AnteKind.EACH.value, _("Ante from each player")),
+    (AnteKind.BIG_BLIND.value, _("Big-blind ante")),
+]
+
 # A table's game and structure as one name, each a whole phrase for the translators (the
 # word order differs between languages).
 GAME_LABELS = {
@@ -49,19 +67,12 @@ class Table(models.Model):
     kind = models.CharField(max_length=20, choices=TableKind.choices, default=TableKind.CASH)
     game = models.CharField(
         max_length=20,
-        choices=[
-            (Game.OMAHA.value, _("Omaha High")),
-            (Game.OMAHA_HI_LO.value, _("Omaha Hi/Lo 8-or-better")),
-        ],
+        choices=GAME_CHOICES,
         default=Game.OMAHA_HI_LO.value,
     )
     structure = models.CharField(
         max_length=20,
-        choices=[
-            (Structure.LIMIT.value, _("Limit")),
-            (Structure.POT_LIMIT.value, _("Pot-Limit")),
-            (Structure.NO_LIMIT.value, _("No-Limit")),
-        ],
+        choices=STRUCTURE_CHOICES,
         default=Structure.POT_LIMIT.value,
     )
     small_blind = models.PositiveIntegerField(
@@ -74,7 +85,7 @@ class Table(models.Model):
     ante = models.PositiveIntegerField(default=0)
     ante_kind = models.CharField(
         max_length=20,
-        choices=[(k.value, k.value) for k in AnteKind],
+        choices=ANTE_KIND_CHOICES,
         default=AnteKind.NONE.value,
         help_text=_("Who pays the ante: each player, or the big blind for the table."),
     )

@@ -15,7 +15,8 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from series.models import Event, Game, Structure
+from series.models import Event
+from tables.models import GAME_CHOICES, STRUCTURE_CHOICES
 from tournaments import selectors
 from tournaments.models import BlindStructure, LevelKind, Tournament
 from tournaments.services.entries import LOCKED_AFTER_START, TOURNAMENT_SETTINGS
@@ -104,8 +105,8 @@ class TournamentForm(forms.ModelForm):
     are shown disabled (the service refuses them anyway).
     """
 
-    game = forms.ChoiceField(label=gettext_lazy("Game"), choices=Game.choices)
-    structure = forms.ChoiceField(label=gettext_lazy("Betting"), choices=Structure.choices)
+    game = forms.ChoiceField(label=gettext_lazy("Game"), choices=GAME_CHOICES)
+    structure = forms.ChoiceField(label=gettext_lazy("Betting"), choices=STRUCTURE_CHOICES)
     buy_in = forms.IntegerField(
         label=gettext_lazy("Buy-in"),
         min_value=0,

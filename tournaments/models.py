@@ -20,17 +20,13 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from series.models import Event
+from tables.engine.config import AnteKind
+from tables.models import ANTE_KIND_CHOICES
 from tournaments import summaries
 
 
 def _token() -> str:
     return secrets.token_urlsafe(24)
-
-
-class AnteKind(models.TextChoices):
-    NONE = "none", _("No ante")
-    EACH = "each", _("Ante from each player")
-    BIG_BLIND = "big-blind", _("Big-blind ante")
 
 
 class BlindStructure(models.Model):
@@ -88,7 +84,7 @@ class StructureLevel(models.Model):
     big_blind = models.PositiveIntegerField(_("big blind"), default=0)
     ante = models.PositiveIntegerField(_("ante"), default=0)
     ante_kind = models.CharField(
-        _("ante kind"), max_length=10, choices=AnteKind.choices, default=AnteKind.NONE
+        _("ante kind"), max_length=10, choices=ANTE_KIND_CHOICES, default=AnteKind.NONE.value
     )
     # Limit games: the small bet (before the flop and on the flop) and the big bet.
     small_bet = models.PositiveIntegerField(_("small bet"), null=True, blank=True)

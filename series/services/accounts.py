@@ -8,8 +8,9 @@ from django.contrib.auth.models import AbstractBaseUser, Group, Permission, User
 from django.db import transaction
 from django.utils import timezone
 
-from series.models import Event, Game, Season, Structure
+from series.models import Event, Season
 from series.permissions import DIRECTORS_GROUP
+from tables.engine.config import Game, Structure
 
 # Directors manage the calendar in the admin; the live-table and tournament apps add their
 # own models to this list as they arrive.
@@ -101,9 +102,9 @@ def demo_load(now: datetime | None = None) -> DemoAccounts | None:
     first_friday = today + timedelta(days=(4 - today.weekday()) % 7 or 7)
     schedule = [
         ("Season opener", Game.OMAHA_HI_LO, Structure.POT_LIMIT, 20, 5, "Ann's kitchen"),
-        ("Pot-Limit Omaha night", Game.OMAHA_HI, Structure.POT_LIMIT, 20, 5, "Ben's garage"),
+        ("Pot-Limit Omaha night", Game.OMAHA, Structure.POT_LIMIT, 20, 5, "Ben's garage"),
         ("Limit Omaha/8", Game.OMAHA_HI_LO, Structure.LIMIT, 15, 5, "The back room"),
-        ("Big-stack Omaha", Game.OMAHA_HI, Structure.NO_LIMIT, 30, 5, "Cal's place"),
+        ("Big-stack Omaha", Game.OMAHA, Structure.NO_LIMIT, 30, 5, "Cal's place"),
         ("Hi/Lo classic", Game.OMAHA_HI_LO, Structure.POT_LIMIT, 20, 5, "Dee's flat"),
         ("Season finale", Game.OMAHA_HI_LO, Structure.POT_LIMIT, 50, 10, "Ann's kitchen"),
     ]

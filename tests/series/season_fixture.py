@@ -21,7 +21,8 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from series.models import Event, Game, Player, Result, Season, Structure
+from series.models import Event, Player, Result, Season
+from tables.engine.config import Game, Structure
 from tests.conftest import PASSWORD
 from tournaments.models import (
     BlindStructure,
@@ -67,9 +68,9 @@ SHORT_GAMES = {
     (Game.OMAHA_HI_LO, Structure.POT_LIMIT): "PLO8",
     (Game.OMAHA_HI_LO, Structure.LIMIT): "Limit O8",
     (Game.OMAHA_HI_LO, Structure.NO_LIMIT): "NLO8",
-    (Game.OMAHA_HI, Structure.POT_LIMIT): "PLO",
-    (Game.OMAHA_HI, Structure.LIMIT): "Limit Omaha",
-    (Game.OMAHA_HI, Structure.NO_LIMIT): "NLO",
+    (Game.OMAHA, Structure.POT_LIMIT): "PLO",
+    (Game.OMAHA, Structure.LIMIT): "Limit Omaha",
+    (Game.OMAHA, Structure.NO_LIMIT): "NLO",
 }
 
 
@@ -235,7 +236,7 @@ def build_season(
         starts_at = datetime.combine(day, time(19, 30), tzinfo=tz)
         is_past = number <= past
         online = number == 3
-        game = Game.OMAHA_HI if number % 3 == 0 else Game.OMAHA_HI_LO
+        game = Game.OMAHA if number % 3 == 0 else Game.OMAHA_HI_LO
         betting = (Structure.POT_LIMIT, Structure.LIMIT, Structure.NO_LIMIT)[number % 3]
         if number == 2:
             betting = Structure.POT_LIMIT

@@ -13,7 +13,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
-from series.models import Event, Game, Player, Season, Structure
+from series.models import Event, Player, Season
+from tables.engine.config import Game, Structure
 from tests.conftest import PASSWORD
 from tournaments.models import BlindStructure, LevelKind, StructureLevel, Tournament
 

@@ -11,7 +11,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.contrib.auth.models import User
 
-from series.models import Event, Game, Season, Structure
+from series.models import Event, Season
+from tables.engine.config import Game, Structure
 from tournaments.models import (
     BlindStructure,
     LevelKind,

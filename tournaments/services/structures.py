@@ -22,8 +22,9 @@ from django.db.models import Count, F, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from series.models import Event, Structure
+from series.models import Event
 from series.selectors import event_next
+from tables.engine.config import Structure
 from tournaments import structures as pure
 from tournaments.models import (
     BlindStructure,

@@ -12,7 +12,8 @@ from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
-from series.models import Event, Structure
+from series.models import Event
+from tables.engine.config import Structure
 from tournaments.models import BlindStructure, Tournament
 from tournaments.services.entries import entry_register, tournament_create
 
