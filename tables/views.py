@@ -153,6 +153,8 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
         "chat_max_length": CHAT_MAX_LENGTH,
         "panels_claimed": panels.claimed(table),
         "panels": panels.panels_for(table, request),
+        # At a tournament's table, "Lobby" is the tournament's lobby, not the cash tables'.
+        "lobby_url": panels.lobby_url_for(table) or reverse("tables:lobby"),
         "panels_refresh": panels.PANELS_REFRESH_SECONDS,
     }
     return render(request, "tables/table.html", context)
@@ -211,8 +213,20 @@ def hands(request: HttpRequest) -> HttpResponse:
     return render(request, template, {"page": page})
 
 
-def hand_detail(request: HttpRequest, hand_id: int) -> HttpResponse:
+def _watched_hand(request: HttpRequest, hand_id: int) -> Hand | HttpResponse:
+    """A hand's page or download follows its table's rule: a private table's hands are for
+    whoever may watch the table (its host, its players, its invited guests), not for anyone
+    who guesses a hand's number."""
     hand = get_object_or_404(Hand.objects.select_related("table"), pk=hand_id)
+    if not _may_watch(request, hand.table):
+        return _private_page(request, hand.table)
+    return hand
+
+
+def hand_detail(request: HttpRequest, hand_id: int) -> HttpResponse:
+    hand = _watched_hand(request, hand_id)
+    if isinstance(hand, HttpResponse):
+        return hand
     try:
         replay = hand_replay_steps(hand, request.user)
     except HandInPlay:
@@ -221,7 +235,9 @@ def hand_detail(request: HttpRequest, hand_id: int) -> HttpResponse:
 
 
 def hand_phh(request: HttpRequest, hand_id: int) -> HttpResponse:
-    hand = get_object_or_404(Hand.objects.select_related("table"), pk=hand_id)
+    hand = _watched_hand(request, hand_id)
+    if isinstance(hand, HttpResponse):
+        return hand
     if not hand.is_complete:
         # As for the replay: the stored records may run ahead of the board the table shows.
         return HttpResponseNotFound(
@@ -239,7 +255,9 @@ def hand_phh(request: HttpRequest, hand_id: int) -> HttpResponse:
 
 
 def hand_verify(request: HttpRequest, hand_id: int) -> HttpResponse:
-    hand = get_object_or_404(Hand.objects.select_related("table"), pk=hand_id)
+    hand = _watched_hand(request, hand_id)
+    if isinstance(hand, HttpResponse):
+        return hand
     verification = selectors.hand_verification(hand, request.user)
     if verification["complete"]:
         verification["recomputed"] = commitment_of_leaves(verification["leaves"])

@@ -150,3 +150,25 @@ def test_verify_reveals_nothing_while_the_hand_is_played(
 def test_a_missing_hand_is_404(spectator: Client) -> None:
     assert spectator.get(reverse("tables:hand_detail", args=[999])).status_code == 404
     assert spectator.get(reverse("tables:hand_verify", args=[999])).status_code == 404
+
+
+@pytest.mark.parametrize("page", ["tables:hand_detail", "tables:hand_phh", "tables:hand_verify"])
+def test_a_private_tables_hands_are_kept_from_whoever_may_not_watch_it(
+    page: str, table: Table, finished_hand: Hand, player_client: Client, opponent: User
+) -> None:
+    # Watching a private table needs its invite; so does every page and download of its hands.
+    Table.objects.filter(pk=table.pk).update(is_private=True, invite_token="invite-olga-oscar")
+    url = reverse(page, args=[finished_hand.pk])
+    outsider = Client()
+    outsider.force_login(User.objects.create_user("oscar", password=PASSWORD))
+    for stranger in (Client(), outsider):
+        response = stranger.get(url)
+        assert response.status_code == 403
+        assert "olga" not in response.content.decode()
+    assert player_client.get(url).status_code == 200  # a player of the hand still may
+
+    invited = Client()
+    invited.force_login(User.objects.get(username="oscar"))
+    table.refresh_from_db()
+    invited.get(reverse("tables:table_invite", args=[table.pk, table.invite_token]))
+    assert invited.get(url).status_code == 200
