@@ -36,6 +36,10 @@ class TablePanelProvider(Protocol):
     def panels(self, table: Table, request: HttpRequest) -> list[Panel]:
         """(template name, context) pairs rendered in order on the table's page."""
 
+    def lobby_url(self, table: Table) -> str | None:
+        """Where the table page's "Lobby" leads for one of this app's tables (a
+        tournament's own lobby), or None for the cash tables' list."""
+
 
 _providers: list[TablePanelProvider] = []
 
@@ -54,6 +58,15 @@ def unregister(provider: TablePanelProvider) -> None:
 
 def claimed(table: Table) -> bool:
     return any(provider.claims(table) for provider in _providers)
+
+
+def lobby_url_for(table: Table) -> str | None:
+    for provider in _providers:
+        if provider.claims(table):
+            url = provider.lobby_url(table)
+            if url:
+                return url
+    return None
 
 
 def panels_for(table: Table, request: HttpRequest) -> list[Panel]:

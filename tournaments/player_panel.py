@@ -129,5 +129,9 @@ class TournamentTablePanels:
             return []
         return [("tournaments/_my_panel.html", panel_context(tournament, request, table=table))]
 
+    def lobby_url(self, table: Table) -> str | None:
+        tournament = self._tournament(table)
+        return reverse("tournaments:lobby", args=[tournament.pk]) if tournament else None
+
 
 provider = TournamentTablePanels()

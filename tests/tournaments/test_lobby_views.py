@@ -87,6 +87,14 @@ def test_the_lobby_is_linked_from_the_tournament_and_event_pages(
     assert lobby_url(online_tournament) in event
 
 
+def test_the_lobby_button_of_a_tournament_table_leads_to_the_tournaments_lobby(
+    online_tournament, online_night
+) -> None:
+    html = client_of("ann").get(live_url(online_tournament, 1)).content.decode()
+    assert f'<a class="tool" href="{lobby_url(online_tournament)}">Lobby</a>' in html
+    assert f'<a class="tool" href="{reverse("tables:lobby")}">' not in html
+
+
 def test_a_live_table_page_shows_the_player_their_rebuy_and_spectators_the_lobby_link(
     online_tournament, online_night
 ) -> None:
