@@ -106,7 +106,29 @@ def panel_context(
         "my_table_url": my_table_url(tournament, entry),
         "lobby_url": reverse("tournaments:lobby", args=[tournament.pk]),
         "on_table": table.pk if table is not None else None,
+        "bubble": table_bubble_note(tournament, table),
     }
+
+
+def table_bubble_note(tournament: Tournament, table: Table | None) -> str | None:
+    """What a live table says of the bubble: "waiting" while hand-for-hand holds it for the
+    other tables, "hand-for-hand" while it plays the hand every table plays, "burst" once
+    hand-for-hand has ended with every player left in the money."""
+    if tournament.is_over or not tournament.online:
+        return None
+    if tournament.hand_for_hand:
+        return "waiting" if table is not None and table.held else "hand-for-hand"
+    return "burst" if tournament.hand_for_hand_hand > 0 else None
+
+
+def lobby_bubble_note(tournament: Tournament, *, playing: int, paid: int) -> str | None:
+    """The lobby's word on the bubble: hand-for-hand while it lasts, then "burst" once
+    everyone left is paid (with or without hand-for-hand: one table never needs it)."""
+    if tournament.is_over or not tournament.online or not tournament.is_started:
+        return None
+    if tournament.hand_for_hand:
+        return "hand-for-hand"
+    return "burst" if paid and playing <= paid else None
 
 
 class TournamentTablePanels:

@@ -7,11 +7,19 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
-from tournaments.models import DealOffer, DealState, Entry, EntryState, TournamentTable
-from tournaments.services import deals
+from tables.models import Table as LiveTable
+from tournaments.models import (
+    DealOffer,
+    DealState,
+    Entry,
+    EntryState,
+    Tournament,
+    TournamentTable,
+)
+from tournaments.services import deals, results
 
 from .conftest_lobby import *  # noqa: F403
-from .conftest_lobby import chips_of
+from .conftest_lobby import bust, chips_of
 
 
 def client_of(name: str) -> Client:
@@ -267,3 +275,44 @@ def test_an_in_person_console_has_no_online_section(tournament, director_client)
         reverse("tournaments:console", args=[tournament.pk])
     ).content.decode()
     assert 'id="console-online"' not in html
+
+
+def test_hand_for_hand_is_shown_at_every_table_and_in_the_lobby(
+    online_tournament, online_night
+) -> None:
+    Tournament.objects.filter(pk=online_tournament.pk).update(hand_for_hand=True)
+    held = TournamentTable.objects.get(tournament=online_tournament, number=1).live_table
+    LiveTable.objects.filter(pk=held.pk).update(held=True)
+    playing = TournamentTable.objects.get(tournament=online_tournament, number=2).live_table
+    LiveTable.objects.filter(pk=playing.pk).update(held=False)
+
+    waiting = client_of("ann").get(live_url(online_tournament, 1)).content.decode()
+    assert "Hand-for-hand" in waiting
+    assert "Waiting for the other tables to finish their hand." in waiting
+    dealt = client_of("ben").get(live_url(online_tournament, 2)).content.decode()
+    assert "Every table plays this hand at the same time." in dealt
+
+    cache.clear()
+    lobby = Client().get(lobby_url(online_tournament)).content.decode()
+    assert "Hand-for-hand" in lobby and "The bubble has burst" not in lobby
+
+
+def test_the_bubble_bursting_is_shown_at_the_tables_and_in_the_lobby(
+    online_tournament, online_night
+) -> None:
+    cache.clear()
+    assert "The bubble has burst" not in Client().get(lobby_url(online_tournament)).content.decode()
+    paid = results.paid_places(online_tournament)
+    playing = list(Entry.objects.filter(tournament=online_tournament, state=EntryState.PLAYING))
+    assert 0 < paid < len(playing)
+    for place, entry in zip(range(len(playing), paid, -1), playing[::-1], strict=False):
+        bust(entry, place)
+    Tournament.objects.filter(pk=online_tournament.pk).update(
+        hand_for_hand=False, hand_for_hand_hand=3
+    )
+
+    cache.clear()
+    lobby = Client().get(lobby_url(online_tournament)).content.decode()
+    assert "The bubble has burst" in lobby and "Every player left is in the money." in lobby
+    table = client_of("ann").get(live_url(online_tournament, 1)).content.decode()
+    assert "The bubble has burst" in table

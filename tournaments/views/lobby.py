@@ -109,11 +109,15 @@ def lobby_public_context(tournament: Tournament) -> dict[str, Any]:
         }
         for entry in out
     ]
+    playing = sum(1 for e in listed if e.state == EntryState.PLAYING)
     return {
         "tournament": tournament,
         "tables": table_rows,
         "entrants": listed,
-        "playing_count": sum(1 for e in listed if e.state == EntryState.PLAYING),
+        "playing_count": playing,
+        "bubble": player_panel.lobby_bubble_note(
+            tournament, playing=playing, paid=sum(1 for p in prizes if p > 0)
+        ),
         "out_rows": out_rows,
         "finished": finished,
         "payouts": payouts,
