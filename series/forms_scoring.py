@@ -9,7 +9,7 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from series.formula import VARIABLES, Formula, FormulaError
+from series.formula import VARIABLES
 from series.models import PointsFormula, Season
 
 MAX_PLACES = 100
@@ -74,10 +74,7 @@ class ScoringForm(forms.ModelForm):
         formula = data.get("points_formula")
         if formula == PointsFormula.PLACES and not data.get("place_points"):
             self.add_error("place_points", _("Give the points of at least the first place."))
-        if formula == PointsFormula.CUSTOM:
-            text = data.get("custom_formula") or ""
-            try:
-                Formula.parse(text)
-            except FormulaError as error:
-                self.add_error("custom_formula", error.message)
+        # The formula is read by ``Season.clean``, for this form and the admin alike. Reading
+        # it here too showed two errors: a refused text is left out of the instance, so the
+        # model then read the stored formula ("the formula is empty").
         return data

@@ -295,14 +295,17 @@ class _Parser:
             )
         return node
 
-    def expression(self, power: int) -> Node:
+    def expression(self, power: int, left: Node | None = None) -> Node:
+        """The expression binding tighter than ``power``; ``left`` is its start when already
+        read (an if's bracketed condition)."""
         self.depth += 1
         if self.depth > MAX_DEPTH:
             raise FormulaError(
                 _("formula nested too deeply at column %(column)s") % {"column": self.token.column},
                 self.token.column,
             )
-        left = self.prefix()
+        if left is None:
+            left = self.prefix()
         while True:
             token = self.token
             op = token.text if token.kind in ("op", "name") else ""
@@ -369,7 +372,11 @@ class _Parser:
 
     def arguments(self) -> list[Node]:
         self.expect("(")
-        args = [self.expression(0)]
+        return self.more_arguments(self.expression(0))
+
+    def more_arguments(self, first: Node) -> list[Node]:
+        """The arguments after the first, up to and including the closing bracket."""
+        args = [first]
         while self.token.text == "," and self.token.kind == "op":
             self.advance()
             args.append(self.expression(0))
@@ -379,6 +386,12 @@ class _Parser:
     def call(self, token: Token) -> Node:
         fewest, most, _impl = FUNCTIONS[token.text]
         args = self.arguments()
+        self.check_arguments(token, args, fewest, most)
+        return Call(token.text, tuple(args), token.column)
+
+    def check_arguments(
+        self, token: Token, args: list[Node], fewest: int, most: int | None
+    ) -> None:
         if len(args) < fewest or (most is not None and len(args) > most):
             if most is None:
                 wanted = _("at least %(count)s") % {"count": fewest}
@@ -396,17 +409,22 @@ class _Parser:
                 },
                 token.column,
             )
-        return Call(token.text, tuple(args), token.column)
 
     def conditional(self, token: Token) -> Node:
-        # if(cond, a, b) or: if cond then a else b (whose condition may be in parentheses)
+        # if(cond, a, b) or: if cond then a else b, whose condition may open with a bracket:
+        # "if (k < 5) then 1 else 2", "if (k) + 1 > 4 then ...". What the bracket holds
+        # decides: one expression starts the condition, more are the call's arguments. Each
+        # "if(" is read once: guessing one form and re-reading as the other on a miss took
+        # 2^depth time on nested ifs (seconds for 17 of them).
         if self.token.kind == "op" and self.token.text == "(":
-            start = self.index
-            args = self.arguments()
-            if len(args) == 3 and self.token.text != "then":
+            self.advance()
+            args = self.more_arguments(self.expression(0))
+            if len(args) > 1:
+                self.check_arguments(token, args, 3, 3)
                 return If(args[0], args[1], args[2], token.column)
-            self.index = start
-        condition = self.expression(0)
+            condition = self.expression(0, args[0])
+        else:
+            condition = self.expression(0)
         self.expect("then")
         then = self.expression(0)
         self.expect("else")

@@ -1,8 +1,11 @@
 """The director's formula language: worked examples, and every refusal naming its column."""
 
+import time
+
 import pytest
 
-from series.formula import MAX_LENGTH, Formula, FormulaError
+from series import formula
+from series.formula import MAX_DEPTH, MAX_LENGTH, Formula, FormulaError
 
 RESULT = {
     "n": 16,
@@ -103,6 +106,105 @@ def test_a_too_long_formula_is_refused() -> None:
 def test_deep_nesting_is_refused() -> None:
     with pytest.raises(FormulaError, match="nested too deeply"):
         Formula.parse("(" * 60 + "1" + ")" * 60)
+
+
+def nested_ifs(depth: int) -> str:
+    """``if(if(k) then 1 else 1) then 1 else 1``, ``depth`` ifs deep: each ``if(`` may open
+    either form of if, so a parser that guesses and backtracks reads it twice (2^depth)."""
+    text = "k"
+    for _ in range(depth):
+        text = f"if({text}) then 1 else 1"
+    return text
+
+
+@pytest.fixture
+def expressions_read(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many expressions the parser reads; past a budget it fails at once, rather than
+    after minutes."""
+    count = [0]
+    read = formula._Parser.expression
+
+    def counted(parser: formula._Parser, *args: object) -> formula.Node:
+        count[0] += 1
+        assert count[0] < 10_000, "the parser reads the same text again and again"
+        return read(parser, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(formula._Parser, "expression", counted)
+    return count
+
+
+@pytest.fixture
+def no_limits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The length and depth limits lifted, so the parser's own cost shows."""
+    monkeypatch.setattr(formula, "MAX_LENGTH", 100_000)
+    monkeypatch.setattr(formula, "MAX_DEPTH", 1_000)
+
+
+def test_parsing_nested_ifs_is_linear_in_their_depth(
+    expressions_read: list[int], no_limits: None
+) -> None:
+    Formula.parse(nested_ifs(20))
+    at_20 = expressions_read[0]
+    expressions_read[0] = 0
+    Formula.parse(nested_ifs(40))
+    assert expressions_read[0] <= 2 * at_20 + 2
+
+
+def test_a_40_deep_formula_parses_in_milliseconds(
+    expressions_read: list[int], no_limits: None
+) -> None:
+    text = nested_ifs(40)
+    started = time.perf_counter()
+    parsed = Formula.parse(text)
+    assert time.perf_counter() - started < 1.0
+    assert parsed.evaluate(RESULT) == 1
+
+
+def test_the_deepest_formula_the_limits_allow_parses_in_milliseconds(
+    expressions_read: list[int],
+) -> None:
+    depth = max(d for d in range(60) if len(nested_ifs(d)) <= MAX_LENGTH)
+    text = nested_ifs(depth)
+    started = time.perf_counter()
+    try:
+        Formula.parse(text)
+    except FormulaError as error:  # past the depth limit, if that is the tighter one
+        assert "nested too deeply" in error.message and MAX_DEPTH < 2 * depth
+    assert time.perf_counter() - started < 1.0
+    started = time.perf_counter()
+    with pytest.raises(FormulaError, match=f"at most {MAX_LENGTH}"):
+        Formula.parse(nested_ifs(40))
+    assert time.perf_counter() - started < 1.0
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("if(k, 1)", "if takes 3 arguments, not 2, at column 1"),
+        ("if(k, 1, 2, 3)", "if takes 3 arguments, not 4, at column 1"),
+        ("if(k then 1 else 2", "expected ')' at column 6"),
+        ("if(k) 1 else 2", "expected 'then' at column 7"),
+        ("if(k, 1, 2) then 3 else 4", "unexpected 'then' at column 13"),
+    ],
+)
+def test_a_broken_if_is_refused_with_the_position(text: str, message: str) -> None:
+    with pytest.raises(FormulaError) as error:
+        Formula.parse(text)
+    assert str(error.value) == message
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("if (k) + 1 > 4 then 1 else 2", 1),  # a bracketed start of the condition
+        ("if(k > 4, 1, if(k = 4, 2, 3))", 2),
+        ("if if(k = 4, 1, 0) then 5 else 6", 5),
+        ("if(if(k > 1) then 0 else 1) then 7 else 8", 8),
+        ("2 * if(k = 4, 3, 0) + 1", 7),
+    ],
+)
+def test_both_forms_of_if_nest_and_mix(text: str, expected: float) -> None:
+    assert value(text) == pytest.approx(expected)
 
 
 @pytest.mark.parametrize(

@@ -104,6 +104,27 @@ def test_a_bad_formula_is_refused_with_its_column(director_client: Client, seaso
     assert season.points_formula == PointsFormula.SQUARE_ROOT
 
 
+def test_a_refused_formula_shows_one_error(director_client: Client, season: Season) -> None:
+    # The stored formula is empty: the refusal is of the text typed, and says only that.
+    url = reverse("series:scoring", args=[season.pk])
+    response = director_client.post(
+        url, form(points_formula=PointsFormula.CUSTOM, custom_formula="if(k, 1)", save="1")
+    )
+    assert response.status_code == 200
+    errors = response.context["form"].errors
+    assert errors == {"custom_formula": ["if takes 3 arguments, not 2, at column 1"]}
+    assert "the formula is empty" not in response.content.decode()
+    season.refresh_from_db()
+    assert season.points_formula == PointsFormula.SQUARE_ROOT
+
+
+def test_an_empty_formula_is_refused_once(director_client: Client, season: Season) -> None:
+    url = reverse("series:scoring", args=[season.pk])
+    response = director_client.post(url, form(points_formula=PointsFormula.CUSTOM, save="1"))
+    assert response.context["form"].errors == {"custom_formula": ["the formula is empty"]}
+    assert response.content.decode().count("the formula is empty") == 1
+
+
 def test_a_formula_failing_on_a_real_result_names_it(
     director_client: Client, season: Season
 ) -> None:
