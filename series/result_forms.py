@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from series.models import Player
 
@@ -49,7 +50,29 @@ class CorrectionRowForm(forms.Form):
         return row
 
 
-CorrectionFormSet = forms.formset_factory(CorrectionRowForm, extra=2)
+class BaseCorrectionFormSet(forms.BaseFormSet):
+    """The event's rows, then empty ones to add a player; a post of more rows than that is
+    refused, and no more forms than that are built.
+
+    Django's own ceiling is 2,000 forms, each sent back with every player in its menu: a
+    tampered ``form-TOTAL_FORMS=100000`` took 11-20 s to answer. An event's rows are not
+    known when the class is made, so the ceiling is set for each table.
+    """
+
+    default_error_messages = {
+        "too_many_forms": ngettext_lazy(
+            "At most %(num)d row can be sent for this event; reload the page and try again.",
+            "At most %(num)d rows can be sent for this event; reload the page and try again.",
+            "num",
+        )
+    }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.max_num = self.absolute_max = len(self.initial or ()) + self.extra
+
+
+CorrectionFormSet = forms.formset_factory(CorrectionRowForm, BaseCorrectionFormSet, extra=2)
 
 
 class ReasonForm(forms.Form):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import time
 from typing import Any
 
 import pytest
@@ -301,3 +303,31 @@ def test_the_page_asks_for_a_reason(director_client: Client, event: Event) -> No
     response = director_client.post(url, form_data(event, reason="", Ann={"prize": 55}))
     assert response.status_code == 400 and "This field is required." in response.content.decode()
     assert Result.objects.get(event=event, player__name="Ann").prize == 60
+
+
+def test_a_tampered_row_count_is_refused_at_once_and_changes_nothing(
+    director_client: Client, event: Event, scheduled: list[int]
+) -> None:
+    # The page shows the event's 4 rows and 2 empty ones; a post claiming 100000 rows is not
+    # the page's, and no more forms than the page shows are built (or sent back).
+    data = {**form_data(event, Ann={"prize": 55}), "form-TOTAL_FORMS": "100000"}
+    started = time.perf_counter()
+    response = director_client.post(reverse("series:event_corrections", args=[event.pk]), data)
+    assert time.perf_counter() - started < 5  # generous: 2,000 forms took many seconds
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert "At most 6 rows can be sent for this event" in html
+    assert len(re.findall(r'name="form-\d+-player"', html)) == 6
+    assert Result.objects.get(event=event, player__name="Ann").prize == 60
+    assert not ResultChange.objects.exists() and scheduled == []
+
+
+def test_the_page_sends_every_row_it_shows(
+    director_client: Client, event: Event, scheduled: list[int]
+) -> None:
+    url = reverse("series:event_corrections", args=[event.pk])
+    page = director_client.get(url).content.decode()
+    assert 'name="form-TOTAL_FORMS" value="6"' in page
+    data = {**form_data(event, Ann={"prize": 55}), "form-TOTAL_FORMS": "6"}
+    assert director_client.post(url, data).status_code == 302
+    assert Result.objects.get(event=event, player__name="Ann").prize == 55
