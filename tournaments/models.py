@@ -460,11 +460,24 @@ class TournamentAction(models.Model):
         on_delete=models.SET_NULL,
         related_name="+",
     )
+    # The one-time token of the console form that recorded this action (services.undo's
+    # ``action_token``): unique per tournament, so a double tap or a form sent twice is
+    # refused instead of recorded again. Empty for actions recorded without a form.
+    once_token = models.CharField(
+        _("form token"), max_length=64, default="", blank=True, editable=False
+    )
 
     class Meta:
         ordering = ["-at", "-pk"]
         verbose_name = _("director's action")
         verbose_name_plural = _("directors' actions")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "once_token"],
+                condition=~models.Q(once_token=""),
+                name="tournament_action_once_token",
+            )
+        ]
 
     def __str__(self) -> str:
         return self.summary_text

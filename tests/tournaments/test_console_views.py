@@ -198,7 +198,10 @@ def test_undo_from_the_console(
     assert "Rebuy: ann (1 of 2, had 0 chips)" in page
     assert reverse("tournaments:console_undo", args=[tournament.pk]) in page
 
-    response = director_client.post(reverse("tournaments:console_undo", args=[tournament.pk]))
+    newest = tournament.actions.get()
+    response = director_client.post(
+        reverse("tournaments:console_undo", args=[tournament.pk]), {"action": newest.pk}
+    )
     assert response.status_code == 302
     ann.refresh_from_db()
     assert ann.rebuys == 0
@@ -213,13 +216,13 @@ def test_undo_with_htmx_repaints_the_whole_console(
     start(tournament)
     entry_rebuy(ann.pk, by=director, stack=0)
     url = reverse("tournaments:console_undo", args=[tournament.pk])
-    response = director_client.post(url, **HTMX)
+    response = director_client.post(url, {"action": tournament.actions.get().pk}, **HTMX)
     assert response.status_code == 204 and response["HX-Redirect"] == console_url(tournament)
 
 
 def test_undo_with_nothing_to_undo_says_so(tournament: Tournament, director_client: Client) -> None:
     url = reverse("tournaments:console_undo", args=[tournament.pk])
-    page = director_client.post(url, **HTMX).content.decode()
+    page = director_client.post(url, {"action": "1"}, **HTMX).content.decode()
     assert "There is nothing to undo." in page
 
 
@@ -247,7 +250,8 @@ def test_undo_of_every_console_action_through_the_console(
     assert tournament.actions.count() == len(posts)
     undo = reverse("tournaments:console_undo", args=[tournament.pk])
     for _ in posts:
-        assert director_client.post(undo).status_code == 302
+        newest = tournament.actions.filter(undone_at__isnull=True).order_by("-pk").first()
+        assert director_client.post(undo, {"action": newest.pk}).status_code == 302
     after = sorted(tournament.entries.values_list("pk", "state", "rebuys", "addon"))
     assert after == before
     assert tournament.actions.filter(undone_at__isnull=True).count() == 0

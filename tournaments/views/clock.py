@@ -28,6 +28,7 @@ from series.permissions import is_director
 from tournaments.errors import TournamentError
 from tournaments.models import Tournament
 from tournaments.services import clock as clock_services
+from tournaments.views.once import once
 
 
 def _payload(token: str) -> dict[str, Any]:
@@ -81,10 +82,12 @@ def _control(action: Action) -> Callable[[HttpRequest, int], HttpResponse]:
     """A director's clock control: POST only, then the partial (htmx) or back.
 
     Not marked ``director_only`` (the director-page walk opens pages with GET); the check is
-    the same: anonymous visitors log in, players get 403.
+    the same: anonymous visitors log in, players get 403. Like every console form, a
+    control is recorded once per form token (``once``).
     """
 
     @require_POST
+    @once
     def view(request: HttpRequest, tournament_id: int) -> HttpResponse:
         if not request.user.is_authenticated:
             return redirect_to_login(request.POST.get("next") or request.get_full_path())

@@ -5,10 +5,12 @@ results), each included only when its template exists, and this module's own sec
 actions (walk-ins), the entries with one-tap buttons for late entries, rebuys, re-entries
 and add-ons (each shown only when the service would accept it), the action log and Undo.
 
-Every action is a POST with CSRF. Without JavaScript it redirects back to the console; with
-htmx it answers with the refreshed entries section (``_console_entries.html``), which also
-carries the action's message. The start (seats and clock) and Undo (which may reverse any
-area's action) change every area, so with htmx they ask for a full repaint.
+Every action is a POST with CSRF and the form's one-time token (``views.once``: a double
+tap records once); Undo names the action it reverses. Without JavaScript it redirects back
+to the console; with htmx it answers with the refreshed entries section
+(``_console_entries.html``), which also carries the action's message. The start (seats
+and clock) and Undo (which may reverse any area's action) change every area, so with htmx
+they ask for a full repaint.
 """
 
 from __future__ import annotations
@@ -28,8 +30,9 @@ from tournaments import selectors
 from tournaments.errors import TournamentError
 from tournaments.forms import RebuyForm, WalkInForm
 from tournaments.models import Entry, EntryState, Tournament
-from tournaments.permissions import director_action, director_required
+from tournaments.permissions import director_required
 from tournaments.services import entries, offers, undo
+from tournaments.views.once import console_action
 
 # The other areas' console partials, included when their template exists; each gets the
 # console's context (``tournament`` at least, plus what ``console_context`` providers add).
@@ -173,7 +176,7 @@ def _entry(tournament_id: int, entry_id: int) -> Entry:
     )
 
 
-@director_action
+@console_action
 def console_walk_in(request: HttpRequest, tournament_id: int) -> HttpResponse:
     form = WalkInForm(request.POST)
     if not form.is_valid():
@@ -189,7 +192,7 @@ def console_walk_in(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return _answer(request, tournament_id)
 
 
-@director_action
+@console_action
 def console_late(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpResponse:
     entry = _entry(tournament_id, entry_id)
     _run(
@@ -204,7 +207,7 @@ def _online(entry: Entry) -> bool:
     return Tournament.objects.filter(pk=entry.tournament_id, online=True).exists()
 
 
-@director_action
+@console_action
 def console_rebuy(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpResponse:
     entry = _entry(tournament_id, entry_id)
     if _online(entry):
@@ -229,7 +232,7 @@ def console_rebuy(request: HttpRequest, tournament_id: int, entry_id: int) -> Ht
     return _answer(request, tournament_id)
 
 
-@director_action
+@console_action
 def console_reentry(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpResponse:
     entry = _entry(tournament_id, entry_id)
     _run(
@@ -244,7 +247,7 @@ def console_reentry(request: HttpRequest, tournament_id: int, entry_id: int) -> 
     return _answer(request, tournament_id)
 
 
-@director_action
+@console_action
 def console_addon(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpResponse:
     entry = _entry(tournament_id, entry_id)
     _run(
@@ -259,7 +262,7 @@ def console_addon(request: HttpRequest, tournament_id: int, entry_id: int) -> Ht
     return _answer(request, tournament_id)
 
 
-@director_action
+@console_action
 def console_remove(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpResponse:
     entry = _entry(tournament_id, entry_id)
     _run(
@@ -280,7 +283,7 @@ def _repaint(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return redirect(url)
 
 
-@director_action
+@console_action
 def console_start(request: HttpRequest, tournament_id: int) -> HttpResponse:
     try:
         tournament = entries.tournament_start(tournament_id, by=request.user)
@@ -295,10 +298,12 @@ def console_start(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return _repaint(request, tournament_id)
 
 
-@director_action
+@console_action
 def console_undo(request: HttpRequest, tournament_id: int) -> HttpResponse:
     try:
-        action = undo.action_undo_last(tournament_id, by=request.user)
+        # The form names the action it showed: a second tap, or another director's
+        # Undo of the same action, is refused rather than undoing the one before it.
+        action = undo.action_undo(tournament_id, request.POST.get("action"), by=request.user)
     except TournamentError as error:
         messages.error(request, error.message)
         return _answer(request, tournament_id)

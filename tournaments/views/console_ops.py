@@ -27,9 +27,10 @@ from django.utils.translation import gettext as _
 
 from tournaments.errors import TournamentError
 from tournaments.models import ActionKind, Entry, Tournament
-from tournaments.permissions import director_action, director_required
+from tournaments.permissions import director_required
 from tournaments.services import results, seating, undo
 from tournaments.views.console import console_context
+from tournaments.views.once import console_action
 
 SEATING_SECTION = "tournaments/_console_seating_section.html"
 RESULTS_SECTION = "tournaments/_console_results_section.html"
@@ -181,7 +182,7 @@ def console_results(request: HttpRequest, tournament_id: int) -> HttpResponse:
 # Seating --------------------------------------------------------------------------------
 
 
-@director_action
+@console_action
 def seating_draw(request: HttpRequest, tournament_id: int) -> HttpResponse:
     def action() -> str:
         drawn = seating.seating_draw(_tournament(tournament_id), by=request.user)
@@ -190,7 +191,7 @@ def seating_draw(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return _run(request, tournament_id, SEATING_SECTION, action)
 
 
-@director_action
+@console_action
 def seating_seat(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpResponse:
     entry = get_object_or_404(Entry, pk=entry_id, tournament_id=tournament_id)
 
@@ -205,7 +206,7 @@ def seating_seat(request: HttpRequest, tournament_id: int, entry_id: int) -> Htt
     return _run(request, tournament_id, SEATING_SECTION, action)
 
 
-@director_action
+@console_action
 def seating_move(request: HttpRequest, tournament_id: int) -> HttpResponse:
     def action() -> str:
         moved = seating.seating_move_confirm(
@@ -224,7 +225,7 @@ def seating_move(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return _run(request, tournament_id, SEATING_SECTION, action)
 
 
-@director_action
+@console_action
 def seating_button(request: HttpRequest, tournament_id: int, table_number: int) -> HttpResponse:
     def action() -> str:
         table = seating.table_button_set(
@@ -238,7 +239,7 @@ def seating_button(request: HttpRequest, tournament_id: int, table_number: int) 
     return _run(request, tournament_id, SEATING_SECTION, action)
 
 
-@director_action
+@console_action
 def seating_break(request: HttpRequest, tournament_id: int, table_number: int) -> HttpResponse:
     def action() -> str:
         moves = seating.table_break(tournament_id, table_number, by=request.user)
@@ -250,7 +251,7 @@ def seating_break(request: HttpRequest, tournament_id: int, table_number: int) -
     return _run(request, tournament_id, SEATING_SECTION, action)
 
 
-@director_action
+@console_action
 def seating_final_table(request: HttpRequest, tournament_id: int) -> HttpResponse:
     def action() -> str:
         drawn = seating.seating_final_table(tournament_id, by=request.user)
@@ -262,7 +263,7 @@ def seating_final_table(request: HttpRequest, tournament_id: int) -> HttpRespons
 # Results --------------------------------------------------------------------------------
 
 
-@director_action
+@console_action
 def results_eliminate(request: HttpRequest, tournament_id: int) -> HttpResponse:
     out = request.POST.getlist("out")
     stacks = {key: value for key, value in _amounts(request.POST, "stack_").items() if key in out}
@@ -280,7 +281,7 @@ def results_eliminate(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return _run(request, tournament_id, RESULTS_SECTION, action)
 
 
-@director_action
+@console_action
 def results_deal_propose(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """A proposal changes nothing: it is shown in the results section to be edited."""
     stacks = _amounts(request.POST, "stack_")
@@ -303,7 +304,7 @@ def results_deal_propose(request: HttpRequest, tournament_id: int) -> HttpRespon
     )
 
 
-@director_action
+@console_action
 def results_deal_record(request: HttpRequest, tournament_id: int) -> HttpResponse:
     prizes = _amounts(request.POST, "prize_")
     stacks = _amounts(request.POST, "stack_")
@@ -321,7 +322,7 @@ def results_deal_record(request: HttpRequest, tournament_id: int) -> HttpRespons
     return _done(request, tournament_id, _("The deal is recorded; the tournament is over."))
 
 
-@director_action
+@console_action
 def results_finish(request: HttpRequest, tournament_id: int) -> HttpResponse:
     def action() -> str:
         standings = results.tournament_finish(tournament_id, by=request.user)
