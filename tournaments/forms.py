@@ -19,6 +19,7 @@ from series.models import Event
 from tables.models import GAME_CHOICES, STRUCTURE_CHOICES
 from tournaments import selectors
 from tournaments.models import BlindStructure, LevelKind, Tournament
+from tournaments.services.deals import ANSWER_MINUTES_DEFAULT, ANSWER_MINUTES_MAX
 from tournaments.services.entries import LOCKED_AFTER_START, TOURNAMENT_SETTINGS
 
 # Settings the form edits under another name.
@@ -246,3 +247,32 @@ class RebuyForm(forms.Form):
             attrs={"inputmode": "numeric", "placeholder": gettext_lazy("chips")}
         ),
     )
+
+
+class DealOfferForm(forms.Form):
+    """The console's offer of a deal on the players' screens: the method, and the minutes
+    the players have to answer once it is open (two when not given)."""
+
+    method = forms.ChoiceField(
+        choices=[("icm", gettext_lazy("ICM")), ("chip-chop", gettext_lazy("Chip-chop"))],
+        error_messages={"invalid_choice": gettext_lazy("Choose ICM or chip-chop.")},
+    )
+    answer_minutes = forms.IntegerField(
+        label=gettext_lazy("Minutes to answer"),
+        required=False,
+        initial=ANSWER_MINUTES_DEFAULT,
+        min_value=1,
+        max_value=ANSWER_MINUTES_MAX,
+        error_messages={
+            "invalid": gettext_lazy("Give the players a whole number of minutes to answer."),
+            "min_value": gettext_lazy("Give the players at least a minute to answer."),
+            "max_value": gettext_lazy("Give the players at most %(limit_value)s minutes."),
+        },
+    )
+
+    def clean_answer_minutes(self) -> int:
+        minutes = self.cleaned_data.get("answer_minutes")
+        return ANSWER_MINUTES_DEFAULT if minutes is None else int(minutes)
+
+    def first_error(self) -> str:
+        return next(str(e) for errors in self.errors.values() for e in errors)

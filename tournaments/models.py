@@ -508,6 +508,7 @@ class DealEnd(models.TextChoices):
     ONE_LEFT = "one-left", _("only one player is left")
     NOT_RUNNING = "not-running", _("the tournament is not running")
     NO_DEAL = "no-deal", _("no deal can be worked out from the chips")
+    LAPSED = "lapsed", _("no answer in time from %(name)s")
 
 
 class DealOffer(models.Model):
@@ -539,6 +540,10 @@ class DealOffer(models.Model):
     # Whether the offer paused the tables (and so resumes them when it ends): tables the
     # director had already paused stay paused.
     paused_tables = models.BooleanField(default=False)
+    # The players' time to answer once the offer is open (the director's choice): when it
+    # runs out with answers missing, the offer lapses and the tables play on.
+    answer_minutes = models.PositiveSmallIntegerField(_("minutes to answer"), default=2)
+    answer_by = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-offered_at", "-pk"]

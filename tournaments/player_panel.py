@@ -67,6 +67,7 @@ def deal_view(offer: DealOffer | None, entry: Entry | None) -> dict[str, Any] | 
         "mine": mine,
         "can_answer": offer.state == DealState.OPEN and mine is not None and not mine["answer"],
         "waiting": sum(1 for line in lines if not line["answer"]),
+        "waiting_names": sorted(line["name"] for line in lines if not line["answer"]),
     }
 
 

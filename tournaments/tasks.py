@@ -143,10 +143,15 @@ def deal_release_task(offer_id: int, attempt: int = 1) -> None:
 
 @shared_task(ignore_result=True)
 def online_sweep_task() -> None:
-    """Online tournaments: deal with hands whose end was not dealt with (a lost signal), and
-    release tables a lost release left waiting."""
+    """Online tournaments: deal with hands whose end was not dealt with (a lost signal),
+    release tables a lost release left waiting, and let deal offers whose answering time has
+    run out lapse (so a deal nobody answers never holds the tables for good)."""
+    from tournaments.services.deals import deals_lapse_due
     from tournaments.services.online import online_sweep
 
     handled = online_sweep()
     if handled:
         logger.info("online sweep dealt with %s hand(s)", handled)
+    lapsed = deals_lapse_due()
+    if lapsed:
+        logger.info("online sweep: %s deal offer(s) lapsed unanswered", lapsed)

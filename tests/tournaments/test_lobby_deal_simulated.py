@@ -3,7 +3,7 @@
 ``tournament_simulate`` (the core's) plays six bots at one live table; when a hand is in
 play, the director offers an ICM deal: it is held (the hand still moves chips), the tables
 deal no new hand once it ends, the amounts come from the chips after it, and when every
-player has accepted, the tournament ends with those prizes and its tables close.
+player has accepted (house bots accept an ICM deal at once), the tournament ends with those prizes and its tables close.
 """
 
 from __future__ import annotations
@@ -41,16 +41,20 @@ def test_a_deal_offered_during_a_bots_hand_applies_after_it(settings: Any) -> No
                     table__tournament_table__tournament=tournament
                 ).count()
             return
+        chips = sum(
+            Seat.objects.filter(
+                table__tournament_table__tournament=tournament, user__isnull=False
+            ).values_list("stack", flat=True)
+        )
         offer = deals.deal_release(offer.pk)
         seen["offer"] = offer
+        if offer.state == DealState.HELD:
+            return
+        # Opened: the chips as the hand left them (the house bots accept an ICM deal at once,
+        # so it may be settled already).
+        seen.setdefault("chips", chips)
         if offer.state != DealState.OPEN:
             return
-        if "chips" not in seen:
-            seen["chips"] = sum(
-                Seat.objects.filter(
-                    table__tournament_table__tournament=tournament, user__isnull=False
-                ).values_list("stack", flat=True)
-            )
         for answer in offer.answers.select_related("entry__player__user"):
             if not answer.answer and offer.state == DealState.OPEN:
                 offer = deals.deal_answer(offer.pk, answer.entry.player.user, "accept")

@@ -74,9 +74,7 @@ def test_the_console_starts_an_online_tournament_in_every_game(
     assert tournament.state == TournamentState.RUNNING
     live = [
         tt.live_table
-        for tt in TournamentTable.objects.select_related("live_table").filter(
-            tournament=tournament
-        )
+        for tt in TournamentTable.objects.select_related("live_table").filter(tournament=tournament)
     ]
     assert len(live) == 2
     assert {t.game for t in live} == {game}

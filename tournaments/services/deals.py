@@ -6,6 +6,13 @@ one decline ends it, and when all have accepted the tournament ends with those p
 through ``results.deal_record``, the same as a deal recorded by hand (the live tables close
 when the tournament finishes). The director may withdraw it (``deal_cancel``).
 
+House bots answer as soon as the offer is open, by one stated rule (``bot_answer``): a bot
+accepts when its share is at least its ICM value (within ``BOT_ICM_TOLERANCE``), so it takes
+any ICM deal and a chip-chop only when the chop does not cost it; it declines otherwise. The
+people have the director's ``answer_minutes`` (two by default): an offer still missing
+answers then lapses (``deals_lapse_due``, run by the tournaments' sweep every few seconds)
+and the tables play on.
+
 A deal applies between hands. Offering it holds the tables (``online.online_pause``: the
 hands in play are played out, no new one is dealt); while a hand is still in play the offer
 is ``held`` with no amounts, because that hand still moves chips. ``deal_release`` works the
@@ -21,6 +28,7 @@ the deal is recorded once; a second tap of the same answer changes nothing.
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
@@ -28,6 +36,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from series.models import Player
+from tables import services as tables
 from tournaments import selectors
 from tournaments.errors import TournamentError
 from tournaments.models import (
@@ -48,6 +57,11 @@ from tournaments.signals import deal_held
 IN_PLAY = (TournamentState.RUNNING, TournamentState.ON_BREAK)
 # How often a held offer looks again whether the hands in play have ended.
 RELEASE_SECONDS = 2.0
+# The players' time to answer an open offer: the director's choice within these bounds.
+ANSWER_MINUTES_DEFAULT = 2
+ANSWER_MINUTES_MAX = 60
+# A house bot accepts a share no more than this fraction below its ICM value.
+BOT_ICM_TOLERANCE = 0.02
 
 
 def _lock_offer(offer_id: Any) -> tuple[Tournament, DealOffer]:
@@ -90,8 +104,15 @@ def offer_refusal(tournament: Tournament) -> str | None:
     return None
 
 
-def deal_offer(tournament_id: int, method: str, *, by: Any) -> DealOffer:
-    """Offer the players still in a deal (``method`` "icm" or "chip-chop").
+def deal_offer(
+    tournament_id: int,
+    method: str,
+    *,
+    by: Any,
+    answer_minutes: int = ANSWER_MINUTES_DEFAULT,
+) -> DealOffer:
+    """Offer the players still in a deal (``method`` "icm" or "chip-chop"), to be answered
+    within ``answer_minutes`` of its opening.
 
     Holds the tables and asks every player still in. With no hand in play the amounts are
     worked out now and the offer is open at once; otherwise it waits (``deal_release``).
@@ -100,6 +121,10 @@ def deal_offer(tournament_id: int, method: str, *, by: Any) -> DealOffer:
     require_director(by)
     if method not in results.DEAL_METHODS:
         raise TournamentError(_("Choose ICM or chip-chop."))
+    if not 1 <= answer_minutes <= ANSWER_MINUTES_MAX:
+        raise TournamentError(
+            _("Give the players 1 to %(max)s minutes to answer.") % {"max": ANSWER_MINUTES_MAX}
+        )
     with transaction.atomic():
         tournament = entries.tournament_locked(tournament_id)
         refusal = offer_refusal(tournament)
@@ -110,7 +135,11 @@ def deal_offer(tournament_id: int, method: str, *, by: Any) -> DealOffer:
         if paused:
             online.online_pause(tournament.pk, by=by)
         offer = DealOffer.objects.create(
-            tournament=tournament, method=method, offered_by=by, paused_tables=paused
+            tournament=tournament,
+            method=method,
+            offered_by=by,
+            paused_tables=paused,
+            answer_minutes=answer_minutes,
         )
         _ask(offer, _playing(tournament))
         _open_if_ready(tournament, offer)
@@ -150,7 +179,85 @@ def _open_if_ready(tournament: Tournament, offer: DealOffer) -> None:
     offer.stacks = stacks
     offer.amounts = {str(line.entry_id): line.prize for line in proposal.lines}
     offer.state = DealState.OPEN
-    offer.save(update_fields=["stacks", "amounts", "state"])
+    offer.answer_by = timezone.now() + timedelta(minutes=offer.answer_minutes)
+    offer.save(update_fields=["stacks", "amounts", "state", "answer_by"])
+    _bots_answer(tournament, offer)
+
+
+def bot_answer(offered: int, icm_value: int) -> str:
+    """A house bot's answer to a deal: accept a share at least its ICM value (less
+    ``BOT_ICM_TOLERANCE``, so the rounding of an ICM deal never makes it decline), decline
+    a share below it.
+
+    >>> bot_answer(100, 100), bot_answer(99, 100), bot_answer(97, 100)
+    ('accept', 'accept', 'decline')
+    """
+    if offered >= icm_value * (1 - BOT_ICM_TOLERANCE):
+        return DealAnswerChoice.ACCEPT.value
+    return DealAnswerChoice.DECLINE.value
+
+
+def _bots_answer(tournament: Tournament, offer: DealOffer) -> None:
+    """The house bots among the players answer the open offer at once (``bot_answer``)."""
+    bots = [
+        answer
+        for answer in offer.answers.select_related("entry__player__user")
+        if not answer.answer
+        and answer.entry.player.user is not None
+        and tables.bot_style_of(answer.entry.player.user)
+    ]
+    if not bots:
+        return
+    if offer.method == "icm":
+        icm_of = {int(k): v for k, v in offer.amounts.items()}
+    else:
+        icm = results.deal_propose(tournament.pk, method="icm", stacks=offer.stacks)
+        icm_of = {line.entry_id: line.prize for line in icm.lines}
+    # Accepting bots first: a decline ends the offer, and says who declined.
+    bots.sort(key=lambda a: bot_answer(offer.amounts[str(a.entry_id)], icm_of[a.entry_id]))
+    for answer in bots:
+        choice = bot_answer(offer.amounts[str(answer.entry_id)], icm_of[answer.entry_id])
+        _answer_apply(tournament, offer, answer, choice)
+        if offer.state != DealState.OPEN:
+            return
+
+
+def _answer_apply(tournament: Tournament, offer: DealOffer, mine: DealAnswer, answer: str) -> None:
+    """Record one player's answer to the open ``offer`` (both rows locked by the caller):
+    a decline ends it, the last acceptance records the deal."""
+    mine.answer = answer
+    mine.answered_at = timezone.now()
+    mine.save(update_fields=["answer", "answered_at"])
+    name = mine.entry.player.name
+    if answer == DealAnswerChoice.DECLINE:
+        _settle(tournament, offer, DealState.DECLINED, DealEnd.DECLINED, name)
+    elif not offer.answers.exclude(answer=DealAnswerChoice.ACCEPT).exists():
+        results.deal_record(tournament.pk, offer.amounts, by=offer.offered_by, stacks=offer.stacks)
+        _settle(tournament, offer, DealState.ACCEPTED, DealEnd.ACCEPTED)
+
+
+def deals_lapse_due(now: datetime | None = None) -> int:
+    """Let every open offer whose answering time has run out lapse: the players who did not
+    answer are named, and the tables it held play on. Returns how many lapsed; safe to run
+    any number of times, at once from several processes."""
+    now = now or timezone.now()
+    lapsed = 0
+    due = DealOffer.objects.filter(state=DealState.OPEN, answer_by__lte=now)
+    for offer_id in due.values_list("pk", flat=True):
+        with transaction.atomic():
+            tournament, offer = _lock_offer(offer_id)
+            if offer.state != DealState.OPEN or offer.answer_by is None or offer.answer_by > now:
+                continue  # answered, withdrawn or lapsed meanwhile
+            silent = [
+                a.entry.player.name
+                for a in offer.answers.select_related("entry__player").order_by(
+                    "entry__player__name"
+                )
+                if not a.answer
+            ]
+            _settle(tournament, offer, DealState.CANCELLED, DealEnd.LAPSED, ", ".join(silent))
+            lapsed += 1
+    return lapsed
 
 
 def deal_release(offer_id: int) -> DealOffer:
@@ -230,17 +337,7 @@ def deal_answer(offer_id: Any, user: Any, answer: str) -> DealOffer:
             )
         if mine.answer:
             raise TournamentError(_("You have already answered this deal."))
-        mine.answer = answer
-        mine.answered_at = timezone.now()
-        mine.save(update_fields=["answer", "answered_at"])
-        name = mine.entry.player.name
-        if answer == DealAnswerChoice.DECLINE:
-            _settle(tournament, offer, DealState.DECLINED, DealEnd.DECLINED, name)
-        elif not offer.answers.exclude(answer=DealAnswerChoice.ACCEPT).exists():
-            results.deal_record(
-                tournament.pk, offer.amounts, by=offer.offered_by, stacks=offer.stacks
-            )
-            _settle(tournament, offer, DealState.ACCEPTED, DealEnd.ACCEPTED)
+        _answer_apply(tournament, offer, mine, answer)
     return offer
 
 

@@ -25,10 +25,12 @@ from django.utils.translation import ngettext
 
 from tournaments import player_panel, selectors
 from tournaments.errors import TournamentError
+from tournaments.forms import DealOfferForm
 from tournaments.models import DealOffer, DealState, Tournament
-from tournaments.permissions import director_action, director_required
+from tournaments.permissions import director_required
 from tournaments.services import deals, entries, online, results
 from tournaments.views.console import _repaint, console_context
+from tournaments.views.once import console_action
 
 SECTION = "tournaments/_console_online_section.html"
 BOTS_MAX = 300
@@ -55,6 +57,7 @@ def online_context(request: HttpRequest, tournament: Tournament) -> dict[str, An
             "deal": player_panel.deal_view(latest, None),
             "deal_refusal": deals.offer_refusal(tournament),
             "deal_methods": results.DEAL_METHODS,
+            "deal_form": DealOfferForm(),
             "bots_max": BOTS_MAX,
         }
     }
@@ -92,7 +95,7 @@ def console_online(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return _section(request, tournament_id)
 
 
-@director_action
+@console_action
 def online_start(request: HttpRequest, tournament_id: int) -> HttpResponse:
     def action() -> str:
         # The start of an online tournament draws the seats, starts the clock and opens the
@@ -103,7 +106,7 @@ def online_start(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return _run(request, tournament_id, action)
 
 
-@director_action
+@console_action
 def online_bots(request: HttpRequest, tournament_id: int) -> HttpResponse:
     def action() -> str:
         raw = request.POST.get("count", "")
@@ -124,7 +127,7 @@ def online_bots(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return _run(request, tournament_id, action)
 
 
-@director_action
+@console_action
 def console_online_pause(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """Pause the tournament: the clock stops, each table finishes its hand and waits. The
     whole console is repainted (the clock changes too)."""
@@ -139,7 +142,7 @@ def console_online_pause(request: HttpRequest, tournament_id: int) -> HttpRespon
     return _repaint(request, tournament_id)
 
 
-@director_action
+@console_action
 def console_online_resume(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """Resume the tournament: the clock runs and the tables deal."""
     try:
@@ -151,10 +154,18 @@ def console_online_resume(request: HttpRequest, tournament_id: int) -> HttpRespo
     return _repaint(request, tournament_id)
 
 
-@director_action
+@console_action
 def online_deal_offer(request: HttpRequest, tournament_id: int) -> HttpResponse:
     def action() -> str:
-        offer = deals.deal_offer(tournament_id, request.POST.get("method", ""), by=request.user)
+        form = DealOfferForm(request.POST)
+        if not form.is_valid():
+            raise TournamentError(form.first_error())
+        offer = deals.deal_offer(
+            tournament_id,
+            form.cleaned_data["method"],
+            by=request.user,
+            answer_minutes=form.cleaned_data["answer_minutes"],
+        )
         if offer.state == DealState.HELD:
             return _("Deal offered: the players see it when the hands in play have ended.")
         return _("Deal offered: the players answer on their screens.")
@@ -162,7 +173,7 @@ def online_deal_offer(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return _run(request, tournament_id, action)
 
 
-@director_action
+@console_action
 def online_deal_cancel(request: HttpRequest, tournament_id: int) -> HttpResponse:
     def action() -> str:
         offer_id = request.POST.get("offer", "")
