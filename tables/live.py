@@ -20,6 +20,7 @@ from datetime import timedelta
 from typing import Any
 
 from tables import fairness
+from tables.botbrain import bets_this_round
 from tables.engine.cards import RANKS, Card, card_str
 from tables.engine.config import Game
 from tables.engine.evaluator import high_category, high_low_values, high_ranks, low_ranks
@@ -62,6 +63,8 @@ def _legal(engine: EngineHand, hand: Hand, version: int) -> dict[str, Any]:
         "raise": span if bet_or_raise == "raise" else None,
         "show": "show" in names,
         "muck": "muck" in names,
+        # The house bots stop raising on it (tables/botbrain.py).
+        "bets": bets_this_round(engine.records),
     }
 
 

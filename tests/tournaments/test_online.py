@@ -313,6 +313,56 @@ def test_pause_holds_every_table_and_resume_deals_again(db: None) -> None:
     assert tournament.paused_remaining is None
 
 
+def test_a_pause_mid_hand_lets_each_hand_finish_and_no_table_deals_until_resumed(
+    transactional_db: None, unthrottled: None
+) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tables.bots import bot_move
+    from tables.services import table_tick
+
+    with override_settings(**FAST):
+        tournament = _tournament(10, 6)
+        live = _live(tournament)
+        assert len(live) == 2
+        for table in live.values():
+            assert table_tick(table.pk, timezone.now())
+        assert Hand.objects.filter(table__in=live.values(), ended_at__isnull=True).count() == 2
+        director = director_user()
+        online.online_pause(tournament.pk, by=director)
+        # The hands in play go on to their ends: the house bots keep acting.
+        for table in live.values():
+            for _ in range(200):
+                if not Hand.objects.filter(table=table, ended_at__isnull=True).exists():
+                    break
+                bot_move(table.pk) or table_tick(table.pk, timezone.now())
+            assert not Hand.objects.filter(table=table, ended_at__isnull=True).exists()
+        # Whatever runs meanwhile (the tables' ticks, the sweeps, a clock change), no table
+        # deals again while the tournament is paused.
+        much_later = timezone.now() + timedelta(hours=1)
+        for table in live.values():
+            table_tick(table.pk, much_later)
+        online.online_sweep()
+        online.online_tables_release(tournament.pk)
+        clock.clock_sweep(much_later)
+        for table in _live(tournament).values():
+            table_tick(table.pk, much_later)
+            table.refresh_from_db()
+            assert table.held and table.next_hand_at is None
+            assert table.hand_count == 1
+        assert not Hand.objects.filter(table__in=live.values(), ended_at__isnull=True).exists()
+        online.online_resume(tournament.pk, by=director)
+        dealt = [
+            table_tick(table.pk, much_later)
+            for table in _live(tournament).values()
+            if table.seats.filter(user__isnull=False, stack__gt=0).count() >= 2
+        ]
+        assert dealt and all(dealt)
+        assert Hand.objects.filter(table__in=live.values(), ended_at__isnull=True).exists()
+
+
 def test_chips_added_mid_hand_play_from_the_next_hand(transactional_db: None) -> None:
     from django.utils import timezone
 
