@@ -3,7 +3,9 @@
 ``bot_move`` builds the bot's snapshot with ``live.table_snapshot``, decides with
 ``tables.botbrain.decide`` and passes the frame to ``protocol.handle_frame``, the function
 every socket's frames go through; a Celery task runs it after the bot's thinking time, and
-the periodic sweep re-runs it if that task was lost.
+the periodic sweep re-runs it if that task was lost. Should the turn's deadline pass all the
+same, the tick lets the bot decide there and then (``services.dealing``): a house bot never
+times out, and is never left sitting out.
 """
 
 from __future__ import annotations

@@ -9,7 +9,13 @@ A running clock whose stored level has ended is *projected*: the rows that follo
 played from the stored end time onwards, so a screen shows the right level even while the
 task that stores the change is a moment late (or was lost; the sweep stores it soon after).
 The services store the same projection, so a late advance lands exactly where the screens
-already were. After the last row the clock stays on the last level ("overtime").
+already were.
+
+After the structure's last row the levels go on (``row_at``): each doubles the one before
+(blinds, ante, limit bets) and lasts as long as the structure's last level, so a tournament
+always ends, even heads-up between two absent players whose stacks would otherwise only
+swap the blinds for ever. Only a structure with no level at all stays on its last row
+("overtime").
 
 Level numbers never count breaks. A break belongs to the level it follows for the rules that
 say "until level N" (late registration, rebuys, re-entry): ``current_level_number``.
@@ -39,7 +45,7 @@ they are and tests can pass plain objects.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
@@ -133,6 +139,66 @@ def rows_from(levels: Iterable[Any]) -> tuple[ClockRow, ...]:
     return tuple(rows)
 
 
+# The extra levels stop doubling before an amount passes this: the live tables keep chips
+# in 32-bit columns, and a clock forgotten for days would otherwise overflow them.
+MOST_CHIPS = 1_000_000_000
+
+
+def _last_level(rows: Sequence[ClockRow]) -> ClockRow | None:
+    return next((row for row in reversed(rows) if not row.is_break), None)
+
+
+def row_at(rows: Sequence[ClockRow], index: int) -> ClockRow | None:
+    """The row at ``index``: the structure's own, or past its end an extra level.
+
+    Extra level k (k = 1, 2 ...) after the last level doubles it k times: the blinds, the
+    ante (so it stays in proportion) and the limit bets, each still a multiple of every chip
+    that made the last level's amount, so no rounding is needed. It lasts as long as the
+    last level, and has no colour-up. None for a negative index, and past the end of a
+    structure with no level to double.
+
+    >>> from types import SimpleNamespace as Row
+    >>> rows = rows_from([Row(kind="level", minutes=15, small_blind=100, big_blind=200,
+    ...                       ante=25, ante_kind="each")])
+    >>> extra = row_at(rows, 2)
+    >>> extra.number, extra.small_blind, extra.big_blind, extra.ante, extra.minutes
+    (3, 400, 800, 100, 15)
+    """
+    if 0 <= index < len(rows):
+        return rows[index]
+    base = _last_level(rows)
+    if index < 0 or base is None or base.number is None:
+        return None
+    number = base.number + index - (len(rows) - 1)
+    biggest = max(
+        base.small_blind, base.big_blind, base.ante, base.small_bet or 0, base.big_bet or 0
+    )
+    doublings = number - base.number
+    while doublings and biggest << doublings > MOST_CHIPS:
+        doublings -= 1
+
+    def doubled(amount: int | None) -> int | None:
+        return None if amount is None else amount << doublings
+
+    return replace(
+        base,
+        index=index,
+        number=number,
+        levels_before=number - 1,
+        small_blind=base.small_blind << doublings,
+        big_blind=base.big_blind << doublings,
+        ante=base.ante << doublings,
+        small_bet=doubled(base.small_bet),
+        big_bet=doubled(base.big_bet),
+        colour_up=(),
+    )
+
+
+def _goes_on(rows: Sequence[ClockRow]) -> bool:
+    # Whether levels follow the structure's last row (they do unless it has no level).
+    return _last_level(rows) is not None
+
+
 @dataclass(frozen=True)
 class Position:
     """Where a clock is at ``now``: the row, when it ends (None unless running), time left."""
@@ -146,8 +212,11 @@ class Position:
 
 
 def _clamp(index: int, rows: Sequence[ClockRow]) -> int:
-    # A structure edited while its clock runs may have fewer rows than the stored index.
-    return max(0, min(index, len(rows) - 1)) if rows else 0
+    # Past the last row are the extra levels (``row_at``); a structure without a level to
+    # double has none, and an index past its end is its last row.
+    if not rows:
+        return 0
+    return max(0, index if _goes_on(rows) else min(index, len(rows) - 1))
 
 
 def position(fields: ClockFields, rows: Sequence[ClockRow], now: datetime) -> Position:
@@ -155,18 +224,29 @@ def position(fields: ClockFields, rows: Sequence[ClockRow], now: datetime) -> Po
 
     Paused: the stored row and time left. Not started (no end time, not paused): the stored
     row with its full time. Running: rows whose end has passed are played one after another
-    from the stored end time, up to the last row, which then stays ("overtime").
+    from the stored end time, then the extra levels (``row_at``); only a structure with no
+    level to double stays on its last row ("overtime").
     """
     index = _clamp(fields.level_index, rows)
     if fields.paused_remaining is not None:
         return Position(index, None, max(ZERO, fields.paused_remaining), True, True, False)
     ends_at = fields.level_ends_at
     if ends_at is None:
-        full = rows[index].duration if rows else ZERO
-        return Position(index, None, full, False, False, False)
-    while rows and now >= ends_at and index < len(rows) - 1:
+        row = row_at(rows, index)
+        return Position(index, None, row.duration if row else ZERO, False, False, False)
+    while now >= ends_at:
+        following = row_at(rows, index + 1)
+        if following is None:
+            break
+        if following.index >= len(rows):
+            # The extra levels all last as long: step over the whole ones at once, so a clock
+            # read days later costs no more than one read now.
+            steps = (now - ends_at) // following.duration + 1
+            index += steps
+            ends_at += steps * following.duration
+            break
         index += 1
-        ends_at += rows[index].duration
+        ends_at += following.duration
     overtime = now >= ends_at
     return Position(index, ends_at, max(ZERO, ends_at - now), True, False, overtime)
 
@@ -186,16 +266,19 @@ class ClockState:
     # Time left in the row; its end while running (None when paused or not started).
     remaining: timedelta
     ends_at: datetime | None
-    # The last row's time has run out: its blinds stay until the tournament ends.
+    # The last row's time has run out and no level follows it (a structure with no level to
+    # double): its blinds stay until the tournament ends.
     overtime: bool
+    # No row follows (the extra levels always do, unless there is no level to double).
     is_last: bool
     # The number of the level in play (a break: the level it follows; 0 before level 1).
     level_number: int
     # The next break (None if no break follows) and the time until it starts.
     next_break: ClockRow | None
     next_break_in: timedelta | None
-    # Time until the last row's time runs out, and when that is if nothing changes (the
-    # clock resumed now, when it is paused or not started).
+    # Time until the structure's last row's time runs out (in the extra levels past it: the
+    # level in play's), and when that is if nothing changes (the clock resumed now, when it
+    # is paused or not started).
     time_to_end: timedelta
     finishes_at: datetime
     rows: tuple[ClockRow, ...]
@@ -258,8 +341,9 @@ def clock_state(fields: ClockFields, rows: Sequence[ClockRow], now: datetime) ->
     """What a screen shows at ``now``: see ``ClockState``."""
     rows = tuple(rows)
     at = position(fields, rows, now)
-    current = rows[at.index] if rows else None
-    following = rows[at.index + 1 :] if rows else ()
+    current = row_at(rows, at.index)
+    # The structure's rows still to come (none in the extra levels: they have no break).
+    following = rows[at.index + 1 :]
     next_break = None
     next_break_in = None
     until = at.remaining
@@ -280,11 +364,11 @@ def clock_state(fields: ClockFields, rows: Sequence[ClockRow], now: datetime) ->
         index=at.index,
         stored_index=_clamp(fields.level_index, rows),
         current=current,
-        next=following[0] if following else None,
+        next=row_at(rows, at.index + 1),
         remaining=at.remaining,
         ends_at=at.ends_at,
         overtime=at.overtime,
-        is_last=bool(rows) and at.index == len(rows) - 1,
+        is_last=bool(rows) and row_at(rows, at.index + 1) is None,
         level_number=_level_number(current),
         next_break=next_break,
         next_break_in=next_break_in,
@@ -311,4 +395,4 @@ def current_level_number(fields: ClockFields, rows: Sequence[ClockRow], now: dat
     rows = tuple(rows)
     if not rows:
         return 0
-    return _level_number(rows[position(fields, rows, now).index])
+    return _level_number(row_at(rows, position(fields, rows, now).index))

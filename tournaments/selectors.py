@@ -57,16 +57,17 @@ def current_row(
     rows: Sequence[StructureLevel] | None = None,
     now: datetime | None = None,
 ) -> StructureLevel | None:
-    """The row the clock is on at ``now``: None before the start; the last row once past
-    the end. Projected by ``tournaments.clock`` like every clock screen, so a level whose
-    time is up counts as over even if the task storing the change is a moment late."""
+    """The row the clock is on at ``now``: None before the start, and in the extra levels
+    past the structure's end (no row of it is in play). Projected by ``tournaments.clock``
+    like every clock screen, so a level whose time is up counts as over even if the task
+    storing the change is a moment late."""
     if not tournament.is_started:
         return None
     rows = structure_rows(tournament) if rows is None else rows
     if not rows:
         return None
     index = clock.position(tournament, clock.rows_from(rows), now or timezone.now()).index
-    return rows[index]
+    return rows[index] if index < len(rows) else None
 
 
 def current_level_number(

@@ -33,6 +33,35 @@
 
   // ------------------------------------------------------------------ the clock's arithmetic
 
+  // The extra levels stop doubling before an amount passes this (tournaments.clock.MOST_CHIPS).
+  const MOST_CHIPS = 1000000000;
+
+  /* The row at `index`: the structure's own, or past its end an extra level that doubles
+   * the last level once per level (tournaments.clock.row_at, in JavaScript). */
+  function rowAt(rows, index) {
+    if (index >= 0 && index < rows.length) return rows[index];
+    let base = null;
+    for (let k = rows.length - 1; k >= 0 && base === null; k -= 1) if (!rows[k].is_break) base = rows[k];
+    if (index < 0 || base === null) return null;
+    const number = base.number + index - (rows.length - 1);
+    const biggest = Math.max(base.small_blind, base.big_blind, base.ante, base.small_bet || 0, base.big_bet || 0);
+    let doublings = number - base.number;
+    while (doublings && biggest * 2 ** doublings > MOST_CHIPS) doublings -= 1;
+    const times = 2 ** doublings;
+    const doubled = (amount) => (amount === null || amount === undefined ? null : amount * times);
+    return Object.assign({}, base, {
+      index,
+      number,
+      levels_before: number - 1,
+      small_blind: base.small_blind * times,
+      big_blind: base.big_blind * times,
+      ante: base.ante * times,
+      small_bet: doubled(base.small_bet),
+      big_bet: doubled(base.big_bet),
+      colour_up: [],
+    });
+  }
+
   /* Where the clock is at `now` (server time): tournaments.clock.position, in JavaScript. */
   function position(clock, now) {
     const rows = clock.rows;
@@ -41,9 +70,11 @@
       return { index, endsAt: null, remaining: clock.remaining_ms, overtime: false };
     }
     let endsAt = clock.ends_at_ms;
-    while (now >= endsAt && index < rows.length - 1) {
+    while (now >= endsAt) {
+      const following = rowAt(rows, index + 1);
+      if (following === null) break;
       index += 1;
-      endsAt += rows[index].minutes * MINUTE;
+      endsAt += following.minutes * MINUTE;
     }
     return { index, endsAt, remaining: Math.max(0, endsAt - now), overtime: now >= endsAt };
   }
@@ -75,9 +106,10 @@
     const field = payload.field;
     const rows = clock.rows;
     const at = position(clock, now);
-    const current = rows[at.index] || null;
+    const current = rowAt(rows, at.index);
+    // The structure's rows still to come (the extra levels past its end have no break).
     const following = rows.slice(at.index + 1);
-    const next = following[0] || null;
+    const next = rowAt(rows, at.index + 1);
     let untilBreak = at.remaining;
     let nextBreak = null;
     for (const row of following) {

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.db.models import Q
 from django.utils import timezone
 
-from tables import rows
+from tables import live, rows
+from tables.botbrain import decide
 from tables.engine.errors import RuleError
 from tables.engine.seating import ButtonMode, Presence, SeatStatus, deal_in
+from tables.engine.state import Hand as EngineHand
 from tables.engines import engine_to_move
 from tables.fairness import deal_new
 from tables.models import Hand, HandPlayer, Seat, SeatState, Table
@@ -79,10 +82,15 @@ def _table_tick(table_id: int, now: datetime) -> bool:
             return False
         engine = engine_to_move(hand)
         seat = table.seats.select_for_update().get(number=hand.to_act)
-        new = timeout_move(table, engine, seat)
-        seat.state = SeatState.SITTING_OUT
-        seat.sat_out_reason = TIMED_OUT
-        seat.save()
+        if seat.is_bot:
+            # A house bot never times out: its task was lost or late (a worker restarted,
+            # its frame was refused), so it decides now, and it stays in.
+            new = _bot_turn(table, engine, seat)
+        else:
+            new = timeout_move(table, engine, seat)
+            seat.state = SeatState.SITTING_OUT
+            seat.sat_out_reason = TIMED_OUT
+            seat.save()
         changed(table, after_moves(table, hand, engine, new, now))
         return True
     if table.next_hand_at is None or table.next_hand_at > now or not table.is_open:
@@ -103,9 +111,45 @@ def _table_tick(table_id: int, now: datetime) -> bool:
     return True
 
 
+def _bot_turn(table: Table, engine: EngineHand, seat: Seat) -> list[Any]:
+    """The house bot's own move at its turn's deadline, decided from its snapshot as
+    ``tables.bots.bot_move`` decides it; the time-out rule's move (check if free, else fold)
+    only when it has none the engine accepts."""
+    try:
+        frame = decide(seat.bot_style, live.table_snapshot(table.pk, seat.user))
+    except Exception:  # noqa: BLE001 - a bot's bug must not stall the hand: the rule plays
+        logger.exception("table %s: the bot at seat %s could not decide", table.pk, seat.number)
+        frame = None
+    if frame is not None:
+        try:
+            return engine.act(seat.number, frame.get("action", ""), frame.get("amount"))
+        except (RuleError, ValueError, TypeError):
+            logger.warning(
+                "table %s: the bot at seat %s sent a move the rules refuse: %s",
+                table.pk,
+                seat.number,
+                frame,
+            )
+    return timeout_move(table, engine, seat)
+
+
+def _bots_back(table: Table, seats: list[Seat]) -> None:
+    """A house bot is never away: one sitting out with chips (timed out before bots decided
+    at their deadline, or moved here while away) is back for the next hand."""
+    for seat in seats:
+        if seat.is_bot and seat.state == SeatState.SITTING_OUT and seat.stack > 0:
+            if seat.leaving or seat.removing:
+                continue
+            owes = not table.is_tournament and (seat.owes_small or seat.owes_big)
+            seat.state = SeatState.WAITING if owes else SeatState.PLAYING
+            seat.sat_out_reason = ""
+            rows.save(seat, ("state", "sat_out_reason"))
+
+
 def _hand_start(table: Table, now: datetime) -> Moved | None:
     """Ask the engine who is dealt in and who posts what, then shuffle, commit and deal."""
     seats = list(table.seats.select_for_update(of=("self",)).select_related("user"))
+    _bots_back(table, seats)
     config = table.config
     plan = deal_in(
         [

@@ -226,3 +226,34 @@ def test_the_tv_plays_the_next_row_while_its_server_is_away(
         "Level 5: 150 / 300 · Big-blind ante 300"
     )
     tv.screenshot(path=str(ARTIFACTS / "tv-clock-break-offline-1920x1080.png"))
+
+
+def test_past_the_last_level_the_screen_plays_the_doubled_levels_itself(
+    browser: Browser, served: dict[str, object]
+) -> None:
+    # The last level (400/800, big-blind ante 800) has three seconds left.
+    director_shell(
+        served,
+        "from datetime import timedelta\n"
+        "from django.utils import timezone\n"
+        "from tournaments.models import Tournament\n"
+        f"Tournament.objects.filter(pk={served['id']}).update(level_index=9,"
+        " level_ends_at=timezone.now() + timedelta(seconds=3))",
+    )
+    tv = browser.new_context(viewport=TV).new_page()
+    tv.goto(f"{served['base']}/tournaments/tv/{served['token']}/")
+    expect(tv.locator('.tv [data-clock="link"]')).to_have_attribute("data-state", "live")
+    expect(tv.locator('.tv [data-clock="level"]')).to_have_text("Level 8")
+    expect(tv.locator('.tv [data-clock="next"]')).to_have_text(
+        "Level 9: 800 / 1,600 · Big-blind ante 1,600"
+    )
+    # With its server away, the screen goes on to the next level by itself.
+    stop(served["process"])  # type: ignore[arg-type]
+    expect(tv.locator('.tv [data-clock="level"]')).to_have_text("Level 9")
+    expect(tv.locator('.tv [data-clock="bets"]')).to_have_text("800 / 1,600")
+    expect(tv.locator('.tv [data-clock="ante"]')).to_have_text("Big-blind ante 1,600")
+    expect(tv.locator('.tv [data-clock="next"]')).to_have_text(
+        "Level 10: 1,600 / 3,200 · Big-blind ante 3,200"
+    )
+    expect(tv.locator('.tv [data-clock="status"]')).to_be_hidden()
+    assert 19 * 60 <= seconds_shown(tv) <= 20 * 60  # as long as the last level

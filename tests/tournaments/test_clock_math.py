@@ -102,18 +102,76 @@ def test_paused_clock_keeps_its_time_left_whatever_now(rows: tuple[clock.ClockRo
         assert state.finishes_at == now + timedelta(minutes=7 + 10 + 20 + 5 + 30)
 
 
-def test_after_the_last_row_the_clock_stays_on_the_last_level(
-    rows: tuple[clock.ClockRow, ...],
-) -> None:
+def test_on_the_last_row_the_next_level_doubles_it(rows: tuple[clock.ClockRow, ...]) -> None:
+    state = clock_state(fields(5, at(30)), rows, at(10))
+    assert not state.is_last and not state.overtime
+    assert state.next is not None
+    assert (state.next.number, state.next.small_blind, state.next.big_blind) == (5, 300, 600)
+    assert state.next_break is None
+    assert state.finishes_at == at(30)
+
+
+def test_after_the_last_row_the_levels_go_on_doubling(rows: tuple[clock.ClockRow, ...]) -> None:
+    # Level 4 (150/300, 30 minutes) ended at 19:30: level 5 is 300/600 until 20:00, level 6
+    # 600/1200 until 20:30, each as long as the last level.
     stored = fields(5, at(30))
     state = clock_state(stored, rows, at(45))
-    assert state.is_last and state.overtime
-    assert state.current is not None and state.current.number == 4
-    assert state.remaining == timedelta(0)
-    assert state.next is None and state.next_break is None
-    assert state.finishes_at == at(30)
-    # From long before, projection also stops on the last row.
-    assert position(fields(0, at(20)), rows, at(1000)).index == 5
+    assert not state.overtime and not state.is_last
+    assert state.current is not None and state.current.number == 5
+    assert (state.current.small_blind, state.current.big_blind) == (300, 600)
+    assert state.level_number == 5 and state.index == 6 and state.stored_index == 5
+    assert state.remaining == timedelta(minutes=15) and state.ends_at == at(60)
+    assert state.next is not None and (state.next.number, state.next.big_blind) == (6, 1200)
+    state = clock_state(stored, rows, at(60))
+    assert state.current is not None and state.current.big_blind == 1200
+    assert state.remaining == timedelta(minutes=30)
+    # Projected from long before, the structure's rows then the extra levels.
+    assert position(fields(0, at(20)), rows, at(104)).index == 5
+    assert position(fields(0, at(20)), rows, at(105)).index == 6
+    assert position(fields(0, at(20)), rows, at(135)).index == 7
+    assert current_level_number(fields(0, at(20)), rows, at(200)) == 4 + 4
+
+
+def test_a_clock_read_days_after_the_end_is_on_the_right_extra_level(
+    rows: tuple[clock.ClockRow, ...],
+) -> None:
+    later = position(fields(5, at(30)), rows, at(30 + 30 * 1000 + 5))
+    assert later.index == 5 + 1001 and later.ends_at == at(30 + 30 * 1001)
+    row = clock.row_at(rows, later.index)
+    assert row is not None and row.number == 4 + 1001
+    # The amounts stop doubling before they pass what the tables can hold.
+    assert 0 < row.big_blind <= clock.MOST_CHIPS < 2 * row.big_blind
+
+
+def test_the_extra_levels_double_the_ante_and_the_limit_bets() -> None:
+    rows = rows_from(
+        [level(100, 200, minutes=12, ante=25, ante_kind="each", small_bet=200, big_bet=400)]
+    )
+    extra = clock.row_at(rows, 2)
+    assert extra is not None
+    assert (extra.small_blind, extra.big_blind, extra.ante, extra.ante_kind) == (
+        400,
+        800,
+        100,
+        "each",
+    )
+    assert (extra.small_bet, extra.big_bet, extra.minutes) == (800, 1600, 12)
+    assert not extra.is_break and extra.colour_up == ()
+
+
+def test_a_structure_ending_on_a_break_goes_on_from_its_last_level() -> None:
+    rows = rows_from([level(25, 50), brk(10, colour_up=[25])])
+    state = clock_state(fields(1, at(30)), rows, at(35))
+    assert state.current is not None and state.current.number == 2
+    assert (state.current.small_blind, state.current.big_blind) == (50, 100)
+    assert state.current.minutes == 20 and state.chip_race == ()
+
+
+def test_a_structure_with_no_level_stays_on_its_last_row() -> None:
+    rows = rows_from([brk(10)])
+    state = clock_state(fields(0, at(10)), rows, at(15))
+    assert state.is_last and state.overtime and state.remaining == timedelta(0)
+    assert state.next is None and state.index == 0
 
 
 def test_on_a_break_the_next_break_is_the_one_after(rows: tuple[clock.ClockRow, ...]) -> None:
@@ -149,11 +207,15 @@ def test_a_break_first_is_level_zero() -> None:
     assert current_level_number(fields(0, at(5)), rows, at(6)) == 1
 
 
-def test_stored_index_beyond_an_edited_structure_is_clamped(
+def test_a_stored_index_past_the_rows_is_an_extra_level(
     rows: tuple[clock.ClockRow, ...],
 ) -> None:
-    state = clock_state(fields(40, None, timedelta(minutes=3)), rows, at())
-    assert state.index == 5 and state.stored_index == 5
+    state = clock_state(fields(7, None, timedelta(minutes=3)), rows, at())
+    assert state.index == 7 and state.stored_index == 7
+    assert state.current is not None and state.current.number == 6
+    assert state.current.big_blind == 4 * 300
+    # With no level to double, an index past the rows is the last row.
+    assert clock_state(fields(40), rows_from([brk(5)]), at()).index == 0
 
 
 def test_as_dict_carries_instants_in_milliseconds(rows: tuple[clock.ClockRow, ...]) -> None:
@@ -163,6 +225,10 @@ def test_as_dict_carries_instants_in_milliseconds(rows: tuple[clock.ClockRow, ..
     assert data["remaining_ms"] == 19 * 60_000
     assert data["current"]["number"] == 1 and data["next"]["ante_kind"] == "big-blind"
     assert len(data["rows"]) == 6
+    extra = clock_state(fields(5, at(30)), rows, at(31)).as_dict()
+    assert extra["current"]["number"] == 5 and extra["current"]["big_blind"] == 600
+    assert extra["next"]["number"] == 6 and extra["next"]["big_blind"] == 1200
+    assert len(extra["rows"]) == 6  # screens make the extra levels from the last one
     paused = clock_state(fields(0, None, timedelta(seconds=90)), rows, at()).as_dict()
     assert paused["ends_at_ms"] is None and paused["remaining_ms"] == 90_000
 

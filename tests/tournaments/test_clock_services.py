@@ -173,13 +173,19 @@ def test_adjusting_a_paused_clock_stays_paused(running: Tournament, director: Us
     assert tournament.paused_remaining == timedelta(minutes=20)
 
 
-def test_removing_time_on_the_last_level_stops_at_zero(running: Tournament, director: User) -> None:
+def test_removing_the_last_levels_time_starts_the_next_doubled_level(
+    running: Tournament, director: User
+) -> None:
     Tournament.objects.filter(pk=running.pk).update(level_index=ROW_LAST, level_ends_at=at(20))
     services.clock_adjust(running.pk, -1800, by=director, now=at(10))
     tournament = reload(running)
-    assert tournament.level_index == ROW_LAST and tournament.level_ends_at == at(10)
+    assert tournament.level_index == ROW_LAST + 1 and tournament.level_ends_at == at(30)
     state = shown(running, at(11))
-    assert state.overtime and state.remaining == timedelta(0)
+    assert not state.overtime and state.remaining == timedelta(minutes=19)
+    assert state.current is not None and (state.current.number, state.current.big_blind) == (
+        6,
+        800,
+    )
 
 
 @pytest.mark.parametrize("seconds", [0, 3601, -3601, "60", 1.5, True])
@@ -222,14 +228,29 @@ def test_next_while_paused_stays_paused(running: Tournament, director: User) -> 
     assert tournament.paused_remaining == timedelta(minutes=20)
 
 
-def test_no_next_after_the_last_level_and_no_previous_before_the_first(
-    running: Tournament, director: User
-) -> None:
+def test_no_previous_before_the_first_level(running: Tournament, director: User) -> None:
     with pytest.raises(TournamentError, match="first level"):
         services.clock_previous(running.pk, by=director, now=at(1))
+
+
+def test_next_after_the_last_level_doubles_it_and_previous_comes_back(
+    running: Tournament, director: User
+) -> None:
     Tournament.objects.filter(pk=running.pk).update(level_index=ROW_LAST, level_ends_at=at(20))
-    with pytest.raises(TournamentError, match="last level"):
-        services.clock_next(running.pk, by=director, now=at(1))
+    services.clock_next(running.pk, by=director, now=at(1))
+    services.clock_next(running.pk, by=director, now=at(2))
+    tournament = reload(running)
+    assert (tournament.level_index, tournament.level_ends_at) == (ROW_LAST + 2, at(22))
+    state = shown(running, at(3))
+    assert state.current is not None and state.level_number == 7
+    assert (state.current.small_blind, state.current.big_blind, state.current.ante) == (
+        800,
+        1600,
+        1600,
+    )
+    assert state.next is not None and state.next.big_blind == 3200 and not state.is_last
+    services.clock_previous(running.pk, by=director, now=at(4))
+    assert reload(running).level_index == ROW_LAST + 1
 
 
 def test_break_now_starts_the_next_break_running(running: Tournament, director: User) -> None:

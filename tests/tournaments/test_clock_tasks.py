@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from series.celery import app
 from tournaments import tasks
-from tournaments.models import Tournament, TournamentState
+from tournaments.models import LevelKind, Tournament, TournamentState
 from tournaments.services import clock as services
 
 from .conftest_t2 import *  # noqa: F403 (the fixtures)
@@ -35,6 +35,7 @@ from .conftest_t2 import (
     T0,
     at,
     reload,
+    structure_with,
 )
 
 pytestmark = pytest.mark.django_db
@@ -116,13 +117,31 @@ def test_a_task_for_added_time_waits_for_the_new_end(running: Tournament, direct
     assert services.clock_advance_due(running.pk, ROW_LEVEL_1, at(22))
 
 
-def test_after_the_last_level_the_clock_stays(running: Tournament) -> None:
+def test_after_the_last_level_the_clock_goes_on_to_doubled_levels(running: Tournament) -> None:
     Tournament.objects.filter(pk=running.pk).update(level_index=ROW_LAST, level_ends_at=at(20))
+    assert services.clocks_due(at(30)) == [(running.pk, ROW_LAST)]
+    assert services.clock_advance_due(running.pk, ROW_LAST, at(30))
+    tournament = reload(running)
+    # The last level (200/400, 20 minutes) is followed by 400/800 for 20 minutes.
+    assert (tournament.level_index, tournament.level_ends_at) == (ROW_LAST + 1, at(40))
+    assert tournament.state == TournamentState.RUNNING
+    assert services.clocks_due(at(30, 1)) == []  # the sweep does not keep finding it
+    assert services.clock_sweep(at(61)) == 1
+    tournament = reload(running)
+    assert (tournament.level_index, tournament.level_ends_at) == (ROW_LAST + 3, at(80))
+    state = services.clock_read(tournament, at(61))
+    assert state.current is not None and state.current.big_blind == 8 * 400
+
+
+def test_a_structure_with_no_level_stays_on_its_last_row(running: Tournament) -> None:
+    breaks_only = structure_with([(LevelKind.BREAK, 10, 0, 0, 0, [])], name="Breaks only")
+    Tournament.objects.filter(pk=running.pk).update(
+        blind_structure=breaks_only, level_index=0, level_ends_at=at(10)
+    )
     before = version(running)
-    assert not services.clock_advance_due(running.pk, ROW_LAST, at(30))
-    assert services.clocks_due(at(30)) == []  # the sweep does not keep finding it
+    assert not services.clock_advance_due(running.pk, 0, at(30))
+    assert services.clocks_due(at(30)) == []
     assert version(running) == before
-    assert reload(running).level_index == ROW_LAST
 
 
 def test_a_finished_tournament_stops_its_clock(running: Tournament) -> None:

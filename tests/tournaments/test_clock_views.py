@@ -14,6 +14,7 @@ from tournaments.models import Tournament, TournamentAction, TournamentState
 from .conftest_t2 import *  # noqa: F403 (the fixtures)
 from .conftest_t2 import (
     ROW_BREAK,
+    ROW_LAST,
     ROW_LEVEL_1,
     ROW_LEVEL_2,
     reload,
@@ -64,6 +65,33 @@ def test_a_paused_clock_and_an_ante_show(client: Client, running_now: Tournament
     page = client.get(tv_url(running_now)).content.decode()
     assert "Paused" in page and "7:30" in page
     assert "150 / 300" in page and "Big-blind ante 300" in page
+
+
+def test_past_the_last_level_the_screens_show_the_doubled_levels(
+    client: Client, director: User, running_now: Tournament
+) -> None:
+    from django.template.loader import render_to_string
+    from django.test import RequestFactory
+    from django.utils import timezone
+
+    # The last level (200/400, big-blind ante 400, 20 minutes) ended five minutes ago.
+    Tournament.objects.filter(pk=running_now.pk).update(
+        level_index=ROW_LAST, level_ends_at=timezone.now() - timedelta(minutes=5)
+    )
+    page = client.get(tv_url(running_now)).content.decode()
+    assert "Level 6" in page and "400 / 800" in page and "Big-blind ante 800" in page
+    assert "Level 7: 800 / 1,600" in page  # the next level
+    assert "Last level" not in page
+    data = client.get(json_url(running_now)).json()
+    assert data["clock"]["level_number"] == 6 and data["clock"]["index"] == ROW_LAST + 1
+    assert 14 * 60_000 < data["clock"]["remaining_ms"] <= 15 * 60_000
+    request = RequestFactory().get("/console/")
+    request.user = director
+    html = render_to_string(
+        "tournaments/_console_clock.html", {"tournament": reload(running_now)}, request=request
+    )
+    next_form = html.split(reverse("tournaments:clock_next", args=[running_now.pk]))[-1]
+    assert "disabled" not in next_form.split("</form>")[0]
 
 
 def test_the_chip_race_is_announced_before_the_colour_up(

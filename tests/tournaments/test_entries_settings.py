@@ -196,9 +196,9 @@ def test_started_state_uses_the_level_of_the_clock(tournament: Tournament) -> No
     for index, number in [(LEVEL_2, 2), (BREAK_1, 3), (LEVEL_4, 4), (BREAK_2, 5), (LEVEL_6, 6)]:
         start(tournament, index)
         assert current_level_number(tournament) == number
-    # Past the last row the last level goes on.
-    start(tournament, 42)
-    assert current_level_number(tournament) == 6
+    # Past the last row the levels go on (each doubling the last): level 7, 8 ...
+    start(tournament, LEVEL_6 + 2)
+    assert current_level_number(tournament) == 8
 
 
 def test_the_home_series_pot_limit_rule_is_a_tournament_option_off_by_default(

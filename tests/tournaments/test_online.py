@@ -189,6 +189,124 @@ def test_an_away_player_is_dealt_in_and_blinded_away(transactional_db: None) -> 
         assert Seat.objects.filter(table=table, user__isnull=False).count() == 3
 
 
+def test_house_bots_that_timed_out_sit_back_in_and_play_their_own_hands(
+    transactional_db: None, unthrottled: None
+) -> None:
+    # Seen live: two house bots "timed out" and sat out, and from then on the time-out rule
+    # played every hand for them. A bot never stays away: it is back for the next hand.
+    from django.utils import timezone
+
+    from tables.bots import bot_move
+    from tables.services import table_tick
+
+    with override_settings(**FAST):
+        tournament = _tournament(2, 6)
+        (table,) = _live(tournament).values()
+        Seat.objects.filter(table=table, user__isnull=False).update(
+            state=SeatState.SITTING_OUT, sat_out_reason="timed out"
+        )
+        assert table_tick(table.pk, timezone.now())
+        hand = Hand.objects.get(table=table)
+        seats = Seat.objects.filter(table=table, user__isnull=False)
+        assert {(s.state, s.sat_out_reason) for s in seats} == {(SeatState.PLAYING, "")}
+        assert hand.ended_at is None and hand.to_act is not None  # waiting on the bot
+        assert bot_move(table.pk)
+
+
+def _last_level_second(tournament: Tournament) -> None:
+    """Cut the structure to its first two levels (5/10, then 7/15, a minute each) and put
+    the clock on the second, the last, with its minute running."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournaments.models import StructureLevel
+
+    levels = StructureLevel.objects.filter(structure=tournament.blind_structure)
+    levels.filter(position__gte=2).delete()
+    assert list(levels.order_by("position").values_list("small_blind", "big_blind")) == [
+        (5, 10),
+        (7, 15),
+    ]
+    Tournament.objects.filter(pk=tournament.pk).update(
+        level_index=1, level_ends_at=timezone.now() + timedelta(minutes=1)
+    )
+
+
+def _a_minute_passes(tournament: Tournament) -> None:
+    """The level in play ends: the clock's sweep stores the next one, as on beat."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    Tournament.objects.filter(pk=tournament.pk).update(
+        level_ends_at=timezone.now() - timedelta(seconds=1)
+    )
+    assert clock.clock_sweep() == 1
+
+
+def test_past_the_last_level_the_live_table_deals_doubled_blinds_at_the_next_hand(
+    transactional_db: None,
+) -> None:
+    from django.utils import timezone
+
+    from tables.engines import engine_of
+    from tables.services import table_tick
+
+    with override_settings(**FAST):
+        tournament = _tournament(4, 6)
+        _last_level_second(tournament)
+        (table,) = _live(tournament).values()
+        _a_minute_passes(tournament)  # the last level (7/15) is over: 14/30 follows
+        table.refresh_from_db()
+        assert (table.small_blind, table.big_blind) == (14, 30)
+        assert table_tick(table.pk, timezone.now())
+        hand = Hand.objects.get(table=table)
+        assert (engine_of(hand).config.small_blind, engine_of(hand).config.big_blind) == (14, 30)
+        _a_minute_passes(tournament)
+        table.refresh_from_db()
+        assert table.big_blind == 60  # for the next hand; the hand in play keeps 30
+        assert engine_of(Hand.objects.get(pk=hand.pk)).config.big_blind == 30
+
+
+def test_two_away_players_heads_up_after_the_last_level_end_with_one_busted(
+    transactional_db: None,
+) -> None:
+    # Seen live: two players timed out, heads-up at the structure's last level; every hand
+    # the small blind folded (check if free, else fold) and the stacks swapped back and
+    # forth for ever. Each hand is played at once (nobody is waited for), and the levels
+    # after the last double the blinds until the stacks must go in.
+    from django.utils import timezone
+
+    from tables.services import table_tick
+
+    with override_settings(**FAST):
+        tournament = _tournament(2, 6)
+        _last_level_second(tournament)
+        (table,) = _live(tournament).values()
+        Seat.objects.filter(table=table, user__isnull=False).update(
+            bot_style="", state=SeatState.SITTING_OUT, sat_out_reason="timed out"
+        )
+        for _hand in range(40):
+            assert table_tick(table.pk, timezone.now())
+            hand = Hand.objects.filter(table=table).order_by("-number").first()
+            for _street in range(5):
+                if hand.ended_at is not None:
+                    break
+                # All in: the board is dealt street by street; no turn waits on anybody.
+                assert hand.to_act is None and hand.reveal_at is not None
+                assert table_tick(table.pk, hand.reveal_at)
+                hand.refresh_from_db()
+            assert hand.ended_at is not None
+            tournament.refresh_from_db()
+            if tournament.state == TournamentState.FINISHED:
+                break
+            _a_minute_passes(tournament)
+        tournament.refresh_from_db()
+        assert tournament.state == TournamentState.FINISHED, f"{hand.number} hands, no winner"
+        assert sorted(e.place for e in Entry.objects.filter(tournament=tournament)) == [1, 2]
+
+
 # ------------------------------------------------------------------------- eliminations
 
 

@@ -29,7 +29,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import Count, F, IntegerField, OuterRef, Q, Subquery, Sum
+from django.db.models import Count, Exists, F, IntegerField, OuterRef, Q, Subquery, Sum
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
@@ -37,12 +37,21 @@ from django.utils.translation import gettext_noop
 
 from series.permissions import is_director
 from tournaments import broadcast, payouts
-from tournaments.clock import ClockRow, ClockState, Position, clock_state, position, rows_from
+from tournaments.clock import (
+    ClockRow,
+    ClockState,
+    Position,
+    clock_state,
+    position,
+    row_at,
+    rows_from,
+)
 from tournaments.errors import TournamentError
 from tournaments.models import (
     ActionKind,
     Entry,
     EntryState,
+    LevelKind,
     StructureLevel,
     Tournament,
     TournamentAction,
@@ -153,8 +162,8 @@ def _save(tournament: Tournament, rows: Sequence[ClockRow] | None = None) -> Non
     if tournament.state in CLOCK_STATES:
         if rows is None:
             rows = clock_rows(tournament.blind_structure_id)
-        if rows:
-            row = rows[min(tournament.level_index, len(rows) - 1)]
+        row = row_at(rows, tournament.level_index) or (rows[-1] if rows else None)
+        if row is not None:
             tournament.state = TournamentState.ON_BREAK if row.is_break else TournamentState.RUNNING
     tournament.clock_version += 1
     tournament.save(
@@ -287,7 +296,7 @@ def clock_pause(tournament_id: int, *, by: Any, now: datetime | None = None) -> 
             "pause",
             message(
                 gettext_noop("Clock paused: %(row)s, %(left)s left"),
-                row=_row_label(rows[at.index]),
+                row=_row_label(row_at(rows, at.index) or rows[-1]),
                 left=_mmss(at.remaining),
             ),
             before,
@@ -325,9 +334,9 @@ def clock_adjust(
 ) -> Tournament:
     """Add (``seconds`` > 0) or remove time from the row in play.
 
-    Never below zero: removing at least the time left ends the row, and the next row starts
-    now with its full time (paused if the clock was paused). On the last row the clock stays
-    at zero.
+    Never below zero: removing at least the time left ends the row, and the next row (past
+    the structure's end, the next extra level) starts now with its full time (paused if the
+    clock was paused). With no row to follow, the clock stays at zero.
     """
     _director(by)
     if isinstance(seconds, bool) or not isinstance(seconds, int):
@@ -348,8 +357,9 @@ def clock_adjust(
         at = position(tournament, rows, now)
         left = at.remaining + timedelta(seconds=seconds)
         paused = at.paused
-        if left <= timedelta(0) and at.index < len(rows) - 1:
-            _set_row(tournament, rows[at.index + 1], now, paused=paused)
+        following = row_at(rows, at.index + 1)
+        if left <= timedelta(0) and following is not None:
+            _set_row(tournament, following, now, paused=paused)
         else:
             left = max(left, timedelta(0))
             tournament.level_index = at.index
@@ -392,12 +402,14 @@ def _jump(
 
 
 def clock_next(tournament_id: int, *, by: Any, now: datetime | None = None) -> Tournament:
-    """Go to the next row (level or break) with its full time; paused stays paused."""
+    """Go to the next row (level or break, past the structure's end the next extra level)
+    with its full time; paused stays paused."""
 
     def pick(rows: tuple[ClockRow, ...], index: int) -> ClockRow:
-        if index >= len(rows) - 1:
+        following = row_at(rows, index + 1)
+        if following is None:
             raise TournamentError(_("This is the last level: the blinds stay here."))
-        return rows[index + 1]
+        return following
 
     return _jump(tournament_id, by, now, "next", pick)
 
@@ -406,9 +418,10 @@ def clock_previous(tournament_id: int, *, by: Any, now: datetime | None = None) 
     """Go back to the previous row with its full time; paused stays paused."""
 
     def pick(rows: tuple[ClockRow, ...], index: int) -> ClockRow:
-        if index == 0:
+        previous = row_at(rows, index - 1)
+        if previous is None:
             raise TournamentError(_("This is the first level."))
-        return rows[index - 1]
+        return previous
 
     return _jump(tournament_id, by, now, "previous", pick)
 
@@ -421,7 +434,8 @@ def clock_break_now(tournament_id: int, *, by: Any, now: datetime | None = None)
     """
 
     def pick(rows: tuple[ClockRow, ...], index: int) -> ClockRow:
-        if rows[index].is_break:
+        current = row_at(rows, index)
+        if current is not None and current.is_break:
             raise TournamentError(_("The break is already on."))
         for row in rows[index + 1 :]:
             if row.is_break:
@@ -462,7 +476,8 @@ def clock_advance_due(tournament_id: int, expected_index: int, now: datetime | N
     and sweeps racing for the same change exactly one stores it; the others, and any that
     come late, touch nothing and return False. A clock more than one row late jumps to the
     row in play at ``now`` and keeps the schedule (each row ends a full row after the
-    previous end, not after the task ran). After the last row the clock stays on it.
+    previous end, not after the task ran). After the structure's last row come the extra
+    levels (``tournaments.clock.row_at``); only a structure with no level stays on its last.
     """
     now = now or timezone.now()
     seen = (
@@ -489,12 +504,17 @@ def _due(now: datetime) -> list[_Due]:
         .annotate(n=Count("pk"))
         .values("n")
     )
+    # A structure with a level goes on past its last row (the extra levels double it); one
+    # with none stays on its last row, which the sweep must not keep finding.
+    has_level = Exists(
+        StructureLevel.objects.filter(structure=OuterRef("blind_structure"), kind=LevelKind.LEVEL)
+    )
     due = (
         Tournament.objects.filter(
             state__in=CLOCK_STATES, paused_remaining__isnull=True, level_ends_at__lte=now
         )
         .annotate(row_count=Subquery(row_count, output_field=IntegerField()))
-        .filter(level_index__lt=F("row_count") - 1)
+        .filter(Q(level_index__lt=F("row_count") - 1) | Q(has_level))
         .order_by("pk")
         .values_list("pk", "level_index", "level_ends_at", "clock_version", "blind_structure_id")
     )
@@ -502,8 +522,8 @@ def _due(now: datetime) -> list[_Due]:
 
 
 def clocks_due(now: datetime | None = None) -> list[tuple[int, int]]:
-    """(tournament id, stored row) of every running clock whose row has ended and is not
-    the last: what the sweep advances."""
+    """(tournament id, stored row) of every running clock whose row has ended and has a row
+    to follow: what the sweep advances."""
     return [(due.id, due.index) for due in _due(now or timezone.now())]
 
 
@@ -535,8 +555,13 @@ def _advance(candidates: list[_Due], now: datetime) -> int:
                 now,
             )
             if at.index == due.index:
-                continue  # the last row: it stays
-            state = TournamentState.ON_BREAK if rows[at.index].is_break else TournamentState.RUNNING
+                continue  # no row follows (a structure with no level): it stays
+            row = row_at(rows, at.index)
+            state = (
+                TournamentState.ON_BREAK
+                if row is not None and row.is_break
+                else TournamentState.RUNNING
+            )
             stored = Tournament.objects.filter(
                 pk=due.id,
                 level_index=due.index,
