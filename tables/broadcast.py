@@ -139,3 +139,8 @@ def table_moved(table_id: int, user_id: int, to_table: int, to_seat: int) -> Non
         table_id,
         {"type": "table.moved", "user_id": user_id, "to_table": to_table, "to_seat": to_seat},
     )
+
+
+def table_notice(table_id: int, user_id: int, notice: dict[str, Any]) -> None:
+    """A notice for one player (``tables.notices``): their sockets at the table say it."""
+    _send(table_id, {"type": "table.notice", "user_id": user_id, "notice": notice})

@@ -36,6 +36,7 @@ from tables.live import (
     table_snapshot_text_if_cached,
 )
 from tables.models import Table
+from tables.notices import notice_frame, notices_take
 from tables.protocol import error_frame, handle_frame, handle_move_on_loop
 from tables.selectors import may_watch
 from tables.throttle import SOCKETS_PER_TABLE
@@ -215,6 +216,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.counted = True
         await self.send_snapshot()
         await self._follow()
+        await self._notices_kept()
         self.resync = asyncio.get_running_loop().create_task(self._resync())
 
     def _table_watchable(self) -> tuple[Any, bool]:
@@ -356,6 +358,28 @@ class TableConsumer(AsyncWebsocketConsumer):
                 "url": reverse("tables:table", args=[event["to_table"]]),
             }
         )
+
+    async def _notices_kept(self) -> None:
+        """What was told to this player while no page of theirs was open (``tables.notices``),
+        after the snapshot it explains."""
+        if self.user is None or not self.user.is_authenticated:
+            return
+        for notice in await database_sync_to_async(notices_take)(self.table_id, self.user.pk):
+            await self._send_notice(notice)
+
+    async def table_notice(self, event: dict[str, Any]) -> None:
+        # Only the player's own sockets say it; every one of their open pages does, and the
+        # first to say it forgets it, so a page opened later does not say it again.
+        if self.user is None or getattr(self.user, "pk", None) != event["user_id"]:
+            return
+        notice = event["notice"]
+        await self._send_notice(notice)
+        await database_sync_to_async(notices_take)(self.table_id, self.user.pk, [notice["id"]])
+
+    async def _send_notice(self, notice: dict[str, Any]) -> None:
+        with translation.override(self.language):
+            frame = notice_frame(notice)
+        await self.send_json(frame)
 
     async def send_snapshot(self) -> None:
         version, text = await database_sync_to_async(self._snapshot_text)()

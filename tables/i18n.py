@@ -204,6 +204,7 @@ RULE_MESSAGES: dict[str, Promise] = {
     "card_twice": _("each card is dealt once: %(cards)s appears twice"),
     "deck_short": _("not enough cards left in the deck to finish the board"),
     "equity_samples": _("samples must be at least 1, not %(samples)s"),
+    "equity_pot": _("each pot is won by some of the hands, each named once"),
     "no_runout": _("this hand has no run-out with %(board_cards)s board cards"),
     # A hand's stored records, and hand histories (PHH).
     "records_start": _("a hand's records start with HandStarted"),

@@ -81,6 +81,7 @@ class _TableState:
     recent: str
     chat: str
     equity: dict[str, float] | None = None
+    pot_equity: list[dict[str, Any]] | None = None
     shared: _Shared | None = None
     wire: dict[str, Any] | None = None
 
@@ -231,7 +232,7 @@ def _filed(state: _TableState) -> _Filed:
         # Computed here, in a worker thread, not on the sockets' event loop.
         # A finished hand shows the equity of the moment the hands were turned up.
         board_cards = state.engine.runout_from if hand.is_complete else hand.board_shown
-        state.equity = _runout_equity(hand, state.engine, board_cards)
+        state.equity, state.pot_equity = _runout_equity(hand, state.engine, board_cards)
     return _Filed(state.table.version, _wire(state))
 
 
@@ -486,6 +487,7 @@ def _build_shared(state: _TableState) -> _Shared:
             ),
             "commitment": hand.commitment,
             "equity": state.equity if complete or running_out else None,
+            "pot_equity": state.pot_equity if complete or running_out else None,
             "results": [
                 {**a, "name": _name_at(seats, a["seat"]), "hand": hand_shape(a["hand"])}
                 for a in view["awards"]
@@ -571,6 +573,10 @@ def _you(shared: _Shared, mine: Seat | None) -> dict[str, Any]:
             else None
         ),
     }
+    if mine is not None and mine.state == SeatState.WAITING:
+        # Seated and not yet dealt in: whether the big blind brings them in or they post
+        # (the blinds owed, if any) at the next deal, a choice the page lets them change.
+        you["wait_for_big_blind"] = mine.wait_for_big_blind
     if mine is not None and shared.own_openings and mine.number in shared.own_openings:
         # Only on this player's own socket: the proof their hole cards were committed.
         you["openings"] = shared.own_openings[mine.number]
@@ -676,32 +682,48 @@ def snapshot_text_from_wire(wire: dict[str, Any], user: Any) -> str:
     )
 
 
-_EQUITY_CACHE: dict[tuple[int, str, int | None], dict[str, float] | None] = {}
+# Per (hand, commitment, board cards): each seat's share of every chip in the pots, and
+# each pot's amount and shares, as the snapshot carries them; None for no run-out.
+_Equities = tuple[dict[str, float] | None, list[dict[str, Any]] | None]
+_EQUITY_CACHE: dict[tuple[int, str, int | None], _Equities] = {}
 # Before the flop the equity is a seeded estimate over this many boards (standard error under
 # 1.6 points). It runs in Python with the GIL held, so it stalls every table of the process:
 # 10,000 boards took 100-240 ms, 1,000 take 10-25 ms.
 LIVE_PREFLOP_SAMPLES = 1_000
 
 
-def _runout_equity(
-    hand: Hand, engine: Any, board_cards: int | None = None
-) -> dict[str, float] | None:
+def _runout_equity(hand: Hand, engine: Any, board_cards: int | None = None) -> _Equities:
     """All-in equity at the run-out (with ``board_cards`` of the board out, while it is
-    dealt); the records of a run-out never change, so each process computes it once per
-    street (a pre-flop estimate samples boards and takes tens of milliseconds)."""
+    dealt): per seat, its expected share of all the chips in the middle, and per pot (main
+    pot first), the share each hand that can win it may expect. The records of a run-out
+    never change, so each process computes it once per street (a pre-flop estimate samples
+    boards and takes tens of milliseconds)."""
     key = (hand.pk, hand.commitment, board_cards)
     if key not in _EQUITY_CACHE:
-        from tables.engine.equity import runout_equity
-
         if len(_EQUITY_CACHE) > 256:
             _EQUITY_CACHE.clear()
-        shares = runout_equity(
-            engine.records, samples=LIVE_PREFLOP_SAMPLES, board_cards=board_cards
-        )
-        _EQUITY_CACHE[key] = (
-            None if shares is None else {str(seat): round(v, 4) for seat, v in shares.items()}
-        )
+        _EQUITY_CACHE[key] = runout_equities(engine.records, board_cards)
     return _EQUITY_CACHE[key]
+
+
+def runout_equities(records: Any, board_cards: int | None) -> _Equities:
+    """``hand.equity`` and ``hand.pot_equity`` of a snapshot (docs/protocol.md) from the
+    engine's ``runout_pots``, rounded, with seats as strings (JSON keys)."""
+    from tables.engine.equity import expected_shares, runout_pots
+
+    pots = runout_pots(records, samples=LIVE_PREFLOP_SAMPLES, board_cards=board_cards)
+    if pots is None:
+        return None, None
+    return (
+        {str(seat): round(share, 4) for seat, share in expected_shares(pots).items()},
+        [
+            {
+                "amount": pot.amount,
+                "shares": {str(seat): round(share, 4) for seat, share in pot.shares.items()},
+            }
+            for pot in pots
+        ],
+    )
 
 
 def _name_at(seats: list[Seat], number: int) -> str | None:

@@ -25,7 +25,6 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from tables.engine.cards import card_str
-from tables.engine.equity import runout_equity
 from tables.engine.errors import RuleError
 from tables.engine.records import (
     AllInDeclared,
@@ -45,7 +44,7 @@ from tables.engine.records import (
 )
 from tables.engine.state import Hand as EngineHand
 from tables.i18n import hand_shape, hand_summary_words, shape_words
-from tables.live import LIVE_PREFLOP_SAMPLES
+from tables.live import runout_equities
 from tables.models import Hand, HandPlayer
 
 # The records a move (a player's, or the table's for a player) starts with. Every other
@@ -172,7 +171,7 @@ class _Painter:
             "next_hand_at": None,
         }
         self.you = {"seat": seat, "legal": None, "owes": None, "muck_losing": None}
-        self.shares: dict[int, dict[str, float] | None] = {}
+        self.shares: dict[int, tuple[Any, Any]] = {}
 
     # ------------------------------------------------------------------ steps
 
@@ -335,6 +334,7 @@ class _Painter:
         A seat's ``cards`` is None unless the viewer may see them (theirs, or shown).
         """
         dealt = {entry["seat"]: entry for entry in view["seats"]}
+        equity, pot_equity = self.equity(equity_at)
         seats: list[dict[str, Any]] = []
         for number in range(1, self.table["seat_count"] + 1):
             entry = dealt.get(number)
@@ -368,7 +368,8 @@ class _Painter:
             "deadline": None,
             "countdown_from": None,
             "commitment": self.hand.commitment,
-            "equity": self.equity(equity_at),
+            "equity": equity,
+            "pot_equity": pot_equity,
             "results": [
                 {**a, "name": self.name(a["seat"]), "hand": hand_shape(a["hand"])} for a in awards
             ]
@@ -379,19 +380,14 @@ class _Painter:
         }
         return {"table": self.table, "seats": seats, "hand": hand, "you": self.you}
 
-    def equity(self, board_cards: int | None) -> dict[str, float] | None:
-        """Each turned-up hand's share with ``board_cards`` out, as the live table showed it
-        (the same seeded estimate before the flop, so the numbers match)."""
+    def equity(self, board_cards: int | None) -> tuple[Any, Any]:
+        """The snapshot's ``equity`` and ``pot_equity`` with ``board_cards`` out, as the live
+        table showed them (the same seeded estimate before the flop, so the numbers match)."""
         if board_cards is None:
-            return None
+            return None, None
         if board_cards not in self.shares:
             # Asked twice per run-out (as turned up, and on the finished hand): work it once.
-            shares = runout_equity(
-                self.records, samples=LIVE_PREFLOP_SAMPLES, board_cards=board_cards
-            )
-            self.shares[board_cards] = (
-                None if shares is None else {str(s): round(v, 4) for s, v in shares.items()}
-            )
+            self.shares[board_cards] = runout_equities(self.records, board_cards)
         return self.shares[board_cards]
 
 

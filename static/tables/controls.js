@@ -196,7 +196,11 @@ export function createControls({ root, send, toast }) {
       return;
     }
     const mine = snap.seats.find((s) => s.seat === you.seat) || {};
-    if (you.owes) seatControls.append(el("p", "owes", owesSentence(you.owes)));
+    if (mine.removing) {
+      seatControls.append(el("p", "owes",
+        gettext("The host is removing you from this table: you play this hand out, then your chips are cashed out.")));
+    }
+    if (you.owes) seatControls.append(el("p", "owes", owesSentence(you.owes, you.wait_for_big_blind)));
     if (mine.state === "sitting_out" && you.owes) {
       seatControls.append(
         frameButton(gettext("Post and play"), "sit_in", { wait_for_big_blind: false }),
@@ -204,6 +208,16 @@ export function createControls({ root, send, toast }) {
     } else if (mine.state === "sitting_out") {
       seatControls.append(frameButton(gettext("Sit in"), "sit_in"));
     } else {
+      if (mine.state === "waiting" && you.owes) {
+        // Back after a rebuy, owing the blinds: both ways in, the one in force pressed
+        // (the big blind brings the player in unless they choose to post).
+        const waits = you.wait_for_big_blind !== false;
+        const post = frameButton(gettext("Post and play"), "sit_in", { wait_for_big_blind: false });
+        const wait = frameButton(gettext("Wait for the big blind"), "sit_in", { wait_for_big_blind: true });
+        post.setAttribute("aria-pressed", String(!waits));
+        wait.setAttribute("aria-pressed", String(waits));
+        seatControls.append(post, wait);
+      }
       seatControls.append(frameButton(gettext("Sit out"), "sit_out"));
     }
     if (!snap.table.tournament) seatControls.append(frameButton(gettext("Leave"), "leave"));
@@ -231,8 +245,14 @@ export function createControls({ root, send, toast }) {
     seatControls.append(helper);
   }
 
-  /* The missed blinds in a sentence: what they are and the two ways back in. */
-  function owesSentence(owes) {
+  /* The missed blinds in a sentence: what they are and the two ways back in, or, once the
+   * player chose to post them, when that happens. */
+  function owesSentence(owes, waits) {
+    if (waits === false) {
+      return owes.small
+        ? gettext("You post the small (dead) and big blind to come back in.")
+        : gettext("You post the big blind to come back in.");
+    }
     if (owes.small && owes.big) {
       return gettext("You missed the blinds: post the small (dead) and big blind to come back in, or wait for the big blind.");
     }

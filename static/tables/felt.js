@@ -166,10 +166,40 @@ function seatNote(seat) {
   return "";
 }
 
+function percent(share) {
+  return Math.round(share * 100) + "%";
+}
+
+/* A seat's all-in equity at a run-out. With side pots, its share of each pot it can win
+ * ("Main pot 0%", "Side pot 100%"): a short stack can win only the main pot, and a hand
+ * with no chance there may still win a side pot. Its expected share of every chip in the
+ * middle is the badge's title. */
+function equityBadge(hand, number) {
+  const equity = hand && hand.equity;
+  if (!equity || equity[number] === undefined) return null;
+  const pots = hand.pot_equity || [];
+  if (pots.length < 2) {
+    const badge = el("span", "seat-equity", percent(equity[number]));
+    badge.title = gettext("All-in equity");
+    return badge;
+  }
+  const badge = el("span", "seat-equity seat-equity-pots");
+  pots.forEach((pot, k) => {
+    const share = pot.shares[number];
+    if (share === undefined) return;
+    let text;
+    if (k === 0) text = interpolate(gettext("Main pot %s"), [percent(share)]);
+    else if (pots.length === 2) text = interpolate(gettext("Side pot %s"), [percent(share)]);
+    else text = interpolate(gettext("Side pot %(number)s %(share)s"), { number: k, share: percent(share) }, true);
+    badge.append(el("span", "equity-pot", text));
+  });
+  badge.title = interpolate(gettext("All-in equity: %s of all the chips in the pots"), [percent(equity[number])]);
+  return badge;
+}
+
 function drawSeat(ring, seat, angle, snap, winners, options) {
   const hand = snap.hand;
   const you = snap.you || {};
-  const equity = (hand && hand.equity) || null;
   const box = el("div", "seat");
   box.dataset.seat = seat.seat;
   place(box, angle, 1, 1);
@@ -217,11 +247,8 @@ function drawSeat(ring, seat, angle, snap, winners, options) {
   plate.append(timer);
   box.append(plate);
   const badges = el("div", "seat-badges");
-  if (equity && equity[seat.seat] !== undefined) {
-    const share = el("span", "seat-equity", Math.round(equity[seat.seat] * 100) + "%");
-    share.title = gettext("All-in equity");
-    badges.append(share);
-  }
+  const share = equityBadge(hand, seat.seat);
+  if (share) badges.append(share);
   if (winners[seat.seat]) badges.append(el("span", "seat-won", "+" + chips(winners[seat.seat])));
   if (badges.childNodes.length) box.append(badges);
   ring.append(box);

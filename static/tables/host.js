@@ -284,6 +284,11 @@ function draw() {
   drawRebuy(root, snap);
 }
 
+// The host answered this guest's request: ask again what they may do (the form comes back).
+document.addEventListener("table-notice", (event) => {
+  if (ctx && event.detail && event.detail.code === "request_refused") load(ctx.root);
+});
+
 export function renderHost(context) {
   ctx = context;
   ensureStyles();

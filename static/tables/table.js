@@ -35,6 +35,21 @@ function toast(message, kind) {
   setTimeout(() => item.remove(), 5000);
 }
 
+/* Words for this player alone (removed by the host, a request refused): they stay until
+ * read and closed, since what they explain (the seat gone) stays too. */
+function notice(frame) {
+  const item = el("div", "toast toast-notice", "");
+  item.setAttribute("role", "alert");
+  item.append(el("span", "", frame.message || frame.code));
+  const close = el("button", "toast-close", "×");
+  close.type = "button";
+  close.setAttribute("aria-label", gettext("Close"));
+  close.addEventListener("click", () => item.remove());
+  item.append(close);
+  toasts.append(item);
+  document.dispatchEvent(new CustomEvent("table-notice", { detail: frame }));
+}
+
 function applyPrefs() {
   colourToggle.setAttribute("aria-pressed", String(applyFourColour(root)));
   const sound = pref("sound", true);
@@ -64,6 +79,7 @@ const socket = openTableSocket(root.dataset.wsPath, {
     side.addChat(frame);
     side.heard(frame);
   },
+  onNotice: notice,
   onStatus(text, kind) {
     status.textContent = text;
     status.dataset.kind = kind;

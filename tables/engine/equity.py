@@ -116,14 +116,14 @@ def _check(
     return left
 
 
-def _award(
+def _values(
     hands: list[_Hand],
     hi_lo: bool,
     board: Sequence[Card],
     board_key: int,
     board_suited: int,
-) -> tuple[list[float], list[float], list[float]]:
-    """Share of the pot, of the high half and of the low half for one full board."""
+) -> tuple[list[int], list[int] | None]:
+    """Each hand's high value and (Hi/Lo) low value on one full board; 0 is no low."""
     entry = t.BOARDS_5[board_key & t.RANK_KEY_MASK] or t.board_entry(board)
     ranks = entry[0]
     board_low = entry[1]
@@ -147,26 +147,45 @@ def _award(
             highs.append(high)
     else:
         highs = [entry[max(hand.getter(ranks))] for hand in hands]
-    best = max(highs)
-    high_share = [0.0] * len(hands)
-    winners = [i for i, value in enumerate(highs) if value == best]
+    if not hi_lo:
+        return highs, None
+    low_best = t.LOW_BEST
+    return highs, [low_best[hand.low | board_low] for hand in hands]
+
+
+def _award(
+    highs: list[int], lows: list[int] | None, members: list[int] | None
+) -> tuple[list[float], list[float], list[float]]:
+    """Share of one pot, of its high half and of its low half, for the hands that contest
+    it (``members``, indices into ``highs``; None: every hand); every other hand gets 0."""
+    count = len(highs)
+    high_share = [0.0] * count
+    if members is None:
+        best = max(highs)
+        winners = [i for i, value in enumerate(highs) if value == best]
+    else:
+        best = max([highs[i] for i in members])
+        winners = [i for i in members if highs[i] == best]
     for i in winners:
         high_share[i] = 1 / len(winners)
-    low_share = [0.0] * len(hands)
-    if hi_lo:
-        low_best = t.LOW_BEST
-        lows = [low_best[hand.low | board_low] for hand in hands]
+    if lows is None:
+        return high_share, high_share, [0.0] * count
+    if members is None:
         best_low = max(lows)
-        if best_low:
-            winners = [i for i, value in enumerate(lows) if value == best_low]
-            for i in winners:
-                low_share[i] = 1 / len(winners)
-            return (
-                [(h + lo) / 2 for h, lo in zip(high_share, low_share, strict=True)],
-                high_share,
-                low_share,
-            )
-    return high_share, high_share, low_share
+        winners = [i for i, value in enumerate(lows) if value == best_low]
+    else:
+        best_low = max([lows[i] for i in members])
+        winners = [i for i in members if lows[i] == best_low]
+    low_share = [0.0] * count
+    if not best_low:
+        return high_share, high_share, low_share
+    for i in winners:
+        low_share[i] = 1 / len(winners)
+    return (
+        [(h + lo) / 2 for h, lo in zip(high_share, low_share, strict=True)],
+        high_share,
+        low_share,
+    )
 
 
 def equity(
@@ -192,14 +211,46 @@ def equity(
     >>> result.exact, result.boards, 0.5 < result.shares[0] < 0.7, result.error < 0.01
     (False, 4000, True, True)
     """
+    everyone = [range(len(holes))]
+    return pot_equity(game, holes, everyone, board, dead, rng=rng, samples=samples)[0]
+
+
+def pot_equity(
+    game: Game,
+    holes: Sequence[Sequence[Card]],
+    pots: Sequence[Sequence[int]],
+    board: Sequence[Card] = (),
+    dead: Sequence[Card] = (),
+    *,
+    rng: random.Random | None = None,
+    samples: int | None = None,
+) -> tuple[Equity, ...]:
+    """Each hand's expected share of each pot, when the pots are contested by different hands.
+
+    `pots` lists, per pot, the indices (into `holes`) of the hands that can win it: a side
+    pot is played for only by the hands that put in enough for it. Every hand's cards are
+    out of the deck, whichever pots it plays for, and every pot is judged on the same
+    boards. One `Equity` per pot, with a share for every hand (0 for a hand not in that
+    pot); exact or sampled as `equity` says.
+
+    The first hand (a short stack, all in) is ahead on this flop; the other two also play
+    for a side pot, which the first cannot win:
+
+    >>> from tables.engine.cards import parse_cards
+    >>> holes = [parse_cards(h) for h in ("AsAdKsKd", "QhQcJhJc", "7s8s2d3c")]
+    >>> main, side = pot_equity(Game.OMAHA, holes, [[0, 1, 2], [1, 2]], parse_cards("AhKc4d"))
+    >>> [round(share, 2) for share in main.shares], [round(share, 2) for share in side.shares]
+    ([0.67, 0.22, 0.12], [0.0, 0.75, 0.25])
+    """
     game = Game(game)
     left = _check(holes, board, dead)
+    members = _members(pots, len(holes))
     hands = [_Hand(hole) for hole in holes]
     hi_lo = game is Game.OMAHA_HI_LO
     to_come = 5 - len(board)
     board = tuple(board)
     if samples is None and to_come <= 2:
-        return _exact(hands, hi_lo, left, board)
+        return _exact(hands, hi_lo, left, board, members)
     if samples is None:
         samples = DEFAULT_SAMPLES
     if samples < 1:
@@ -209,15 +260,71 @@ def equity(
             params={"samples": samples},
         )
     if to_come == 0:
-        return _exact(hands, hi_lo, left, board)
-    return _sampled(hands, hi_lo, left, board, rng or random.Random(), samples)
+        return _exact(hands, hi_lo, left, board, members)
+    return _sampled(hands, hi_lo, left, board, rng or random.Random(), samples, members)
 
 
-def _exact(hands: list[_Hand], hi_lo: bool, left: list[Card], board: tuple[Card, ...]) -> Equity:
+def _members(pots: Sequence[Sequence[int]], count: int) -> list[list[int] | None]:
+    """The pots' hands as lists of indices (None: every hand, the common case, counted
+    faster), after checking each pot is one the hands can have."""
+    out: list[list[int] | None] = []
+    for pot in pots:
+        indices = sorted(set(pot))
+        if not indices or len(indices) != len(pot) or not 0 <= indices[0] <= indices[-1] < count:
+            raise RuleError(
+                f"a pot is won by some of the {count} hands, each named once: not {list(pot)}",
+                code="equity_pot",
+                params={"pot": repr(list(pot)), "count": count},
+            )
+        out.append(None if len(indices) == count else indices)
+    if not out:
+        raise RuleError(
+            "each pot is won by some of the hands: no pot given", code="equity_pot", params={}
+        )
+    return out
+
+
+class _Tally:
+    """One pot's running totals over the boards counted."""
+
+    __slots__ = ("high", "low", "shares", "squares")
+
+    def __init__(self, count: int) -> None:
+        self.shares = [0.0] * count
+        self.squares = [0.0] * count
+        self.high = [0.0] * count
+        self.low = [0.0] * count
+
+    def equity(self, boards: int, exact: bool) -> Equity:
+        means = [total / boards for total in self.shares]
+        if exact:
+            error = 0.0
+        elif boards > 1:
+            error = max(
+                math.sqrt(max(square / boards - mean**2, 0.0) / (boards - 1))
+                for square, mean in zip(self.squares, means, strict=True)
+            )
+        else:
+            error = math.inf
+        return Equity(
+            shares=tuple(means),
+            exact=exact,
+            boards=boards,
+            error=error,
+            high=tuple(total / boards for total in self.high),
+            low=tuple(total / boards for total in self.low),
+        )
+
+
+def _exact(
+    hands: list[_Hand],
+    hi_lo: bool,
+    left: list[Card],
+    board: tuple[Card, ...],
+    pots: list[list[int] | None],
+) -> tuple[Equity, ...]:
     count = len(hands)
-    totals = [0.0] * count
-    high_totals = [0.0] * count
-    low_totals = [0.0] * count
+    tallies = [_Tally(count) for _ in pots]
     weight = t.CARD_WEIGHT
     bit = t.SUITED_BIT
     boards = 0
@@ -229,20 +336,16 @@ def _exact(hands: list[_Hand], hi_lo: bool, left: list[Card], board: tuple[Card,
         for card in runout:
             key += weight[card]
             suited |= bit[card]
-        shares, high, low = _award(hands, hi_lo, board + runout, key, suited)
-        for i in range(count):
-            totals[i] += shares[i]
-            high_totals[i] += high[i]
-            low_totals[i] += low[i]
+        highs, lows = _values(hands, hi_lo, board + runout, key, suited)
+        for members, tally in zip(pots, tallies, strict=True):
+            shares, high, low = _award(highs, lows, members)
+            totals, high_totals, low_totals = tally.shares, tally.high, tally.low
+            for i in range(count):
+                totals[i] += shares[i]
+                high_totals[i] += high[i]
+                low_totals[i] += low[i]
         boards += 1
-    return Equity(
-        shares=tuple(total / boards for total in totals),
-        exact=True,
-        boards=boards,
-        error=0.0,
-        high=tuple(total / boards for total in high_totals),
-        low=tuple(total / boards for total in low_totals),
-    )
+    return tuple(tally.equity(boards, exact=True) for tally in tallies)
 
 
 def _sampled(
@@ -252,12 +355,10 @@ def _sampled(
     board: tuple[Card, ...],
     rng: random.Random,
     samples: int,
-) -> Equity:
+    pots: list[list[int] | None],
+) -> tuple[Equity, ...]:
     count = len(hands)
-    totals = [0.0] * count
-    squares = [0.0] * count
-    high_totals = [0.0] * count
-    low_totals = [0.0] * count
+    tallies = [_Tally(count) for _ in pots]
     weight = t.CARD_WEIGHT
     bit = t.SUITED_BIT
     deck = list(left)
@@ -276,49 +377,95 @@ def _sampled(
             card = deck[j]
             key += weight[card]
             suited |= bit[card]
-        shares, high, low = _award(hands, hi_lo, board + tuple(deck[:to_come]), key, suited)
-        for i in range(count):
-            share = shares[i]
-            totals[i] += share
-            squares[i] += share * share
-            high_totals[i] += high[i]
-            low_totals[i] += low[i]
-    means = [total / samples for total in totals]
-    if samples > 1:
-        error = max(
-            math.sqrt(max(squares[i] / samples - means[i] ** 2, 0.0) / (samples - 1))
-            for i in range(count)
-        )
-    else:
-        error = math.inf
-    return Equity(
-        shares=tuple(means),
-        exact=False,
-        boards=samples,
-        error=error,
-        high=tuple(total / samples for total in high_totals),
-        low=tuple(total / samples for total in low_totals),
-    )
+        highs, lows = _values(hands, hi_lo, board + tuple(deck[:to_come]), key, suited)
+        for members, tally in zip(pots, tallies, strict=True):
+            shares, high, low = _award(highs, lows, members)
+            totals, squares = tally.shares, tally.squares
+            high_totals, low_totals = tally.high, tally.low
+            for i in range(count):
+                share = shares[i]
+                totals[i] += share
+                squares[i] += share * share
+                high_totals[i] += high[i]
+                low_totals[i] += low[i]
+    return tuple(tally.equity(samples, exact=False) for tally in tallies)
 
 
-__all__ = ["DEFAULT_SAMPLES", "Equity", "equity"]
+__all__ = [
+    "DEFAULT_SAMPLES",
+    "Equity",
+    "PotShares",
+    "equity",
+    "expected_shares",
+    "pot_equity",
+    "runout_equity",
+    "runout_pots",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class PotShares:
+    """One pot of an all-in run-out: its chips, and each hand's expected share of it.
+
+    `shares` holds only the seats that can win the pot (a side pot is not the short stack's
+    to win); they sum to 1.
+    """
+
+    amount: int
+    shares: dict[int, float]
+
+
+def expected_shares(pots: Sequence[PotShares]) -> dict[int, float]:
+    """Each seat's expected share of all the chips in `pots`: what a hand is worth, in the
+    chips it can expect, as a fraction of everything in the middle.
+
+    >>> main = PotShares(30, {1: 1.0, 2: 0.0, 3: 0.0})
+    >>> side = PotShares(60, {2: 0.75, 3: 0.25})
+    >>> expected_shares([main, side])
+    {1: 0.3333333333333333, 2: 0.5, 3: 0.16666666666666666}
+    """
+    if len(pots) == 1:
+        return dict(pots[0].shares)
+    total = sum(pot.amount for pot in pots)
+    chips: dict[int, float] = {}
+    for pot in pots:
+        for seat, share in pot.shares.items():
+            chips[seat] = chips.get(seat, 0.0) + share * pot.amount
+    return {seat: value / total if total else 0.0 for seat, value in sorted(chips.items())}
 
 
 def runout_equity(
     records: Sequence[object], samples: int = 10_000, board_cards: int | None = None
 ) -> dict[int, float] | None:
-    """Each seat's all-in equity at the moment its hand was turned up for a run-out.
+    """Each seat's all-in equity at the moment its hand was turned up for a run-out: its
+    expected share of all the chips in the pots (`expected_shares` of `runout_pots`).
+
+    A short stack all in for the main pot can win only that; the bigger stacks play for the
+    side pots too, so each hand's worth is counted pot by pot, in chips. Returns None for a
+    hand that had no run-out.
+    """
+    pots = runout_pots(records, samples, board_cards)
+    return None if pots is None else expected_shares(pots)
+
+
+def runout_pots(
+    records: Sequence[object], samples: int = 10_000, board_cards: int | None = None
+) -> tuple[PotShares, ...] | None:
+    """Each pot's all-in equity at the moment the hands were turned up for a run-out.
 
     When nobody can bet any more, every hand is turned up before the board is run out
-    (RULES.md, "Showdown"); a table shows what each hand's share of the pot was worth at
-    that moment, and, dealing the run-out street by street, with the first ``board_cards``
-    cards of the board out. Returns None for a hand that had no such run-out (the betting
-    went to the river, or fewer than two hands were turned up early).
+    (RULES.md, "Showdown"); a table shows what each hand's share of each pot was worth at
+    that moment (the main pot first, then the side pots, as the engine's `Hand.pots`), and,
+    dealing the run-out street by street, with the first ``board_cards`` cards of the board
+    out. In Omaha Hi/Lo a share counts the halves and quarters the showdown would give.
+    Returns None for a hand that had no such run-out (the betting went to the river, or
+    fewer than two hands were turned up early).
 
     The sampled estimate before the flop uses a generator seeded from the cards, so every
     server process that rebuilds the same hand shows the same numbers.
     """
     from tables.engine.records import BoardDealt, HandStarted, Shown
+    from tables.engine.state import Hand
 
     game: Game | None = None
     board: list[Card] = []
@@ -343,8 +490,25 @@ def runout_equity(
     if board_cards is not None:
         board = (board + run_out)[: max(len(board), board_cards)]
     seats = sorted(shown)
+    index = {seat: i for i, seat in enumerate(seats)}
+    # Nobody bets during a run-out: the pots as the hand ended are the pots at the turn-up.
+    pots = [
+        (amount, [index[seat] for seat in eligible if seat in index])
+        for amount, eligible in Hand.from_records(records).pots()  # type: ignore[arg-type]
+    ]
+    pots = [(amount, members) for amount, members in pots if members]
     holes = [shown[seat] for seat in seats]
     seed = cards_str([card for hole in holes for card in hole] + board)
     sampled = samples if len(board) < 3 else None
-    result = equity(game, holes, board, rng=random.Random(seed), samples=sampled)
-    return dict(zip(seats, result.shares, strict=True))
+    results = pot_equity(
+        game,
+        holes,
+        [members for _, members in pots],
+        board,
+        rng=random.Random(seed),
+        samples=sampled,
+    )
+    return tuple(
+        PotShares(amount, {seats[i]: result.shares[i] for i in members})
+        for (amount, members), result in zip(pots, results, strict=True)
+    )

@@ -187,7 +187,7 @@ class _Soon:
 
 
 def _changed_meanwhile() -> TableError:
-    return TableError("stale", _("the table changed meanwhile; try again"))
+    return TableError("stale", _("the table moved on meanwhile; try again"))
 
 
 async def changed_on_loop(table: Table, moved: Moved) -> None:
@@ -380,8 +380,14 @@ def apply_adding(table: Table, seat: Seat) -> None:
     )
     seat.stack += amount
     if seat.state == SeatState.SITTING_OUT and seat.sat_out_reason == NO_CHIPS:
-        seat.state = SeatState.WAITING if (seat.owes_small or seat.owes_big) else SeatState.PLAYING
+        owes = seat.owes_small or seat.owes_big
+        seat.state = SeatState.WAITING if owes else SeatState.PLAYING
         seat.sat_out_reason = ""
+        if owes:
+            # Back with missed blinds: nothing is posted unless the player asks (the page
+            # offers "Post and play", a ``sit_in`` frame); until then the big blind brings
+            # them in, whatever they chose when they first sat down.
+            seat.wait_for_big_blind = True
 
 
 def table_close_now(table: Table, seats: list[Seat], now: datetime) -> None:

@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tables.engines import engine_to_move
 from tables.models import Seat, Table
+from tables.notices import REMOVED, notice_add
 from tables.services.common import (
     TableError,
     cash_only,
@@ -86,9 +87,13 @@ def seat_remove(table_id: int, user: Any, seat_number: int) -> Seat:
         raise TableError("not_seated", _("seat %(n)d is empty"), {"n": seat_number})
     hand = current_hand(table)
     if hand is not None and seat.number in engine_to_move(hand).seats:
+        # Told when the hand ends and the seat goes (play._hand_finish); meanwhile the
+        # snapshot says so (``seats[].removing``).
         seat.removing = True
         seat.save(update_fields=["removing"])
     else:
+        if not seat.is_bot:
+            notice_add(table.pk, seat.user_id, REMOVED, {"chips": seat.stack})  # type: ignore[arg-type]
         cash_out(table, seat)
     changed(table)
     return seat

@@ -22,6 +22,7 @@ from tables.engine.state import Hand as EngineHand
 from tables.engines import engine_of, engine_to_move
 from tables.i18n import hand_awards
 from tables.models import Hand, HandPlayer, LedgerKind, Seat, SeatState, Table, TableLedger
+from tables.notices import REMOVED, notice_add
 from tables.scheduling import schedule_tick
 from tables.services.common import (
     NO_CHIPS,
@@ -171,12 +172,13 @@ def _move(
     seat = next((s for s in seats.values() if s.user_id == user.pk), None)
     if seat is None:
         raise TableError("not_seated", _("you have no seat at this table"))
-    if hand is None or hand.pk != asked.hand_id or table.version != version:
-        raise TableError(
-            "stale",
-            _("that was for version %(version)d; the table is at version %(current)d"),
-            {"version": version, "current": table.version},
-        )
+    # Words for the person, not the version numbers the check compares: the move was for
+    # a hand already over (a late or double click), or the table changed since the page
+    # showed the buttons (a move, a player sitting down, a chat line).
+    if hand is None or hand.pk != asked.hand_id:
+        raise TableError("stale", _("that hand is over: your move came too late"))
+    if table.version != version:
+        raise TableError("stale", _("the table moved on meanwhile; try again"))
     engine = engine_to_move(hand)
     if engine.to_act != seat.number:
         raise TableError("not_your_turn", _("it is not your turn"))
@@ -346,6 +348,9 @@ def _hand_finish(
         # Chips bought during the hand play from the next one (docs/protocol.md, rebuy).
         apply_adding(table, seat)
         if seat.leaving or seat.removing:
+            if seat.removing and not seat.is_bot:
+                # The host removed them during this hand: their page says why it went.
+                notice_add(table.pk, seat.user_id, REMOVED, {"chips": seat.stack})  # type: ignore[arg-type]
             cash_out(table, seat)
             continue
         if seat.stack <= 0 and seat.is_bot:

@@ -31,6 +31,7 @@ from tables.models import (
     Table,
     TableLedger,
 )
+from tables.notices import REQUEST_REFUSED, notice_add
 from tables.services.common import (
     TableError,
     apply_adding,
@@ -228,6 +229,12 @@ def seat_sit_in(
         seat.wait_for_big_blind = wait_for_big_blind
         seat.save()
         maybe_schedule_hand(table, now)
+        changed(table)
+    elif seat.state == SeatState.WAITING and seat.wait_for_big_blind != wait_for_big_blind:
+        # Already back (a rebuy after a bust, a new seat): the choice between posting the
+        # blinds owed now and waiting for the big blind can still change before the deal.
+        seat.wait_for_big_blind = wait_for_big_blind
+        seat.save(update_fields=["wait_for_big_blind"])
         changed(table)
     return seat
 
@@ -516,5 +523,7 @@ def seat_request_decide(
     else:
         request.status = SeatRequestStatus.REFUSED
         request.save()
+        # The player's page hears it now, not at its next reload.
+        notice_add(table.pk, request.user_id, REQUEST_REFUSED, {"seat": request.seat})
         changed(table)
     return request

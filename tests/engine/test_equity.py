@@ -11,7 +11,7 @@ from pokerkit import OmahaEightOrBetterLowHand, OmahaHoldemHand
 
 from tables.engine.cards import Card, cards_str, parse_cards
 from tables.engine.config import Game
-from tables.engine.equity import DEFAULT_SAMPLES, Equity, equity
+from tables.engine.equity import DEFAULT_SAMPLES, Equity, equity, pot_equity
 from tables.engine.errors import RuleError
 from tables.engine.evaluator import best_high, best_low
 
@@ -254,3 +254,57 @@ def test_flop_equity_of_three_hands_is_fast() -> None:
     result = equity(Game.OMAHA_HI_LO, holes, deal[12:])
     assert time.process_time() - start < 0.5
     assert result.exact and result.boards == 666
+
+
+# Side pots: each pot is played for by the hands that put in enough for it.
+
+
+def test_each_pot_is_split_among_the_hands_that_play_for_it() -> None:
+    # seeds/home-series-event-plo8.txt: half to the high hand, half to the low, in every pot;
+    # the short stack (quads, no low) can win only the main pot.
+    holes = _holes("KhKc9s9c", "Ah4sQcJd", "QhQs8h5s")
+    main, side = pot_equity(Game.OMAHA_HI_LO, holes, [[0, 1, 2], [1, 2]], parse_cards("2h3d7cKsKd"))
+    assert main.shares == (0.5, 0.5, 0.0) and main.high == (1.0, 0.0, 0.0)
+    # Without the quads, the side pot's high half goes to kings and queens.
+    assert side.shares == (0.0, 0.5, 0.5) and side.high == (0.0, 0.0, 1.0)
+    assert side.low == (0.0, 1.0, 0.0)
+
+
+def test_side_pot_equity_counts_every_hands_cards_as_dealt() -> None:
+    holes = _holes("AsKs2c2d", "AhAdQhQd", "9h8h7c6c")
+    board = parse_cards("QsJsTs")
+    main, side = pot_equity(Game.OMAHA, holes, [[0, 1, 2], [1, 2]], board)
+    assert main.shares == (1.0, 0.0, 0.0)  # a royal flush on the flop
+    alone = equity(Game.OMAHA, holes[1:], board, dead=holes[0])
+    assert side.shares == (0.0, *alone.shares) and side.boards == alone.boards
+
+
+def test_one_pot_for_everyone_is_plain_equity() -> None:
+    holes = _holes("As2sKdKc", "QhJhTh9h", "3c4c7d8d")
+    board = parse_cards("3s4dKh5c")
+    assert pot_equity(Game.OMAHA_HI_LO, holes, [[2, 0, 1]], board) == (
+        equity(Game.OMAHA_HI_LO, holes, board),
+    )
+
+
+def test_sampled_pots_share_the_same_boards() -> None:
+    holes = _holes("AsAdKsKd", "7h8h9hTh", "2c3c4d5d")
+    main, side = pot_equity(
+        Game.OMAHA, holes, [[0, 1, 2], [1, 2]], rng=random.Random(4), samples=500
+    )
+    assert main.boards == side.boards == 500 and not side.exact
+    assert sum(side.shares) == pytest.approx(1) and side.shares[0] == 0
+
+
+@pytest.mark.parametrize("pots", [[], [[]], [[0, 0, 1]], [[0, 3]], [[-1, 1]]])
+def test_a_pot_must_name_some_of_the_hands_once(pots: list[list[int]]) -> None:
+    with pytest.raises(RuleError, match="pot"):
+        pot_equity(Game.OMAHA, _holes("AsAdKsKd", "7h8h9hTh", "2c3c4d5d"), pots)
+
+
+def test_the_module_examples_hold() -> None:
+    import doctest
+
+    from tables.engine import equity as equity_module
+
+    assert doctest.testmod(equity_module).failed == 0

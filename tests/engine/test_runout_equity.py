@@ -2,11 +2,14 @@
 
 import random
 
+import pytest
+
 from tables.engine.cards import shuffled_deck
 from tables.engine.config import Config, Game, Structure
-from tables.engine.equity import equity, runout_equity
+from tables.engine.equity import equity, runout_equity, runout_pots
 from tables.engine.records import BoardDealt, Shown
 from tables.engine.state import Action, Hand, SeatSpec
+from tests.engine.hand_helpers import table
 
 
 def _heads_up(structure: Structure = Structure.NO_LIMIT) -> Hand:
@@ -116,3 +119,64 @@ def test_run_out_equity_follows_the_board_as_it_is_dealt():
     shares = runout_equity(hand.records, board_cards=4)
     assert shares == {1: on_turn.shares[0], 2: on_turn.shares[1]}
     assert runout_equity(hand.records, board_cards=3) == runout_equity(hand.records)
+
+
+# ------------------------------------------------------------ side pots
+
+
+def _short_stack_all_in_with_a_side_pot() -> Hand:
+    """Seat 1 (30 chips) is all in before the flop with a royal flush to come; seats 2 and 3
+    (200 each) put everything in on the flop: a main pot of 90 for all three, a side pot of
+    340 for seats 2 and 3 alone."""
+    hand = table(
+        [30, 200, 200],
+        game=Game.OMAHA,
+        structure=Structure.NO_LIMIT,
+        holes=["AsKs2c2d", "AhAdQhQd", "9h8h7c6c"],
+        board="QsJsTs3d4c",
+    )
+    hand.act(3, Action.CALL)
+    hand.act(1, Action.RAISE, 30)
+    hand.act(2, Action.CALL)
+    hand.act(3, Action.CALL)
+    hand.act(2, Action.BET, 170)
+    hand.act(3, Action.CALL)
+    assert hand.is_complete and hand.runout_from == 3
+    return hand
+
+
+def test_a_player_with_no_chance_in_the_main_pot_still_shows_their_side_pot_equity():
+    # The short stack's royal flush wins the main pot whatever comes; seats 2 and 3 are 0%
+    # there, yet one of them wins the side pot, which the short stack cannot win.
+    hand = _short_stack_all_in_with_a_side_pot()
+    shown = {r.seat: r.cards for r in hand.records if isinstance(r, Shown)}
+    flop = list(hand.board[:3])
+    side = equity(Game.OMAHA, [shown[2], shown[3]], flop, dead=shown[1])
+
+    main_pot, side_pot = runout_pots(hand.records)
+
+    assert (main_pot.amount, main_pot.shares) == (90, {1: 1.0, 2: 0.0, 3: 0.0})
+    assert (side_pot.amount, side_pot.shares) == (340, {2: side.shares[0], 3: side.shares[1]})
+    shares = runout_equity(hand.records)
+    # Each hand's worth is its expected chips over everything in the middle (430).
+    assert shares == pytest.approx(
+        {1: 90 / 430, 2: side.shares[0] * 340 / 430, 3: side.shares[1] * 340 / 430}
+    )
+    assert shares[2] > 0 and shares[3] > 0
+    assert sum(shares.values()) == pytest.approx(1)
+
+
+def test_side_pot_equity_follows_the_board_as_it_is_dealt():
+    hand = _short_stack_all_in_with_a_side_pot()
+    shown = {r.seat: r.cards for r in hand.records if isinstance(r, Shown)}
+    turn = list(hand.board[:4])
+    side = equity(Game.OMAHA, [shown[2], shown[3]], turn, dead=shown[1])
+    _main, side_pot = runout_pots(hand.records, board_cards=4)
+    assert side_pot.shares == {2: side.shares[0], 3: side.shares[1]}
+
+
+def test_a_single_pot_keeps_its_shares_unchanged():
+    hand = _all_in_on_the_flop()
+    (pot,) = runout_pots(hand.records)
+    assert pot.amount == hand.starting_stacks()[1] + hand.starting_stacks()[2]
+    assert runout_equity(hand.records) == pot.shares
