@@ -297,3 +297,19 @@ class Transfer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.payer} → {self.payee}: {self.amount}"
+
+
+class WorkerHeartbeat(models.Model):
+    """When a Celery worker last ran the periodic heartbeat task: one row, rewritten.
+
+    Beat sends the task every few seconds and any worker runs it, so a stale row means no
+    worker is running tasks (or no beat is sending them): the blind clock, bot moves and
+    time-outs wait until one is back. It lives in the database, not in Redis, so it can
+    still be read while Redis is down.
+    """
+
+    hostname = models.CharField(max_length=255)
+    seen_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.hostname} at {self.seen_at:%Y-%m-%d %H:%M:%S}"

@@ -217,6 +217,9 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_RESULT_EXPIRES = 3600
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A worker that lost Redis retries until it is back, however long that takes (the default
+# gives up after 100 tries, some 45 minutes, and the worker exits).
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 # Periodic sweeps are added by the apps that need them (the blind clock, for one).
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Live tables: apply due time-outs and start due hands if a countdown task was lost.
@@ -225,7 +228,16 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "tournaments-clock-sweep": {"task": "tournaments.tasks.clock_sweep_task", "schedule": 2.0},
     # Online tournaments: a hand whose "hand ended" was lost (a process died) is dealt with.
     "tournaments-online-sweep": {"task": "tournaments.tasks.online_sweep_task", "schedule": 5.0},
+    # The worker says it is alive (series.services.health); a heartbeat older than
+    # WORKER_SILENT_AFTER_SECONDS shows on the health page and the director's pages. One
+    # that waited out an outage in the queue is worth nothing: it expires.
+    "worker-heartbeat": {
+        "task": "series.tasks.worker_heartbeat",
+        "schedule": 5.0,
+        "options": {"expires": 5.0},
+    },
 }
+WORKER_SILENT_AFTER_SECONDS = env_int("WORKER_SILENT_AFTER_SECONDS", 30)
 # Live tables: may players (not only directors) open cash tables?
 TABLES_PLAYERS_MAY_OPEN = env_bool("TABLES_PLAYERS_MAY_OPEN", False)
 # Live tables: the pause between hands and the house bots' thinking time (tests and load

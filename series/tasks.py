@@ -1,8 +1,9 @@
 """Tasks of the series app."""
 
-from celery import shared_task
+from celery import Task, shared_task
 
 from series.models import Season
+from series.services.health import worker_heartbeat_record
 from series.services.standings import standings_recompute
 
 
@@ -22,3 +23,10 @@ def standings_recompute_task(season_id: int) -> int:
         return len(standings_recompute(season_id).lines)
     except Season.DoesNotExist:
         return 0
+
+
+@shared_task(name="series.tasks.worker_heartbeat", ignore_result=True, bind=True)
+def worker_heartbeat(self: Task) -> None:
+    """Beat sends this every few seconds; the time it ran tells the health page that the
+    worker (and beat) are running the site's periodic work."""
+    worker_heartbeat_record(self.request.hostname or "")

@@ -4,7 +4,7 @@ from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
 from django.views.i18n import JavaScriptCatalog
 
-from series import views
+from series import views, views_health
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -22,6 +22,7 @@ urlpatterns = [
         name="password_change_done",
     ),
     path("director/", views.director_dashboard, name="director_dashboard"),
+    path("health/", views_health.health, name="health"),
     path("series/", include("series.urls_series")),
     path("tables/", include("tables.urls")),
     path("tournaments/", include("tournaments.urls")),

@@ -20,6 +20,7 @@ the action's message in it.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from typing import Any
 
@@ -36,6 +37,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
+from redis.exceptions import RedisError
 
 from tables.models import Table
 from tournaments import player_panel, selectors
@@ -125,13 +127,26 @@ def lobby_public_context(tournament: Tournament) -> dict[str, Any]:
 
 
 def _public_html(request: HttpRequest, tournament: Tournament) -> str:
-    """The public fragment, rendered once per tournament, language and few seconds."""
+    """The public fragment, rendered once per tournament, language and few seconds.
+
+    With Redis away (the cache in distributed mode; a restart, say) it is rendered for each
+    viewer with a note that live updates are paused: the clock's socket needs Redis too.
+    The next poll once Redis is back serves the cached fragment, without the note.
+    """
     bucket = int(time.time() // PUBLIC_CACHE_SECONDS)
     key = f"tournaments:lobby:{tournament.pk}:{get_language()}:{bucket}"
-    html = cache.get(key)
+    try:
+        html = cache.get(key)
+    except RedisError:
+        html = render_to_string("tournaments/_live_paused.html") + render_to_string(
+            "tournaments/_lobby_public.html", lobby_public_context(tournament)
+        )
+        return mark_safe(html)  # noqa: S308 - our own templates' output, escaped when rendered
     if html is None:
         html = render_to_string("tournaments/_lobby_public.html", lobby_public_context(tournament))
-        cache.set(key, html, PUBLIC_CACHE_SECONDS * 2)
+        # Redis gone since the read: this viewer still gets the page, uncached.
+        with contextlib.suppress(RedisError):
+            cache.set(key, html, PUBLIC_CACHE_SECONDS * 2)
     return mark_safe(html)  # noqa: S308 - our own template's output, escaped when rendered
 
 
