@@ -15,6 +15,7 @@ import logging
 from celery import shared_task
 
 from tables.bots import bot_move
+from tables.scheduling import RETRIED_ON_DATABASE_ERRORS
 from tables.services import (
     TableError,
     servers_forget_gone,
@@ -27,7 +28,7 @@ from tables.timing import bot_think_seconds
 logger = logging.getLogger(__name__)
 
 
-@shared_task(ignore_result=True)
+@shared_task(ignore_result=True, **RETRIED_ON_DATABASE_ERRORS)
 def table_tick_task(table_id: int) -> None:
     try:
         table_tick(table_id)
@@ -35,7 +36,7 @@ def table_tick_task(table_id: int) -> None:
         logger.info("tick for table %s: no such table", table_id)
 
 
-@shared_task(ignore_result=True)
+@shared_task(ignore_result=True, **RETRIED_ON_DATABASE_ERRORS)
 def bot_move_task(table_id: int) -> None:
     bot_move(table_id)
 

@@ -27,6 +27,7 @@ from django.db import transaction
 from django.dispatch import receiver
 from django.utils import timezone
 
+from tables.scheduling import RETRIED_ON_DATABASE_ERRORS
 from tournaments.signals import clock_stored, deal_held
 
 logger = logging.getLogger(__name__)
@@ -67,7 +68,7 @@ def _clock_stored(
     schedule_clock(tournament_id, index, ends_at, version)
 
 
-@shared_task(ignore_result=True)
+@shared_task(ignore_result=True, **RETRIED_ON_DATABASE_ERRORS)
 def clock_tick_task(tournament_id: int, expected_index: int, version: int) -> None:
     """Advance the clocks whose row has ended (this one and any other due with it);
     if this one's end is still ahead, wait again (capped countdown)."""
@@ -130,7 +131,7 @@ def _enqueue_release(offer_id: int, attempt: int) -> None:
         logger.exception("scheduling the release of deal %s failed", offer_id)
 
 
-@shared_task(ignore_result=True)
+@shared_task(ignore_result=True, **RETRIED_ON_DATABASE_ERRORS)
 def deal_release_task(offer_id: int, attempt: int = 1) -> None:
     """Open a held deal once the hands in play have ended; look again shortly if not."""
     from tournaments.models import DealState

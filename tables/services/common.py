@@ -44,6 +44,13 @@ R = TypeVar("R")
 # which under load turned a 2 ms move into a 50 ms one; threads of this process queue here
 # instead and are woken the moment the writer before them commits. Other processes (a
 # restarted server, a management command) still meet the busy timeout.
+#
+# Only a thread outside any transaction queues here. One already inside one (a tournament's
+# workflow holding or releasing its tables, the clock setting their stakes) holds SQLite's
+# write lock since its BEGIN IMMEDIATE; queueing then would take the two locks in the other
+# order from a move, which holds this one while its BEGIN waits for SQLite's: each waited for
+# the other until the move's busy timeout (30 s) failed it with "database is locked", and
+# every other writer waiting meanwhile (logins, sessions, ticks) failed with it.
 _SQLITE_WRITER = threading.RLock()
 
 
@@ -52,7 +59,7 @@ def table_write(func: Callable[P, R]) -> Callable[P, R]:
 
     @functools.wraps(func)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        if connection.vendor == "sqlite":
+        if connection.vendor == "sqlite" and transaction.get_autocommit():
             with _SQLITE_WRITER, transaction.atomic():
                 return func(*args, **kwargs)
         with transaction.atomic():
