@@ -10,6 +10,8 @@ from typing import Any
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from tables.consumers import scope_user
+
 HEALTH_GROUP = "health"
 
 
@@ -17,7 +19,7 @@ class HealthConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         await self.channel_layer.group_add(HEALTH_GROUP, self.channel_name)
         await self.accept()
-        user = self.scope.get("user")
+        user = await scope_user(self.scope)
         username = user.get_username() if user is not None and user.is_authenticated else None
         await self.send_json({"type": "hello", "user": username, "pid": os.getpid()})
 

@@ -22,6 +22,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.middleware import BaseMiddleware
 from django.conf import settings
 from django.contrib.auth import get_user
+from django.contrib.auth.models import AnonymousUser
 from django.db import InterfaceError, OperationalError, connections
 from django.urls import reverse
 from django.utils import translation
@@ -65,13 +66,20 @@ RESYNC_SECONDS = 10.0
 # (load test, 100 tables on two daphnes: p99 29-77 ms with four threads, 19-37 with two).
 # Two also keep a process moving while one thread waits on another process's table lock.
 _DB_THREADS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="tables-db")
+# The handshake's one read (the session and its user) has a thread of its own, with its own
+# kept connection. On the two above it queued behind every socket already accepted (its
+# table, its seat count, its first snapshot): in a storm of sockets connecting at once (a
+# tournament's start, the reconnect wave after a restart) on a busy host, the last ones
+# waited seconds to be accepted (load test, 600 sockets with two processes spinning: p99
+# 2.4 s against a bare relay's 0.08 s). Two small queries, so one thread keeps up.
+_HANDSHAKE_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tables-db-handshake")
 
 
 def _keep_connections() -> bool:
     return bool(getattr(settings, "TABLES_KEEP_DB_CONNECTIONS", True))
 
 
-def database_sync_to_async(func: Any) -> Any:
+def database_sync_to_async(func: Any, executor: ThreadPoolExecutor = _DB_THREADS) -> Any:
     def run(*args: Any, **kwargs: Any) -> Any:
         keep = _keep_connections()
         try:
@@ -83,7 +91,7 @@ def database_sync_to_async(func: Any) -> Any:
             if not keep:
                 connections.close_all()
 
-    return sync_to_async(run, thread_sensitive=False, executor=_DB_THREADS)
+    return sync_to_async(run, thread_sensitive=False, executor=executor)
 
 
 def _session_user(session: Any) -> Any:
@@ -93,9 +101,11 @@ def _session_user(session: Any) -> Any:
 
 
 class SessionUserMiddleware(BaseMiddleware):
-    """Every socket's ``scope["user"]``, from its session, before the consumer is called.
+    """Every socket's user, read from its session while the consumer accepts the socket:
+    a consumer awaits ``scope_user(scope)`` once it has accepted, so no handshake waits for
+    the database (daphne answers it as soon as the consumer accepts).
 
-    What channels' ``AuthMiddleware`` does, read on the sockets' database threads, which
+    What channels' ``AuthMiddleware`` does, read on a database thread of the sockets', which
     keep their connections: channels' own helper closes the connection after each use (the
     site's CONN_MAX_AGE=0), so every handshake opened a PostgreSQL connection of its own, one
     after another on a single thread; a burst of sockets connecting at once (a server
@@ -105,8 +115,22 @@ class SessionUserMiddleware(BaseMiddleware):
     async def __call__(self, scope: Any, receive: Any, send: Any) -> Any:
         if "session" not in scope:
             raise ValueError("SessionUserMiddleware needs channels' SessionMiddleware above it")
-        user = await database_sync_to_async(_session_user)(scope["session"])
-        return await super().__call__(dict(scope, user=user), receive, send)
+        read = asyncio.ensure_future(
+            database_sync_to_async(_session_user, _HANDSHAKE_THREAD)(scope["session"])
+        )
+        # A consumer that never asks (the TV clock's) must not leave a failure unread.
+        read.add_done_callback(lambda done: done.cancelled() or done.exception())
+        return await super().__call__(dict(scope, user_read=read), receive, send)
+
+
+async def scope_user(scope: Any) -> Any:
+    """The socket's user (anonymous when its session has none), read by
+    ``SessionUserMiddleware`` from the handshake's session; kept in ``scope["user"]``."""
+    if "user" not in scope:
+        read = scope.get("user_read")
+        # Without the middleware (a test's bare scope) nobody is logged in.
+        scope["user"] = AnonymousUser() if read is None else await read
+    return scope["user"]
 
 
 _heartbeat: asyncio.Task[None] | None = None
@@ -171,7 +195,6 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        self.user = self.scope.get("user")
         # Every word this socket sends is in its reader's language, read once from the
         # handshake (the language cookie, then Accept-Language): not the language of
         # whoever made the move that a snapshot or an error follows.
@@ -183,6 +206,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         # Accept first: daphne drops a handshake not answered within 5 seconds, and under a
         # burst of connections the database work below can take longer than that.
         await self.accept()
+        self.user = await scope_user(self.scope)
         created, watchable = await database_sync_to_async(self._table_watchable)()
         if created is None:
             await self.close(code=CLOSE_NO_TABLE)
