@@ -5,6 +5,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from series.models import Event, Season
+from series.request_values import AdminValues
 from series.services.standings import standings_schedule
 
 
@@ -15,7 +16,7 @@ class EventInline(admin.TabularInline):
 
 
 @admin.register(Season)
-class SeasonAdmin(admin.ModelAdmin):
+class SeasonAdmin(AdminValues, admin.ModelAdmin):
     list_display = ["name", "starts_on", "ends_on"]
     inlines = [EventInline]
 
@@ -26,7 +27,7 @@ class SeasonAdmin(admin.ModelAdmin):
 
 
 @admin.register(Event)
-class EventAdmin(admin.ModelAdmin):
+class EventAdmin(AdminValues, admin.ModelAdmin):
     list_display = ["name", "season", "starts_at", "venue", "game", "structure", "price"]
     list_filter = ["season", "game", "structure"]
     search_fields = ["name", "venue"]

@@ -9,6 +9,7 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from series import request_values
 from series.formula import VARIABLES
 from series.models import PointsFormula, Season
 
@@ -35,6 +36,7 @@ class ScoringForm(forms.ModelForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        request_values.integer_fields_bounded(self)
         # The stored list is shown as the text a director types: "25, 18, 15".
         self.initial["place_points"] = ", ".join(
             f"{Decimal(str(p)).normalize():f}" for p in self.instance.place_points or []

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
 from series.models import Player
+from series.request_values import AMOUNT_MAX, INTEGER_MAX, SMALLINT_MAX
 
 # The browser's own check for the amounts; the service refuses a negative one with a
 # message that names the player, whatever sent it.
@@ -22,13 +23,29 @@ class CorrectionRowForm(forms.Form):
     player = forms.ModelChoiceField(
         label=_("player"), queryset=Player.objects.order_by("name", "pk"), required=False
     )
-    place = forms.IntegerField(label=_("place"), required=False, widget=NUMBER)
-    prize = forms.IntegerField(label=_("prize"), initial=0, required=False, widget=NUMBER)
-    bounties = forms.IntegerField(label=_("bounties"), initial=0, required=False, widget=NUMBER)
-    knockouts = forms.IntegerField(label=_("knockouts"), initial=0, required=False, widget=NUMBER)
-    rebuys = forms.IntegerField(label=_("rebuys"), initial=0, required=False, widget=NUMBER)
-    addons = forms.IntegerField(label=_("add-ons"), initial=0, required=False, widget=NUMBER)
-    paid_in = forms.IntegerField(label=_("paid in"), initial=0, required=False, widget=NUMBER)
+    # Each bounded by its column (``Result``): money and places in integers, counts in
+    # small integers.
+    place = forms.IntegerField(
+        label=_("place"), required=False, max_value=INTEGER_MAX, widget=NUMBER
+    )
+    prize = forms.IntegerField(
+        label=_("prize"), initial=0, required=False, max_value=AMOUNT_MAX, widget=NUMBER
+    )
+    bounties = forms.IntegerField(
+        label=_("bounties"), initial=0, required=False, max_value=AMOUNT_MAX, widget=NUMBER
+    )
+    knockouts = forms.IntegerField(
+        label=_("knockouts"), initial=0, required=False, max_value=SMALLINT_MAX, widget=NUMBER
+    )
+    rebuys = forms.IntegerField(
+        label=_("rebuys"), initial=0, required=False, max_value=SMALLINT_MAX, widget=NUMBER
+    )
+    addons = forms.IntegerField(
+        label=_("add-ons"), initial=0, required=False, max_value=SMALLINT_MAX, widget=NUMBER
+    )
+    paid_in = forms.IntegerField(
+        label=_("paid in"), initial=0, required=False, max_value=AMOUNT_MAX, widget=NUMBER
+    )
     remove = forms.BooleanField(label=_("remove"), required=False)
 
     def clean(self) -> dict[str, Any]:

@@ -14,17 +14,19 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from series import event_sections, exports, selectors
+from series import event_sections, exports, request_values, selectors
 from series.models import Event, Season
 from series.permissions import is_director
 from series.services.calendar import player_calendar_token_renew
 from series.services.languages import language_is_supported
+
+# No calendar token is longer (``Player.calendar_token``).
+TOKEN_MAX_LENGTH = 64
 
 
 def _event(event_id: int) -> Event:
@@ -120,7 +122,8 @@ def season_ical(request: HttpRequest, season_id: int) -> HttpResponse:
 @require_GET
 def my_ical(request: HttpRequest) -> HttpResponse:
     """The events the token's player registered for: no session, the token is the key."""
-    player = selectors.player_by_calendar_token(request.GET.get("token", ""))
+    token = request_values.text_or_none(request.GET.get("token"), max_length=TOKEN_MAX_LENGTH)
+    player = selectors.player_by_calendar_token(token or "")
     if player is None:
         raise Http404(_("No calendar at this address."))
     events = selectors.events_by_ids(event_sections.registered_event_ids(player))
@@ -139,11 +142,9 @@ def my_ical(request: HttpRequest) -> HttpResponse:
 @require_POST
 def my_calendar_link(request: HttpRequest) -> HttpResponse:
     """Make (or replace) the logged-in player's feed address, then go back to the page."""
-    target = request.POST.get("next", "")
-    if not url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        target = reverse("series:seasons")
+    target = request_values.next_path(request, request.POST.get("next")) or reverse(
+        "series:seasons"
+    )
     if not request.user.is_authenticated:
         return redirect_to_login(target)
     player_calendar_token_renew(request.user)

@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from series import selectors
+from series import request_values, selectors
 from series.models import Event
 from series.permissions import director_required, is_director
 from series.result_forms import CorrectionFormSet, ReasonForm
@@ -113,10 +113,8 @@ def settle_up(request: HttpRequest, event_id: int) -> HttpResponse:
     if request.method == "POST":
         if not director:
             raise PermissionDenied(_("Only the host (a director) marks transfers paid."))
-        transfer_id = request.POST.get("transfer", "")
-        mine = selectors.transfers_of(event).filter(
-            pk=int(transfer_id) if transfer_id.isdigit() else 0
-        )
+        transfer_id = request_values.id_or_none(request.POST.get("transfer"))
+        mine = selectors.transfers_of(event).filter(pk=transfer_id or 0)
         try:
             if not mine.exists():
                 raise SettleUpError(

@@ -3,6 +3,7 @@
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
+from series.request_values import AdminValues
 from tables.i18n import hand_summary_words
 from tables.models import ChatMessage, Hand, Seat, Table, TableLedger
 
@@ -23,7 +24,7 @@ class TableAdmin(admin.ModelAdmin):
 
 
 @admin.register(Hand)
-class HandAdmin(admin.ModelAdmin):
+class HandAdmin(AdminValues, admin.ModelAdmin):
     list_display = ("table", "number", "started_at", "ended_at", "what_happened")
     list_filter = ("table",)
     exclude = ("deck", "secret")

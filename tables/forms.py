@@ -12,10 +12,14 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from series.request_values import AMOUNT_MAX
 from tables.engine.config import Game, Structure
 from tables.models import BOT_STYLES
 
 RAISE_CAPS = {"4": 4, "5": 5, "none": None}
+# Chips are stored in integer columns; the default buy-ins are up to 100 big blinds (and 5
+# big bets), so a bet is at most a hundredth of the largest amount.
+STAKE_MAX = AMOUNT_MAX // 100
 
 
 class TableCreateForm(forms.Form):
@@ -38,12 +42,14 @@ class TableCreateForm(forms.Form):
     big_blind = forms.IntegerField(
         label=_("Big blind"),
         min_value=1,
+        max_value=STAKE_MAX,
         initial=2,
         help_text=_("The small blind is half of it, rounded down."),
     )
     big_bet = forms.IntegerField(
         label=_("Big bet"),
         min_value=1,
+        max_value=STAKE_MAX,
         required=False,
         help_text=_("Limit only. Empty: twice the big blind."),
     )
@@ -53,12 +59,14 @@ class TableCreateForm(forms.Form):
     min_buy_in = forms.IntegerField(
         label=_("Minimum buy-in"),
         min_value=1,
+        max_value=AMOUNT_MAX,
         required=False,
         help_text=_("Empty: five times the largest bet."),
     )
     max_buy_in = forms.IntegerField(
         label=_("Maximum buy-in"),
         min_value=1,
+        max_value=AMOUNT_MAX,
         required=False,
         help_text=_("Empty: the table's default."),
     )

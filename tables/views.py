@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
+from series import request_values
 from series.permissions import is_director
 from tables import live, panels, selectors, services
 from tables.fairness import commitment_of_leaves
@@ -376,10 +377,11 @@ def table_host_action(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 def _post_int(request: HttpRequest, name: str) -> int:
-    try:
-        return int(request.POST.get(name, ""))
-    except ValueError:
-        raise services.TableError("malformed", _("That form was incomplete.")) from None
+    """A seat number or a seat request's id from the host's form."""
+    number = request_values.id_or_none(request.POST.get(name))
+    if number is None:
+        raise services.TableError("malformed", _("That form was incomplete."))
+    return number
 
 
 # ----------------------------------------------------------------------------- the ledger

@@ -8,6 +8,7 @@ by hand, so it shows every field but does not replace the services' checks.
 from django.contrib import admin
 from django.http import HttpRequest
 
+from series.request_values import ADMIN_FORMFIELD_OVERRIDES, AdminValues
 from tournaments.models import (
     BlindStructure,
     Entry,
@@ -21,6 +22,7 @@ from tournaments.models import (
 class StructureLevelInline(admin.TabularInline):
     model = StructureLevel
     extra = 0
+    formfield_overrides = ADMIN_FORMFIELD_OVERRIDES
     ordering = ("position",)
     fields = (
         "position",
@@ -37,7 +39,7 @@ class StructureLevelInline(admin.TabularInline):
 
 
 @admin.register(BlindStructure)
-class BlindStructureAdmin(admin.ModelAdmin):
+class BlindStructureAdmin(AdminValues, admin.ModelAdmin):
     list_display = ("name", "for_limit", "is_template", "created_by", "created_at")
     list_filter = ("is_template", "for_limit")
     search_fields = ("name",)
@@ -71,7 +73,7 @@ class TournamentTableInline(admin.TabularInline):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(AdminValues, admin.ModelAdmin):
     list_display = ("__str__", "state", "blind_structure", "capacity", "online", "started_at")
     list_filter = ("state", "online")
     search_fields = ("event__name",)
@@ -81,7 +83,7 @@ class TournamentAdmin(admin.ModelAdmin):
 
 
 @admin.register(Entry)
-class EntryAdmin(admin.ModelAdmin):
+class EntryAdmin(AdminValues, admin.ModelAdmin):
     list_display = ("__str__", "tournament", "state", "rebuys", "addon", "place", "prize")
     list_filter = ("state", "tournament")
     search_fields = ("player__name",)

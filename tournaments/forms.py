@@ -15,6 +15,7 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from series import request_values
 from series.models import Event
 from tables.models import GAME_CHOICES, STRUCTURE_CHOICES
 from tournaments import selectors
@@ -76,11 +77,17 @@ def payouts_parse(text: str) -> list[int]:
     points: list[int] = []
     for part in parts:
         try:
-            value = Decimal(part) * 100
+            percent = Decimal(part)
         except InvalidOperation:
             raise forms.ValidationError(
                 _("“%(part)s” is not a percentage.") % {"part": part}
             ) from None
+        # Checked before any arithmetic: "1e400" or "inf" is a Decimal too.
+        if not percent.is_finite() or not 0 <= percent <= 100:
+            raise forms.ValidationError(
+                _("“%(part)s” is not a percentage from 0 to 100.") % {"part": part}
+            )
+        value = percent * 100
         if value != value.to_integral_value():
             raise forms.ValidationError(_("Use at most two decimals in a percentage."))
         points.append(int(value))
@@ -120,6 +127,7 @@ class TournamentForm(forms.ModelForm):
     payouts = forms.CharField(
         label=gettext_lazy("Payout percentages"),
         required=False,
+        max_length=1000,
         help_text=gettext_lazy(
             "First place first, e.g. “50, 30, 20”. Empty: the built-in table for the field size."
         ),
@@ -149,6 +157,7 @@ class TournamentForm(forms.ModelForm):
 
     def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        request_values.integer_fields_bounded(self)
         self.event = event
         self.fields["blind_structure"].queryset = BlindStructure.objects.order_by(
             "-is_template", "name"
@@ -243,6 +252,7 @@ class RebuyForm(forms.Form):
     stack = forms.IntegerField(
         label=gettext_lazy("Stack"),
         min_value=0,
+        max_value=request_values.AMOUNT_MAX,
         widget=forms.NumberInput(
             attrs={"inputmode": "numeric", "placeholder": gettext_lazy("chips")}
         ),

@@ -31,6 +31,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from series.request_values import AMOUNT_MAX, id_or_none
 from tournaments import icm as icm_model
 from tournaments import payouts as payout_rules
 from tournaments.errors import TournamentError
@@ -214,9 +215,11 @@ def _require_in_play(tournament: Tournament) -> None:
 def _entry_ids(values: Iterable[Any], what: str) -> list[int]:
     ids: list[int] = []
     for value in values:
-        try:
-            ids.append(int(value))
-        except (TypeError, ValueError):
+        # An int from a JSON caller is checked like the text of a form.
+        entry_id = id_or_none(str(value) if isinstance(value, int) else value)
+        if entry_id is not None:
+            ids.append(entry_id)
+        else:
             raise TournamentError(
                 _("“%(value)s” is not a player of this tournament (%(what)s).")
                 % {"value": value, "what": what}
@@ -385,6 +388,11 @@ def _clean_stacks(entries: Sequence[Entry], stacks: Mapping[Any, Any] | None) ->
             raise TournamentError(
                 _("%(name)s's stack at the start of the hand must be more than 0 chips.")
                 % {"name": names[entry_id]}
+            )
+        if chips > AMOUNT_MAX:
+            raise TournamentError(
+                _("%(name)s's stack cannot be more than %(max)s chips.")
+                % {"name": names[entry_id], "max": AMOUNT_MAX}
             )
         given[entry_id] = chips
     if len(entries) > 1:
@@ -688,6 +696,11 @@ def _amounts(
                 else _("%(name)s: %(what)s cannot be negative.")
             )
             raise TournamentError(message % {"name": entry.player.name, "what": what})
+        if amount > AMOUNT_MAX:
+            raise TournamentError(
+                _("%(name)s: %(what)s cannot be more than %(max)s.")
+                % {"name": entry.player.name, "what": what, "max": AMOUNT_MAX}
+            )
         amounts[entry.pk] = amount
     return amounts
 

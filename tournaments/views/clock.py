@@ -20,10 +20,10 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import URLPattern, path, reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from series import request_values
 from series.permissions import is_director
 from tournaments.errors import TournamentError
 from tournaments.models import Tournament
@@ -70,10 +70,8 @@ Action = Callable[[Tournament, HttpRequest], None]
 
 
 def _back(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    target = request.POST.get("next", "")
-    if target and url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
+    target = request_values.next_path(request, request.POST.get("next"))
+    if target:
         return redirect(target)
     return redirect("tournaments:console", tournament_id=tournament.pk)
 
@@ -90,7 +88,10 @@ def _control(action: Action) -> Callable[[HttpRequest, int], HttpResponse]:
     @once
     def view(request: HttpRequest, tournament_id: int) -> HttpResponse:
         if not request.user.is_authenticated:
-            return redirect_to_login(request.POST.get("next") or request.get_full_path())
+            return redirect_to_login(
+                request_values.next_path(request, request.POST.get("next"))
+                or request.get_full_path()
+            )
         if not is_director(request.user):
             raise PermissionDenied(_("Only directors may run the clock."))
         tournament = get_object_or_404(Tournament, pk=tournament_id)
@@ -134,10 +135,13 @@ def resume(tournament: Tournament, request: HttpRequest) -> None:
 
 def adjust(tournament: Tournament, request: HttpRequest) -> None:
     """Add or remove time: ``seconds`` in the form, negative to remove."""
-    raw = request.POST.get("seconds", "")
     try:
-        seconds = int(raw)
-    except ValueError:
+        seconds = request_values.whole_number(
+            request.POST.get("seconds"),
+            minimum=-request_values.INTEGER_MAX,
+            maximum=request_values.INTEGER_MAX,
+        )
+    except request_values.BadValue:
         raise TournamentError(_("Say how many seconds to add or remove.")) from None
     clock_services.clock_adjust(tournament.pk, seconds, by=request.user)
 

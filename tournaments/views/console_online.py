@@ -23,6 +23,7 @@ from django.urls import URLPattern, path
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from series import request_values
 from tournaments import player_panel, selectors
 from tournaments.errors import TournamentError
 from tournaments.forms import DealOfferForm
@@ -109,10 +110,11 @@ def online_start(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @console_action
 def online_bots(request: HttpRequest, tournament_id: int) -> HttpResponse:
     def action() -> str:
-        raw = request.POST.get("count", "")
         try:
-            count = int(raw)
-        except ValueError:
+            count = request_values.whole_number(
+                request.POST.get("count"), minimum=-BOTS_MAX, maximum=BOTS_MAX
+            )
+        except request_values.BadValue:
             raise TournamentError(_("Say how many bots to seat.")) from None
         if not 1 <= count <= BOTS_MAX:
             raise TournamentError(
@@ -176,9 +178,9 @@ def online_deal_offer(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @console_action
 def online_deal_cancel(request: HttpRequest, tournament_id: int) -> HttpResponse:
     def action() -> str:
-        offer_id = request.POST.get("offer", "")
+        offer_id = request_values.id_or_none(request.POST.get("offer"))
         if (
-            not offer_id.isdigit()
+            offer_id is None
             or not DealOffer.objects.filter(pk=offer_id, tournament_id=tournament_id).exists()
         ):
             raise TournamentError(_("This deal does not exist."))

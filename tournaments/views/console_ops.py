@@ -25,6 +25,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import URLPattern, path
 from django.utils.translation import gettext as _
 
+from series import request_values
 from tournaments.errors import TournamentError
 from tournaments.models import ActionKind, Entry, Tournament
 from tournaments.permissions import director_required
@@ -266,9 +267,20 @@ def seating_final_table(request: HttpRequest, tournament_id: int) -> HttpRespons
 @console_action
 def results_eliminate(request: HttpRequest, tournament_id: int) -> HttpResponse:
     out = request.POST.getlist("out")
-    stacks = {key: value for key, value in _amounts(request.POST, "stack_").items() if key in out}
+    typed = _amounts(request.POST, "stack_")
+    stacks = {key: value for key, value in typed.items() if key in out}
 
     def action() -> str:
+        # Only the stacks of the players going out count; one typed for another player
+        # must still be a number of chips, or the director meant something else.
+        for value in typed.values():
+            try:
+                request_values.whole_number(value, minimum=1, maximum=request_values.AMOUNT_MAX)
+            except request_values.BadValue:
+                raise TournamentError(
+                    _("Each stack typed must be a number of chips from 1 to %(max)s.")
+                    % {"max": request_values.AMOUNT_MAX}
+                ) from None
         placed = results.entry_eliminate(
             tournament_id,
             out,

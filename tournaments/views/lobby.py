@@ -27,18 +27,17 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.cache import cache
-from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import URLPattern, path, reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from redis.exceptions import RedisError
 
+from series import request_values
 from tables.models import Table
 from tournaments import player_panel, selectors
 from tournaments.errors import TournamentError
@@ -190,18 +189,16 @@ def _back(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """htmx: the refreshed panel (of the live table it was tapped on, or the lobby's);
     without JavaScript: back to the page it came from."""
     if request.htmx:
-        table_id = request.POST.get("table", "")
-        table = Table.objects.filter(pk=table_id).first() if table_id.isdigit() else None
+        table_id = request_values.id_or_none(request.POST.get("table"))
+        table = Table.objects.filter(pk=table_id).first() if table_id else None
         context = {
             "panel": player_panel.panel_context(tournament, request, table=table),
             "mine_poll": MINE_POLL_SECONDS,
             "show_messages": True,
         }
         return render(request, "tournaments/_my_panel.html", context)
-    target = request.POST.get("next", "")
-    if target and url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
+    target = request_values.next_path(request, request.POST.get("next"))
+    if target:
         return redirect(target)
     return redirect("tournaments:lobby", tournament.pk)
 
@@ -223,10 +220,8 @@ def offer_take(request: HttpRequest, tournament_id: int) -> HttpResponse:
     kind = request.POST.get("kind", "")
     if not request.user.is_authenticated:
         return redirect_to_login(reverse("tournaments:lobby", args=[tournament.pk]))
-    entry_id = request.POST.get("entry", "")
-    if not Entry.objects.filter(
-        pk=entry_id if entry_id.isdigit() else 0, tournament=tournament
-    ).exists():
+    entry_id = request_values.id_or_none(request.POST.get("entry"))
+    if entry_id is None or not Entry.objects.filter(pk=entry_id, tournament=tournament).exists():
         messages.error(request, _("This entry does not exist."))
         return _back(request, tournament)
     try:
@@ -253,10 +248,10 @@ def deal_answer(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _tournament(tournament_id)
     if not request.user.is_authenticated:
         return redirect_to_login(reverse("tournaments:lobby", args=[tournament.pk]))
-    offer_id = request.POST.get("offer", "")
+    offer_id = request_values.id_or_none(request.POST.get("offer"))
     if (
-        not offer_id.isdigit()
-        or not DealOffer.objects.filter(Q(pk=offer_id) & Q(tournament=tournament)).exists()
+        offer_id is None
+        or not DealOffer.objects.filter(pk=offer_id, tournament=tournament).exists()
     ):
         messages.error(request, _("This deal does not exist."))
         return _back(request, tournament)

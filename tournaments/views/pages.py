@@ -14,10 +14,10 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import URLPattern, path, reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from series import request_values
 from series.models import Event, Player
 from tournaments import selectors
 from tournaments.errors import TournamentError
@@ -115,12 +115,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def _next_url(request: HttpRequest) -> str | None:
     """Where the form came from when it was not this tournament's page (the series' event
     page posts here too), if it is an address of this site."""
-    url = request.POST.get("next", "")
-    if url and url_has_allowed_host_and_scheme(
-        url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return url
-    return None
+    return request_values.next_path(request, request.POST.get("next"))
 
 
 def _registration_response(request: HttpRequest, tournament_id: int) -> HttpResponse:

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 from django_htmx.http import reswap, retarget
 
+from series import request_values
 from series.permissions import director_required
 from tournaments import structures as pure
 from tournaments.models import BlindStructure
@@ -140,9 +141,11 @@ def structure_new(request: HttpRequest) -> HttpResponse:
                 structure_id = last.pk
             else:
                 structure_id = _posted_id(request, "structure")
-            structure = services.structure_copy(
-                structure_id, by=request.user, name=request.POST.get("name") or None
-            )
+            try:
+                name = request_values.text(request.POST.get("name"), max_length=services.NAME_MAX)
+            except request_values.BadValue as error:
+                raise pure.StructureError(error.message) from None
+            structure = services.structure_copy(structure_id, by=request.user, name=name or None)
         else:
             forms = _new_forms(request, source)
             created = _create(request, source, forms)
@@ -160,10 +163,10 @@ def structure_new(request: HttpRequest) -> HttpResponse:
 
 
 def _posted_id(request: HttpRequest, name: str) -> int:
-    try:
-        return int(request.POST.get(name, ""))
-    except ValueError:
-        raise Http404(_("No such structure.")) from None
+    structure_id = request_values.id_or_none(request.POST.get(name))
+    if structure_id is None:
+        raise Http404(_("No such structure."))
+    return structure_id
 
 
 # ---------------------------------------------------------------------------------------------
