@@ -255,11 +255,17 @@ def test_a_heads_up_hand_with_the_table_s_helpers(
     )
     expect(dana.get_by_role("button", name="Post and play")).to_be_visible()
     shoot(dana, "owes")
-    # Waiting for the big blind sits her back in: no more buttons to come back, and the
-    # sentence stays until the blinds are settled.
+    # Waiting for the big blind sits her back in, the choice shown pressed; she may still
+    # change her mind and post before the deal. The sentence stays until the blinds are
+    # settled.
     version = version_of(dana)
     dana.get_by_role("button", name="Wait for the big blind").click()
     expect(dana.locator("#poker")).not_to_have_attribute("data-version", version)
-    expect(dana.get_by_role("button", name="Post and play")).to_have_count(0)
+    expect(dana.get_by_role("button", name="Wait for the big blind")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    expect(dana.get_by_role("button", name="Post and play")).to_have_attribute(
+        "aria-pressed", "false"
+    )
     expect(dana.get_by_role("button", name="Sit out")).to_be_visible()
     expect(owes).to_be_visible()
