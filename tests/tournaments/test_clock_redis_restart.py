@@ -2,10 +2,11 @@
 
 Real processes, as in production: a private ``redis-server`` on a free port (never the
 shared Redis the other tests use), ``celery -A series worker`` and ``celery -A series beat``
-on it, and this test's PostgreSQL database. A clock's next level is pending in the worker as
+on it, two daphnes on it, and this test's PostgreSQL database. A clock's next level is pending in the worker as
 a countdown task, as after a director starts the clock, when Redis stops and starts again on
 the same port, empty (no persistence). The worker must still be running afterwards, the
-heartbeat must come back, and the level must change when its time is up: the task held
+heartbeat must come back, both daphnes must accept sockets and answer the health page, and
+the level must change when its time is up: the task held
 through the outage is gone with Redis, and the sweep on beat stores the change.
 
 Celery 5.7.0 exited here with ``Unrecoverable error: AttributeError("'NoneType' object has
@@ -14,11 +15,13 @@ no attribute 'hostname'")`` (requirements.txt says why and what is pinned instea
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
 import subprocess
 import time
+import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import timedelta
@@ -29,9 +32,11 @@ from celery import Celery
 from django.contrib.auth.models import User
 from django.db import connection
 from django.utils import timezone
+from websockets.exceptions import WebSocketException
+from websockets.sync.client import connect
 
 from series.models import WorkerHeartbeat
-from tests.tables.servers import BASE_DIR, PYTHON, free_port, server_env
+from tests.tables.servers import BASE_DIR, PYTHON, free_port, server_env, start_daphne, stop
 from tournaments.models import Tournament
 from tournaments.services.clock import clock_start
 
@@ -130,6 +135,7 @@ class Celeries:
     worker: subprocess.Popen[bytes]
     beat: subprocess.Popen[bytes]
     worker_log: Path
+    daphne_ports: list[int]
 
     def worker_said(self) -> str:
         return self.worker_log.read_text(errors="replace")[-6000:]
@@ -148,12 +154,35 @@ def celery_on_private_redis(tmp_path: Path) -> Iterator[Celeries]:
     worker_log = tmp_path / "worker.log"
     worker = start_celery(env, worker_log, "worker", "--concurrency", "1")
     beat = start_celery(env, tmp_path / "beat.log", "beat", "-s", str(tmp_path / "schedule"))
+    ports = [free_port(), free_port()]
+    daphnes = [start_daphne(env, port, tmp_path / f"daphne{port}.log") for port in ports]
     try:
-        yield Celeries(redis=redis, worker=worker, beat=beat, worker_log=worker_log)
+        yield Celeries(
+            redis=redis, worker=worker, beat=beat, worker_log=worker_log, daphne_ports=ports
+        )
     finally:
+        for daphne in daphnes:
+            stop(daphne)
         for process in (beat, worker):
             end(process)
         redis.stop()
+
+
+def daphne_serves(port: int) -> bool:
+    """The daphne on ``port`` accepts a socket (its channel layer is on Redis), echoes on it,
+    and answers the health page."""
+    base = f"http://127.0.0.1:{port}"
+    try:
+        with connect(f"ws://127.0.0.1:{port}/ws/health/", origin=base, open_timeout=5) as ws:
+            if json.loads(ws.recv(timeout=5))["type"] != "hello":
+                return False
+            ws.send(json.dumps({"type": "echo", "data": "after"}))
+            if json.loads(ws.recv(timeout=5)) != {"type": "echo", "data": "after"}:
+                return False
+        with urllib.request.urlopen(f"{base}/health/", timeout=5) as response:
+            return response.status == 200
+    except (OSError, TimeoutError, ValueError, WebSocketException):
+        return False
 
 
 def heartbeat_after(moment: object) -> bool:
@@ -194,6 +223,8 @@ def test_the_worker_outlives_a_redis_restart_and_the_clock_goes_on(
         f"no heartbeat after the restart:\n{celeries.worker_said()}",
     )
     assert celeries.worker.poll() is None, f"the worker exited:\n{celeries.worker_said()}"
+    for port in celeries.daphne_ports:
+        wait_until(lambda port=port: daphne_serves(port), 30, f"daphne :{port} did not recover")
 
     if timezone.now() < ends_at:
         assert reload(tournament).level_index == ROW_LEVEL_1
