@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?= -n 2
 
-.PHONY: run test lint fuzz bench soak bench-tables bench-tables-baseline bench-clock bench-standings bench-tournament messages
+.PHONY: run test lint fuzz bench soak soak-tournaments bench-tables bench-tables-baseline bench-clock bench-standings bench-tournament messages
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -90,3 +90,12 @@ messages: $(VENV)/.installed-dev
 # distributed (needs DATABASE_URL on PostgreSQL and REDIS_URL; TOURNAMENT_ARGS to change).
 bench-tournament: $(VENV)/.installed-dev
 	$(PY) benchmarks/tournament.py $(TOURNAMENT_ARGS)
+
+# Online tournaments played to the end through the real servers by people (pages and table
+# sockets) and house bots: six tournaments, embedded, then distributed (DATABASE_URL on
+# PostgreSQL and REDIS_URL; a private redis-server). Fails when a goal does: every
+# tournament finished, no 5xx, no refused socket, no failed task, no table 10 s late, chips
+# exact. SOAK_ARGS to change, e.g. SOAK_ARGS="--tournaments 2 --modes embedded --busy 2".
+SOAK_ARGS ?=
+soak-tournaments: $(VENV)/.installed-dev
+	$(PY) benchmarks/soak_tournaments.py $(SOAK_ARGS)

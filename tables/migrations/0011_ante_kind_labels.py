@@ -4,15 +4,23 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tables', '0010_table_nonce'),
+        ("tables", "0010_table_nonce"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='table',
-            name='ante_kind',
-            field=models.CharField(choices=[('none', 'No ante'), ('each', 'Ante from each player'), ('big-blind', 'Big-blind ante')], default='none', help_text='Who pays the ante: each player, or the big blind for the table.', max_length=20),
+            model_name="table",
+            name="ante_kind",
+            field=models.CharField(
+                choices=[
+                    ("none", "No ante"),
+                    ("each", "Ante from each player"),
+                    ("big-blind", "Big-blind ante"),
+                ],
+                default="none",
+                help_text="Who pays the ante: each player, or the big blind for the table.",
+                max_length=20,
+            ),
         ),
     ]

@@ -206,10 +206,17 @@ def deployed_env(env: dict[str, str], name: str) -> dict[str, str]:
 
 
 def start_site(
-    env: dict[str, str], mode: str, ports: list[int], log: Path | None = None
+    env: dict[str, str],
+    mode: str,
+    ports: list[int],
+    log: Path | None = None,
+    *,
+    celery_log: Path | None = None,
+    celery_loglevel: str = "ERROR",
 ) -> list[subprocess.Popen[bytes]]:
     """Migrate, then serve the site: embedded, ``manage.py serve`` on the first port;
-    distributed, a daphne on every port, one Celery worker (threads) and one beat."""
+    distributed, a daphne on every port, one Celery worker (threads) and one beat, whose
+    output goes to ``celery_log`` when given (at ``celery_loglevel``)."""
     import tempfile
 
     manage(env, "migrate", "--noinput")
@@ -218,17 +225,66 @@ def start_site(
     processes = [start_daphne(env, port, log=log) for port in ports]
     celery = str(Path(PYTHON).with_name("celery"))
     worker = ["worker", "--pool", "threads", "--concurrency", "4", "--without-gossip"]
-    worker += ["--without-mingle", "--without-heartbeat", "--loglevel", "ERROR"]
-    beat = ["beat", "--loglevel", "ERROR", "--schedule", str(Path(tempfile.mkdtemp()) / "beat")]
+    worker += ["--without-mingle", "--without-heartbeat", "--loglevel", celery_loglevel]
+    schedule = str(Path(tempfile.mkdtemp()) / "beat")
+    beat = ["beat", "--loglevel", celery_loglevel, "--schedule", schedule]
     for args in (worker, beat):
         processes.append(
             subprocess.Popen(
                 [celery, "-A", "series", *args],
                 cwd=BASE_DIR,
                 env=env,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
+                stdout=_log(celery_log),
+                stderr=subprocess.STDOUT if celery_log is not None else subprocess.DEVNULL,
                 start_new_session=True,
             )
         )
     return processes
+
+
+def postgres_database_new(url: str, prefix: str) -> tuple[str, str]:
+    """A new empty database on the PostgreSQL server of ``url``: its URL and its name (for
+    ``postgres_database_drop``), so a run never touches the database ``url`` names."""
+    import uuid
+    from urllib.parse import urlparse, urlunparse
+
+    import psycopg
+
+    name = f"{prefix}_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return urlunparse(urlparse(url)._replace(path=f"/{name}")), name
+
+
+def postgres_database_drop(url: str, name: str) -> None:
+    """Drop the database ``postgres_database_new`` made (``url``: the server's admin URL)."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def start_redis(port: int, log: Path | None = None) -> subprocess.Popen[bytes]:
+    """A private ``redis-server`` on ``port`` (no persistence), for a run that must not
+    share a Redis server: channels-redis's pub/sub channels are the server's, whatever the
+    database number, so two sites on one server hear each other's table groups."""
+    import shutil
+
+    binary = shutil.which("redis-server")
+    if binary is None:
+        raise RuntimeError("redis-server is not installed")
+    process = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        stdout=_log(log),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    wait_for_port(port, process, timeout=20)
+    return process
+
+
+def redis_url_on(url: str, db: int) -> str:
+    """``url`` (``redis://host:port/n``) moved to Redis database ``db``."""
+    from urllib.parse import urlparse, urlunparse
+
+    return urlunparse(urlparse(url)._replace(path=f"/{db}"))
