@@ -5,6 +5,7 @@
     python benchmarks/tables_load.py --baseline           # N = 10, 100, each also on the relay
     python benchmarks/tables_load.py --baseline --find-100ms --modes distributed
     python benchmarks/tables_load.py --baseline --modes distributed --tables 100 --warmup 30
+    python benchmarks/tables_load.py --baseline --modes distributed --tables 100 --busy 2
 
 For each mode it starts its own servers on 127.0.0.1 with a fresh database:
 - embedded: ``manage.py serve`` (daphne, in-memory channel layer, Celery in the process)
@@ -25,6 +26,9 @@ second. Traffic stays on 127.0.0.1; every run is bounded by --seconds.
 bare Channels relay (``benchmarks/relay_asgi.py``: one ``group_send`` per move of a snapshot
 recorded in that round, no database), served the same way in that mode; the site's p50 and
 p99 are printed as multiples of the relay's, a yardstick taken in the same minute.
+So are the handshakes: how long each socket waited to be accepted (p99) and how many were
+refused, a storm of connections as at a tournament's start or after a restart.
+``--busy N``: N processes spin on the cores for the whole run (a laptop doing other things).
 ``--find-100ms``: after the --tables counts, rounds at the --steps counts (--step-seconds
 each, ascending) on each side whose p99 could still pass 100 ms there, and say where it did.
 """
@@ -46,7 +50,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlparse, urlunparse
 
 BASE_DIR = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(BASE_DIR))
@@ -128,7 +131,13 @@ def run_helper(env: dict[str, str], *args: str) -> dict[str, Any]:
 
 class Servers:
     def __init__(self, mode: str, workdir: Path, redis_db: int = 7) -> None:
-        from tests.tables.servers import deployed_env, free_port, server_env
+        from tests.tables.servers import (
+            deployed_env,
+            free_port,
+            postgres_database_new,
+            redis_url_on,
+            server_env,
+        )
 
         self.mode = mode
         self.processes: list[subprocess.Popen[bytes]] = []
@@ -142,18 +151,9 @@ class Servers:
             redis = os.environ.get("REDIS_URL", "")
             if not url.startswith(("postgres://", "postgresql://")) or not redis:
                 raise SystemExit("distributed mode needs a PostgreSQL DATABASE_URL and REDIS_URL")
-            import psycopg
-
-            name = f"tables_load_{uuid.uuid4().hex[:8]}"
-            with psycopg.connect(url, autocommit=True) as conn:
-                conn.execute(f'CREATE DATABASE "{name}"')
+            database_url, self.dropdb = postgres_database_new(url, "tables_load")
             self.admin_url = url
-            self.dropdb = name
-            redis_url = urlparse(redis)._replace(path=f"/{redis_db}")
-            env = server_env(
-                DATABASE_URL=urlunparse(urlparse(url)._replace(path=f"/{name}")),
-                REDIS_URL=urlunparse(redis_url),
-            )
+            env = server_env(DATABASE_URL=database_url, REDIS_URL=redis_url_on(redis, redis_db))
         self.env = deployed_env(env, "tables-load")
         self.log = Path(os.environ.get("TABLES_LOAD_LOG", str(workdir / "servers.log")))
 
@@ -175,10 +175,9 @@ class Servers:
         for process in self.processes:
             stop(process)
         if self.dropdb:
-            import psycopg
+            from tests.tables.servers import postgres_database_drop
 
-            with psycopg.connect(self.admin_url, autocommit=True) as conn:
-                conn.execute(f'DROP DATABASE IF EXISTS "{self.dropdb}" WITH (FORCE)')
+            postgres_database_drop(self.admin_url, self.dropdb)
 
 
 class RelayServers:
@@ -293,13 +292,19 @@ async def bot_socket(
     style = STYLES[seat % len(STYLES)]
     await asyncio.sleep(state["ramp"] * table_index / max(1, state["tables"]))
     opening = time.perf_counter()
-    async with connect(
-        url,
-        origin=origin,
-        additional_headers={"Cookie": cookie},
-        open_timeout=60,
-        max_size=2**20,
-    ) as ws:
+    try:
+        opened = await connect(
+            url,
+            origin=origin,
+            additional_headers={"Cookie": cookie},
+            open_timeout=60,
+            max_size=2**20,
+        )
+    except Exception:
+        # Refused or timed out before the server answered the handshake.
+        state["refused"] += 1
+        raise
+    async with opened as ws:
         state["handshakes"].append(time.perf_counter() - opening)
         planned: asyncio.Task[None] | None = None
 
@@ -377,6 +382,7 @@ async def drive(
         # Seconds from each socket's TCP connect to its handshake's answer (daphne drops a
         # handshake not answered within five seconds: "did not receive a valid HTTP response").
         "handshakes": [],
+        "refused": 0,
     }
     rng = random.Random(7)
     tasks = []
@@ -449,7 +455,9 @@ async def drive(
         "client_cpu": 100 * cpu / elapsed,
         "first_failure": repr(failures[0]) if failures else "",
         "handshake_p50": _percentile(sorted(state["handshakes"]), 50),
+        "handshake_p99": _percentile(sorted(state["handshakes"]), 99),
         "handshake_max": max(state["handshakes"], default=float("nan")),
+        "refused": state["refused"],
         "frame_bytes": state["bytes"] / max(1, state["frames"]),
         "typical": _typical(state["samples"]),
     }
@@ -524,6 +532,13 @@ def main() -> None:
         "--step-seconds", type=float, default=20.0, help="measuring time of the steps' rounds"
     )
     parser.add_argument(
+        "--busy",
+        type=int,
+        default=0,
+        help="processes spinning on the cores for the whole run, standing for a laptop "
+        "doing other things (0)",
+    )
+    parser.add_argument(
         "--redis-db",
         type=int,
         default=7,
@@ -537,6 +552,25 @@ def main() -> None:
         args.tables = [10, 100] if args.baseline else [10, 50, 100]
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "series.settings")
+    spinners = busy_start(args.busy)
+    try:
+        _run(args)
+    finally:
+        busy_stop(spinners)
+
+
+def busy_start(count: int) -> list[subprocess.Popen[bytes]]:
+    """``count`` processes that spin on the cores until stopped (a host's other work)."""
+    return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+
+
+def busy_stop(spinners: list[subprocess.Popen[bytes]]) -> None:
+    for spinner in spinners:
+        spinner.kill()
+        spinner.wait()
+
+
+def _run(args: argparse.Namespace) -> None:
     began = time.perf_counter()
     rows: list[dict[str, Any]] = []
     print(_header(), flush=True)
@@ -571,6 +605,10 @@ def main() -> None:
         print()
         print(_ratio_header())
         for line in _ratios(rows):
+            print(line)
+        print()
+        print(_handshake_header())
+        for line in _handshake_ratios(rows):
             print(line)
     if args.find_100ms:
         print()
@@ -649,8 +687,9 @@ def _done(result: dict[str, Any], mode: str, kind: str, n: int, started: float) 
     if result["first_failure"]:
         print(f"  first client failure: {result['first_failure'][:300]}", flush=True)
     print(
-        f"  handshakes: median {result['handshake_p50']:.2f} s, slowest "
-        f"{result['handshake_max']:.2f} s",
+        f"  handshakes: median {result['handshake_p50']:.3f} s, p99 "
+        f"{result['handshake_p99']:.3f} s, slowest {result['handshake_max']:.3f} s, "
+        f"refused {result['refused']}",
         flush=True,
     )
     return result
@@ -698,6 +737,37 @@ def _ratios(rows: list[dict[str, Any]]) -> list[str]:
         lines.append(
             f"{site['mode']:<12} {site['tables']:>6} {site['p50']:>9.1f} {other['p50']:>9.1f} "
             f"{p50:>6.1f} {site['p99']:>9.1f} {other['p99']:>9.1f} {p99:>6.1f} "
+            f"{'met' if met else 'no':>5}"
+        )
+    return lines
+
+
+# Sockets accepted as fast as a bare relay's, within this factor at the 99th percentile, and
+# none refused (a tournament's start and a reconnect wave after a restart are such storms).
+GOAL_HANDSHAKE_P99 = 10.0
+
+
+def _handshake_header() -> str:
+    return (
+        f"{'mode':<12} {'tables':>6} {'site hs p99':>11} {'relay hs p99':>12} {'x':>6} "
+        f"{'refused':>7} {'goal':>5}"
+    )
+
+
+def _handshake_ratios(rows: list[dict[str, Any]]) -> list[str]:
+    """Per mode and table count: the site's handshake p99 over the relay's, and refusals."""
+    lines = []
+    relay = {(r["mode"], r["tables"]): r for r in rows if r["kind"] == "relay"}
+    for site in rows:
+        other = relay.get((site["mode"], site["tables"]))
+        if site["kind"] != "site" or other is None:
+            continue
+        ratio = site["handshake_p99"] / other["handshake_p99"]
+        refused = site["refused"] + other["refused"]
+        met = ratio <= GOAL_HANDSHAKE_P99 and not refused
+        lines.append(
+            f"{site['mode']:<12} {site['tables']:>6} {site['handshake_p99'] * 1000:>9.1f}ms "
+            f"{other['handshake_p99'] * 1000:>10.1f}ms {ratio:>6.1f} {refused:>7} "
             f"{'met' if met else 'no':>5}"
         )
     return lines
