@@ -3,6 +3,7 @@
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from django.urls import reverse
 
 from tests.conftest import PASSWORD
 
@@ -46,3 +47,15 @@ def test_a_good_login_resets_the_count(player: User) -> None:
     assert _attempt(client, player.username, PASSWORD).status_code == 302
     for _ in range(4):
         assert _attempt(Client(), player.username, "wrong").status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_username_longer_than_any_account_is_refused_before_authenticating() -> None:
+    # django-axes stores a failed attempt's username in 255 characters: PostgreSQL refused
+    # a 100 kB one with an error, a 500.
+    from axes.models import AccessAttempt
+
+    response = Client().post(reverse("login"), {"username": "x" * 100_000, "password": "pw"})
+    assert response.status_code == 200
+    assert "Use at most 150 characters." in response.content.decode()
+    assert not AccessAttempt.objects.exists()

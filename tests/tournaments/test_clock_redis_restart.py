@@ -204,7 +204,9 @@ def test_the_worker_outlives_a_redis_restart_and_the_clock_goes_on(
     # end goes to the worker as schedule_clock sends it, and the worker holds it unacked.
     ends_at = timezone.now() + timedelta(seconds=LEVEL_ENDS_IN)
     tournament = clock_start(clock_tournament.pk, by=director, now=ends_at - timedelta(minutes=20))
-    with Celery("probe", broker=celeries.redis.url) as probe:
+    # Not set as the current app: the tasks' proxies of later tests in this process must still
+    # resolve to the site's app (and its broker).
+    with Celery("probe", broker=celeries.redis.url, set_as_current=False) as probe:
         probe.send_task(
             "tournaments.tasks.clock_tick_task",
             args=(tournament.pk, ROW_LEVEL_1, tournament.clock_version),
