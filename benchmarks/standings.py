@@ -14,7 +14,7 @@ queries of one run
 (reported apart: it writes every result's points, later runs write none). The same for half
 as many events, to show the query count does not grow with them. Last, the task's real
 work: the recompute just after the season's last event finished (its results not yet
-scored, the chart without it), median of RUNS. Issue 12's goal: under
+scored, the chart without it), median of RUNS. The goal: under
 200 ms for 50 events and 200 players.
 """
 

@@ -722,7 +722,7 @@ def _ratio_header() -> str:
 def _ratios(rows: list[dict[str, Any]]) -> list[str]:
     """Per mode and table count measured on both: the site's latency over the relay's.
 
-    "goal" is issue 15's (stated for distributed mode at 100 tables): p50 within 2x the
+    "goal" is the live tables' speed goal (stated for distributed mode at 100 tables): p50 within 2x the
     relay's, p99 within 3x, and no client errors in either round.
     """
     lines = []

@@ -1,4 +1,4 @@
-"""Benchmark of an online tournament: N house bots played to one winner (issue 13).
+"""Benchmark of an online tournament: N house bots played to one winner.
 
     python benchmarks/tournament.py                          # 300 bots, 50 tables of six
     python benchmarks/tournament.py --modes embedded --players 60

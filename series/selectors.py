@@ -33,7 +33,7 @@ def seasons_with_events() -> QuerySet[Season]:
     return Season.objects.prefetch_related("events")
 
 
-# -- the calendar and event pages (issue 12, s2) -----------------------------------------
+# -- the calendar and event pages -----------------------------------------
 
 
 def events_later_this_season(event: Event | None, limit: int = 3) -> list[Event]:
@@ -150,7 +150,7 @@ def standings_events(season: Season) -> list[Event]:
     return list(Event.objects.filter(pk__in=counted).order_by("starts_at", "number", "pk"))
 
 
-# Players, corrections and the settle-up (issue 12 items 5-7) ----------------------------
+# Players, corrections and the settle-up ----------------------------
 
 
 @dataclass(frozen=True)

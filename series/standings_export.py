@@ -1,4 +1,4 @@
-"""The season's standings as CSV: the command-line contract of issue 12, and the file the
+"""The season's standings as CSV: the command-line contract, and the file the
 leaderboard page offers, written by this one function so the two cannot differ.
 
     rank,player,points,events,wins,best_finish

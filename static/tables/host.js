@@ -1,4 +1,4 @@
-/* The host's and the ledger's part of the table page (issue 10 items 12-14).
+/* The host's and the ledger's part of the table page.
  *
  *   - the table's state for everyone: "Paused by the host", "Closing after this hand", closed;
  *   - links to the ledger (players of the table) and the host page (its host and directors);

@@ -1,5 +1,5 @@
 """The season list, the season calendar and event pages, for anonymous visitors, players
-and directors (issue 12 item 2)."""
+and directors."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Failed logins are limited per account and per address (issue 10, defect 10)."""
+"""Failed logins are limited per account and per address."""
 
 import pytest
 from django.contrib.auth.models import User

@@ -1,4 +1,4 @@
-"""The hand helper (issue 10 item 15): each player's best high and, in Hi/Lo, best low.
+"""The hand helper: each player's best high and, in Hi/Lo, best low.
 
 The engine finds the hands; the snapshot carries them as codes, only in the player's own
 ``you``: they are made of that player's hole cards, so no other socket may see them.

@@ -1,4 +1,4 @@
-"""The live tables in the reader's language (issue 14).
+"""The live tables in the reader's language.
 
 A socket speaks the language of its own handshake (the language cookie, then
 Accept-Language), whoever caused the error or the change; the engine's refusals are worded

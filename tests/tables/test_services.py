@@ -290,7 +290,7 @@ def test_bots_fill_empty_seats_and_play_through_the_protocol(
         assert bot_move(table.pk)
     assert current(table).is_complete
     counts = table_chip_count(table)
-    # A bot that busted bought in again (issue 10, defect 8): every chip is still accounted.
+    # A bot that busted bought in again: every chip is still accounted.
     rebought = TableLedger.objects.filter(table=table, kind="buy_in").count() - 3
     assert counts["bought_in"] == (3 + rebought) * table.max_buy_in
     assert counts["bought_in"] - counts["cashed_out"] == counts["seated"]
@@ -579,7 +579,7 @@ def test_a_busted_house_bot_buys_in_again_so_a_demo_table_plays_on(
 
 def test_house_option_the_home_series_pot_counts_the_small_blinds_call(director: User) -> None:
     # seeds/home-series-event-plo8.txt: "if the blinds are 25/50 and the button wants to
-    # raise the pot, the total bet will be 200". Off by default (issue 10, item 16).
+    # raise the pot, the total bet will be 200". Off by default.
     def first_raise_max(option: bool) -> int:
         table = services.table_create(
             created_by=director,

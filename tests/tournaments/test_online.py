@@ -1,4 +1,4 @@
-"""Online tournaments (issue 13): live tables dealt at the level in force, eliminations and
+"""Online tournaments: live tables dealt at the level in force, eliminations and
 places from each hand's end, balancing between hands, hand-for-hand, pause, a whole
 tournament of bots, and its hand histories."""
 

@@ -1,4 +1,4 @@
-"""The hand histories of an online tournament as PHH (issue 13, item 8).
+"""The hand histories of an online tournament as PHH.
 
 Every hand its live tables dealt, in the order dealt, through the engine's one writer
 (``tables.engine.phh``) with the tournament's facts added: the players' names, the table,

@@ -1,4 +1,4 @@
-"""Online tournaments: the tournament played on the live tables (issue 13).
+"""Online tournaments: the tournament played on the live tables.
 
 The tournament-night rules (``tournaments.seating``, ``services.seating``, ``results``) run
 the tournament; the live tables (``tables.services``, the tournament kind) deal it. The

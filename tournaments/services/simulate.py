@@ -1,4 +1,4 @@
-"""A whole online tournament of house bots, played through the real services (issue 13).
+"""A whole online tournament of house bots, played through the real services.
 
 ``tournament_simulate`` creates an event and a tournament, registers the bots
 (``online_bots_fill``), starts it (the seat draw, the clock, the live tables) and then plays

@@ -1,5 +1,5 @@
 """The console's online section: start on the live tables, house bots, pause and resume the
-tournament (the core's, issue 13 item 5), offer a deal on the players' screens, the lobby
+tournament, offer a deal on the players' screens, the lobby
 link.
 
 Shown for an online tournament only (``_console_online.html``, included by the console

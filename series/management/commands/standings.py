@@ -1,6 +1,6 @@
 """Print a season's standings: ``python manage.py standings --season ID --csv``.
 
-The CSV is the command-line contract other tools rely on (issue 12): the header
+The CSV is the command-line contract other tools rely on: the header
 ``rank,player,points,events,wins,best_finish``, points with two decimals, one row per player
 who played, in rank order; the same bytes as the leaderboard page's download.
 """
