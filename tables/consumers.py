@@ -36,10 +36,8 @@ from tables.live import (
     table_snapshot_text,
     table_snapshot_text_if_cached,
 )
-from tables.models import Table
 from tables.notices import notice_frame, notices_take
 from tables.protocol import error_frame, handle_frame, handle_move_on_loop
-from tables.selectors import may_watch
 from tables.throttle import SOCKETS_PER_TABLE
 from tables.timing import SERVER_HEARTBEAT_SECONDS
 
@@ -207,19 +205,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         # burst of connections the database work below can take longer than that.
         await self.accept()
         self.user = await scope_user(self.scope)
-        created, watchable = await database_sync_to_async(self._table_watchable)()
-        if created is None:
-            await self.close(code=CLOSE_NO_TABLE)
-            return
-        if not watchable:
-            # A private table, and no invite link in this session: as its page, refuse.
-            with translation.override(self.language):
-                text = _("this table is private")
-            await self.send_json(error_frame("private", text))
-            await self.close(code=CLOSE_PRIVATE)
-            return
-        self.table_created_at = created
-        if self.user is not None and self.user.is_authenticated:
+        player = self.user is not None and self.user.is_authenticated
+        if player:
             slot = (self.table_id, self.user.pk)
             if _OPEN[slot] >= SOCKETS_PER_TABLE:
                 with translation.override(self.language):
@@ -231,23 +218,44 @@ class TableConsumer(AsyncWebsocketConsumer):
                 return
             _OPEN[slot] += 1
             self.slot = slot
+            # The process's first beat is recorded before it counts any socket.
+            await _server_alive()
         broadcast.remember_socket_loop()
+        # In the group before the table is read: no change after the read is missed.
         self.group = broadcast.table_group(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        if self.user is not None and self.user.is_authenticated:
-            await _server_alive()
-            await database_sync_to_async(services.seat_connection)(self.table_id, self.user, 1)
-            self.counted = True
-        await self.send_snapshot()
-        await self._follow()
-        await self._notices_kept()
+        opened = await database_sync_to_async(self._open)()
+        self.counted = opened.counted
+        if opened.created_at is None or not opened.watchable:
+            if opened.created_at is None:
+                await self.close(code=CLOSE_NO_TABLE)
+                return
+            # A private table, and no invite link in this session: as its page, refuse.
+            with translation.override(self.language):
+                text = _("this table is private")
+            await self.send_json(error_frame("private", text))
+            await self.close(code=CLOSE_PRIVATE)
+            return
+        self.table_created_at = opened.created_at
+        if opened.version > self.sent_version:
+            self.sent_version = opened.version
+            await self.send(text_data=opened.text)
+        if opened.elsewhere is not None:
+            await self.table_moved(
+                {
+                    "user_id": self.user.pk,
+                    "to_table": opened.elsewhere[0],
+                    "to_seat": opened.elsewhere[1],
+                }
+            )
+        for notice in opened.notices:
+            await self._send_notice(notice)
         self.resync = asyncio.get_running_loop().create_task(self._resync())
 
-    def _table_watchable(self) -> tuple[Any, bool]:
-        table = Table.objects.filter(pk=self.table_id).first()
-        if table is None:
-            return None, False
-        return table.created_at, may_watch(table, self.user, self.scope.get("session"))
+    def _open(self) -> services.SocketOpened:
+        # On a database thread, in this socket's language (see ``_snapshot_text``).
+        with translation.override(self.language):
+            return services.socket_open(self.table_id, self.user, self.scope.get("session"))
 
     async def _resync(self) -> None:
         while True:
@@ -382,14 +390,6 @@ class TableConsumer(AsyncWebsocketConsumer):
                 "url": reverse("tables:table", args=[event["to_table"]]),
             }
         )
-
-    async def _notices_kept(self) -> None:
-        """What was told to this player while no page of theirs was open (``tables.notices``),
-        after the snapshot it explains."""
-        if self.user is None or not self.user.is_authenticated:
-            return
-        for notice in await database_sync_to_async(notices_take)(self.table_id, self.user.pk):
-            await self._send_notice(notice)
 
     async def table_notice(self, event: dict[str, Any]) -> None:
         # Only the player's own sockets say it; every one of their open pages does, and the

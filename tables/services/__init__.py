@@ -36,6 +36,7 @@ from tables.services.seating import (
     table_create,
 )
 from tables.services.servers import SERVER_NAME, server_heartbeat, servers_forget_gone
+from tables.services.sockets import SocketOpened, socket_open
 from tables.services.tournament import (
     SeatMoved,
     Sitter,
@@ -58,6 +59,7 @@ __all__ = [
     "SERVER_NAME",
     "ActResult",
     "SeatMoved",
+    "SocketOpened",
     "Sitter",
     "Stakes",
     "bot_style_of",
@@ -93,6 +95,7 @@ __all__ = [
     "seat_take",
     "server_heartbeat",
     "servers_forget_gone",
+    "socket_open",
     "table_act",
     "table_act_on_loop",
     "table_add_bots",
