@@ -17,6 +17,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from asgiref.sync import sync_to_async
+from autobahn.exception import Disconnected
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.middleware import BaseMiddleware
@@ -181,6 +182,12 @@ class TableConsumer(AsyncWebsocketConsumer):
             await handler(message)
         except StopConsumer:
             raise
+        except Disconnected:
+            # The reader closed the socket while a frame was on its way to it: daphne's
+            # ``websocket.disconnect`` follows and does the bookkeeping. Nothing failed.
+            logger.info(
+                "table %s: %s to a closed socket", getattr(self, "table_id", "?"), message["type"]
+            )
         except Exception:
             # No message may end a socket's bookkeeping: an exception here would close it
             # with 1011 without ``disconnect`` (the player would stay "connected" for the
