@@ -1926,6 +1926,9 @@ def main() -> None:
         verbose=args.verbose,
         keep_logs=args.keep_logs,
     )
+    # Stopped by a signal (a `kill`, a CI timeout), unwind as Ctrl-C does, through the
+    # `finally`s that stop the servers, the worker and the spinning processes.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     failed = False
     for mode in benchmark_modes(args.modes):
         report = soak_mode(mode, options)

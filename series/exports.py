@@ -19,6 +19,7 @@ from icalendar import Event as CalendarEvent
 
 from series import event_sections, selectors
 from series.models import Event
+from series.net import net_result
 from tables.engine.phh import dumps_phhs
 from tables.selectors import hand_phh_for, hands_played_by
 
@@ -40,6 +41,7 @@ RESULTS_CSV_HEADER = (
     "reentries",
     "paid_in",
     "points",
+    "net",
 )
 
 
@@ -93,7 +95,10 @@ def events_ical(name: str, events: Iterable[Event], url_of: Callable[[Event], st
 def event_results_csv(event: Event) -> str:
     """The event's results, one row per player, best place first (``RESULTS_CSV_HEADER``).
 
-    Column names are a file format other tools read, so they stay in English.
+    Column names are a file format other tools read, so they stay in English. ``paid_in``
+    is everything the player paid, fees included, and ``net`` is ``series.net``'s: prize
+    plus bounties minus paid_in, as on the profile and the settle-up. ``net`` comes last so
+    a reader of the older columns by position is not thrown off.
     """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
@@ -111,6 +116,7 @@ def event_results_csv(event: Event) -> str:
                 result.reentries,
                 result.paid_in,
                 f"{result.points:.2f}",
+                net_result(prize=result.prize, bounties=result.bounties, paid_in=result.paid_in),
             ]
         )
     return out.getvalue()

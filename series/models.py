@@ -12,6 +12,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from series import amounts
 from series.formula import Formula, FormulaError
 from tables.engine.config import Game, Structure
 from tables.models import GAME_CHOICES, STRUCTURE_CHOICES
@@ -50,6 +51,7 @@ class Season(models.Model):
     season_pot_per_entry = models.PositiveIntegerField(
         _("season pot per entry"),
         default=0,
+        validators=[amounts.money_max()],
         help_text=_("Taken from each entry's fee for the final event or a trophy."),
     )
 
@@ -93,11 +95,18 @@ class Event(models.Model):
         choices=STRUCTURE_CHOICES,
         default=Structure.POT_LIMIT.value,
     )
-    buy_in = models.PositiveIntegerField(_("buy-in"), help_text=_("Goes to the prize pool."))
-    fee = models.PositiveIntegerField(
-        _("fee"), default=0, help_text=_("Kept outside the prize pool.")
+    buy_in = models.PositiveIntegerField(
+        _("buy-in"), help_text=_("Goes to the prize pool."), validators=[amounts.money_max()]
     )
-    starting_stack = models.PositiveIntegerField(_("starting stack"), default=10000)
+    fee = models.PositiveIntegerField(
+        _("fee"),
+        default=0,
+        help_text=_("Kept outside the prize pool."),
+        validators=[amounts.money_max()],
+    )
+    starting_stack = models.PositiveIntegerField(
+        _("starting stack"), default=10000, validators=[amounts.chips_max()]
+    )
     notes = models.TextField(_("notes"), blank=True)
     number = models.PositiveSmallIntegerField(
         _("event number"), null=True, blank=True, help_text=_("Event 2 of the season.")
@@ -189,14 +198,16 @@ class Result(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="results")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="results")
     place = models.PositiveIntegerField(_("place"))
-    prize = models.PositiveIntegerField(_("prize"), default=0)
-    bounties = models.PositiveIntegerField(_("bounties"), default=0)
+    prize = models.PositiveIntegerField(_("prize"), default=0, validators=[amounts.prize_max()])
+    bounties = models.PositiveIntegerField(
+        _("bounties"), default=0, validators=[amounts.prize_max()]
+    )
     knockouts = models.PositiveSmallIntegerField(_("knockouts"), default=0)
     rebuys = models.PositiveSmallIntegerField(_("rebuys"), default=0)
     addons = models.PositiveSmallIntegerField(_("add-ons"), default=0)
     reentries = models.PositiveSmallIntegerField(_("re-entries"), default=0)
     # What the player paid in: buy-ins, rebuys, add-ons and fees (for the settle-up).
-    paid_in = models.PositiveIntegerField(_("paid in"), default=0)
+    paid_in = models.PositiveIntegerField(_("paid in"), default=0, validators=[amounts.prize_max()])
     points = models.DecimalField(max_digits=10, decimal_places=2, default=0)
     tournament_id = models.PositiveBigIntegerField(null=True, blank=True, editable=False)
 
@@ -283,7 +294,7 @@ class Transfer(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="transfers")
     payer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     payee = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    amount = models.PositiveIntegerField()
+    amount = models.PositiveIntegerField(validators=[amounts.prize_max()])
     paid_at = models.DateTimeField(null=True, blank=True)
     marked_by = models.ForeignKey(
         "auth.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

@@ -27,6 +27,8 @@ from django.http import HttpRequest
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
+from series import amounts
+
 # PostgreSQL's column ranges (SQLite takes 64 bits in any integer column, PostgreSQL refuses
 # a value beyond its column's type with an error).
 SMALLINT_MAX = 32_767
@@ -122,7 +124,8 @@ def next_path(request: HttpRequest, raw: Any) -> str | None:
 
 def integer_fields_bounded(form: forms.BaseForm, default: int = AMOUNT_MAX) -> None:
     """Give each whole-number field of ``form`` with no upper bound its column's: a model
-    form's field that of its model field, any other ``default`` (chips and money).
+    form's field that of its model field (or the field's amount bound, ``series.amounts``),
+    any other ``default`` (chips and money).
 
     Django's model forms check a value against the range of the database in use, and
     SQLite's is 64 bits: without this a number that PostgreSQL refuses passes the form.
@@ -134,9 +137,16 @@ def integer_fields_bounded(form: forms.BaseForm, default: int = AMOUNT_MAX) -> N
         maximum = default
         if model is not None:
             try:
-                maximum = COLUMN_MAX.get(model.get_field(name).get_internal_type(), default)
+                model_field = model.get_field(name)
             except FieldDoesNotExist:
                 pass
+            else:
+                # An amount's own bound (money, chips), said as people read it.
+                bound = amounts.bound_of(model_field)
+                if bound is not None:
+                    amounts.field_bound(field, bound)
+                    continue
+                maximum = COLUMN_MAX.get(model_field.get_internal_type(), default)
         field.max_value = maximum
         field.validators.append(MaxValueValidator(maximum))
         field.widget.attrs["max"] = maximum

@@ -9,8 +9,9 @@ from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
+from series import amounts
 from series.models import Player
-from series.request_values import AMOUNT_MAX, INTEGER_MAX, SMALLINT_MAX
+from series.request_values import INTEGER_MAX, SMALLINT_MAX
 
 # The browser's own check for the amounts; the service refuses a negative one with a
 # message that names the player, whatever sent it.
@@ -23,16 +24,18 @@ class CorrectionRowForm(forms.Form):
     player = forms.ModelChoiceField(
         label=_("player"), queryset=Player.objects.order_by("name", "pk"), required=False
     )
-    # Each bounded by its column (``Result``): money and places in integers, counts in
-    # small integers.
+    # Money bounded as ``Result``'s (``series.amounts``), places by their integer column,
+    # counts by their small-integer one.
     place = forms.IntegerField(
         label=_("place"), required=False, max_value=INTEGER_MAX, widget=NUMBER
     )
-    prize = forms.IntegerField(
-        label=_("prize"), initial=0, required=False, max_value=AMOUNT_MAX, widget=NUMBER
+    prize = amounts.field_bound(
+        forms.IntegerField(label=_("prize"), initial=0, required=False, widget=NUMBER),
+        amounts.prize_max(),
     )
-    bounties = forms.IntegerField(
-        label=_("bounties"), initial=0, required=False, max_value=AMOUNT_MAX, widget=NUMBER
+    bounties = amounts.field_bound(
+        forms.IntegerField(label=_("bounties"), initial=0, required=False, widget=NUMBER),
+        amounts.prize_max(),
     )
     knockouts = forms.IntegerField(
         label=_("knockouts"), initial=0, required=False, max_value=SMALLINT_MAX, widget=NUMBER
@@ -43,8 +46,9 @@ class CorrectionRowForm(forms.Form):
     addons = forms.IntegerField(
         label=_("add-ons"), initial=0, required=False, max_value=SMALLINT_MAX, widget=NUMBER
     )
-    paid_in = forms.IntegerField(
-        label=_("paid in"), initial=0, required=False, max_value=AMOUNT_MAX, widget=NUMBER
+    paid_in = amounts.field_bound(
+        forms.IntegerField(label=_("paid in"), initial=0, required=False, widget=NUMBER),
+        amounts.prize_max(),
     )
     remove = forms.BooleanField(label=_("remove"), required=False)
 

@@ -29,6 +29,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from django.utils.translation import gettext as _
 
 from series.formula import Formula, FormulaError
+from series.net import net_result
 
 SQUARE_ROOT = "sqrt"
 PLACES = "places"
@@ -142,8 +143,14 @@ def result_points(rules: Rules, event: EventIn, result: ResultIn, entrants: int)
     return square_root_points(entrants, max(1, result.place), b)
 
 
+def field_counts(field: int, min_field: int) -> bool:
+    """Whether an event of ``field`` players is big enough to count, ``min_field`` being the
+    season's smallest field that counts (an event nobody played never counts)."""
+    return field >= max(1, min_field)
+
+
 def event_counts(rules: Rules, event: EventIn) -> bool:
-    return event.counts and len(event.results) >= max(1, rules.min_field)
+    return event.counts and field_counts(len(event.results), rules.min_field)
 
 
 @dataclass
@@ -169,7 +176,7 @@ class _Tally:
             self.best_finish = result.place
         self.cashes += result.prize > 0
         self.knockouts += result.knockouts
-        self.net += result.prize + result.bounties - result.paid_in
+        self.net += net_result(prize=result.prize, bounties=result.bounties, paid_in=result.paid_in)
 
 
 def _ranks(

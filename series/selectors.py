@@ -1,5 +1,7 @@
 """Reads that several views share."""
 
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
@@ -8,6 +10,7 @@ from typing import Any
 from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
 from django.utils import timezone
 
+from series import scoring
 from series.models import (
     Event,
     Player,
@@ -18,6 +21,7 @@ from series.models import (
     StandingPoint,
     Transfer,
 )
+from series.net import net_result
 
 
 def events_upcoming(now: datetime | None = None) -> QuerySet[Event]:
@@ -93,6 +97,52 @@ def event_for_page(event_id: int) -> Event | None:
     return _with_winners_and_field(events).first()
 
 
+# Why an event scores no points (``event_not_counted``).
+LEFT_OUT = "left-out"
+TOO_SMALL = "too-small"
+
+
+def event_not_counted(event: Event) -> str:
+    """Why ``event`` scores no points in the standings: ``LEFT_OUT`` (the director left it
+    out), ``TOO_SMALL`` (it finished with fewer players than the season's smallest field
+    that counts, ``series.scoring.field_counts``), or "" when it counts or may still.
+
+    Uses the ``field_size`` the calendar's reads annotate when there, else counts.
+    """
+    if not event.counts:
+        return LEFT_OUT
+    if event.finished_at is None:
+        return ""
+    field = getattr(event, "field_size", None)
+    if field is None:
+        field = Result.objects.filter(event=event).count()
+    # No results stored yet: nothing to score, and nothing to tell the players.
+    if field and not scoring.field_counts(field, event.season.min_field):
+        return TOO_SMALL
+    return ""
+
+
+@dataclass(frozen=True)
+class NotCounted:
+    """A finished event of the season that scores no points, and why."""
+
+    event: Event
+    reason: str
+
+    @property
+    def too_small(self) -> bool:
+        return self.reason == TOO_SMALL
+
+
+def events_not_counted(season: Season) -> list[NotCounted]:
+    """The season's finished events that score no points, in calendar order (the
+    leaderboard names them, so nobody wonders where a night's points went)."""
+    events = Event.objects.filter(season=season, finished_at__isnull=False).select_related("season")
+    events = events.annotate(field_size=Count("results")).order_by("starts_at", "number", "pk")
+    found = [NotCounted(event, event_not_counted(event)) for event in events]
+    return [item for item in found if item.reason]
+
+
 def event_results(event: Event) -> QuerySet[Result]:
     """The event's results table, best place first."""
     return (
@@ -100,6 +150,13 @@ def event_results(event: Event) -> QuerySet[Result]:
         .select_related("player")
         .order_by("place", "player__name", "pk")
     )
+
+
+def places_tied(results: Iterable[Result]) -> frozenset[int]:
+    """The places two or more of ``results`` hold (players who tie share one), for
+    ``place_shown``: "3 (tied)"."""
+    held = Counter(result.place for result in results)
+    return frozenset(place for place, count in held.items() if count > 1)
 
 
 def player_of_user(user: Any) -> Player | None:
@@ -168,7 +225,7 @@ class ProfileResult:
 
     @property
     def net(self) -> int:
-        return self.prize + self.bounties - self.paid_in
+        return net_result(prize=self.prize, bounties=self.bounties, paid_in=self.paid_in)
 
     @property
     def cashed(self) -> bool:

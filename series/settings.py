@@ -282,6 +282,10 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 # Dates, times and numbers as each language writes them ("vendredi 27 novembre 2026 ·
 # 19 h 30", "10 000 jetons"): series/formats/<lang>/formats.py over Django's own.
 FORMAT_MODULE_PATH = ["series.formats"]
+# No global thousands separator: an id, a coordinate or a stack written into an attribute,
+# JSON or CSV stays "10000" for the program that reads it. Amounts people read are grouped
+# where they are written, by ``series.amounts`` ("10,000 chips", "10 000 jetons").
+USE_THOUSAND_SEPARATOR = False
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True

@@ -1,9 +1,11 @@
 """Who pays whom after a night, with the fewest payments (pure Python, no Django).
 
-Each player has a net result: what they won minus what they paid in. The nets sum to zero,
-and the settle-up is a list of payments from those below zero to those above it.
+Each player has a balance to settle: what they won minus what they put in the prize pool.
+The balances sum to zero, and the settle-up is a list of payments from those below zero to
+those above it. (A player's net result, fees included, is ``series.net``'s: a different
+number, so it is not called a balance here.)
 
-``n`` players with a nonzero net can always settle in ``n - 1`` payments (each payment
+``n`` players with a nonzero balance can always settle in ``n - 1`` payments (each payment
 settles at least one player, and the last settles two). Fewer are possible when the players
 split into groups that each sum to zero on their own: each group of ``m`` settles in
 ``m - 1``, so the fewest payments are ``n - g`` for the largest number ``g`` of zero-sum
@@ -23,12 +25,12 @@ from typing import Generic, TypeVar
 
 K = TypeVar("K", bound=Hashable)
 
-# Players with a nonzero net up to which the fewest payments are found exactly.
+# Players with a nonzero balance up to which the fewest payments are found exactly.
 EXACT_LIMIT = 15
 
 
 class SettleError(ValueError):
-    """The nets cannot be settled: they do not sum to zero."""
+    """The balances cannot be settled: they do not sum to zero."""
 
 
 @dataclass(frozen=True)
@@ -38,29 +40,29 @@ class Payment(Generic[K]):
     amount: int
 
 
-def settle(nets: Mapping[K, int]) -> list[Payment[K]]:
-    """The payments that settle ``nets`` (player -> won minus paid in), fewest first.
+def settle(balances: Mapping[K, int]) -> list[Payment[K]]:
+    """The payments that settle ``balances`` (player -> won minus put in), fewest first.
 
-    Exact (the fewest possible) when at most ``EXACT_LIMIT`` players have a nonzero net; at
-    most one fewer payments than players otherwise. The order of ``nets`` breaks ties, so
-    the same nets always give the same payments. Raises ``SettleError`` when the nets do not
-    sum to zero.
+    Exact (the fewest possible) when at most ``EXACT_LIMIT`` players have a nonzero
+    balance; at most one fewer payments than players otherwise. The order of ``balances``
+    breaks ties, so the same balances always give the same payments. Raises
+    ``SettleError`` when the balances do not sum to zero.
     """
-    total = sum(nets.values())
+    total = sum(balances.values())
     if total:
-        raise SettleError(f"the nets sum to {total}, not 0: someone's result is missing")
-    players = [player for player, net in nets.items() if net]
+        raise SettleError(f"the balances sum to {total}, not 0: someone's result is missing")
+    players = [player for player, balance in balances.items() if balance]
     if len(players) > EXACT_LIMIT:
-        return _greedy(players, nets)
+        return _greedy(players, balances)
     payments: list[Payment[K]] = []
-    for group in zero_sum_groups([nets[p] for p in players]):
-        payments.extend(_greedy([players[i] for i in group], nets))
+    for group in zero_sum_groups([balances[p] for p in players]):
+        payments.extend(_greedy([players[i] for i in group], balances))
     return payments
 
 
-def fewest_payments(nets: Sequence[int]) -> int:
-    """The fewest payments that settle ``nets`` (exact; for the tests and small fields)."""
-    values = [net for net in nets if net]
+def fewest_payments(balances: Sequence[int]) -> int:
+    """The fewest payments that settle ``balances`` (exact; for the tests and small fields)."""
+    values = [balance for balance in balances if balance]
     return len(values) - len(zero_sum_groups(values))
 
 
@@ -115,13 +117,13 @@ def zero_sum_groups(values: Sequence[int]) -> list[list[int]]:
     return groups
 
 
-def _greedy(players: Sequence[K], nets: Mapping[K, int]) -> list[Payment[K]]:
+def _greedy(players: Sequence[K], balances: Mapping[K, int]) -> list[Payment[K]]:
     """The largest debtor pays the largest creditor until everyone is square.
 
     Each payment settles at least one of the two, and the last settles both, so ``m``
-    players with a nonzero net (summing to zero) need at most ``m - 1`` payments.
+    players with a nonzero balance (summing to zero) need at most ``m - 1`` payments.
     """
-    left = {player: nets[player] for player in players}
+    left = {player: balances[player] for player in players}
     rank = {player: i for i, player in enumerate(players)}
     payments: list[Payment[K]] = []
     while True:

@@ -2,7 +2,9 @@
 coordinates for ``templates/series/_standings_chart.html``.
 
 Drawn on the server as a picture (polylines on two axes), so the page needs no JavaScript
-and no chart library. A player's points change only at the events they play, so their line
+and no chart library. Coordinates are numbers for the browser, written unlocalized by the
+template (``{% localize off %}``); the axis labels are text for the reader, written here in
+the active language ("2,5" in French). A player's points change only at the events they play, so their line
 holds level across the events they missed.
 """
 
@@ -12,6 +14,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+
+from django.utils.formats import number_format
 
 from series.models import Event, Standing, StandingPoint
 
@@ -65,6 +69,11 @@ class Chart:
     lines: list[Line]
 
 
+def _label(value: float) -> str:
+    """An axis value as the reader writes it: "100", "2.5" ("2,5" in French)."""
+    return number_format(Decimal(f"{value:g}"), use_l10n=True, force_grouping=True)
+
+
 def _nice_step(top: float, steps: int = 4) -> float:
     """A round step (1, 2, 2.5 or 5 times a power of ten) giving about ``steps`` ticks."""
     raw = max(top, 1.0) / steps
@@ -107,7 +116,7 @@ def chart_build(
     y_ticks = []
     value = 0.0
     while value <= y_max + 1e-9:
-        y_ticks.append(Tick(y(value), f"{value:g}"))
+        y_ticks.append(Tick(y(value), _label(value)))
         value += step
 
     lines = []

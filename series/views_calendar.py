@@ -17,9 +17,11 @@ from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_GET, require_POST
 
 from series import event_sections, exports, request_values, selectors
+from series.elision import for_name
 from series.models import Event, Season
 from series.permissions import is_director
 from series.services.calendar import player_calendar_token_renew
@@ -94,9 +96,9 @@ def event_detail(request: HttpRequest, event_id: int) -> HttpResponse:
             # A column of dashes only widens the table on a phone: bounties show when the
             # event had any.
             "has_bounties": any(result.bounties for result in results),
+            "tied_places": selectors.places_tied(results),
             "has_online_tables": has_online_tables,
-            "too_small": event.finished_at is not None
-            and event.field_size < event.season.min_field,
+            "too_small": selectors.event_not_counted(event) == selectors.TOO_SMALL,
             "is_director": is_director(request.user),
         },
     )
@@ -132,7 +134,12 @@ def my_ical(request: HttpRequest) -> HttpResponse:
     language = player.language if language_is_supported(player.language) else None
     with translation.override(language or translation.get_language()):
         content = exports.events_ical(
-            _("%(name)s's poker nights") % {"name": player.name},
+            for_name(
+                player.name,
+                _("%(name)s's poker nights"),
+                pgettext("name starting with a vowel sound", "%(name)s's poker nights"),
+            )
+            % {"name": player.name},
             events,
             lambda event: request.build_absolute_uri(reverse("series:event", args=[event.pk])),
         )

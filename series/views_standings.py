@@ -64,6 +64,7 @@ def season_standings(request: HttpRequest, season_id: int) -> HttpResponse:
             "last_event": events[-1] if events else None,
             "counted": len(events),
             "unqualified": any(not line.qualified for line in lines),
+            "not_counted": selectors.events_not_counted(season),
             "is_director": is_director(request.user),
         },
     )

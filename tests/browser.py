@@ -1,16 +1,50 @@
-"""Debian's chromium for the browser tests, launched the one way this machine allows.
+"""Debian's chromium for the browser tests, launched the one way this machine allows, and
+the set-up those tests share.
 
 Playwright never downloads a browser here: it drives /usr/bin/chromium, headless, with
 background networking off (the machine's closed network refuses those connections).
+
+Two ways to serve the pages, each with its fixture:
+
+- ``live_browser``: pytest-django's ``live_server`` in this process, its database the
+  test's own, so a test builds its rows with the usual fixtures and reads them back;
+- ``chromium`` with ``served_night``: ``manage.py serve`` in a process of its own (daphne
+  and the embedded Celery, as in production), for the sockets, the clock's tasks, or a
+  server a test stops and starts; its rows come from a ``manage.py shell`` script.
+
+A test file takes the fixtures with ``from tests.browser import *`` (``__all__``: the
+fixtures only) and names the rest it uses. ``log_in`` and ``console_page`` are the
+director's way in (every test user's password is ``tests.conftest.PASSWORD``; the
+director of these nights is "dana", as ``tests.conftest``'s ``director``).
 """
 
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
+from urllib.parse import quote
 
 import pytest
-from playwright.sync_api import Browser, Playwright
+from django.db import connections
+from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
+
+from tests.conftest import PASSWORD
+from tests.tables.servers import free_port, manage, server_env, start_serve, stop
+
+__all__ = ["chromium", "live_browser"]
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
+
+# The screens a night is seen on: a director's or a player's phone, a laptop, the TV.
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1280, "height": 800}
+TV = {"width": 1920, "height": 1080}
+
+DIRECTOR = "dana"
 
 needs_chromium = [
     pytest.mark.browser,
@@ -29,3 +63,102 @@ def launch_chromium(playwright: Playwright) -> Browser:
             "--disable-component-update",
         ],
     )
+
+
+@pytest.fixture
+def live_browser(live_server: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Browser]:
+    """Chromium for the pages of ``live_server`` (its ``url``).
+
+    Depending on ``live_server`` makes the browser close first: its keep-alive connections
+    end, and the server's threads close their database connections before the test
+    database is dropped. Playwright's sync API runs an event loop in this thread; the ORM
+    calls a test makes are still plain synchronous ones, and those made while that loop
+    runs get connections of their own, closed at the end.
+    """
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        yield browser
+        browser.close()
+        connections.close_all()
+
+
+@pytest.fixture
+def chromium() -> Iterator[Browser]:
+    """Chromium for a server of its own (``served_night``). Its pages hear of a change over
+    a socket, from another process: an expectation waits up to 15 seconds for it."""
+    expect.set_options(timeout=15_000)
+    with sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        yield browser
+        browser.close()
+
+
+def log_in(page: Page, base: str, username: str = DIRECTOR, *, then: str = "") -> None:
+    """Log in through the form, then go on to the path ``then`` (the home page if none)."""
+    url = f"{base}/accounts/login/"
+    if then:
+        url += f"?next={quote(then)}"
+    page.goto(url)
+    page.locator("#id_username").fill(username)
+    page.locator("#id_password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(lambda address: "/accounts/login/" not in address)
+
+
+def console_page(
+    browser: Browser,
+    base: str,
+    tournament_id: object,
+    viewport: dict[str, int] = PHONE,
+    **context: Any,
+) -> Page:
+    """The director's console in a browser context of its own (``context``: Playwright's
+    options, e.g. ``is_mobile``), logged in."""
+    page = browser.new_context(viewport=viewport, **context).new_page()
+    log_in(page, base, then=f"/tournaments/{tournament_id}/console/")
+    return page
+
+
+# The start of every served night's set-up script: the director "dana" and a season on
+# now. The script goes on with its event, blind structure and players, and leaves its
+# tournament in ``tournament``.
+SHELL_START = f"""
+import json
+from datetime import timedelta
+from django.contrib.auth.models import User
+from django.utils import timezone
+from series.models import Event, Player, Season
+from series.services import director_grant
+
+director = director_grant(User.objects.create_user("{DIRECTOR}", password="{PASSWORD}"))
+today = timezone.localdate()
+season = Season.objects.create(name="Spring", starts_on=today, ends_on=today + timedelta(90))
+"""
+SHELL_END = """
+print(json.dumps({"id": tournament.pk, "token": tournament.tv_token}))
+"""
+
+
+@contextmanager
+def served_night(tmp_path: Path, setup: str) -> Iterator[dict[str, Any]]:
+    """``manage.py serve`` on a free port with a SQLite file of its own, after ``setup``
+    (a shell script run after ``SHELL_START``) made the night.
+
+    Yields ``base`` (the server's address), ``id`` and ``token`` (the tournament's id and
+    TV token), and what a test needs to stop and start the server again: ``env``,
+    ``port``, ``log`` and ``process`` (the server running now: a test that starts another
+    puts it there, and that one is stopped at the end).
+    """
+    env = server_env(DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    env.pop("REDIS_URL", None)  # embedded mode: one process, the in-memory broker
+    manage(env, "migrate", "--noinput", "-v", "0")
+    made = json.loads(manage(env, "shell", "-c", SHELL_START + setup + SHELL_END).splitlines()[-1])
+    port = free_port()
+    log = tmp_path / "serve.log"
+    night: dict[str, Any] = {"base": f"http://127.0.0.1:{port}", "env": env, "port": port}
+    night.update(made, log=log, process=start_serve(env, port, log=log))
+    try:
+        yield night
+    finally:
+        stop(night["process"])

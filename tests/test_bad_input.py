@@ -45,6 +45,7 @@ from tests.bad_input_walk import (
     url_patterns,
 )
 from tests.bad_input_world import World, world_build
+from tournaments.services.clock import clock_dealer_key
 
 pytestmark = pytest.mark.django_db
 
@@ -70,6 +71,8 @@ STATIC: dict[tuple[str, str], dict[str, tuple[Kind, Good]]] = {
         "seat": (ID, "1"),
         "request": (ID, "1"),
     },
+    ("tournaments:console_walk_in", "POST"): {"player": (ID, lambda w: str(w.guest.pk))},
+    ("tournaments:console_walk_in_suggest", "GET"): {"name": (text("name", maxlength=100), "a")},
     ("tournaments:register", "POST"): {"next": (IGNORED, "/")},
     ("tournaments:unregister", "POST"): {"next": (IGNORED, "/")},
     ("tournaments:structure_new", "POST"): {
@@ -99,6 +102,7 @@ STATIC: dict[tuple[str, str], dict[str, tuple[Kind, Good]]] = {
         "seat": (ID, "4"),
     },
     ("tournaments:seating_button", "POST"): {"seat": (ID, "2")},
+    ("tournaments:seating_final_table", "POST"): {"seats": (number(2, 10, required=False), "7")},
     ("tournaments:results_eliminate", "POST"): {
         "out": (ID, lambda w: str(w.my_live_entry.pk)),
         "by": (OPTIONAL_ID, ""),
@@ -148,12 +152,32 @@ NAMED_KINDS = {
     "preview_start": IGNORED,
     "preview_players": IGNORED,
     "preview_stack": IGNORED,
+    # The console's clock panel a form came from: kept open in the answer.
+    "panel": IGNORED,
 }
 # Names ending in "_" are prefixes: one field per player (``stack_<entry id>``).
 PREFIXED = {"stack_", "prize_"}
+# The printable sheets all read the paper they print on.
+for _sheet in ("seats", "structure", "payouts", "results"):
+    STATIC[(f"tournaments:sheet_{_sheet}", "GET")] = {"paper": (choice("a4", "letter"), "letter")}
+# The clock's quick changes and hand-for-hand read these themselves.
+STATIC[("tournaments:clock_level_add", "POST")] = {
+    "minutes": (number(1, 240, required=False), "20"),
+    "ante_kind": (choice("none", "each", "big-blind"), "none"),
+}
+STATIC[("tournaments:clock_hand_done", "POST")] = {
+    "table": (Kind("table", required=True, pattern=r"all|[0-9]+"), "all"),
+}
 # The clock's controls all read ``next``.
 for _control in ("start", "pause", "resume", "next", "previous", "break"):
     STATIC[(f"tournaments:clock_{_control}", "POST")] = {"next": (IGNORED, "/")}
+# The TV's layout: a theme, and checkboxes (on when sent).
+STATIC[("tournaments:tv_layout", "POST")] = {
+    "theme": (choice("dark", "light", "contrast", "felt"), "light"),
+    "show_payouts": (FLAG, "on"),
+    "show_chips": (FLAG, "on"),
+    "show_next_levels": (FLAG, "on"),
+}
 
 
 # -- the URLs, with real ids --------------------------------------------------------------
@@ -191,6 +215,7 @@ def _kwargs(name: str, keys: list[str], world: World) -> dict[str, Any]:
         if name == "tournaments:seating_seat"
         else world.my_live_entry.pk,
         "table_number": 1,
+        "key": clock_dealer_key(world.live, 1),
         "token": table.invite_token if name == "tables:table_invite" else world.live.tv_token,
     }
     return {key: values[key] for key in keys}

@@ -4,8 +4,8 @@ It joins the tournament's clock group, sends the whole public state on connect a
 forwards each change as broadcast (``tournaments.broadcast``). It keeps nothing but the
 version it last sent. Every ``RESYNC_SECONDS`` without news it re-reads the state itself,
 so a lost broadcast (a Redis hiccup, a server restart) costs at most that long, and the
-players-left and prize figures follow even without a clock change. Frames from the client
-are ignored: the socket only tells.
+players-left and prize figures follow even without a clock change. It answers the page's
+pings (``receive``); other frames from the client are ignored: the socket only tells.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from tournaments.services.clock import clock_payload
 logger = logging.getLogger(__name__)
 
 CLOSE_NO_TOURNAMENT = 4004
+PONG = '{"type":"pong"}'
 RESYNC_SECONDS = 30.0
 
 
@@ -76,7 +77,11 @@ class ClockConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """Read-only: clients have nothing to say (the page's pings need no answer)."""
+        """Read-only, but a page's "ping" gets a "pong": a socket whose far end has gone (a
+        dropped Wi-Fi, a server stopped dead) never says it closed, so the page counts its
+        link dead when a ping goes unanswered. Nothing else is answered."""
+        if text_data == "ping":
+            await self.send(text_data=PONG)
 
     async def _resync(self) -> None:
         while True:

@@ -7,6 +7,8 @@ translated); views show it and change nothing. It lives in its own module so eve
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class TournamentError(Exception):
     """An action was refused; the message says why, and nothing was changed.
@@ -19,3 +21,13 @@ class TournamentError(Exception):
         super().__init__(message)
         self.message = message
         self.field = field
+
+
+class NameInUse(TournamentError):
+    """A new guest was asked for under a name the series already knows (an account's or a
+    guest's, any case): the director registers one of ``players`` or confirms that this is
+    someone else."""
+
+    def __init__(self, message: str, *, players: list[Any]) -> None:
+        super().__init__(message, field="name")
+        self.players = players

@@ -15,7 +15,7 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from series import request_values
+from series import amounts, request_values
 from series.models import Event
 from tables.models import GAME_CHOICES, STRUCTURE_CHOICES
 from tournaments import selectors
@@ -115,15 +115,14 @@ class TournamentForm(forms.ModelForm):
 
     game = forms.ChoiceField(label=gettext_lazy("Game"), choices=GAME_CHOICES)
     structure = forms.ChoiceField(label=gettext_lazy("Betting"), choices=STRUCTURE_CHOICES)
-    buy_in = forms.IntegerField(
+    buy_in = amounts.money_field(
         label=gettext_lazy("Buy-in"),
-        min_value=0,
         help_text=gettext_lazy("Goes to the prize pool (the bounty is part of it)."),
     )
-    fee = forms.IntegerField(
-        label=gettext_lazy("Fee"), min_value=0, help_text=gettext_lazy("Kept outside the pool.")
+    fee = amounts.money_field(
+        label=gettext_lazy("Fee"), help_text=gettext_lazy("Kept outside the pool.")
     )
-    starting_stack = forms.IntegerField(label=gettext_lazy("Starting stack"), min_value=1)
+    starting_stack = amounts.chips_field(label=gettext_lazy("Starting stack"), min_value=1)
     payouts = forms.CharField(
         label=gettext_lazy("Payout percentages"),
         required=False,
@@ -246,13 +245,13 @@ class WalkInForm(forms.Form):
         max_length=100,
         widget=forms.TextInput(attrs={"placeholder": gettext_lazy("Name"), "autocomplete": "off"}),
     )
+    # Ticked by the "new guest" button shown when the name is already a player's.
+    new_guest = forms.BooleanField(required=False)
 
 
 class RebuyForm(forms.Form):
-    stack = forms.IntegerField(
+    stack = amounts.chips_field(
         label=gettext_lazy("Stack"),
-        min_value=0,
-        max_value=request_values.AMOUNT_MAX,
         widget=forms.NumberInput(
             attrs={"inputmode": "numeric", "placeholder": gettext_lazy("chips")}
         ),

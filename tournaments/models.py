@@ -17,8 +17,10 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from series import amounts
 from series.models import Event
 from tables.engine.config import AnteKind
 from tables.models import ANTE_KIND_CHOICES
@@ -59,6 +61,15 @@ class BlindStructure(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def description_text(self) -> str:
+        """The description in the reader's language: a built-in template's is stored as
+        its English message id (``tournaments.structures.BUILTIN_TEMPLATES``); one that a
+        director wrote, or edited in the admin, shows as written."""
+        if self.is_template and self.description:
+            return gettext(self.description)
+        return self.description
+
 
 class LevelKind(models.TextChoices):
     LEVEL = "level", _("Level")
@@ -80,15 +91,23 @@ class StructureLevel(models.Model):
         _("kind"), max_length=10, choices=LevelKind.choices, default=LevelKind.LEVEL
     )
     minutes = models.PositiveIntegerField(_("minutes"))
-    small_blind = models.PositiveIntegerField(_("small blind"), default=0)
-    big_blind = models.PositiveIntegerField(_("big blind"), default=0)
-    ante = models.PositiveIntegerField(_("ante"), default=0)
+    small_blind = models.PositiveIntegerField(
+        _("small blind"), default=0, validators=[amounts.chips_max()]
+    )
+    big_blind = models.PositiveIntegerField(
+        _("big blind"), default=0, validators=[amounts.chips_max()]
+    )
+    ante = models.PositiveIntegerField(_("ante"), default=0, validators=[amounts.chips_max()])
     ante_kind = models.CharField(
         _("ante kind"), max_length=10, choices=ANTE_KIND_CHOICES, default=AnteKind.NONE.value
     )
     # Limit games: the small bet (before the flop and on the flop) and the big bet.
-    small_bet = models.PositiveIntegerField(_("small bet"), null=True, blank=True)
-    big_bet = models.PositiveIntegerField(_("big bet"), null=True, blank=True)
+    small_bet = models.PositiveIntegerField(
+        _("small bet"), null=True, blank=True, validators=[amounts.chips_max()]
+    )
+    big_bet = models.PositiveIntegerField(
+        _("big bet"), null=True, blank=True, validators=[amounts.chips_max()]
+    )
     # A break's colour-up: the denominations that leave the table (raced off, TDA 24).
     colour_up = models.JSONField(_("colour-up"), default=list, blank=True)
 
@@ -127,6 +146,16 @@ class TournamentState(models.TextChoices):
     ON_BREAK = "on-break", _("On break")
     FINISHED = "finished", _("Finished")
     CANCELLED = "cancelled", _("Cancelled")
+
+
+class TvTheme(models.TextChoices):
+    """The TV clock's colours: dark for a dim room, light for a bright one, high contrast
+    for a far or washed-out screen, green felt for the table's look."""
+
+    DARK = "dark", _("Dark")
+    LIGHT = "light", _("Light")
+    CONTRAST = "contrast", _("High contrast")
+    FELT = "felt", _("Green felt")
 
 
 class Tournament(models.Model):
@@ -169,11 +198,15 @@ class Tournament(models.Model):
         _("capacity"), null=True, blank=True, help_text=_("Empty: no limit.")
     )
     money_unit = models.PositiveIntegerField(
-        _("money unit"), default=1, help_text=_("Prizes are rounded to this amount.")
+        _("money unit"),
+        default=1,
+        help_text=_("Prizes are rounded to this amount."),
+        validators=[amounts.money_max()],
     )
     bounty = models.PositiveIntegerField(
         _("bounty per knockout"),
         default=0,
+        validators=[amounts.money_max()],
         help_text=_("Part of each buy-in paid to whoever knocks the player out."),
     )
     late_registration_until_level = models.PositiveIntegerField(
@@ -182,18 +215,27 @@ class Tournament(models.Model):
     # Rebuys: only while the player is at or below the starting stack (or this limit).
     rebuys_allowed = models.PositiveIntegerField(_("rebuys per player"), default=0)
     rebuy_until_level = models.PositiveIntegerField(_("rebuys until level"), null=True, blank=True)
-    rebuy_chips = models.PositiveIntegerField(_("rebuy chips"), default=0)
-    rebuy_price = models.PositiveIntegerField(_("rebuy price"), default=0)
+    rebuy_chips = models.PositiveIntegerField(
+        _("rebuy chips"), default=0, validators=[amounts.chips_max()]
+    )
+    rebuy_price = models.PositiveIntegerField(
+        _("rebuy price"), default=0, validators=[amounts.money_max()]
+    )
     rebuy_max_stack = models.PositiveIntegerField(
         _("rebuy only at or below"),
         null=True,
         blank=True,
+        validators=[amounts.chips_max()],
         help_text=_("Empty: the starting stack."),
     )
     # The add-on is offered at one break (its position in the structure).
     addon_at_break = models.PositiveIntegerField(_("add-on at break"), null=True, blank=True)
-    addon_chips = models.PositiveIntegerField(_("add-on chips"), default=0)
-    addon_price = models.PositiveIntegerField(_("add-on price"), default=0)
+    addon_chips = models.PositiveIntegerField(
+        _("add-on chips"), default=0, validators=[amounts.chips_max()]
+    )
+    addon_price = models.PositiveIntegerField(
+        _("add-on price"), default=0, validators=[amounts.money_max()]
+    )
     reentries_allowed = models.PositiveIntegerField(_("re-entries per player"), default=0)
     reentry_until_level = models.PositiveIntegerField(
         _("re-entry until level"), null=True, blank=True
@@ -216,6 +258,13 @@ class Tournament(models.Model):
         default=2,
         help_text=_("The clock loses this much for each hand played hand-for-hand (TDA RP-8)."),
     )
+    # In the room (tournaments.services.clock): the numbers of the tables that have said they
+    # are done with the hand-for-hand hand in play; the next hand starts when all have.
+    hand_for_hand_done = models.JSONField(default=list, blank=True, editable=False)
+    # The blind structure is this tournament's own copy, made by the first change to its
+    # levels from the console during play, so the structure other events share stays as it
+    # was (tournaments.services.clock).
+    own_structure = models.BooleanField(_("own copy of the levels"), default=False)
 
     # The clock: the current row of the structure (``StructureLevel.position`` order, breaks
     # included), when it ends while running, and the time left while paused.
@@ -227,6 +276,13 @@ class Tournament(models.Model):
     tv_token = models.CharField(
         _("TV clock link key"), max_length=64, unique=True, default=_token, editable=False
     )
+    # What the TV clock shows besides the clock, as the director chose from the console.
+    tv_theme = models.CharField(
+        _("TV theme"), max_length=20, choices=TvTheme.choices, default=TvTheme.DARK
+    )
+    tv_show_payouts = models.BooleanField(_("TV shows the payouts"), default=True)
+    tv_show_chips = models.BooleanField(_("TV shows the chip counts"), default=True)
+    tv_show_next_levels = models.BooleanField(_("TV shows the levels coming up"), default=True)
     started_at = models.DateTimeField(_("started at"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     created_by = models.ForeignKey(
@@ -274,11 +330,13 @@ class Tournament(models.Model):
 
 
 class EntryState(models.TextChoices):
-    REGISTERED = "registered", _("Registered")
-    WAITING = "waiting", _("Waiting list")
-    PLAYING = "playing", _("Playing")
-    OUT = "out", _("Out")
-    UNREGISTERED = "unregistered", _("Unregistered")
+    # One entry's state, as its badge shows it: "Inscrit", "Éliminé" in French, where the
+    # same English word over a count of players is plural ("Inscrits").
+    REGISTERED = "registered", pgettext_lazy("entry state", "Registered")
+    WAITING = "waiting", pgettext_lazy("entry state", "Waiting list")
+    PLAYING = "playing", pgettext_lazy("entry state", "Playing")
+    OUT = "out", pgettext_lazy("entry state", "Out")
+    UNREGISTERED = "unregistered", pgettext_lazy("entry state", "Unregistered")
 
 
 class Entry(models.Model):
@@ -315,7 +373,10 @@ class Entry(models.Model):
         help_text=_("Eliminations recorded together (one hand) share this number."),
     )
     stack_at_hand_start = models.PositiveIntegerField(
-        _("stack at the start of the hand"), null=True, blank=True
+        _("stack at the start of the hand"),
+        null=True,
+        blank=True,
+        validators=[amounts.chips_max()],
     )
     # Out on a hand played hand-for-hand: tied with players out at other tables on that hand
     # (TDA RP-8); at one table the bigger starting stack still finishes higher (TDA 20).
@@ -329,8 +390,10 @@ class Entry(models.Model):
         related_name="knockouts",
     )
     place = models.PositiveIntegerField(_("place"), null=True, blank=True)
-    prize = models.PositiveIntegerField(_("prize"), default=0)
-    bounties = models.PositiveIntegerField(_("bounties won (money)"), default=0)
+    prize = models.PositiveIntegerField(_("prize"), default=0, validators=[amounts.prize_max()])
+    bounties = models.PositiveIntegerField(
+        _("bounties won (money)"), default=0, validators=[amounts.prize_max()]
+    )
     knockouts_count = models.PositiveSmallIntegerField(_("knockouts"), default=0)
 
     class Meta:
@@ -356,6 +419,14 @@ class Entry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} #{self.number}"
+
+    @property
+    def label(self) -> str:
+        """The player's name, with the entry's number from a re-entry on ("Eve #2"): the
+        console names which of a player's entries knocked someone out."""
+        if self.number > 1:
+            return f"{self.player.name} #{self.number}"
+        return self.player.name
 
 
 class TournamentTable(models.Model):
@@ -421,6 +492,8 @@ class ActionKind(models.TextChoices):
     BREAK_TABLE = "break-table", _("Broke a table")
     DEAL = "deal", _("Recorded a deal")
     FINISH = "finish", _("Finished the tournament")
+    CHIP_COUNT = "chip-count", _("Counted chips")
+    TV = "tv", _("TV layout")
 
 
 class TournamentAction(models.Model):
@@ -594,3 +667,46 @@ class DealAnswer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.entry} {self.answer or '?'}"
+
+
+class ChipCount(models.Model):
+    """One player's stack as the director counted it, at a break or any time.
+
+    A count covers the players the director entered (a table, or the whole room) and is one
+    action in the log (``tournaments.services.chips.chips_count``); the newest count of each
+    player still in is their stack on the console, the TV and the deal form. A count that
+    does not add up to the chips in play is kept: people miscount, and the screens say by
+    how much.
+    """
+
+    tournament = models.ForeignKey(
+        Tournament,
+        verbose_name=_("tournament"),
+        on_delete=models.CASCADE,
+        related_name="chip_counts",
+    )
+    entry = models.ForeignKey(
+        Entry, verbose_name=_("entry"), on_delete=models.CASCADE, related_name="chip_counts"
+    )
+    chips = models.PositiveIntegerField(_("chips"), validators=[amounts.chips_max()])
+    counted_at = models.DateTimeField(_("counted at"), auto_now_add=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+
+    class Meta:
+        ordering = ["-pk"]
+        verbose_name = _("chip count")
+        verbose_name_plural = _("chip counts")
+        constraints = [
+            # A player with no chips is out: that is an elimination, not a count.
+            models.CheckConstraint(condition=Q(chips__gt=0), name="chip_count_positive")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry} {self.chips}"

@@ -39,6 +39,14 @@ def _newest_entry(tournament: Tournament, user: Any) -> Entry | None:
     )
 
 
+def _place_shared(entry: Entry | None) -> bool:
+    """Whether another entry finished in the viewer's place (players who tie)."""
+    if entry is None or entry.place is None:
+        return False
+    others = Entry.objects.filter(tournament_id=entry.tournament_id, place=entry.place)
+    return others.exclude(pk=entry.pk).exists()
+
+
 def deal_view(offer: DealOffer | None, entry: Entry | None) -> dict[str, Any] | None:
     """A deal offer as the screens show it: each player's chips, prize and answer."""
     if offer is None:
@@ -102,6 +110,8 @@ def panel_context(
     return {
         "tournament": tournament,
         "my_entry": entry,
+        # A place shared with others reads "3 (tied)", as on the results.
+        "my_place_tied": _place_shared(entry),
         "my_offers": offers.offers_for(tournament, request.user) if entry else [],
         "deal": deal_view(offer, entry),
         "my_table_url": my_table_url(tournament, entry),

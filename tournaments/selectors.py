@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from django.db.models import Count, Q, QuerySet, Sum
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Coalesce, Lower
 from django.utils import timezone
 
 from series.models import Player
@@ -103,9 +103,67 @@ def places_taken(tournament: Tournament) -> int:
     return tournament.entries.filter(state__in=PLACE_STATES).count()
 
 
+def seats_drawn(tournament: Tournament) -> bool:
+    """Whether the tournament has tables to sit at: its seats are drawn (before the start,
+    the director may draw them early and start later)."""
+    return tournament.tables.filter(broken_at__isnull=True).exists()
+
+
 def entry_live_of(tournament: Tournament, player: Player) -> Entry | None:
     """The player's entry still in play (registered, waiting or playing), if any."""
     return tournament.entries.filter(player=player, state__in=LIVE_STATES).first()
+
+
+# -- the walk-in form: the series' players a typed name may mean ----------------------------
+
+# How many players the walk-in form suggests at most: a phone screen's worth.
+SUGGESTIONS_MAX = 8
+
+
+def _players_with_events() -> QuerySet[Player]:
+    # The count of events played tells two players of one name apart on the director's screen.
+    return Player.objects.select_related("user").annotate(events=Count("results", distinct=True))
+
+
+def players_named(name: str) -> list[Player]:
+    """The accounts and guests called ``name``, any case, oldest first."""
+    name = " ".join(name.split())
+    if not name:
+        return []
+    return list(_players_with_events().filter(name__iexact=name).order_by("pk"))
+
+
+def players_matching(text: str, limit: int = SUGGESTIONS_MAX) -> list[Player]:
+    """The accounts and guests whose name holds ``text`` (any case): the names that start
+    with it first, then alphabetical."""
+    text = " ".join(text.split())
+    if not text:
+        return []
+    found = _players_with_events().filter(name__icontains=text)
+    by_name = (Lower("name"), "pk")
+    starting = list(found.filter(name__istartswith=text).order_by(*by_name)[:limit])
+    inside = list(found.exclude(name__istartswith=text).order_by(*by_name)[: limit - len(starting)])
+    return starting + inside
+
+
+def entries_live_by_player(tournament: Tournament, players: Sequence[Player]) -> dict[int, Entry]:
+    """Of ``players``, those already in the tournament (registered, waiting, playing or out,
+    their newest entry): {player id: entry}. Such a player cannot be added again."""
+    found: dict[int, Entry] = {}
+    for entry in tournament.entries.filter(
+        player__in=players, state__in=(*LIVE_STATES, EntryState.OUT)
+    ).order_by("number"):
+        found[entry.player_id] = entry
+    return found
+
+
+def entries_seated(tournament: Tournament) -> list[Entry]:
+    """The players in play who have a seat, table by table and seat by seat."""
+    return list(
+        entries_of(tournament)
+        .filter(state=EntryState.PLAYING, table_number__isnull=False, seat_number__isnull=False)
+        .order_by("table_number", "seat_number", "pk")
+    )
 
 
 def entry_counts(tournament: Tournament) -> dict[str, int]:

@@ -33,7 +33,7 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, gettext_noop
 
 MAX_MINUTES = 240
 """The longest level or break: longer is a typo in a phone form, not a structure."""
@@ -850,7 +850,11 @@ ante_kind=<Ante.NONE: 'none'>, ante=0, small_bet=None, big_bet=None, colour_up=(
 
 @dataclass(frozen=True, slots=True)
 class Template:
-    """A built-in structure every director may copy (stored with ``is_template=True``)."""
+    """A built-in structure every director may copy (stored with ``is_template=True``).
+
+    Its description is stored in English, as the catalog's message id, and shown in the
+    reader's language (``BlindStructure.description_text``).
+    """
 
     name: str
     description: str
@@ -902,7 +906,7 @@ BUILTIN_TEMPLATES: tuple[Template, ...] = (
     # level list, so the levels after 25/50 follow a common home progression for 10,000.
     Template(
         name="Home series PLO8",
-        description=(
+        description=gettext_noop(
             "Pot-limit Omaha/8 for a 20+5 home-series event (the 2007 series, event 2): "
             "10,000 chips, blinds from 25/50, 20-minute levels, a 10-minute break every four "
             "levels with the small chips coloured up. About five and a half hours for ten "
@@ -914,7 +918,7 @@ BUILTIN_TEMPLATES: tuple[Template, ...] = (
     ),
     Template(
         name="Limit Omaha/8",
-        description=(
+        description=gettext_noop(
             "Limit Omaha/8: 10,000 chips, small bet = big blind and big bet = twice it, from "
             "25/50 (bets 50/100), 20-minute levels, a 10-minute break every four levels."
         ),
@@ -926,7 +930,7 @@ BUILTIN_TEMPLATES: tuple[Template, ...] = (
     ),
     Template(
         name="Turbo",
-        description=(
+        description=gettext_noop(
             "A pot-limit turbo: 10,000 chips, blinds from 25/50, 10-minute levels growing "
             "about 1.5x, a 5-minute break every six levels. About two and a half hours for "
             "ten players."

@@ -15,7 +15,9 @@ and ``render`` writes them again, in the reader's language, when the console sho
     'Add-on: Ann'
 
 Arguments are plain JSON values (names, numbers), other messages (nested: "Seated
-%(arrival)s" with "Ann → table 1 seat 4"), or lists of messages made with ``joined``. The
+%(arrival)s" with "Ann → table 1 seat 4"), lists of messages made with ``joined``, or amounts
+made with ``chips`` and ``money``, written as the reader's language writes them ("had
+10,000 chips", "avait 0 jeton"). Whole numbers are grouped the reader's way too. The
 message id is passed through ``gettext_noop`` at the call so ``makemessages`` collects it.
 """
 
@@ -24,6 +26,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext
+
+from series import amounts
 
 # Between the items of a list in a summary ("Ann → table 1 seat 4, Bob → table 2 seat 1").
 SEPARATOR = ", "
@@ -50,6 +54,18 @@ def message(msgid: str, **args: Any) -> Message:
     return Message(render(data), data)
 
 
+def chips(count: int) -> Message:
+    """A number of chips as a summary's argument: "10,000 chips" for each reader."""
+    data = {"chips": count}
+    return Message(render(data), data)
+
+
+def money(amount: int) -> Message:
+    """An amount of money as a summary's argument, grouped for each reader."""
+    data = {"money": amount}
+    return Message(render(data), data)
+
+
 def joined(items: list[Message]) -> Message:
     """Several messages as one, separated by commas."""
     data = {"join": [_data(item) for item in items]}
@@ -64,6 +80,12 @@ def render(data: Any) -> str:
     """
     if isinstance(data, dict) and "join" in data:
         return SEPARATOR.join(render(item) for item in data["join"])
+    if isinstance(data, dict) and "chips" in data:
+        return amounts.chips(data["chips"])
+    if isinstance(data, dict) and "money" in data:
+        return amounts.money(data["money"])
+    if isinstance(data, int) and not isinstance(data, bool):
+        return amounts.number(data)
     if isinstance(data, dict) and "msgid" in data:
         args = {name: render(value) for name, value in (data.get("args") or {}).items()}
         msgid = data["msgid"]  # a stored message id: the catalog has it from the call site

@@ -1,6 +1,16 @@
 """URLs of the tournaments: each view module lists its own."""
 
-from tournaments.views import clock, console, console_online, console_ops, lobby, pages, structures
+from tournaments.views import (
+    clock,
+    console,
+    console_chips,
+    console_online,
+    console_ops,
+    lobby,
+    pages,
+    sheets,
+    structures,
+)
 
 app_name = "tournaments"
 
@@ -10,6 +20,8 @@ urlpatterns = [
     *clock.urlpatterns,
     *console.urlpatterns,
     *console_ops.urlpatterns,
+    *console_chips.urlpatterns,
     *console_online.urlpatterns,
     *lobby.urlpatterns,
+    *sheets.urlpatterns,
 ]

@@ -1,10 +1,13 @@
 """The settle-up of a night: who pays whom, stored as ``Transfer`` rows, and "paid" marks.
 
-Each player's net is what they won against what they put in the prize pool: prize +
-bounties - (paid in - their fees). The fees (the event's fee per entry, the season pot's
-share included) are kept outside the prize pool, so they are not part of the transfers:
-each player pays their own to the host, and the page shows them as a line of their own.
-The nets then sum to zero and ``series.settle`` finds the fewest payments.
+The transfers settle the prize pool: each player's winnings (prize + bounties) against
+what they put in it, paid in minus their fees ("to settle"). The fees (the event's fee per
+entry, the season pot's share included) are kept outside the prize pool, so they are not
+part of the transfers: each player pays their own to the host, and the page shows them as
+a line of their own. The amounts to settle then sum to zero and ``series.settle`` finds
+the fewest payments. The page also shows each player's net, defined once for the whole
+site in ``series.net`` (received minus everything paid, fees included): to settle is net
+plus fees.
 
 The stored results are the truth: ``settle_up_compute`` is idempotent and keeps every
 stored transfer that the new computation repeats (with its paid mark), so it can run
@@ -22,6 +25,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from series.models import Event, Result, Transfer
+from series.net import net_result
 from series.settle import SettleError, settle
 
 
@@ -37,11 +41,22 @@ class SettleLine:
     player_name: str
     paid_in: int
     fees: int
-    won: int
+    prize: int
+    bounties: int = 0
     entries: int = 1
 
     @property
+    def won(self) -> int:
+        return self.prize + self.bounties
+
+    @property
     def net(self) -> int:
+        """What the player received minus everything they paid, fees included
+        (``series.net``): the same number as on their profile."""
+        return net_result(prize=self.prize, bounties=self.bounties, paid_in=self.paid_in)
+
+    @property
+    def to_settle(self) -> int:
         """Won minus what went into the prize pool (fees apart): what the transfers settle."""
         return self.won - (self.paid_in - self.fees)
 
@@ -60,7 +75,8 @@ def settle_up_lines(event: Event) -> list[SettleLine]:
                 player_name=result.player.name,
                 paid_in=result.paid_in,
                 fees=fees,
-                won=result.prize + result.bounties,
+                prize=result.prize,
+                bounties=result.bounties,
                 entries=entries,
             )
         )
@@ -68,8 +84,9 @@ def settle_up_lines(event: Event) -> list[SettleLine]:
 
 
 def settle_up_imbalance(lines: list[SettleLine]) -> str | None:
-    """Why the lines cannot be settled (their nets do not sum to zero), or None."""
-    total = sum(line.net for line in lines)
+    """Why the lines cannot be settled (what they have to settle does not sum to zero), or
+    None."""
+    total = sum(line.to_settle for line in lines)
     if total == 0:
         return None
     won = sum(line.won for line in lines)
@@ -97,7 +114,7 @@ def settle_up_compute(event_id: int) -> list[Transfer]:
     if problem:
         raise SettleUpError(problem)
     try:
-        payments = settle({line.player_id: line.net for line in lines})
+        payments = settle({line.player_id: line.to_settle for line in lines})
     except SettleError as error:  # pragma: no cover - settle_up_imbalance checks first
         raise SettleUpError(str(error)) from error
     stored = list(Transfer.objects.filter(event=event))

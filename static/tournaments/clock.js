@@ -14,11 +14,17 @@
   window.tournamentClockLoaded = true;
 
   const _ = (text) => (typeof window.gettext === "function" ? window.gettext(text) : text);
+  const pgettext = (context, text) =>
+    typeof window.pgettext === "function" ? window.pgettext(context, text) : text;
+  const ngettext = (singular, plural, count) =>
+    typeof window.ngettext === "function" ? window.ngettext(singular, plural, count) : count === 1 ? singular : plural;
   const fill = (format, values) =>
     typeof window.interpolate === "function"
       ? window.interpolate(format, values, true)
       : format.replace(/%\((\w+)\)s/g, (m, key) => String(values[key]));
   const MINUTE = 60000;
+  // How many rows the TV lists as coming up (templatetags/tournament_clock.COMING).
+  const COMING = 3;
   const numbers = new Intl.NumberFormat(document.documentElement.lang || undefined);
   const chips = (value) => (value === null || value === undefined ? "–" : numbers.format(value));
 
@@ -92,12 +98,51 @@
     return fill(_("Ante %(ante)s"), { ante: chips(row.ante) });
   }
 
-  function describe(row) {
+  /* A limit level's blinds, shown beside its limits ("" for other levels). */
+  function blinds(row) {
+    if (row.small_bet === null || row.big_bet === null) return "";
+    return fill(_("Blinds %(blinds)s"), { blinds: `${chips(row.small_blind)} / ${chips(row.big_blind)}` });
+  }
+
+  function describe(row, addonBreak) {
     if (!row) return _("None: this is the last level");
+    if (row.is_break && row.index === addonBreak) {
+      return fill(_("Add-on break, %(minutes)s min"), { minutes: row.minutes });
+    }
     if (row.is_break) return fill(_("Break, %(minutes)s min"), { minutes: row.minutes });
     const text = fill(_("Level %(number)s: %(bets)s"), { number: row.number, bets: bets(row) });
     const extra = ante(row);
     return extra ? `${text} · ${extra}` : text;
+  }
+
+  /* The hand-for-hand line under the clock: tournament_clock.hand_for_hand_text, here. */
+  function handForHandText(handForHand) {
+    if (!handForHand || !handForHand.on) return "";
+    const parts = [
+      handForHand.hand ? fill(_("Hand %(hand)s"), { hand: handForHand.hand }) : _("Finishing the hands in play"),
+    ];
+    if (handForHand.burst) parts.push(_("Bubble burst: finishing this hand at every table"));
+    const playing = handForHand.playing || [];
+    if (playing.length) {
+      const format = ngettext("Still playing: table %(tables)s", "Still playing: tables %(tables)s", playing.length);
+      parts.push(fill(format, { tables: playing.join(", ") }));
+    }
+    return parts.join(" · ");
+  }
+
+  /* A row coming up as the TV lists it: its name, and its bets or length below. */
+  function rowParts(row, addonBreak) {
+    if (row.is_break) {
+      return {
+        name: row.index === addonBreak ? _("Add-on break") : _("Break"),
+        detail: fill(_("%(minutes)s min"), { minutes: row.minutes }),
+      };
+    }
+    const extra = ante(row);
+    return {
+      name: fill(_("Level %(number)s"), { number: row.number }),
+      detail: extra ? `${bets(row)} · ${extra}` : bets(row),
+    };
   }
 
   /* Every text of the screen at `now`: templatetags/tournament_clock.clock_texts, here. */
@@ -120,12 +165,16 @@
       untilBreak += row.minutes * MINUTE;
     }
     const state = payload.tournament.state;
+    const over = state === "finished" || state === "cancelled";
+    const tv = payload.tv || {};
+    const addonBreak = tv.addon_break === undefined ? null : tv.addon_break;
     let status = "";
     // The state's own words here, not the payload's label: one payload goes to every screen,
     // written in the language of whoever changed the clock.
     if (state === "finished") status = _("Finished");
     else if (state === "cancelled") status = _("Cancelled");
     else if (!clock.started) status = _("Not started");
+    else if (payload.hand_for_hand && payload.hand_for_hand.on) status = _("Hand-for-hand");
     else if (clock.paused) status = _("Paused");
     else if (at.overtime) status = _("Last level: the blinds stay");
     const onBreak = Boolean(current && current.is_break);
@@ -133,26 +182,54 @@
     if (onBreak && current.colour_up.length) race = current.colour_up;
     else if (next && next.is_break) race = next.colour_up;
     const limit = Boolean(current && current.small_bet !== null && current.big_bet !== null);
+    const leaving = (tv.colour_ups || [])[at.index] || [];
+    // The rows coming up, each with the time until it starts (the TV's list).
+    const coming = [];
+    let startsIn = at.remaining;
+    for (let step = 1; step <= COMING && !over; step += 1) {
+      const row = rowAt(rows, at.index + step);
+      if (row === null) break;
+      coming.push(Object.assign(rowParts(row, addonBreak), { startsIn: clockTime(startsIn) }));
+      startsIn += row.minutes * MINUTE;
+    }
     return {
       index: at.index,
       remaining: at.remaining,
       running: clock.started && !clock.paused && state !== "finished" && state !== "cancelled",
       onBreak,
       status,
-      level: onBreak ? _("Break") : current ? fill(_("Level %(number)s"), { number: current.number }) : "",
+      over,
+      level: onBreak
+        ? at.index === addonBreak
+          ? _("Add-on break")
+          : _("Break")
+        : current
+          ? fill(_("Level %(number)s"), { number: current.number })
+          : "",
       time: clockTime(at.remaining),
       betsLabel: limit ? _("Limits") : _("Blinds"),
       bets: onBreak || !current ? "" : bets(current),
       ante: onBreak || !current ? "" : ante(current),
-      next: describe(next),
-      nextBreak: nextBreak ? clockTime(untilBreak) : "–",
+      blinds: onBreak || !current ? "" : blinds(current),
+      next: describe(next, addonBreak),
+      nextBreak: nextBreak && !over ? clockTime(untilBreak) : "–",
       players: fill(_("%(left)s of %(entries)s"), { left: field.players_left, entries: field.entries }),
       average: chips(field.average_stack),
       pool: chips(field.prize_pool),
+      // The chip leader from the director's newest counts (templates/tournaments/_tv_chips.html).
+      chipLeader: field.chip_leader ? field.chip_leader.name : _("Not counted yet"),
+      chipLeaderChips: field.chip_leader ? chips(field.chip_leader.chips) : "",
+      chipsInPlay: chips(field.chips_in_play),
       chipRace: race.length
         ? fill(_("Chip race at the break: the %(chips)s chips come off"), { chips: race.map(chips).join(", ") })
         : "",
+      colourUp:
+        leaving.length && !onBreak
+          ? fill(_("Colour-up: the %(chips)s chips are no longer used"), { chips: leaving.map(chips).join(", ") })
+          : "",
+      coming,
       payouts: field.payouts,
+      handForHand: over ? "" : handForHandText(payload.hand_for_hand),
     };
   }
 
@@ -216,6 +293,11 @@
       lastIndex: null,
       lastRemaining: null,
       link: "wait",
+      // The link's liveness: when this socket was opened, when it last said anything, and
+      // since when a ping of ours has gone unanswered (null: none pending).
+      openedAt: 0,
+      heardAt: 0,
+      pingSince: null,
     };
     connect(feed);
     return feed;
@@ -224,6 +306,12 @@
   function accept(feed, payload) {
     if (!payload || payload.type !== "clock") return;
     if (feed.payload && payload.version < feed.payload.version) return;
+    const handForHand = JSON.stringify(payload.hand_for_hand || null);
+    if (feed.payload && handForHand !== JSON.stringify(feed.payload.hand_for_hand || null)) {
+      // Hand-for-hand moved on (a dealer's tap, the bubble bursting): the console's clock
+      // section fetches itself again for its per-table buttons.
+      document.body.dispatchEvent(new CustomEvent("clock-hand-for-hand"));
+    }
     feed.payload = payload;
     // The server's now against ours: counting down from its end time with this offset
     // keeps every screen on the server's second, whatever the device's clock says.
@@ -240,11 +328,21 @@
       return;
     }
     feed.socket = socket;
+    feed.openedAt = Date.now();
+    feed.pingSince = null;
+    // Events of a socket given up for dead (``abandon``) no longer speak for the feed.
+    const current = () => feed.socket === socket;
     socket.addEventListener("open", () => {
+      if (!current()) return;
       feed.delay = 1000;
+      feed.heardAt = Date.now();
       feed.link = "live";
     });
     socket.addEventListener("message", (event) => {
+      if (!current()) return;
+      feed.heardAt = Date.now();
+      feed.pingSince = null;
+      if (feed.link !== "live") feed.link = "live";
       try {
         accept(feed, JSON.parse(event.data));
       } catch (error) {
@@ -252,6 +350,7 @@
       }
     });
     socket.addEventListener("close", (event) => {
+      if (!current()) return;
       feed.socket = null;
       if (event.code === 4004) {
         feed.gone = true;
@@ -263,6 +362,51 @@
     });
   }
 
+  // A socket whose far end has gone (a dropped Wi-Fi, a server frozen) may never say it
+  // closed: the page pings when the link has been quiet, and gives the socket up when a ping
+  // or the opening handshake goes unanswered this long. The server answers each ping at once
+  // (tournaments.consumers), so a live link is never quiet for longer than PING_MS.
+  const PING_MS = 5000;
+  const ANSWER_MS = 8000;
+
+  /* Give up a socket that no longer answers: the light goes out and a new one is tried. */
+  function abandon(feed) {
+    const socket = feed.socket;
+    feed.socket = null;
+    feed.link = "lost";
+    feed.pingSince = null;
+    if (socket) {
+      try {
+        socket.close();
+      } catch (error) {
+        /* already closing */
+      }
+    }
+    retry(feed);
+  }
+
+  function watch(feed, now) {
+    const socket = feed.socket;
+    if (!socket) return;
+    if (socket.readyState === WebSocket.CONNECTING) {
+      if (now - feed.openedAt > ANSWER_MS + PING_MS) abandon(feed);
+      return;
+    }
+    if (socket.readyState !== WebSocket.OPEN) return;
+    if (feed.pingSince !== null) {
+      if (now - feed.pingSince > ANSWER_MS) abandon(feed);
+      return;
+    }
+    if (now - feed.heardAt >= PING_MS) {
+      feed.pingSince = now;
+      try {
+        socket.send("ping");
+      } catch (error) {
+        abandon(feed);
+      }
+    }
+  }
+
   function retry(feed) {
     // Backoff with jitter, so a room of phones does not come back in one burst.
     const wait = feed.delay * (0.8 + Math.random() * 0.4);
@@ -271,6 +415,19 @@
       if (!feed.socket && !feed.gone) connect(feed);
     }, wait);
   }
+
+  // The device says it lost its network: no need to wait for a ping to go unanswered.
+  window.addEventListener("offline", () => {
+    for (const feed of feeds.values()) if (feed.socket && !feed.gone) abandon(feed);
+  });
+  window.addEventListener("online", () => {
+    for (const feed of feeds.values()) {
+      if (!feed.socket && !feed.gone) {
+        feed.delay = 1000;
+        connect(feed);
+      }
+    }
+  });
 
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState !== "visible") return;
@@ -326,6 +483,112 @@
     }
   }
 
+  // ------------------------------------------------------------------ the TV's own parts
+
+  const money = (value) => (value ? chips(value) : "–");
+
+  function tvShown(root, name, shown) {
+    for (const element of root.querySelectorAll(`[data-tv="${name}"]`)) element.hidden = !shown;
+  }
+
+  function tvText(root, name, value) {
+    for (const element of root.querySelectorAll(`[data-tv="${name}"]`)) {
+      if (element.textContent !== value) element.textContent = value;
+    }
+  }
+
+  /* Replace a list's items when what it shows changed (``key``), building each with ``make``. */
+  function relist(list, items, make) {
+    if (!list) return;
+    const key = JSON.stringify(items);
+    if (list.dataset.key === key) return;
+    list.dataset.key = key;
+    list.replaceChildren(...items.map(make));
+  }
+
+  function spans(item, texts, classes) {
+    texts.forEach((text, n) => {
+      const span = document.createElement("span");
+      if (classes) span.className = classes[n];
+      span.textContent = text;
+      item.append(span);
+    });
+    return item;
+  }
+
+  function renderResults(root, results) {
+    tvShown(root, "results-box", Boolean(results));
+    tvShown(root, "places-box", Boolean(results));
+    if (!results) return;
+    const winner = results.winner || { name: "", prize: 0, bounties: 0 };
+    tvText(root, "winner", winner.name);
+    tvText(root, "winner-prize", money(winner.prize));
+    tvText(root, "winner-bounties", fill(_("and %(amount)s in bounties"), { amount: chips(winner.bounties) }));
+    tvShown(root, "winner-bounties", winner.bounties > 0);
+    const deal = ngettext("Deal among the last %(count)s player", "Deal among the last %(count)s players", results.deal_players);
+    tvText(root, "deal", fill(deal, { count: results.deal_players }));
+    tvShown(root, "deal", results.deal);
+    const tied = results.tied_places || [];
+    const places = results.places.map((place) => ({ ...place, tied: tied.includes(place.place) }));
+    relist(root.querySelector('[data-tv="places"]'), places, (place) => {
+      const item = spans(document.createElement("li"), [String(place.place), place.name, money(place.prize)], [
+        "tv-place",
+        "tv-name",
+        "tv-prize",
+      ]);
+      item.dataset.place = String(place.place);
+      if (place.deal) item.dataset.deal = "1";
+      if (place.tied) {
+        // Players who tie share the place (as the server renders it: tv_clock.html).
+        const mark = document.createElement("span");
+        mark.className = "tv-tied";
+        mark.textContent = pgettext("a finishing place shared by players who tie", "tied");
+        item.querySelector(".tv-name").append(" ", mark);
+      }
+      return item;
+    });
+  }
+
+  let reloadAsked = false;
+
+  /* The chip counts' block is only in the page when the layout showed it at load: when the
+   * director turns it on, the page is fetched again (once; never twice in a minute). */
+  function reloadForChips() {
+    if (reloadAsked) return;
+    reloadAsked = true;
+    let last = 0;
+    try {
+      last = Number(sessionStorage.getItem("tv-reloaded-at")) || 0;
+      if (Date.now() - last < MINUTE) return;
+      sessionStorage.setItem("tv-reloaded-at", String(Date.now()));
+    } catch (error) {
+      /* no storage: reload all the same, once for this page */
+    }
+    window.setTimeout(() => window.location.reload(), 300);
+  }
+
+  function renderTv(root, view, payload) {
+    const tv = payload.tv || {};
+    const layout = tv.layout || {};
+    if (layout.theme && root.dataset.theme !== layout.theme) root.dataset.theme = layout.theme;
+    root.dataset.over = view.over ? "1" : "0";
+    tvShown(root, "clock", !view.over);
+    tvShown(root, "end", view.over);
+    tvShown(root, "playing", !view.over);
+    tvShown(root, "payouts", !view.over && layout.show_payouts !== false);
+    tvShown(root, "coming", !view.over && layout.show_next_levels !== false);
+    const chipsShown = !view.over && layout.show_chips !== false;
+    tvShown(root, "chips", chipsShown);
+    // The chip counts' block has its own average stack.
+    tvShown(root, "average", !view.over && !(chipsShown && root.querySelector('[data-tv="chips"]')));
+    if (layout.show_chips && root.dataset.chipsBlock === "left-out") reloadForChips();
+    tvText(root, "end-status", view.status);
+    relist(root.querySelector('[data-clock="coming"]'), view.coming, (row) =>
+      spans(document.createElement("li"), [row.name, row.startsIn, row.detail], ["tv-coming-name", "tv-coming-in", "tv-coming-bets"]),
+    );
+    renderResults(root, tv.results || null);
+  }
+
   function render(root, view, feed) {
     setText(root, "event", feed.payload.tournament.name);
     setText(root, "level", view.level);
@@ -342,18 +605,31 @@
     setText(root, "players", view.players);
     setText(root, "average", view.average);
     setText(root, "pool", view.pool);
+    setText(root, "chip-leader", view.chipLeader);
+    setText(root, "chip-leader-chips", view.chipLeaderChips);
+    setShown(root, "chip-leader-chips", Boolean(view.chipLeaderChips));
+    setText(root, "chips-in-play", view.chipsInPlay);
     setText(root, "chip-race", view.chipRace);
+    setText(root, "hand-for-hand", view.handForHand);
+    setShown(root, "hand-for-hand", Boolean(view.handForHand));
     setShown(root, "chip-race", Boolean(view.chipRace));
+    setText(root, "blinds", view.blinds);
+    setShown(root, "blinds", Boolean(view.blinds));
+    setText(root, "colour-up", view.colourUp);
+    setShown(root, "colour-up", Boolean(view.colourUp));
     setText(root, "link", LINK_TEXTS[feed.link]());
     for (const element of root.querySelectorAll('[data-clock="link"]')) element.dataset.state = feed.link;
     renderPayouts(root, view.payouts);
     root.dataset.paused = feed.payload.clock.paused ? "1" : "0";
     root.dataset.onBreak = view.onBreak ? "1" : "0";
     root.dataset.urgent = view.running && !view.onBreak && view.remaining <= MINUTE ? "1" : "0";
+    // The TV page (it has a theme) also follows the director's layout and the end.
+    if (root.dataset.theme !== undefined) renderTv(root, view, feed.payload);
   }
 
   function tick() {
     for (const feed of feeds.values()) {
+      watch(feed, Date.now());
       for (const root of [...feed.roots]) if (!root.isConnected) feed.roots.delete(root);
       if (!feed.roots.size) {
         // Its panel was replaced (an htmx swap brings a new one for the same socket soon).

@@ -4,16 +4,15 @@ Screenshots of the logged-in home page (laptop and phone widths) land in test-ar
 Deselect with ``-m "not browser"``.
 """
 
-from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
-from django.db import connections
 from django.utils import timezone
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from series.models import Event, Season
-from tests.browser import ARTIFACTS, launch_chromium, needs_chromium
+from tests.browser import *  # noqa: F403 (the fixtures)
+from tests.browser import ARTIFACTS, LAPTOP, PHONE, needs_chromium
 from tests.conftest import PASSWORD
 
 pytestmark = needs_chromium
@@ -42,23 +41,6 @@ def upcoming_events(transactional_db: None) -> None:
         )
 
 
-@pytest.fixture
-def browser(live_server: object, monkeypatch: pytest.MonkeyPatch) -> Iterator[Browser]:
-    # Depending on live_server makes the browser close first: its keep-alive connections end,
-    # and the server's threads close their database connections before the test database
-    # is dropped.
-    # Playwright's sync API runs an event loop in this thread; the ORM calls this test makes
-    # are still plain synchronous ones.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
-        yield browser
-        browser.close()
-        # ORM calls made while Playwright's loop is running get connections of their own;
-        # close them, or the test database cannot be dropped at the end of the run.
-        connections.close_all()
-
-
 def sign_up(page: Page, base: str, username: str) -> None:
     page.goto(f"{base}/")
     page.get_by_role("navigation", name="Main").get_by_role("link", name="Sign up").click()
@@ -69,10 +51,12 @@ def sign_up(page: Page, base: str, username: str) -> None:
     page.get_by_role("button", name="Create account").click()
 
 
-def test_sign_up_then_log_in_again(upcoming_events: None, live_server, browser: Browser) -> None:
+def test_sign_up_then_log_in_again(
+    upcoming_events: None, live_server, live_browser: Browser
+) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     base = live_server.url
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page = live_browser.new_page(viewport=LAPTOP)
 
     sign_up(page, base, "rosa")
     expect(page.get_by_text("Welcome, rosa! You are signed up.")).to_be_visible()
@@ -90,7 +74,7 @@ def test_sign_up_then_log_in_again(upcoming_events: None, live_server, browser: 
     expect(page.get_by_role("heading", name="Season opener")).to_be_visible()
     page.screenshot(path=str(ARTIFACTS / "home-logged-in-laptop.png"), full_page=True)
 
-    page.set_viewport_size({"width": 390, "height": 844})
+    page.set_viewport_size(PHONE)
     page.reload()
     expect(page.get_by_role("heading", name="Season opener")).to_be_visible()
     page.screenshot(path=str(ARTIFACTS / "home-logged-in-phone.png"), full_page=True)

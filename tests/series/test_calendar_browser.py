@@ -4,22 +4,17 @@ for them, looked at). Deselect with ``-m "not browser"``."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from django.contrib.auth.models import User
-from django.db import connections
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from series.models import Event, Season
 from series.services.standings import standings_recompute
-from tests.browser import ARTIFACTS, launch_chromium, needs_chromium
-from tests.conftest import PASSWORD
+from tests.browser import *  # noqa: F403 (the fixtures)
+from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium
 from tests.series.season_fixture import build_season
 
 pytestmark = needs_chromium
-
-PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture
@@ -30,34 +25,17 @@ def big_season(transactional_db: None) -> Season:
     return season
 
 
-@pytest.fixture
-def browser(live_server: object, monkeypatch: pytest.MonkeyPatch) -> Iterator[Browser]:
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
-        yield browser
-        browser.close()
-        connections.close_all()
-
-
-def log_in(page: Page, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.locator("#id_username").fill(username)
-    page.locator("#id_password").fill(PASSWORD)
-    page.locator("form button[type=submit], form input[type=submit]").last.click()
-
-
 def no_sideways_scroll(page: Page) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the page scrolls sideways ({width}px)"
 
 
 def test_calendar_and_event_pages_on_a_phone(
-    big_season: Season, live_server, browser: Browser
+    big_season: Season, live_server, live_browser: Browser
 ) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     base = live_server.url
-    page = browser.new_page(viewport=PHONE)
+    page = live_browser.new_page(viewport=PHONE)
     user = User.objects.filter(series_player__isnull=False).order_by("pk").first()
     assert user is not None
     log_in(page, base, user.get_username())
@@ -94,11 +72,11 @@ def test_calendar_and_event_pages_on_a_phone(
 
 
 def test_calendar_and_event_pages_on_a_laptop(
-    big_season: Season, live_server, browser: Browser
+    big_season: Season, live_server, live_browser: Browser
 ) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     base = live_server.url
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page = live_browser.new_page(viewport=LAPTOP)
     page.goto(f"{base}/series/seasons/{big_season.pk}/")
     expect(page.locator(".calendar-event")).to_have_count(20)
     page.screenshot(path=str(ARTIFACTS / "series-calendar-laptop.png"))

@@ -204,7 +204,7 @@ def test_the_settle_up_follows_a_correction(
     assert sum(t.amount for t in Transfer.objects.all()) == 40
     rows = rows_of(event, Ann={"prize": 40}, Cal={"prize": 20})
     results_correct(event.pk, rows, by=director, reason="third paid")
-    # Nets now: Ann +20, Ben 0, Cal 0, Dee -20: one payment.
+    # To settle now: Ann +20, Ben 0, Cal 0, Dee -20: one payment.
     assert [(t.payer.name, t.payee.name, t.amount) for t in Transfer.objects.all()] == [
         ("Dee", "Ann", 20)
     ]

@@ -40,6 +40,13 @@ SAMPLE_KWARGS: dict[str, dict[str, object] | Callable[[], dict[str, object]]] = 
     "tournaments:console_seating": _tournament_kwargs,
     "tournaments:console_results": _tournament_kwargs,
     "tournaments:console_online": _tournament_kwargs,
+    "tournaments:console_chips": _tournament_kwargs,
+    "tournaments:console_chips_section": _tournament_kwargs,
+    "tournaments:console_walk_in_suggest": _tournament_kwargs,
+    "tournaments:clock_panel": _tournament_kwargs,
+    "tournaments:sheet_seats": _tournament_kwargs,
+    "tournaments:sheet_structure": _tournament_kwargs,
+    "tournaments:sheet_payouts": _tournament_kwargs,
     "series:event_corrections": _event_kwargs,
     "series:scoring": lambda: {"season_id": _event_kwargs_season()},
 }

@@ -29,6 +29,7 @@ from tables.models import Hand
 from tests.series.night import finished_event
 from tests.tables.sessions import play_session
 from tournaments.models import Tournament
+from tournaments.services.clock import clock_dealer_key
 from tournaments.services.entries import tournament_start
 from tournaments.services.seating import seating_draw
 
@@ -181,6 +182,8 @@ def site(settings: Any) -> dict[str, Any]:
             "table_number": 1,
             "token": tournament.tv_token,
             "invite": private.invite_token,
+            # The dealer's page of table 1 during hand-for-hand, opened with its key.
+            "key": clock_dealer_key(tournament, 1),
         },
         "private": private,
         "upcoming_event": Event.objects.filter(tournament__isnull=True).first(),

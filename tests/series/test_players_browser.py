@@ -3,37 +3,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import connections
 from django.db.models import Count, Q
 from django.test import Client
 from django.urls import reverse
-from playwright.sync_api import Browser, BrowserContext, expect, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, expect
 
 from series.models import Event, Player, Result
 from series.services import director_grant
-from tests.browser import ARTIFACTS, launch_chromium, needs_chromium
+from tests.browser import *  # noqa: F403 (the fixtures)
+from tests.browser import ARTIFACTS, PHONE, needs_chromium
 from tests.series.season_fixture import build_season
 
 pytestmark = needs_chromium
-
-PHONE = {"width": 390, "height": 844}
-
-
-@pytest.fixture
-def browser(live_server: object, monkeypatch: pytest.MonkeyPatch) -> Iterator[Browser]:
-    # As in tests/series/test_browser.py: the live server outlives the browser, and the
-    # connections Playwright's loop made are closed before the database is dropped.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
-        yield browser
-        browser.close()
-        connections.close_all()
 
 
 def logged_in(browser: Browser, base: str, user: object) -> BrowserContext:
@@ -54,7 +37,7 @@ def logged_in(browser: Browser, base: str, user: object) -> BrowserContext:
 
 
 def test_a_profile_and_a_settle_up_on_a_phone(
-    transactional_db: None, live_server, browser: Browser
+    transactional_db: None, live_server, live_browser: Browser
 ) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     build_season(events=20, players=40, seed=12)
@@ -66,7 +49,7 @@ def test_a_profile_and_a_settle_up_on_a_phone(
         .first()
     )
     assert regular is not None and regular.played >= 4  # type: ignore[attr-defined]
-    context = logged_in(browser, live_server.url, regular.user)
+    context = logged_in(live_browser, live_server.url, regular.user)
     page = context.new_page()
 
     page.goto(live_server.url + reverse("series:player_me"))
@@ -108,7 +91,7 @@ def test_a_profile_and_a_settle_up_on_a_phone(
     # The host's view: a button per transfer; one marked paid.
     director = User.objects.create_user("host")
     director_grant(director)
-    context = logged_in(browser, live_server.url, director)
+    context = logged_in(live_browser, live_server.url, director)
     page = context.new_page()
     page.goto(live_server.url + reverse("series:settle_up", args=[night.pk]))
     page.get_by_role("button", name="Mark paid").first.click()
@@ -120,13 +103,13 @@ def test_a_profile_and_a_settle_up_on_a_phone(
 
 
 def test_the_director_corrects_results_and_merges_a_guest_on_a_phone(
-    transactional_db: None, live_server, browser: Browser
+    transactional_db: None, live_server, live_browser: Browser
 ) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     season = build_season(events=6, players=12, seed=3)
     director = User.objects.create_user("host")
     director_grant(director)
-    context = logged_in(browser, live_server.url, director)
+    context = logged_in(live_browser, live_server.url, director)
     page = context.new_page()
 
     night = Event.objects.filter(season=season, finished_at__isnull=False).order_by("pk").first()

@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db
 def night() -> dict[str, object]:
     """Four players paid 25 each (20 + 5 fee): Ann won 50, Ben 30; Cal and Dee nothing.
 
-    Nets, fees apart: Ann +30, Ben +10, Cal -20, Dee -20. The fewest payments: three.
+    To settle, fees apart: Ann +30, Ben +10, Cal -20, Dee -20. The fewest payments: three.
     """
     s = season()
     ann, ben, cal, dee = account("Ann"), account("Ben"), account("Cal"), guest("Dee")
@@ -37,13 +37,15 @@ def as_tuples(transfers: list[Transfer]) -> set[tuple[str, str, int]]:
     return {(t.payer.name, t.payee.name, t.amount) for t in transfers}
 
 
-def test_nets_leave_the_fees_out(night: dict[str, object]) -> None:
+def test_the_transfers_settle_the_prize_pool_fees_apart_and_net_counts_the_fees(
+    night: dict[str, object],
+) -> None:
     lines = settle_up_lines(night["event"])  # type: ignore[arg-type]
-    assert [(line.player_name, line.fees, line.net) for line in lines] == [
-        ("Ann", 5, 30),
-        ("Ben", 5, 10),
-        ("Cal", 5, -20),
-        ("Dee", 5, -20),
+    assert [(line.player_name, line.fees, line.to_settle, line.net) for line in lines] == [
+        ("Ann", 5, 30, 25),
+        ("Ben", 5, 10, 5),
+        ("Cal", 5, -20, -25),
+        ("Dee", 5, -20, -25),
     ]
 
 

@@ -2,23 +2,19 @@
 chromium, on a phone (390x844) and a laptop; screenshots land in test-artifacts/.
 Deselect with ``-m "not browser"``."""
 
-from collections.abc import Iterator
-
 import pytest
 from django.contrib.auth.models import User
-from django.db import connections
-from playwright.sync_api import Browser, expect, sync_playwright
+from playwright.sync_api import Browser, expect
 
 from series.models import Season, Standing
 from series.services import director_grant
 from series.services.standings import standings_recompute
-from tests.browser import ARTIFACTS, launch_chromium, needs_chromium
+from tests.browser import *  # noqa: F403 (the fixtures)
+from tests.browser import ARTIFACTS, PHONE, log_in, needs_chromium
 from tests.conftest import PASSWORD
 from tests.series.season_fixture import build_season
 
 pytestmark = needs_chromium
-
-PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture
@@ -30,19 +26,9 @@ def season(transactional_db: None) -> Season:
     return season
 
 
-@pytest.fixture
-def browser(live_server: object, monkeypatch: pytest.MonkeyPatch) -> Iterator[Browser]:
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
-        yield browser
-        browser.close()
-        connections.close_all()
-
-
-def test_leaderboard_on_a_phone(season: Season, live_server, browser: Browser) -> None:
+def test_leaderboard_on_a_phone(season: Season, live_server, live_browser: Browser) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
-    page = browser.new_page(viewport=PHONE, device_scale_factor=2)
+    page = live_browser.new_page(viewport=PHONE, device_scale_factor=2)
     page.goto(f"{live_server.url}/series/seasons/{season.pk}/standings/")
     expect(page.get_by_role("heading", name="Standings", exact=True)).to_be_visible()
     leader = Standing.objects.filter(season=season).order_by("rank").first()
@@ -58,14 +44,13 @@ def test_leaderboard_on_a_phone(season: Season, live_server, browser: Browser) -
     page.screenshot(path=str(ARTIFACTS / "standings-laptop.png"), full_page=True)
 
 
-def test_scoring_settings_preview_on_a_phone(season: Season, live_server, browser: Browser) -> None:
+def test_scoring_settings_preview_on_a_phone(
+    season: Season, live_server, live_browser: Browser
+) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     director_grant(User.objects.create_user("dana", password=PASSWORD))
-    page = browser.new_page(viewport=PHONE, device_scale_factor=2)
-    page.goto(f"{live_server.url}/accounts/login/?next=/series/seasons/{season.pk}/scoring/")
-    page.locator("#id_username").fill("dana")
-    page.locator("#id_password").fill(PASSWORD)
-    page.locator("form button[type=submit], form input[type=submit]").last.click()
+    page = live_browser.new_page(viewport=PHONE, device_scale_factor=2)
+    log_in(page, live_server.url, then=f"/series/seasons/{season.pk}/scoring/")
     expect(page.get_by_role("heading", name="Scoring settings")).to_be_visible()
     page.get_by_label("The director's own formula").check()
     page.locator("#id_custom_formula").fill("if k <= 3 then 100 / k else 10 + knockouts * 5")

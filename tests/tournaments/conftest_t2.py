@@ -7,19 +7,23 @@ their own fixtures do not collide.
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 
 from series.models import Event, Season
 from tables.engine.config import Game, Structure
+from tournaments.clock import ClockState
 from tournaments.models import (
     BlindStructure,
+    Entry,
     LevelKind,
     StructureLevel,
     Tournament,
     TournamentState,
 )
+from tournaments.services.clock import clock_payload, clock_read
 
 # A frozen evening: the clock starts at 19:00 (UTC) in every test that passes ``now``.
 T0 = datetime(2026, 5, 1, 19, 0, tzinfo=UTC)
@@ -116,6 +120,36 @@ def running(clock_tournament: Tournament, director: User) -> Tournament:
 def reload(tournament: Tournament) -> Tournament:
     tournament.refresh_from_db()
     return tournament
+
+
+def shown(tournament: Tournament, now: datetime | None = None) -> ClockState:
+    """What the clock shows at ``now``, the tournament read afresh."""
+    return clock_read(reload(tournament), now)
+
+
+def hand_for_hand(tournament: Tournament) -> dict[str, Any]:
+    """Hand-for-hand as the screens get it (on, the hand, the tables still playing...)."""
+    payload = clock_payload(tournament.pk)
+    assert payload is not None
+    return payload["hand_for_hand"]
+
+
+def placed(*entries: Entry) -> list[tuple[str, int | None, int]]:
+    """(name, place, prize) of each entry, read afresh."""
+    rows = []
+    for entry in entries:
+        entry.refresh_from_db()
+        rows.append((entry.player.name, entry.place, entry.prize))
+    return rows
+
+
+def rows_of_structure(structure_id: int) -> list[tuple[Any, ...]]:
+    """(kind, minutes, small blind, big blind) of each row of a blind structure, in order."""
+    return list(
+        StructureLevel.objects.filter(structure_id=structure_id)
+        .order_by("position")
+        .values_list("kind", "minutes", "small_blind", "big_blind")
+    )
 
 
 @pytest.fixture

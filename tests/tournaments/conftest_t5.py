@@ -10,6 +10,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 
 from series.models import Player
@@ -49,11 +50,12 @@ def late(tournament: Tournament, names: Sequence[str]) -> list[Entry]:
 
 def seat(
     tournament: Tournament,
-    layout: Mapping[int, Mapping[int, str]],
+    layout: Mapping[int, Mapping[int, str] | Sequence[str]],
     *,
     buttons: Mapping[int, int] | None = None,
 ) -> dict[str, Entry]:
-    """Put the tournament in play with players at given seats: {table: {seat: name}}.
+    """Put the tournament in play with players at given seats: {table: {seat: name}}, or
+    {table: [names]} for seats 1, 2, 3...
 
     Returns the entries by name. ``buttons`` sets where each table's button is.
     """
@@ -64,7 +66,8 @@ def seat(
         TournamentTable.objects.create(
             tournament=tournament, number=number, button=(buttons or {}).get(number)
         )
-        for seat_number, name in seats.items():
+        by_seat = seats if isinstance(seats, Mapping) else dict(enumerate(seats, start=1))
+        for seat_number, name in by_seat.items():
             entries[name] = Entry.objects.create(
                 tournament=tournament,
                 player=Player.objects.create(name=name),
@@ -73,6 +76,16 @@ def seat(
                 seat_number=seat_number,
             )
     return entries
+
+
+def url(name: str, tournament: Tournament, *args: int) -> str:
+    """The address of one of the tournament's pages: ``url("console", tournament)``."""
+    return reverse(f"tournaments:{name}", args=[tournament.pk, *args])
+
+
+def full(table: str, seats: range) -> dict[int, str]:
+    """A table's seats named after it: ``full("A", range(1, 3))`` is {1: "A1", 2: "A2"}."""
+    return {s: f"{table}{s}" for s in seats}
 
 
 def where(entry: Entry) -> tuple[int | None, int | None]:

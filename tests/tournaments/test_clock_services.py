@@ -31,14 +31,11 @@ from .conftest_t2 import (
     T0,
     at,
     reload,
+    shown,
     structure_with,
 )
 
 pytestmark = pytest.mark.django_db
-
-
-def shown(tournament: Tournament, now):  # type: ignore[no-untyped-def]
-    return services.clock_read(reload(tournament), now)
 
 
 # ---------------------------------------------------------------------------- start
@@ -253,21 +250,28 @@ def test_next_after_the_last_level_doubles_it_and_previous_comes_back(
     assert reload(running).level_index == ROW_LAST + 1
 
 
-def test_break_now_starts_the_next_break_running(running: Tournament, director: User) -> None:
+def test_break_now_inserts_a_break_running_after_the_level_in_play(
+    running: Tournament, director: User
+) -> None:
     services.clock_pause(running.pk, by=director, now=at(5))
     services.clock_break_now(running.pk, by=director, now=at(6))
     tournament = reload(running)
-    assert tournament.level_index == ROW_BREAK
+    # The break comes right after level 1 (level 2 follows it): tests/test_clock_break_now.py.
+    assert tournament.level_index == ROW_LEVEL_1 + 1
     assert tournament.level_ends_at == at(16) and tournament.paused_remaining is None
     assert tournament.state == TournamentState.ON_BREAK
     with pytest.raises(TournamentError, match="already on"):
         services.clock_break_now(running.pk, by=director, now=at(7))
 
 
-def test_break_now_with_no_break_left_is_refused(running: Tournament, director: User) -> None:
+def test_break_now_after_the_last_break_lasts_as_long_as_it(
+    running: Tournament, director: User
+) -> None:
     Tournament.objects.filter(pk=running.pk).update(level_index=ROW_LEVEL_3, level_ends_at=at(20))
-    with pytest.raises(TournamentError, match="No break"):
-        services.clock_break_now(running.pk, by=director, now=at(1))
+    services.clock_break_now(running.pk, by=director, now=at(1))
+    state = shown(running, at(2))
+    assert state.on_break and state.ends_at == at(11)
+    assert state.next is not None and state.next.number == 4
 
 
 # ---------------------------------------------------------------------------- the log and undo

@@ -13,7 +13,6 @@ from tournaments.models import Tournament, TournamentAction, TournamentState
 
 from .conftest_t2 import *  # noqa: F403 (the fixtures)
 from .conftest_t2 import (
-    ROW_BREAK,
     ROW_LAST,
     ROW_LEVEL_1,
     ROW_LEVEL_2,
@@ -189,12 +188,14 @@ def test_adjust_and_jumps_through_the_console(
         reverse("tournaments:clock_adjust", args=[running_now.pk]), {"seconds": "60"}
     )
     assert (reload(running_now).level_ends_at - ends).total_seconds() == pytest.approx(60, abs=2)
+    # The break is inserted after level 1, which it interrupts (level 2 follows it).
     director_client.post(reverse("tournaments:clock_break", args=[running_now.pk]))
-    assert reload(running_now).level_index == ROW_BREAK
+    assert reload(running_now).level_index == ROW_LEVEL_1 + 1
+    assert reload(running_now).state == TournamentState.ON_BREAK
     director_client.post(reverse("tournaments:clock_previous", args=[running_now.pk]))
-    assert reload(running_now).level_index == ROW_LEVEL_2
+    assert reload(running_now).level_index == ROW_LEVEL_1
     director_client.post(reverse("tournaments:clock_next", args=[running_now.pk]))
-    assert reload(running_now).level_index == ROW_BREAK
+    assert reload(running_now).level_index == ROW_LEVEL_1 + 1
 
 
 def test_a_refused_control_says_why_and_changes_nothing(
@@ -203,12 +204,12 @@ def test_a_refused_control_says_why_and_changes_nothing(
     before = reload(running_now).clock_version
     url = reverse("tournaments:clock_adjust", args=[running_now.pk])
     response = director_client.post(url, {"seconds": "lots"}, HTTP_HX_REQUEST="true")
-    assert response.status_code == 400
+    assert response.status_code == 200  # htmx swaps the clock section with the reason
     assert "Say how many seconds" in response.content.decode()
     response = director_client.post(
         reverse("tournaments:clock_previous", args=[running_now.pk]), HTTP_HX_REQUEST="true"
     )
-    assert response.status_code == 400 and "first level" in response.content.decode()
+    assert response.status_code == 200 and "first level" in response.content.decode()
     response = director_client.post(reverse("tournaments:clock_resume", args=[running_now.pk]))
     assert response.status_code == 302  # without htmx: back, with the message
     assert reload(running_now).clock_version == before

@@ -166,7 +166,7 @@ def test_refusals_come_back_as_messages_and_change_nothing(
     start(tournament, BREAK_1)
     url = reverse("tournaments:console_rebuy", args=[tournament.pk, ann.pk])
     page = director_client.post(url, {"stack": "12000"}, **HTMX).content.decode()
-    assert "only allowed at or below 10000 chips; ann has 12000" in page
+    assert "only allowed at or below 10,000 chips; ann has 12,000 chips" in page
     page = director_client.post(url, {"stack": ""}, **HTMX).content.decode()
     assert "Enter ann&#x27;s stack in chips." in page
     addon = reverse("tournaments:console_addon", args=[tournament.pk, ann.pk])

@@ -7,9 +7,10 @@ from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 
 from series.models import Player
-from tournaments.errors import TournamentError
+from tournaments.errors import NameInUse, TournamentError
 from tournaments.models import ActionKind, Entry, EntryState, Tournament, TournamentState
 from tournaments.services.entries import (
+    entry_add_player,
     entry_add_walk_in,
     entry_addon,
     entry_late,
@@ -62,11 +63,14 @@ def test_a_walk_in_is_a_guest_registered_by_name(tournament: Tournament, directo
     )
 
 
-def test_a_walk_in_reuses_the_series_guest_of_that_name(
+def test_a_walk_in_named_like_the_series_guest_asks_which_one(
     tournament: Tournament, director: User
 ) -> None:
     guest = Player.objects.create(name="Bob")
-    entry = entry_add_walk_in(tournament.pk, "bob", by=director)
+    with pytest.raises(NameInUse) as refused:
+        entry_add_walk_in(tournament.pk, "bob", by=director)
+    assert refused.value.players == [guest] and not tournament.entries.exists()
+    entry = entry_add_player(tournament.pk, guest.pk, by=director)
     assert entry.player == guest and Player.objects.filter(name__iexact="bob").count() == 1
 
 
@@ -74,7 +78,7 @@ def test_a_walk_in_never_takes_an_account_of_the_same_name(
     tournament: Tournament, director: User
 ) -> None:
     account = make_player("bob")
-    entry = entry_add_walk_in(tournament.pk, "bob", by=director)
+    entry = entry_add_walk_in(tournament.pk, "bob", by=director, new_guest=True)
     assert entry.player != account and entry.player.is_guest
 
 
@@ -87,9 +91,11 @@ def test_a_walk_in_with_no_name_is_refused(tournament: Tournament, director: Use
 
 
 def test_the_same_walk_in_twice_is_refused(tournament: Tournament, director: User) -> None:
-    entry_add_walk_in(tournament.pk, "Bob", by=director)
-    with pytest.raises(TournamentError, match="Bob is already registered"):
+    bob = entry_add_walk_in(tournament.pk, "Bob", by=director)
+    with pytest.raises(NameInUse, match="There is already a player named Bob"):
         entry_add_walk_in(tournament.pk, "BOB", by=director)
+    with pytest.raises(TournamentError, match="Bob is already registered"):
+        entry_add_player(tournament.pk, bob.player_id, by=director)
     assert tournament.entries.count() == 1 and tournament.actions.count() == 1
 
 
@@ -199,7 +205,7 @@ def test_a_rebuy_at_or_below_the_starting_stack(tournament: Tournament, director
     assert entry_rebuy(ann.pk, by=director, stack=10000).rebuys == 1
     assert entry_rebuy(ann.pk, by=director, stack=0).rebuys == 2
     assert [a.summary for a in tournament.actions.order_by("pk")] == [
-        "Rebuy: ann (1 of 2, had 10000 chips)",
+        "Rebuy: ann (1 of 2, had 10,000 chips)",
         "Rebuy: ann (2 of 2, had 0 chips)",
     ]
 
@@ -208,7 +214,7 @@ def test_a_rebuy_above_the_stack_limit_is_refused(tournament: Tournament, direct
     ann = playing(tournament, "ann")
     start(tournament)
     with pytest.raises(
-        TournamentError, match="only allowed at or below 10000 chips; ann has 10001"
+        TournamentError, match="only allowed at or below 10,000 chips; ann has 10,001 chips"
     ):
         entry_rebuy(ann.pk, by=director, stack=10001)
     ann.refresh_from_db()
@@ -221,7 +227,7 @@ def test_the_rebuy_limit_can_be_set_apart_from_the_starting_stack(
     Tournament.objects.filter(pk=tournament.pk).update(rebuy_max_stack=5000)
     ann = playing(tournament, "ann")
     start(tournament)
-    with pytest.raises(TournamentError, match="at or below 5000 chips"):
+    with pytest.raises(TournamentError, match="at or below 5,000 chips"):
         entry_rebuy(ann.pk, by=director, stack=6000)
 
 

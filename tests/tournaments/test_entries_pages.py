@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
@@ -13,43 +11,11 @@ from series.models import Event
 from tournaments.models import BlindStructure, EntryState, Tournament
 
 from .conftest_t1 import *  # noqa: F403 (the fixtures)
-from .conftest_t1 import BREAK_1, LEVEL_5, make_user, start
+from .conftest_t1 import BREAK_1, LEVEL_5, form_data, make_user, start
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-def form_data(structure: BlindStructure, **changes: Any) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "game": "omaha-hi-lo",
-        "structure": "pot-limit",
-        "buy_in": "20",
-        "fee": "5",
-        "starting_stack": "10000",
-        "blind_structure": str(structure.pk),
-        "raise_cap": "4",
-        "uncapped_heads_up": "on",
-        "seats_per_table": "9",
-        "capacity": "30",
-        "money_unit": "5",
-        "bounty": "5",
-        "payouts": "50, 30, 20",
-        "late_registration_until_level": "4",
-        "rebuys_allowed": "1",
-        "rebuy_until_level": "3",
-        "rebuy_chips": "10000",
-        "rebuy_price": "20",
-        "rebuy_max_stack": "",
-        "addon_after_level": "3",
-        "addon_chips": "15000",
-        "addon_price": "20",
-        "reentries_allowed": "0",
-        "reentry_until_level": "",
-        "balance_threshold": "2",
-    }
-    data.update(changes)
-    return data
 
 
 def test_a_director_sets_up_the_tournament_of_an_event(

@@ -9,15 +9,13 @@ Screenshots land in test-artifacts/ (lobby-*.png, deal-*.png). Deselect with
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from django.contrib.auth.models import User
 from django.core.cache import cache
-from django.db import connections
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
-from tests.browser import ARTIFACTS, launch_chromium, needs_chromium
+from tests.browser import *  # noqa: F403 (the fixtures)
+from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium
 from tests.conftest import PASSWORD
 from tournaments.models import DealOffer, DealState, Tournament, TournamentState, TournamentTable
 
@@ -26,9 +24,6 @@ from .conftest_lobby import clock_running, seat_online
 from .conftest_t1 import start
 
 pytestmark = needs_chromium
-
-PHONE = {"width": 390, "height": 844}
-LAPTOP = {"width": 1280, "height": 800}
 
 
 @pytest.fixture
@@ -49,35 +44,22 @@ def final_table(transactional_db: None, online_tournament: Tournament) -> Tourna
     return online_tournament
 
 
-@pytest.fixture
-def browser(live_server: object, monkeypatch: pytest.MonkeyPatch) -> Iterator[Browser]:
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
-        yield browser
-        browser.close()
-        connections.close_all()
-
-
 def logged_in(browser: Browser, base: str, name: str, viewport: dict[str, int]) -> Page:
     page = browser.new_page(viewport=viewport)
-    page.goto(f"{base}/accounts/login/")
-    page.locator("#id_username").fill(name)
-    page.locator("#id_password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
+    log_in(page, base, name)
     expect(page.get_by_role("button", name="Log out")).to_be_visible()
     return page
 
 
 def test_lobby_and_a_deal_accepted_by_two_players(
-    final_table: Tournament, live_server, browser: Browser
+    final_table: Tournament, live_server, live_browser: Browser
 ) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     base = live_server.url
     lobby = f"{base}/tournaments/{final_table.pk}/lobby/"
 
     # A spectator on a phone: tables with stacks, a watch link, who is out, the clock.
-    spectator = browser.new_page(viewport=PHONE)
+    spectator = live_browser.new_page(viewport=PHONE)
     spectator.goto(lobby)
     expect(spectator.locator("#lobby-table-1")).to_contain_text("Ann")
     expect(spectator.locator("#lobby-table-1")).to_contain_text("30,000")
@@ -92,7 +74,7 @@ def test_lobby_and_a_deal_accepted_by_two_players(
     spectator.screenshot(path=str(ARTIFACTS / "lobby-watch-phone.png"), full_page=True)
     spectator.close()
 
-    ben = logged_in(browser, base, "ben", LAPTOP)
+    ben = logged_in(live_browser, base, "ben", LAPTOP)
     ben.goto(lobby)
     expect(ben.get_by_role("link", name="Go to my table")).to_be_visible()
     ben.screenshot(path=str(ARTIFACTS / "lobby-laptop.png"), full_page=True)
@@ -102,7 +84,7 @@ def test_lobby_and_a_deal_accepted_by_two_players(
     from series.services import director_grant
 
     director_grant(dana)
-    director = logged_in(browser, base, "dana2", PHONE)
+    director = logged_in(live_browser, base, "dana2", PHONE)
     director.goto(f"{base}/tournaments/{final_table.pk}/console/")
     online = director.locator("#console-online")
     online.get_by_label("Method").select_option("icm")
@@ -113,7 +95,7 @@ def test_lobby_and_a_deal_accepted_by_two_players(
     amounts = offer.amounts
 
     # Ann, at her table on her phone, sees her share and accepts.
-    ann = logged_in(browser, base, "ann", PHONE)
+    ann = logged_in(live_browser, base, "ann", PHONE)
     table_id = TournamentTable.objects.get(tournament=final_table, number=1).live_table_id
     ann.goto(f"{base}/tables/{table_id}/")
     panel = ann.locator("#table-panels")
@@ -152,7 +134,7 @@ def registering(transactional_db: None, online_tournament: Tournament) -> Tourna
 
 
 def test_the_director_fills_with_bots_and_starts_online(
-    registering: Tournament, live_server, browser: Browser, settings
+    registering: Tournament, live_server, live_browser: Browser, settings
 ) -> None:
     settings.TOURNAMENTS_SCHEDULE_TASKS = False
     ARTIFACTS.mkdir(exist_ok=True)
@@ -160,7 +142,7 @@ def test_the_director_fills_with_bots_and_starts_online(
     from series.services import director_grant
 
     director_grant(User.objects.create_user("dana2", password=PASSWORD))
-    director = logged_in(browser, base, "dana2", PHONE)
+    director = logged_in(live_browser, base, "dana2", PHONE)
     director.goto(f"{base}/tournaments/{registering.pk}/console/")
     online = director.locator("#console-online")
     online.get_by_label("House bots").fill("5")
@@ -173,18 +155,18 @@ def test_the_director_fills_with_bots_and_starts_online(
     registering.refresh_from_db()
     assert registering.state == TournamentState.RUNNING
     cache.clear()
-    laptop = browser.new_page(viewport=LAPTOP)
+    laptop = live_browser.new_page(viewport=LAPTOP)
     laptop.goto(f"{base}/tournaments/{registering.pk}/lobby/")
     expect(laptop.locator("#lobby-table-1 .lobby-seats li")).to_have_count(5)
     laptop.screenshot(path=str(ARTIFACTS / "lobby-bots-laptop.png"), full_page=True)
 
 
 def test_the_lobby_follows_the_tournament_without_a_reload(
-    final_table: Tournament, live_server, browser: Browser
+    final_table: Tournament, live_server, live_browser: Browser
 ) -> None:
     from tournaments.models import Entry
 
-    page = browser.new_page(viewport=PHONE)
+    page = live_browser.new_page(viewport=PHONE)
     page.goto(f"{live_server.url}/tournaments/{final_table.pk}/lobby/")
     expect(page.locator("#lobby-table-1")).to_contain_text("10,000")
     from tables.models import Seat

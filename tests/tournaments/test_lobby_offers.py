@@ -70,7 +70,7 @@ def test_a_rebuy_during_a_hand_waits_for_it_and_still_counts_once(
 
 def test_a_rebuy_above_the_limit_is_refused(online_tournament, online_night) -> None:
     ben = online_night["ben"]
-    with pytest.raises(TournamentError, match="only allowed at or below 10000"):
+    with pytest.raises(TournamentError, match="only allowed at or below 10,000 chips"):
         offers.offer_take(ben.pk, user("ben"), "rebuy", seen=0)
     ben.refresh_from_db()
     assert ben.rebuys == 0
@@ -182,7 +182,7 @@ def test_the_directors_console_buttons_put_the_chips_on_the_live_seat(
         reverse("tournaments:console_rebuy", args=[online_tournament.pk, ben.pk]),
         HTTP_HX_REQUEST="true",
     )
-    assert "only allowed at or below 10000" in refused.content.decode()
+    assert "only allowed at or below 10,000 chips" in refused.content.decode()
     bust(cal, 4)
     director_client.post(
         reverse("tournaments:console_reentry", args=[online_tournament.pk, cal.pk])

@@ -135,7 +135,7 @@ def test_one_tap_rebuy_from_the_table_with_htmx_answers_with_the_panel(
     client = client_of("ann")
     first = client.post(url, data, HTTP_HX_REQUEST="true")
     second = client.post(url, data, HTTP_HX_REQUEST="true")
-    assert "Rebuy taken: 10000 chips for 20" in first.content.decode()
+    assert "Rebuy taken: 10,000 chips for 20" in first.content.decode()
     assert "That rebuy is already taken." in second.content.decode()
     ann.refresh_from_db()
     assert ann.rebuys == 1

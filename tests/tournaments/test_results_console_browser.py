@@ -8,34 +8,18 @@ console-deal-phone.png, and each section alone as *-section-phone.png). Deselect
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from datetime import timedelta
-
 import pytest
-from django.contrib.auth.models import User
-from django.db import connections
-from django.utils import timezone
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, expect
 
-from series.models import Event, Player, Season
-from series.services import director_grant
-from tests.browser import ARTIFACTS, launch_chromium, needs_chromium
-from tests.conftest import PASSWORD
-from tournaments.models import (
-    BlindStructure,
-    Entry,
-    EntryState,
-    StructureLevel,
-    Tournament,
-    TournamentState,
-    TournamentTable,
-)
+from tests.browser import *  # noqa: F403 (the fixtures)
+from tests.browser import ARTIFACTS, PHONE, log_in, needs_chromium
+from tournaments.models import Entry, EntryState, Tournament
 
-from .conftest_t1 import ROWS
+from .conftest_t5 import *  # noqa: F403 (the fixtures)
+from .conftest_t5 import seat
 
 pytestmark = needs_chromium
 
-PHONE = {"width": 390, "height": 844}
 LAYOUT = {
     1: ["Ann", "Ben", "Cal", "Dee", "Eve", "Fay", "Gus"],
     2: ["Hal", "Ivy", "Jon", "Kim", "Lou"],
@@ -43,64 +27,20 @@ LAYOUT = {
 
 
 @pytest.fixture
-def night(transactional_db: None) -> Tournament:
+def night(running: Tournament) -> Tournament:
     """Twelve players at two tables, 7 and 5: one must move, and no button is known."""
-    director_grant(User.objects.create_user("dana", password=PASSWORD))
-    today = timezone.localdate()
-    season = Season.objects.create(
-        name="Spring", starts_on=today, ends_on=today + timedelta(days=60)
-    )
-    event = Event.objects.create(
-        season=season, name="Thursday PLO8", starts_at=timezone.now(), buy_in=20, fee=5
-    )
-    structure = BlindStructure.objects.create(name="Home PLO8")
-    StructureLevel.objects.bulk_create(
-        StructureLevel(
-            structure=structure, position=p, kind=k, minutes=m, small_blind=s, big_blind=b
-        )
-        for p, (k, m, s, b) in enumerate(ROWS)
-    )
-    tournament = Tournament.objects.create(
-        event=event,
-        blind_structure=structure,
-        bounty=5,
-        state=TournamentState.RUNNING,
-        started_at=timezone.now(),
-    )
-    for number, names in LAYOUT.items():
-        TournamentTable.objects.create(tournament=tournament, number=number)
-        for seat, name in enumerate(names, start=1):
-            Entry.objects.create(
-                tournament=tournament,
-                player=Player.objects.create(name=name),
-                state=EntryState.PLAYING,
-                table_number=number,
-                seat_number=seat,
-            )
-    return tournament
+    Tournament.objects.filter(pk=running.pk).update(bounty=5)
+    seat(running, LAYOUT)
+    running.refresh_from_db()
+    return running
 
 
-@pytest.fixture
-def browser(live_server: object, monkeypatch: pytest.MonkeyPatch) -> Iterator[Browser]:
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
-        yield browser
-        browser.close()
-        connections.close_all()
-
-
-def log_in(page: Page, base: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.locator("#id_username").fill("dana")
-    page.locator("#id_password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-
-
-def test_seating_and_results_on_a_phone(night: Tournament, live_server, browser: Browser) -> None:
+def test_seating_and_results_on_a_phone(
+    night: Tournament, live_server, live_browser: Browser
+) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     base = live_server.url
-    page = browser.new_page(viewport=PHONE)
+    page = live_browser.new_page(viewport=PHONE)
     page.on("dialog", lambda dialog: dialog.accept())
     log_in(page, base)
     page.goto(f"{base}/tournaments/{night.pk}/console/")

@@ -112,7 +112,7 @@ def test_an_icm_proposal_is_shown_to_edit_and_a_deal_recorded(
 ) -> None:
     players = three_left(running, director)
     ann, ben, cal = players["Ann"], players["Ben"], players["Cal"]
-    stacks = {f"stack_{ann.pk}": "5000", f"stack_{ben.pk}": "3000", f"stack_{cal.pk}": "2000"}
+    stacks = {f"stack_{ann.pk}": "50000", f"stack_{ben.pk}": "30000", f"stack_{cal.pk}": "20000"}
 
     proposal = director_client.post(
         url("results_deal_propose", running), {**stacks, "method": "icm"}, **HTMX
@@ -164,7 +164,9 @@ def test_a_chip_chop_proposal_without_javascript_has_its_own_page(
     running: Tournament, director: User, director_client: Client
 ) -> None:
     players = three_left(running, director)
-    stacks = {f"stack_{players[n].pk}": s for n, s in (("Ann", 5000), ("Ben", 3000), ("Cal", 2000))}
+    stacks = {
+        f"stack_{players[n].pk}": s for n, s in (("Ann", 50000), ("Ben", 30000), ("Cal", 20000))
+    }
 
     page = director_client.post(
         url("results_deal_propose", running), {**stacks, "method": "chip-chop"}

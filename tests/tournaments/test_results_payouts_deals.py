@@ -78,7 +78,8 @@ def test_percentages_that_do_not_sum_to_100_are_refused_and_the_end_waits(
 
 
 def three_left(running: Tournament, director: User) -> dict[str, Entry]:
-    """Ten entries at 20: a pool of 200 paid 100 / 60 / 40, with Ann, Ben and Cal left."""
+    """Ten entries at 20: a pool of 200 paid 100 / 60 / 40, with Ann, Ben and Cal left and
+    the ten starting stacks of 10,000 in play (a deal's stacks add up to 100,000)."""
     players = seat(running, TEN)
     for name in ("Jon", "Ivy", "Hal", "Gus", "Fay", "Eve", "Dee"):
         entry_eliminate(running.pk, [players[name].pk], by=director)
@@ -90,7 +91,7 @@ def test_icm_proposal_worked_example(running: Tournament, director: User) -> Non
     ann, ben, cal = players["Ann"], players["Ben"], players["Cal"]
 
     proposal = deal_propose(
-        running.pk, method="icm", stacks={ann.pk: "5000", ben.pk: "3000", cal.pk: "2000"}
+        running.pk, method="icm", stacks={ann.pk: "50000", ben.pk: "30000", cal.pk: "20000"}
     )
 
     # Malmuth-Harville: Ann wins with 5/10; second with 3/10 x 5/7 + 2/10 x 5/8; and so on.
@@ -98,9 +99,9 @@ def test_icm_proposal_worked_example(running: Tournament, director: User) -> Non
     # 57), the two units left go to the largest remainders, Ann's .79 and Cal's .71.
     assert proposal.prizes_left == [100, 60, 40]
     assert [(line.name, line.stack, line.prize) for line in proposal.lines] == [
-        ("Ann", 5000, 77),
-        ("Ben", 3000, 65),
-        ("Cal", 2000, 58),
+        ("Ann", 50000, 77),
+        ("Ben", 30000, 65),
+        ("Cal", 20000, 58),
     ]
     assert proposal.total == 200
 
@@ -110,7 +111,7 @@ def test_chip_chop_proposal_worked_example(running: Tournament, director: User) 
     ann, ben, cal = players["Ann"], players["Ben"], players["Cal"]
 
     proposal = deal_propose(
-        running.pk, method="chip-chop", stacks={ann.pk: 5000, ben.pk: 3000, cal.pk: 2000}
+        running.pk, method="chip-chop", stacks={ann.pk: 50000, ben.pk: 30000, cal.pk: 20000}
     )
 
     # Everyone is guaranteed third's 40; the other 80 goes 50% / 30% / 20% by chips.
@@ -149,7 +150,7 @@ def test_an_edited_icm_deal_is_recorded_and_ends_the_tournament(
     players = three_left(running, director)
     ann, ben, cal = players["Ann"], players["Ben"], players["Cal"]
     proposal = deal_propose(
-        running.pk, method="icm", stacks={ann.pk: 5000, ben.pk: 3000, cal.pk: 2000}
+        running.pk, method="icm", stacks={ann.pk: 50000, ben.pk: 30000, cal.pk: 20000}
     )
     edited = {line.entry_id: line.prize for line in proposal.lines}
     # The players agree Ann takes one more and Ben one less.
@@ -175,7 +176,7 @@ def test_an_edited_icm_deal_is_recorded_and_ends_the_tournament(
 
 def test_a_chip_chop_deal_is_recorded(running: Tournament, director: User) -> None:
     players = three_left(running, director)
-    stacks = {players["Ann"].pk: 5000, players["Ben"].pk: 3000, players["Cal"].pk: 2000}
+    stacks = {players["Ann"].pk: 50000, players["Ben"].pk: 30000, players["Cal"].pk: 20000}
     proposal = deal_propose(running.pk, method="chip-chop", stacks=stacks)
 
     deal_record(running.pk, {line.entry_id: line.prize for line in proposal.lines}, by=director)

@@ -12,19 +12,11 @@ from tournaments.models import ActionKind, EntryState, Tournament, TournamentTab
 from tournaments.services.seating import table_button_set
 
 from .conftest_t5 import *  # noqa: F403 (the fixtures)
-from .conftest_t5 import last_action, register, seat, seats_of, where
+from .conftest_t5 import full, last_action, register, seat, seats_of, url, where
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-def url(name: str, tournament: Tournament, *args: int) -> str:
-    return reverse(f"tournaments:{name}", args=[tournament.pk, *args])
-
-
-def full(table: str, seats: range) -> dict[int, str]:
-    return {s: f"{table}{s}" for s in seats}
 
 
 def test_the_console_shows_seat_cards_and_asks_for_the_buttons(
@@ -47,7 +39,7 @@ def test_the_section_alone_for_its_refresh(running: Tournament, director_client:
     assert response.status_code == 200
     body = response.content.decode()
     assert body.startswith('<section id="console-seating"')
-    assert 'hx-trigger="tournament-changed from:body"' in body
+    assert 'hx-trigger="tournament-changed from:body, entries-changed from:body"' in body
 
 
 def test_a_move_is_shown_and_confirmed_with_htmx(

@@ -6,18 +6,17 @@ test-artifacts/. Deselect with ``-m "not browser"``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connections
 from django.utils import timezone
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, expect
 
 from series.models import Event, Season
 from series.services import director_grant
-from tests.browser import ARTIFACTS, launch_chromium, needs_chromium
+from tests.browser import *  # noqa: F403 (the fixtures)
+from tests.browser import ARTIFACTS, PHONE, log_in, needs_chromium
 from tests.conftest import PASSWORD
 from tournaments.models import BlindStructure
 from tournaments.services import structures as services
@@ -46,31 +45,14 @@ def structure(transactional_db: None) -> BlindStructure:
     return services.structure_copy(template.pk, by=director, name="Tuesday PLO8")
 
 
-@pytest.fixture
-def browser(live_server: object, monkeypatch: pytest.MonkeyPatch) -> Iterator[Browser]:
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
-        yield browser
-        browser.close()
-        connections.close_all()
-
-
-def log_in(page: Page, base: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.locator("#id_username").fill("dana")
-    page.locator("#id_password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-
-
 def test_edit_a_structure_with_htmx_on_a_laptop_and_a_phone(
     structure: BlindStructure,
     live_server,
-    browser: Browser,  # type: ignore[no-untyped-def]
+    live_browser: Browser,  # type: ignore[no-untyped-def]
 ) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     base = live_server.url
-    page = browser.new_page(viewport={"width": 1366, "height": 768})
+    page = live_browser.new_page(viewport={"width": 1366, "height": 768})
     log_in(page, base)
     page.goto(f"{base}/director/")
     page.get_by_role("link", name="Blind structures").click()
@@ -123,7 +105,7 @@ def test_edit_a_structure_with_htmx_on_a_laptop_and_a_phone(
     expect(page.locator("li.srow-editing")).to_be_visible()
     page.screenshot(path=str(ARTIFACTS / "structure-editor-laptop-full.png"), full_page=True)
 
-    page.set_viewport_size({"width": 390, "height": 844})
+    page.set_viewport_size(PHONE)
     page.reload()
     expect(rows).to_have_count(25)
     page.screenshot(path=str(ARTIFACTS / "structure-editor-phone.png"))

@@ -9,6 +9,7 @@ from series.models import Player
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, EntryState, Tournament
 from tournaments.services.entries import (
+    entry_add_player,
     entry_add_walk_in,
     entry_addon,
     entry_late,
@@ -47,7 +48,7 @@ def test_undo_a_walk_in_keeps_a_guest_the_series_already_had(
     tournament: Tournament, director: User
 ) -> None:
     guest = Player.objects.create(name="Bob")
-    entry_add_walk_in(tournament.pk, "Bob", by=director)
+    entry_add_player(tournament.pk, guest.pk, by=director)
     action_undo_last(tournament.pk, by=director)
     assert not tournament.entries.exists() and Player.objects.filter(pk=guest.pk).exists()
 
@@ -66,7 +67,7 @@ def test_undo_a_walk_in_who_came_back_restores_the_unregistered_entry(
 ) -> None:
     entry = entry_add_walk_in(tournament.pk, "Bob", by=director)
     entry_remove(entry.pk, by=director)
-    again = entry_add_walk_in(tournament.pk, "Bob", by=director)
+    again = entry_add_player(tournament.pk, entry.player_id, by=director)
     assert again.pk == entry.pk
     action_undo_last(tournament.pk, by=director)
     assert state_of(entry) == EntryState.UNREGISTERED

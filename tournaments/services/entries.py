@@ -27,11 +27,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, ngettext
 
+from series import amounts
 from series.models import Event, Player
-from tournaments import selectors
-from tournaments.errors import TournamentError
+from tournaments import selectors, summaries
+from tournaments.errors import NameInUse, TournamentError
 from tournaments.models import (
     ActionKind,
     BlindStructure,
@@ -44,7 +45,7 @@ from tournaments.models import (
     TournamentState,
 )
 from tournaments.permissions import require_director
-from tournaments.services import clock, seating, undo
+from tournaments.services import clock, results, seating, undo
 from tournaments.summaries import message
 
 # The settings a director edits; ``EVENT_SETTINGS`` live on the event and are edited with it.
@@ -103,6 +104,10 @@ LOCKED_AFTER_START = (
 
 NAME_MAX = Player._meta.get_field("name").max_length or 100
 
+# The settings that are money and chips, bounded by ``series.amounts``.
+MONEY_SETTINGS = ("buy_in", "fee", "bounty", "money_unit", "rebuy_price", "addon_price")
+CHIPS_SETTINGS = ("starting_stack", "rebuy_chips", "addon_chips", "rebuy_max_stack")
+
 
 # -- settings ---------------------------------------------------------------------------
 
@@ -153,6 +158,23 @@ def _check_int(tournament: Tournament, name: str, *, minimum: int, optional: boo
         )
 
 
+def _check_amounts(tournament: Tournament) -> None:
+    """The home game's bounds of ``series.amounts``, checked here as well as on the form, for
+    a caller that has none."""
+    for names, limit, said in (
+        (MONEY_SETTINGS, amounts.MONEY_MAX, amounts.money),
+        (CHIPS_SETTINGS, amounts.CHIPS_MAX, amounts.chips),
+    ):
+        for name in names:
+            value = _current_value(tournament, name)
+            if isinstance(value, int) and value > limit:
+                raise TournamentError(
+                    _("%(setting)s can be at most %(limit)s.")
+                    % {"setting": _setting_label(name).capitalize(), "limit": said(limit)},
+                    field=name,
+                )
+
+
 def _validate(tournament: Tournament) -> None:
     """Check a tournament's settings together; raise ``TournamentError`` on the first fault."""
     event = tournament.event
@@ -166,6 +188,7 @@ def _validate(tournament: Tournament) -> None:
         _check_int(tournament, name, minimum=1, optional=False)
     for name in ("capacity", "raise_cap", "rebuy_max_stack"):
         _check_int(tournament, name, minimum=1, optional=True)
+    _check_amounts(tournament)
     if not 2 <= tournament.seats_per_table <= 10:
         raise TournamentError(_("A table seats 2 to 10 players."), field="seats_per_table")
     # RULES.md "Hand-for-hand (RP-8)": "the clock loses at most 3 minutes per hand".
@@ -178,7 +201,7 @@ def _validate(tournament: Tournament) -> None:
     if tournament.bounty > event.buy_in:
         raise TournamentError(
             _("The bounty (%(bounty)s) cannot be more than the buy-in (%(buy_in)s).")
-            % {"bounty": tournament.bounty, "buy_in": event.buy_in},
+            % {"bounty": amounts.money(tournament.bounty), "buy_in": amounts.money(event.buy_in)},
             field="bounty",
         )
 
@@ -304,7 +327,9 @@ def start_refusal(tournament: Tournament) -> str | None:
         return _("This tournament is over.")
     if tournament.is_started:
         return _("The tournament has already started.")
-    if tournament.entries.filter(state=EntryState.REGISTERED).count() < 2:
+    # Before the start a player in play is one whose seat the director has drawn already:
+    # they start with the registered players, in the seat they drew.
+    if selectors.places_taken(tournament) < 2:
         return _("At least two players must be registered to start.")
     return None
 
@@ -315,7 +340,9 @@ def tournament_start(tournament_id: int, *, by: Any, now: datetime | None = None
     One transaction: the seat draw (``seating.seating_draw``) makes the registered entries
     play, the clock (``clock.clock_start``) runs from ``now`` on the first row, and the start
     is logged with what it takes to go back to registration. Players on the waiting list
-    stay there as alternates; one Undo takes back the clock and the draw.
+    stay there as alternates; one Undo takes back the clock and the draw. Seats the director
+    drew before the start are kept (only players registered since draw theirs), and are
+    still drawn after an Undo of the start.
     """
     require_director(by)
     with transaction.atomic():
@@ -333,10 +360,12 @@ def tournament_start(tournament_id: int, *, by: Any, now: datetime | None = None
 
             online_start(tournament.pk, by=by)
         tournament = tournament_locked(tournament_id)
+        # Everyone in play, those seated by an earlier draw too, not only this draw's.
+        players = tournament.entries.filter(state=EntryState.PLAYING).count()
         undo.action_record(
             tournament,
             ActionKind.START,
-            message(gettext_noop("Started with %(count)s players"), count=len(seats)),
+            message(gettext_noop("Started with %(count)s players"), count=players),
             by=by,
             undo={"clock": before, undo.INCLUDES: [drawn.pk] if drawn else []},
         )
@@ -601,12 +630,14 @@ def _walk_in_name(name: str) -> str:
     return cleaned
 
 
-def entry_add_walk_in(tournament_id: int, name: str, *, by: Any) -> Entry:
-    """The director adds a player with no account, by name.
+def entry_add_walk_in(tournament_id: int, name: str, *, by: Any, new_guest: bool = False) -> Entry:
+    """The director adds a new guest, a player with no account, by name.
 
-    A guest of the series with that name (any case) is reused, so one person's results stay
-    together until the series merges the guest into an account. Before the start the guest
-    registers (the waiting list when full); once started, this is their late entry.
+    A name the series already knows (an account's or a guest's, any case) raises
+    ``NameInUse`` naming those players, so a regular is not given a twin: the director
+    registers one of them (``entry_add_player``) or, with ``new_guest``, confirms that this
+    is someone else of the same name. Before the start the guest registers (the waiting
+    list when full); once started, this is their late entry.
     """
     require_director(by)
     name = _walk_in_name(name)
@@ -615,24 +646,58 @@ def entry_add_walk_in(tournament_id: int, name: str, *, by: Any) -> Entry:
         refusal = registration_refusal(tournament)
         if refusal:
             raise TournamentError(refusal)
-        player = Player.objects.filter(user__isnull=True, name__iexact=name).order_by("pk").first()
-        player_created = player is None
+        if not new_guest:
+            known = selectors.players_named(name)
+            if known:
+                raise NameInUse(
+                    ngettext(
+                        "There is already a player named %(name)s: register them, or confirm "
+                        "a new guest.",
+                        "There are already %(count)s players named %(name)s: register one of "
+                        "them, or confirm a new guest.",
+                        len(known),
+                    )
+                    # One player: their name as the series writes it ("ann", not "ANN").
+                    % {"name": known[0].name if len(known) == 1 else name, "count": len(known)},
+                    players=known,
+                )
+        player = Player.objects.create(name=name)
+        return _walk_in(tournament, player, by=by, player_created=True)
+
+
+def entry_add_player(tournament_id: int, player_id: int, *, by: Any) -> Entry:
+    """The director adds a player the series knows, an account or a guest, as the walk-in
+    form's suggestions do: registered before the start (the waiting list when full), a late
+    entry once started."""
+    require_director(by)
+    with transaction.atomic():
+        tournament = tournament_locked(tournament_id)
+        refusal = registration_refusal(tournament)
+        if refusal:
+            raise TournamentError(refusal)
+        player = Player.objects.filter(pk=player_id).first()
         if player is None:
-            player = Player.objects.create(name=name)
-        if tournament.is_started:
-            entry, data = _late(tournament, player)
-            data[undo.INCLUDES] = _seat_late(tournament, entry, by)
-            kind, summary = ActionKind.LATE_ENTRY, gettext_noop("Walk-in, late entry: %(name)s")
-        else:
-            entry, data = _register(tournament, player)
-            kind = ActionKind.REGISTER
-            summary = (
-                gettext_noop("Walk-in, waiting list: %(name)s")
-                if entry.state == EntryState.WAITING
-                else gettext_noop("Walk-in: %(name)s")
-            )
-        data["player_created"] = player_created
-        undo.action_record(tournament, kind, message(summary, name=player.name), by=by, undo=data)
+            raise TournamentError(_("This player does not exist."))
+        return _walk_in(tournament, player, by=by, player_created=False)
+
+
+def _walk_in(tournament: Tournament, player: Player, *, by: Any, player_created: bool) -> Entry:
+    """Register ``player`` or take their late entry (the tournament row locked by the
+    caller), and log it; Undo deletes a guest made for it who has no other entry."""
+    if tournament.is_started:
+        entry, data = _late(tournament, player)
+        data[undo.INCLUDES] = _seat_late(tournament, entry, by)
+        kind, summary = ActionKind.LATE_ENTRY, gettext_noop("Walk-in, late entry: %(name)s")
+    else:
+        entry, data = _register(tournament, player)
+        kind = ActionKind.REGISTER
+        summary = (
+            gettext_noop("Walk-in, waiting list: %(name)s")
+            if entry.state == EntryState.WAITING
+            else gettext_noop("Walk-in: %(name)s")
+        )
+    data["player_created"] = player_created
+    undo.action_record(tournament, kind, message(summary, name=player.name), by=by, undo=data)
     return entry
 
 
@@ -663,10 +728,13 @@ def _late(tournament: Tournament, player: Player) -> tuple[Entry, dict[str, Any]
         raise TournamentError(_full_message(tournament))
     if entry is None:
         entry = Entry.objects.create(tournament=tournament, player=player, state=EntryState.PLAYING)
+        # A new player in the field: everyone already out finishes one place lower.
+        results.places_update(tournament)
         return entry, {"entry": entry.pk, "created": True}
     before = _snapshot(entry)
     entry.state = EntryState.PLAYING
     entry.save(update_fields=["state"])
+    results.places_update(tournament)
     return entry, {"entry": entry.pk, "created": False, "before": before}
 
 
@@ -731,20 +799,21 @@ def rebuy_refusal(
     if not _level_rule(tournament, tournament.rebuy_until_level, rows):
         return _("Rebuys ended with level %(level)s.") % {"level": tournament.rebuy_until_level}
     if entry.rebuys >= tournament.rebuys_allowed:
-        return _("%(name)s has used all %(count)s rebuys.") % {
-            "name": entry.player.name,
-            "count": tournament.rebuys_allowed,
-        }
+        return ngettext(
+            "%(name)s has used their %(count)s rebuy.",
+            "%(name)s has used all %(count)s rebuys.",
+            tournament.rebuys_allowed,
+        ) % {"name": entry.player.name, "count": tournament.rebuys_allowed}
     if stack is None:
         return None
     if isinstance(stack, bool) or not isinstance(stack, int) or stack < 0:
         return _stack_needed()
     limit = rebuy_limit(tournament)
     if stack > limit:
-        return _("A rebuy is only allowed at or below %(limit)s chips; %(name)s has %(stack)s.") % {
-            "limit": limit,
+        return _("A rebuy is only allowed at or below %(limit)s; %(name)s has %(stack)s.") % {
+            "limit": amounts.chips(limit),
             "name": entry.player.name,
-            "stack": stack,
+            "stack": amounts.chips(stack),
         }
     return None
 
@@ -776,11 +845,11 @@ def rebuy_take(tournament: Tournament, entry: Entry, *, stack: int | None, by: A
         tournament,
         ActionKind.REBUY,
         message(
-            gettext_noop("Rebuy: %(name)s (%(count)s of %(allowed)s, had %(stack)s chips)"),
+            gettext_noop("Rebuy: %(name)s (%(count)s of %(allowed)s, had %(stack)s)"),
             name=entry.player.name,
             count=entry.rebuys,
             allowed=tournament.rebuys_allowed,
-            stack=stack,
+            stack=summaries.chips(stack),
         ),
         by=by,
         undo={"entry": entry.pk, "rebuys": before},
@@ -844,6 +913,8 @@ def reentry_take(tournament: Tournament, entry: Entry, *, by: Any, seat: bool = 
         number=number,
         state=EntryState.PLAYING,
     )
+    # The busted entry's place goes back: the player's place will be the new entry's.
+    results.places_update(tournament)
     includes = _seat_late(tournament, new, by) if seat else []
     undo.action_record(
         tournament,
@@ -939,6 +1010,7 @@ def _give_back_place(tournament: Tournament, entry: Entry, action: TournamentAct
         player.delete()
     if held_place:
         _promote_waiting(tournament)
+    results.places_update(tournament)
 
 
 @undo.register(ActionKind.START)
@@ -1004,6 +1076,7 @@ def _undo_reentry(tournament: Tournament, action: TournamentAction) -> None:
     if entry.knockouts.exists():
         raise _changed_since(action)
     entry.delete()
+    results.places_update(tournament)
 
 
 @undo.register(ActionKind.ADDON)

@@ -559,29 +559,13 @@ def _eliminate(
     if not out:
         return
     # A hand dealt hand-for-hand (not one already in play when it was announced): every
-    # table's players out on it share one out_hand (RP-8).
-    dealt_hand_for_hand = tournament.hand_for_hand and tournament.hand_for_hand_hand > 0
+    # table's players out on it share one out_hand (RP-8), as in the room.
+    shared = results.hand_for_hand_out_hand(tournament)
     results.eliminations_from_hand(
-        tournament,
-        out,
-        knocked,
-        hand_for_hand=dealt_hand_for_hand,
-        out_hand=_hand_for_hand_out_hand(tournament) if dealt_hand_for_hand else None,
+        tournament, out, knocked, hand_for_hand=shared is not None, out_hand=shared
     )
     for row in busted:
         tables.seat_vacate(tt.live_table_id, row["seat"], row["user_id"])
-
-
-def _hand_for_hand_out_hand(tournament: Tournament) -> int:
-    """The ``out_hand`` shared by everyone out on the hand-for-hand hand in play: taken
-    by the first table to lose a player on it, kept on the tournament for the others."""
-    if tournament.hand_for_hand_out_hand is None:
-        tournament.hand_for_hand_out_hand = (
-            Entry.objects.filter(tournament=tournament).aggregate(Max("out_hand"))["out_hand__max"]
-            or 0
-        ) + 1
-        tournament.save(update_fields=["hand_for_hand_out_hand"])
-    return tournament.hand_for_hand_out_hand
 
 
 def _finish_if_won(tournament: Tournament) -> bool:

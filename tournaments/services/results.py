@@ -4,9 +4,11 @@ A director records each elimination from the console as it happens: who busted, 
 (for the bounty) and, when two or more go out on one hand, their stacks at the start of
 that hand. TDA rules (RULES.md, "Eliminations"): "two or more out on the same hand: the one
 who started the hand with more chips finishes higher; equal stacks share the places and
-their prizes". An elimination takes the worst places still open, counted from the players
-still in; a place is provisional while late entries and re-entries can still grow the field,
-and ``tournament_finish`` settles every place from the order of the eliminations.
+their prizes"; in hand-for-hand (RULES.md "Hand-for-hand (RP-8)") "players out on the same
+hand-for-hand hand share the place(s) paid" across tables, online or in the room (see
+``hand_for_hand_out_hand``). Places are numbered by players, not entries, as card rooms do (see
+``places_update``): the places shown during the night are the ones ``tournament_finish``
+stores, because both rank with the same function.
 
 Prizes come from ``tournaments.payouts`` (the pool, the built-in table or the director's own
 percentages, rounding to the money unit with the remainder to first, tied places sharing)
@@ -20,6 +22,7 @@ what it takes to reverse it. The finish sends ``tournament_finished`` after comm
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,9 +32,13 @@ from django.db.models import Count, F, Max, Q, Sum
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, pgettext
 
-from series.request_values import AMOUNT_MAX, id_or_none
+from series.amounts import CHIPS_MAX, PRIZE_MAX
+from series.amounts import chips as said_chips
+from series.amounts import money as said_money
+from series.elision import for_name
+from series.request_values import id_or_none
 from tournaments import icm as icm_model
 from tournaments import payouts as payout_rules
 from tournaments.errors import TournamentError
@@ -44,6 +51,7 @@ from tournaments.models import (
     TournamentState,
 )
 from tournaments.permissions import require_director
+from tournaments.services import chips as chip_counts
 from tournaments.services import undo
 from tournaments.signals import tournament_finished, tournament_reopened
 from tournaments.summaries import Message, joined, message
@@ -154,6 +162,29 @@ class ResultsOverview:
     can_finish: bool
     # What a deal among the players still in shares out (places 1 to their number).
     prizes_left: int | None = None
+    # The places two or more players share (``places_tied``), shown "3 (tied)".
+    tied_places: frozenset[int] = frozenset()
+
+
+def prizes_of_places(
+    entries: Iterable[Entry], prizes: Sequence[int], unit: int = 1
+) -> dict[int, int]:
+    """What each of ``entries`` wins of ``prizes`` at the place it holds, by entry id: tied
+    players share the prizes of the places they cover, the odd unit to the first entry of
+    them, as ``places_update`` shares them. Empty when the prizes cannot be paid."""
+    placed = sorted((e for e in entries if e.place is not None), key=lambda e: (e.place, e.pk))
+    try:
+        shares = payout_rules.shared_prizes(prizes, [e.place for e in placed], unit=unit)
+    except payout_rules.PayoutError:
+        return {}
+    return {e.pk: share for e, share in zip(placed, shares, strict=True)}
+
+
+def places_tied(entries: Iterable[Entry]) -> frozenset[int]:
+    """The places two or more of ``entries`` hold: players who tie share one place (a
+    re-entered entry holds none, its player's last entry does)."""
+    held = Counter(e.place for e in entries if e.place is not None)
+    return frozenset(place for place, count in held.items() if count > 1)
 
 
 def results_overview(tournament: Tournament) -> ResultsOverview:
@@ -192,6 +223,7 @@ def results_overview(tournament: Tournament) -> ResultsOverview:
         finished=finished,
         can_finish=tournament.state in IN_PLAY and len(playing) == 1 and payouts is not None,
         prizes_left=prizes_left,
+        tied_places=places_tied(entries),
     )
 
 
@@ -278,6 +310,29 @@ def _bounty_shares(bounty: int, winners: int, unit: int) -> list[int]:
     return [bounty - share * (winners - 1)] + [share] * (winners - 1)
 
 
+def _next_out_hand(tournament: Tournament) -> int:
+    return (
+        Entry.objects.filter(tournament=tournament).aggregate(Max("out_hand"))["out_hand__max"] or 0
+    ) + 1
+
+
+def hand_for_hand_out_hand(tournament: Tournament) -> int | None:
+    """The ``out_hand`` shared by everyone out on the hand-for-hand hand in play, online or
+    in the room (the tournament row is locked): taken by the first player out on it, kept
+    on the tournament (``hand_for_hand_out_hand``) for the others, at every table, until
+    the next hand is dealt. None when the hand in play is not played hand-for-hand:
+    hand-for-hand is off, or it is hand 0, the hands already in play when it was announced,
+    which were not dealt hand-for-hand. RULES.md "Hand-for-hand (RP-8)": "players out on the
+    same hand-for-hand hand share the place(s) paid".
+    """
+    if not tournament.hand_for_hand or tournament.hand_for_hand_hand < 1:
+        return None
+    if tournament.hand_for_hand_out_hand is None:
+        tournament.hand_for_hand_out_hand = _next_out_hand(tournament)
+        tournament.save(update_fields=["hand_for_hand_out_hand"])
+    return tournament.hand_for_hand_out_hand
+
+
 def eliminations_from_hand(
     tournament: Tournament,
     out: Sequence[tuple[Entry, int]],
@@ -296,10 +351,7 @@ def eliminations_from_hand(
     hand ends. Returns the ``out_hand``.
     """
     if out_hand is None:
-        out_hand = (
-            Entry.objects.filter(tournament=tournament).aggregate(Max("out_hand"))["out_hand__max"]
-            or 0
-        ) + 1
+        out_hand = _next_out_hand(tournament)
     now = timezone.now()
     for entry, stack in out:
         winners = [w for w in knocked_out_by.get(entry.pk, ()) if w.pk != entry.pk]
@@ -325,30 +377,98 @@ def eliminations_from_hand(
                 Entry.objects.filter(pk=winner.pk).update(bounties=F("bounties") + share)
         if winners:
             Entry.objects.filter(pk=winners[0].pk).update(knockouts_count=F("knockouts_count") + 1)
-    _place_out_hand(tournament, out_hand)
+    places_update(tournament)
     return out_hand
 
 
-def _place_out_hand(tournament: Tournament, out_hand: int) -> None:
-    """Places and prizes of everyone out on ``out_hand``: the places below the players
-    still in, best finish first (``out_groups``), tied places sharing their prizes."""
-    group = list(
-        Entry.objects.select_related("player").filter(
-            tournament=tournament, state=EntryState.OUT, out_hand=out_hand
-        )
+def _last_entries(entries: Iterable[Entry]) -> list[Entry]:
+    """Each player's last entry: the one that holds their place (a re-entry replaces the
+    entry it follows)."""
+    last: dict[int, Entry] = {}
+    for entry in entries:
+        known = last.get(entry.player_id)
+        if known is None or entry.number > known.number:
+            last[entry.player_id] = entry
+    return list(last.values())
+
+
+def _out_ranked(out: Sequence[Entry]) -> list[list[Entry]]:
+    """Players out, best finish first, as groups that share a place: the later out above
+    the earlier, players out on one hand by ``out_groups``."""
+    by_hand: dict[int, list[Entry]] = {}
+    for entry in out:
+        by_hand.setdefault(entry.out_hand or 0, []).append(entry)
+    groups: list[list[Entry]] = []
+    for hand in sorted(by_hand, reverse=True):
+        groups.extend(out_groups(by_hand[hand]))
+    return groups
+
+
+def _numbered(groups: Sequence[Sequence[Entry]], first: int = 1) -> dict[int, int]:
+    """Place by entry id for groups best first, from ``first``: a group of tied players
+    shares one place and the next group comes after all of them (1, 2, 2, 4)."""
+    places: dict[int, int] = {}
+    place = first
+    for group in groups:
+        for entry in group:
+            places[entry.pk] = place
+        place += len(group)
+    return places
+
+
+def places_update(tournament: Tournament) -> None:
+    """Store the place and prize of every player out so far, as the finish will store them.
+
+    Places count players, not entries, as card rooms do:
+
+    - a player's place is their last entry's; an entry that busted and then re-entered has
+      no place (its knockouts and bounties still count for its player);
+    - a player out finishes below everyone still possibly finishing: the players whose last
+      entry still plays, and the players out after them. The first of thirteen players out
+      is 13th, the last one out 2nd;
+    - players out on one hand are ranked by ``out_groups`` (bigger starting stack higher,
+      equal stacks share the places and their prizes).
+
+    So during the night a re-entry gives the busted entry's place back and nobody else
+    moves (its player was, and still is, one of the field); a new player's late entry moves
+    everyone already out one place down, since the field they finish below has grown; and
+    no two players ever show one place unless they share it by the rules. Called after
+    every change to who is in or out (eliminations, late entries, re-entries and their
+    undos) with the tournament row locked; ``tournament_finish`` ranks with the same
+    functions. Prizes are those of the field as it stands (``prizes_now``); the finish
+    settles them once the field is final. Does nothing unless the tournament is in play.
+    """
+    if tournament.state not in IN_PLAY:
+        return
+    entries = list(
+        Entry.objects.filter(
+            tournament=tournament, state__in=(EntryState.PLAYING, EntryState.OUT)
+        ).order_by("pk")
     )
+    final = _last_entries(entries)
+    still_in = sum(1 for e in final if e.state == EntryState.PLAYING)
+    groups = _out_ranked([e for e in final if e.state == EntryState.OUT])
+    places = _numbered(groups, first=still_in + 1)
     try:
         prizes = prizes_now(tournament)
     except TournamentError:
+        # A broken payout table must not stop the night: the places are recorded now,
+        # and the finish refuses until the director fixes the percentages.
         prizes = []
-    place = Entry.objects.filter(tournament=tournament, state=EntryState.PLAYING).count() + 1
-    for tied in out_groups(group):
-        shares = payout_rules.shared_prizes(prizes, [place] * len(tied), unit=tournament.money_unit)
-        for entry, prize in zip(tied, shares, strict=True):
-            entry.place = place
-            entry.prize = prize
-            entry.save(update_fields=["place", "prize"])
-        place += len(tied)
+    ranked = [e for group in groups for e in group]
+    shares = payout_rules.shared_prizes(
+        prizes, [places[e.pk] for e in ranked], unit=tournament.money_unit
+    )
+    won = {e.pk: share for e, share in zip(ranked, shares, strict=True)}
+    changed = []
+    for entry in entries:
+        if entry.state != EntryState.OUT:
+            continue
+        place, prize = places.get(entry.pk), won.get(entry.pk, 0)
+        if (entry.place, entry.prize) != (place, prize):
+            entry.place, entry.prize = place, prize
+            changed.append(entry)
+    Entry.objects.bulk_update(changed, ["place", "prize"])
 
 
 def tournament_finish_played(tournament: Tournament) -> list[dict[str, Any]]:
@@ -365,7 +485,12 @@ def tournament_finish_played(tournament: Tournament) -> list[dict[str, Any]]:
     return results
 
 
-def _clean_stacks(entries: Sequence[Entry], stacks: Mapping[Any, Any] | None) -> dict[int, int]:
+def _clean_stacks(
+    entries: Sequence[Entry], stacks: Mapping[Any, Any] | None, *, by_table: bool = False
+) -> dict[int, int]:
+    """The stacks at the start of the hand, by entry id, checked; required for each of two
+    or more players out together (``by_table``: hand-for-hand, where only players out at
+    one table are ranked by their stacks, and players at different tables tie)."""
     given: dict[int, int] = {}
     names = {e.pk: e.player.name for e in entries}
     for key, value in (stacks or {}).items():
@@ -381,22 +506,49 @@ def _clean_stacks(entries: Sequence[Entry], stacks: Mapping[Any, Any] | None) ->
             chips = int(value)
         except (TypeError, ValueError):
             raise TournamentError(
-                _("%(name)s's stack “%(value)s” is not a number of chips.")
+                for_name(
+                    names[entry_id],
+                    _("%(name)s's stack “%(value)s” is not a number of chips."),
+                    pgettext(
+                        "name starting with a vowel sound",
+                        "%(name)s's stack “%(value)s” is not a number of chips.",
+                    ),
+                )
                 % {"name": names[entry_id], "value": value}
             ) from None
         if chips <= 0:
             raise TournamentError(
-                _("%(name)s's stack at the start of the hand must be more than 0 chips.")
+                for_name(
+                    names[entry_id],
+                    _("%(name)s's stack at the start of the hand must be more than 0 chips."),
+                    pgettext(
+                        "name starting with a vowel sound",
+                        "%(name)s's stack at the start of the hand must be more than 0 chips.",
+                    ),
+                )
                 % {"name": names[entry_id]}
             )
-        if chips > AMOUNT_MAX:
+        if chips > CHIPS_MAX:
             raise TournamentError(
-                _("%(name)s's stack cannot be more than %(max)s chips.")
-                % {"name": names[entry_id], "max": AMOUNT_MAX}
+                for_name(
+                    names[entry_id],
+                    _("%(name)s's stack cannot be more than %(max)s."),
+                    pgettext(
+                        "name starting with a vowel sound",
+                        "%(name)s's stack cannot be more than %(max)s.",
+                    ),
+                )
+                % {"name": names[entry_id], "max": said_chips(CHIPS_MAX)}
             )
         given[entry_id] = chips
+    tables = Counter(e.table_number for e in entries)
     if len(entries) > 1:
-        missing = [names[e.pk] for e in entries if e.pk not in given]
+        missing = [
+            names[e.pk]
+            for e in entries
+            if e.pk not in given
+            and (not by_table or e.table_number is None or tables[e.table_number] > 1)
+        ]
         if missing:
             raise TournamentError(
                 _(
@@ -424,6 +576,13 @@ def entry_eliminate(
     fixed bounty of each player it knocked out. Refused, with nothing changed, for a player
     already out, an unknown entry, a player knocking themselves out, or when nobody would
     be left.
+
+    While the room plays hand-for-hand (a hand dealt hand-for-hand, not hand 0), everyone
+    out on the hand in play shares its out_hand (``hand_for_hand_out_hand``), recorded
+    together or one by one: players at different tables tie for the place and split its
+    prizes, and stacks are needed only for two or more out at one table, where the bigger
+    stack still finishes higher (``out_groups``). A second player out at a table on the
+    hand, after one recorded with no stack, is refused: record them together.
     """
     require_director(by)
     ids = _entry_ids(entry_ids, _("who is out"))
@@ -459,56 +618,56 @@ def entry_eliminate(
         still_in = Entry.objects.filter(tournament=tournament, state=EntryState.PLAYING).count()
         if len(entries) >= still_in:
             raise TournamentError(_("Someone must win the hand: at least one player stays in."))
-        stacks = _clean_stacks(entries, stacks_at_hand_start)
+        # In hand-for-hand every table's players out on the hand in play share its
+        # out_hand, whenever each is recorded (``out_groups`` then ties them).
+        shared_before = tournament.hand_for_hand_out_hand
+        shared = hand_for_hand_out_hand(tournament)
+        stacks = _clean_stacks(entries, stacks_at_hand_start, by_table=shared is not None)
+        if shared is not None:
+            _require_ranked_at_table(tournament, shared, entries, stacks)
 
-        try:
-            prizes = prizes_now(tournament)
-        except TournamentError:
-            # A broken payout table must not stop the night: the places are recorded now,
-            # and the finish refuses until the director fixes the percentages.
-            prizes = []
-        out_hand = (
-            Entry.objects.filter(tournament=tournament).aggregate(Max("out_hand"))["out_hand__max"]
-            or 0
-        ) + 1
+        out_hand = shared if shared is not None else _next_out_hand(tournament)
         now = timezone.now()
         before = [_elimination_state(entry) for entry in entries]
-        labels: list[Message] = []
-        worst = still_in
-        placed: list[Entry] = []
-        for group in reversed(_stack_groups(entries, stacks)):
-            place = worst - len(group) + 1
-            worst = place - 1
-            shares = payout_rules.shared_prizes(
-                prizes, [place] * len(group), unit=tournament.money_unit
+        for entry in entries:
+            entry.state = EntryState.OUT
+            entry.out_at = now
+            entry.out_hand = out_hand
+            entry.out_hand_for_hand = shared is not None
+            entry.stack_at_hand_start = stacks.get(entry.pk)
+            entry.eliminated_by = eliminator
+            entry.save(
+                update_fields=[
+                    "state",
+                    "out_at",
+                    "out_hand",
+                    "out_hand_for_hand",
+                    "stack_at_hand_start",
+                    "eliminated_by",
+                ]
             )
-            for entry, prize in zip(group, shares, strict=True):
-                entry.state = EntryState.OUT
-                entry.place = place
-                entry.prize = prize
-                entry.out_at = now
-                entry.out_hand = out_hand
-                entry.stack_at_hand_start = stacks.get(entry.pk)
-                entry.eliminated_by = eliminator
-                entry.save(
-                    update_fields=[
-                        "state",
-                        "place",
-                        "prize",
-                        "out_at",
-                        "out_hand",
-                        "stack_at_hand_start",
-                        "eliminated_by",
-                    ]
-                )
-                labels.append(
-                    message(
-                        gettext_noop("%(name)s (%(place)s)"),
-                        name=entry.player.name,
-                        place=_place_label(place, len(group)),
-                    )
-                )
-            placed = group + placed
+        places_update(tournament)
+        placed = sorted(
+            Entry.objects.select_related("player").filter(pk__in=ids),
+            key=lambda e: (e.place or 0, -(e.stack_at_hand_start or 0), e.pk),
+        )
+        # Counted over everyone out: a player out at another table on the same
+        # hand-for-hand hand, recorded before, shares the place too.
+        sharing = Counter(
+            Entry.objects.filter(
+                tournament=tournament,
+                state=EntryState.OUT,
+                place__in={e.place for e in placed if e.place is not None},
+            ).values_list("place", flat=True)
+        )
+        labels = [
+            message(
+                gettext_noop("%(name)s (%(place)s)"),
+                name=entry.label,
+                place=_place_label(entry.place or 0, sharing[entry.place]),
+            )
+            for entry in placed
+        ]
 
         eliminator_before = None
         if eliminator is not None:
@@ -521,21 +680,50 @@ def entry_eliminate(
             eliminator.knockouts_count += len(entries)
             eliminator.save(update_fields=["bounties", "knockouts_count"])
 
-        summary = message(gettext_noop("Out: %(players)s"), players=joined(labels[::-1]))
+        summary = message(gettext_noop("Out: %(players)s"), players=joined(labels))
         if eliminator is not None:
             summary = message(
                 gettext_noop("%(summary)s, by %(name)s"),
                 summary=summary,
-                name=eliminator.player.name,
+                name=eliminator.label,
             )
         undo.action_record(
             tournament,
             ActionKind.ELIMINATE,
             summary,
             by=by,
-            undo={"out_hand": out_hand, "entries": before, "eliminator": eliminator_before},
+            undo={
+                "out_hand": out_hand,
+                "entries": before,
+                "eliminator": eliminator_before,
+                "hand_for_hand_out_hand": shared_before,
+            },
         )
     return placed
+
+
+def _require_ranked_at_table(
+    tournament: Tournament, out_hand: int, entries: Sequence[Entry], stacks: Mapping[int, int]
+) -> None:
+    """Players out at one table on one hand-for-hand hand do not tie: the bigger stack at
+    the start of the hand finishes higher (TDA 20). A player recorded out at a table on the
+    hand with no stack cannot be ranked against one recorded after: refuse the second."""
+    for earlier in Entry.objects.select_related("player").filter(
+        tournament=tournament, state=EntryState.OUT, out_hand=out_hand
+    ):
+        for entry in entries:
+            if entry.table_number != earlier.table_number:
+                continue
+            if earlier.stack_at_hand_start is None or entry.pk not in stacks:
+                raise TournamentError(
+                    _(
+                        "%(name)s is already out on this hand at table %(table)s: players out "
+                        "at one table on one hand are ranked by their stacks at the start of "
+                        "the hand. Undo that elimination and record them together, with "
+                        "their stacks."
+                    )
+                    % {"name": earlier.player.name, "table": earlier.table_number}
+                )
 
 
 def _eliminator(tournament: Tournament, value: Any, out_ids: Sequence[int]) -> Entry | None:
@@ -566,6 +754,7 @@ def _elimination_state(entry: Entry) -> dict[str, Any]:
         "prize": entry.prize,
         "out_at": entry.out_at.isoformat() if entry.out_at else None,
         "out_hand": entry.out_hand,
+        "out_hand_for_hand": entry.out_hand_for_hand,
         "stack_at_hand_start": entry.stack_at_hand_start,
         "eliminated_by": entry.eliminated_by_id,
     }
@@ -604,6 +793,7 @@ def _undo_eliminate(tournament: Tournament, action: TournamentAction) -> None:
         entry.prize = before["prize"]
         entry.out_at = parse_datetime(before["out_at"]) if before["out_at"] else None
         entry.out_hand = before["out_hand"]
+        entry.out_hand_for_hand = before.get("out_hand_for_hand", False)
         entry.stack_at_hand_start = before["stack_at_hand_start"]
         entry.eliminated_by_id = before["eliminated_by"]
         entry.save(
@@ -613,6 +803,7 @@ def _undo_eliminate(tournament: Tournament, action: TournamentAction) -> None:
                 "prize",
                 "out_at",
                 "out_hand",
+                "out_hand_for_hand",
                 "stack_at_hand_start",
                 "eliminated_by",
             ]
@@ -622,6 +813,17 @@ def _undo_eliminate(tournament: Tournament, action: TournamentAction) -> None:
         Entry.objects.filter(pk=eliminator["id"]).update(
             bounties=eliminator["bounties"], knockouts_count=eliminator["knockouts_count"]
         )
+    # The first player out on a hand-for-hand hand took its out_hand for the others: with
+    # nobody left out on it, the next player out on this hand takes one afresh. (A hand
+    # since moved on has an out_hand of its own, and keeps it.)
+    shared = data.get("out_hand")
+    if (
+        tournament.hand_for_hand_out_hand == shared
+        and not Entry.objects.filter(tournament=tournament, out_hand=shared).exists()
+    ):
+        tournament.hand_for_hand_out_hand = data.get("hand_for_hand_out_hand")
+        tournament.save(update_fields=["hand_for_hand_out_hand"])
+    places_update(tournament)
 
 
 # Deals ----------------------------------------------------------------------------------
@@ -663,9 +865,15 @@ def _playing(tournament: Tournament) -> list[Entry]:
 
 
 def _amounts(
-    playing: Sequence[Entry], values: Mapping[Any, Any], *, what: str, positive: bool
+    playing: Sequence[Entry],
+    values: Mapping[Any, Any],
+    *,
+    what: str,
+    positive: bool,
+    of_chips: bool,
 ) -> dict[int, int]:
-    """One whole amount per player still in, keyed by entry id, from form or JSON input."""
+    """One whole amount per player still in, keyed by entry id, from form or JSON input:
+    chips up to ``CHIPS_MAX``, money up to ``PRIZE_MAX``."""
     by_id: dict[int, Any] = {}
     for key, value in values.items():
         try:
@@ -696,13 +904,26 @@ def _amounts(
                 else _("%(name)s: %(what)s cannot be negative.")
             )
             raise TournamentError(message % {"name": entry.player.name, "what": what})
-        if amount > AMOUNT_MAX:
+        limit = CHIPS_MAX if of_chips else PRIZE_MAX
+        if amount > limit:
+            said = said_chips(limit) if of_chips else said_money(limit)
             raise TournamentError(
                 _("%(name)s: %(what)s cannot be more than %(max)s.")
-                % {"name": entry.player.name, "what": what, "max": AMOUNT_MAX}
+                % {"name": entry.player.name, "what": what, "max": said}
             )
         amounts[entry.pk] = amount
     return amounts
+
+
+def _require_stacks_add_up(tournament: Tournament, chips: Mapping[int, int]) -> None:
+    """In person the stacks are counted by hand, and a miscount would share the prizes
+    wrongly: refuse stacks that do not add up to the chips in play. Online they are the live
+    seats' own, which the tables keep exact."""
+    if tournament.online:
+        return
+    refusal = chip_counts.stacks_refusal(tournament, chips.values())
+    if refusal:
+        raise TournamentError(refusal)
 
 
 def deal_propose(
@@ -712,8 +933,9 @@ def deal_propose(
 
     ``method`` is "icm" (Malmuth-Harville, exact, up to ten players) or "chip-chop" (the
     lowest prize left to everyone, the rest by chips). ``stacks`` maps each player's entry
-    id to their chips as the director counted them. Nothing is stored: the director edits
-    the amounts and records them with ``deal_record``.
+    id to their chips as the director counted them; in person they must add up to the chips
+    in play (``chips.stacks_refusal``). Nothing is stored: the director edits the amounts
+    and records them with ``deal_record``.
     """
     if method not in DEAL_METHODS:
         raise TournamentError(_("Choose ICM or chip-chop."))
@@ -724,7 +946,8 @@ def deal_propose(
     playing = _playing(tournament)
     if len(playing) < 2:
         raise TournamentError(_("A deal needs two or more players still in."))
-    chips = _amounts(playing, stacks or {}, what=_("the chips"), positive=True)
+    chips = _amounts(playing, stacks or {}, what=_("the chips"), positive=True, of_chips=True)
+    _require_stacks_add_up(tournament, chips)
     prizes_left = _prizes_left(tournament, len(playing))
     counts = [chips[e.pk] for e in playing]
     # The models want the paid places only; the places below pay nothing.
@@ -757,8 +980,8 @@ def deal_record(
 
     ``prizes`` maps each player still in (entry id) to their amount; together they must pay
     exactly the prizes left (places 1 to the number still in), or nothing is recorded.
-    The players in the deal are placed by their prize (then by ``stacks`` when given);
-    equal prizes share the place. Returns the results as ``tournament_finish`` does.
+    The players in the deal are placed by their prize (then by ``stacks`` when given, which
+    in person must add up to the chips in play); equal prizes share the place. Returns the results as ``tournament_finish`` does.
     """
     require_director(by)
     with transaction.atomic():
@@ -767,8 +990,14 @@ def deal_record(
         playing = _playing(tournament)
         if len(playing) < 2:
             raise TournamentError(_("A deal needs two or more players still in."))
-        amounts = _amounts(playing, prizes, what=_("the prize"), positive=False)
-        chips = _amounts(playing, stacks, what=_("the chips"), positive=True) if stacks else {}
+        amounts = _amounts(playing, prizes, what=_("the prize"), positive=False, of_chips=False)
+        chips = (
+            _amounts(playing, stacks, what=_("the chips"), positive=True, of_chips=True)
+            if stacks
+            else {}
+        )
+        if chips:
+            _require_stacks_add_up(tournament, chips)
         left = sum(_prizes_left(tournament, len(playing)))
         total = sum(amounts.values())
         if total != left:
@@ -849,16 +1078,13 @@ def _finish(
         )
     )
     payouts = payouts_compute(tournament)
-    last: dict[int, Entry] = {}
-    for entry in entries:
-        if entry.player_id not in last or entry.number > last[entry.player_id].number:
-            last[entry.player_id] = entry
-    final = list(last.values())
+    final = _last_entries(entries)
     prizes = _prizes_for(payouts, len(final))
     still_in = [e for e in final if e.state == EntryState.PLAYING]
     out = [e for e in final if e.state == EntryState.OUT]
 
-    # Best first, as lists of entries that share a place.
+    # Best first, as lists of entries that share a place: the players still in (by their
+    # deal), then those out, ranked as during the night (``places_update``).
     groups: list[list[Entry]] = []
     if deal is not None:
         key = {e.pk: (deal[e.pk], chips.get(e.pk, 0)) for e in still_in}
@@ -869,18 +1095,8 @@ def _finish(
                 groups.append([entry])
     else:
         groups.extend([e] for e in still_in)
-    by_hand: dict[int, list[Entry]] = {}
-    for entry in out:
-        by_hand.setdefault(entry.out_hand or 0, []).append(entry)
-    for hand in sorted(by_hand, reverse=True):
-        groups.extend(out_groups(by_hand[hand]))
-
-    places: dict[int, int] = {}
-    next_place = 1
-    for group in groups:
-        for entry in group:
-            places[entry.pk] = next_place
-        next_place += len(group)
+    groups.extend(_out_ranked(out))
+    places = _numbered(groups)
 
     ranked = [e for group in groups for e in group]
     won: dict[int, int] = {}

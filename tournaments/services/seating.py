@@ -62,6 +62,8 @@ BUTTON_FRESH = timedelta(minutes=3)
 # "Within 2 players until a few tables remain, then within 1" (RULES.md, balancing).
 FEW_TABLES = 3
 CLOSED = (TournamentState.FINISHED, TournamentState.CANCELLED)
+# The actions of this module, which the console's seating section reports.
+SEATING_KINDS = (ActionKind.SEAT, ActionKind.MOVE, ActionKind.BUTTON, ActionKind.BREAK_TABLE)
 
 
 # What the console shows ---------------------------------------------------------------------
@@ -88,11 +90,32 @@ class MoveInstruction:
 @dataclass(frozen=True)
 class Instruction:
     """What the director should do next: ``kind`` is "final-table" (redraw the final table),
-    "break" (break ``table``), "button" (say where ``table``'s button is) or "move"."""
+    "break" (break ``table``), "button" (say where ``table``'s button is) or "move".
+
+    A "final-table" step says why it is due: ``players`` are left, the rules' final table
+    seats ``seats`` (RP-9: one more than ``usual_seats``, the tournament's tables, for six-
+    and eight-handed events), and ``seat_choices`` are the sizes the director may draw it
+    at now. When the players left do not fit at a table of ``usual_seats`` the step is an
+    offer: the director may play on until they do, and the steps after it still apply.
+    """
 
     kind: str
     table: int | None = None
     move: MoveInstruction | None = None
+    players: int | None = None
+    seats: int | None = None
+    usual_seats: int | None = None
+    seat_choices: tuple[int, ...] = ()
+
+    @property
+    def is_offer(self) -> bool:
+        """A final table the director may draw now, or wait for (see the class)."""
+        return (
+            self.kind == "final-table"
+            and self.players is not None
+            and self.usual_seats is not None
+            and self.players > self.usual_seats
+        )
 
 
 @dataclass(frozen=True)
@@ -255,6 +278,11 @@ def seating_moves_needed(
     balancing move needs the buttons of both tables (who is due for the big blind at the
     long table, the worst seat at the short one), so when one is not known or not fresh the
     answer is a "button" instruction for that table instead of a guess.
+
+    Where RP-9's final table has a seat more than the tournament's tables (seven for six-
+    handed, nine for eight-handed), it is offered as soon as the players fit at it, with the
+    other steps after it: the director may rather play on until the players fit at a table
+    of the usual size, when the final table is due whatever its size.
     """
     if tournament.state in CLOSED:
         return []
@@ -268,30 +296,43 @@ def seating_moves_needed(
     blind = [
         rules.TableView(v.number, v.seats) for v in _views(tournament, tables, entries, now=now)
     ]
+    usual = tournament.seats_per_table
+    offer: list[Instruction] = []
     try:
-        if rules.final_table_due(blind, tournament.seats_per_table):
-            return [Instruction("final-table")]
-        breaking = rules.should_break(blind, tournament.seats_per_table)
+        if rules.final_table_due(blind, usual):
+            left = sum(v.players for v in blind)
+            size = rules.final_table_size(usual)
+            final = Instruction(
+                "final-table",
+                players=left,
+                seats=size,
+                usual_seats=usual,
+                seat_choices=tuple(n for n in sorted({usual, size}) if n >= left),
+            )
+            if not final.is_offer:
+                return [final]
+            offer = [final]
+        breaking = rules.should_break(blind, usual)
         if breaking is not None:
-            return [Instruction("break", table=breaking)]
+            return [*offer, Instruction("break", table=breaking)]
         threshold = balance_threshold(tournament, len(tables))
         # Which tables are concerned does not depend on the buttons; who moves does.
         concerned = {
             n for m in rules.balance_moves(blind, threshold) for n in (m.from_table, m.to_table)
         }
         if not concerned:
-            return []
+            return offer
         fresh = {t.number: button_is_fresh(t, now) for t in tables}
         unknown = sorted(n for n in concerned if not fresh[n])
         if unknown:
-            return [Instruction("button", table=n) for n in unknown]
+            return [*offer, *(Instruction("button", table=n) for n in unknown)]
         moves = rules.balance_moves(_views(tournament, tables, entries, now=now), threshold)
     except rules.SeatingError as error:
         raise TournamentError(
             _("The tables cannot be balanced: %(reason)s.") % {"reason": error}
         ) from None
     names = {e.pk: e.player.name for e in entries}
-    return [Instruction("move", move=_instruction_for(m, names, fresh)) for m in moves]
+    return [*offer, *(Instruction("move", move=_instruction_for(m, names, fresh)) for m in moves)]
 
 
 def seating_overview(tournament: Tournament, *, now: datetime | None = None) -> SeatingOverview:
@@ -443,6 +484,31 @@ def seating_moves_of(action: TournamentAction) -> list[MoveInstruction]:
     ]
 
 
+def seating_tables_opened(action: TournamentAction) -> list[int]:
+    """The tables a late seat opened because every seat at the open tables was taken (a
+    broken table is not opened again: a new table takes the next number)."""
+    return list(action.undo.get("opened", []))
+
+
+def seating_action_of(action: TournamentAction | None) -> TournamentAction | None:
+    """The seating action that ``action`` is, or includes: a late entry or re-entry taken
+    on the console records the seat it drew as an action of its own, which the entry's
+    action includes (so one Undo takes back both)."""
+    if action is None:
+        return None
+    if action.kind in SEATING_KINDS:
+        return action
+    return (
+        TournamentAction.objects.filter(
+            tournament_id=action.tournament_id,
+            pk__in=action.undo.get(undo.INCLUDES, []),
+            kind__in=SEATING_KINDS,
+        )
+        .order_by("-pk")
+        .first()
+    )
+
+
 def _seat_label(table: int | None, seat: int | None) -> Message:
     if table is None:
         return message(gettext_noop("no seat"))
@@ -527,7 +593,12 @@ def seating_draw(
             ActionKind.SEAT,
             message(gettext_noop("Seats drawn for %(count)s players"), count=len(seated)),
             by=by,
-            undo={"moves": records, "tables_created": created},
+            undo={
+                "moves": records,
+                "tables_created": created,
+                # The first draw opens every table; later, a table opens when seats run out.
+                "opened": created if tables else [],
+            },
         )
     return seated
 
@@ -620,7 +691,11 @@ def seating_late_seat(
             ActionKind.SEAT,
             message(gettext_noop("Seated %(arrival)s"), arrival=_arrival(instruction)),
             by=by,
-            undo={"moves": [record], "tables_created": [new_table] if new_table else []},
+            undo={
+                "moves": [record],
+                "tables_created": [new_table] if new_table else [],
+                "opened": [new_table] if new_table else [],
+            },
         )
     return instruction
 
@@ -782,14 +857,40 @@ def table_break(
     return instructions
 
 
+def _final_table_seats(value: Any, *, left: int, most: int) -> int:
+    """The seats the director chose for the final table: room for the ``left`` players, and
+    no more than ``most``, the rules' final table (RP-9)."""
+    if value is None or value == "":
+        return most
+    try:
+        seats = int(value)
+    except (TypeError, ValueError):
+        raise TournamentError(
+            _("“%(value)s” is not a number of seats.") % {"value": value}
+        ) from None
+    if seats < left:
+        raise TournamentError(
+            _("%(count)s players are left: a final table of %(seats)s seats cannot hold them.")
+            % {"count": left, "seats": seats}
+        )
+    if seats > most:
+        raise TournamentError(
+            _("The final table takes at most %(most)s seats, not %(seats)s.")
+            % {"most": most, "seats": seats}
+        )
+    return seats
+
+
 def seating_final_table(
-    tournament_id: int, *, by: Any, rng: random.Random | None = None
+    tournament_id: int, *, by: Any, seats: Any = None, rng: random.Random | None = None
 ) -> list[MoveInstruction]:
     """Redraw the final table once the players left fit at it (TDA RP-9).
 
     Every player left draws a seat at random at the lowest-numbered table still open, which
-    becomes the final table (nine seats for an eight- or nine-handed event, seven for six or
-    seven); the other tables are broken. Its button is asked afresh.
+    becomes the final table; the other tables are broken. Its button is asked afresh. The
+    final table has ``seats`` seats, the director's choice between the players left and the
+    rules' size (nine seats for an eight- or nine-handed event, seven for six or seven); by
+    default the rules' size.
     """
     require_director(by)
     with transaction.atomic():
@@ -800,12 +901,13 @@ def seating_final_table(
         if len(tables) < 2:
             raise TournamentError(_("The players are already at one table."))
         entries = _seated(tournament)
-        size = rules.final_table_size(tournament.seats_per_table)
-        if len(entries) > size:
+        most = rules.final_table_size(tournament.seats_per_table)
+        if len(entries) > most:
             raise TournamentError(
                 _("%(count)s players are left: the final table seats %(size)s.")
-                % {"count": len(entries), "size": size}
+                % {"count": len(entries), "size": most}
             )
+        size = _final_table_seats(seats, left=len(entries), most=most)
         try:
             drawn = rules.final_table_draw([e.pk for e in entries], size, rng=rng)
         except rules.SeatingError as error:
@@ -833,8 +935,9 @@ def seating_final_table(
             tournament,
             ActionKind.BREAK_TABLE,
             message(
-                gettext_noop("Final table drawn at table %(number)s: %(moves)s"),
+                gettext_noop("Final table drawn at table %(number)s, %(seats)s seats: %(moves)s"),
                 number=final.number,
+                seats=size,
                 moves=_moves_summary(instructions),
             ),
             by=by,

@@ -306,7 +306,9 @@ def structure_copy(structure_id: int, *, by: Any, name: str | None = None) -> Bl
         name=name,
         for_limit=source.for_limit,
         chip_set=source.chip_set,
-        description=source.description,
+        # A template's description in the language of the director copying it: the copy
+        # is theirs to edit, in their words.
+        description=source.description_text,
         rows=structure_rows(source),
     )
 

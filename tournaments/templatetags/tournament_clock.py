@@ -10,9 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
-from django.contrib.humanize.templatetags.humanize import intcomma
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
+from series import amounts
+from tournaments.clock import ClockRow, row_at
 from tournaments.services.clock import clock_payload as read_payload
 
 register = template.Library()
@@ -34,7 +36,15 @@ def clock_time(ms: int | None) -> str:
 
 @register.filter
 def chips(value: int | None) -> str:
-    return "–" if value is None else str(intcomma(value))
+    """A number of chips or money as the clock shows it, grouped the reader's way
+    (``series.amounts``): "10,000", "10 000"."""
+    return "–" if value is None else amounts.number(value)
+
+
+@register.filter
+def money_or_dash(value: int | None) -> str:
+    """A prize as the TV lists it: a dash for a place that won nothing."""
+    return chips(value) if value else "–"
 
 
 def _bets(row: dict[str, Any]) -> str:
@@ -51,14 +61,81 @@ def _ante(row: dict[str, Any]) -> str:
     return _("Ante %(ante)s") % {"ante": chips(row["ante"])}
 
 
-def _row(row: dict[str, Any] | None) -> str:
+def _blinds(row: dict[str, Any]) -> str:
+    """A limit level's blinds, shown beside its limits (empty for other levels: their
+    blinds are the bets already shown)."""
+    if row.get("small_bet") is None or row.get("big_bet") is None:
+        return ""
+    return _("Blinds %(blinds)s") % {
+        "blinds": f"{chips(row['small_blind'])} / {chips(row['big_blind'])}"
+    }
+
+
+def _row(row: dict[str, Any] | None, addon_break: int | None = None) -> str:
     if row is None:
         return _("None: this is the last level")
+    if row["is_break"] and row["index"] == addon_break:
+        return _("Add-on break, %(minutes)s min") % {"minutes": row["minutes"]}
     if row["is_break"]:
         return _("Break, %(minutes)s min") % {"minutes": row["minutes"]}
     ante = _ante(row)
     text = _("Level %(number)s: %(bets)s") % {"number": row["number"], "bets": _bets(row)}
     return f"{text} · {ante}" if ante else text
+
+
+# How many rows the TV lists as coming up.
+COMING = 3
+
+
+def _row_parts(row: dict[str, Any], addon_break: int | None) -> dict[str, str]:
+    """A row coming up as the TV lists it: its name, and its bets or length below."""
+    if row["is_break"]:
+        name = _("Add-on break") if row["index"] == addon_break else _("Break")
+        return {"name": name, "detail": _("%(minutes)s min") % {"minutes": row["minutes"]}}
+    ante = _ante(row)
+    bets = _bets(row)
+    return {
+        "name": _("Level %(number)s") % {"number": row["number"]},
+        "detail": f"{bets} · {ante}" if ante else bets,
+    }
+
+
+def _coming(clock: dict[str, Any], addon_break: int | None) -> list[dict[str, str]]:
+    """The next rows after the one in play, each with the time until it starts; past the
+    structure's end, its extra levels (``tournaments.clock.row_at``)."""
+    rows = tuple(ClockRow(**{**row, "colour_up": tuple(row["colour_up"])}) for row in clock["rows"])
+    coming = []
+    until = clock["remaining_ms"]
+    for step in range(1, COMING + 1):
+        row = row_at(rows, clock["index"] + step)
+        if row is None:
+            break
+        coming.append({**_row_parts(row.as_dict(), addon_break), "starts_in": clock_time(until)})
+        until += row.minutes * 60_000
+    return coming
+
+
+def hand_for_hand_text(hand_for_hand: dict[str, Any] | None) -> str:
+    """The hand-for-hand line under the clock: "Hand 3 · Still playing: tables 2, 4" (hand 0
+    is the hands in play when it was announced), with the bubble's word on the hand it
+    burst on; empty when it is off."""
+    if not hand_for_hand or not hand_for_hand.get("on"):
+        return ""
+    hand = hand_for_hand.get("hand") or 0
+    parts = [_("Hand %(hand)s") % {"hand": hand} if hand else _("Finishing the hands in play")]
+    if hand_for_hand.get("burst"):
+        parts.append(_("Bubble burst: finishing this hand at every table"))
+    playing = hand_for_hand.get("playing") or []
+    if playing:
+        parts.append(
+            ngettext(
+                "Still playing: table %(tables)s",
+                "Still playing: tables %(tables)s",
+                len(playing),
+            )
+            % {"tables": ", ".join(str(number) for number in playing)}
+        )
+    return " · ".join(parts)
 
 
 @register.simple_tag
@@ -72,20 +149,27 @@ def clock_texts(payload: dict[str, Any]) -> dict[str, str]:
     """Every text of a clock screen, from ``clock_payload``."""
     clock = payload["clock"]
     field = payload["field"]
+    tv = payload.get("tv") or {}
+    addon_break = tv.get("addon_break")
     state = payload["tournament"]["state"]
+    over = state in ("finished", "cancelled")
     current = clock["current"] or {}
     limit = current.get("small_bet") is not None and current.get("big_bet") is not None
     if state in ("finished", "cancelled"):
         status = payload["tournament"]["state_label"]
     elif not clock["started"]:
         status = _("Not started")
+    elif (payload.get("hand_for_hand") or {}).get("on"):
+        status = _("Hand-for-hand")
     elif clock["paused"]:
         status = _("Paused")
     elif clock["overtime"]:
         status = _("Last level: the blinds stay")
     else:
         status = ""
-    if clock["on_break"]:
+    if clock["on_break"] and clock["index"] == addon_break:
+        level = _("Add-on break")
+    elif clock["on_break"]:
         level = _("Break")
     elif current:
         level = _("Level %(number)s") % {"number": current.get("number")}
@@ -98,6 +182,13 @@ def clock_texts(payload: dict[str, Any]) -> dict[str, str]:
         }
     else:
         chip_race = ""
+    leaving = (tv.get("colour_ups") or [])[clock["index"] : clock["index"] + 1]
+    if leaving and leaving[0] and not clock["on_break"]:
+        colour_up = _("Colour-up: the %(chips)s chips are no longer used") % {
+            "chips": ", ".join(chips(c) for c in leaving[0])
+        }
+    else:
+        colour_up = ""
     payouts = field["payouts"]
     return {
         "status": status,
@@ -106,13 +197,19 @@ def clock_texts(payload: dict[str, Any]) -> dict[str, str]:
         "bets_label": _("Limits") if limit else _("Blinds"),
         "bets": "" if clock["on_break"] or not current else _bets(current),
         "ante": "" if clock["on_break"] or not current else _ante(current),
-        "next": _row(clock["next"]),
-        "next_break": clock_time(clock["next_break_in_ms"]) if clock["next_break"] else "–",
+        "blinds": "" if clock["on_break"] or not current else _blinds(current),
+        "next": _row(clock["next"], addon_break),
+        "next_break": (
+            clock_time(clock["next_break_in_ms"]) if clock["next_break"] and not over else "–"
+        ),
         "players": _("%(left)s of %(entries)s")
         % {"left": field["players_left"], "entries": field["entries"]},
         "average": chips(field["average_stack"]),
         "pool": chips(field["prize_pool"]),
         "chip_race": chip_race,
+        "colour_up": colour_up,
+        "coming": [] if over else _coming(clock, addon_break),
+        "hand_for_hand": "" if over else hand_for_hand_text(payload.get("hand_for_hand")),
         "payouts": ", ".join(
             _("%(place)s: %(prize)s") % {"place": p["place"], "prize": chips(p["prize"])}
             for p in payouts

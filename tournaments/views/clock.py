@@ -6,7 +6,12 @@ laptop on the TV, the players' phones, a stream overlay). The page is painted fr
 counts down locally from the stored end time and follows the socket.
 
 The controls are POST only and for directors: each calls one clock service and re-renders
-the console's clock partial (htmx) or goes back to the page it came from.
+the console's clock partial (htmx) or goes back to the page it came from: the clock itself,
+quick changes to the night's levels, and hand-for-hand. The TV's layout (what it shows
+besides the clock, its theme) is a console action too, with its own section.
+
+A table's dealer page (``clock_dealer``) needs no login: the director opens its link on the
+dealer's phone, and its key opens that table's "hand done" page only.
 """
 
 from __future__ import annotations
@@ -19,16 +24,31 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template import TemplateDoesNotExist
+from django.template.loader import get_template
 from django.urls import URLPattern, path, reverse
+from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from series import request_values
 from series.permissions import is_director
+from tournaments.clock import MOST_CHIPS
 from tournaments.errors import TournamentError
-from tournaments.models import Tournament
+from tournaments.models import Tournament, TvTheme
+from tournaments.permissions import director_required
 from tournaments.services import clock as clock_services
-from tournaments.views.once import once
+from tournaments.services import tv as tv_services
+from tournaments.structures import MAX_MINUTES
+from tournaments.views.console import console_context
+from tournaments.views.once import console_action, once
+
+# The chip counts' block of the TV (another area's), included when the layout shows it.
+TV_CHIPS = "tournaments/_tv_chips.html"
+# The console's section with the TV's layout form.
+TV_SECTION = "tournaments/_console_tv.html"
+# States in which the TV shows the end instead of the clock.
+OVER = ("finished", "cancelled")
 
 
 def _payload(token: str) -> dict[str, Any]:
@@ -39,12 +59,28 @@ def _payload(token: str) -> dict[str, Any]:
     return payload
 
 
+def _chips_template() -> str | None:
+    """The chip counts' block of the TV, when the tree has it."""
+    try:
+        get_template(TV_CHIPS)
+    except TemplateDoesNotExist:
+        return None
+    return TV_CHIPS
+
+
 @require_GET
 def tv_clock(request: HttpRequest, token: str) -> HttpResponse:
-    """The full-screen clock for a TV or a phone."""
+    """The full-screen clock for a TV or a phone, laid out as the director chose."""
     payload = _payload(token)
+    chips_template = _chips_template()
     context = {
         "payload": payload,
+        "layout": payload["tv"]["layout"],
+        "results": payload["tv"]["results"],
+        "over": payload["tournament"]["state"] in OVER,
+        "chips_template": chips_template,
+        # Included only when the layout shows it (and the tree has it).
+        "chips_shown": bool(chips_template and payload["tv"]["layout"]["show_chips"]),
         "token": token,
         "socket_path": f"/ws/tournaments/{token}/clock/",
         "json_url": reverse("tournaments:tv_clock_json", args=[token]),
@@ -102,9 +138,14 @@ def _control(action: Action) -> Callable[[HttpRequest, int], HttpResponse]:
             error = str(refused)
         if request.htmx:
             tournament.refresh_from_db()
-            context = {"tournament": tournament, "clock_error": error}
-            status = 400 if error else 200
-            response = render(request, "tournaments/_console_clock.html", context, status=status)
+            context = {
+                "tournament": tournament,
+                "clock_error": error,
+                # The panel the form came from stays open (the night's levels).
+                "clock_panel": request.POST.get("panel"),
+            }
+            # A refusal answers 200 like every console section: htmx swaps no 4xx answer.
+            response = render(request, "tournaments/_console_clock.html", context)
             if not error:
                 # The console's other sections (the action log, Undo) listen for this.
                 response["HX-Trigger"] = "tournament-changed"
@@ -157,8 +198,215 @@ def previous_level(tournament: Tournament, request: HttpRequest) -> None:
 
 
 def break_now(tournament: Tournament, request: HttpRequest) -> None:
-    """Start the next break now."""
+    """Start a break now; play goes on with the level after the one interrupted."""
     clock_services.clock_break_now(tournament.pk, by=request.user)
+
+
+# ---------------------------------------------------------------------------- quick changes
+
+
+def _number(request: HttpRequest, name: str, refusal: str, *, minimum: int, maximum: int) -> int:
+    try:
+        return request_values.whole_number(request.POST.get(name), minimum=minimum, maximum=maximum)
+    except request_values.BadValue:
+        raise TournamentError(refusal) from None
+
+
+def _optional(request: HttpRequest, name: str, refusal: str, *, maximum: int) -> int | None:
+    if not (request.POST.get(name) or "").strip():
+        return None
+    return _number(request, name, refusal, minimum=0, maximum=maximum)
+
+
+def _seen(request: HttpRequest) -> dict[str, int | None]:
+    """What the form showed: the clock's version and the row in play (the services refuse
+    a form shown before the clock moved on). A form that sends them must send numbers."""
+    refusal = _("This form is out of date: reload the console and try again.")
+    seen: dict[str, int | None] = {"version": None, "expected_index": None}
+    for name, key, most in (
+        ("version", "version", request_values.BIGINT_MAX),
+        ("at", "expected_index", request_values.INTEGER_MAX),
+    ):
+        if name in request.POST:
+            seen[key] = _number(request, name, refusal, minimum=0, maximum=most)
+    return seen
+
+
+def _minutes(request: HttpRequest) -> int:
+    refusal = _("Say how many minutes, from 1 to %(most)s.") % {"most": MAX_MINUTES}
+    return _number(request, "minutes", refusal, minimum=1, maximum=MAX_MINUTES)
+
+
+def level_add(tournament: Tournament, request: HttpRequest) -> None:
+    """Add a level after the row in play: its blinds, ante and (limit games) bets."""
+    refusal = _("Say the small blind, the big blind and the ante in whole chips.")
+    amounts = {
+        name: _optional(request, name, refusal, maximum=MOST_CHIPS)
+        for name in ("small_blind", "big_blind", "ante", "small_bet", "big_bet")
+    }
+    if amounts["small_blind"] is None or amounts["big_blind"] is None:
+        raise TournamentError(refusal)
+    clock_services.clock_level_add(
+        tournament.pk,
+        by=request.user,
+        small_blind=amounts["small_blind"],
+        big_blind=amounts["big_blind"],
+        ante=amounts["ante"] or 0,
+        ante_kind=request.POST.get("ante_kind", "none"),
+        small_bet=amounts["small_bet"],
+        big_bet=amounts["big_bet"],
+        minutes=_minutes(request) if (request.POST.get("minutes") or "").strip() else None,
+        **_seen(request),
+    )
+
+
+def row_remove(tournament: Tournament, request: HttpRequest) -> None:
+    """Remove a level or a break still to come."""
+    row = _number(
+        request,
+        "row",
+        _("Choose the row to remove."),
+        minimum=0,
+        maximum=request_values.INTEGER_MAX,
+    )
+    clock_services.clock_row_remove(tournament.pk, row, by=request.user, **_seen(request))
+
+
+def levels_minutes(tournament: Tournament, request: HttpRequest) -> None:
+    """Give the levels after the one in play a new length."""
+    clock_services.clock_levels_minutes(tournament.pk, _minutes(request), by=request.user)
+
+
+def break_add(tournament: Tournament, request: HttpRequest) -> None:
+    """Add a break after a level (the one in play or one to come)."""
+    minutes = _minutes(request)
+    after = _number(
+        request,
+        "after",
+        _("Choose the level the break follows."),
+        minimum=0,
+        maximum=request_values.INTEGER_MAX,
+    )
+    clock_services.clock_break_add(
+        tournament.pk, minutes, after=after, by=request.user, **_seen(request)
+    )
+
+
+# ---------------------------------------------------------------------------- hand-for-hand
+
+
+def hand_for_hand_start(tournament: Tournament, request: HttpRequest) -> None:
+    """Turn hand-for-hand on: the clock stops."""
+    clock_services.clock_hand_for_hand_start(tournament.pk, by=request.user)
+
+
+def hand_for_hand_stop(tournament: Tournament, request: HttpRequest) -> None:
+    """Turn hand-for-hand off: the clock runs again."""
+    clock_services.clock_hand_for_hand_stop(tournament.pk, by=request.user)
+
+
+def _hand(request: HttpRequest) -> int:
+    return _number(
+        request,
+        "hand",
+        _("This page is out of date: reload it and try again."),
+        minimum=0,
+        maximum=request_values.INTEGER_MAX,
+    )
+
+
+def hand_done(tournament: Tournament, request: HttpRequest) -> None:
+    """A table (``table``, or "all": every table) is done with the hand-for-hand hand."""
+    hand = _hand(request)
+    table: int | None = None
+    if request.POST.get("table") != "all":
+        table = _number(request, "table", _("Say which table is done."), minimum=1, maximum=32767)
+    clock_services.clock_hand_done(tournament.pk, table, hand=hand, by=request.user)
+
+
+@director_required
+@require_GET
+def clock_panel(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The console's clock section alone: it fetches itself again when another section
+    changed the tournament (an elimination may burst the bubble) or when hand-for-hand
+    moved on from a dealer's phone."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    return render(request, "tournaments/_console_clock.html", {"tournament": tournament})
+
+
+def _dealer_table(tournament_id: int, table: int, key: str) -> Tournament:
+    tournament = get_object_or_404(Tournament.objects.select_related("event"), pk=tournament_id)
+    if not constant_time_compare(key, clock_services.clock_dealer_key(tournament, table)):
+        raise Http404(_("This dealer link does not work."))
+    return tournament
+
+
+@require_http_methods(["GET", "POST"])
+@once
+def clock_dealer(
+    request: HttpRequest, tournament_id: int, table_number: int, key: str
+) -> HttpResponse:
+    """A table's dealer page: "hand done" during hand-for-hand, without a login.
+
+    The director opens the link (shown on the console) on the dealer's phone; the key in it
+    opens this table's page only (``clock_dealer_key``). A tap posts the hand the page
+    showed, so a second tap, or a page left open from the hand before, is refused. The page
+    looks again every few seconds (htmx) for the other tables and the next hand.
+    """
+    table = table_number
+    tournament = _dealer_table(tournament_id, table, key)
+    if request.method == "POST":
+        try:
+            clock_services.clock_hand_done(tournament.pk, table, hand=_hand(request), by=None)
+        except TournamentError as refused:
+            messages.error(request, str(refused))
+        return redirect(request.path)
+    context = {
+        "tournament": tournament,
+        "table": table,
+        "hand_for_hand": clock_services.clock_hand_for_hand_read(tournament),
+    }
+    return render(request, "tournaments/clock_dealer.html", context)
+
+
+# ---------------------------------------------------------------------------- the TV's layout
+
+
+@console_context
+def tv_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
+    """What the console's TV section offers."""
+    return {"tv_themes": TvTheme.choices}
+
+
+@console_action
+def tv_layout(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The director's choice of what the TV shows and its theme (checkboxes: on when sent)."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    error = None
+    try:
+        tournament = tv_services.tv_layout_set(
+            tournament.pk,
+            theme=request.POST.get("theme", ""),
+            show_payouts="show_payouts" in request.POST,
+            show_chips="show_chips" in request.POST,
+            show_next_levels="show_next_levels" in request.POST,
+            by=request.user,
+        )
+    except TournamentError as refused:
+        error = str(refused)
+    if request.htmx:
+        context = {"tournament": tournament, "tv_error": error, "tv_done": not error}
+        context.update(tv_context(request, tournament))
+        # A refusal answers 200 like every console section: htmx swaps no 4xx answer.
+        response = render(request, TV_SECTION, context)
+        if not error:
+            response["HX-Trigger"] = "tournament-changed"
+        return response
+    if error:
+        messages.error(request, error)
+    else:
+        messages.success(request, _("The TV shows the new layout."))
+    return redirect("tournaments:console", tournament_id=tournament.pk)
 
 
 urlpatterns: list[URLPattern] = [
@@ -171,4 +419,34 @@ urlpatterns: list[URLPattern] = [
     path("<int:tournament_id>/clock/next/", _control(next_level), name="clock_next"),
     path("<int:tournament_id>/clock/previous/", _control(previous_level), name="clock_previous"),
     path("<int:tournament_id>/clock/break/", _control(break_now), name="clock_break"),
+    path("<int:tournament_id>/clock/panel/", clock_panel, name="clock_panel"),
+    path("<int:tournament_id>/clock/levels/add/", _control(level_add), name="clock_level_add"),
+    path("<int:tournament_id>/clock/levels/remove/", _control(row_remove), name="clock_row_remove"),
+    path(
+        "<int:tournament_id>/clock/levels/minutes/",
+        _control(levels_minutes),
+        name="clock_levels_minutes",
+    ),
+    path("<int:tournament_id>/clock/levels/break/", _control(break_add), name="clock_break_add"),
+    path(
+        "<int:tournament_id>/clock/hand-for-hand/start/",
+        _control(hand_for_hand_start),
+        name="clock_hand_for_hand_start",
+    ),
+    path(
+        "<int:tournament_id>/clock/hand-for-hand/stop/",
+        _control(hand_for_hand_stop),
+        name="clock_hand_for_hand_stop",
+    ),
+    path(
+        "<int:tournament_id>/clock/hand-for-hand/done/",
+        _control(hand_done),
+        name="clock_hand_done",
+    ),
+    path(
+        "<int:tournament_id>/dealer/<int:table_number>/<slug:key>/",
+        clock_dealer,
+        name="clock_dealer",
+    ),
+    path("<int:tournament_id>/tv/layout/", tv_layout, name="tv_layout"),
 ]

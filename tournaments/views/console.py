@@ -1,14 +1,21 @@
 """The director's console: one phone page to run the night.
 
 The page shell holds the other areas' partials (the clock's controls, seat cards and moves,
-results), each included only when its template exists, and this module's own section: quick
-actions (walk-ins), the entries with one-tap buttons for late entries, rebuys, re-entries
-and add-ons (each shown only when the service would accept it), the action log and Undo.
+results), each included only when its template exists, and this module's own parts: a
+sticky bar (the clock, pause or resume, a menu of the sections), the players first, with
+the last action and its Undo above them, walk-ins, and the action log at the end.
+
+Each player's row carries the one-tap actions (late entry, add-on, re-entry, remove) and
+opens the player's panel for those that need a choice or a number: out (knocked out by
+whom), rebuy (the stack), move (table and seat). Every button is shown only when the
+service would accept it, and posts to the endpoint that owns the action (the clock's, the
+results', the seating's), so on a phone the night's commonest taps need no scrolling.
 
 Every action is a POST with CSRF and the form's one-time token (``views.once``: a double
 tap records once); Undo names the action it reverses. Without JavaScript it redirects back
 to the console; with htmx it answers with the refreshed entries section
-(``_console_entries.html``), which also carries the action's message. The start (seats
+(``_console_entries.html``), which also carries the action's message, and the bar and the
+log out of band (their keys and the clock's state follow each change). The start (seats
 and clock) and Undo (which may reverse any area's action) change every area, so with htmx
 they ask for a full repaint.
 """
@@ -25,13 +32,17 @@ from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 from django.urls import URLPattern, path, reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
+from series import request_values
+from series.elision import for_name
+from series.models import Player
 from tournaments import selectors
-from tournaments.errors import TournamentError
+from tournaments.errors import NameInUse, TournamentError
 from tournaments.forms import RebuyForm, WalkInForm
 from tournaments.models import Entry, EntryState, Tournament
 from tournaments.permissions import director_required
-from tournaments.services import entries, offers, undo
+from tournaments.services import entries, offers, results, undo
 from tournaments.views.once import console_action
 
 # The other areas' console partials, included when their template exists; each gets the
@@ -41,6 +52,8 @@ PARTIALS = {
     "online": "tournaments/_console_online.html",
     "seating": "tournaments/_console_seating.html",
     "results": "tournaments/_console_results.html",
+    "chips": "tournaments/_console_chips.html",
+    "tv": "tournaments/_console_tv.html",
 }
 
 ContextProvider = Callable[[HttpRequest, Tournament], dict[str, Any]]
@@ -84,6 +97,8 @@ def _entry_rows(tournament: Tournament) -> list[dict[str, Any]]:
         for entry in selectors.entries_of(tournament)
         if entry.state != EntryState.UNREGISTERED
     ]
+    # Players who tie share a place, shown "3 (tied)" as on the results section.
+    tied = results.places_tied(listed)
     waiting_place = {
         entry.pk: place
         for place, entry in enumerate((e for e in listed if e.state == EntryState.WAITING), start=1)
@@ -94,33 +109,54 @@ def _entry_rows(tournament: Tournament) -> list[dict[str, Any]]:
         if entry.player_id not in newest or entry.number > newest[entry.player_id].number:
             newest[entry.player_id] = entry
     listed.sort(key=lambda e: (STATE_ORDER.get(e.state, 9), e.player.name.casefold(), e.number))
+    # A player is put out from their own row once at least two are in play (the results
+    # section's form for several out on one hand asks the same); moves are the room's.
+    in_play = [entry for entry in listed if entry.state == EntryState.PLAYING]
+    can_out = tournament.is_started and not tournament.is_over and len(in_play) > 1
+    can_move = not tournament.online and tournament.is_started and not tournament.is_over
     result = []
     for entry in listed:
         waiting = entry.state in (EntryState.REGISTERED, EntryState.WAITING)
-        result.append(
-            {
-                "entry": entry,
-                "waiting_place": waiting_place.get(entry.pk),
-                "can_late": late_open and waiting,
-                "can_remove": waiting and not tournament.is_over,
-                "can_rebuy": entries.rebuy_refusal(tournament, entry, rows) is None,
-                "can_addon": entries.addon_refusal(tournament, entry, rows) is None,
-                "can_reentry": newest[entry.player_id] is entry
-                and entries.reentry_refusal(tournament, entry, rows) is None,
-            }
-        )
+        playing = entry.state == EntryState.PLAYING
+        row = {
+            "entry": entry,
+            "waiting_place": waiting_place.get(entry.pk),
+            "place_tied": entry.place in tied,
+            "can_late": late_open and waiting,
+            "can_remove": waiting and not tournament.is_over,
+            "can_rebuy": entries.rebuy_refusal(tournament, entry, rows) is None,
+            "can_addon": entries.addon_refusal(tournament, entry, rows) is None,
+            "can_reentry": newest[entry.player_id] is entry
+            and entries.reentry_refusal(tournament, entry, rows) is None,
+            "can_out": can_out and playing,
+            "can_move": can_move and playing and entry.table_number is not None,
+        }
+        # Who may have knocked this player out: the others still in play, those at the
+        # same table first (usually the one).
+        rivals = [other for other in in_play if other.pk != entry.pk]
+        here = entry.table_number
+        row["rivals_here"] = [o for o in rivals if here is not None and o.table_number == here]
+        row["rivals_elsewhere"] = [o for o in rivals if here is None or o.table_number != here]
+        # The actions that need a choice or a number open in the player's own panel.
+        row["has_panel"] = row["can_out"] or row["can_rebuy"] or row["can_move"]
+        result.append(row)
     return result
 
 
 def _console_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
     last = undo.action_last(tournament.pk)
     counts = selectors.entry_counts(tournament)
+    rows = _entry_rows(tournament)
+    out_rows = [row for row in rows if row["entry"].state == EntryState.OUT]
     context: dict[str, Any] = {
         "tournament": tournament,
         "event": tournament.event,
         "counts": counts,
-        "level_number": selectors.current_level_number(tournament),
-        "entry_rows": _entry_rows(tournament),
+        # Those still in the tournament first; the players out below, folded away unless
+        # one of them may re-enter.
+        "entry_rows": [row for row in rows if row["entry"].state != EntryState.OUT],
+        "out_rows": out_rows,
+        "out_open": any(row["can_reentry"] or row["has_panel"] for row in out_rows),
         "walk_in_form": WalkInForm() if entries.registration_refusal(tournament) is None else None,
         "rebuy_form": RebuyForm(),
         "rebuy_limit": entries.rebuy_limit(tournament),
@@ -128,6 +164,9 @@ def _console_context(request: HttpRequest, tournament: Tournament) -> dict[str, 
         "can_undo": undo.action_can_undo(last),
         "actions": selectors.actions_recent(tournament),
         "start_refusal": entries.start_refusal(tournament),
+        "seats_drawn": selectors.seats_drawn(tournament),
+        # The sections on the page, for the bar's jump menu (sent again with each refresh).
+        "partials": partials_present(),
     }
     return context
 
@@ -139,25 +178,40 @@ def _tournament(tournament_id: int) -> Tournament:
     )
 
 
-@director_required
-def console(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    tournament = _tournament(tournament_id)
+def _render(
+    request: HttpRequest, tournament: Tournament, extra: dict[str, Any] | None = None
+) -> HttpResponse:
+    """The entries section under htmx, else the whole console; ``extra`` adds to the
+    entries section's context (the walk-in's "already a player of that name" choice)."""
     context = _console_context(request, tournament)
+    context.update(extra or {})
     if request.htmx:
-        # The entries section alone, for a refresh when another screen changed something.
         return render(request, "tournaments/_console_entries.html", context)
-    context["partials"] = partials_present()
     for provider in _context_providers:
         context.update(provider(request, tournament))
     return render(request, "tournaments/console.html", context)
 
 
+@director_required
+def console(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    # Under htmx, the entries section alone: a refresh when another screen changed something.
+    return _render(request, _tournament(tournament_id))
+
+
+# Sent with the players section's answer: a walk-in, a rebuy or a re-entry changes the
+# players to seat, the prize pool and the chips in play too, and those sections fetch
+# themselves again on it (the players section, already fresh, does not listen).
+ENTRIES_CHANGED = "entries-changed"
+
+
 def _answer(request: HttpRequest, tournament_id: int) -> HttpResponse:
     if request.htmx:
         tournament = _tournament(tournament_id)
-        return render(
+        response = render(
             request, "tournaments/_console_entries.html", _console_context(request, tournament)
         )
+        response["HX-Trigger"] = ENTRIES_CHANGED
+        return response
     return redirect("tournaments:console", tournament_id)
 
 
@@ -176,19 +230,66 @@ def _entry(tournament_id: int, entry_id: int) -> Entry:
     )
 
 
+def _known_players(tournament: Tournament, players: list[Player]) -> list[dict[str, Any]]:
+    """The players a typed name may mean, each with their entry if they are already in
+    (then they cannot be added again, and the form shows why instead of a button)."""
+    entered = selectors.entries_live_by_player(tournament, players)
+    return [{"player": player, "entry": entered.get(player.pk)} for player in players]
+
+
+@director_required
+def console_walk_in_suggest(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The walk-in form's suggestions as the director types: the accounts and guests whose
+    name holds the text, each a button that registers that player."""
+    tournament = _tournament(tournament_id)
+    # The walk-in form's own field checks the text (length, no NUL) before any query.
+    form = WalkInForm(request.GET)
+    players = selectors.players_matching(form.cleaned_data["name"]) if form.is_valid() else []
+    return render(
+        request,
+        "tournaments/_walk_in_suggestions.html",
+        {"tournament": tournament, "known": _known_players(tournament, players)},
+    )
+
+
 @console_action
 def console_walk_in(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """A walk-in: a suggested player (``player``, their id), or a new guest by name, which
+    comes back as a choice when the series already has a player of that name."""
+    if "player" in request.POST:
+        player_id = request_values.id_or_none(request.POST.get("player"))
+        if player_id is None:
+            messages.error(request, _("This player does not exist."))
+        else:
+            _run(
+                request,
+                lambda: entries.entry_add_player(tournament_id, player_id, by=request.user),
+                _("%(name)s is in."),
+            )
+        return _answer(request, tournament_id)
     form = WalkInForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Enter the player's name (at most 100 characters)."))
-    else:
-        _run(
-            request,
-            lambda: entries.entry_add_walk_in(
-                tournament_id, form.cleaned_data["name"], by=request.user
-            ),
-            _("%(name)s is in."),
+        return _answer(request, tournament_id)
+    try:
+        entry = entries.entry_add_walk_in(
+            tournament_id,
+            form.cleaned_data["name"],
+            by=request.user,
+            new_guest=form.cleaned_data["new_guest"],
         )
+    except NameInUse as error:
+        tournament = _tournament(tournament_id)
+        choice = {
+            "message": error.message,
+            "name": " ".join(form.cleaned_data["name"].split()),
+            "known": _known_players(tournament, error.players),
+        }
+        return _render(request, tournament, {"walk_in_choice": choice})
+    except TournamentError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("%(name)s is in.") % {"name": entry.player.name})
     return _answer(request, tournament_id)
 
 
@@ -219,8 +320,16 @@ def console_rebuy(request: HttpRequest, tournament_id: int, entry_id: int) -> Ht
         )
         return _answer(request, tournament_id)
     form = RebuyForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, _("Enter %(name)s's stack in chips.") % {"name": entry.player.name})
+    if form.has_error("stack", "max_value"):
+        messages.error(request, form.errors["stack"][0])
+    elif not form.is_valid():
+        name = entry.player.name
+        asked = for_name(
+            name,
+            _("Enter %(name)s's stack in chips."),
+            pgettext("name starting with a vowel sound", "Enter %(name)s's stack in chips."),
+        )
+        messages.error(request, asked % {"name": name})
     else:
         _run(
             request,
@@ -315,6 +424,11 @@ def console_undo(request: HttpRequest, tournament_id: int) -> HttpResponse:
 urlpatterns: list[URLPattern] = [
     path("<int:tournament_id>/console/", console, name="console"),
     path("<int:tournament_id>/console/walk-in/", console_walk_in, name="console_walk_in"),
+    path(
+        "<int:tournament_id>/console/walk-in/suggest/",
+        console_walk_in_suggest,
+        name="console_walk_in_suggest",
+    ),
     path("<int:tournament_id>/console/undo/", console_undo, name="console_undo"),
     path("<int:tournament_id>/console/start/", console_start, name="console_start"),
     path(

@@ -7,7 +7,9 @@ With htmx, a refused action answers with its section and the reason, changing no
 done action answers 204 with the ``tournament-changed`` event, on which every section of
 the console (the entries, the clock, these two) fetches itself again, since an elimination
 changes the seats and a move changes the entries' cards. Each section shows the last
-action of its kind, so what was just done stays on screen after the refresh.
+action of its kind, so what was just done stays on screen after the refresh. The finish
+(or a deal, which ends the night) changes the console's header too: it asks for the whole
+console again.
 
 The two sections are included in the console page by ``_console_seating.html`` and
 ``_console_results.html`` with the context ``ops_context`` adds; each can be fetched alone
@@ -22,21 +24,20 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import URLPattern, path
+from django.urls import URLPattern, path, reverse
 from django.utils.translation import gettext as _
 
-from series import request_values
+from series import amounts, request_values
 from tournaments.errors import TournamentError
 from tournaments.models import ActionKind, Entry, Tournament
 from tournaments.permissions import director_required
-from tournaments.services import results, seating, undo
+from tournaments.services import chips, results, seating, undo
 from tournaments.views.console import console_context
 from tournaments.views.once import console_action
 
 SEATING_SECTION = "tournaments/_console_seating_section.html"
 RESULTS_SECTION = "tournaments/_console_results_section.html"
 DEAL_PAGE = "tournaments/console_deal.html"
-SEATING_KINDS = (ActionKind.SEAT, ActionKind.MOVE, ActionKind.BUTTON, ActionKind.BREAK_TABLE)
 RESULTS_KINDS = (ActionKind.ELIMINATE, ActionKind.DEAL, ActionKind.FINISH)
 
 
@@ -49,7 +50,7 @@ def ops_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
     """What the seating and results sections show, for the console page and their refresh."""
     last = undo.action_last(tournament.pk)
     overview = results.results_overview(tournament)
-    seating_last = last if last is not None and last.kind in SEATING_KINDS else None
+    seating_last = seating.seating_action_of(last)
     arrivals = seating.seating_moves_of(seating_last) if seating_last else []
     return {
         "tournament": tournament,
@@ -57,6 +58,7 @@ def ops_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
         "results": overview,
         "seating_last": seating_last,
         "seating_arrivals": arrivals,
+        "seating_opened": seating.seating_tables_opened(seating_last) if seating_last else [],
         "seating_button_unknown": any(m.must_wait is None for m in arrivals),
         "results_last": last if last is not None and last.kind in RESULTS_KINDS else None,
         **_deal_context(overview),
@@ -71,7 +73,11 @@ def _deal_context(
     prizes: dict[str, str] | None = None,
     method: str = "icm",
 ) -> dict[str, Any]:
-    """The deal forms' rows: chips to propose from, then the amounts to edit and record."""
+    """The deal forms' rows: chips to propose from, then the amounts to edit and record.
+
+    A fresh form starts from each player's last chip count (``chips.counts_latest``)."""
+    counted = {} if stacks else chips.counts_latest(overview.playing)
+    last = {entry_id: count.chips for entry_id, count in counted.items()}
     stacks, prizes = stacks or {}, prizes or {}
     record_rows: list[dict[str, Any]] = []
     if proposal is not None:
@@ -94,8 +100,10 @@ def _deal_context(
         "deal_method": method if method in results.DEAL_METHODS else "icm",
         "deal_open": bool(proposal or prizes or stacks),
         "deal_stack_rows": [
-            {"entry": e, "stack": stacks.get(str(e.pk), "")} for e in overview.playing
+            {"entry": e, "stack": stacks.get(str(e.pk), "") or last.get(e.pk, "")}
+            for e in overview.playing
         ],
+        "deal_stacks_counted": bool(counted),
         "deal_record_rows": record_rows,
     }
 
@@ -125,6 +133,18 @@ def _done(request: HttpRequest, tournament_id: int, notice: str) -> HttpResponse
     return redirect("tournaments:console", tournament_id)
 
 
+def _over(request: HttpRequest, tournament_id: int, notice: str) -> HttpResponse:
+    """The tournament is over: every part of the console changes (its header's state and
+    the final results to print with it), so with htmx the whole console comes again, with
+    the notice, as after the start."""
+    if not request.htmx:
+        return _done(request, tournament_id, notice)
+    messages.success(request, notice)
+    response = HttpResponse(status=204)
+    response["HX-Redirect"] = reverse("tournaments:console", args=[tournament_id])
+    return response
+
+
 def _refused(
     request: HttpRequest,
     tournament_id: int,
@@ -148,6 +168,7 @@ def _run(
     tournament_id: int,
     template: str,
     action: Callable[[], str],
+    done: Callable[[HttpRequest, int, str], HttpResponse] = _done,
 ) -> HttpResponse:
     """Run a service; answer with the change done, or the section and why it was refused."""
     _tournament(tournament_id)
@@ -155,7 +176,7 @@ def _run(
         notice = action()
     except TournamentError as error:
         return _refused(request, tournament_id, template, error)
-    return _done(request, tournament_id, notice)
+    return done(request, tournament_id, notice)
 
 
 def _amounts(post: QueryDict, prefix: str) -> dict[str, str]:
@@ -255,7 +276,9 @@ def seating_break(request: HttpRequest, tournament_id: int, table_number: int) -
 @console_action
 def seating_final_table(request: HttpRequest, tournament_id: int) -> HttpResponse:
     def action() -> str:
-        drawn = seating.seating_final_table(tournament_id, by=request.user)
+        drawn = seating.seating_final_table(
+            tournament_id, by=request.user, seats=request.POST.get("seats")
+        )
         return _("The final table is drawn: %(count)s players.") % {"count": len(drawn)}
 
     return _run(request, tournament_id, SEATING_SECTION, action)
@@ -275,11 +298,11 @@ def results_eliminate(request: HttpRequest, tournament_id: int) -> HttpResponse:
         # must still be a number of chips, or the director meant something else.
         for value in typed.values():
             try:
-                request_values.whole_number(value, minimum=1, maximum=request_values.AMOUNT_MAX)
+                request_values.whole_number(value, minimum=1, maximum=amounts.CHIPS_MAX)
             except request_values.BadValue:
                 raise TournamentError(
                     _("Each stack typed must be a number of chips from 1 to %(max)s.")
-                    % {"max": request_values.AMOUNT_MAX}
+                    % {"max": amounts.number(amounts.CHIPS_MAX)}
                 ) from None
         placed = results.entry_eliminate(
             tournament_id,
@@ -331,7 +354,7 @@ def results_deal_record(request: HttpRequest, tournament_id: int) -> HttpRespons
             error,
             deal={"prizes": prizes, "stacks": stacks, "method": request.POST.get("method", "")},
         )
-    return _done(request, tournament_id, _("The deal is recorded; the tournament is over."))
+    return _over(request, tournament_id, _("The deal is recorded; the tournament is over."))
 
 
 @console_action
@@ -342,7 +365,7 @@ def results_finish(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "name": standings[0]["player_name"] if standings else ""
         }
 
-    return _run(request, tournament_id, RESULTS_SECTION, action)
+    return _run(request, tournament_id, RESULTS_SECTION, action, done=_over)
 
 
 urlpatterns: list[URLPattern] = [

@@ -37,7 +37,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from redis.exceptions import RedisError
 
-from series import request_values
+from series import amounts, request_values
 from tables.models import Table
 from tournaments import player_panel, selectors
 from tournaments.errors import TournamentError
@@ -100,13 +100,15 @@ def lobby_public_context(tournament: Tournament) -> dict[str, Any]:
         key=lambda e: (e.place or 10**9, e.player.name),
     )
     prizes = payouts.prizes if payouts is not None else []
+    # Players who tie show one place and their share of its prizes ("3 (tied)").
+    tied = results.places_tied(out)
+    shares = {} if finished else results.prizes_of_places(out, prizes, tournament.money_unit)
     out_rows = [
         {
             "entry": entry,
             "place": entry.place,
-            "prize": entry.prize
-            if finished
-            else (prizes[entry.place - 1] if entry.place and entry.place <= len(prizes) else 0),
+            "tied": entry.place in tied,
+            "prize": entry.prize if finished else shares.get(entry.pk, 0),
         }
         for entry in out
     ]
@@ -203,14 +205,15 @@ def _back(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     return redirect("tournaments:lobby", tournament.pk)
 
 
+# ``chips`` is "10,000 chips" (``series.amounts``), worded and counted in the reader's way.
 OFFER_DONE = {
     "rebuy": gettext_lazy(
-        "Rebuy taken: %(chips)s chips for %(price)s, on your stack from the next hand."
+        "Rebuy taken: %(chips)s for %(price)s, on your stack from the next hand."
     ),
     "addon": gettext_lazy(
-        "Add-on taken: %(chips)s chips for %(price)s, on your stack from the next hand."
+        "Add-on taken: %(chips)s for %(price)s, on your stack from the next hand."
     ),
-    "reentry": gettext_lazy("You are back in: %(chips)s chips for %(price)s, at a new seat."),
+    "reentry": gettext_lazy("You are back in: %(chips)s for %(price)s, at a new seat."),
 }
 
 
@@ -239,7 +242,10 @@ def offer_take(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "addon": tournament.addon_price,
             "reentry": tournament.event.buy_in + tournament.event.fee,
         }[kind]
-        messages.success(request, str(OFFER_DONE[kind]) % {"chips": chips, "price": price})
+        messages.success(
+            request,
+            str(OFFER_DONE[kind]) % {"chips": amounts.chips(chips), "price": amounts.money(price)},
+        )
     return _back(request, tournament)
 
 

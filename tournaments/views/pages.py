@@ -100,8 +100,14 @@ def registration_context(request: HttpRequest, tournament: Tournament) -> dict[s
 def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _tournament(tournament_id)
     context = registration_context(request, tournament)
+    mine = context["mine"]
     context.update(
         {
+            # A seated player's table and seat, at the top where a phone shows it first.
+            "seat_in_header": mine is not None
+            and mine.state == EntryState.PLAYING
+            and mine.table_number is not None
+            and not tournament.is_over,
             "event": tournament.event,
             "levels": selectors.structure_table(tournament),
             "level_number": selectors.current_level_number(tournament),

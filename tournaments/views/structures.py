@@ -8,6 +8,7 @@ fragment (`_structure_rows.html`) or one row in place. Directors only
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from django.contrib import messages
@@ -152,6 +153,8 @@ def structure_new(request: HttpRequest) -> HttpResponse:
             if created is None:
                 return render(request, "tournaments/structure_new.html", forms, status=400)
             structure = created
+            if source == "generate":
+                _remember_field(request, structure, forms["generator_form"].cleaned_data)
     except BlindStructure.DoesNotExist:
         raise Http404(_("No such structure.")) from None
     except pure.StructureError as error:
@@ -160,6 +163,34 @@ def structure_new(request: HttpRequest) -> HttpResponse:
         return redirect("tournaments:structure_list")
     messages.success(request, _("“%(name)s” is ready to edit.") % {"name": structure.name})
     return redirect("tournaments:structure_edit", structure_id=structure.pk)
+
+
+# The field typed in the generator, by structure id: the proposal's clock preview is for
+# the players and stack the director asked about, not the next event's, for as long as this
+# session edits it (the editor's own posts come back to its plain address, so the query
+# string could not carry it). The newest few structures only, so the session stays small.
+GENERATED_FIELD = "structures_generated_field"
+GENERATED_KEPT = 10
+
+
+def _remember_field(request: HttpRequest, structure: BlindStructure, data: dict[str, Any]) -> None:
+    fields = {
+        key: value
+        for key, value in request.session.get(GENERATED_FIELD, {}).items()
+        if key != str(structure.pk)
+    }
+    fields[str(structure.pk)] = {"players": data["players"], "stack": data["starting_stack"]}
+    request.session[GENERATED_FIELD] = dict(list(fields.items())[-GENERATED_KEPT:])
+
+
+def _remembered_field(request: HttpRequest, structure: BlindStructure) -> tuple[int, int] | None:
+    field = request.session.get(GENERATED_FIELD, {}).get(str(structure.pk))
+    if not isinstance(field, dict):
+        return None
+    players, stack = field.get("players"), field.get("stack")
+    if not isinstance(players, int) or not isinstance(stack, int):
+        return None
+    return players, stack
 
 
 def _posted_id(request: HttpRequest, name: str) -> int:
@@ -175,15 +206,20 @@ def _posted_id(request: HttpRequest, name: str) -> int:
 
 def _preview_form(
     request: HttpRequest, structure: BlindStructure
-) -> tuple[PreviewForm, services.PreviewSettings]:
+) -> tuple[PreviewForm, services.PreviewSettings, bool]:
     """The preview's start and field: as asked (GET, or carried along with an htmx post),
-    else the next event's (`structure_preview_settings`)."""
+    else the field typed in the generator that proposed this structure, else the next
+    event's (`structure_preview_settings`). The flag says whether the generator's field is
+    the default."""
     settings = services.structure_preview_settings(structure)
+    typed = _remembered_field(request, structure)
+    if typed is not None:
+        settings = replace(settings, players=typed[0], starting_stack=typed[1])
     initial = PreviewForm.initial_for(settings.start, settings.players, settings.starting_stack)
     source = request.POST if request.method == "POST" else request.GET
     if any(name in source for name in initial):
-        return PreviewForm(source, initial=initial), settings
-    return PreviewForm(initial=initial), settings
+        return PreviewForm(source, initial=initial), settings, typed is not None
+    return PreviewForm(initial=initial), settings, typed is not None
 
 
 def _editor_context(
@@ -195,7 +231,7 @@ def _editor_context(
     errors: list[str] | None = None,
 ) -> dict[str, Any]:
     rows = services.structure_rows(structure)
-    preview_form, settings = _preview_form(request, structure)
+    preview_form, settings, from_generator = _preview_form(request, structure)
     if preview_form.is_bound and preview_form.is_valid():
         start = preview_form.cleaned_data["preview_start"]
         players = preview_form.cleaned_data["preview_players"]
@@ -229,6 +265,7 @@ def _editor_context(
         "preview": timed,
         "preview_form": preview_form,
         "preview_event": settings.event,
+        "preview_from_generator": from_generator,
         "players": players,
         "stack": stack,
         "chips_total": players * stack,

@@ -1,0 +1,128 @@
+/* The director's console: the bar's menu of sections closes once a section is chosen, on a
+ * tap elsewhere and on Escape (a <details>: without this script it works, and stays open). */
+(function () {
+  "use strict";
+
+  function menus() {
+    return document.querySelectorAll("#console-bar details.bar-menu[open]");
+  }
+
+  document.addEventListener("click", (event) => {
+    for (const menu of menus()) {
+      const link = event.target.closest("a");
+      if (!menu.contains(event.target) || (link && menu.contains(link))) menu.open = false;
+    }
+  });
+
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    for (const menu of menus()) {
+      menu.open = false;
+      menu.querySelector("summary").focus();
+    }
+  });
+})();
+
+/* A section fetches itself again on the events a console action answers with (its
+ * hx-trigger "… from:body"). Two things would leave it wrong, so its fetch waits:
+ * - while its previous fetch is on its way: htmx would queue the new one on the section,
+ *   then drop it once the first answer replaced the section, leaving the first answer's
+ *   (older) state on screen;
+ * - while the director is filling in one of its forms (a field changed since the section
+ *   came): the swap would wipe the ticks and typing; an answer to a fetch sent before
+ *   the director began is not swapped in either.
+ * The fetch owed is made once the first one is back, the form is sent, or the director
+ * goes on to something outside the form. (No hx-sync on the sections: htmx gives it to
+ * every form inside, which would queue a tap behind the section's fetch and lose it.) */
+(function () {
+  "use strict";
+
+  const loading = new WeakSet(); // sections whose own fetch is on its way
+  const edited = new Set(); // forms changed since their section was rendered
+  const owed = new Set(); // ids of the sections with a fetch owed
+
+  function isRefresh(elt, verb) {
+    return (
+      String(verb).toLowerCase() === "get" &&
+      elt instanceof Element &&
+      elt.id !== "" &&
+      elt.matches("[hx-get][hx-trigger*='from:body']")
+    );
+  }
+
+  function editing(section) {
+    for (const form of edited) {
+      if (section.contains(form)) return true;
+    }
+    return false;
+  }
+
+  function fetchOwed() {
+    for (const id of owed) {
+      const section = document.getElementById(id);
+      if (!section) {
+        owed.delete(id);
+      } else if (!loading.has(section) && !editing(section)) {
+        owed.delete(id);
+        htmx
+          .ajax("get", section.getAttribute("hx-get"), { source: section, target: section })
+          .catch(() => {});
+      }
+    }
+  }
+
+  document.addEventListener("htmx:confirm", (event) => {
+    const section = event.detail.elt;
+    if (!isRefresh(section, event.detail.verb)) return;
+    if (loading.has(section) || editing(section)) {
+      event.preventDefault();
+      owed.add(section.id);
+    } else {
+      owed.delete(section.id);
+    }
+  });
+
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    const { elt, requestConfig } = event.detail;
+    if (isRefresh(elt, requestConfig.verb)) loading.add(elt);
+  });
+
+  // A fetch sent before the director began filling in a form comes back: kept for later.
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    const { elt, requestConfig } = event.detail;
+    if (isRefresh(elt, requestConfig.verb) && editing(elt)) {
+      event.detail.shouldSwap = false;
+      owed.add(elt.id);
+    }
+  });
+
+  document.addEventListener("htmx:afterRequest", (event) => {
+    loading.delete(event.detail.elt);
+    // After htmx has done with this answer (a form's answer may be the section itself).
+    window.setTimeout(fetchOwed);
+  });
+
+  function noteEdit(event) {
+    const form = event.target.form || event.target.closest?.("form");
+    if (form && form.closest("[hx-trigger*='from:body']")) edited.add(form);
+  }
+  document.addEventListener("input", noteEdit);
+  document.addEventListener("change", noteEdit);
+
+  // Sent: its answer (the section, or a refusal in it) comes back, then the fetch owed.
+  document.addEventListener("submit", (event) => edited.delete(event.target));
+
+  // Left: a tap or the focus elsewhere (Safari focuses no tapped checkbox, hence taps).
+  function leave(event) {
+    let left = false;
+    for (const form of edited) {
+      if (!form.isConnected || !form.contains(event.target)) {
+        edited.delete(form);
+        left = true;
+      }
+    }
+    if (left) fetchOwed();
+  }
+  document.addEventListener("focusin", leave);
+  document.addEventListener("click", leave);
+})();

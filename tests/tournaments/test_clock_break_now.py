@@ -1,0 +1,189 @@
+""" "Start the break now": a break is inserted where the clock is, and play goes on with the
+level after the one interrupted (The Tournament Director's "break now"), instead of jumping
+to the structure's next break and skipping the levels before it."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+
+from tournaments import tasks
+from tournaments.errors import TournamentError
+from tournaments.models import (
+    BlindStructure,
+    LevelKind,
+    Tournament,
+    TournamentAction,
+    TournamentState,
+)
+from tournaments.services import clock as services
+from tournaments.services.undo import action_undo_last
+
+from .conftest_t2 import *  # noqa: F403 (the fixtures)
+from .conftest_t2 import (
+    CLOCK_ROWS,
+    ROW_BREAK,
+    ROW_LEVEL_1,
+    ROW_LEVEL_2,
+    at,
+    reload,
+    rows_of_structure,
+    shown,
+    structure_with,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def test_break_now_in_level_1_goes_on_with_level_2_after_the_break(
+    running: Tournament, director: User
+) -> None:
+    services.clock_break_now(running.pk, by=director, now=at(6))
+    state = shown(running, at(7))
+    assert state.on_break and state.level_number == 1  # the break after level 1
+    # As long as the structure's own next break (10 minutes), running from now.
+    assert state.ends_at == at(16)
+    assert reload(running).state == TournamentState.ON_BREAK
+    # Then level 2, not level 3: nothing was skipped.
+    assert state.next is not None and (state.next.number, state.next.big_blind) == (2, 100)
+    after = shown(running, at(17))
+    assert after.current is not None and after.current.number == 2
+    assert (after.current.small_blind, after.current.big_blind) == (50, 100)
+    assert after.ends_at == at(36)
+    # The structure's break after level 2 is still to come.
+    assert after.next is not None and after.next.is_break and after.next.levels_before == 2
+
+
+def test_break_now_leaves_the_shared_structure_alone(
+    running: Tournament, director: User, clock_structure: BlindStructure, clock_event
+) -> None:  # type: ignore[no-untyped-def]
+    from series.models import Event
+
+    other_event = Event.objects.create(
+        season=clock_event.season, name="Next Thursday", starts_at=at(60 * 24 * 7), buy_in=20
+    )
+    other = Tournament.objects.create(
+        event=other_event, blind_structure=clock_structure, state=TournamentState.REGISTERING
+    )
+    before = rows_of_structure(clock_structure.pk)
+    services.clock_break_now(running.pk, by=director, now=at(6))
+    tournament = reload(running)
+    assert tournament.blind_structure_id != clock_structure.pk
+    assert rows_of_structure(clock_structure.pk) == before
+    assert reload(other).blind_structure_id == clock_structure.pk
+    # The tournament's own copy has the break inserted after level 1.
+    assert [row[0] for row in rows_of_structure(tournament.blind_structure_id)] == [
+        "level",
+        "break",
+        "level",
+        "break",
+        "level",
+        "level",
+        "level",
+    ]
+    # A second break now, later, changes the same copy: one copy per tournament.
+    copy = tournament.blind_structure_id
+    services.clock_break_now(running.pk, by=director, now=at(50))
+    assert reload(running).blind_structure_id == copy
+    assert BlindStructure.objects.filter(is_template=False).count() == 2
+
+
+def test_break_now_just_before_a_break_starts_that_break(
+    running: Tournament, director: User, clock_structure: BlindStructure
+) -> None:
+    services.clock_next(running.pk, by=director, now=at(1))  # level 2, a break follows
+    services.clock_break_now(running.pk, by=director, now=at(5))
+    tournament = reload(running)
+    # The structure's own break, with its colour-up; nothing inserted, nothing copied.
+    assert tournament.level_index == ROW_BREAK
+    assert tournament.blind_structure_id == clock_structure.pk
+    assert shown(running, at(6)).chip_race == (25,)
+    assert tournament.level_ends_at == at(15)
+
+
+def test_break_now_with_no_break_in_the_structure_lasts_ten_minutes(
+    clock_event, director: User
+) -> None:  # type: ignore[no-untyped-def]
+    structure = structure_with([row for row in CLOCK_ROWS if row[0] == LevelKind.LEVEL])
+    tournament = Tournament.objects.create(
+        event=clock_event, blind_structure=structure, state=TournamentState.RUNNING
+    )
+    services.clock_start(tournament.pk, by=director, now=at(0))
+    services.clock_break_now(tournament.pk, by=director, now=at(3))
+    state = shown(tournament, at(4))
+    assert state.on_break and state.ends_at == at(13)
+    assert state.next is not None and state.next.number == 2
+
+
+def test_break_now_while_paused_runs_the_break(running: Tournament, director: User) -> None:
+    services.clock_pause(running.pk, by=director, now=at(5))
+    services.clock_break_now(running.pk, by=director, now=at(8))
+    tournament = reload(running)
+    assert tournament.paused_remaining is None and tournament.level_ends_at == at(18)
+    assert tournament.state == TournamentState.ON_BREAK
+
+
+def test_break_now_on_a_break_is_refused(running: Tournament, director: User) -> None:
+    services.clock_break_now(running.pk, by=director, now=at(6))
+    version = reload(running).clock_version
+    with pytest.raises(TournamentError, match="already on"):
+        services.clock_break_now(running.pk, by=director, now=at(7))
+    assert reload(running).clock_version == version
+
+
+def test_break_now_is_logged_and_undone_whole(
+    running: Tournament, director: User, clock_structure: BlindStructure
+) -> None:
+    services.clock_break_now(running.pk, by=director, now=at(6))
+    action = TournamentAction.objects.filter(tournament=running).latest("pk")
+    assert action.summary == "Break now: 10 min, then level 2"
+    action_undo_last(running.pk, by=director)
+    tournament = reload(running)
+    # Back on level 1 of the shared structure, on its old schedule; the copy is gone.
+    assert tournament.blind_structure_id == clock_structure.pk
+    assert (tournament.level_index, tournament.level_ends_at) == (ROW_LEVEL_1, at(20))
+    assert tournament.state == TournamentState.RUNNING
+    assert BlindStructure.objects.filter(is_template=False).count() == 1
+
+
+def test_a_level_change_scheduled_before_the_break_does_not_fire_after_it(
+    running: Tournament, director: User
+) -> None:
+    """The task for the end of level 1 (at 20:00) was scheduled before the break: when it
+    wakes, level 2 must not start in the middle of the break (15:00 to 25:00)."""
+    old = reload(running)
+    services.clock_break_now(running.pk, by=director, now=at(15))
+    assert not services.clock_advance_due(running.pk, old.level_index, at(20))
+    assert services.clock_sweep(at(20)) == 0
+    tournament = reload(running)
+    assert (tournament.level_index, tournament.level_ends_at) == (ROW_LEVEL_2, at(25))
+    assert tournament.state == TournamentState.ON_BREAK
+    # The break ends on time, and level 2 follows.
+    assert services.clock_advance_due(running.pk, ROW_LEVEL_2, at(25))
+    state = shown(running, at(26))
+    assert state.current is not None and state.current.number == 2
+    assert state.ends_at == at(45)
+
+
+def test_the_stale_task_itself_stops_after_the_break_now(
+    running_now: Tournament, director: User
+) -> None:
+    old = reload(running_now)
+    services.clock_break_now(running_now.pk, by=director)
+    tasks.clock_tick_task(running_now.pk, old.level_index, old.clock_version)
+    tournament = reload(running_now)
+    assert tournament.level_index == ROW_LEVEL_2 and tournament.state == TournamentState.ON_BREAK
+
+
+def test_the_console_offers_break_now_without_a_break_ahead(
+    director_client: Client, running_now: Tournament
+) -> None:
+    url = reverse("tournaments:clock_break", args=[running_now.pk])
+    response = director_client.post(url, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    tournament = reload(running_now)
+    assert tournament.level_index == ROW_LEVEL_2 and tournament.state == TournamentState.ON_BREAK
+    state = services.clock_read(tournament)
+    assert state.next is not None and state.next.number == 2
