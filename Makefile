@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?= -n 2
 
-.PHONY: run test lint fuzz bench soak soak-tournaments bench-tables bench-tables-baseline bench-clock bench-standings bench-tournament messages
+.PHONY: run test lint fuzz bench soak walk-night soak-tournaments bench-tables bench-tables-baseline bench-clock bench-standings bench-tournament messages
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -55,6 +55,11 @@ bench: $(VENV)/.installed-dev
 # Live tables: kill the server with SIGKILL 50 times mid-hand (the suite does it 5 times).
 soak: $(VENV)/.installed-dev
 	TABLES_SOAK_KILLS=50 $(VENV)/bin/pytest tests/tables/test_restart.py -q
+
+# A whole tournament night in the browser, English and French, the console at 390x844 and
+# the TV at 1920x1080; screenshots in test-artifacts/night-walk/.
+walk-night: $(VENV)/.installed-dev
+	NIGHT_WALK=1 $(VENV)/bin/pytest tests/tournaments/test_night_walk_browser.py -q
 
 # Live tables: N tables of six bots over real WebSockets, embedded then two daphnes.
 bench-tables: $(VENV)/.installed-dev
