@@ -278,8 +278,8 @@ def test_cash_nobody_leaving_out_of_chips_or_sitting_out_is_dealt_in() -> None:
 
 
 def test_cash_every_plan_matches_the_table_rules_from_before_the_move() -> None:
-    """Random seatings against the rules `tables/services.py` applied before issue 15 moved
-    them here (`previous_cash_rules`, kept verbatim as the reference)."""
+    """Random seatings against the rules `tables/services.py` applied before the engine took
+    them over (`previous_cash_rules`, kept verbatim as the reference)."""
     rng = random.Random(15)
     for _ in range(3000):
         seats = []
@@ -320,7 +320,7 @@ def previous_cash_rules(
     seats: list[SeatStatus], previous_button: int, last_big_blind: int
 ) -> tuple[int, int, int, list[SeatSpec], list[int], list[int]] | None:
     """`_hand_start`, `_clockwise`, `_blind_positions` and `_between` as `tables/services.py`
-    had them before issue 15, on SeatStatus instead of Seat rows, deciding and not saving."""
+    had them before the engine took them over, on SeatStatus instead of Seat rows, deciding and not saving."""
 
     def clockwise(after: int, numbers: list[int]) -> list[int]:
         ordered = sorted(numbers)

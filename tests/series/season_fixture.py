@@ -1,7 +1,7 @@
 """A demo-size season for page tests and screenshots: numbered events, players, results.
 
-``build_season(events=20, players=40)`` makes the season issue 12 asks the pages to be shown
-with. Past events are finished and their results go through the real path: the builder sends
+``build_season(events=20, players=40)`` makes a season the size a real
+series reaches, for the pages to be shown with. Past events are finished and their results go through the real path: the builder sends
 ``tournaments.signals.tournament_finished`` with the same plain dicts the tournaments send
 (``tournaments.services.results``), so whatever the series stores from that signal is what
 the pages show. When no receiver stored anything for an event (before the series' receiver

@@ -1,6 +1,6 @@
 """The season calendar and an event page on a phone (390x844), for a season of 20 events
-and 40 players, in Debian's chromium. Screenshots land in test-artifacts/ (issue 12 asks
-for them, looked at). Deselect with ``-m "not browser"``."""
+and 40 players, in Debian's chromium. Screenshots land in test-artifacts/, to be
+looked at. Deselect with ``-m "not browser"``."""
 
 from __future__ import annotations
 

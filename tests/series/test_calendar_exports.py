@@ -1,4 +1,4 @@
-"""The exports of issue 12 item 8 (the standings CSV is s1's): the season's iCal feed, a
+"""The series' exports (the standings CSV is tested with the standings): the season's iCal feed, a
 player's own feed behind a secret token, an event's results as CSV, and a player's online
 hands of an event as PHH."""
 

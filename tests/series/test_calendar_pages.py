@@ -359,7 +359,7 @@ def test_the_calendars_queries_do_not_grow_with_its_events(
 
 
 def test_the_season_page_shows_the_season_pot_so_far() -> None:
-    # Issue 12, item 1: "a season pot funded from part of each event's fee".
+    # "a season pot funded from part of each event's fee".
     from django.test import Client
 
     from series.models import Result

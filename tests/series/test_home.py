@@ -55,7 +55,7 @@ def test_home_shows_the_next_upcoming_event_not_a_past_one(client: Client, seaso
 def test_later_this_season_lists_only_the_next_events_season(
     client: Client, season: Season
 ) -> None:
-    """Issue 10 item 11: "later this season" listed another season's events."""
+    """The home page's "later this season" listed another season's events."""
     today = timezone.localdate()
     other = Season.objects.create(
         name="Summer Omaha", starts_on=today + timedelta(days=5), ends_on=today + timedelta(90)

@@ -47,7 +47,7 @@ def test_an_existing_account_keeps_the_demo_away() -> None:
 
 
 def test_every_demo_account_has_its_own_password_kept_in_a_private_file(settings, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    # Issue 10, defect 4: all demo players shared one password, so any of them could log in
+    # all demo players shared one password, so any of them could log in
     # as another and see their cards; the passwords scrolled away under the worker's logs.
     import stat
 

@@ -95,7 +95,7 @@ def test_check_deploy_is_clean_with_production_settings() -> None:
 
 
 def test_a_home_game_needs_nothing_set_and_keeps_its_secret_in_var(tmp_path: Path) -> None:
-    # Issue 10, defect 9: the README's manage.py commands failed with "SECRET_KEY must be
+    # the README's manage.py commands failed with "SECRET_KEY must be
     # set"; the Wi-Fi recipe ran with DEBUG on and a public constant key.
     code = (
         "from django.conf import settings; import stat, os; "

@@ -1,4 +1,4 @@
-"""Issue 10 items 12-14 in Debian's chromium against a served site: a busted player is
+"""Rebuys, the host's controls and private tables in Debian's chromium against a served site: a busted player is
 offered the rebuy at once and adds chips; the ledger page and its CSV; the host pauses,
 resumes, removes a player and closes the table; a private table, its invite link and a seat
 request the host approves. Screenshots at a phone and a laptop size land in test-artifacts/.

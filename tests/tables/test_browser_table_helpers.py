@@ -1,4 +1,4 @@
-"""Issue 10, items 7, 11 and 15, as two players see them in Debian's chromium.
+"""The table's helpers, as two players see them in Debian's chromium.
 
 One heads-up hand against the served site (the fixtures of test_browser_table): the pot
 shows from the deal, the Pot preset names its amount, the bet box starts at the minimum on

@@ -140,7 +140,7 @@ def card_leaves(value: Any, path: str = "") -> list[tuple[str, str]]:
 
 def allowed_cards(hand: Hand, user: User | None) -> set[str]:
     """What this viewer may ever see of one hand: the board, shown hands, its own cards,
-    and once the hand is over the burns (opened for the fairness check, issue 10)."""
+    and once the hand is over the burns (opened for the fairness check)."""
     from tables.engine.cards import card_str
 
     records = [record_from_json(r) for r in hand.records]
@@ -483,7 +483,7 @@ async def test_a_seated_player_s_socket_closes_quietly_after_the_table_is_delete
 async def test_a_deeply_nested_frame_is_malformed_and_the_socket_keeps_its_bookkeeping(
     seated_table: Table, players: list[User]
 ) -> None:
-    # Issue 10, defect 2: '"[" * 50000' (50 KB, under the size limit) raised RecursionError
+    # '"[" * 50000' (50 KB, under the size limit) raised RecursionError
     # in receive; the socket closed 1011 and the player stayed "connected".
     ann = await open_socket(seated_table, players[0], "ann")
     await ann.ws.send_to(text_data="[" * 50000)
@@ -500,7 +500,7 @@ async def test_a_deeply_nested_frame_is_malformed_and_the_socket_keeps_its_bookk
 async def test_flood_limits_count_a_players_sockets_together(
     seated_table: Table, players: list[User]
 ) -> None:
-    # Issue 10, defect 3: one user with four sockets posted 60 chat lines in 0.01 s.
+    # one user with four sockets posted 60 chat lines in 0.01 s.
     sockets = [await open_socket(seated_table, players[0], f"ann-{k}") for k in range(4)]
     for _ in range(15):
         for ws in sockets:

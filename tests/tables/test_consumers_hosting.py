@@ -1,4 +1,4 @@
-"""Issue 10 items 12-13 over the real socket: a rebuy, the host's pause seen by everyone,
+"""a rebuy, the host's pause seen by everyone,
 and a player's host frames refused with "forbidden"."""
 
 from __future__ import annotations

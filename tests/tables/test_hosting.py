@@ -1,4 +1,4 @@
-"""Issue 10 items 12-14: rebuys and add-ons, the host's controls, private tables and their
+"""rebuys and add-ons, the host's controls, private tables and their
 seat requests, and the table's ledger (the services, with the clock moved by hand)."""
 
 from __future__ import annotations

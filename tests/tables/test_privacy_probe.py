@@ -1,4 +1,4 @@
-"""A probe of every page a finished hand appears on (issue 10's "outside probe"): no folded or
+"""A probe of every page a finished hand appears on: no folded or
 mucked hand, no undealt card, and never the deck or its secret, for any viewer.
 
 Over the long seeded session of tests/tables/test_replay.py (folds, mucks, all-in run-outs,

@@ -211,7 +211,7 @@ def test_a_tampered_deck_does_not_verify(seated_table: Table) -> None:
 def test_mucked_and_folded_cards_never_leave_the_server_after_the_hand(
     seated_table: Table, players: list[User]
 ) -> None:
-    # Issue 10, defect 5: the verify page and hand.reveal showed the whole deck, so anyone
+    # the verify page and hand.reveal showed the whole deck, so anyone
     # could rebuild a folded or mucked hand. Now only what the table saw is opened, and each
     # player gets the openings of their own cards on their own snapshot.
     now = deal(seated_table)
@@ -548,7 +548,7 @@ def test_sockets_are_counted_per_player_across_servers(seated_table: Table) -> N
 def test_a_busted_house_bot_buys_in_again_so_a_demo_table_plays_on(
     table: Table, director: User
 ) -> None:
-    # Issue 10, defect 8: within ten minutes three bots sat at 0 chips "AWAY" and the demo
+    # within ten minutes three bots sat at 0 chips "AWAY" and the demo
     # table stalled on "Waiting for the next hand".
     services.table_add_bots(table.pk, director, count=3)
     Seat.objects.filter(table=table, user__isnull=False).update(stack=2)  # one big blind each

@@ -1,4 +1,4 @@
-"""Issue 10 items 13-14 as pages: a private table and its invite link, the host's page and
+"""Hosting as pages: a private table and its invite link, the host's page and
 its controls, the ledger page and its CSV (and who gets 403)."""
 
 from __future__ import annotations

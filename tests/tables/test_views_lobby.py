@@ -180,7 +180,7 @@ def test_a_full_table_where_nobody_can_play_is_not_offered_as_a_game(
     director_client,
     director,  # type: ignore[no-untyped-def]
 ) -> None:
-    # Issue 10, defect 8: the lobby still offered a table stuck with one player holding
+    # the lobby still offered a table stuck with one player holding
     # every chip and the others at 0.
     from tables import services as table_services
     from tables.models import Seat

@@ -347,7 +347,7 @@ def test_equal_stacks_out_on_one_hand_share_the_places(db: None) -> None:
 
 
 def test_a_split_pot_splits_the_bounty(db: None) -> None:
-    # Issue 13: "bounties go to whoever won the pot that eliminated the player (a split pot
+    # The house rule: "bounties go to whoever won the pot that eliminated the player (a split pot
     # splits the bounty)".
     tournament = _tournament(4, 6, bounty=6)
     (table,) = _live(tournament).values()
