@@ -37,6 +37,14 @@ def remember_socket_loop() -> None:
     _socket_loop = asyncio.get_running_loop()
 
 
+def _sending_loop(layer: Any) -> asyncio.AbstractEventLoop | None:
+    """The loop this process's broadcasts leave from, when it is running."""
+    loop = _socket_loop if isinstance(layer, InMemoryChannelLayer) else _publisher_loop()
+    if loop is None or not loop.is_running() or loop.is_closed():
+        return None
+    return loop
+
+
 def _send(table_id: int, message: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is None:
@@ -50,8 +58,8 @@ def _send(table_id: int, message: dict[str, Any]) -> None:
         if running is not None:
             running.create_task(layer.group_send(group, message))
             return
-        loop = _socket_loop if isinstance(layer, InMemoryChannelLayer) else _publisher_loop()
-        if loop is None or not loop.is_running() or loop.is_closed():
+        loop = _sending_loop(layer)
+        if loop is None:
             # No socket served in this process yet (a management command, a test): no
             # loop to hand it to, so wait for this one send.
             async_to_sync(layer.group_send)(group, message)
@@ -120,6 +128,61 @@ async def table_changed_on_loop(
     except Exception:
         # As ``_send``: the consumers' periodic check picks the new version up.
         logger.exception("broadcast to %s failed", table_group(table_id))
+
+
+# News that comes in bursts is gathered this long, then sent once with the latest version.
+GATHER_SECONDS = 0.2
+# Per table, the latest version (and its wire) waiting to go; touched on the sending loop only.
+_gathering: dict[int, tuple[int, dict[str, Any] | None]] = {}
+
+
+def table_changed_soon(table_id: int, version: int, wire: dict[str, Any] | None = None) -> None:
+    """``table_changed`` for news that comes in bursts and may wait a moment: players'
+    sockets opening and closing. When a tournament starts, or the sockets come back after
+    a restart, every player of a table connects within a few milliseconds; sent one by
+    one, each flip would make every socket already open build and send the table again
+    (21 snapshots for a table of six), while the handshakes still waiting queue behind
+    them. Gathered for ``GATHER_SECONDS``, the table goes out once, at its latest version
+    (each socket renders the table as it is then, so nothing is missed).
+    """
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        loop = _sending_loop(layer)
+    except Exception:
+        logger.exception("broadcast to %s failed", table_group(table_id))
+        return
+    if loop is None:
+        _send(table_id, _changed(version, wire))
+        return
+    loop.call_soon_threadsafe(_gather, loop, layer, table_id, version, wire)
+
+
+def _gather(
+    loop: asyncio.AbstractEventLoop,
+    layer: Any,
+    table_id: int,
+    version: int,
+    wire: dict[str, Any] | None,
+) -> None:
+    waiting = _gathering.get(table_id)
+    if waiting is None:
+        loop.call_later(GATHER_SECONDS, _release, loop, layer, table_id)
+    elif waiting[0] > version:
+        return
+    _gathering[table_id] = (version, wire)
+
+
+def _release(loop: asyncio.AbstractEventLoop, layer: Any, table_id: int) -> None:
+    version, wire = _gathering.pop(table_id)
+    sent = loop.create_task(layer.group_send(table_group(table_id), _changed(version, wire)))
+    sent.add_done_callback(_log_task_failure)
+
+
+def _log_task_failure(sent: asyncio.Task[Any]) -> None:
+    if not sent.cancelled() and sent.exception() is not None:
+        logger.error("a broadcast failed", exc_info=sent.exception())
 
 
 def _changed(version: int, wire: dict[str, Any] | None) -> dict[str, Any]:

@@ -140,10 +140,17 @@ class Moved:
 
 
 def changed(
-    table: Table, moved: Moved | None = None, *, table_columns: tuple[str, ...] | None = None
+    table: Table,
+    moved: Moved | None = None,
+    *,
+    table_columns: tuple[str, ...] | None = None,
+    gathered: bool = False,
 ) -> None:
     """Bump the version and broadcast it once the transaction has committed (at once for a
-    move made outside a transaction, ``table_columns=()``: see ``play.table_act``)."""
+    move made outside a transaction, ``table_columns=()``: see ``play.table_act``).
+
+    ``gathered``: news that comes in bursts (sockets opening) goes out with the others of
+    its burst (``broadcast.table_changed_soon``)."""
     table.version += 1
     try:
         if moved is None:
@@ -159,7 +166,9 @@ def changed(
     # A move written with no table column (play.table_act's unlocked path) only added its
     # records: other processes can follow it from the news alone (kept_rows.move_news).
     only_records = table_columns == ()
-    transaction.on_commit(lambda: _after_commit(table_id, version, table, moved, only_records))
+    transaction.on_commit(
+        lambda: _after_commit(table_id, version, table, moved, only_records, gathered)
+    )
     if moved is not None and moved.wake_bot:
         schedule_bot(table_id)
 
@@ -245,10 +254,13 @@ def _after_commit(
     table: Table,
     moved: Moved | None,
     only_records: bool = False,
+    gathered: bool = False,
 ) -> None:
-    broadcast.table_changed(
-        table_id, version, _filed(table_id, version, table, moved, only_records)
-    )
+    wire = _filed(table_id, version, table, moved, only_records)
+    if gathered:
+        broadcast.table_changed_soon(table_id, version, wire)
+    else:
+        broadcast.table_changed(table_id, version, wire)
     if moved is not None and moved.hand_ended is not None:
         hand_ended.send(sender=Table, table_id=table_id, **moved.hand_ended)
 

@@ -328,7 +328,9 @@ def seat_connection(
             hand.deadline = max(hand.deadline, now) + timedelta(seconds=RECONNECT_BONUS_SECONDS)
             hand.turn_extended = True
             hand.save(update_fields=["deadline", "turn_extended"])
-    changed(table)
+    # Players' sockets open in bursts (a tournament's start, a restart): their news is
+    # gathered and goes out once for the burst.
+    changed(table, gathered=True)
 
 
 BOT_NAMES = ("Chipper", "Rivera", "Nutsy", "Blinds", "Muckler", "Tilt", "Quads", "Stacks", "Ace")
