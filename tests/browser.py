@@ -32,7 +32,7 @@ from django.db import connections
 from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
 
 from tests.conftest import PASSWORD
-from tests.tables.servers import free_port, manage, server_env, start_serve, stop
+from tests.tables.servers import free_port, manage, migrate, server_env, start_serve, stop
 
 __all__ = ["chromium", "live_browser"]
 
@@ -152,7 +152,7 @@ def served_night(tmp_path: Path, setup: str) -> Iterator[dict[str, Any]]:
     """
     env = server_env(DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}")
     env.pop("REDIS_URL", None)  # embedded mode: one process, the in-memory broker
-    manage(env, "migrate", "--noinput", "-v", "0")
+    migrate(env)
     made = json.loads(manage(env, "shell", "-c", SHELL_START + setup + SHELL_END).splitlines()[-1])
     port = free_port()
     log = tmp_path / "serve.log"

@@ -18,6 +18,7 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from tests.browser import ARTIFACTS, launch_chromium, needs_chromium
 from tests.conftest import PASSWORD
+from tests.tables.servers import migrate
 from tests.tables.test_browser_table import BASE_DIR, LAPTOP, PHONE, free_port
 
 pytestmark = needs_chromium
@@ -57,7 +58,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int,
     }
     env.pop("REDIS_URL", None)
     manage = [sys.executable, str(BASE_DIR / "manage.py")]
-    subprocess.run([*manage, "migrate", "--noinput", "-v", "0"], env=env, cwd=BASE_DIR, check=True)
+    migrate(env)
     made = subprocess.run(
         [*manage, "shell", "-c", SETUP], env=env, cwd=BASE_DIR, check=True, capture_output=True
     )

@@ -22,6 +22,7 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from tests.browser import ARTIFACTS, launch_chromium, needs_chromium
 from tests.conftest import PASSWORD
+from tests.tables.servers import migrate
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 LAPTOP = {"width": 1366, "height": 768}
@@ -56,7 +57,7 @@ def server(tmp_path: Path) -> Iterator[tuple[str, int]]:
     }
     env.pop("REDIS_URL", None)  # embedded mode: one process, the in-memory broker
     manage = [sys.executable, str(BASE_DIR / "manage.py")]
-    subprocess.run([*manage, "migrate", "--noinput", "-v", "0"], env=env, cwd=BASE_DIR, check=True)
+    migrate(env)
     made = subprocess.run(
         [*manage, "shell", "-c", SETUP], env=env, cwd=BASE_DIR, check=True, capture_output=True
     )

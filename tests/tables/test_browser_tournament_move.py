@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, expect, sync_playwright
 
 from tests.browser import ARTIFACTS, launch_chromium, needs_chromium
 from tests.conftest import PASSWORD
-from tests.tables.servers import free_port, manage, server_env, start_serve, stop
+from tests.tables.servers import free_port, manage, migrate, server_env, start_serve, stop
 
 LAPTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -53,7 +53,7 @@ services.seat_move({one}, 1, {two}, 4)
 def served(tmp_path: Path) -> Iterator[tuple[str, int, int, dict[str, str]]]:
     env = server_env(DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}")
     env.pop("REDIS_URL", None)
-    manage(env, "migrate", "--noinput", "-v", "0")
+    migrate(env)
     one, two = (int(x) for x in manage(env, "shell", "-c", SETUP).split()[-2:])
     port = free_port()
     process = start_serve(env, port, tmp_path / "serve.log")

@@ -31,7 +31,7 @@ from tests.tables.servers import (
     Player,
     free_port,
     kill,
-    manage,
+    migrate,
     server_env,
     start_serve,
     stop,
@@ -90,7 +90,7 @@ def max_hand_seen(players: list[Player]) -> int:
 def test_hands_survive_sigkill_at_random_points(server_database: str) -> None:
     env = server_env(DATABASE_URL=server_database, TABLES_NEXT_HAND_DELAY_MS="500")
     env.pop("REDIS_URL", None)  # embedded mode: the server runs its own Celery worker and beat
-    manage(env, "migrate", "--noinput")
+    migrate(env)
     setup = helper(env, "setup")
     table_id = int(setup["table"])  # type: ignore[call-overload]
     port = free_port()

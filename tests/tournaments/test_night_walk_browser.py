@@ -30,7 +30,7 @@ from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 
 from tests.browser import ARTIFACTS, launch_chromium, needs_chromium
 from tests.conftest import PASSWORD
-from tests.tables.servers import free_port, manage, server_env, start_serve, stop
+from tests.tables.servers import free_port, manage, migrate, server_env, start_serve, stop
 from tournaments.services.chips import StackCheck
 
 from .test_console_phone import PHONE, in_view
@@ -155,7 +155,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
     root = tmp_path_factory.mktemp("night-walk")
     env = server_env(DATABASE_URL=f"sqlite:///{root / 'db.sqlite3'}")
     env.pop("REDIS_URL", None)  # embedded mode: one process, the in-memory broker
-    manage(env, "migrate", "--noinput", "-v", "0")
+    migrate(env)
     casts = {language: cast.__dict__ for language, cast in CASTS.items()}
     script = SETUP.replace("{casts}", json.dumps(casts))
     nights = json.loads(manage(env, "shell", "-c", script).strip().splitlines()[-1])
