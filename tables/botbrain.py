@@ -82,11 +82,25 @@ def strength(
     return total / samples
 
 
+def run_twice_answer(style: str) -> bool:
+    """A house bot's answer when the players still in are asked to run the board twice:
+    always yes, whatever its style. Running twice changes nobody's expected share of the
+    pot, only how much it swings, and a bot that answers at once never keeps a table
+    waiting for the vote's time to run out."""
+    return True
+
+
 def decide(
     style: str, snapshot: dict[str, Any], rng: Any = None, samples: int = 60
 ) -> dict[str, Any] | None:
-    """The act frame this style sends for the snapshot, or None when it is not its turn."""
+    """The frame this style sends for the snapshot: an act frame on its turn, its answer
+    when asked to run it twice (``run_twice_answer``), else None."""
     rng = rng or random.Random()
+    hand = snapshot.get("hand") or {}
+    vote = hand.get("run_twice")
+    me = snapshot.get("you", {}).get("seat")
+    if vote and me in vote["asked"] and me not in vote["agreed"]:
+        return {"type": "run_twice", "hand": hand["id"], "agree": run_twice_answer(style)}
     legal = snapshot.get("you", {}).get("legal")
     if not legal:
         return None

@@ -6,11 +6,12 @@ own: ``leaf = sha256("<position>:<card>:<salt>")`` with a salt of 128 bits that 
 server knows (derived from the hand's secret, which never leaves the server). Before the
 deal the table publishes ``commitment = sha256(leaf_0 + leaf_1 + ... + leaf_51)`` (the hex
 leaves, concatenated). After the hand it publishes the 52 leaves and opens the positions
-everyone saw (the board, the burns, the hands shown at the showdown): an opening is the
-card and its salt. Each player also gets, on their own socket, the openings of their own
-hole cards. Anyone can then check that every opened card hashes to its leaf and that the
-leaves hash to the commitment published before the deal, while a folded or mucked hand is
-never opened, so it never leaves the server.
+everyone saw (the board, the burns, the hands shown at the showdown, the cards a player
+showed after the hand): an opening is the card and its salt. Each player also gets, on their
+own socket, the openings of their own hole cards. Anyone can then check that every opened
+card hashes to its leaf and that the leaves hash to the commitment published before the
+deal, while a folded or mucked hand is never opened (but for the cards its player showed),
+so it never leaves the server.
 
 >>> deal = deal_new()
 >>> leaves = deal_leaves(deal.deck_text, deal.secret)
@@ -31,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tables.engine.cards import card_str, cards_str, parse_cards, shuffled_deck
-from tables.engine.records import BoardDealt, Burned, HoleDealt, Shown
+from tables.engine.records import BoardDealt, Burned, CardsShown, HoleDealt, Shown
 
 DECK_SIZE = 52
 
@@ -132,10 +133,11 @@ def positions_of(deck_text: str, cards: list[str]) -> list[int]:
 
 def hand_reveal(deck_text: str, secret: str, records: Any) -> dict[str, Any]:
     """What everyone may check after the hand: the 52 leaves, and the openings of the cards
-    the table saw (board, burns, hands shown). Folded and mucked hands stay closed."""
+    the table saw (board, burns, hands shown, cards shown after the hand). Folded and mucked
+    hands stay closed, but for the cards their players chose to show."""
     seen: list[str] = []
     for r in records:
-        if isinstance(r, BoardDealt | Shown):
+        if isinstance(r, BoardDealt | Shown | CardsShown):
             seen += [card_str(c) for c in r.cards]
         elif isinstance(r, Burned):
             seen.append(card_str(r.card))

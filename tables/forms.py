@@ -14,15 +14,72 @@ from django.utils.translation import pgettext_lazy
 
 from series.request_values import AMOUNT_MAX
 from tables.engine.config import Game, Structure
-from tables.models import BOT_STYLES
+from tables.engine.errors import RuleError
+from tables.engine.timebank import MAX_SECONDS, TimeBank
+from tables.i18n import render, rule_message
+from tables.models import BOMB_POT_ANTE_MAX, BOMB_POT_EVERY_MAX, BOT_STYLES, STRADDLE_CHOICES
 
 RAISE_CAPS = {"4": 4, "5": 5, "none": None}
 # Chips are stored in integer columns; the default buy-ins are up to 100 big blinds (and 5
 # big bets), so a bet is at most a hundredth of the largest amount.
 STAKE_MAX = AMOUNT_MAX // 100
+# The time bank's fields by the engine's name of each setting (``TimeBank``'s refusals name
+# the one at fault).
+TIME_BANK_FIELDS = {
+    "start": "time_bank_seconds",
+    "refill": "time_bank_refill_seconds",
+    "cap": "time_bank_cap_seconds",
+}
 
 
-class TableCreateForm(forms.Form):
+class ForcedBetsForm(forms.Form):
+    """The straddle and the bomb pot (RULES.md, Home-game options), off by default: on the
+    new-table form and on the host's page (``services.table_forced_bets_set``)."""
+
+    straddle = forms.ChoiceField(
+        label=_("Straddle"),
+        choices=STRADDLE_CHOICES,
+        required=False,
+        initial="none",
+        help_text=_(
+            "Pot-limit and no-limit: the player in that seat may post a live straddle of "
+            "twice the big blind before the cards, and acts last before the flop."
+        ),
+    )
+    bomb_pot_ante = forms.IntegerField(
+        label=_("Bomb pot ante (big blinds)"),
+        min_value=0,
+        max_value=BOMB_POT_ANTE_MAX,
+        required=False,
+        initial=0,
+        help_text=_("0: no bomb pots."),
+    )
+    bomb_pot_every = forms.IntegerField(
+        label=_("A bomb pot every (hands)"),
+        min_value=0,
+        max_value=BOMB_POT_EVERY_MAX,
+        required=False,
+        initial=0,
+        help_text=_("0: only by the players' vote or the host's call."),
+    )
+    bomb_pot_by_vote = forms.BooleanField(
+        label=_("Players vote for bomb pots"),
+        required=False,
+        help_text=_("A bomb pot comes next hand when every player in the game votes for it."),
+    )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        # Left out, each option is off: no straddle, no bomb pots, none by the count of hands.
+        if "straddle" in cleaned and not cleaned["straddle"]:
+            cleaned["straddle"] = "none"
+        for name in ("bomb_pot_ante", "bomb_pot_every"):
+            if name in cleaned and cleaned[name] is None:
+                cleaned[name] = 0
+        return cleaned
+
+
+class TableCreateForm(ForcedBetsForm):
     name = forms.CharField(label=_("Name"), max_length=100, initial=_("Friday Omaha"))
     game = forms.ChoiceField(
         label=_("Game"),
@@ -96,6 +153,36 @@ class TableCreateForm(forms.Form):
             "called (blinds 25/50: the button may raise to 200, not 175)."
         ),
     )
+    run_it_twice = forms.BooleanField(
+        label=_("Run it twice"),
+        required=False,
+        help_text=_(
+            "When the players still in are all-in with cards to come, they may all agree to "
+            "deal the rest of the board twice, each run for half of every pot."
+        ),
+    )
+    # RULES.md, Home-game options, "Time bank": off unless the host gives it a cap.
+    time_bank_seconds = forms.IntegerField(
+        label=_("Seconds at the start"),
+        min_value=0,
+        max_value=MAX_SECONDS,
+        required=False,
+        initial=0,
+    )
+    time_bank_refill_seconds = forms.IntegerField(
+        label=_("Refill per hand (seconds)"),
+        min_value=0,
+        max_value=MAX_SECONDS,
+        required=False,
+        initial=0,
+    )
+    time_bank_cap_seconds = forms.IntegerField(
+        label=_("Cap (seconds)"),
+        min_value=0,
+        max_value=MAX_SECONDS,
+        required=False,
+        initial=0,
+    )
 
     private = forms.BooleanField(
         label=_("Private table"),
@@ -107,6 +194,23 @@ class TableCreateForm(forms.Form):
 
     def clean_raise_cap(self) -> int | None:
         return RAISE_CAPS[self.cleaned_data["raise_cap"]]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        # An empty time bank field is 0 (no time bank); the engine checks them together, and
+        # its refusal goes on the field at fault.
+        for name in TIME_BANK_FIELDS.values():
+            if name in cleaned and cleaned[name] is None:
+                cleaned[name] = 0
+        values = {key: cleaned.get(name) for key, name in TIME_BANK_FIELDS.items()}
+        if all(isinstance(value, int) for value in values.values()):
+            try:
+                TimeBank(**values)
+            except RuleError as exc:
+                message, params = rule_message(exc)
+                setting = str(exc.params.get("setting", "cap"))
+                self.add_error(TIME_BANK_FIELDS[setting], render(message, params))
+        return cleaned
 
 
 class BotsForm(forms.Form):

@@ -170,6 +170,26 @@ RULE_MESSAGES: dict[str, Promise] = {
     "seat_folded": _("seat %(seat)s has folded"),
     "seat_all_in": _("seat %(seat)s is already all-in"),
     "nothing_in_pot": _("seat %(seat)s has no chips in the pot; fold instead"),
+    # Running the board twice (Hand.vote_run_twice).
+    "run_twice_vote_open": _(
+        "the players still in are answering whether to run it twice; nobody acts meanwhile"
+    ),
+    "no_run_twice_vote": _("no vote on running it twice is open"),
+    "not_asked_run_twice": _("seat %(seat)s is not still in the hand, so it is not asked"),
+    "run_twice_answered": _("seat %(seat)s has already agreed to run it twice"),
+    "silence_is_no": _("silence is no: a silent answer cannot agree"),
+    # Showing cards after the hand (Hand.show).
+    "show_before_hand_over": _("cards are shown once the hand is over, and this hand is not"),
+    "show_no_cards": _("say which cards to show"),
+    "show_card_twice": _("%(card)s is named twice"),
+    "show_card_not_held": _("seat %(seat)s does not hold %(card)s"),
+    "show_card_already_shown": _("seat %(seat)s has already shown %(card)s"),
+    # A move chosen before the turn (tables.engine.preactions).
+    "pre_action_unknown": _("%(kind)s is not a pre-action"),
+    "pre_action_facing_bet": _("there is a bet of %(call)s to call: choose fold, call or call any"),
+    "pre_action_no_bet": _("there is no bet to call: choose check/fold, check or call any"),
+    "pre_action_call_needs_amount": _("say the amount of the call"),
+    "pre_action_call_amount": _("the call is %(call)s now, not %(amount)s"),
     # Dealing a hand (Hand.start) and seating.
     "bad_deck": _("the deck must be 52 distinct cards"),
     "too_few_players": _("a hand needs at least two players"),
@@ -182,6 +202,20 @@ RULE_MESSAGES: dict[str, Promise] = {
     "bad_seat_number": _("a seat number is a positive whole number, not %(seat)s"),
     "seat_twice": _("seat %(seat)s is described twice"),
     "dead_button_needs_small_blind": _("a dead button needs the last hand's small blind seat"),
+    # A straddle or a bomb pot (Hand.start; RULES.md, Home-game options).
+    "no_straddle": _("this table plays no straddle"),
+    "straddle_heads_up": _("there is no straddle heads-up"),
+    "straddle_dead_small_blind": _("there is no straddle when the small blind is dead"),
+    "straddle_no_button": _("nobody is on the button to straddle"),
+    "straddle_position": _("only seat %(position)s may straddle this hand, not seat %(seat)s"),
+    "straddle_posting": _("seat %(seat)s posts a blind to come in and cannot straddle"),
+    "straddle_short": _(
+        "a straddle is twice the big blind, %(straddle)s; seat %(seat)s has %(stack)s"
+    ),
+    "no_bomb_pots": _("this table plays no bomb pots"),
+    "bomb_pot_straddle": _("a bomb pot has no betting before the flop, so no straddle"),
+    "bomb_pot_blinds": _("a bomb pot has no blinds: every player posts the ante and nothing else"),
+    "bomb_pot_no_preflop_betting": _("a bomb pot has no betting before the flop"),
     # A table's stakes (Config).
     "chip_unit": _("chip unit %(unit)s must be at least 1"),
     "big_blind_chip_unit": _(
@@ -193,6 +227,16 @@ RULE_MESSAGES: dict[str, Promise] = {
     "negative_ante": _("ante %(ante)s cannot be negative"),
     "big_bet_below_small_bet": _("big bet %(big_bet)s is below the small bet %(small_bet)s"),
     "raise_cap": _("raise cap %(cap)s must allow at least the opening bet"),
+    "straddle_in_limit": _("a straddle is played in pot-limit and no-limit only"),
+    "bomb_pot_ante": _(
+        "the bomb pot ante %(ante)s must be a whole number of chip units (%(unit)s)"
+    ),
+    # A table's time bank (TimeBank).
+    "time_bank_not_seconds": _("the time bank is set in whole seconds"),
+    "time_bank_negative": _("time bank setting %(value)s cannot be negative"),
+    "time_bank_too_big": _("a time bank holds at most %(maximum)s s, not %(cap)s s"),
+    "time_bank_needs_cap": _("a time bank needs a cap above 0 (a cap of 0 is no time bank)"),
+    "time_bank_above_cap": _("a time bank of %(value)s s is above its cap of %(cap)s s"),
     # Cards, hands and equity.
     "not_a_card": _("%(card)s is not a card"),
     "not_cards": _("%(cards)s is not a list of two-character cards"),
@@ -381,25 +425,27 @@ def shape_words(shape: Mapping[str, Any] | None) -> str:
 
 def hand_awards(records: Any, names: Mapping[int, str]) -> list[dict[str, Any]]:
     """Who won what in a hand, as data to word later: one entry per seat and half,
-    ``{"seat", "name", "amount", "half", "hand"}`` (``hand`` a shape or None)."""
+    ``{"seat", "name", "amount", "half", "hand"}`` (``hand`` a shape or None). A hand run
+    twice has one per seat, half and run, with ``"run"`` (1 or 2)."""
     from tables.engine.records import PotAwarded
 
-    won: dict[tuple[int, str], dict[str, Any]] = {}
-    for r in records:
-        if isinstance(r, PotAwarded):
-            key = (r.seat, str(r.half))
-            entry = won.setdefault(
-                key,
-                {
-                    "seat": r.seat,
-                    "name": names.get(r.seat),
-                    "amount": 0,
-                    "half": str(r.half),
-                    "hand": None,
-                },
-            )
-            entry["amount"] += r.amount
-            entry["hand"] = hand_shape(r.hand) or entry["hand"]
+    awarded = [r for r in records if isinstance(r, PotAwarded)]
+    twice = any(r.run == 2 for r in awarded)
+    won: dict[tuple[int, str, int], dict[str, Any]] = {}
+    for r in awarded:
+        entry = won.setdefault(
+            (r.seat, str(r.half), r.run),
+            {
+                "seat": r.seat,
+                "name": names.get(r.seat),
+                "amount": 0,
+                "half": str(r.half),
+                "hand": None,
+                **({"run": r.run} if twice else {}),
+            },
+        )
+        entry["amount"] += r.amount
+        entry["hand"] = hand_shape(r.hand) or entry["hand"]
     return list(won.values())
 
 
@@ -423,6 +469,9 @@ def awards_words(awards: list[Mapping[str, Any]]) -> str:
         hand = shape_words(award.get("hand"))
         if hand:
             line = _("%(award)s with %(hand)s") % {"award": line, "hand": hand}
+        if award.get("run"):
+            # A hand run twice: each run's winners apart.
+            line = _("Run %(run)s: %(award)s") % {"run": award["run"], "award": line}
         lines.append(str(line))
     return "; ".join(lines) or str(_("no award"))
 

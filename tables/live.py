@@ -2,9 +2,11 @@
 
 ``table_snapshot(table, user)`` is the per-viewer picture of docs/protocol.md. What cards a
 viewer may see comes from the engine's ``Hand.view(seat)``, never from here: this module only
-arranges what the engine shows that seat. The services file each new version here right after
-their commit (``table_state_after_move``, ``table_state_warm``); sockets read it, and across
-processes the broadcast carries its parts (``table_wire_if_cached``, ``snapshot_text_from_wire``).
+arranges what the engine shows that seat, to the player dealt into it in that hand, who may
+not be the one sitting there now (``_held_seats``). The services file each new version here
+right after their commit (``table_state_after_move``, ``table_state_warm``); sockets read it,
+and across processes the broadcast carries its parts (``table_wire_if_cached``,
+``snapshot_text_from_wire``).
 
 Page reads (histories, replays, verification) are in ``tables.selectors``.
 """
@@ -22,13 +24,14 @@ from typing import Any
 from tables import fairness
 from tables.botbrain import bets_this_round
 from tables.engine.cards import RANKS, Card, card_str
-from tables.engine.config import Game
+from tables.engine.config import Game, Straddle
 from tables.engine.evaluator import high_category, high_low_values, high_ranks, low_ranks
+from tables.engine.preactions import BETTING_STREETS, pre_action_kinds
 from tables.engine.state import Hand as EngineHand
 from tables.engines import engine_of
 from tables.i18n import HIGH_CODES, hand_shape
 from tables.kept_rows import rows_follow
-from tables.models import ChatMessage, Hand, Seat, SeatState, Table
+from tables.models import ChatMessage, Hand, HandPlayer, Seat, SeatState, Table, bomb_pot_voters
 from tables.timing import COUNTDOWN_AFTER_SECONDS
 
 # The table page recalls the last 10 hands (their summaries link to the replayer).
@@ -80,6 +83,9 @@ class _TableState:
     # a hand ends or a chat line comes, so a version costs no objects for them.
     recent: str
     chat: str
+    # The seats whose player now is the one dealt into them in ``hand`` (``_held_seats``):
+    # only they are shown that seat's cards of the hand and what is made of them.
+    held: frozenset[int] = frozenset()
     equity: dict[str, float] | None = None
     pot_equity: list[dict[str, Any]] | None = None
     shared: _Shared | None = None
@@ -175,7 +181,8 @@ def _table_state(table_id: int) -> _Filed:
     seats = list(Seat.objects.filter(table_id=table_id).select_related("user"))
     hand = Hand.objects.filter(table_id=table_id).order_by("-number").first()
     engine = engine_of(hand) if hand is not None else None
-    return _store(_TableState(table, seats, hand, engine, _recent(table_id), _chat(table_id)))
+    held = _held_seats(hand, engine, seats, may_read=True)
+    return _store(_TableState(table, seats, hand, engine, _recent(table_id), _chat(table_id), held))
 
 
 def _recent(table_id: int) -> str:
@@ -227,10 +234,15 @@ def _filed(state: _TableState) -> _Filed:
     if (
         hand is not None
         and state.engine is not None
-        and (hand.is_complete or hand.board_shown is not None)
+        and (
+            hand.is_complete
+            or hand.board_shown is not None
+            or state.engine.run_twice_vote is not None
+        )
     ):
         # Computed here, in a worker thread, not on the sockets' event loop.
-        # A finished hand shows the equity of the moment the hands were turned up.
+        # A finished hand shows the equity of the moment the hands were turned up, and so
+        # does a hand whose players are asked to run it twice (no card is out yet).
         board_cards = state.engine.runout_from if hand.is_complete else hand.board_shown
         state.equity, state.pot_equity = _runout_equity(hand, state.engine, board_cards)
     return _Filed(state.table.version, _wire(state))
@@ -249,7 +261,7 @@ def table_state_built(table: Table, hand: Hand, engine: EngineHand, seats: list[
     """``table_state_after_move``'s state, built and not filed: for a move made on an event
     loop, which builds it while PostgreSQL writes the move (``table_tail_known`` must have
     said it needs no query)."""
-    state = _state_after_move(table, hand, engine, seats)
+    state = _state_after_move(table, hand, engine, seats, on_loop=True)
     return Built((table.pk, table.created_at, table.version), _filed(state))
 
 
@@ -272,7 +284,7 @@ def table_state_after_move(table: Table, hand: Hand, engine: EngineHand, seats: 
 
 
 def _state_after_move(
-    table: Table, hand: Hand, engine: EngineHand, seats: list[Seat]
+    table: Table, hand: Hand, engine: EngineHand, seats: list[Seat], *, on_loop: bool = False
 ) -> _TableState:
     key = (table.pk, table.created_at, table.version - 1)
     with _STATE_LOCK:
@@ -296,7 +308,53 @@ def _state_after_move(
             # This move ended the hand: it heads the recent hands (hands end in number order).
             recent = _json([_recent_hand(hand), *hands[: RECENT_HANDS - 1]])
     chat = tail[1] if tail is not None else _chat(table.pk)
-    return _TableState(table, sorted(seats, key=lambda s: s.number), hand, engine, recent, chat)
+    held = _held_seats(hand, engine, seats, may_read=not on_loop)
+    return _TableState(
+        table, sorted(seats, key=lambda s: s.number), hand, engine, recent, chat, held
+    )
+
+
+# Per table, the newest hand a state was built for here, (id, commitment), and who was
+# dealt into its seats ({seat: user id}): that never changes once the hand is dealt.
+_DEALT: dict[int, tuple[tuple[int, str], dict[int, int]]] = {}
+
+
+def _held_seats(
+    hand: Hand | None, engine: EngineHand | None, seats: list[Seat], *, may_read: bool
+) -> frozenset[int]:
+    """The seats whose player now is the player dealt into them in ``hand``.
+
+    A seat's cards of a hand, their openings, the helper made of them and the offer to show
+    them are its dealt player's (``HandPlayer``), not whoever sits there now: between two
+    hands a player may leave and another take the seat before the next deal.
+
+    No query while a hand is played: its players keep their seats until it ends (a seat is
+    taken only when empty; leaving, a host's removal and a tournament's move wait for the
+    hand's end), so its dealt seats' players are its dealt players. That holds too for a
+    move on an event loop (``may_read`` False), always a move of a hand in play, even one
+    that ends it. After the hand, a process that did not see it played here reads who was
+    dealt in, once per hand; the snapshots themselves never ask.
+    """
+    if hand is None or engine is None:
+        return frozenset()
+    key = (hand.pk, hand.commitment)
+    known = _DEALT.get(hand.table_id)
+    if known is not None and known[0] == key:
+        dealt = known[1]
+    else:
+        if hand.is_complete and may_read:
+            dealt = dict(HandPlayer.objects.filter(hand_id=hand.pk).values_list("seat", "user_id"))
+        else:
+            numbers = set(engine.seats)
+            dealt = {
+                s.number: s.user_id for s in seats if s.number in numbers and s.user_id is not None
+            }
+        if len(_DEALT) > _StateCache.TABLES:
+            _DEALT.clear()
+        _DEALT[hand.table_id] = (key, dealt)
+    return frozenset(
+        s.number for s in seats if s.user_id is not None and dealt.get(s.number) == s.user_id
+    )
 
 
 def table_tail_known(table: Table) -> bool:
@@ -401,6 +459,13 @@ class _Shared:
     own_openings: dict[int, list[dict[str, Any]]] | None = None
     # From the flop on, each seat still in the hand: its best hands so far (the hand helper).
     own_helpers: dict[int, dict[str, Any]] | None = None
+    # After the hand, until the next: each dealt seat's cards still face down, which its
+    # player may show (RULES.md, Home-game options: "Showing after the hand").
+    own_showable: dict[int, list[str]] | None = None
+    # Each seat in the betting whose turn it is not: the pre-actions it may choose now.
+    own_pre_actions: dict[int, dict[str, Any]] | None = None
+    # The table has a time bank: each player's ``you`` says what is left of theirs.
+    time_bank: bool = False
 
 
 def _shared(state: _TableState) -> _Shared:
@@ -448,7 +513,9 @@ def _build_shared(state: _TableState) -> _Shared:
             entry["adding"] = seat.adding  # chips bought for the next hand
         if seat.removing:
             entry["removing"] = True  # the host removes this player after the hand
-        dealt = seen.get(seat.number)
+        # The hand's part of a seat is its dealt player's: none for a player who took the
+        # seat after that hand (``_held_seats``).
+        dealt = seen.get(seat.number) if seat.number in state.held else None
         if dealt is not None:
             if not hand.is_complete:  # type: ignore[union-attr]
                 entry["stack"] = dealt["stack"]
@@ -459,6 +526,9 @@ def _build_shared(state: _TableState) -> _Shared:
             entry["card_count"] = 4 if dealt["status"] in ("active", "all-in") else 0
             if entry["card_count"] and board_seen >= 3:
                 helpers[seat.number] = _helper(hand, engine, seat.number, board_seen)  # type: ignore[arg-type]
+            if dealt["shown_after"]:
+                # Cards its player showed after the hand (the engine's Hand.show): public.
+                entry["shown_after"] = dealt["shown_after"]
             if dealt["cards"] is not None:
                 # The spectator's view holds only the hands shown at the table.
                 entry["cards"] = dealt["cards"]
@@ -471,12 +541,25 @@ def _build_shared(state: _TableState) -> _Shared:
     legal = None
     if hand is not None and engine is not None and view is not None:
         complete = hand.is_complete
+        voting = view["run_twice"] is not None
         hand_out = {
             "id": hand.pk,
             "number": hand.number,
             "button": hand.button,
+            # RULES.md, Home-game options: the seat that straddled, and a bomb pot.
+            "straddle": view["straddle"],
+            "bomb_pot": view["bomb_pot"],
             "street": view["street"],
             "board": view["board"],
+            # Run it twice: both boards (the first is `board`), dealt side by side.
+            "boards": view["boards"],
+            # The players still in are asked to run it twice: who, who has agreed, and
+            # until when they may answer (silence is no).
+            "run_twice": (
+                {**view["run_twice"], "until": _ms(hand.vote_until)}
+                if view["run_twice"] is not None
+                else None
+            ),
             "pots": view["pots"],
             "to_act": view["to_act"],
             "deadline": _ms(hand.deadline),
@@ -485,11 +568,14 @@ def _build_shared(state: _TableState) -> _Shared:
                 if hand.turn_started_at
                 else None
             ),
+            # When the turn's own time ends and the player's time bank starts to count down
+            # (the deadline includes it); None when the player to act has no bank.
+            "bank_from": _bank_from(table, seats, hand),
             "commitment": hand.commitment,
-            "equity": state.equity if complete or running_out else None,
-            "pot_equity": state.pot_equity if complete or running_out else None,
+            "equity": state.equity if complete or running_out or voting else None,
+            "pot_equity": state.pot_equity if complete or running_out or voting else None,
             "results": [
-                {**a, "name": _name_at(seats, a["seat"]), "hand": hand_shape(a["hand"])}
+                {**a, "name": _winner_name(state, a["seat"]), "hand": hand_shape(a["hand"])}
                 for a in view["awards"]
             ]
             if complete
@@ -501,6 +587,11 @@ def _build_shared(state: _TableState) -> _Shared:
         }
         if not complete and not running_out and engine.to_act is not None:
             legal = _legal(engine, hand, table.version)
+    pre_actions = (
+        _pre_action_offers(hand, engine)
+        if hand is not None and engine is not None and not hand.is_complete and not running_out
+        else None
+    )
 
     table_out = {
         "id": table.pk,
@@ -515,6 +606,16 @@ def _build_shared(state: _TableState) -> _Shared:
         "min_buy_in": table.min_buy_in,
         "max_buy_in": table.max_buy_in,
         "all_in_on_disconnect": table.all_in_on_disconnect,
+        "run_it_twice": table.config.run_it_twice,
+        "time_bank": (
+            {
+                "start": table.time_bank_seconds,
+                "refill": table.time_bank_refill_seconds,
+                "cap": table.time_bank_cap_seconds,
+            }
+            if table.time_bank_cap_seconds
+            else None
+        ),
         "next_hand_at": _ms(table.next_hand_at),
         "paused": table.paused,
         "closing": table.closing,
@@ -523,6 +624,7 @@ def _build_shared(state: _TableState) -> _Shared:
         # A tournament's table: no seat to take, no leaving (the tournament seats and moves).
         "tournament": table.is_tournament,
         "held": table.held,
+        "forced_bets": _forced_bets(table, seats),
     }
     return _Shared(
         hand=hand_out,
@@ -536,17 +638,72 @@ def _build_shared(state: _TableState) -> _Shared:
             {
                 number: fairness.seat_openings(hand.deck, hand.secret, engine.records, number)
                 for number in engine.seats
+                if number in state.held
             }
             if hand is not None and engine is not None and hand.is_complete
             else None
         ),
         own_helpers=helpers,
+        own_showable=_showable(hand, engine, view, state.held),
+        own_pre_actions=pre_actions,
+        time_bank=bool(table.time_bank_cap_seconds),
         own_seat_texts={
             entry["seat"]: _json({**entry, "cards": own_cards[entry["seat"]]})
             for entry in seats_out
             if entry["seat"] in own_cards
         },
     )
+
+
+def _forced_bets(table: Table, seats: list[Seat]) -> dict[str, Any] | None:
+    """The straddle and bomb pot options of a cash table that plays them, and where they
+    stand for the next hand: who may straddle it, whether it is a bomb pot, the votes."""
+    if table.is_tournament or (table.straddle == Straddle.NONE and not table.bomb_pot_ante):
+        return None
+    voters = bomb_pot_voters(seats)
+    return {
+        "straddle": table.straddle,
+        "straddle_seat": table.next_straddle_seat(seats),
+        "bomb_pot_ante": table.bomb_pot_ante,
+        "bomb_pot_every": table.bomb_pot_every,
+        "bomb_pot_by_vote": table.bomb_pot_by_vote,
+        "bomb_pot_next": table.bomb_pot_coming,
+        "bomb_pot_called": table.bomb_pot_next,  # by the host or the players' vote
+        "bomb_pot_votes": sum(1 for s in voters if s.votes_bomb_pot),
+        "bomb_pot_voters": len(voters),
+    }
+
+
+def _bank_from(table: Table, seats: list[Seat], hand: Hand) -> int | None:
+    """When the turn in play draws on its player's time bank (ms), if they have one."""
+    if hand.deadline is None or hand.to_act is None:
+        return None
+    actor = next((s for s in seats if s.number == hand.to_act), None)
+    bank = table.turn_bank_ms(actor) if actor is not None else 0
+    return _ms(hand.deadline - timedelta(milliseconds=bank)) if bank else None
+
+
+def _showable(
+    hand: Hand | None,
+    engine: EngineHand | None,
+    view: dict[str, Any] | None,
+    held: frozenset[int],
+) -> dict[int, list[str]] | None:
+    """Per dealt seat still held by its player (``_held_seats``), after the hand, its cards
+    not yet face up (not shown at the showdown nor after the hand), in the order dealt;
+    seats with none left are not listed."""
+    if hand is None or engine is None or view is None or not hand.is_complete:
+        return None
+    found = {}
+    for entry in view["seats"]:
+        if entry["shown"] or entry["seat"] not in held:
+            continue
+        up = set(entry["shown_after"])
+        left = [card_str(c) for c in engine.hole_cards(entry["seat"])]
+        left = [c for c in left if c not in up]
+        if left:
+            found[entry["seat"]] = left
+    return found
 
 
 def _json(value: Any) -> str:
@@ -573,6 +730,13 @@ def _you(shared: _Shared, mine: Seat | None) -> dict[str, Any]:
             else None
         ),
     }
+    if mine is not None and mine.straddle_next:
+        you["straddle_next"] = True  # asked to straddle the next hand
+    if mine is not None and mine.votes_bomb_pot:
+        you["votes_bomb_pot"] = True  # voted for a bomb pot next hand
+    if mine is not None and shared.time_bank and not mine.is_bot:
+        # Only on this player's own socket: what is left of their time bank (ms).
+        you["time_bank"] = mine.time_bank_ms
     if mine is not None and mine.state == SeatState.WAITING:
         # Seated and not yet dealt in: whether the big blind brings them in or they post
         # (the blinds owed, if any) at the next deal, a choice the page lets them change.
@@ -583,7 +747,47 @@ def _you(shared: _Shared, mine: Seat | None) -> dict[str, Any]:
     if mine is not None and shared.own_helpers and mine.number in shared.own_helpers:
         # Only on this player's own socket: it is made of their hole cards.
         you["helper"] = shared.own_helpers[mine.number]
+    if mine is not None and shared.own_showable and mine.number in shared.own_showable:
+        # Only on this player's own socket: their cards nobody has seen yet.
+        you["can_show"] = {
+            "hand": shared.hand["id"],  # type: ignore[index]
+            "cards": shared.own_showable[mine.number],
+        }
+    if (
+        mine is not None
+        and shared.own_pre_actions
+        and mine.number in shared.own_pre_actions
+        and not mine.leaving  # folded when the turn comes
+    ):
+        # Only on this player's own socket: what they chose to do is nobody else's to see.
+        offer = shared.own_pre_actions[mine.number]
+        chosen = mine.pre_action_in(offer["number"])
+        you["pre_action"] = {
+            **offer,
+            "chosen": chosen and {"kind": str(chosen.kind), "amount": chosen.to_call},
+        }
     return you
+
+
+def _pre_action_offers(hand: Hand, engine: EngineHand) -> dict[int, dict[str, Any]]:
+    """For each seat in the betting whose turn it is not, the pre-actions it may choose
+    now (the engine's ``pre_action_kinds``) and the amount to call they are chosen against."""
+    if engine.street not in BETTING_STREETS:
+        return {}
+    stacks = engine.stacks()
+    offers = {}
+    for number in engine.seats:
+        if number == engine.to_act or not engine.may_bet_later(number):
+            continue
+        to_call = engine.to_call(number)
+        offers[number] = {
+            "hand": hand.pk,
+            "number": hand.number,
+            "to_call": to_call,
+            "all_in": 0 < to_call == stacks[number],
+            "kinds": [str(kind) for kind in pre_action_kinds(to_call)],
+        }
+    return offers
 
 
 _HELPERS: dict[tuple[int, str, int, int], dict[str, Any]] = {}
@@ -709,11 +913,24 @@ def _runout_equity(hand: Hand, engine: Any, board_cards: int | None = None) -> _
 def runout_equities(records: Any, board_cards: int | None) -> _Equities:
     """``hand.equity`` and ``hand.pot_equity`` of a snapshot (docs/protocol.md) from the
     engine's ``runout_pots``, rounded, with seats as strings (JSON keys)."""
-    from tables.engine.equity import expected_shares, runout_pots
+    from tables.engine.equity import PotShares, expected_shares, runout_pots
+    from tables.engine.records import BoardDealt
 
     pots = runout_pots(records, samples=LIVE_PREFLOP_SAMPLES, board_cards=board_cards)
     if pots is None:
         return None, None
+    if board_cards is not None and any(isinstance(r, BoardDealt) and r.run == 2 for r in records):
+        # Run twice: each pot is half the first run's and half the second's, so a hand's
+        # share of it is the mean of its shares on the two boards dealt so far.
+        second = runout_pots(records, samples=LIVE_PREFLOP_SAMPLES, board_cards=board_cards, run=2)
+        assert second is not None
+        pots = tuple(
+            PotShares(
+                pot.amount,
+                {seat: (share + again.shares[seat]) / 2 for seat, share in pot.shares.items()},
+            )
+            for pot, again in zip(pots, second, strict=True)
+        )
     return (
         {str(seat): round(share, 4) for seat, share in expected_shares(pots).items()},
         [
@@ -732,3 +949,12 @@ def _name_at(seats: list[Seat], number: int) -> str | None:
             player = _player(s)
             return None if player is None else str(player["name"])
     return None
+
+
+def _winner_name(state: _TableState, number: int) -> str | None:
+    """Who won at seat ``number`` in the state's hand: its player, or the name the hand
+    stored when it ended (``Hand.awards``) if another player has taken the seat since."""
+    if number in state.held:
+        return _name_at(state.seats, number)
+    awards = state.hand.awards if state.hand is not None else []
+    return next((a.get("name") for a in awards if a["seat"] == number), None)

@@ -6,13 +6,19 @@ in one transaction per move with the table row locked; no process keeps game sta
 memory, so any number of daphne processes can serve one table and a restart loses nothing.
 """
 
+from collections.abc import Iterable
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from tables.botbrain import STYLES
-from tables.engine.config import AnteKind, Config, Game, Structure
+from tables.engine.config import AnteKind, Config, Game, Straddle, Structure
+from tables.engine.preactions import PreAction, PreActionChoice
+from tables.engine.seating import Presence, SeatStatus, bomb_pot_due, next_straddle_seat
+from tables.engine.state import Street
+from tables.engine.timebank import TimeBank
 
 # The house bots' playing styles (``tables.botbrain`` plays them; ``Seat.bot_style`` names one).
 BOT_STYLES = STYLES
@@ -35,6 +41,14 @@ ANTE_KIND_CHOICES = [
     (AnteKind.EACH.value, _("Ante from each player")),
     (AnteKind.BIG_BLIND.value, _("Big-blind ante")),
 ]
+STRADDLE_CHOICES = [
+    (Straddle.NONE.value, _("No straddle")),
+    (Straddle.UNDER_THE_GUN.value, _("Left of the big blind")),
+    (Straddle.BUTTON.value, _("On the button (Mississippi)")),
+]
+# The bomb pot's options a host may choose: its ante in big blinds, every how many hands.
+BOMB_POT_ANTE_MAX = 20
+BOMB_POT_EVERY_MAX = 100
 
 # A table's game and structure as one name, each a whole phrase for the translators (the
 # word order differs between languages).
@@ -46,6 +60,17 @@ GAME_LABELS = {
     (Structure.POT_LIMIT.value, Game.OMAHA_HI_LO.value): _("Pot-Limit Omaha Hi/Lo"),
     (Structure.NO_LIMIT.value, Game.OMAHA_HI_LO.value): _("No-Limit Omaha Hi/Lo"),
 }
+
+# A player's pre-action (RULES.md, Home-game options): the engine's names.
+PRE_ACTION_CHOICES = [
+    (PreAction.CHECK_FOLD.value, _("Check/Fold")),
+    (PreAction.CHECK.value, _("Check")),
+    (PreAction.CALL.value, _("Call")),
+    (PreAction.CALL_ANY.value, _("Call any")),
+    (PreAction.FOLD.value, _("Fold")),
+]
+# The seat's fields a pre-action is stored in (``Seat.pre_action_set``, ``_clear``).
+PRE_ACTION_FIELDS = ("pre_action", "pre_action_hand", "pre_action_street", "pre_action_to_call")
 
 
 class TableKind(models.TextChoices):
@@ -112,6 +137,36 @@ class Table(models.Model):
             "small blind had called (blinds 25/50: the button may raise to 200)."
         ),
     )
+    run_it_twice = models.BooleanField(
+        default=False,
+        help_text=_(
+            "House option (cash tables): when the players still in are all-in with cards to "
+            "come, they may all agree to deal the rest of the board twice, each run for half "
+            "of every pot."
+        ),
+    )
+    # RULES.md, Home-game options, "Straddle" and "Bomb pot" (cash tables; the engine plays
+    # them: ``Hand.start(straddle=..., bomb_pot=...)``). Who may straddle; the bomb pot's
+    # ante in big blinds (0: no bomb pots), every how many hands one comes by itself (0:
+    # never), and whether the players may vote for one. ``bomb_pot_next``: the host called
+    # one, or the players' vote passed (``tables.engine.seating.bomb_pot_vote_passes``):
+    # the next hand is a bomb pot.
+    straddle = models.CharField(
+        max_length=20, choices=STRADDLE_CHOICES, default=Straddle.NONE.value
+    )
+    bomb_pot_ante = models.PositiveSmallIntegerField(default=0)
+    bomb_pot_every = models.PositiveSmallIntegerField(default=0)
+    bomb_pot_by_vote = models.BooleanField(default=False)
+    bomb_pot_next = models.BooleanField(default=False)
+    # RULES.md, Home-game options, "Time bank" (``tables.engine.timebank``), in whole seconds:
+    # what each player starts with, what a hand played (cash) or a tournament level adds, and
+    # the most a bank holds; a cap of 0 (the default) is no time bank.
+    time_bank_seconds = models.PositiveIntegerField(default=0)
+    time_bank_refill_seconds = models.PositiveIntegerField(default=0)
+    time_bank_cap_seconds = models.PositiveIntegerField(default=0)
+    # A tournament table: the number of the tournament's level in force, set with the stakes
+    # of the next hand; a seat's bank refills once for each level it has not been refilled for.
+    time_bank_level = models.PositiveIntegerField(default=0)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -177,6 +232,42 @@ class Table(models.Model):
         return str(GAME_LABELS.get((self.structure, self.game), self.get_game_display()))
 
     @property
+    def time_bank(self) -> TimeBank:
+        """The table's time bank, as the engine checks it (``on`` only with a cap above 0)."""
+        return TimeBank(
+            start=self.time_bank_seconds,
+            refill=self.time_bank_refill_seconds,
+            cap=self.time_bank_cap_seconds,
+        )
+
+    def turn_bank_ms(self, seat: "Seat") -> int:
+        """The bank ``seat``'s player may draw on at their turn: none for a house bot (it
+        never waits for its clock), nor at a table without a time bank."""
+        if seat.is_bot or not self.time_bank_cap_seconds:
+            return 0
+        return int(seat.time_bank_ms)
+
+    @property
+    def bomb_pot_coming(self) -> bool:
+        """Whether the next hand dealt is a bomb pot: called by the host, voted by the
+        players, or due by the count of hands (``bomb_pot_every``)."""
+        if not self.bomb_pot_ante or self.is_tournament:
+            return False
+        return self.bomb_pot_next or bomb_pot_due(self.hand_count + 1, self.bomb_pot_every)
+
+    def next_straddle_seat(self, seats: "Iterable[Seat]") -> int | None:
+        """The seat that may straddle the next hand if ``seats`` (this table's) are all
+        still there, or None (no straddle here, heads-up, ...: ``seating.next_straddle_seat``)."""
+        if self.straddle == Straddle.NONE or self.is_tournament:
+            return None
+        return next_straddle_seat(
+            self.config,
+            [s.deal_status for s in seats if s.user_id is not None],
+            previous_button=self.button,
+            last_big_blind=self.last_big_blind,
+        )
+
+    @property
     def config(self) -> Config:
         """The engine's configuration for this table's stakes and house rules.
 
@@ -197,6 +288,10 @@ class Table(models.Model):
             pot_assumes_small_blind_call=(
                 self.pot_assumes_small_blind_call and self.structure == Structure.POT_LIMIT
             ),
+            # A cash table's option: a tournament's hands are run once.
+            run_it_twice=self.run_it_twice and not self.is_tournament,
+            straddle=Straddle(self.straddle),
+            bomb_pot_ante=self.bomb_pot_ante * self.big_blind,
         )
 
 
@@ -239,6 +334,24 @@ class Seat(models.Model):
     adding = models.PositiveIntegerField(default=0)
     # The host removed this player: cashed out when the hand in play ends.
     removing = models.BooleanField(default=False)
+    # The player asked to straddle the next hand (allowed only in the straddle's position
+    # for it), and voted for a bomb pot next hand; both cleared when a hand is dealt.
+    straddle_next = models.BooleanField(default=False)
+    votes_bomb_pot = models.BooleanField(default=False)
+    # What is left of the player's time bank, in milliseconds so that it is spent exactly
+    # (the time past the turn's own deadline); ``time_bank_level`` is the tournament level
+    # it was last refilled for. Both follow a player moved to another table.
+    time_bank_ms = models.PositiveIntegerField(default=0)
+    time_bank_level = models.PositiveIntegerField(default=0)
+    # The move the player chose before their turn (empty: none), for hand number
+    # ``pre_action_hand`` only, with the betting round and the amount to call it was chosen
+    # against: the engine says what it becomes when the turn comes
+    # (``tables.engine.preactions``). Stored here, so it holds whichever page chose it and
+    # while the player's phone sleeps.
+    pre_action = models.CharField(max_length=20, blank=True, choices=PRE_ACTION_CHOICES)
+    pre_action_hand = models.PositiveIntegerField(null=True, blank=True)
+    pre_action_street = models.CharField(max_length=10, blank=True)
+    pre_action_to_call = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["table", "number"]
@@ -263,8 +376,49 @@ class Seat(models.Model):
         return bool(self.bot_style)
 
     @property
+    def deal_status(self) -> SeatStatus:
+        """This occupied seat as the engine's next deal sees it (``seating.deal_in``)."""
+        return SeatStatus(
+            number=self.number,
+            stack=self.stack,
+            state=Presence(self.state),
+            is_new=self.is_new,
+            wait_for_big_blind=self.wait_for_big_blind,
+            owes_small=self.owes_small,
+            owes_big=self.owes_big,
+            leaving=self.leaving,
+        )
+
+    @property
     def connected(self) -> bool:
         return self.is_bot or bool(self.sockets)
+
+    def pre_action_in(self, hand_number: int) -> PreActionChoice | None:
+        """The pre-action the player chose for hand ``hand_number``, if any: one chosen
+        for an earlier hand counts for nothing (the hand's end clears it)."""
+        if not self.pre_action or self.pre_action_hand != hand_number:
+            return None
+        return PreActionChoice(
+            PreAction(self.pre_action), Street(self.pre_action_street), self.pre_action_to_call
+        )
+
+    def pre_action_set(self, hand_number: int, chosen: PreActionChoice) -> None:
+        self.pre_action = chosen.kind.value
+        self.pre_action_hand = hand_number
+        self.pre_action_street = chosen.street.value
+        self.pre_action_to_call = chosen.to_call
+
+    def pre_action_clear(self) -> None:
+        self.pre_action = ""
+        self.pre_action_hand = None
+        self.pre_action_street = ""
+        self.pre_action_to_call = 0
+
+
+def bomb_pot_voters(seats: Iterable[Seat]) -> list[Seat]:
+    """Who the players' vote for a bomb pot counts (``seating.bomb_pot_vote_passes``): the
+    players in the game; the house bots go along."""
+    return [s for s in seats if s.user_id and not s.is_bot and s.state == SeatState.PLAYING]
 
 
 class Hand(models.Model):
@@ -288,6 +442,8 @@ class Hand(models.Model):
     # out so far, and when the next street comes (null when there is no run-out under way).
     board_shown = models.PositiveSmallIntegerField(null=True, blank=True)
     reveal_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # Run it twice (house option): the players still in answer until then; silence is no.
+    vote_until = models.DateTimeField(null=True, blank=True, db_index=True)
     # Who won what, in English for the admin and older code; pages and snapshots word
     # ``awards`` (data: tables.i18n.hand_awards) in their reader's language instead.
     summary = models.CharField(max_length=300, blank=True)

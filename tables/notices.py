@@ -1,4 +1,5 @@
-"""Words for one player alone: why their seat went, or that the host refused their request.
+"""Words for one player alone: why their seat went, that the host refused their request, or
+that the move they chose before their turn was dropped.
 
 A snapshot is the same for every viewer of a version (docs/protocol.md), so what only one
 player should read travels apart, as a ``notice`` frame on that player's own sockets:
@@ -39,6 +40,14 @@ _MESSAGES = {
 _REMOVED_WITH_CHIPS = _(
     "The host removed you from this table. Your %(chips)d chips were cashed out."
 )
+# A pre-action dropped because the amount to call changed (RULES.md, Home-game options),
+# by its kind; ``bet`` is the bet to match now.
+PRE_ACTION_CLEARED = "pre_action_cleared"
+_PRE_ACTION_CLEARED = {
+    "call": _("Your call %(amount)d was cleared: the bet is now %(bet)d."),
+    "check": _("Your check was cleared: the bet is now %(bet)d."),
+    "fold": _("Your fold was cleared: the bet is now %(bet)d."),
+}
 
 # A notice nobody came back to read is forgotten after a week; a player keeps the last few.
 KEEP_SECONDS = 7 * 24 * 3600
@@ -85,7 +94,10 @@ def notice_frame(notice: dict[str, Any]) -> dict[str, Any]:
     """The ``notice`` frame for a kept notice, worded in the active language."""
     code = notice["code"]
     params = notice.get("params") or {}
-    message = _MESSAGES[code]
+    if code == PRE_ACTION_CLEARED:
+        message = _PRE_ACTION_CLEARED[params["kind"]]
+    else:
+        message = _MESSAGES[code]
     if code == REMOVED and params.get("chips"):
         message = _REMOVED_WITH_CHIPS
     return {"type": "notice", "code": code, "message": render(message, params)}

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tables import services
+from tables.engine.preactions import PreAction
 from tables.services import TableError
 from tables.throttle import (
     CHAT_LINES_PER_WINDOW,
@@ -28,6 +29,7 @@ from tables.throttle import (
 )
 
 ACTIONS = {"fold", "check", "call", "bet", "raise", "show", "muck"}
+PRE_ACTIONS = {str(kind) for kind in PreAction}
 # The host's frames without arguments ("remove" takes a seat).
 HOST_FRAMES: dict[str, Any] = {
     "pause": services.table_pause,
@@ -68,6 +70,27 @@ def _ref(frame: dict[str, Any]) -> str | int | None:
     """The frame's ``ref``, echoed in its error frames when it is a string or an integer."""
     ref = frame.get("ref")
     return ref if isinstance(ref, (str, int)) else None
+
+
+def _pre_action_args(
+    frame: dict[str, Any],
+) -> tuple[int | None, str | None, int | None, int | None]:
+    """A "pre_action" frame's hand, kind (None: clear the choice), the call's amount and the
+    seat it names (if it names one), checked (``TableError``)."""
+    if "kind" not in frame:
+        raise TableError(
+            "malformed", gettext_lazy("say 'kind': the move to make when your turn comes, or null")
+        )
+    kind = frame["kind"]
+    if kind is not None and (not isinstance(kind, str) or kind not in PRE_ACTIONS):
+        raise TableError(
+            "malformed",
+            gettext_lazy("'kind' must be null or one of %(kinds)s"),
+            {"kinds": ", ".join(sorted(PRE_ACTIONS))},
+        )
+    amount = _int(frame, "amount", required=kind == PreAction.CALL)
+    seat = _int(frame, "seat", required=False)
+    return _int(frame, "hand", required=kind is not None), kind, amount, seat
 
 
 def _act_args(frame: dict[str, Any]) -> tuple[int, int, str, int | None]:
@@ -161,10 +184,40 @@ def handle_frame(table_id: int, user: Any, frame: Any) -> list[dict[str, Any]]:
             services.seat_sit_in(table_id, user, _bool(frame, "wait_for_big_blind", True))
         elif kind == "leave":
             services.seat_leave(table_id, user)
+        elif kind == "run_twice":
+            # An answer when the players still in are asked to run the board twice.
+            if "agree" not in frame:
+                raise TableError("malformed", gettext_lazy("say 'agree': true or false"))
+            services.require_user(user)
+            services.run_twice_vote(
+                table_id,
+                user,
+                _int(frame, "hand"),  # type: ignore[arg-type]
+                _bool(frame, "agree", False),
+                seat=_int(frame, "seat", required=False),
+            )
         elif kind == "options":
             if "muck_losing" not in frame:
                 raise TableError("malformed", gettext_lazy("say 'muck_losing': true or false"))
             services.seat_options(table_id, user, muck_losing=_bool(frame, "muck_losing", True))
+        elif kind == "straddle":
+            # RULES.md, Home-game options, "Straddle": the player asks for the next hand.
+            if "on" not in frame:
+                raise TableError("malformed", gettext_lazy("say 'on': true or false"))
+            services.require_user(user)
+            services.seat_straddle(table_id, user, _bool(frame, "on", False))
+        elif kind == "bomb_pot_vote":
+            if "yes" not in frame:
+                raise TableError("malformed", gettext_lazy("say 'yes': true or false"))
+            services.require_user(user)
+            services.bomb_pot_vote(table_id, user, _bool(frame, "yes", False))
+        elif kind == "bomb_pot_call":
+            # The host's call of a bomb pot next hand ("on": false calls it off).
+            services.require_user(user)
+            services.bomb_pot_call(table_id, user, _bool(frame, "on", True))
+        elif kind == "pre_action":
+            hand, chosen, amount, seat = _pre_action_args(frame)
+            services.pre_action_set(table_id, user, hand, chosen, amount, seat_number=seat)
         elif kind == "rebuy":
             services.seat_rebuy(
                 table_id,
@@ -202,6 +255,14 @@ def handle_frame(table_id: int, user: Any, frame: Any) -> list[dict[str, Any]]:
                 services.seat_remove(table_id, user, _int(frame, "seat"))  # type: ignore[arg-type]
             else:
                 HOST_FRAMES[kind](table_id, user)
+        elif kind == "show_cards":
+            # After the hand, until the next one: some or all of the player's own cards.
+            cards = frame.get("cards")
+            if not (isinstance(cards, list) and cards and all(isinstance(c, str) for c in cards)):
+                raise TableError(
+                    "malformed", gettext_lazy("'cards' must be a list of cards, such as \"Ah\"")
+                )
+            services.cards_show(table_id, user, _int(frame, "hand"), cards)  # type: ignore[arg-type]
         elif kind == "chat":
             text = frame.get("text")
             if not isinstance(text, str):

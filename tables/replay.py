@@ -11,7 +11,8 @@ Each step's ``view`` is what the live table's snapshot holds (docs/protocol.md: 
 A street gets a step of its own ("Flop: Ah 7c 2d"), dealt after the move that closed the
 round, and an all-in run-out is shown street by street with the equity, as the table dealt
 it. What a viewer sees is the engine's ``view(seat)``: their own cards and the hands shown;
-never another player's unshown, mucked or folded cards, the burns or the deck.
+never another player's unshown, mucked or folded cards, the burns or the deck. Cards a
+player showed after the hand (``CardsShown``) come last, a step each, face up on the felt.
 
 Only a finished hand is replayed: the records of a hand still in play may already hold a
 run-out the table has not dealt yet.
@@ -31,6 +32,7 @@ from tables.engine.records import (
     Bet,
     BoardDealt,
     Called,
+    CardsShown,
     Checked,
     Folded,
     HandStarted,
@@ -38,6 +40,7 @@ from tables.engine.records import (
     PotAwarded,
     Raised,
     Record,
+    RunTwiceVoted,
     Shown,
     record_from_json,
     record_to_json,
@@ -51,7 +54,18 @@ from tables.models import Hand, HandPlayer
 # record is derived by the engine from the move before it. A Shown is either: a move at the
 # showdown, or derived when an all-in turns every hand up; so the engine, not this list, says
 # where a move's records end.
-MOVES = (Folded, Checked, Called, Bet, Raised, Shown, Mucked, AllInDeclared)
+MOVES = (
+    Folded,
+    Checked,
+    Called,
+    Bet,
+    Raised,
+    Shown,
+    Mucked,
+    AllInDeclared,
+    CardsShown,
+    RunTwiceVoted,
+)
 
 
 class HandInPlay(Exception):
@@ -59,6 +73,15 @@ class HandInPlay(Exception):
 
     def __init__(self, hand: Hand) -> None:
         super().__init__(_("Hand #%(number)s is still being played.") % {"number": hand.number})
+
+
+def _deal_text(hand: EngineHand) -> str:
+    """The first step of a replay: what was posted before the cards."""
+    if hand.bomb_pot:
+        return _("Bomb pot: antes posted, cards dealt")
+    if hand.straddle is not None:
+        return _("Blinds and a straddle posted, cards dealt")
+    return _("Blinds posted, cards dealt")
 
 
 def hand_replay_steps(hand: Hand, user: Any) -> dict[str, Any]:
@@ -84,7 +107,8 @@ def hand_replay_steps(hand: Hand, user: Any) -> dict[str, Any]:
         raise RuleError("a hand's records start with HandStarted", code="records_start")
     painter = _Painter(hand, started, records, names, ids, seat)
 
-    engine = EngineHand.start(started.config, started.seats, started.button, started.deck)
+    # As the hand began: its start options (a dead small blind, a straddle, a bomb pot) too.
+    engine = EngineHand.from_started(started)
     k = len(engine.records)
     if tuple(records[:k]) != engine.records:
         raise RuleError("the stored deal does not follow the rules", code="deal_breaks_rules")
@@ -180,18 +204,33 @@ class _Painter:
     ) -> list[dict[str, Any]]:
         """The steps of one point: the deal or a move, the streets it dealt, the awards."""
         move = batch[0] if before is not None else None
+        if isinstance(move, CardsShown):
+            # Cards shown after the hand: the finished hand, those cards now face up.
+            return [
+                {
+                    "kind": "move",
+                    "text": self.move_text(move),
+                    "move": record_to_json(move),
+                    "view": self.view(after, equity_at=after.runout_from),
+                }
+            ]
         derived = batch[1:] if move is not None else batch
         board_before = len(before.board) if before is not None else 0
         street_before = str(before.street) if before is not None else "preflop"
-        text = self.move_text(move) if move is not None else _("Blinds posted, cards dealt")
+        text = self.move_text(move) if move is not None else _deal_text(after)
         first = {
             "kind": "move" if move is not None else "deal",
             "text": text,
             "move": record_to_json(move) if move is not None else None,
         }
-        dealt = [r for r in derived if isinstance(r, BoardDealt)]
+        # A board run twice deals its second run beside the first, street by street.
+        dealt = [r for r in derived if isinstance(r, BoardDealt) and r.run == 1]
         runout = after.runout_from
-        turned_up = runout is not None and any(isinstance(r, Shown) for r in derived)
+        # The hands are turned up with the move, or were before the players' answers on
+        # running it twice, of which the last (or a no) runs the board out.
+        turned_up = runout is not None and (
+            any(isinstance(r, Shown) for r in derived) or isinstance(move, RunTwiceVoted)
+        )
         steps: list[dict[str, Any]] = []
         if turned_up:
             # An all-in: every hand turned up, then the board run out street by street with
@@ -221,7 +260,9 @@ class _Painter:
                 )
                 steps.append(self.street_step(r, after, view))
         else:
-            steps.append({**first, "view": self.view(after)})
+            # While the players answer on running it twice, the equity of the turn-up.
+            voting = after.run_twice_vote is not None
+            steps.append({**first, "view": self.view(after, len(after.board) if voting else None)})
         if after.is_complete:
             steps.append(
                 {
@@ -236,6 +277,9 @@ class _Painter:
     def street_step(self, r: BoardDealt, after: EngineHand, view: dict[str, Any]) -> dict[str, Any]:
         shown = len(view["hand"]["board"])
         board = " ".join(card_str(c) for c in after.board[:shown])
+        if len(after.boards) == 2:
+            second = " ".join(card_str(c) for c in after.boards[1][:shown])
+            board = _("Run 1: %(first)s · Run 2: %(second)s") % {"first": board, "second": second}
         labels = {"flop": _("Flop: %(board)s"), "turn": _("Turn: %(board)s")}
         label = labels.get(r.street, _("River: %(board)s"))
         return {"kind": "street", "text": label % {"board": board}, "move": None, "view": view}
@@ -262,6 +306,16 @@ class _Painter:
             return _("%(name)s shows %(cards)s") % {**who, "cards": cards}
         elif isinstance(r, Mucked):
             return _("%(name)s mucks") % who
+        elif isinstance(r, CardsShown):
+            cards = " ".join(card_str(c) for c in r.cards)
+            return _("%(name)s shows %(cards)s after the hand") % {**who, "cards": cards}
+        elif isinstance(r, RunTwiceVoted):
+            # The house option: the players still in answer whether to run it twice.
+            if r.agree:
+                return _("%(name)s agrees to run it twice") % who
+            if r.silent:
+                return _("%(name)s does not answer: the board is run once") % who
+            return _("%(name)s says no: the board is run once") % who
         elif isinstance(r, AllInDeclared):
             # The house option: a player who timed out while disconnected plays on for what
             # is in the pot.
@@ -277,25 +331,29 @@ class _Painter:
         return text
 
     def result_text(self, after: EngineHand) -> str:
-        won: dict[tuple[int, str], int] = {}
-        what: dict[tuple[int, str], str] = {}
+        won: dict[tuple[int, str, int], int] = {}
+        what: dict[tuple[int, str, int], str] = {}
         for r in after.records:
             if isinstance(r, PotAwarded):
-                key = (r.seat, str(r.half))
+                key = (r.seat, str(r.half), r.run)
                 won[key] = won.get(key, 0) + r.amount
                 what[key] = r.hand
+        twice = len(after.boards) == 2
         halves = {"high": _("high"), "low": _("low")}
         lines = []
-        for (seat, half), amount in won.items():
+        # A hand run twice: the first run's winners, then the second's.
+        for (seat, half, run), amount in sorted(won.items(), key=lambda item: item[0][2]):
             words = {"name": self.name(seat), "amount": _chips(amount)}
             if half in halves:
                 words["half"] = halves[half]
                 line = _("%(name)s wins %(amount)s (%(half)s)") % words
             else:
                 line = _("%(name)s wins %(amount)s") % words
-            if what[(seat, half)]:
-                hand = shape_words(hand_shape(what[(seat, half)])) or what[(seat, half)]
+            if what[(seat, half, run)]:
+                hand = shape_words(hand_shape(what[(seat, half, run)])) or what[(seat, half, run)]
                 line = _("%(award)s with %(hand)s") % {"award": line, "hand": hand}
+            if twice:
+                line = _("Run %(run)s: %(award)s") % {"run": run, "award": line}
             lines.append(line)
         return "; ".join(lines)
 
@@ -353,6 +411,7 @@ class _Painter:
                     "all_in": status == "all-in",
                     "card_count": 4 if status in ("active", "all-in") else 0,
                     "cards": entry["cards"],
+                    "shown_after": entry["shown_after"],
                 }
             )
         complete = bool(view["complete"])
@@ -361,8 +420,12 @@ class _Painter:
             "id": self.hand.pk,
             "number": self.hand.number,
             "button": view["button"],
+            "straddle": view["straddle"],
+            "bomb_pot": view["bomb_pot"],
             "street": view["street"],
             "board": view["board"],
+            "boards": view["boards"],
+            "run_twice": view["run_twice"],
             "pots": view["pots"],
             "to_act": view["to_act"],
             "deadline": None,

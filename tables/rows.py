@@ -317,6 +317,7 @@ HAND_STATE = (
     "turn_extended",
     "board_shown",
     "reveal_at",
+    "vote_until",
     "ended_at",
     "summary",
     "awards",
@@ -438,9 +439,10 @@ def _cases(
 
 
 # What a hand's end writes besides the hand (``hand_end_write_on_loop``): the table's next
-# hand, each seat's chips and state, each player's finishing stack.
+# hand, each seat's chips, state and time bank (refilled per hand), each player's finishing
+# stack.
 HAND_END_TABLE = ("next_hand_at",)
-HAND_END_SEAT = ("stack", "state", "sat_out_reason")
+HAND_END_SEAT = ("stack", "state", "sat_out_reason", "time_bank_ms")
 
 
 async def hand_end_write_on_loop(

@@ -80,6 +80,7 @@ def hand_verification(hand: Hand, user: Any = None) -> dict[str, Any]:
         "hash_matches": None,
         "deal_matches": None,
         "board": None,
+        "boards": None,
     }
     if not hand.is_complete:
         return out
@@ -87,12 +88,16 @@ def hand_verification(hand: Hand, user: Any = None) -> dict[str, Any]:
     started = records[0]
     replay_ok = False
     board: list[str] = []
+    # A hand run twice: both runs' boards (the first is ``board``), all their cards opened.
+    boards: list[list[str]] | None = None
     try:
         deck = deck_from_text(hand.deck)
         deck_ok = isinstance(started, HandStarted) and tuple(started.deck) == tuple(deck)
         replay = EngineHand.from_records(records)
         replay_ok = deck_ok and replay.is_complete and list(replay.records) == records
         board = [card_str(c) for c in replay.board]
+        if len(replay.boards) == 2:
+            boards = [[card_str(c) for c in run] for run in replay.boards]
     except Exception:  # noqa: BLE001 - a stored hand that does not replay does not verify
         replay_ok = False
     reveal = fairness.hand_reveal(hand.deck, hand.secret, records)
@@ -108,6 +113,7 @@ def hand_verification(hand: Hand, user: Any = None) -> dict[str, Any]:
         hash_matches=leaves_ok and openings_ok,
         deal_matches=replay_ok,
         board=board,
+        boards=boards,
     )
     return out
 

@@ -20,6 +20,8 @@ SERVER_GONE_SECONDS = 45
 NEXT_HAND_DELAY_SECONDS = 3
 # An all-in run-out is dealt street by street, this long apart, with the equity shown.
 RUNOUT_STEP_SECONDS = 1.5
+# Run it twice (house option): how long the players still in have to answer; silence is no.
+RUN_TWICE_VOTE_SECONDS = 10
 
 
 def next_hand_delay_seconds() -> float:

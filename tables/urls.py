@@ -20,6 +20,11 @@ urlpatterns = [
     path("<int:table_id>/panels/", views.table_panels, name="table_panels"),
     path("<int:table_id>/host/", views.table_host, name="table_host"),
     path("<int:table_id>/host/do/", views.table_host_action, name="table_host_action"),
+    path(
+        "<int:table_id>/host/forced-bets/",
+        views.table_host_forced_bets,
+        name="table_host_forced_bets",
+    ),
     path("<int:table_id>/invite/<str:token>/", views.table_invite, name="table_invite"),
     path("<int:table_id>/ledger/", views.table_ledger, name="table_ledger"),
     path("<int:table_id>/ledger.csv", views.table_ledger_csv, name="table_ledger_csv"),

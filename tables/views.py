@@ -28,7 +28,7 @@ from series import request_values
 from series.permissions import is_director
 from tables import live, panels, selectors, services
 from tables.fairness import commitment_of_leaves
-from tables.forms import BotsForm, TableCreateForm
+from tables.forms import BotsForm, ForcedBetsForm, TableCreateForm
 from tables.models import Hand, SeatRequestStatus, Table
 from tables.replay import HandInPlay, hand_replay_steps
 from tables.services.chat import CHAT_MAX_LENGTH
@@ -325,8 +325,52 @@ def table_host(request: HttpRequest, table_id: int) -> HttpResponse:
         ),
         "invite_url": invite_url,
         "in_hand": table.hands.filter(ended_at__isnull=True).exists(),
+        "forced_bets_form": None
+        if table.is_tournament
+        else ForcedBetsForm(
+            initial={
+                "straddle": table.straddle,
+                "bomb_pot_ante": table.bomb_pot_ante,
+                "bomb_pot_every": table.bomb_pot_every,
+                "bomb_pot_by_vote": table.bomb_pot_by_vote,
+            }
+        ),
     }
     return render(request, "tables/host.html", context)
+
+
+@require_POST
+def table_host_forced_bets(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The host page's straddle and bomb pot options ("save"), and the host's call of a
+    bomb pot for the next hand ("bomb_pot", "bomb_pot_off")."""
+    table = _host_only(request, table_id)
+    if isinstance(table, HttpResponse):
+        return table
+    action = request.POST.get("action", "")
+    try:
+        if action in ("bomb_pot", "bomb_pot_off"):
+            services.bomb_pot_call(table.pk, request.user, action == "bomb_pot")
+            messages.success(
+                request,
+                _("The next hand is a bomb pot.")
+                if action == "bomb_pot"
+                else _("The bomb pot is called off."),
+            )
+        elif action == "save":
+            form = ForcedBetsForm(request.POST)
+            if not form.is_valid():
+                raise services.TableError(
+                    "malformed",
+                    _("Check the straddle and bomb pot options: %(errors)s")
+                    % {"errors": " ".join(e for errors in form.errors.values() for e in errors)},
+                )
+            services.table_forced_bets_set(table.pk, request.user, **form.cleaned_data)
+            messages.success(request, _("Straddle and bomb pot options saved for the next hand."))
+        else:
+            raise services.TableError("malformed", _("Choose one of the host's controls."))
+    except services.TableError as error:
+        messages.error(request, error.message)
+    return redirect("tables:table_host", table_id=table.pk)
 
 
 HOST_ACTIONS = {"pause", "resume", "close", "remove", "approve", "refuse"}

@@ -23,6 +23,9 @@ from tournaments.models import BlindStructure, LevelKind, Tournament
 from tournaments.services.deals import ANSWER_MINUTES_DEFAULT, ANSWER_MINUTES_MAX
 from tournaments.services.entries import LOCKED_AFTER_START, TOURNAMENT_SETTINGS
 
+# The online time bank (RULES.md, Home-game options), in seconds.
+TIME_BANK_FIELDS = ("time_bank_seconds", "time_bank_refill_seconds", "time_bank_cap_seconds")
+
 # Settings the form edits under another name.
 FORM_FIELD = {"addon_at_break": "addon_after_level", "payout_basis_points": "payouts"}
 
@@ -63,6 +66,10 @@ SECTIONS = [
             "balance_threshold",
             "hand_for_hand_minutes",
         ],
+    ),
+    (
+        gettext_lazy("Time bank (online)"),
+        ["time_bank_seconds", "time_bank_refill_seconds", "time_bank_cap_seconds"],
     ),
 ]
 
@@ -171,6 +178,9 @@ class TournamentForm(forms.ModelForm):
             self.fields["addon_after_level"].initial = self._addon_level(self.instance)
         for name in ("rebuy_until_level", "reentry_until_level", "late_registration_until_level"):
             self.fields[name].widget.attrs["min"] = 1
+        for name in TIME_BANK_FIELDS:
+            # Left empty, the tournament keeps what it has (no time bank for a new one).
+            self.fields[name].required = False
         for field in self.fields.values():
             if isinstance(field.widget, forms.NumberInput):
                 field.widget.attrs.setdefault("inputmode", "numeric")
@@ -204,6 +214,9 @@ class TournamentForm(forms.ModelForm):
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
+        for name in TIME_BANK_FIELDS:
+            if name in cleaned and cleaned[name] is None:
+                cleaned[name] = getattr(self.instance, name)
         level = cleaned.get("addon_after_level")
         structure = cleaned.get("blind_structure")
         cleaned["addon_at_break"] = None

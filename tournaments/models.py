@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy as _
 from series import amounts
 from series.models import Event
 from tables.engine.config import AnteKind
+from tables.engine.timebank import TimeBank
 from tables.models import ANTE_KIND_CHOICES
 from tournaments import summaries
 
@@ -258,6 +259,21 @@ class Tournament(models.Model):
         default=2,
         help_text=_("The clock loses this much for each hand played hand-for-hand (TDA RP-8)."),
     )
+    # Online: the time bank of the live tables (RULES.md, Home-game options), in seconds:
+    # each player's starting bank, what each new level adds, the most it holds (0: none).
+    time_bank_seconds = models.PositiveIntegerField(
+        _("time bank (seconds)"),
+        default=0,
+        help_text=_("Online: the extra seconds each player starts with."),
+    )
+    time_bank_refill_seconds = models.PositiveIntegerField(
+        _("time bank refill per level (seconds)"), default=0
+    )
+    time_bank_cap_seconds = models.PositiveIntegerField(
+        _("time bank cap (seconds)"),
+        default=0,
+        help_text=_("The most a player's bank holds. 0: no time bank."),
+    )
     # In the room (tournaments.services.clock): the numbers of the tables that have said they
     # are done with the hand-for-hand hand in play; the next hand starts when all have.
     hand_for_hand_done = models.JSONField(default=list, blank=True, editable=False)
@@ -322,6 +338,15 @@ class Tournament(models.Model):
     @property
     def is_over(self) -> bool:
         return self.state in (TournamentState.FINISHED, TournamentState.CANCELLED)
+
+    @property
+    def time_bank(self) -> TimeBank:
+        """The live tables' time bank, as the engine checks it (none with a cap of 0)."""
+        return TimeBank(
+            start=self.time_bank_seconds,
+            refill=self.time_bank_refill_seconds,
+            cap=self.time_bank_cap_seconds,
+        )
 
     @property
     def prize_per_entry(self) -> int:

@@ -1,5 +1,7 @@
 /* The table's clocks, redrawn four times a second from the snapshot's stored times: the
- * countdown bar on the seat to act, "next hand in 3s", and the "your turn" banner.
+ * countdown bar on the seat to act, "next hand in 3s", the "your turn" banner, and what is
+ * left of your time bank. Once the turn's own time is out (`hand.bank_from`), the bar and
+ * its seconds turn blue ("in-bank") and count the player's time bank down to `deadline`.
  *
  * Times are the server's (milliseconds since the epoch); `skew` is the server's clock less
  * this browser's, taken from each snapshot's `now`.
@@ -8,6 +10,7 @@
 export function startClock({ root, felt, current }) {
   const actionBar = root.querySelector(".action-bar");
   const banner = root.querySelector(".turn-banner");
+  const bankLine = root.querySelector(".time-bank-left");
   let skew = 0;
 
   function serverNow() {
@@ -20,15 +23,28 @@ export function startClock({ root, felt, current }) {
     const hand = snap.hand;
     const seatBox = hand && hand.to_act ? felt.querySelector('.seat[data-seat="' + hand.to_act + '"]') : null;
     let left = null;
+    let inBank = false;
     if (seatBox && hand.deadline && hand.countdown_from) {
       const now = serverNow();
-      if (now >= hand.countdown_from) {
-        const total = Math.max(1, hand.deadline - hand.countdown_from);
-        left = Math.max(0, hand.deadline - now);
+      const bankFrom = hand.bank_from || null;
+      inBank = bankFrom !== null && now >= bankFrom;
+      // The turn's own countdown ends where the bank starts; the bank counts to the deadline.
+      const from = inBank ? bankFrom : hand.countdown_from;
+      const to = bankFrom !== null && !inBank ? bankFrom : hand.deadline;
+      if (now >= from) {
+        const total = Math.max(1, to - from);
+        left = Math.max(0, to - now);
         seatBox.classList.add("counting");
+        seatBox.classList.toggle("in-bank", inBank);
         seatBox.querySelector(".seat-timer-bar").style.width = ((100 * left) / total).toFixed(1) + "%";
         seatBox.querySelector(".seat-timer").dataset.left = Math.ceil(left / 1000);
       }
+    }
+    const voteLeft = actionBar.querySelector(".run-twice-left");
+    const vote = hand && hand.run_twice;
+    if (voteLeft && vote && vote.until) {
+      // The time left to answer whether to run it twice (silence is no).
+      voteLeft.textContent = interpolate(gettext("%s s left"), [Math.max(0, Math.ceil((vote.until - serverNow()) / 1000))]);
     }
     const waiting = actionBar.querySelector(".waiting");
     const next = snap.table && snap.table.next_hand_at;
@@ -36,12 +52,22 @@ export function startClock({ root, felt, current }) {
       waiting.textContent = interpolate(gettext("Next hand in %ss"), [Math.ceil((next - serverNow()) / 1000)]);
     }
     if (snap.you && snap.you.legal) {
-      banner.textContent = left === null
-        ? gettext("Your turn")
-        : interpolate(gettext("Your turn · %ss"), [Math.ceil(left / 1000)]);
+      if (left === null) banner.textContent = gettext("Your turn");
+      else if (inBank) banner.textContent = interpolate(gettext("Your turn · time bank %ss"), [Math.ceil(left / 1000)]);
+      else banner.textContent = interpolate(gettext("Your turn · %ss"), [Math.ceil(left / 1000)]);
+      banner.classList.toggle("in-bank", inBank);
       banner.hidden = false;
     } else {
       banner.hidden = true;
+    }
+    if (bankLine) {
+      // What is left of your own bank; while your turn draws on it, the banner counts it.
+      const mine = snap.you && typeof snap.you.time_bank === "number" ? snap.you.time_bank : null;
+      const using = inBank && snap.you && snap.you.legal;
+      bankLine.hidden = mine === null || Boolean(using);
+      if (mine !== null && !using) {
+        bankLine.textContent = interpolate(gettext("Time bank: %ss"), [Math.ceil(mine / 1000)]);
+      }
     }
   }
 

@@ -1,6 +1,7 @@
 /* The player's controls: the action bar (fold, check, call, bet, raise; show, muck), the
- * amount slider with its Min / − / + / Pot or All-in buttons, the keyboard shortcuts, and
- * the seat's own buttons (sit down, sit out or in, leave, muck losing hands).
+ * amount slider with its Min / − / + / Pot or All-in buttons, the moves chosen before the
+ * turn (check/fold, check, call, call any, fold), the keyboard shortcuts, and the seat's own
+ * buttons (sit down, sit out or in, leave, muck losing hands).
  *
  * Which buttons exist and their amounts come from the snapshot's `you.legal`; the server
  * refuses anything else. `send(frame)` is the socket's (it returns null when not sent).
@@ -8,6 +9,7 @@
 
 import { chips, el, helperText, nameOf } from "./felt.js";
 import { pref, setPref } from "./prefs.js";
+import { showPanel } from "./show.js";
 
 // The keyboard shortcut of each action (see the keydown handler below and the page's "?").
 const KEYS = { fold: "F", check: "C", call: "C", bet: "R", raise: "R" };
@@ -96,14 +98,18 @@ export function createControls({ root, send, toast }) {
       if (!typing) number.value = amount;
       slider.value = amount;
       go.textContent = label(amount);
-      chosen = { hand: legal.hand, street: snap.hand && snap.hand.street, amount: amount };
+      // What is being typed is kept as typed ("6" on the way to "60" is not the minimum yet).
+      chosen = { hand: legal.hand, street: snap.hand && snap.hand.street, amount: amount,
+        typed: typing ? String(value) : null };
     };
     slider.addEventListener("input", () => set(slider.value));
     number.addEventListener("input", () => set(number.value, true));
     number.addEventListener("change", () => set(number.value));
     if (chosen && chosen.hand === legal.hand && chosen.street === (snap.hand && snap.hand.street)
       && chosen.amount >= range.min && chosen.amount <= range.max) {
-      set(chosen.amount);
+      const typed = chosen.typed;
+      set(typed === null ? chosen.amount : typed, typed !== null);
+      if (typed !== null) number.value = typed;
     }
     if (range.min === range.max) {
       wrap.append(go);
@@ -131,6 +137,46 @@ export function createControls({ root, send, toast }) {
     return wrap;
   }
 
+  /* The moves this player may choose before their turn (`you.pre_action`), as toggles: the
+   * chosen one pressed, pressed again to clear it. The server keeps the choice (every page
+   * of the player shows it, and it holds while the phone sleeps), makes it when the turn
+   * comes, and drops it when the bet it was chosen against changes (a notice says so). */
+  function preActionBar(offer) {
+    const bar = el("div", "pre-actions");
+    bar.setAttribute("role", "group");
+    bar.setAttribute("aria-label", gettext("Your move before your turn"));
+    const chosenKind = offer.chosen ? offer.chosen.kind : null;
+    const words = { amount: chips(offer.to_call) };
+    const labels = {
+      check_fold: gettext("Check/Fold"),
+      check: gettext("Check"),
+      call: offer.all_in
+        ? interpolate(gettext("Call %(amount)s · all-in"), words, true)
+        : interpolate(gettext("Call %(amount)s"), words, true),
+      call_any: gettext("Call any"),
+      fold: gettext("Fold"),
+    };
+    offer.kinds.forEach((kind) => {
+      const button = el("button", "pre pre-" + kind, labels[kind] || kind);
+      button.type = "button";
+      button.dataset.pre = kind;
+      const on = kind === chosenKind;
+      button.setAttribute("aria-pressed", String(on));
+      button.addEventListener("click", () => {
+        const frame = on ? { type: "pre_action", kind: null }
+          : { type: "pre_action", hand: offer.hand, kind: kind };
+        if (!on && kind === "call") frame.amount = offer.to_call;
+        if (!send(frame)) return;
+        // Shown at once; the next snapshot confirms it, a refusal redraws the bar as it was.
+        bar.querySelectorAll("button").forEach((b) => {
+          b.setAttribute("aria-pressed", String(!on && b === button));
+        });
+      });
+      bar.append(button);
+    });
+    return bar;
+  }
+
   function renderActions() {
     actionBar.replaceChildren();
     const legal = snap.you && snap.you.legal;
@@ -139,10 +185,18 @@ export function createControls({ root, send, toast }) {
       chosen = null;
       foldArmedUntil = 0;
       const hand = snap.hand;
+      if (hand && hand.run_twice && !hand.complete) {
+        actionBar.append(runTwicePanel(snap));
+        return;
+      }
       let text = "";
       if (hand && hand.to_act) text = interpolate(gettext("Waiting for %s…"), [nameOf(snap, hand.to_act)]);
       else if (!hand || hand.results) text = gettext("Waiting for the next hand…");
+      // After the hand, until the next one (the clock counts it down in the line below):
+      // the player's cards still face down, to show.
+      if (snap.you && snap.you.can_show) actionBar.append(showPanel(snap, send));
       actionBar.append(el("p", "waiting", text));
+      if (snap.you && snap.you.pre_action) actionBar.append(preActionBar(snap.you.pre_action));
       return;
     }
     const buttons = el("div", "act-buttons");
@@ -169,6 +223,46 @@ export function createControls({ root, send, toast }) {
       if (sizing.childNodes.length) actionBar.append(sizing);
     }
     actionBar.append(buttons);
+  }
+
+  /* The players still in are asked whether to run the board twice (RULES.md, Home-game
+   * options): Yes and No for each of them until they answer, "waiting" for everyone else.
+   * The seconds left are clock.js's (`.run-twice-left`); silence is no. */
+  function runTwicePanel(snap) {
+    const vote = snap.hand.run_twice;
+    const mine = snap.you && snap.you.seat;
+    const asked = mine !== null && mine !== undefined && vote.asked.includes(mine);
+    const panel = el("div", "run-twice-ask");
+    panel.setAttribute("role", "group");
+    panel.setAttribute("aria-label", gettext("Run it twice?"));
+    const question = el("p", "run-twice-question");
+    if (!asked || vote.agreed.includes(mine)) {
+      question.textContent = asked
+        ? gettext("You agreed to run it twice. Waiting for the other votes…")
+        : gettext("Run it twice? Waiting for the players' votes…");
+      question.append(" ", el("span", "run-twice-left"));
+      panel.append(question);
+      return panel;
+    }
+    question.append(el("strong", "", gettext("Run it twice?")), " ", el("span", "run-twice-left"));
+    const help = el("p", "run-twice-help",
+      gettext("The rest of the board is dealt twice, each run for half of every pot. Everyone still in must agree: no answer is no."));
+    const buttons = el("div", "act-buttons");
+    [[gettext("Yes"), true, "act-call"], [gettext("No"), false, "act-fold"]].forEach(([label, agree, kind]) => {
+      const button = el("button", "act " + kind, label);
+      button.type = "button";
+      button.dataset.runTwice = agree ? "yes" : "no";
+      button.addEventListener("click", () => {
+        if (pending) return;
+        if (send({ type: "run_twice", hand: snap.hand.id, agree: agree })) {
+          pending = true;
+          buttons.querySelectorAll("button").forEach((b) => { b.disabled = true; });
+        }
+      });
+      buttons.append(button);
+    });
+    panel.append(question, help, buttons);
+    return panel;
   }
 
   function frameButton(label, type, extra) {
@@ -221,6 +315,7 @@ export function createControls({ root, send, toast }) {
       seatControls.append(frameButton(gettext("Sit out"), "sit_out"));
     }
     if (!snap.table.tournament) seatControls.append(frameButton(gettext("Leave"), "leave"));
+    if (snap.table.forced_bets) seatControls.append(forcedBetsControls(snap.table.forced_bets, you, mine));
     const muck = el("label", "muck-choice");
     const box = document.createElement("input");
     box.type = "checkbox";
@@ -243,6 +338,33 @@ export function createControls({ root, send, toast }) {
     helper.append(helperBox, document.createTextNode(" " + gettext("Hand helper")));
     helper.title = gettext("Shows your best hand so far; nobody else sees it");
     seatControls.append(helper);
+  }
+
+  /* "Straddle next hand" for the player in the straddle's seat for it, and the vote for a bomb
+   * pot next hand (RULES.md, Home-game options). The server checks both again. */
+  function forcedBetsControls(forced, you, mine) {
+    const box = el("span", "forced-bets");
+    const straddling = Boolean(you.straddle_next);
+    if (forced.straddle !== "none" && !forced.bomb_pot_next
+      && (straddling || forced.straddle_seat === you.seat)) {
+      const b = frameButton(straddling ? gettext("Straddling next hand") : gettext("Straddle next hand"),
+        "straddle", { on: !straddling });
+      b.setAttribute("aria-pressed", String(straddling));
+      b.title = interpolate(gettext("Post %s, twice the big blind, before the cards; you act last before the flop"),
+        [chips(2 * snap.table.big_blind)]);
+      box.append(b);
+    }
+    if (forced.bomb_pot_next) {
+      box.append(el("span", "forced-bets-note", gettext("Next hand: bomb pot")));
+    } else if (forced.bomb_pot_by_vote && mine.state === "playing" && !mine.bot) {
+      const voted = Boolean(you.votes_bomb_pot);
+      const b = frameButton(interpolate(gettext("Bomb pot %(votes)s/%(voters)s"),
+        { votes: forced.bomb_pot_votes, voters: forced.bomb_pot_voters }, true), "bomb_pot_vote", { yes: !voted });
+      b.setAttribute("aria-pressed", String(voted));
+      b.title = gettext("Vote for a bomb pot next hand: it comes when every player in the game votes for it");
+      box.append(b, el("span", "muted", gettext("all must vote")));
+    }
+    return box;
   }
 
   /* The missed blinds in a sentence: what they are and the two ways back in, or, once the
@@ -305,10 +427,13 @@ export function createControls({ root, send, toast }) {
     sitDialog.close();
   });
 
-  /* Keys for the main actions, unless typing: F fold, C check or call, R bet or raise. */
+  /* Keys for the main actions, unless typing: F fold, C check or call. */
   document.addEventListener("keydown", (event) => {
-    if (event.target.closest("input, textarea, select, dialog") || event.ctrlKey || event.metaKey || event.altKey) return;
-    const pick = { f: ["fold"], c: ["check", "call"], r: ["bet", "raise"] }[event.key.toLowerCase()];
+    // A held key repeats: never a second press (the one that confirms a fold when checking is free).
+    if (event.target.closest("input, textarea, select, dialog, [contenteditable]") || event.ctrlKey || event.metaKey
+      || event.altKey || event.repeat) return;
+    // B and R (to the amount) and A (the most) are a11y.js's.
+    const pick = { f: ["fold"], c: ["check", "call"] }[event.key.toLowerCase()];
     if (!pick) return;
     for (const action of pick) {
       const button = actionBar.querySelector('button[data-action="' + action + '"]:not(:disabled)');

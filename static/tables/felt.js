@@ -67,9 +67,17 @@ export function chips(amount) {
   return NUMBERS.format(Number(amount || 0));
 }
 
-/* A playing card ("Ah"), or a face-down one for a null code. */
+/* A card in words, as a screen reader says it: "Ace of spades" for "As". */
+export function cardName(code) {
+  const words = interpolate(gettext("%(rank)s of %(suit)s"),
+    { rank: RANK_NAMES[code[0]] || code[0], suit: SUIT_NAMES[code[1]] }, true);
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/* A playing card ("Ah"), or a face-down one for a null code: an image named in words. */
 export function cardEl(code, extra) {
   const card = el("span", "pc" + (extra ? " " + extra : ""));
+  card.setAttribute("role", "img");
   if (!code) {
     card.classList.add("pc-back");
     card.setAttribute("aria-label", gettext("face-down card"));
@@ -78,8 +86,7 @@ export function cardEl(code, extra) {
   const rank = code[0];
   const suit = code[1];
   card.classList.add("suit-" + suit);
-  card.setAttribute("aria-label", interpolate(gettext("%(rank)s of %(suit)s"),
-    { rank: RANK_NAMES[rank] || rank, suit: SUIT_NAMES[suit] }, true));
+  card.setAttribute("aria-label", cardName(code));
   card.title = code;
   card.append(el("span", "pc-rank", RANK_LETTERS[rank] || rank), el("span", "pc-suit", SUITS[suit]));
   return card;
@@ -138,7 +145,30 @@ export function awardText(award, name) {
     : interpolate(gettext("%(name)s wins %(amount)s"), words, true);
   const hand = shapeText(award.hand);
   if (hand) line = interpolate(gettext("%(award)s with %(hand)s"), { award: line, hand: hand }, true);
+  // A hand run twice: each run's winners apart.
+  if (award.run) line = interpolate(gettext("Run %(run)s: %(award)s"), { run: award.run, award: line }, true);
   return line;
+}
+
+/* A hand run twice: each run's winners, one line per player and half (a player who wins a
+ * half of the main and of a side pot on one board wins it with the same hand), the first
+ * run first. */
+function byRun(results) {
+  const lines = new Map();
+  results.forEach((award) => {
+    const key = award.run + ":" + award.seat + ":" + award.half;
+    const line = lines.get(key);
+    if (line) line.amount += award.amount;
+    else lines.set(key, { ...award });
+  });
+  return [...lines.values()].sort((a, b) => a.run - b.run);
+}
+
+/* Five board cards, face up where dealt, empty slots for the rest. */
+function boardRow(cards) {
+  const row = el("div", "board");
+  for (let i = 0; i < 5; i++) row.append(cards[i] ? cardEl(cards[i]) : el("span", "pc pc-slot"));
+  return row;
 }
 
 /* The name of the player in a seat, for sentences. */
@@ -225,12 +255,19 @@ function drawSeat(ring, seat, angle, snap, winners, options) {
   if (winners[seat.seat]) box.classList.add("seat-winner");
 
   const cards = el("div", "seat-cards");
+  // Cards shown after the hand (the seat's `shown_after`): face up for everyone, marked.
+  const shownAfter = seat.shown_after || [];
   if (seat.cards && seat.cards.length) {
-    seat.cards.forEach((c) => cards.append(cardEl(c)));
+    seat.cards.forEach((c) => cards.append(cardEl(c, shownAfter.includes(c) ? "pc-shown" : "")));
   } else {
-    for (let i = 0; i < (seat.card_count || 0); i++) cards.append(cardEl(null));
+    shownAfter.forEach((c) => cards.append(cardEl(c, "pc-shown")));
+    for (let i = shownAfter.length; i < (seat.card_count || 0); i++) cards.append(cardEl(null));
   }
   box.append(cards);
+  if (shownAfter.length) {
+    box.classList.add("seat-showed");
+    box.append(el("span", "shown-label", pgettext("cards shown after the hand", "shown")));
+  }
 
   const plate = el("div", "seat-plate");
   const name = el("div", "seat-name");
@@ -247,6 +284,12 @@ function drawSeat(ring, seat, angle, snap, winners, options) {
   plate.append(timer);
   box.append(plate);
   const badges = el("div", "seat-badges");
+  if (hand && !hand.complete && hand.straddle === seat.seat) {
+    // RULES.md, Home-game options: a live straddle of twice the big blind, posted this hand.
+    const straddle = el("span", "seat-straddle", gettext("Straddle"));
+    straddle.title = gettext("Posted a straddle of twice the big blind: acts last before the flop");
+    badges.append(straddle);
+  }
   const share = equityBadge(hand, seat.seat);
   if (share) badges.append(share);
   if (winners[seat.seat]) badges.append(el("span", "seat-won", "+" + chips(winners[seat.seat])));
@@ -255,6 +298,7 @@ function drawSeat(ring, seat, angle, snap, winners, options) {
 
   if (seat.bet) {
     const bet = el("div", "bet");
+    bet.dataset.seat = seat.seat; // whose chips, for the movements (motion.js)
     bet.append(el("span", "chip"), el("span", "bet-amount", chips(seat.bet)));
     place(bet, angle, 0.62, 0.58);
     ring.append(bet);
@@ -278,10 +322,15 @@ function drawCenter(center, snap) {
   } else {
     info.textContent = snap.table ? stakesText(snap.table) : "";
   }
-  const board = el("div", "board");
-  const boardCards = (hand && hand.board) || [];
-  for (let i = 0; i < 5; i++) {
-    board.append(boardCards[i] ? cardEl(boardCards[i]) : el("span", "pc pc-slot"));
+  let board = boardRow((hand && hand.board) || []);
+  if (hand && hand.boards) {
+    // Run it twice: both runs, one row each, dealt side by side.
+    board = el("div", "boards");
+    hand.boards.forEach((cards, k) => {
+      const run = el("div", "board-run");
+      run.append(el("span", "board-run-label", interpolate(gettext("Run %s"), [k + 1])), boardRow(cards));
+      board.append(run);
+    });
   }
   const pots = el("div", "pots");
   let potList = (hand && hand.pots) || [];
@@ -300,11 +349,41 @@ function drawCenter(center, snap) {
     pots.append(item);
   });
   center.append(info, board, pots);
+  const forced = snap.table && snap.table.forced_bets;
+  if (hand && hand.bomb_pot) {
+    // RULES.md, Home-game options: antes from everyone, no blinds, the betting from the flop.
+    const tag = el("p", "bomb-pot-tag", gettext("Bomb pot"));
+    tag.title = gettext("Everyone antes, nobody posts a blind, and the betting starts on the flop");
+    center.insertBefore(tag, board);
+  } else if ((!hand || hand.complete) && forced && forced.bomb_pot_next) {
+    center.insertBefore(el("p", "bomb-pot-tag bomb-pot-next", gettext("Bomb pot next hand")), board);
+  }
+  const vote = hand && hand.run_twice;
+  if (vote) {
+    // The players still in are asked to run it twice: everyone sees where the answers are.
+    center.append(el("p", "run-twice-note", interpolate(
+      gettext("Run it twice? %(agreed)s of %(asked)s agreed"),
+      { agreed: vote.agreed.length, asked: vote.asked.length }, true)));
+  }
   if (hand && hand.results && hand.results.length) {
     const results = el("ul", "results");
-    hand.results.forEach((award) => {
-      results.append(el("li", "", awardText(award, award.name || nameOf(snap, award.seat))));
+    (hand.boards ? byRun(hand.results) : hand.results).forEach((award) => {
+      results.append(el("li", "result-line", awardText(award, award.name || nameOf(snap, award.seat))));
     });
+    if (hand.boards) {
+      // A phone's felt has no room for both runs' sentences: one short line a run instead.
+      results.classList.add("results-twice");
+      [1, 2].forEach((run) => {
+        const won = byRun(hand.results).filter((award) => award.run === run).map((award) => {
+          const words = { name: award.name || nameOf(snap, award.seat), amount: chips(award.amount) };
+          return award.half && HALVES[award.half]
+            ? interpolate(gettext("%(name)s %(amount)s (%(half)s)"), { ...words, half: HALVES[award.half] }, true)
+            : interpolate(gettext("%(name)s %(amount)s"), words, true);
+        });
+        results.append(el("li", "result-run",
+          interpolate(gettext("Run %(run)s: %(award)s"), { run: run, award: won.join(", ") }, true)));
+      });
+    }
     center.append(results);
   }
 }

@@ -180,6 +180,17 @@ function drawHost(box, snap) {
       }
     }));
   }
+  const forced = t.forced_bets;
+  if (forced && forced.bomb_pot_ante) {
+    // The host's call of a bomb pot for the next hand (RULES.md, Home-game options).
+    if (forced.bomb_pot_called) {
+      box.append(button(gettext("Call off the bomb pot"), "button-ghost",
+        () => ctx.send({ type: "bomb_pot_call", on: false })));
+    } else if (!forced.bomb_pot_next) {
+      box.append(button(gettext("Bomb pot next hand"), "button-ghost",
+        () => ctx.send({ type: "bomb_pot_call", on: true })));
+    }
+  }
   const link = el("a", "button button-small button-ghost host-link", gettext("Host"));
   link.href = info.host_url;
   if (info.requests) {

@@ -5,7 +5,10 @@
  *   side.js      last hands, chat, deck commitment
  *   clock.js     the turn countdown, "next hand in", the "your turn" banner
  *   socket.js    the WebSocket: reconnects, resyncs, sends frames with refs
- *   prefs.js     this browser's preferences: sound, four-colour deck
+ *   prefs.js     this browser's preferences: sound, motion, four-colour deck
+ *   motion.js    cards and chips moving, over the state already drawn (changes.js says what)
+ *   sound.js     the table's sounds: your turn, the moves, a win, your last seconds
+ *   a11y.js      the table in words for a screen reader, and the keys that read and act
  *
  * The page is painted from the snapshot embedded in it before the socket connects.
  */
@@ -15,7 +18,10 @@ import { openTableSocket } from "./socket.js";
 import { createControls } from "./controls.js";
 import { createSide } from "./side.js";
 import { startClock } from "./clock.js";
-import { applyFourColour, beep, pref, setPref } from "./prefs.js";
+import { applyFourColour, pref, setPref } from "./prefs.js";
+import { createMotion } from "./motion.js";
+import { createSound } from "./sound.js";
+import { createA11y } from "./a11y.js";
 
 const root = document.getElementById("poker");
 const felt = root.querySelector(".felt");
@@ -25,7 +31,6 @@ const soundToggle = root.querySelector("[data-toggle=sound]");
 const colourToggle = root.querySelector("[data-toggle=four-colour]");
 const initial = document.getElementById("snapshot");
 let snap = initial ? JSON.parse(initial.textContent) : null;
-let lastTurnKey = null;
 let lastHandEnded = undefined;
 
 function toast(message, kind) {
@@ -52,13 +57,8 @@ function notice(frame) {
 
 function applyPrefs() {
   colourToggle.setAttribute("aria-pressed", String(applyFourColour(root)));
-  const sound = pref("sound", true);
-  soundToggle.setAttribute("aria-pressed", String(sound));
-  soundToggle.textContent = sound ? gettext("♪ On") : gettext("♪ Off");
-  soundToggle.title = gettext("Sound for your turn");
 }
 
-soundToggle.addEventListener("click", () => { setPref("sound", !pref("sound", true)); applyPrefs(); });
 colourToggle.addEventListener("click", () => { setPref("fourColour", !pref("fourColour", false)); applyPrefs(); });
 
 // The controls and panels send through the socket, which is opened once they exist.
@@ -66,6 +66,9 @@ const send = (frame) => socket.send(frame);
 const controls = createControls({ root, send, toast });
 const side = createSide({ root, send });
 const clock = startClock({ root, felt, current: () => snap });
+const motion = createMotion({ root, felt, toggle: root.querySelector("[data-toggle=motion]") });
+const sound = createSound({ root, toggle: soundToggle });
+const a11y = createA11y({ root, felt });
 const socket = openTableSocket(root.dataset.wsPath, {
   onSnapshot(frame) {
     snap = frame;
@@ -95,10 +98,10 @@ function render() {
   side.render(snap);
   applyPrefs();
   clock.update(snap);
-  const legal = snap.you && snap.you.legal;
-  const key = legal ? legal.hand + ":" + legal.version : null;
-  if (key && key !== lastTurnKey) beep();
-  lastTurnKey = key;
+  // Last, once the page is laid out: the movements start from where things are drawn.
+  motion.show(snap);
+  sound.show(snap);
+  a11y.update(snap);
   root.dataset.version = snap.version;
   // Panels other apps add to the page (a tournament's rebuy, a deal) refresh when a hand
   // ends: the newest finished hand heads the recent list.

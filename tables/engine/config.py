@@ -26,6 +26,19 @@ class Structure(StrEnum):
     NO_LIMIT = "no-limit"
 
 
+class Straddle(StrEnum):
+    """Who may post a straddle before the cards (RULES.md, Home-game options: "Straddle").
+
+    A table option, off by default; pot-limit and no-limit only (see `Config`).
+    """
+
+    NONE = "none"
+    UNDER_THE_GUN = "under-the-gun"
+    """The player left of the big blind."""
+    BUTTON = "button"
+    """The "Mississippi" straddle: the button posts it, and the blinds act first."""
+
+
 class AnteKind(StrEnum):
     NONE = "none"
     EACH = "each"
@@ -55,6 +68,17 @@ class Config:
     - `pot_assumes_small_blind_call` (pot-limit, off by default): the home series' rule
       that before the first raise of the first round the pot is counted as if the small
       blind had called (seeds/home-series-event-plo8.txt).
+    - `straddle` (off by default): who may post a live straddle of twice the big blind
+      before the cards (`Straddle`); `Hand.start` is told who does, hand by hand. Pot-limit
+      and no-limit only: a limit game's bets are fixed sizes, and a straddle there would
+      change the size of every preflop bet, so limit tables refuse it. With a straddle in
+      the pot, `pot_assumes_small_blind_call` adds nothing: the straddle is the last bet.
+    - `bomb_pot_ante` (0: off): the chips every player dealt into a bomb pot posts (the
+      table agrees on it in big blinds); `Hand.start` is told which hands are bomb pots.
+      Every structure: after the antes the betting starts on the flop as usual.
+    - `run_it_twice` (cash tables, off by default): when every player still in but at most
+      one is all-in with cards to come, they may agree to deal the rest of the board twice
+      (`Hand.vote_run_twice`); each pot is then split between the two runs.
     """
 
     game: Game
@@ -69,11 +93,15 @@ class Config:
     uncapped_heads_up: bool = False
     all_in_on_timeout: bool = False
     pot_assumes_small_blind_call: bool = False
+    straddle: Straddle = Straddle.NONE
+    bomb_pot_ante: int = 0
+    run_it_twice: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "game", Game(self.game))
         object.__setattr__(self, "structure", Structure(self.structure))
         object.__setattr__(self, "ante_kind", AnteKind(self.ante_kind))
+        object.__setattr__(self, "straddle", Straddle(self.straddle))
         if self.chip_unit < 1:
             raise RuleError(
                 f"chip unit {self.chip_unit} must be at least 1",
@@ -123,12 +151,32 @@ class Config:
                 code="raise_cap",
                 params={"cap": self.raise_cap},
             )
+        if self.straddle is not Straddle.NONE and self.structure is Structure.LIMIT:
+            # RULES.md, Home-game options: a straddle is "twice the big blind" and "the
+            # smallest raise is one straddle more", which a limit game's fixed bets cannot be.
+            raise RuleError(
+                "a straddle is played in pot-limit and no-limit only",
+                code="straddle_in_limit",
+            )
+        if self.bomb_pot_ante < 0 or self.bomb_pot_ante % self.chip_unit:
+            raise RuleError(
+                f"the bomb pot ante {self.bomb_pot_ante} must be a whole number of chip"
+                f" units ({self.chip_unit})",
+                code="bomb_pot_ante",
+                params={"ante": self.bomb_pot_ante, "unit": self.chip_unit},
+            )
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         # Written only when on, so the records of every hand without it stay as they were.
         if not data["pot_assumes_small_blind_call"]:
             del data["pot_assumes_small_blind_call"]
+        if data["straddle"] is Straddle.NONE:
+            del data["straddle"]
+        if not data["bomb_pot_ante"]:
+            del data["bomb_pot_ante"]
+        if not data["run_it_twice"]:
+            del data["run_it_twice"]
         return data
 
     @classmethod

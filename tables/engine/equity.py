@@ -449,7 +449,10 @@ def runout_equity(
 
 
 def runout_pots(
-    records: Sequence[object], samples: int = 10_000, board_cards: int | None = None
+    records: Sequence[object],
+    samples: int = 10_000,
+    board_cards: int | None = None,
+    run: int = 1,
 ) -> tuple[PotShares, ...] | None:
     """Each pot's all-in equity at the moment the hands were turned up for a run-out.
 
@@ -463,8 +466,11 @@ def runout_pots(
 
     The sampled estimate before the flop uses a generator seeded from the cards, so every
     server process that rebuilds the same hand shows the same numbers.
+
+    A hand whose players are voting on running it twice is at its turn-up; with the board
+    run twice, `run` says which run's cards ``board_cards`` counts (1 or 2).
     """
-    from tables.engine.records import BoardDealt, HandStarted, Shown
+    from tables.engine.records import BoardDealt, HandStarted, RunTwiceOffered, Shown
     from tables.engine.state import Hand
 
     game: Game | None = None
@@ -479,10 +485,13 @@ def runout_pots(
             if ran_out:
                 break
             shown[record.seat] = record.cards
+        elif isinstance(record, RunTwiceOffered):
+            ran_out = True
         elif isinstance(record, BoardDealt):
             if shown:
                 ran_out = True
-                run_out.extend(record.cards)
+                if record.run == run:
+                    run_out.extend(record.cards)
             else:
                 board.extend(record.cards)
     if game is None or not ran_out or len(shown) < 2:

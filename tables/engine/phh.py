@@ -7,6 +7,12 @@ the button is last; heads-up, p1 is the big blind and p2 the button, who posts t
 blind (`antes` and `blinds_or_straddles` are still written in role order, small blind first,
 and land reversed). A tournament hand with a dead small blind (nobody posts it) has p1 post
 the big blind: `blinds_or_straddles = [BB, 0, 0, ...]`, which PokerKit plays the same way.
+A straddle (RULES.md, Home-game options) is twice the big blind in `blinds_or_straddles`,
+left of the big blind (p3) or on the button (the last player); a bomb pot has no blinds, the
+same ante from everyone with `ante_trimming_status = true` (each ante is its player's stake
+in the pot), and a check from every player with chips before the flop, as PokerKit still
+opens that round. PokerKit takes a raise over a straddle of one big blind more; the engine
+asks one straddle more, so a hand played here replays there, not every PokerKit hand here.
 
 This module is the adapter between that format and the engine: it never decides a rule.
 Replay builds the deck from the cards the file deals, starts a `Hand` and feeds it the file's
@@ -33,6 +39,11 @@ applies the file's lines with its default automations and repairs nothing we acc
 - Unknown cards (`??`) are dealt as stand-ins; cards a later `sm` shows fill them. A hand
   that needs a stand-in evaluated (shown at a showdown) is refused.
 - `finishing_stacks` in a file are never read back; a replay computes them.
+- Showing after the hand (RULES.md, Home-game options): an `sm` once the hand is over, by
+  the player whose hand won unseen, shows that hand whole, as PokerKit allows; the replay
+  records it (`Hand.show`). PokerKit refuses such a show in part or from a folded or mucked
+  hand, so the writer puts those in commentary lines (`# p3 shows Ah after the hand`), which
+  a replay, like PokerKit, passes over.
 
 >>> phh = parse_phh('''
 ... variant = "PO"
@@ -54,12 +65,12 @@ import operator
 import re
 import tomllib
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
 from tables.engine.cards import RANKS, SUITS, Card, parse_card
-from tables.engine.config import AnteKind, Config, Game, Structure
+from tables.engine.config import AnteKind, Config, Game, Straddle, Structure
 from tables.engine.errors import RuleError
 from tables.engine.records import (
     AllInDeclared,
@@ -68,6 +79,7 @@ from tables.engine.records import (
     BlindPosted,
     BoardDealt,
     Called,
+    CardsShown,
     Checked,
     Folded,
     HandStarted,
@@ -75,6 +87,7 @@ from tables.engine.records import (
     Mucked,
     Raised,
     Record,
+    RunTwiceVoted,
     SeatSpec,
     Shown,
 )
@@ -159,8 +172,8 @@ OPTIONAL_FIELDS: tuple[str, ...] = (
 
 
 class PhhError(ValueError):
-    """Text that is not valid PHH, or PHH that no hand of ours can be (a straddle, a stud
-    variant, a card dealt twice). A move the rules forbid is the engine's `RuleError`."""
+    """Text that is not valid PHH, or PHH that no hand of ours can be (a second straddle, a
+    stud variant, a card dealt twice). A move the rules forbid is the engine's `RuleError`."""
 
 
 # --- actions -------------------------------------------------------------------------------
@@ -324,6 +337,37 @@ class PhhHand:
         return len(blinds) > 2 and blinds[0] > 0 and not any(blinds[1:])
 
     @property
+    def bomb_pot(self) -> bool:
+        """No blind and an ante from everyone: a bomb pot (RULES.md, Home-game options),
+        whose first betting round is on the flop."""
+        return not any(self.blinds_or_straddles) and any(self.antes)
+
+    @property
+    def straddle_index(self) -> int | None:
+        """Where a straddle stands in `blinds_or_straddles`: 2, left of the big blind, or
+        the button's (last) for the "Mississippi" straddle; None without one. Three-handed
+        the two are one seat. Anything else past the blinds is left for `config` to refuse."""
+        blinds = self.blinds_or_straddles
+        extra = [i for i in range(2, len(blinds)) if blinds[i]]
+        if len(extra) == 1 and extra[0] in (2, len(blinds) - 1):
+            return extra[0]
+        return None
+
+    @property
+    def runout_count(self) -> int:
+        """How many times the board was run: 2 for a hand run twice, else 1.
+
+        PHH writes each run's board cards as `d db` lines, one run after the other (as
+        PokerKit's multi-runout hands are dealt), but has no action for the players' choice
+        of how many runs; our files say it in the user-defined field `_runout_count`
+        (docs/engine-contract.md, "Hand histories").
+        """
+        value = self.fields.get("_runout_count", 1)
+        if isinstance(value, bool) or value not in (1, 2):
+            raise PhhError(f"_runout_count must be 1 or 2, not {value!r}")
+        return int(value)
+
+    @property
     def big_blind_index(self) -> int:
         """Where the big blind stands in the role-ordered `antes` and `blinds_or_straddles`."""
         return 0 if self.dead_small_blind else 1
@@ -379,16 +423,27 @@ class PhhHand:
     def config(self) -> Config:
         """The engine configuration this hand is played under.
 
-        `blinds_or_straddles` must be a small and a big blind (a straddle is not one of our
-        rules); `antes` every player alike, or the big blind's alone (index 1, role order, so
-        heads-up it lands on p1, the big blind). In limit the big blind is the small bet.
+        `blinds_or_straddles` must be a small and a big blind, and at most one straddle of
+        twice the big blind left of the big blind (index 2) or on the button (the last
+        index); `antes` every player alike, or the big blind's alone (index 1, role order, so
+        heads-up it lands on p1, the big blind). No blinds and antes from everyone alike is
+        a bomb pot, whose big blind is `min_bet` (`small_bet` in limit). In limit the big
+        blind is the small bet.
         """
         blinds = self.blinds_or_straddles
-        if any(blinds[2:]):
+        straddle = self.straddle_index
+        if any(blinds[2:]) and straddle is None:
             raise PhhError(
-                f"blinds_or_straddles {list(blinds)} has a straddle; only a small and a big"
-                " blind are played here"
+                f"blinds_or_straddles {list(blinds)}: past the blinds only one straddle is"
+                " played here, left of the big blind or on the button"
             )
+        if straddle is not None and blinds[straddle] != 2 * blinds[1]:
+            raise PhhError(
+                f"blinds_or_straddles {list(blinds)}: a straddle is twice the big blind"
+                f" {blinds[1]}, not {blinds[straddle]}"
+            )
+        if self.bomb_pot:
+            return self.bomb_pot_config()
         small_blind: int | None
         if self.dead_small_blind:
             small_blind, big_blind = None, blinds[0]
@@ -436,6 +491,47 @@ class PhhHand:
                 big_bet=self.big_bet,
                 raise_cap=LIMIT_RAISE_CAP if self.structure is Structure.LIMIT else None,
                 uncapped_heads_up=False,
+                straddle=(
+                    Straddle.NONE
+                    if straddle is None
+                    else Straddle.UNDER_THE_GUN
+                    if straddle == 2
+                    else Straddle.BUTTON
+                ),
+            )
+        except RuleError as exc:
+            raise PhhError(str(exc)) from None
+
+    def bomb_pot_config(self) -> Config:
+        """A bomb pot's configuration: every ante alike, the big blind from the bet size.
+
+        A bomb pot's antes are each player's stake in the pot (`Hand._post_bomb_pot_antes`),
+        which is PokerKit's `ante_trimming_status = true`; with it false a short ante is
+        dead money there, so a file that says so and has a stack no larger than its ante
+        plays differently and is refused.
+        """
+        antes = self.antes
+        if len(set(antes)) > 1:
+            raise PhhError(f"antes {list(antes)}: a bomb pot's antes are the same for everyone")
+        trimming = self.fields.get("ante_trimming_status", False)
+        if not isinstance(trimming, bool):
+            raise PhhError(f"ante_trimming_status must be true or false, not {trimming!r}")
+        if not trimming and any(map(operator.le, self.starting_stacks, antes)):
+            raise PhhError(
+                "ante_trimming_status = false: a bomb pot's short ante is its player's stake,"
+                " not dead money"
+            )
+        big_blind = self.small_bet if self.structure is Structure.LIMIT else self.min_bet
+        assert big_blind is not None
+        try:
+            return Config(
+                game=self.game,
+                structure=self.structure,
+                big_blind=big_blind,
+                big_bet=self.big_bet,
+                raise_cap=LIMIT_RAISE_CAP if self.structure is Structure.LIMIT else None,
+                uncapped_heads_up=False,
+                bomb_pot_ante=antes[0],
             )
         except RuleError as exc:
             raise PhhError(str(exc)) from None
@@ -624,6 +720,8 @@ class DealtDeck:
 
 _STREET_SIZES = (3, 1, 1)
 _STREET_NAMES = ("flop", "turn", "river")
+# A second run's streets by its number of cards: from the flop, the turn or the river.
+_SECOND_RUN_STREETS = {5: (3, 1, 1), 2: (1, 1), 1: (1,)}
 
 
 def build_deck(hand: PhhHand) -> DealtDeck:
@@ -632,6 +730,9 @@ def build_deck(hand: PhhHand) -> DealtDeck:
         raise PhhError(f"{n} players cannot all be dealt Omaha from one deck")
     holes: list[list[Card | None]] = [[] for _ in range(n)]
     board: list[Card | None] = []
+    # A board run twice: the second run's cards, dealt after the first run's river.
+    second: list[Card | None] = []
+    twice = hand.runout_count == 2
     shown: dict[int, tuple[Card | None, ...]] = {}
     street = in_street = 0
     for action in hand.actions:
@@ -647,6 +748,11 @@ def build_deck(hand: PhhHand) -> DealtDeck:
                 )
         elif action.verb == "db":
             # PokerKit deals a street in one line or in several (one card at a time).
+            if street >= len(_STREET_SIZES) and twice:
+                if len(second) + len(action.cards) > sum(_STREET_SIZES):
+                    raise PhhError(f"{action.line!r}: the second run is already complete")
+                second.extend(action.cards)
+                continue
             if street >= len(_STREET_SIZES):
                 raise PhhError(f"{action.line!r}: the board is already complete")
             left = _STREET_SIZES[street] - in_street
@@ -665,7 +771,7 @@ def build_deck(hand: PhhHand) -> DealtDeck:
             assert action.actor is not None
             shown[action.actor] = action.cards
     seen: set[Card] = set()
-    for card in [c for h in holes for c in h] + board:
+    for card in [c for h in holes for c in h] + board + second:
         if card is None:
             continue
         if card in seen:
@@ -703,6 +809,25 @@ def build_deck(hand: PhhHand) -> DealtDeck:
                     unknown_board = True
                 card = next(spare)
             deck.append(card)
+    if second:
+        # The rest of the board from the street the players went all in on, run again from
+        # the same deck with its burns (RULES.md, Home-game options: "Run it twice").
+        sizes = _SECOND_RUN_STREETS.get(len(second))
+        if sizes is None:
+            raise PhhError(
+                f"the second run deals {len(second)} board cards; the rest of a board is"
+                " 5 (flop, turn, river), 2 (turn, river) or 1 (river)"
+            )
+        position = 0
+        for size in sizes:
+            deck.append(next(spare))  # the burn
+            for _ in range(size):
+                card = second[position]
+                position += 1
+                if card is None:
+                    unknown_board = True
+                    card = next(spare)
+                deck.append(card)
     deck.extend(spare)
     return DealtDeck(tuple(deck), frozenset(unknown_holes), unknown_board)
 
@@ -733,8 +858,13 @@ def replay(hand: PhhHand) -> Hand:
     its default automations, needs an `sm` line for every showdown player (without one it
     turns the hand up as unknown cards and kills it), so a showdown is complete only when
     every player the engine asks has shown or mucked.
+
+    A hand run twice (`_runout_count = 2`) is replayed with the table's option on and
+    every player agreeing when the engine asks (`Replay.agree_to_run_twice`).
     """
     config = hand.config()
+    if hand.runout_count == 2:
+        config = replace(config, run_it_twice=True)
     n = hand.player_count
     dealt = build_deck(hand)
     try:
@@ -744,6 +874,8 @@ def replay(hand: PhhHand) -> Hand:
             _player_seat(n - 1),
             dealt.deck,
             dead_small_blind=hand.dead_small_blind,
+            straddle=None if hand.straddle_index is None else _player_seat(hand.straddle_index),
+            bomb_pot=hand.bomb_pot,
         )
     except RuleError as exc:
         raise PhhError(str(exc)) from None
@@ -773,8 +905,15 @@ class Replay:
         self.idle_check: int | None = None
         # A hand can be settled by its forced bets alone (everyone all-in on the blinds and
         # antes): then the start already shows the hands and runs the board out.
-        self.pending: list[Record] = [r for r in game.records if isinstance(r, BoardDealt | Shown)]
+        started = [*game.records, *self.agree_to_run_twice()]
+        self.pending: list[Record] = [r for r in started if isinstance(r, BoardDealt | Shown)]
         self.position = 0
+        # A bomb pot has no betting before the flop, but PokerKit still opens a first round
+        # (p1 first) for every player with chips left after the antes, so its files record
+        # a check from each: expected here in that order, before the flop's `d db`.
+        ante = game.config.bomb_pot_ante
+        able = [i for i, stack in enumerate(hand.starting_stacks) if stack > ante]
+        self.bomb_checks = able if game.bomb_pot and len(able) > 1 else []
 
     def run(self) -> None:
         lines = self.lines
@@ -790,7 +929,9 @@ class Replay:
                 self.check_hole_cards_dealt(action)
                 if action.verb not in ("cc", "f", "cbr"):
                     self.idle_check = None
-                if action.verb == "db":
+                if self.bomb_checks:
+                    self.bomb_pot_check(action)
+                elif action.verb == "db":
                     self.deal_board(action)
                 elif action.verb == "sm":
                     self.showdown(action)
@@ -798,6 +939,22 @@ class Replay:
                     self.move(action)
             self.position += 1
         self.finish()
+
+    def bomb_pot_check(self, action: PhhAction) -> None:
+        """One of the checks PokerKit records before a bomb pot's flop."""
+        player = self.bomb_checks[0]
+        if action.verb == "cc" and action.actor == player:
+            self.bomb_checks.pop(0)
+            return
+        if action.verb in ("f", "cbr"):
+            raise RuleError(
+                f"{action.line!r}: a bomb pot has no betting before the flop",
+                code="bomb_pot_no_preflop_betting",
+            )
+        raise PhhError(
+            f"{action.line!r}: before a bomb pot's flop every player with chips checks, in"
+            f" order; p{player + 1} checks (cc) next"
+        )
 
     # dealing
 
@@ -843,7 +1000,7 @@ class Replay:
             )
         if rest:
             # A street dealt over several lines: the rest of it is still to come.
-            self.pending[0] = BoardDealt(record.street, rest)
+            self.pending[0] = replace(record, cards=rest)
         else:
             self.pending.pop(0)
 
@@ -887,8 +1044,23 @@ class Replay:
                 f"{action.line!r}: a bet or raise must go above the current bet",
                 code="phh_bet_not_above",
             )
+        records = [*records, *self.agree_to_run_twice()]
         self.pending.extend(r for r in records if isinstance(r, BoardDealt | Shown))
         self.idle_check = self.pokerkit_idle_check(records)
+
+    def agree_to_run_twice(self) -> list[Record]:
+        """Every player's yes when the engine asks whether to run the board twice.
+
+        Only a hand run twice (`_runout_count = 2`) is replayed with the option on; PHH has
+        no action for the answers (docs/engine-contract.md, "Hand histories"), so the
+        file's second run is the agreement.
+        """
+        vote = self.game.run_twice_vote
+        records: list[Record] = []
+        if vote is not None:
+            for seat in vote.waiting:
+                records += self.game.vote_run_twice(seat, True)
+        return records
 
     def pokerkit_idle_check(self, records: Sequence[Record]) -> int | None:
         """The player PokerKit still asks for a check after this move, if any.
@@ -947,6 +1119,9 @@ class Replay:
             self.confirm_all_in_show(action)
             return
         game = self.game
+        if game.is_complete:
+            self.after_hand_show(action)
+            return
         if game.street is not Street.SHOWDOWN or game.to_act is None:
             raise PhhError(f"{action.line!r}: there is no showdown now")
         # PokerKit lets the showdown's sm lines come in any order; the engine asks in its
@@ -979,11 +1154,29 @@ class Replay:
             game.act(seat, Action.SHOW if answer.show else Action.MUCK)
         for line in run.values():
             # Everyone else mucked, so the engine awarded the last hand unseen; that
-            # player showing is harmless, anything else is a line too many.
-            if not line.show or not self.still_live(line.actor):
-                raise PhhError(f"{line.line!r}: the hand is over")
-            self.check_shown_cards(line)
+            # player showing is a show after the hand, anything else a line too many.
+            self.after_hand_show(line)
         self.position = end - 1
+
+    def after_hand_show(self, action: PhhAction) -> None:
+        """An `sm` once the hand is over: the player still in, whose hand won unseen (the
+        others folded or mucked), shows it whole, as PokerKit's showdown after the hand
+        allows. The engine records it (`Hand.show`, no chips move) when the cards are
+        known; a show of unknown cards changes nothing."""
+        assert action.actor is not None
+        if not action.show or not self.still_live(action.actor):
+            raise PhhError(f"{action.line!r}: the hand is over")
+        self.check_shown_cards(action)
+        if action.actor in self.dealt.unknown_holes:
+            return
+        seat = _player_seat(action.actor)
+        cards = action.cards or self.game.hole_cards(seat)  # `sm -`: the cards dealt
+        try:
+            self.game.show(seat, [c for c in cards if c is not None])
+        except RuleError as exc:
+            raise RuleError(
+                f"{action.line!r}: {_as_players(str(exc))}", code=exc.code, params=exc.params
+            ) from None
 
     def still_live(self, player: int | None) -> bool:
         if player is None:
@@ -1116,8 +1309,12 @@ def hand_to_fields(
     hand, event, author, currency, seat_count, ...).
 
     `reveal`: the seats whose hole cards are written (a player's own, for their copy of the
-    hand); every other hand is dealt as unknown cards (`????????`) unless it was shown.
-    None writes every hole card. The deck and the burns are never written.
+    hand); every other hand is dealt as unknown cards (`????????`) unless it was shown, and
+    a card shown after the hand (`Hand.show`) is dealt face up among unknown ones
+    (`d dh p3 Ah??????`). None writes every hole card. The deck and the burns are never
+    written. A show after the hand is `pN sm CARDS` when it turns up the whole of a hand
+    that won unseen (PokerKit's showdown after the hand), else a commentary line
+    (`# p3 shows Ah after the hand`; docs/engine-contract.md).
 
     `strict` (the default) refuses, with PhhError, what a PHH replay cannot play back: a
     cash table's posts out of position and a player treated as all-in after timing out.
@@ -1125,8 +1322,20 @@ def hand_to_fields(
     as that player's ante (dead money, as PHH antes are), a live big blind as that player's
     entry in `blinds_or_straddles` (which PokerKit would read as a straddle, acting last
     before the flop), and the all-in as a comment-only action line (`# p3 ...`).
+
+    A board run twice is each run's `d db` lines, the second run's after the first run's
+    river, with the user-defined field `_runout_count = 2`; the players' answers are
+    commentary lines (`# p2 agrees to run it twice`). Our `replay` reads it back; PokerKit's
+    reader cannot: it asks nobody how many runs, deals one and refuses the second run's
+    lines (docs/engine-contract.md, "Hand histories").
     """
     shown = {r.seat for r in game.records if isinstance(r, Shown)}
+    # Cards shown once the hand was over (Hand.show): seen by everyone, one by one.
+    shown_after: dict[int, set[Card]] = {}
+    for r in game.records:
+        if isinstance(r, CardsShown):
+            shown_after.setdefault(r.seat, set()).update(r.cards)
+    gone = {r.seat for r in game.records if isinstance(r, Folded | Mucked)}
     config = game.config
     code = VARIANT_CODES[(config.game, config.structure)]
     order = game.seats
@@ -1147,6 +1356,20 @@ def hand_to_fields(
     blinds[big_i] = config.big_blind
     if not started.dead_small_blind:
         blinds[1 if n == 2 else 0] = config.small_blind
+    if started.straddle is not None:
+        # Left of the big blind (index 2) or the button's (the last): PokerKit opens the
+        # first round after the largest blind or straddle, as the engine does.
+        blinds[index[started.straddle]] += 2 * config.big_blind
+    bomb_checks: list[str] = []
+    if started.bomb_pot:
+        # No blinds, the same ante from everyone, each its player's stake in the pot: what
+        # PokerKit plays with ante trimming on (PhhHand.bomb_pot_config). PokerKit still
+        # opens a round before the flop; every player with chips checks in it.
+        antes = [config.bomb_pot_ante] * n
+        blinds = [0] * n
+        able = [r.seat for r in game.records if isinstance(r, AntePosted) and not r.all_in]
+        if len(able) > 1:
+            bomb_checks = [f"p{index[seat] + 1} cc" for seat in able]
     for spec in started.seats:
         if not (spec.live_post or spec.dead_post):
             continue
@@ -1162,7 +1385,7 @@ def hand_to_fields(
         blinds.reverse()
     fields: dict[str, Any] = {
         "variant": code,
-        "ante_trimming_status": False,
+        "ante_trimming_status": started.bomb_pot,
         "antes": antes,
         "blinds_or_straddles": blinds,
     }
@@ -1174,13 +1397,32 @@ def hand_to_fields(
     starting = game.starting_stacks()
     fields["starting_stacks"] = [starting[seat] for seat in order]
     actions: list[str] = []
+    face_up: dict[int, set[Card]] = {}
+    second_run = False
     for record in game.records:
         if isinstance(record, HoleDealt):
             hidden = reveal is not None and record.seat not in reveal and record.seat not in shown
-            cards = "??" * len(record.cards) if hidden else _cards_text(record.cards)
+            seen = shown_after.get(record.seat, set()) if hidden else set(record.cards)
+            cards = _cards_text([c if c in seen else None for c in record.cards])
             actions.append(f"d dh p{index[record.seat] + 1} {cards}")
         elif isinstance(record, BoardDealt):
+            actions.extend(bomb_checks)
+            bomb_checks = []
+            if record.run == 2 and not second_run:
+                # The second run's board follows the first run's river, as PokerKit deals
+                # multiple runouts; the field `_runout_count` says there are two.
+                second_run = True
+                actions.append("# second run")
             actions.append(f"d db {_cards_text(record.cards)}")
+        elif isinstance(record, RunTwiceVoted):
+            # PHH has no action for choosing the number of runs: a commentary says it.
+            player = f"p{index[record.seat] + 1}"
+            if record.agree:
+                actions.append(f"# {player} agrees to run it twice")
+            elif record.silent:
+                actions.append(f"# {player} does not answer whether to run it twice: once")
+            else:
+                actions.append(f"# {player} does not agree to run it twice: once")
         elif isinstance(record, Folded):
             actions.append(f"p{index[record.seat] + 1} f")
         elif isinstance(record, Checked | Called):
@@ -1191,6 +1433,20 @@ def hand_to_fields(
             actions.append(f"p{index[record.seat] + 1} sm {_cards_text(record.cards)}")
         elif isinstance(record, Mucked):
             actions.append(f"p{index[record.seat] + 1} sm")
+        elif isinstance(record, CardsShown):
+            player = f"p{index[record.seat] + 1}"
+            hole = game.hole_cards(record.seat)
+            up = face_up.setdefault(record.seat, set())
+            up.update(record.cards)
+            if record.seat not in gone | shown and up >= set(hole):
+                # The hand won unseen, now face up whole: PHH's (and PokerKit's) showdown
+                # after the hand.
+                actions.append(f"{player} sm {_cards_text(hole)}")
+            else:
+                # A folded or mucked hand, or part of one: PHH has no move for it, and its
+                # specification leaves exposed cards to a commentary. The dealt line above
+                # has these cards face up.
+                actions.append(f"# {player} shows {_cards_text(record.cards)} after the hand")
         elif isinstance(record, AllInDeclared):
             if strict:
                 raise PhhError(
@@ -1202,6 +1458,8 @@ def hand_to_fields(
                 f"# p{index[record.seat] + 1} timed out and plays on all-in for what is in"
             )
     fields["actions"] = actions
+    if second_run:
+        fields["_runout_count"] = 2
     fields["seats"] = list(order)
     final = game.final_stacks
     if final is not None:

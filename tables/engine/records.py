@@ -93,6 +93,12 @@ class HandStarted:
     """Nobody posts the small blind (a tournament's dead button: the player due for it has
     gone); the first seat left of the button posts the big blind. Left out of the JSON when
     False, so records stored before it existed read back unchanged."""
+    straddle: int | None = None
+    """The seat that posts a straddle this hand (`Config.straddle` says who may), or None.
+    Left out of the JSON when None."""
+    bomb_pot: bool = False
+    """A bomb pot: every player posts `Config.bomb_pot_ante`, no blinds, and the betting
+    starts on the flop. Left out of the JSON when False."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +132,9 @@ class Burned:
 class BoardDealt:
     street: str
     cards: tuple[int, ...]
+    run: int = 1
+    """2 for the second run of a board run twice (`RunTwiceVoted`); left out of the JSON
+    when 1, so every other hand's records read as they always did."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,6 +194,35 @@ class Mucked:
 
 
 @dataclass(frozen=True, slots=True)
+class RunTwiceOffered:
+    """House option (`Config.run_it_twice`): the hands are turned up, cards are still to
+    come and no betting can follow, so the players still in (`asked`, deal order) are asked
+    whether to run the rest of the board twice. The hand waits for their `RunTwiceVoted`."""
+
+    asked: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RunTwiceVoted:
+    """A player's answer to `RunTwiceOffered` (`Hand.vote_run_twice`). The first no ends
+    the vote (one run); the last yes deals two. `silent`: the player did not answer in
+    time, which counts as no; left out of the JSON when False."""
+
+    seat: int
+    agree: bool
+    silent: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CardsShown:
+    """Cards a player chose to show once the hand was over (`Hand.show`): some or all of
+    their own, never one already face up. It follows `HandEnded` and changes no chips."""
+
+    seat: int
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class PotAwarded:
     pot: int
     """0 is the main pot, 1 the first side pot, ..."""
@@ -193,6 +231,9 @@ class PotAwarded:
     half: Half
     hand: str
     """What won: "Flush, ace high" or "8-6-4-3-2"; empty when nobody had to show."""
+    run: int = 1
+    """Which run's board a half of a pot run twice was settled on (1 or 2); left out of
+    the JSON when 1."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,6 +260,9 @@ Record = (
     | Mucked
     | PotAwarded
     | HandEnded
+    | CardsShown
+    | RunTwiceOffered
+    | RunTwiceVoted
 )
 
 RECORD_TYPES: dict[str, type[Any]] = {
@@ -241,10 +285,24 @@ RECORD_TYPES: dict[str, type[Any]] = {
         Mucked,
         PotAwarded,
         HandEnded,
+        CardsShown,
+        RunTwiceOffered,
+        RunTwiceVoted,
     )
 }
 
-Move = Folded | Checked | Called | Bet | Raised | AllInDeclared | Shown | Mucked
+Move = (
+    Folded
+    | Checked
+    | Called
+    | Bet
+    | Raised
+    | AllInDeclared
+    | Shown
+    | Mucked
+    | CardsShown
+    | RunTwiceVoted
+)
 """A record that is a player's move."""
 
 MOVE_RECORDS = (
@@ -256,10 +314,14 @@ MOVE_RECORDS = (
     AllInDeclared,
     Shown,
     Mucked,
+    CardsShown,
+    RunTwiceVoted,
 )
 """The records that are a player's move (or, for AllInDeclared, stand for one): what a
 replay feeds back to the hand (`Hand.apply`) and what restarts a turn clock. Every other
-record follows from these and the deck. Use it with `isinstance(record, MOVE_RECORDS)`."""
+record follows from these and the deck. CardsShown is a move made after the hand
+(`Hand.show`); RunTwiceVoted answers `Hand.vote_run_twice`. Use it with
+`isinstance(record, MOVE_RECORDS)`."""
 
 _MOVE_ACTIONS: dict[type[Any], Action] = {
     Folded: Action.FOLD,
@@ -277,7 +339,8 @@ def record_action(record: Record) -> tuple[Action, int | None] | None:
 
     The amount is the street total of a bet or raise ("raise to 40") and None otherwise (a
     call's amount follows from the hand). None for a record that is not an `Action`: every
-    derived record, and AllInDeclared, which `Hand.declare_all_in` makes (`Hand.apply`
+    derived record, AllInDeclared, which `Hand.declare_all_in` makes, CardsShown, which
+    `Hand.show` makes, and RunTwiceVoted, which `Hand.vote_run_twice` makes (`Hand.apply`
     replays any record of `MOVE_RECORDS`).
     """
     action = _MOVE_ACTIONS.get(type(record))
@@ -289,6 +352,9 @@ def record_action(record: Record) -> tuple[Action, int | None] | None:
 
 
 _CARD_FIELDS = frozenset({"cards", "deck"})
+# HandStarted's start options, written only when set: records stored before an option
+# existed, and every hand played without it, read back and compare unchanged.
+_LEFT_OUT_WHEN_UNSET = frozenset({"dead_small_blind", "straddle", "bomb_pot"})
 _CARD_FIELD = "card"
 
 
@@ -315,8 +381,14 @@ def record_to_json(record: Record) -> dict[str, Any]:
             ]
         elif f.name == "stacks":
             value = [list(pair) for pair in value]
-        elif f.name == "dead_small_blind":
-            if not value:
+        elif f.name == "asked":
+            value = list(value)
+        elif f.name in _LEFT_OUT_WHEN_UNSET:
+            if value is None or value is False:
+                continue
+        elif f.name == "run" or f.name == "silent":
+            # A board run once (and an answer given in time) is written as it always was.
+            if value is False or (f.name == "run" and value == 1):
                 continue
         elif isinstance(value, StrEnum):
             value = str(value)
@@ -346,6 +418,8 @@ def record_from_json(data: dict[str, Any]) -> Record:
             value = tuple(SeatSpec(**s) for s in value)
         elif name == "stacks":
             value = tuple((int(a), int(b)) for a, b in value)
+        elif name == "asked":
+            value = tuple(int(seat) for seat in value)
         elif name == "half":
             value = Half(value)
         kwargs[name] = value
@@ -362,14 +436,22 @@ def records_visible_to(records: Sequence[Record], seat: int | None) -> list[dict
     """The records as JSON, with only what the player in `seat` (None: a spectator) saw.
 
     The deck in `HandStarted` is dropped; other players' hole cards become "??" each unless
-    they were shown; burns become "??". Who mucked is public, what they held is not.
+    they were shown (a card shown after the hand, `CardsShown`, is seen on its own); burns
+    become "??". Who mucked is public, what they held is not.
 
     >>> from tables.engine.cards import parse_cards
     >>> dealt = [HoleDealt(1, parse_cards("AhKhQhJh")), HoleDealt(2, parse_cards("2c3c4c5c"))]
     >>> [r["cards"] for r in records_visible_to(dealt, 1)]
     [['Ah', 'Kh', 'Qh', 'Jh'], ['??', '??', '??', '??']]
+    >>> later = [*dealt, CardsShown(2, parse_cards("4c"))]
+    >>> [r["cards"] for r in records_visible_to(later, None)]
+    [['??', '??', '??', '??'], ['??', '??', '4c', '??'], ['4c']]
     """
     shown = {r.seat for r in records if isinstance(r, Shown)}
+    shown_after: dict[int, set[int]] = {}
+    for r in records:
+        if isinstance(r, CardsShown):
+            shown_after.setdefault(r.seat, set()).update(r.cards)
     out: list[dict[str, Any]] = []
     for r in records:
         data = record_to_json(r)
@@ -377,7 +459,8 @@ def records_visible_to(records: Sequence[Record], seat: int | None) -> list[dict
             data.pop("deck", None)
         elif isinstance(r, HoleDealt):
             if r.seat != seat and r.seat not in shown:
-                data["cards"] = ["??"] * len(r.cards)
+                face_up = shown_after.get(r.seat, set())
+                data["cards"] = [_card_text(c) if c in face_up else "??" for c in r.cards]
         elif isinstance(r, Burned):
             data["card"] = "??"
         out.append(data)

@@ -58,7 +58,7 @@ from enum import StrEnum
 from tables.engine.config import Config
 from tables.engine.errors import RuleError
 from tables.engine.records import SeatSpec
-from tables.engine.state import Hand
+from tables.engine.state import Hand, straddle_seat
 
 __all__ = [
     "ButtonMode",
@@ -66,8 +66,11 @@ __all__ = [
     "Positions",
     "Presence",
     "SeatStatus",
+    "bomb_pot_due",
+    "bomb_pot_vote_passes",
     "deal_in",
     "next_positions",
+    "next_straddle_seat",
 ]
 
 
@@ -165,10 +168,40 @@ class DealPlan:
         """The seats dealt in, in seat order."""
         return tuple(s.seat for s in self.seats)
 
-    def start_hand(self, config: Config, deck: Sequence[int]) -> Hand:
-        """Start the hand this plan describes (`Hand.start` with its button and blinds)."""
+    def start_hand(
+        self,
+        config: Config,
+        deck: Sequence[int],
+        *,
+        straddle: int | None = None,
+        bomb_pot: bool = False,
+    ) -> Hand:
+        """Start the hand this plan describes (`Hand.start` with its button and blinds).
+
+        `straddle`: the seat that straddles (`straddle_seat` must allow it). `bomb_pot`:
+        a bomb pot (RULES.md, Home-game options: "every player dealt in posts the agreed
+        ante ...; no blinds"), in which a player who would have posted a blind to come in
+        (a new player posting at once, one back after missing the blinds) is dealt in on
+        the ante like everyone else, which settles what they owed: the ante is at least a
+        big blind.
+        """
+        seats = self.seats
+        if bomb_pot:
+            seats = tuple(SeatSpec(s.seat, s.stack) for s in seats)
         return Hand.start(
-            config, self.seats, self.button, deck, dead_small_blind=self.dead_small_blind
+            config,
+            seats,
+            self.button,
+            deck,
+            dead_small_blind=self.dead_small_blind,
+            straddle=straddle,
+            bomb_pot=bomb_pot,
+        )
+
+    def straddle_seat(self, config: Config) -> int | None:
+        """The seat that may straddle this hand (`state.straddle_seat`), or None."""
+        return straddle_seat(
+            config, self.seats, self.button, dead_small_blind=self.dead_small_blind
         )
 
 
@@ -234,6 +267,46 @@ def next_positions(
         small_blind=0,
     )
     return None if plan is None else plan.positions
+
+
+def next_straddle_seat(
+    config: Config,
+    seats: Sequence[SeatStatus],
+    *,
+    previous_button: int,
+    last_big_blind: int,
+) -> int | None:
+    """The seat that may straddle the next hand at a cash table if these seats are all
+    still there (`straddle_seat`), or None: who a table lets ask for "straddle next hand"."""
+    plan = deal_in(
+        seats,
+        previous_button=previous_button,
+        last_big_blind=last_big_blind,
+        big_blind=config.big_blind,
+        small_blind=config.small_blind or 0,
+    )
+    return None if plan is None else plan.straddle_seat(config)
+
+
+def bomb_pot_due(hand_number: int, every: int) -> bool:
+    """Whether a table that deals a bomb pot every `every` hands (0: never by itself) deals
+    one as its hand number `hand_number` (its first hand is 1): every `every`-th hand.
+
+    >>> [n for n in range(1, 13) if bomb_pot_due(n, 5)]
+    [5, 10]
+    """
+    return every > 0 and hand_number > 0 and hand_number % every == 0
+
+
+def bomb_pot_vote_passes(votes: int, voters: int) -> bool:
+    """The players' vote for a bomb pot next hand: it passes when every player in the game
+    votes for it (a bomb pot costs everyone an ante, so nobody is outvoted into one). The
+    table counts its players in play, the house bots left out: they go along.
+
+    >>> bomb_pot_vote_passes(3, 4), bomb_pot_vote_passes(4, 4), bomb_pot_vote_passes(0, 0)
+    (False, True, False)
+    """
+    return voters > 0 and votes >= voters
 
 
 def blind_positions(button: int, players: Sequence[int]) -> tuple[int, int]:

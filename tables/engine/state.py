@@ -23,12 +23,12 @@ exactly as it was; no copy or rollback is needed and `act` stays cheap.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from enum import StrEnum
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from tables.engine.config import AnteKind, Config, Game, Structure
+from tables.engine.config import AnteKind, Config, Game, Straddle, Structure
 from tables.engine.errors import RuleError
 from tables.engine.evaluator import describe_high, describe_low, showdown_values
 from tables.engine.records import (
@@ -41,6 +41,7 @@ from tables.engine.records import (
     BoardDealt,
     Burned,
     Called,
+    CardsShown,
     Checked,
     Folded,
     Half,
@@ -52,6 +53,8 @@ from tables.engine.records import (
     PotAwarded,
     Raised,
     Record,
+    RunTwiceOffered,
+    RunTwiceVoted,
     SeatSpec,
     Shown,
     UncalledReturned,
@@ -59,7 +62,7 @@ from tables.engine.records import (
     record_action,
 )
 
-__all__ = ["Action", "Hand", "LegalActions", "SeatSpec", "Street"]
+__all__ = ["Action", "Hand", "LegalActions", "RunTwiceVote", "SeatSpec", "Street", "straddle_seat"]
 
 MAX_PLAYERS = 10
 
@@ -118,6 +121,19 @@ class LegalActions(NamedTuple):
         }
 
 
+class RunTwiceVote(NamedTuple):
+    """An open vote on running the board twice (`Hand.run_twice_vote`): the seats asked, in
+    deal order, and those that have agreed so far."""
+
+    asked: tuple[int, ...]
+    agreed: tuple[int, ...]
+
+    @property
+    def waiting(self) -> tuple[int, ...]:
+        """The seats yet to answer, in deal order."""
+        return tuple(seat for seat in self.asked if seat not in self.agreed)
+
+
 _NOBODY = LegalActions(None)
 _BET = Action.BET
 _RAISE = Action.RAISE
@@ -142,7 +158,9 @@ class Hand:
         "_bet",
         "_bet_count",
         "_bet_size",
+        "_agreed",
         "_board",
+        "_board2",
         "_button",
         "_collected",
         "_config",
@@ -180,6 +198,8 @@ class Hand:
         "_street",
         "_uncapped",
         "_values",
+        "_values2",
+        "_vote",
     )
 
     _acted_at: list[int]
@@ -187,7 +207,9 @@ class Hand:
     _bet: list[int]
     _bet_count: int
     _bet_size: int
+    _agreed: list[int]
     _board: list[int]
+    _board2: list[int]
     _button: int
     _collected: int
     _config: Config
@@ -225,6 +247,8 @@ class Hand:
     _street: int
     _uncapped: bool
     _values: dict[int, tuple[int, int | None]]
+    _values2: dict[int, tuple[int, int | None]]
+    _vote: list[int]
 
     # ------------------------------------------------------------------ building
 
@@ -240,6 +264,8 @@ class Hand:
         deck: Sequence[int],
         *,
         dead_small_blind: bool = False,
+        straddle: int | None = None,
+        bomb_pot: bool = False,
     ) -> Hand:
         """Post antes and blinds, deal the hole cards and wait for the first action.
 
@@ -249,6 +275,8 @@ class Hand:
         button posts the small blind. With `dead_small_blind` (a tournament's dead button,
         `seating.deal_in` decides it) nobody posts the small blind and the first seat left of
         the button posts the big blind; heads-up it is refused, the button posting it there.
+        `straddle` is the seat that posts a straddle (`straddle_seat` says who may);
+        `bomb_pot` makes the hand a bomb pot (see `_post_bomb_pot_antes`).
         """
         deck_t = tuple(deck)
         if len(deck_t) != 52 or set(deck_t) != _FULL_DECK_SET:
@@ -293,6 +321,8 @@ class Hand:
                 "heads-up the button posts the small blind: it cannot be dead",
                 code="heads_up_dead_small_blind",
             )
+        if straddle is not None or bomb_pot:
+            _check_forced_bets(config, specs, button, dead_small_blind, straddle, bomb_pot)
         # Deal order: first seat clockwise (higher number, wrapping) after the button.
         first = 0
         for k, s in enumerate(specs):
@@ -328,6 +358,12 @@ class Hand:
         self._acted_at = [-1] * n
         self._deck = deck_t
         self._board = []
+        # Run it twice (house option): the players asked and those who agreed, by index
+        # (empty: no vote open), and the second run's whole board once it is dealt.
+        self._vote = []
+        self._agreed = []
+        self._board2 = []
+        self._values2 = {}
         self._street = _PREFLOP
         self._actor = -1
         self._limit = config.structure is Structure.LIMIT
@@ -338,7 +374,17 @@ class Hand:
         self._sd_pos = 0
         self._last_aggressor = -1
         self._last_full_raiser = -1
-        self._records = [HandStarted(config, in_seat_order, button, deck_t, bool(dead_small_blind))]
+        self._records = [
+            HandStarted(
+                config,
+                in_seat_order,
+                button,
+                deck_t,
+                bool(dead_small_blind),
+                straddle,
+                bool(bomb_pot),
+            )
+        ]
         records = self._records
         stack = self._stack
         seat_of = self._seats
@@ -348,7 +394,9 @@ class Hand:
         # the main pot), as PokerKit does with ante trimming off.
         sb_i, bb_i = (1, 0) if n == 2 else (-1, 0) if dead_small_blind else (0, 1)
         self._sb_i = sb_i
-        if config.ante_kind is AnteKind.EACH:
+        if bomb_pot:
+            self._post_bomb_pot_antes()
+        elif config.ante_kind is AnteKind.EACH:
             for i in range(n):
                 amount = min(stack[i], config.ante)
                 stack[i] -= amount
@@ -364,9 +412,13 @@ class Hand:
             self._collected += amount
             records.append(AntePosted(seat_of[bb_i], amount, stack[bb_i] == 0))
         assert config.small_blind is not None
-        if sb_i >= 0:
+        if sb_i >= 0 and not bomb_pot:
             self._post(sb_i, config.small_blind, "small")
-        self._post(bb_i, config.big_blind, "big")
+        if not bomb_pot:
+            self._post(bb_i, config.big_blind, "big")
+        if straddle is not None:
+            # RULES.md, Home-game options: "a live straddle of exactly twice the big blind".
+            self._post(self._seat_index[straddle], 2 * config.big_blind, "straddle")
         for i, spec in enumerate(specs if posts else ()):
             if spec.dead_post and stack[i]:
                 amount = min(stack[i], spec.dead_post)
@@ -393,7 +445,15 @@ class Hand:
         self._last_inc = config.big_blind
         self._bet_size = config.big_blind
         self._uncapped = config.uncapped_heads_up and n == 2
-        self._need = [stack[i] > 0 for i in range(n)]
+        if straddle is not None:
+            # RULES.md, Home-game options: "In pot-limit the straddle counts as the last
+            # bet: the pot is counted with it, and the smallest raise is one straddle more";
+            # "the straddler acts last (the action starts on their left)" (for the button's
+            # straddle that is the small blind: "the blinds act first").
+            self._last_inc = 2 * config.big_blind
+            bb_i = self._seat_index[straddle]
+        # A bomb pot has "no betting before the flop": nobody acts, the flop comes at once.
+        self._need = [stack[i] > 0 and not bomb_pot for i in range(n)]
         self._actor = self._next_actor(bb_i + 1)
         if self._actor < 0:
             self._end_round()
@@ -407,6 +467,22 @@ class Hand:
         self._bet[i] += amount
         self._contrib[i] += amount
         self._records.append(BlindPosted(self._seats[i], amount, kind, self._stack[i] == 0))
+
+    def _post_bomb_pot_antes(self) -> None:
+        """RULES.md, Home-game options: "every player dealt in posts the agreed ante (in big
+        blinds); no blinds". Unlike a tournament's antes (dead money, see `start`), each is
+        its player's stake in the pot, as a bet collected before the flop would be: a
+        player all-in on a short ante plays for what they put in, and the pots above it go
+        to the others. With no bet on the table, pot-limit "counts the antes as the pot".
+        """
+        ante = self._config.bomb_pot_ante
+        stack = self._stack
+        for i in range(self._n):
+            amount = min(stack[i], ante)
+            stack[i] -= amount
+            self._contrib[i] += amount
+            self._collected += amount
+            self._records.append(AntePosted(self._seats[i], amount, stack[i] == 0))
 
     @classmethod
     def from_records(cls, records: Sequence[Record]) -> Hand:
@@ -462,6 +538,8 @@ class Hand:
             started.button,
             started.deck,
             dead_small_blind=started.dead_small_blind,
+            straddle=started.straddle,
+            bomb_pot=started.bomb_pot,
         )
 
     def catch_up(self, later: Sequence[Record]) -> None:
@@ -508,6 +586,10 @@ class Hand:
         the rules. Raises RuleError (and changes nothing) when it does not."""
         if isinstance(record, AllInDeclared):
             return self.declare_all_in(record.seat)
+        if isinstance(record, CardsShown):
+            return self.show(record.seat, record.cards)
+        if isinstance(record, RunTwiceVoted):
+            return self.vote_run_twice(record.seat, record.agree, silent=record.silent)
         move = record_action(record)
         if move is None:
             raise RuleError(
@@ -546,6 +628,22 @@ class Hand:
     @property
     def button(self) -> int:
         return self._button
+
+    @property
+    def straddle(self) -> int | None:
+        """The seat that posted a straddle this hand, or None."""
+        return self._started.straddle
+
+    @property
+    def bomb_pot(self) -> bool:
+        """Whether this hand is a bomb pot (antes from everyone, the betting on the flop)."""
+        return self._started.bomb_pot
+
+    @property
+    def _started(self) -> HandStarted:
+        started = self._records[0]
+        assert isinstance(started, HandStarted)
+        return started
 
     @property
     def street(self) -> Street:
@@ -590,6 +688,28 @@ class Hand:
 
     def hole_cards(self, seat: int) -> tuple[int, ...]:
         return self._hole[self._index(seat)]
+
+    @property
+    def current_bet(self) -> int:
+        """The bet to match in this betting round, as a street total (0 before any bet)."""
+        return self._current
+
+    def to_call(self, seat: int) -> int:
+        """The chips ``seat`` would add to call now, at most its stack (0: nothing to call).
+
+        What ``legal_actions().call`` tells the player to act, for any seat dealt in: a
+        pre-action is chosen against it (``tables.engine.preactions``)."""
+        i = self._index(seat)
+        owed = self._current - self._bet[i]
+        return 0 if owed <= 0 else min(owed, self._stack[i])
+
+    def may_bet_later(self, seat: int) -> bool:
+        """Whether ``seat`` may still have a betting decision to make in this hand: dealt in,
+        not folded, not all-in, and the betting not over."""
+        i = self._seat_index.get(seat)
+        if i is None or self._street > _RIVER:
+            return False
+        return not (self._folded[i] or self._declared[i] or self._mucked[i]) and self._stack[i] > 0
 
     def pots(self) -> list[tuple[int, tuple[int, ...]]]:
         """Main pot then side pots as (amount, eligible seats), bets of this street excluded."""
@@ -827,6 +947,8 @@ class Hand:
                 f"seat {seat} is not in this hand", code="seat_not_in_hand", params={"seat": seat}
             )
         if i != self._actor:
+            if self._vote:
+                raise _vote_open()
             if self._actor < 0:
                 raise RuleError("nobody is to act now", code="nobody_to_act")
             actor = self._seats[self._actor]
@@ -1063,7 +1185,7 @@ class Hand:
                 "this table does not treat a timed-out player as all-in",
                 code="no_all_in_on_timeout",
             )
-        if self._street >= _SHOWDOWN:
+        if self._street >= _SHOWDOWN or self._vote:
             raise RuleError("the betting is over", code="betting_over")
         i = self._index(seat)
         if self._folded[i]:
@@ -1129,6 +1251,98 @@ class Hand:
             return j
         return -1
 
+    # ------------------------------------------------------------------ after the hand
+
+    def can_show(self, seat: int, cards: Sequence[int]) -> bool:
+        """Whether `show(seat, cards)` would be accepted."""
+        try:
+            self._check_show(seat, cards)
+        except RuleError:
+            return False
+        return True
+
+    def show(self, seat: int, cards: Sequence[int]) -> list[Record]:
+        """Show some of a seat's own cards once the hand is over; returns the new record.
+
+        RULES.md, Home-game options: "a player may show any of their own cards after the
+        hand ends (won without a showdown or folded). What is shown becomes part of the
+        hand's record; no other card of a folded or mucked hand is ever revealed." Any seat
+        dealt in may show, in as many goes as it likes, any of its cards not yet face up
+        (shown at the showdown or before): a `CardsShown` record with exactly those cards.
+        A RuleError (and nothing changes) for a hand not over, a seat not dealt in, a card
+        the seat did not hold or one already shown.
+
+        >>> from tables.engine.cards import parse_cards
+        >>> from tables.engine.config import Config, Game, Structure
+        >>> config = Config(Game.OMAHA, Structure.POT_LIMIT, big_blind=2)
+        >>> hand = Hand.start(config, [SeatSpec(4, 100), SeatSpec(7, 100)], 7, tuple(range(52)))
+        >>> _ = hand.act(7, Action.FOLD)
+        >>> hand.show(7, parse_cards("2d"))
+        [CardsShown(seat=7, cards=(1,))]
+        >>> hand.show(7, parse_cards("2c"))
+        Traceback (most recent call last):
+        ...
+        tables.engine.errors.RuleError: seat 7 does not hold 2c
+        """
+        record = CardsShown(seat, self._check_show(seat, cards))
+        self._records.append(record)
+        return [record]
+
+    def _check_show(self, seat: int, cards: Sequence[int]) -> tuple[int, ...]:
+        """Validate a show after the hand completely; return its cards as given."""
+        if self._street != _COMPLETE:
+            raise RuleError(
+                "cards are shown once the hand is over, and this hand is not",
+                code="show_before_hand_over",
+            )
+        i = self._index(seat)
+        wanted = tuple(cards)
+        if not wanted:
+            raise RuleError("say which cards to show", code="show_no_cards")
+        hole = self._hole[i]
+        face_up = set(hole) if self._shown[i] else set(self._shown_after().get(i, ()))
+        named: set[int] = set()
+        for card in wanted:
+            if type(card) is not int or not 0 <= card < 52:
+                raise RuleError(
+                    f"{card!r} is not a card", code="not_a_card", params={"card": repr(card)}
+                )
+            text = _card_text(card)
+            if card in named:
+                raise RuleError(
+                    f"{text} is named twice", code="show_card_twice", params={"card": text}
+                )
+            named.add(card)
+            if card not in hole:
+                raise RuleError(
+                    f"seat {seat} does not hold {text}",
+                    code="show_card_not_held",
+                    params={"seat": seat, "card": text},
+                )
+            if card in face_up:
+                raise RuleError(
+                    f"seat {seat} has already shown {text}",
+                    code="show_card_already_shown",
+                    params={"seat": seat, "card": text},
+                )
+        return wanted
+
+    def _shown_after(self) -> dict[int, list[int]]:
+        """The cards each seat (by index) showed after the hand, in the order dealt.
+
+        Only `CardsShown` records follow `HandEnded`, so a hand nobody showed from costs one
+        look at its last record (`view` runs for every snapshot of the table).
+        """
+        records = self._records
+        if self._street != _COMPLETE or not isinstance(records[-1], CardsShown):
+            return {}
+        found: dict[int, set[int]] = {}
+        for r in reversed(records):
+            if not isinstance(r, CardsShown):
+                break
+            found.setdefault(self._seat_index[r.seat], set()).update(r.cards)
+        return {i: [c for c in self._hole[i] if c in shown] for i, shown in found.items()}
+
     # ------------------------------------------------------------------ streets
 
     def _end_round(self) -> None:
@@ -1176,10 +1390,8 @@ class Hand:
                 if not self._shown[j]:
                     self._shown[j] = True
                     records.append(Shown(self._seats[j], self._hole[j]))
-            while self._street < _RIVER:
-                self._deal_street()
-            self._street = _SHOWDOWN
-            self._settle()
+            if not self._offer_run_twice():
+                self._run_out()
             return
         self._deal_street()
         self._current = 0
@@ -1208,6 +1420,154 @@ class Hand:
         self._board.extend(cards)
         self._next_card = p + 1 + count
         self._records.append(BoardDealt(_STREETS[self._street].value, cards))
+
+    def _run_out(self) -> None:
+        """Deal the rest of the board once and settle: nobody can bet any more."""
+        while self._street < _RIVER:
+            self._deal_street()
+        self._street = _SHOWDOWN
+        self._settle()
+
+    # ------------------------------------------------------------------ run it twice
+
+    def _offer_run_twice(self) -> bool:
+        """Open the vote on running the board twice, if this hand may: returns whether it did.
+
+        RULES.md, Home-game options: "offered when all but at most one player still in are
+        all-in and cards are still to come, and no betting can follow" (the caller's case:
+        the hands are turned up). Both runs come from this deck with their burns; with ten
+        players all in before the flop it holds too few cards, and the board is run once.
+        """
+        if not self._config.run_it_twice or self._street >= _RIVER:
+            return False
+        per_run = sum(1 + _BOARD_COUNTS[s] for s in range(self._street + 1, _RIVER + 1))
+        if self._next_card + 2 * per_run > len(self._deck):
+            return False
+        self._vote = self._contender_order(0)
+        self._agreed = []
+        self._actor = -1
+        self._records.append(RunTwiceOffered(tuple(self._seats[j] for j in self._vote)))
+        return True
+
+    @property
+    def run_twice_vote(self) -> RunTwiceVote | None:
+        """The open vote on running the board twice (`Config.run_it_twice`), or None.
+
+        While it is open nobody acts (`to_act` is None) and the hand waits for every player
+        asked to answer with `vote_run_twice`; the table decides how long silence may last.
+        """
+        if not self._vote:
+            return None
+        seats = self._seats
+        agreed = self._agreed
+        return RunTwiceVote(
+            tuple(seats[j] for j in self._vote),
+            tuple(seats[j] for j in self._vote if j in agreed),
+        )
+
+    def can_vote_run_twice(self, seat: int) -> bool:
+        """Whether `vote_run_twice(seat, ...)` would be accepted now."""
+        try:
+            self._check_vote(seat, True, silent=False)
+        except RuleError:
+            return False
+        return True
+
+    def vote_run_twice(self, seat: int, agree: bool, *, silent: bool = False) -> list[Record]:
+        """A player asked whether to run the board twice answers; returns the new records.
+
+        RULES.md, Home-game options: "Every player still in must agree (silence is no)."
+        The first no ends the vote and the board is run once, as without the option; the
+        last yes deals it twice (`_run_twice`). `silent`: the player let the time to answer
+        pass, which is a no. A RuleError (and nothing changes) when no vote is open, for a
+        seat not asked (not in the hand, or folded) or one that has already agreed.
+
+        >>> from tables.engine.config import Config, Game, Structure
+        >>> config = Config(Game.OMAHA, Structure.NO_LIMIT, big_blind=2, run_it_twice=True)
+        >>> hand = Hand.start(config, [SeatSpec(1, 50), SeatSpec(2, 50)], 2, tuple(range(52)))
+        >>> _ = hand.act(2, Action.RAISE, 50)
+        >>> _ = hand.act(1, Action.CALL)
+        >>> hand.run_twice_vote
+        RunTwiceVote(asked=(1, 2), agreed=())
+        >>> _ = hand.vote_run_twice(2, True)
+        >>> _ = hand.vote_run_twice(1, True)
+        >>> len(hand.boards), hand.is_complete
+        (2, True)
+        """
+        i = self._check_vote(seat, agree, silent=silent)
+        self._legal = None
+        records = self._records
+        start = len(records)
+        records.append(RunTwiceVoted(seat, bool(agree), bool(silent)))
+        if not agree:
+            self._vote = []
+            self._agreed = []
+            self._run_out()
+            return records[start:]
+        self._agreed.append(i)
+        if len(self._agreed) == len(self._vote):
+            self._vote = []
+            self._run_twice()
+        return records[start:]
+
+    def _check_vote(self, seat: int, agree: bool, *, silent: bool) -> int:
+        if not self._vote:
+            raise RuleError("no vote on running it twice is open", code="no_run_twice_vote")
+        i = self._seat_index.get(seat)
+        if i is None:
+            raise RuleError(
+                f"seat {seat} is not in this hand", code="seat_not_in_hand", params={"seat": seat}
+            )
+        if i not in self._vote:
+            raise RuleError(
+                f"seat {seat} is not still in the hand, so it is not asked",
+                code="not_asked_run_twice",
+                params={"seat": seat},
+            )
+        if i in self._agreed:
+            raise RuleError(
+                f"seat {seat} has already agreed to run it twice",
+                code="run_twice_answered",
+                params={"seat": seat},
+            )
+        if silent and agree:
+            raise RuleError("silence is no: a silent answer cannot agree", code="silence_is_no")
+        return i
+
+    def _run_twice(self) -> None:
+        """Deal the rest of the board twice and settle each pot's halves on their runs.
+
+        RULES.md, Home-game options: "The remaining board cards are dealt twice from the
+        same shuffled deck, in order, with the usual burns": the first run to the river as
+        usual, then the second from where the first stopped, burn and cards street by
+        street; the second board shares the cards out before the vote.
+        """
+        start = self._street
+        shared = len(self._board)
+        while self._street < _RIVER:
+            self._deal_street()
+        deck = self._deck
+        records = self._records
+        board2 = self._board[:shared]
+        p = self._next_card
+        for street in range(start + 1, _RIVER + 1):
+            count = _BOARD_COUNTS[street]
+            records.append(Burned(deck[p]))
+            cards = deck[p + 1 : p + 1 + count]
+            board2.extend(cards)
+            p += 1 + count
+            records.append(BoardDealt(_STREETS[street].value, cards, 2))
+        self._next_card = p
+        self._board2 = board2
+        self._street = _SHOWDOWN
+        self._settle()
+
+    @property
+    def boards(self) -> tuple[tuple[int, ...], ...]:
+        """The board, or both boards of a hand run twice (the first run first)."""
+        if self._board2:
+            return (tuple(self._board), tuple(self._board2))
+        return (tuple(self._board),)
 
     def _contender_order(self, start: int) -> list[int]:
         n = self._n
@@ -1253,6 +1613,17 @@ class Hand:
             players = [j for j in range(self._n) if not self._folded[j]]
             batch = showdown_values(
                 self._config.game, [self._hole[j] for j in players], self._board
+            )
+            values.update(zip(players, batch, strict=True))
+        return values[i]
+
+    def _value2(self, i: int) -> tuple[int, int | None]:
+        """`_value` on the second run's board (a hand run twice)."""
+        values = self._values2
+        if not values:
+            players = [j for j in range(self._n) if not self._folded[j]]
+            batch = showdown_values(
+                self._config.game, [self._hole[j] for j in players], self._board2
             )
             values.update(zip(players, batch, strict=True))
         return values[i]
@@ -1317,30 +1688,52 @@ class Hand:
         return pots
 
     def _settle(self) -> None:
+        pots = self._pot_list(self._contrib)
+        if self._board2:
+            # RULES.md, Home-game options: "each pot (main and side) is split into two
+            # halves, the odd chip to the first run; each half is settled on its own run's
+            # board by the showdown rules".
+            unit = self._config.chip_unit
+            for k, (amount, eligible) in enumerate(pots):
+                second = amount // (2 * unit) * unit
+                self._settle_pot(k, amount - second, eligible, self._value, 1)
+                self._settle_pot(k, second, eligible, self._value2, 2)
+        else:
+            for k, (amount, eligible) in enumerate(pots):
+                self._settle_pot(k, amount, eligible, self._value, 1)
+        self._finish()
+
+    def _settle_pot(
+        self,
+        k: int,
+        amount: int,
+        eligible: list[int],
+        value: Callable[[int], tuple[int, int | None]],
+        run: int,
+    ) -> None:
+        """Award pot `k` (or, run twice, its half for `run`), hands valued by `value`."""
         unit = self._config.chip_unit
         mucked = self._mucked
-        for k, (amount, eligible) in enumerate(self._pot_list(self._contrib)):
-            live = [j for j in eligible if not mucked[j]]
-            if not live:
-                # Each muck conceded to whoever was still live; the last to muck was.
-                last = max(eligible, key=self._muck_seq.index)
-                self._award(k, last, amount, Half.WHOLE, "")
-                continue
-            if len(live) == 1 and not self._shown[live[0]]:
-                self._award(k, live[0], amount, Half.WHOLE, "")
-                continue
-            values = [self._value(j) for j in live]
-            lows = [v[1] for v in values if v[1] is not None]
-            if lows:
-                low_half = amount // (2 * unit) * unit
-                high_half = amount - low_half
-                best_lo = max(lows)
-                winners = [j for j, v in zip(live, values, strict=True) if v[1] == best_lo]
-                self._split(k, high_half, live, values, Half.HIGH)
-                self._split_among(k, low_half, winners, Half.LOW, describe_low(best_lo))
-            else:
-                self._split(k, amount, live, values, Half.WHOLE)
-        self._finish()
+        live = [j for j in eligible if not mucked[j]]
+        if not live:
+            # Each muck conceded to whoever was still live; the last to muck was.
+            last = max(eligible, key=self._muck_seq.index)
+            self._award(k, last, amount, Half.WHOLE, "", run)
+            return
+        if len(live) == 1 and not self._shown[live[0]]:
+            self._award(k, live[0], amount, Half.WHOLE, "", run)
+            return
+        values = [value(j) for j in live]
+        lows = [v[1] for v in values if v[1] is not None]
+        if lows:
+            low_half = amount // (2 * unit) * unit
+            high_half = amount - low_half
+            best_lo = max(lows)
+            winners = [j for j, v in zip(live, values, strict=True) if v[1] == best_lo]
+            self._split(k, high_half, live, values, Half.HIGH, run)
+            self._split_among(k, low_half, winners, Half.LOW, describe_low(best_lo), run)
+        else:
+            self._split(k, amount, live, values, Half.WHOLE, run)
 
     def _split(
         self,
@@ -1349,12 +1742,15 @@ class Hand:
         live: list[int],
         values: list[tuple[int, int | None]],
         half: Half,
+        run: int = 1,
     ) -> None:
         best = max(v[0] for v in values)
         winners = [j for j, v in zip(live, values, strict=True) if v[0] == best]
-        self._split_among(k, amount, winners, half, describe_high(best))
+        self._split_among(k, amount, winners, half, describe_high(best), run)
 
-    def _split_among(self, k: int, amount: int, winners: list[int], half: Half, text: str) -> None:
+    def _split_among(
+        self, k: int, amount: int, winners: list[int], half: Half, text: str, run: int = 1
+    ) -> None:
         # Equal shares in chip units; odd chips one by one to the tied winners closest to
         # the left of the button (lowest deal index first).
         unit = self._config.chip_unit
@@ -1364,13 +1760,13 @@ class Hand:
         for j in winners:
             extra = min(unit, left)
             left -= extra
-            self._award(k, j, share + extra, half, text)
+            self._award(k, j, share + extra, half, text, run)
 
-    def _award(self, k: int, j: int, amount: int, half: Half, text: str) -> None:
+    def _award(self, k: int, j: int, amount: int, half: Half, text: str, run: int = 1) -> None:
         if amount <= 0:
             return
         self._stack[j] += amount
-        self._records.append(PotAwarded(k, self._seats[j], amount, half, text))
+        self._records.append(PotAwarded(k, self._seats[j], amount, half, text, run))
 
     def _finish(self) -> None:
         self._street = _COMPLETE
@@ -1416,6 +1812,9 @@ class Hand:
             )
         out = self.view(seat)
         out["board"] = out["board"][:board_cards]
+        if out["boards"] is not None:
+            # Run twice: both runs are dealt to the table street by street, side by side.
+            out["boards"] = [board[:board_cards] for board in out["boards"]]
         out["street"] = str(_board_street(board_cards))
         out["to_act"] = None
         out["legal_actions"] = None
@@ -1432,9 +1831,12 @@ class Hand:
     def view(self, seat: int | None = None) -> dict[str, Any]:
         """What `seat` (None: a spectator) may see, JSON-ready.
 
-        Never another player's unshown cards, the undealt deck or the burned cards.
+        Never another player's unshown cards, the undealt deck or the burned cards. A seat's
+        `cards` are its whole hand (the viewer's own, or shown at the showdown); its
+        `shown_after` the cards it chose to show once the hand was over (`show`).
         """
         viewer = self._seat_index.get(seat) if seat is not None else None
+        shown_after = self._shown_after()
         seats_out = []
         for i in range(self._n):
             if self._folded[i]:
@@ -1455,9 +1857,12 @@ class Hand:
                     "status": status,
                     "shown": self._shown[i],
                     "cards": [_card_text(c) for c in self._hole[i]] if visible else None,
+                    # Public once shown after the hand (Hand.show), whoever looks.
+                    "shown_after": [_card_text(c) for c in shown_after.get(i, ())],
                 }
             )
         legal = self.legal_actions()
+        twice = bool(self._board2)
         awards = [
             {
                 "pot": r.pot,
@@ -1465,16 +1870,28 @@ class Hand:
                 "amount": r.amount,
                 "half": str(r.half),
                 "hand": r.hand,
+                **({"run": r.run} if twice else {}),
             }
             for r in self._records
             if type(r) is PotAwarded
         ]
+        vote = self.run_twice_vote
         return {
             "config": dict(_config_json(self._config)),
             "street": str(self.street),
             "button": self._button,
+            "straddle": self.straddle,
+            "bomb_pot": self.bomb_pot,
             "seats": seats_out,
             "board": [_card_text(c) for c in self._board],
+            # Run twice: both whole boards, the first run first (`board` is the first).
+            "boards": (
+                [[_card_text(c) for c in board] for board in self.boards] if twice else None
+            ),
+            # The open vote on running it twice: who is asked and who has agreed.
+            "run_twice": (
+                None if vote is None else {"asked": list(vote.asked), "agreed": list(vote.agreed)}
+            ),
             "pots": [
                 {"amount": amount, "eligible": list(eligible)} for amount, eligible in self.pots()
             ],
@@ -1485,6 +1902,108 @@ class Hand:
             "awards": awards,
             "complete": self.is_complete,
         }
+
+
+def straddle_seat(
+    config: Config,
+    seats: Sequence[SeatSpec],
+    button: int,
+    *,
+    dead_small_blind: bool = False,
+) -> int | None:
+    """The seat that may straddle a hand dealt to `seats` with this button, or None.
+
+    RULES.md, Home-game options: "the player left of the big blind may post a live straddle
+    of exactly twice the big blind"; with the "Mississippi" option (`Straddle.BUTTON`) "the
+    button posts it". None when the table has no straddle; heads-up (the button posts the
+    small blind there and acts first before the flop, so there is no seat left of the big
+    blind to act after it: common practice, followed here, is no straddle heads-up); when
+    the small blind is dead (a tournament's dead button; straddles are a cash table's
+    option); when the player in that position posts to come in (a live or dead blind), or
+    cannot post the whole straddle.
+
+    >>> from tables.engine.config import Game, Structure
+    >>> config = Config(Game.OMAHA, Structure.POT_LIMIT, big_blind=2, straddle=Straddle.BUTTON)
+    >>> straddle_seat(config, [SeatSpec(1, 100), SeatSpec(4, 100), SeatSpec(6, 100)], 6)
+    6
+    >>> straddle_seat(config, [SeatSpec(1, 100), SeatSpec(6, 100)], 6) is None
+    True
+    """
+    spec = _straddle_position(config, seats, button, dead_small_blind)
+    if spec is None or spec.live_post or spec.dead_post or spec.stack < 2 * config.big_blind:
+        return None
+    return spec.seat
+
+
+def _straddle_position(
+    config: Config, seats: Sequence[SeatSpec], button: int, dead_small_blind: bool
+) -> SeatSpec | None:
+    """Who sits where the table's straddle is posted, able to post it or not."""
+    if config.straddle is Straddle.NONE or dead_small_blind or len(seats) < 3:
+        return None
+    order = sorted(seats, key=lambda s: s.seat)
+    first = next((k for k, s in enumerate(order) if s.seat > button), 0)
+    order = order[first:] + order[:first]
+    # Deal order: the small blind, the big blind, the player left of it, ..., the button.
+    if config.straddle is Straddle.UNDER_THE_GUN:
+        return order[2]
+    return order[-1] if order[-1].seat == button else None
+
+
+def _check_forced_bets(
+    config: Config,
+    specs: Sequence[SeatSpec],
+    button: int,
+    dead_small_blind: bool,
+    straddle: int | None,
+    bomb_pot: bool,
+) -> None:
+    """Refuse a straddle or a bomb pot `Hand.start` is asked for that the rules do not allow."""
+    if bomb_pot:
+        if not config.bomb_pot_ante:
+            raise RuleError("this table plays no bomb pots", code="no_bomb_pots")
+        if straddle is not None:
+            raise RuleError(
+                "a bomb pot has no betting before the flop, so no straddle",
+                code="bomb_pot_straddle",
+            )
+        if dead_small_blind or any(s.live_post or s.dead_post for s in specs):
+            raise RuleError(
+                "a bomb pot has no blinds: every player posts the ante and nothing else",
+                code="bomb_pot_blinds",
+            )
+        return
+    if config.straddle is Straddle.NONE:
+        raise RuleError("this table plays no straddle", code="no_straddle")
+    if len(specs) < 3:
+        raise RuleError("there is no straddle heads-up", code="straddle_heads_up")
+    if dead_small_blind:
+        raise RuleError(
+            "there is no straddle when the small blind is dead", code="straddle_dead_small_blind"
+        )
+    spec = _straddle_position(config, specs, button, dead_small_blind)
+    if spec is None:
+        # The button's straddle with the button on an empty seat.
+        raise RuleError("nobody is on the button to straddle", code="straddle_no_button")
+    if spec.seat != straddle:
+        raise RuleError(
+            f"only seat {spec.seat} may straddle this hand, not seat {straddle}",
+            code="straddle_position",
+            params={"position": spec.seat, "seat": straddle},
+        )
+    if spec.live_post or spec.dead_post:
+        raise RuleError(
+            f"seat {straddle} posts a blind to come in and cannot straddle",
+            code="straddle_posting",
+            params={"seat": straddle},
+        )
+    if spec.stack < 2 * config.big_blind:
+        raise RuleError(
+            f"a straddle is twice the big blind, {2 * config.big_blind}; seat {straddle} has"
+            f" {spec.stack}",
+            code="straddle_short",
+            params={"straddle": 2 * config.big_blind, "seat": straddle, "stack": spec.stack},
+        )
 
 
 @lru_cache(maxsize=256)
@@ -1500,6 +2019,13 @@ def _board_street(cards: int) -> Street:
         else Street.FLOP
         if cards == 3
         else (Street.TURN if cards == 4 else Street.RIVER)
+    )
+
+
+def _vote_open() -> RuleError:
+    return RuleError(
+        "the players still in are answering whether to run it twice; nobody acts meanwhile",
+        code="run_twice_vote_open",
     )
 
 

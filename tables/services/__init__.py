@@ -5,19 +5,37 @@
 - ``dealing``: what is due (time-outs, run-out streets, the next hand) and who is dealt in;
 - ``chat``: a line of chat;
 - ``hosting``: the host's controls (pause, resume, close, remove a seat);
+- ``forced_bets``: the straddle and the bomb pot (the host's options and call, a player's
+  straddle and vote, what the next deal is told);
+- ``showing``: a player shows their cards after the hand, until the next one;
+- ``preactions``: a player's move chosen before their turn, set or cleared;
 - ``servers``: the processes serving sockets and their heartbeats;
 - ``tournament``: what a tournament asks of its tables (open, stakes, hold, release, moves);
 - ``common``: the transaction and lock every workflow uses, the error, the broadcast.
 
 Callers use the names below (``services.table_act(...)``); the modules import downwards
-only (``make lint`` checks it): common <- play <- dealing, seating, chat, hosting, servers, tournament.
+only (``make lint`` checks it): common <- play <- dealing, seating, chat, hosting, preactions,
+servers, tournament; common <- showing; common <- play <- forced_bets <- dealing, seating.
 """
 
 from tables.services.chat import chat_post
 from tables.services.common import TableError, may_host, require_user
 from tables.services.dealing import table_tick, tables_due, tables_waiting_on_bots
+from tables.services.forced_bets import (
+    bomb_pot_call,
+    bomb_pot_vote,
+    seat_straddle,
+    table_forced_bets_set,
+)
 from tables.services.hosting import seat_remove, table_close, table_pause, table_resume
-from tables.services.play import ActResult, hand_summary, table_act, table_act_on_loop
+from tables.services.play import (
+    ActResult,
+    hand_summary,
+    run_twice_vote,
+    table_act,
+    table_act_on_loop,
+)
+from tables.services.preactions import pre_action_set
 from tables.services.seating import (
     bot_user,
     default_buy_ins,
@@ -36,6 +54,7 @@ from tables.services.seating import (
     table_create,
 )
 from tables.services.servers import SERVER_NAME, server_heartbeat, servers_forget_gone
+from tables.services.showing import cards_show
 from tables.services.sockets import SocketOpened, socket_open
 from tables.services.tournament import (
     SeatMoved,
@@ -75,14 +94,19 @@ __all__ = [
     "tournament_table_close",
     "tournament_table_open",
     "TableError",
+    "bomb_pot_call",
+    "bomb_pot_vote",
     "bot_user",
+    "cards_show",
     "chat_post",
     "default_buy_ins",
     "hand_summary",
     "may_host",
     "may_open_table",
     "players_may_open_tables",
+    "pre_action_set",
     "require_user",
+    "run_twice_vote",
     "seat_connection",
     "seat_leave",
     "seat_options",
@@ -92,6 +116,7 @@ __all__ = [
     "seat_request_decide",
     "seat_sit_in",
     "seat_sit_out",
+    "seat_straddle",
     "seat_take",
     "server_heartbeat",
     "servers_forget_gone",
@@ -103,6 +128,7 @@ __all__ = [
     "table_pause",
     "table_resume",
     "table_create",
+    "table_forced_bets_set",
     "table_tick",
     "tables_due",
     "tables_waiting_on_bots",

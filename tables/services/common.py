@@ -362,7 +362,10 @@ def seat_clear(seat: Seat) -> None:
     seat.muck_losing = True
     seat.adding = 0
     seat.removing = False
+    seat.straddle_next = seat.votes_bomb_pot = False
     seat.sockets = {}
+    seat.time_bank_ms = seat.time_bank_level = 0
+    seat.pre_action_clear()
     rows.save(seat)
 
 

@@ -17,7 +17,7 @@ from django.utils import timezone
 from tables import live, rows
 from tables.botbrain import decide
 from tables.engine.errors import RuleError
-from tables.engine.seating import ButtonMode, Presence, SeatStatus, deal_in
+from tables.engine.seating import ButtonMode, deal_in
 from tables.engine.state import Hand as EngineHand
 from tables.engines import engine_to_move
 from tables.fairness import deal_new
@@ -30,7 +30,8 @@ from tables.services.common import (
     lock,
     table_write,
 )
-from tables.services.play import after_moves, reveal_street, timeout_move
+from tables.services.forced_bets import forced_bets_choose, forced_bets_spent
+from tables.services.play import after_moves, reveal_street, run_twice_time_out, timeout_move
 
 logger = logging.getLogger(__name__)
 
@@ -53,13 +54,15 @@ def _tick_may_be_due(table_id: int, now: datetime) -> bool:
     # read without the lock stays true until the next read.
     row = (
         Hand.objects.filter(table_id=table_id, ended_at__isnull=True)
-        .values_list("deadline", "to_act", "reveal_at")
+        .values_list("deadline", "to_act", "reveal_at", "vote_until")
         .first()
     )
     if row is not None:
-        deadline, to_act, reveal_at = row
+        deadline, to_act, reveal_at, vote_until = row
         if reveal_at is not None:
             return bool(reveal_at <= now)
+        if vote_until is not None:
+            return bool(vote_until <= now)
         return deadline is not None and deadline <= now and to_act is not None
     table = Table.objects.filter(pk=table_id).values_list("next_hand_at", "closed_at").first()
     if table is None:
@@ -77,6 +80,12 @@ def _table_tick(table_id: int, now: datetime) -> bool:
             return False
         changed(table, reveal_street(table, hand, now))
         return True
+    if hand is not None and hand.vote_until is not None:
+        # The players still in were asked to run it twice: their time to answer is up.
+        if hand.vote_until > now:
+            return False
+        changed(table, run_twice_time_out(table, hand, now))
+        return True
     if hand is not None:
         if hand.deadline is None or hand.deadline > now or hand.to_act is None:
             return False
@@ -90,6 +99,9 @@ def _table_tick(table_id: int, now: datetime) -> bool:
             new = timeout_move(table, engine, seat)
             seat.state = SeatState.SITTING_OUT
             seat.sat_out_reason = TIMED_OUT
+            if table.turn_bank_ms(seat):
+                # The deadline included the player's time bank: it is spent.
+                seat.time_bank_ms = 0
             seat.save()
         changed(table, after_moves(table, hand, engine, new, now))
         return True
@@ -146,26 +158,30 @@ def _bots_back(table: Table, seats: list[Seat]) -> None:
             rows.save(seat, ("state", "sat_out_reason"))
 
 
+def _banks_refill_per_level(table: Table, seats: list[Seat]) -> None:
+    """A tournament table's time banks refill once for each level their players have not
+    been refilled for (``Seat.time_bank_level``, which follows a moved player), before the
+    first hand of the level: between hands, so no turn is drawing on a bank meanwhile."""
+    if not table.is_tournament or not table.time_bank_cap_seconds:
+        return
+    bank = table.time_bank
+    for seat in seats:
+        if seat.user_id is None or seat.is_bot or seat.time_bank_level >= table.time_bank_level:
+            continue
+        levels = table.time_bank_level - seat.time_bank_level
+        seat.time_bank_ms = bank.refilled(seat.time_bank_ms, levels)
+        seat.time_bank_level = table.time_bank_level
+        rows.save(seat, ("time_bank_ms", "time_bank_level"))
+
+
 def _hand_start(table: Table, now: datetime) -> Moved | None:
     """Ask the engine who is dealt in and who posts what, then shuffle, commit and deal."""
     seats = list(table.seats.select_for_update(of=("self",)).select_related("user"))
     _bots_back(table, seats)
+    _banks_refill_per_level(table, seats)
     config = table.config
     plan = deal_in(
-        [
-            SeatStatus(
-                number=s.number,
-                stack=s.stack,
-                state=Presence(s.state),
-                is_new=s.is_new,
-                wait_for_big_blind=s.wait_for_big_blind,
-                owes_small=s.owes_small,
-                owes_big=s.owes_big,
-                leaving=s.leaving,
-            )
-            for s in seats
-            if s.user_id is not None
-        ],
+        [s.deal_status for s in seats if s.user_id is not None],
         previous_button=table.button,
         last_big_blind=table.last_big_blind,
         last_small_blind=table.last_small_blind,
@@ -176,11 +192,13 @@ def _hand_start(table: Table, now: datetime) -> Moved | None:
     if plan is None:
         return None
     deal = deal_new()
+    straddle, bomb_pot = forced_bets_choose(table, plan, seats)
     try:
-        engine = plan.start_hand(config, deal.deck)
+        engine = plan.start_hand(config, deal.deck, straddle=straddle, bomb_pot=bomb_pot)
     except RuleError:
         logger.exception("table %s: the engine refused to start a hand", table.pk)
         return None
+    forced_bets_spent(table, seats, bomb_pot=bomb_pot)
     by_number = {s.number: s for s in seats}
     # Missed blinds: a seated player sitting out whom the big blind passed owes both.
     for number in plan.owe_missed_blinds:
@@ -228,7 +246,8 @@ def tables_due(now: datetime | None = None) -> list[int]:
     """Tables with a time-out or a next hand due: what the periodic sweep ticks."""
     now = now or timezone.now()
     timed_out = Hand.objects.filter(
-        Q(deadline__lte=now) | Q(reveal_at__lte=now), ended_at__isnull=True
+        Q(deadline__lte=now) | Q(reveal_at__lte=now) | Q(vote_until__lte=now),
+        ended_at__isnull=True,
     ).values_list("table_id", flat=True)
     due = Table.objects.filter(
         Q(next_hand_at__lte=now, closed_at__isnull=True) | Q(pk__in=timed_out)

@@ -15,14 +15,26 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tables import kept_rows, live, rows
+from tables.botbrain import run_twice_answer
 from tables.engine.errors import RuleError
+from tables.engine.preactions import KEPT_WHEN_THE_BET_CHANGES, pre_action_move, pre_action_stands
 from tables.engine.records import MOVE_RECORDS, PotAwarded, record_to_json
 from tables.engine.state import Action, Street
 from tables.engine.state import Hand as EngineHand
+from tables.engine.timebank import bank_left
 from tables.engines import engine_of, engine_to_move
 from tables.i18n import hand_awards
-from tables.models import Hand, HandPlayer, LedgerKind, Seat, SeatState, Table, TableLedger
-from tables.notices import REMOVED, notice_add
+from tables.models import (
+    PRE_ACTION_FIELDS,
+    Hand,
+    HandPlayer,
+    LedgerKind,
+    Seat,
+    SeatState,
+    Table,
+    TableLedger,
+)
+from tables.notices import PRE_ACTION_CLEARED, REMOVED, notice_add
 from tables.scheduling import schedule_tick
 from tables.services.common import (
     NO_CHIPS,
@@ -33,14 +45,16 @@ from tables.services.common import (
     cash_out,
     changed,
     changed_on_loop,
+    current_hand,
     display_name,
+    lock,
     next_hand_time,
     require_user,
     schedule_next_hand,
     table_close_now,
     table_write,
 )
-from tables.timing import TURN_SECONDS, runout_step_seconds
+from tables.timing import RUN_TWICE_VOTE_SECONDS, TURN_SECONDS, runout_step_seconds
 
 
 @dataclass(frozen=True)
@@ -187,28 +201,50 @@ def _move(
     except RuleError as exc:
         raise TableError.from_rule("illegal_action", exc) from None
     back = seat.state == SeatState.SITTING_OUT and seat.sat_out_reason == TIMED_OUT
+    bank = bank_after_turn(table, seat, hand, now)
     ends = on_loop and (engine.is_complete or engine.street == Street.SHOWDOWN)
-    if not locked and (back or not (_only_records(engine, seats) or ends)):
+    if not locked and (
+        back or bank is not None or not (_only_records(engine, seats, hand) or ends)
+    ):
         raise _NeedsTransaction
     if back:
         # Acting again shows the player is back: they play the next hand too.
         seat.state = SeatState.PLAYING
         seat.sat_out_reason = ""
         rows.save(seat, ("state", "sat_out_reason"))
+    if bank is not None:
+        # The move came after the turn's own time: the bank pays for what it took.
+        seat.time_bank_ms = bank
+        rows.save(seat, ("time_bank_ms",))
     return after_moves(table, hand, engine, new, now, seats, on_loop=on_loop)
 
 
-def _only_records(engine: EngineHand, seats: dict[int, Seat]) -> bool:
+def _only_records(engine: EngineHand, seats: dict[int, Seat], hand: Hand) -> bool:
     """Whether the move's only writes are its records, the hand's turn clock and the
     version: the hand goes on, to a player who decides for themselves (``after_moves``
-    makes no move for them and touches no other row)."""
+    makes no move for them and touches no other row; with a pre-action chosen at the
+    table, it may make one, or drop it: ``_pre_actions_follow``)."""
     if engine.is_complete or engine.to_act is None or engine.street == Street.SHOWDOWN:
+        return False
+    if any(s.pre_action_in(hand.number) for s in seats.values()):
         return False
     actor = seats.get(engine.to_act)
     return actor is not None and not (
         actor.leaving
         or (actor.state == SeatState.SITTING_OUT and actor.sat_out_reason == TIMED_OUT)
     )
+
+
+def bank_after_turn(table: Table, seat: Seat, hand: Hand, now: datetime) -> int | None:
+    """What is left of ``seat``'s time bank when its player acts at ``now`` on their turn,
+    or None when the turn did not draw on it (the move came in the turn's own time, or the
+    player has no bank to draw on). The hand's deadline includes the bank (``after_moves``),
+    so the time to it is what the bank still holds (``tables.engine.timebank``)."""
+    bank = table.turn_bank_ms(seat)
+    if not bank or hand.deadline is None:
+        return None
+    left = bank_left(bank, (hand.deadline - now) // timedelta(milliseconds=1))
+    return left if left < bank else None
 
 
 def timeout_move(table: Table, engine: EngineHand, seat: Seat) -> list[Any]:
@@ -224,6 +260,64 @@ def timeout_move(table: Table, engine: EngineHand, seat: Seat) -> list[Any]:
     if Action.CHECK in legal.actions:
         return engine.act(seat.number, Action.CHECK)
     return engine.act(seat.number, Action.FOLD)
+
+
+def _pre_action_due(table: Table, hand: Hand, engine: EngineHand, seat: Seat) -> list[Any] | None:
+    """The records of the move ``seat``'s player chose before their turn, made now that it
+    has come, as ``Hand.act`` makes the player's own (the engine says what a pre-action
+    becomes: ``tables.engine.preactions``); None when they chose none, or when it was
+    dropped (cleared, and the player told): they decide for themselves."""
+    chosen = seat.pre_action_in(hand.number)
+    if chosen is None:
+        return None
+    move = pre_action_move(chosen, engine.street, engine.legal_actions())
+    records = None
+    if move is not None:
+        try:
+            records = engine.act(seat.number, *move)
+        except RuleError:
+            records = None
+    # Made, it is spent; dropped in the round it was chosen for, the bet changed: news.
+    told = records is None and engine.street == chosen.street
+    _pre_action_drop(table, engine, seat, told=told)
+    return records
+
+
+def _pre_actions_follow(
+    table: Table, hand: Hand, engine: EngineHand, seats: dict[int, Seat]
+) -> None:
+    """Drop the pre-actions the hand has overtaken, so their players see it before their
+    turn: the amount to call changed ("call 40" after a raise to 120), a new betting round
+    began, the player is out of the betting, or the hand is over."""
+    for seat in seats.values():
+        chosen = seat.pre_action_in(hand.number)
+        if chosen is None:
+            continue
+        if engine.is_complete or not engine.may_bet_later(seat.number):
+            _pre_action_drop(table, engine, seat, told=False)
+        elif not pre_action_stands(chosen, engine.street, engine.to_call(seat.number)):
+            # A new round is no news (the bar offers that round's choices); a changed bet is.
+            _pre_action_drop(table, engine, seat, told=engine.street == chosen.street)
+
+
+def _pre_action_drop(table: Table, engine: EngineHand, seat: Seat, *, told: bool) -> None:
+    """Clear ``seat``'s pre-action; ``told``: tell its player the bet it was chosen against
+    has changed ("Your call 40 was cleared: the bet is now 120")."""
+    chosen = seat.pre_action_in(seat.pre_action_hand or 0)
+    seat.pre_action_clear()
+    rows.save(seat, PRE_ACTION_FIELDS)
+    if (
+        told
+        and chosen is not None
+        and chosen.kind not in KEPT_WHEN_THE_BET_CHANGES
+        and seat.user_id is not None
+    ):
+        notice_add(
+            table.pk,
+            seat.user_id,
+            PRE_ACTION_CLEARED,
+            {"kind": chosen.kind.value, "amount": chosen.to_call, "bet": engine.current_bet},
+        )
 
 
 def seats_locked(table: Table) -> dict[int, Seat]:
@@ -268,8 +362,12 @@ def after_moves(
             # Away: checked when free, else folded, without waiting (a tournament's absent
             # player is dealt in, posts and is blinded away).
             new += timeout_move(table, engine, seat)
+        elif (chosen := _pre_action_due(table, hand, engine, seat)) is not None:
+            # The player chose this move before their turn: made now, as their own.
+            new += chosen
         else:
             break
+    new += _run_twice_answers_now(engine, seats)
     added = [record_to_json(r) for r in new]
     hand.records = hand.records + added
     if on_loop and engine.is_complete:
@@ -279,6 +377,9 @@ def after_moves(
         )
     if on_loop and engine.street == Street.SHOWDOWN:
         raise _NeedsTransaction  # a showdown that waits on somebody: not a simple end
+    _pre_actions_follow(table, hand, engine, seats)
+    if engine.run_twice_vote is None:
+        hand.vote_until = None
     if engine.is_complete and engine.runout_from is not None and hand.board_shown is None:
         # The engine has run the board out; the table deals it street by street (ticks
         # move it on), and the chips move when the river is out.
@@ -286,18 +387,106 @@ def after_moves(
         _next_reveal(table, hand, now)
     elif engine.is_complete:
         ended = _hand_finish(table, hand, engine, seats, now)
+    elif engine.run_twice_vote is not None:
+        _run_twice_clock(table, hand, now)
     else:
         if hand.to_act != engine.to_act or any(_is_move(r) for r in new):
+            actor = seats.get(engine.to_act) if engine.to_act is not None else None
             hand.to_act = engine.to_act
             hand.turn_started_at = now
-            hand.deadline = now + timedelta(seconds=TURN_SECONDS)
+            # The player's time bank is part of the deadline: they draw on it when the
+            # turn's own time runs out, and time out only once it is spent too.
+            bank = table.turn_bank_ms(actor) if actor is not None else 0
+            hand.deadline = now + timedelta(seconds=TURN_SECONDS, milliseconds=bank)
             hand.turn_extended = False
             # No timer task per turn: the sweep (every second) applies a passed deadline, so
             # a move costs no scheduling and a restart forgets nothing.
-            actor = seats.get(engine.to_act) if engine.to_act is not None else None
             # Asked for by ``changed``, once the move is written.
             wake_bot = actor is not None and actor.is_bot
     return Moved(hand, engine, seats, tuple(added), wake_bot=wake_bot, hand_ended=ended)
+
+
+def _run_twice_answers_now(engine: EngineHand, seats: dict[int, Seat]) -> list[Any]:
+    """The answers nobody waits for when the players still in are asked to run it twice.
+
+    A house bot answers at once, by its rule (``botbrain.run_twice_answer``), so a table
+    of bots never waits; a player away (timed out, or leaving when the hand ends) says
+    nothing, and silence is no (RULES.md, Home-game options).
+    """
+    new: list[Any] = []
+    vote = engine.run_twice_vote
+    for number in vote.waiting if vote is not None else ():
+        if engine.run_twice_vote is None:
+            break  # a no ended it
+        seat = seats[number]
+        if seat.is_bot:
+            new += engine.vote_run_twice(number, run_twice_answer(seat.bot_style))
+        elif seat.leaving or (
+            seat.state == SeatState.SITTING_OUT and seat.sat_out_reason == TIMED_OUT
+        ):
+            new += engine.vote_run_twice(number, False, silent=True)
+    return new
+
+
+def _run_twice_clock(table: Table, hand: Hand, now: datetime) -> None:
+    """The vote on running it twice is open: nobody's turn, and the sweep closes it at
+    ``vote_until`` (``run_twice_time_out``), when the silent are taken as no."""
+    hand.to_act = None
+    hand.deadline = None
+    hand.turn_started_at = None
+    hand.turn_extended = False
+    if hand.vote_until is None:
+        hand.vote_until = now + timedelta(seconds=RUN_TWICE_VOTE_SECONDS)
+        schedule_tick(table.pk, RUN_TWICE_VOTE_SECONDS)
+
+
+def run_twice_time_out(table: Table, hand: Hand, now: datetime) -> Moved:
+    """The time to answer is up: the first player still silent says no for them all
+    (RULES.md, Home-game options: "silence is no"), and the board is run once."""
+    engine = engine_to_move(hand)
+    seats = seats_locked(table)
+    vote = engine.run_twice_vote
+    new = [] if vote is None else engine.vote_run_twice(vote.waiting[0], False, silent=True)
+    return after_moves(table, hand, engine, new, now, seats)
+
+
+@table_write
+def run_twice_vote(
+    table_id: int,
+    user: Any,
+    hand_id: int,
+    agree: bool,
+    *,
+    seat: int | None = None,
+    now: datetime | None = None,
+) -> int:
+    """``user`` answers whether to run the board twice in hand ``hand_id``; returns the
+    table's new version.
+
+    Votes are not turns: every player asked answers when they like, in any order, so no
+    version is checked, only that the hand is still the one asked about. ``seat``, when
+    given, must be the player's own (a player answers for nobody else). The engine refuses
+    a vote that is not open, a player not still in the hand, or one who already agreed.
+    """
+    now = now or timezone.now()
+    require_user(user)
+    table = lock(table_id)
+    seats = seats_locked(table)
+    mine = next((s for s in seats.values() if s.user_id == user.pk), None)
+    if mine is None:
+        raise TableError("not_seated", _("you have no seat at this table"))
+    if seat is not None and seat != mine.number:
+        raise TableError("not_your_seat", _("you may answer only for your own seat"))
+    hand = current_hand(table)
+    if hand is None or hand.pk != hand_id:
+        raise TableError("stale", _("that hand is over: your answer came too late"))
+    engine = engine_to_move(hand)
+    try:
+        new = engine.vote_run_twice(mine.number, agree)
+    except RuleError as exc:
+        raise TableError.from_rule("illegal_action", exc) from None
+    changed(table, after_moves(table, hand, engine, new, now, seats))
+    return table.version
 
 
 def _next_reveal(table: Table, hand: Hand, now: datetime) -> None:
@@ -366,6 +555,7 @@ def _hand_finish(
             seat.stack = table.max_buy_in
         elif seat.stack <= 0:
             _out_of_chips(seat)
+        _bank_refill(table, seat)
         finished.append(seat)
     # The players' seats in one statement, not one round trip each.
     rows.save_many(finished)
@@ -386,6 +576,13 @@ def _hand_close(hand: Hand, engine: EngineHand, seats: dict[int, Seat], now: dat
     names = {n: display_name(s) for n, s in seats.items()}
     hand.summary = hand_summary(engine.records, names)[:300]
     hand.awards = hand_awards(engine.records, names)
+
+
+def _bank_refill(table: Table, seat: Seat) -> None:
+    """A cash table's time bank refills by its set amount for each hand played, up to its
+    cap (a tournament's refills once per level instead: ``dealing``)."""
+    if table.time_bank_cap_seconds and not seat.is_bot:
+        seat.time_bank_ms = table.time_bank.refilled(seat.time_bank_ms)
 
 
 def _out_of_chips(seat: Seat) -> None:
@@ -426,6 +623,7 @@ def _hand_end_on_loop(
         seat.stack = stack
         if stack <= 0:
             _out_of_chips(seat)
+        _bank_refill(table, seat)
     return tuple(seats[number] for number in final), next_hand_time(table, now)
 
 

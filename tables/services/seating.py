@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from series.permissions import is_director
-from tables.engine.config import Game, Structure
+from tables.engine.config import Game, Straddle, Structure
 from tables.engine.errors import RuleError
 from tables.engine.state import Action
 from tables.engine.state import Hand as EngineHand
@@ -47,6 +47,7 @@ from tables.services.common import (
     seat_of,
     table_write,
 )
+from tables.services.forced_bets import forced_bets_check
 from tables.services.play import after_moves
 from tables.services.servers import SERVER_NAME
 from tables.timing import RECONNECT_BONUS_SECONDS
@@ -91,6 +92,14 @@ def table_create(
     all_in_on_disconnect: bool = False,
     uncapped_heads_up: bool = False,
     pot_assumes_small_blind_call: bool = False,
+    run_it_twice: bool = False,
+    time_bank_seconds: int = 0,
+    time_bank_refill_seconds: int = 0,
+    time_bank_cap_seconds: int = 0,
+    straddle: str = Straddle.NONE.value,
+    bomb_pot_ante: int = 0,
+    bomb_pot_every: int = 0,
+    bomb_pot_by_vote: bool = False,
     private: bool = False,
     check_permission: bool = True,
 ) -> Table:
@@ -108,6 +117,7 @@ def table_create(
     max_buy_in = max(default_max, min_buy_in) if max_buy_in is None else max_buy_in
     if min_buy_in <= 0 or max_buy_in < min_buy_in:
         raise TableError("bad_table", _("the maximum buy-in must be at least the minimum"))
+    forced_bets_check(straddle, bomb_pot_ante, bomb_pot_every)
     table = Table(
         name=name,
         game=game,
@@ -123,12 +133,21 @@ def table_create(
         all_in_on_disconnect=all_in_on_disconnect,
         uncapped_heads_up=uncapped_heads_up,
         pot_assumes_small_blind_call=pot_assumes_small_blind_call,
+        run_it_twice=run_it_twice,
+        time_bank_seconds=time_bank_seconds,
+        time_bank_refill_seconds=time_bank_refill_seconds,
+        time_bank_cap_seconds=time_bank_cap_seconds,
+        straddle=straddle,
+        bomb_pot_ante=bomb_pot_ante,
+        bomb_pot_every=bomb_pot_every,
+        bomb_pot_by_vote=bomb_pot_by_vote,
         is_private=private,
         invite_token=secrets.token_urlsafe(24) if private else "",
         created_by=created_by if getattr(created_by, "is_authenticated", False) else None,
     )
     try:
         _stakes = table.config  # the engine validates the stakes
+        _bank = table.time_bank  # and the time bank
     except RuleError as exc:
         raise TableError.from_rule("bad_table", exc) from None
     table.save()
@@ -190,6 +209,8 @@ def seat_take(
     seat.wait_for_big_blind = wait_for_big_blind
     seat.owes_small = seat.owes_big = False
     seat.leaving = False
+    # A house bot never draws on a time bank (``Table.turn_bank_ms``).
+    seat.time_bank_ms = 0 if bot_style else table.time_bank.starting_ms
     seat.save()
     TableLedger.objects.create(
         table=table, user=user, seat=seat_number, kind=LedgerKind.BUY_IN, amount=buy_in

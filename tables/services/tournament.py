@@ -32,6 +32,7 @@ from django.utils.translation import gettext_lazy as _
 from tables import broadcast, rows
 from tables.engine.config import AnteKind, Game, Structure
 from tables.engine.errors import RuleError
+from tables.engine.timebank import TimeBank
 from tables.models import BOT_STYLES, Seat, SeatState, Table, TableKind
 from tables.services.common import (
     TableError,
@@ -62,13 +63,15 @@ BOT_NAMES = (
 
 @dataclass(frozen=True)
 class Stakes:
-    """The blinds, ante and (limit) bets a hand is dealt at."""
+    """The blinds, ante and (limit) bets a hand is dealt at, and the number of the
+    tournament's level they belong to (the time bank refills once per level)."""
 
     small_blind: int
     big_blind: int
     ante: int = 0
     ante_kind: str = AnteKind.NONE.value
     big_bet: int | None = None
+    level: int = 0
 
 
 @dataclass(frozen=True)
@@ -107,6 +110,10 @@ def _apply_stakes(table: Table, stakes: Stakes) -> None:
     table.ante = stakes.ante
     table.ante_kind = stakes.ante_kind if stakes.ante else AnteKind.NONE.value
     table.big_bet = stakes.big_bet
+    # Never back: a level the clock takes back and gives again is not refilled twice. A
+    # table without a time bank has nothing to refill, and its stakes alone are news.
+    if table.time_bank_cap_seconds:
+        table.time_bank_level = max(table.time_bank_level, stakes.level)
     try:
         table.config  # noqa: B018 - the engine validates the stakes
     except RuleError as exc:
@@ -124,10 +131,13 @@ def tournament_table_open(
     raise_cap: int | None = 4,
     uncapped_heads_up: bool = False,
     pot_assumes_small_blind_call: bool = False,
+    time_bank: TimeBank | None = None,
     rng: random.Random | None = None,
 ) -> Table:
     """Open a tournament table with its players (seat number -> ``Sitter``), held until its
-    first release. The first hand's button goes to a seat drawn at random (TDA 7)."""
+    first release. The first hand's button goes to a seat drawn at random (TDA 7). With a
+    ``time_bank``, each player (not a house bot) starts with its starting seconds, refilled
+    from the next level on (``Stakes.level``)."""
     if not 2 <= seat_count <= 10:
         raise TableError("bad_table", _("a table has 2 to 10 seats"))
     if any(not 1 <= n <= seat_count for n in sitters):
@@ -145,6 +155,10 @@ def tournament_table_open(
         pot_assumes_small_blind_call=pot_assumes_small_blind_call,
         held=True,
     )
+    if time_bank is not None:
+        table.time_bank_seconds = time_bank.start
+        table.time_bank_refill_seconds = time_bank.refill
+        table.time_bank_cap_seconds = time_bank.cap
     _apply_stakes(table, stakes)
     # deal_in gives the first hand's button to the first player after ``button``.
     table.button = (rng or secrets.SystemRandom()).randint(1, seat_count) - 1
@@ -157,10 +171,17 @@ def tournament_table_open(
             bot_style=sitters[n].bot_style if n in sitters else "",
             stack=sitters[n].stack if n in sitters else 0,
             state=SeatState.PLAYING if n in sitters else SeatState.EMPTY,
+            time_bank_ms=_starting_bank(table, sitters[n]) if n in sitters else 0,
+            time_bank_level=table.time_bank_level if n in sitters else 0,
         )
         for n in range(1, seat_count + 1)
     )
     return table
+
+
+def _starting_bank(table: Table, sitter: Sitter) -> int:
+    """A newcomer's time bank: the table's starting seconds (none for a house bot)."""
+    return 0 if sitter.bot_style else table.time_bank.starting_ms
 
 
 def _tournament_table(table_id: int) -> Table:
@@ -177,9 +198,10 @@ def table_stakes_set(table_id: int, stakes: Stakes) -> bool:
     """The stakes of the next hand (a hand in play keeps its own); True if they changed."""
     table = _tournament_table(table_id)
     before = (table.small_blind, table.big_blind, table.ante, table.ante_kind, table.big_bet)
+    level = table.time_bank_level
     _apply_stakes(table, stakes)
     after = (table.small_blind, table.big_blind, table.ante, table.ante_kind, table.big_bet)
-    if before == after:
+    if before == after and level == table.time_bank_level:
         return False
     changed(table)
     return True
@@ -287,6 +309,9 @@ def seat_move(from_table_id: int, from_seat: int, to_table_id: int, to_seat: int
         new.sat_out_reason = old.sat_out_reason
         new.is_new = True
         new.muck_losing = old.muck_losing
+        # The time bank goes with the player, with the level it was last refilled for.
+        new.time_bank_ms = old.time_bank_ms
+        new.time_bank_level = old.time_bank_level
         seat_clear(old)
         rows.save(new)
         if not target.held and target.next_hand_at is None and current_hand(target) is None:
@@ -317,6 +342,8 @@ def seat_place(table_id: int, number: int, sitter: Sitter) -> Seat:
     seat.stack = sitter.stack
     seat.state = SeatState.PLAYING
     seat.is_new = True
+    seat.time_bank_ms = _starting_bank(table, sitter)
+    seat.time_bank_level = table.time_bank_level
     rows.save(seat)
     if not table.held and table.next_hand_at is None and current_hand(table) is None:
         schedule_next_hand(table, timezone.now())

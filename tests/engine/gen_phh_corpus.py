@@ -109,8 +109,11 @@ def omaha_state(
     big_bet: int,
     stacks: Sequence[int],
     automations: tuple[Automation, ...] = AUTOMATIONS,
+    ante_trimming: bool = False,
 ) -> State:
-    """A PokerKit state for one of the six codes, limit capped at four bets a round."""
+    """A PokerKit state for one of the six codes, limit capped at four bets a round.
+
+    `ante_trimming` as the file's `ante_trimming_status` (a bomb pot's antes are stakes)."""
     hi_lo, structure = CODES[code]
     limit = structure is BettingStructure.FIXED_LIMIT
     # Pre-flop PokerKit counts raises only; the big blind is our first bet.
@@ -135,7 +138,7 @@ def omaha_state(
         hand_types,
         streets,
         structure,
-        False,
+        ante_trimming,
         list(antes),
         list(blinds),
         0,
@@ -368,6 +371,7 @@ class OmahaHandHistory(HandHistory):
             big,
             self.starting_stacks,
             automations,
+            bool(self.ante_trimming_status),
         )
 
 

@@ -89,17 +89,21 @@ def test_uniform_antes_and_limit_fields_map_to_the_config() -> None:
     assert (config.ante, config.ante_kind, config.uncapped_heads_up) == (1, AnteKind.EACH, False)
 
 
-def test_a_straddle_is_refused_with_a_clear_error() -> None:
+def test_a_second_straddle_or_one_of_another_size_is_refused_with_a_clear_error() -> None:
+    # RULES.md, Home-game options: "a live straddle of exactly twice the big blind" ...
+    # "Only one straddle a hand." (One is read: tests/engine/test_straddle_bomb_pot.py.)
     text = """
 variant = "NO"
-antes = [0, 0, 0]
-blinds_or_straddles = [1, 2, 4]
+antes = [0, 0, 0, 0]
+blinds_or_straddles = [1, 2, 4, 8]
 min_bet = 2
-starting_stacks = [100, 100, 100]
+starting_stacks = [100, 100, 100, 100]
 actions = []
 """
-    with pytest.raises(PhhError, match="straddle"):
+    with pytest.raises(PhhError, match="only one straddle"):
         parse_phh(text).config()
+    with pytest.raises(PhhError, match="twice the big blind"):
+        parse_phh(text.replace("[1, 2, 4, 8]", "[1, 2, 6, 0]")).config()
 
 
 def test_button_antes_are_refused() -> None:

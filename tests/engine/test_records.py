@@ -19,12 +19,14 @@ from tables.engine.records import (
     Bet,
     BoardDealt,
     Called,
+    CardsShown,
     Checked,
     Folded,
     HandStarted,
     Mucked,
     PotAwarded,
     Raised,
+    RunTwiceVoted,
     Shown,
     record_action,
 )
@@ -38,7 +40,18 @@ def test_the_module_examples_hold() -> None:
 
 
 def test_the_moves_are_exactly_the_records_a_player_makes() -> None:
-    moves = {Folded, Checked, Called, Bet, Raised, AllInDeclared, Shown, Mucked}
+    moves = {
+        Folded,
+        Checked,
+        Called,
+        Bet,
+        Raised,
+        AllInDeclared,
+        Shown,
+        Mucked,
+        CardsShown,
+        RunTwiceVoted,
+    }
     assert set(MOVE_RECORDS) == moves
     assert all(cls in RECORD_TYPES.values() for cls in MOVE_RECORDS)
 

@@ -20,7 +20,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from contextlib import closing
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -101,6 +102,24 @@ def _migrated_sqlite(env: dict[str, str]) -> Path:
             Path(f"{building}-shm").unlink(missing_ok=True)
             building.replace(template)
     return template
+
+
+@contextmanager
+def served_table(tmp_path: Path, setup: str, **extra: str) -> Iterator[tuple[str, int]]:
+    """``manage.py serve`` (daphne and the embedded Celery that deals and moves the bots) on
+    a SQLite file of its own, after ``setup`` (a ``manage.py shell`` script whose output ends
+    with the table's id) made the table; its address and the table's id. ``extra``: more
+    environment (``TABLES_BOT_THINK_MS``, ``TABLES_NEXT_HAND_DELAY_MS``...)."""
+    env = server_env(DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}", **extra)
+    env.pop("REDIS_URL", None)  # embedded mode: one process, the in-memory broker
+    migrate(env)
+    table_id = int(manage(env, "shell", "-c", setup).split()[-1])
+    port = free_port()
+    process = start_serve(env, port, log=tmp_path / "serve.log")
+    try:
+        yield f"http://127.0.0.1:{port}", table_id
+    finally:
+        stop(process)
 
 
 def _log(path: Path | None) -> Any:

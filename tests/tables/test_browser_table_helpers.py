@@ -176,16 +176,18 @@ def test_a_heads_up_hand_with_the_table_s_helpers(
     shoot(ann, "helper-ann")
     shoot(first, "flop-bet-min")
 
-    # The keyboard shortcuts are listed behind the toolbar's "?".
-    ann.get_by_role("group").filter(has_text="Keyboard shortcuts").locator("summary").click()
-    expect(ann.locator(".keys-list")).to_contain_text("check or call")
+    # The keyboard shortcuts are listed in a dialog behind the toolbar's "Keyboard".
+    ann.get_by_role("button", name="Keyboard").click()
+    keys_dialog = ann.get_by_role("dialog", name="Keyboard shortcuts")
+    expect(keys_dialog).to_contain_text("check or call")
     ann.screenshot(path=str(ARTIFACTS / "table2-keys-laptop.png"))
     ann.set_viewport_size(PHONE)
-    keys = ann.locator(".keys-list").bounding_box()
+    keys = keys_dialog.bounding_box()
     assert keys and keys["x"] >= 0 and keys["x"] + keys["width"] <= PHONE["width"], keys
     ann.screenshot(path=str(ARTIFACTS / "table2-keys-phone.png"))
     ann.set_viewport_size(LAPTOP)
-    ann.locator(".keys summary").click()
+    ann.keyboard.press("Escape")
+    expect(keys_dialog).to_be_hidden()
 
     # The helper's words for each code the server sends (tables.live.HIGH_CODES).
     words = ann.evaluate(HELPER_WORDS)

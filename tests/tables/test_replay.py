@@ -36,8 +36,9 @@ pytestmark = pytest.mark.django_db
 
 SNAPSHOT_SEAT_KEYS = {"seat", "player", "stack", "state", "bet", "folded", "all_in", "card_count"}
 SNAPSHOT_HAND_KEYS = {
-    "id", "number", "button", "street", "board", "pots", "to_act", "deadline",
+    "id", "number", "button", "straddle", "bomb_pot", "street", "board", "pots", "to_act", "deadline",
     "countdown_from", "commitment", "equity", "pot_equity", "results", "reveal", "complete",
+    "boards", "run_twice",
 }  # fmt: skip
 
 

@@ -31,6 +31,8 @@ from django.utils.translation import gettext_noop, ngettext
 
 from series import amounts
 from series.models import Event, Player
+from tables.engine.errors import RuleError
+from tables.i18n import render, rule_message
 from tournaments import selectors, summaries
 from tournaments.errors import NameInUse, TournamentError
 from tournaments.models import (
@@ -73,6 +75,9 @@ TOURNAMENT_SETTINGS = (
     "payout_basis_points",
     "balance_threshold",
     "hand_for_hand_minutes",
+    "time_bank_seconds",
+    "time_bank_refill_seconds",
+    "time_bank_cap_seconds",
 )
 EVENT_SETTINGS = ("game", "structure", "buy_in", "fee", "starting_stack")
 
@@ -100,6 +105,10 @@ LOCKED_AFTER_START = (
     "reentries_allowed",
     "reentry_until_level",
     "payout_basis_points",
+    # The live tables are opened with the time bank (and new ones must match them).
+    "time_bank_seconds",
+    "time_bank_refill_seconds",
+    "time_bank_cap_seconds",
 )
 
 NAME_MAX = Player._meta.get_field("name").max_length or 100
@@ -175,6 +184,26 @@ def _check_amounts(tournament: Tournament) -> None:
                 )
 
 
+# The engine's name of each time bank setting (``TimeBank``'s refusals name one), and ours.
+TIME_BANK_SETTINGS = {
+    "start": "time_bank_seconds",
+    "refill": "time_bank_refill_seconds",
+    "cap": "time_bank_cap_seconds",
+}
+
+
+def _check_time_bank(tournament: Tournament) -> None:
+    """The online time bank as the engine has it (RULES.md, Home-game options)."""
+    for name in TIME_BANK_SETTINGS.values():
+        _check_int(tournament, name, minimum=0, optional=False)
+    try:
+        tournament.time_bank  # noqa: B018 - the engine checks the settings together
+    except RuleError as exc:
+        message, params = rule_message(exc)
+        field = TIME_BANK_SETTINGS[str(exc.params.get("setting", "cap"))]
+        raise TournamentError(render(message, params), field=field) from None
+
+
 def _validate(tournament: Tournament) -> None:
     """Check a tournament's settings together; raise ``TournamentError`` on the first fault."""
     event = tournament.event
@@ -198,6 +227,7 @@ def _validate(tournament: Tournament) -> None:
             _("Hand-for-hand takes 0 to 3 minutes off the clock per hand."),
             field="hand_for_hand_minutes",
         )
+    _check_time_bank(tournament)
     if tournament.bounty > event.buy_in:
         raise TournamentError(
             _("The bounty (%(bounty)s) cannot be more than the buy-in (%(buy_in)s).")

@@ -112,6 +112,7 @@ def stakes_now(tournament: Tournament, now: datetime | None = None) -> tables.St
         ante=row.ante if row.ante_kind != "none" else 0,
         ante_kind=row.ante_kind if row.ante else "none",
         big_bet=(row.big_bet or 2 * big) if limit else None,
+        level=state.level_number,
     )
 
 
@@ -292,6 +293,7 @@ def _first_level_stakes(tournament: Tournament) -> tables.Stakes:
         ante=first.ante,
         ante_kind=first.ante_kind if first.ante else "none",
         big_bet=(first.big_bet or 2 * big) if limit else None,
+        level=1,
     )
 
 
@@ -323,6 +325,7 @@ def _open_live(
         raise_cap=tournament.raise_cap,
         uncapped_heads_up=tournament.uncapped_heads_up,
         pot_assumes_small_blind_call=tournament.pot_assumes_small_blind_call,
+        time_bank=tournament.time_bank,
         rng=rng,
     )
     tt.live_table = live
