@@ -53,10 +53,10 @@ FRENCH = {
         "une relance à %(amount)s est inférieure au minimum de %(minimum)s"
     ),
     "cannot check facing a bet of %(bet)s; call %(call)s or fold": (
-        "impossible de dire parole face à une mise de %(bet)s ; suivez %(call)s ou couchez-vous"
+        "impossible de dire parole face à une mise de %(bet)s\u00a0; suivez %(call)s ou couchez-vous"
     ),
     "there is no showdown yet; %(action)s is not possible": (
-        "ce n’est pas encore l’abattage ; « %(action)s » n’est pas possible"
+        "ce n’est pas encore l’abattage\u00a0; « %(action)s » n’est pas possible"
     ),
     "Live tables": "Tables en direct",
     "%(name)s wins %(amount)s": "%(name)s gagne %(amount)s",
@@ -165,7 +165,7 @@ def test_a_refusal_is_worded_in_the_active_language(french: None) -> None:
     message, params = rule_message(caught.value)
     with translation.override("fr"):
         assert render(message, params) == (
-            "impossible de dire parole face à une mise de 40 ; suivez 20 ou couchez-vous"
+            "impossible de dire parole face à une mise de 40\u00a0; suivez 20 ou couchez-vous"
         )
     with translation.override("en"):
         assert render(message, params) == "cannot check facing a bet of 40; call 20 or fold"
@@ -178,7 +178,7 @@ def test_a_moves_name_inside_a_refusal_is_worded_too(french: None) -> None:
     message, params = rule_message(caught.value)
     with translation.override("fr"):
         assert render(message, params) == (
-            "ce n’est pas encore l’abattage ; « jeter ses cartes » n’est pas possible"
+            "ce n’est pas encore l’abattage\u00a0; « jeter ses cartes » n’est pas possible"
         )
 
 
