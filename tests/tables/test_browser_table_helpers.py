@@ -36,6 +36,8 @@ pytestmark = needs_chromium
 
 CONTRAST = """
 (node) => {
+  // A node a new snapshot has just replaced has no style: null, and the caller asks again.
+  if (!node.isConnected) return null;
   const style = getComputedStyle(node);
   const rgb = (text) => text.match(/[\\d.]+/g).slice(0, 3).map(Number);
   const lum = ([r, g, b]) => {
@@ -108,8 +110,13 @@ def test_a_heads_up_hand_with_the_table_s_helpers(
     # Empty seats: the "Sit" buttons (bob, not seated) and the "Seat n" labels (ann, seated)
     # are opaque plates with at least 4.5:1 contrast.
     for node in (bob.locator(".sit-button").first, ann.locator(".seat-open").first):
-        found = node.evaluate(CONTRAST)
-        assert found["opaque"] and found["ratio"] >= 4.5, found
+        found = None
+        for _ in range(50):
+            found = node.evaluate(CONTRAST)
+            if found is not None:
+                break
+            time.sleep(0.1)
+        assert found is not None and found["opaque"] and found["ratio"] >= 4.5, found
     take_seat(bob, 4)
 
     # The hand helper is off by default; ann turns it on (kept in her browser).
