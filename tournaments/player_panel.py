@@ -117,6 +117,11 @@ def panel_context(
         "my_table_url": my_table_url(tournament, entry),
         "lobby_url": reverse("tournaments:lobby", args=[tournament.pk]),
         "on_table": table.pk if table is not None else None,
+        # Where a form of the panel comes back to without htmx: the page it is shown on,
+        # never the fragment that refreshed it (``tables:table_panels``).
+        "back_url": reverse("tables:table", args=[table.pk])
+        if table is not None
+        else reverse("tournaments:lobby", args=[tournament.pk]),
         "bubble": table_bubble_note(tournament, table),
     }
 

@@ -117,6 +117,20 @@ def test_a_live_table_page_shows_the_player_their_rebuy_and_spectators_the_lobby
     assert "Rebuy:" not in text
 
 
+def test_the_panels_forms_come_back_to_the_table_not_to_the_fragment(
+    online_tournament, online_night
+) -> None:
+    table_id = TournamentTable.objects.get(tournament=online_tournament, number=1).live_table_id
+    # The table's panels refresh from their own URL; a form posted without htmx must come
+    # back to the table's page, not to that fragment.
+    html = client_of("ann").get(reverse("tables:table_panels", args=[table_id])).content.decode()
+    back = reverse("tables:table", args=[table_id])
+    assert f'name="next" value="{back}"' in html
+    assert reverse("tables:table_panels", args=[table_id]) not in html
+    lobby = client_of("ann").get(lobby_url(online_tournament)).content.decode()
+    assert f'name="next" value="{lobby_url(online_tournament)}"' in lobby
+
+
 def test_a_cash_table_has_no_panels(online_tournament, online_night) -> None:
     from .conftest_lobby import cash_table
 
