@@ -7,7 +7,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
 from django.utils import timezone
 
 from series import scoring
@@ -222,6 +222,8 @@ class ProfileResult:
     knockouts: int
     paid_in: int
     points: Decimal
+    # Another player of the event holds the same place ("3 (tied)").
+    tied: bool = False
 
     @property
     def net(self) -> int:
@@ -297,7 +299,14 @@ def player_profile(player: Player) -> PlayerProfile:
     rows = (
         Result.objects.filter(player=player)
         .select_related("event__season")
-        .annotate(field=Subquery(field))
+        .annotate(
+            field=Subquery(field),
+            tied=Exists(
+                Result.objects.filter(event=OuterRef("event"), place=OuterRef("place")).exclude(
+                    pk=OuterRef("pk")
+                )
+            ),
+        )
         .order_by("event__starts_at", "event__pk")
     )
     return PlayerProfile(
@@ -312,6 +321,7 @@ def player_profile(player: Player) -> PlayerProfile:
                 knockouts=r.knockouts,
                 paid_in=r.paid_in,
                 points=r.points,
+                tied=r.tied,
             )
             for r in rows
         ],

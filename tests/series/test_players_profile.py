@@ -136,3 +136,16 @@ def test_the_profile_queries_do_not_grow_with_the_events(client: Client, db: Non
     for number in range(2, 12):
         finished_event(s, [(ben, 1, 40, 25), (ann, 2, 0, 25)], number=number)
     assert queries() == few
+
+
+def test_a_shared_place_reads_tied_on_the_profile(client: Client) -> None:
+    # TDA: players out on one hand with equal stacks share the place.
+    s = season()
+    ann, ben, cal = account("Ann"), account("Ben"), account("Cal")
+    finished_event(s, [(ben, 1, 60, 25), (ann, 2, 10, 25), (cal, 2, 10, 25)], number=1)
+    profile = player_profile(Player.objects.get(name="Ann"))
+    assert [(r.place, r.tied) for r in profile.results] == [(2, True)]
+    body = client.get(reverse("series:player", args=[ann.pk])).content.decode()
+    assert "2 (tied)" in body
+    alone = client.get(reverse("series:player", args=[ben.pk])).content.decode()
+    assert "(tied)" not in alone
