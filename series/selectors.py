@@ -152,10 +152,11 @@ def event_results(event: Event) -> QuerySet[Result]:
     )
 
 
-def places_tied(results: Iterable[Result]) -> frozenset[int]:
-    """The places two or more of ``results`` hold (players who tie share one), for
-    ``place_shown``: "3 (tied)"."""
-    held = Counter(result.place for result in results)
+def places_tied(rows: Iterable[Any]) -> frozenset[int]:
+    """The places two or more of ``rows`` hold (players who tie share one), for
+    ``place_shown``: "3 (tied)". ``rows`` are results, or a tournament's entries (a row
+    without a place, a re-entered entry or a player still in, holds none)."""
+    held = Counter(row.place for row in rows if row.place is not None)
     return frozenset(place for place, count in held.items() if count > 1)
 
 

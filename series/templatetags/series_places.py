@@ -3,7 +3,7 @@
 "3", or "3 (tied)" when players share it (TDA: players out on one hand with equal stacks,
 or at different tables on one hand-for-hand hand, share the place and its prize; a director
 may also type a shared place into the event's results). ``tied`` is the set of shared
-places (``series.selectors.places_tied``, ``tournaments.services.results.places_tied``) or
+places (``series.selectors.places_tied``) or
 a row's own True/False; a missing place ("re-entered", a player still in) shows "–".
 
 Here, below both apps, so the series' pages and the tournaments' (``tournament_places``

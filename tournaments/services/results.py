@@ -39,6 +39,7 @@ from series.amounts import chips as said_chips
 from series.amounts import money as said_money
 from series.elision import for_name
 from series.request_values import id_or_none
+from series.selectors import places_tied
 from tournaments import icm as icm_model
 from tournaments import payouts as payout_rules
 from tournaments.errors import TournamentError
@@ -178,13 +179,6 @@ def prizes_of_places(
     except payout_rules.PayoutError:
         return {}
     return {e.pk: share for e, share in zip(placed, shares, strict=True)}
-
-
-def places_tied(entries: Iterable[Entry]) -> frozenset[int]:
-    """The places two or more of ``entries`` hold: players who tie share one place (a
-    re-entered entry holds none, its player's last entry does)."""
-    held = Counter(e.place for e in entries if e.place is not None)
-    return frozenset(place for place, count in held.items() if count > 1)
 
 
 def results_overview(tournament: Tournament) -> ResultsOverview:
