@@ -9,6 +9,12 @@ class SeriesConfig(AppConfig):
     verbose_name = _("Series")
 
     def ready(self) -> None:
+        from django.db.backends.signals import connection_created
+
+        from series.names import sqlite_collation_register
+
+        # Lists of players sort by name as a reader expects on SQLite too (series.names).
+        connection_created.connect(sqlite_collation_register, dispatch_uid="series-names")
         # Permissions are created by post_migrate too, so the Directors group is filled in
         # after them rather than in a data migration, where they may not exist yet.
         post_migrate.connect(_ensure_directors_group, sender=self)

@@ -11,6 +11,7 @@ from django.utils.translation import ngettext_lazy
 
 from series import amounts
 from series.models import Player
+from series.names import NameOrder
 from series.request_values import INTEGER_MAX, SMALLINT_MAX
 
 # The browser's own check for the amounts; the service refuses a negative one with a
@@ -22,7 +23,7 @@ class CorrectionRowForm(forms.Form):
     """One player's row of the corrected results."""
 
     player = forms.ModelChoiceField(
-        label=_("player"), queryset=Player.objects.order_by("name", "pk"), required=False
+        label=_("player"), queryset=Player.objects.order_by(NameOrder("name"), "pk"), required=False
     )
     # Money bounded as ``Result``'s (``series.amounts``), places by their integer column,
     # counts by their small-integer one.
@@ -112,6 +113,6 @@ class MergeForm(forms.Form):
     )
     account = forms.ModelChoiceField(
         label=_("account"),
-        queryset=User.objects.filter(is_active=True).order_by("username"),
+        queryset=User.objects.filter(is_active=True).order_by(NameOrder("username"), "pk"),
         empty_label=_("choose an account"),
     )

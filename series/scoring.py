@@ -29,6 +29,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from django.utils.translation import gettext as _
 
 from series.formula import Formula, FormulaError
+from series.names import name_key
 from series.net import net_result
 
 SQUARE_ROOT = "sqrt"
@@ -187,7 +188,7 @@ def _ranks(
     for player_id, t in tallies.items():
         best = t.best_finish if t.best_finish is not None else math.inf
         keys[player_id] = (t.events < min_events, -t.points, -t.wins, best, -t.events)
-    order = sorted(keys, key=lambda p: (keys[p], names.get(p, ""), p))
+    order = sorted(keys, key=lambda p: (keys[p], name_key(names.get(p, "")), p))
     ranked: list[tuple[int, int, bool]] = []
     previous: tuple[bool, Decimal, int, float, int] | None = None
     rank = 0

@@ -21,6 +21,7 @@ from series.models import (
     StandingPoint,
     Transfer,
 )
+from series.names import NameOrder
 from series.net import net_result
 
 
@@ -74,7 +75,7 @@ def season_current(now: datetime | None = None) -> Season | None:
 
 
 def _with_winners_and_field(events: QuerySet[Event]) -> QuerySet[Event]:
-    winners = Result.objects.filter(place=1).select_related("player").order_by("player__name")
+    winners = Result.objects.filter(place=1).select_related("player").order_by(NameOrder("player__name"), "pk")
     return events.annotate(field_size=Count("results")).prefetch_related(
         Prefetch("results", queryset=winners, to_attr="winners")
     )
@@ -148,7 +149,7 @@ def event_results(event: Event) -> QuerySet[Result]:
     return (
         Result.objects.filter(event=event)
         .select_related("player")
-        .order_by("place", "player__name", "pk")
+        .order_by("place", NameOrder("player__name"), "pk")
     )
 
 
@@ -189,7 +190,7 @@ def standings_of(season: Season) -> QuerySet[Standing]:
     return (
         Standing.objects.filter(season=season)
         .select_related("player")
-        .order_by("rank", "player__name", "player_id")
+        .order_by("rank", NameOrder("player__name"), "player_id")
     )
 
 
@@ -334,7 +335,7 @@ def guests_with_results() -> QuerySet[Player]:
     return (
         Player.objects.filter(user__isnull=True)
         .annotate(result_count=Count("results"))
-        .order_by("name", "pk")
+        .order_by(NameOrder("name"), "pk")
     )
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db.models import QuerySet, Sum
 
+from series.names import name_key
 from series.permissions import is_director
 from tables import fairness
 from tables.engine import phh
@@ -199,7 +200,7 @@ def table_ledger(table: Table) -> dict[str, Any]:
         row["stack"] = stacks.get(user_id, 0)
         row["seated"] = user_id in stacks
         row["net"] = row["cash_out"] + row["stack"] - row["bought_in"]
-    rows_out = sorted(players.values(), key=lambda r: (-r["net"], r["name"]))
+    rows_out = sorted(players.values(), key=lambda r: (-r["net"], name_key(r["name"])))
     return {
         "entries": [
             {

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from django.urls import reverse
 from django.utils import timezone
 
+from series.names import name_key
 from tournaments import selectors
 from tournaments.models import DealOffer, DealState, Entry, EntryState, Tournament, TournamentTable
 from tournaments.services import offers
@@ -67,7 +68,7 @@ def deal_view(offer: DealOffer | None, entry: Entry | None) -> dict[str, Any] | 
         }
         for answer in answers
     ]
-    lines.sort(key=lambda line: (-(line["prize"] or 0), -(line["stack"] or 0), line["name"]))
+    lines.sort(key=lambda line: (-(line["prize"] or 0), -(line["stack"] or 0), name_key(line["name"])))
     mine = next((line for line in lines if line["mine"]), None)
     return {
         "offer": offer,
@@ -75,7 +76,7 @@ def deal_view(offer: DealOffer | None, entry: Entry | None) -> dict[str, Any] | 
         "mine": mine,
         "can_answer": offer.state == DealState.OPEN and mine is not None and not mine["answer"],
         "waiting": sum(1 for line in lines if not line["answer"]),
-        "waiting_names": sorted(line["name"] for line in lines if not line["answer"]),
+        "waiting_names": sorted((line["name"] for line in lines if not line["answer"]), key=name_key),
     }
 
 

@@ -12,10 +12,11 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from django.db.models import Count, Q, QuerySet, Sum
-from django.db.models.functions import Coalesce, Lower
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from series.models import Player
+from series.names import NameOrder
 from tables.models import Hand, Seat
 from tournaments import clock
 from tournaments.models import (
@@ -140,7 +141,7 @@ def players_matching(text: str, limit: int = SUGGESTIONS_MAX) -> list[Player]:
     if not text:
         return []
     found = _players_with_events().filter(name__icontains=text)
-    by_name = (Lower("name"), "pk")
+    by_name = (NameOrder("name"), "pk")
     starting = list(found.filter(name__istartswith=text).order_by(*by_name)[:limit])
     inside = list(found.exclude(name__istartswith=text).order_by(*by_name)[: limit - len(starting)])
     return starting + inside

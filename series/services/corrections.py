@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from series.models import Event, Player, Result, ResultChange
+from series.names import name_key
 from series.services.settle import settle_up_refresh
 from series.services.standings import standings_schedule
 
@@ -140,7 +141,7 @@ def results_validate(rows: Sequence[Row], names: Mapping[int, str]) -> None:
                 % {"player": names[row.player_id], "place": row.place, "field": field}
             )
     by_place: dict[int, list[str]] = {}
-    for row in sorted(rows, key=lambda r: (r.place, names[r.player_id])):
+    for row in sorted(rows, key=lambda r: (r.place, name_key(names[r.player_id]))):
         by_place.setdefault(row.place, []).append(names[row.player_id])
     expected = 1
     previous: tuple[int, list[str]] | None = None

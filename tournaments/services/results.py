@@ -38,6 +38,7 @@ from series.amounts import CHIPS_MAX, PRIZE_MAX
 from series.amounts import chips as said_chips
 from series.amounts import money as said_money
 from series.elision import for_name
+from series.names import name_key
 from series.request_values import id_or_none
 from series.selectors import places_tied
 from tournaments import icm as icm_model
@@ -1171,7 +1172,7 @@ def _results(entries: Sequence[Entry], tournament: Tournament) -> list[dict[str,
                 + sum(1 for e in player_entries if e.addon) * tournament.addon_price,
             }
         )
-    results.sort(key=lambda r: (r["place"] is None, r["place"] or 0, r["player_name"]))
+    results.sort(key=lambda r: (r["place"] is None, r["place"] or 0, name_key(r["player_name"])))
     return results
 
 

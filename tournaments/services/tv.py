@@ -22,6 +22,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from series.names import name_key
 from tournaments.clock import ClockRow
 from tournaments.colour_ups import colour_ups
 from tournaments.errors import TournamentError
@@ -228,7 +229,7 @@ def _results(tournaments: Sequence[Tournament]) -> dict[int, dict[str, Any]]:
 
 
 def _standing(placed: Iterable[dict[str, Any]], *, deal: bool) -> dict[str, Any]:
-    ranked = sorted(placed, key=lambda p: (p["place"], p["name"].casefold()))
+    ranked = sorted(placed, key=lambda p: (p["place"], name_key(p["name"])))
     places = [
         {
             "place": p["place"],

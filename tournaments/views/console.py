@@ -37,6 +37,7 @@ from django.utils.translation import pgettext
 from series import request_values
 from series.elision import for_name
 from series.models import Player
+from series.names import name_key
 from tournaments import selectors
 from tournaments.errors import NameInUse, TournamentError
 from tournaments.forms import RebuyForm, WalkInForm
@@ -108,7 +109,7 @@ def _entry_rows(tournament: Tournament) -> list[dict[str, Any]]:
     for entry in listed:
         if entry.player_id not in newest or entry.number > newest[entry.player_id].number:
             newest[entry.player_id] = entry
-    listed.sort(key=lambda e: (STATE_ORDER.get(e.state, 9), e.player.name.casefold(), e.number))
+    listed.sort(key=lambda e: (STATE_ORDER.get(e.state, 9), name_key(e.player.name), e.number))
     # A player is put out from their own row once at least two are in play (the results
     # section's form for several out on one hand asks the same); moves are the room's.
     in_play = [entry for entry in listed if entry.state == EntryState.PLAYING]

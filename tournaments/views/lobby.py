@@ -38,6 +38,7 @@ from django.views.decorators.http import require_GET, require_POST
 from redis.exceptions import RedisError
 
 from series import amounts, request_values
+from series.names import NameOrder
 from tables.models import Table
 from tournaments import player_panel, selectors
 from tournaments.errors import TournamentError
@@ -65,7 +66,7 @@ def lobby_public_context(tournament: Tournament) -> dict[str, Any]:
             state__in=(EntryState.REGISTERED, EntryState.PLAYING, EntryState.OUT),
         )
         .select_related("player")
-        .order_by("player__name", "number")
+        .order_by(NameOrder("player__name"), "number")
     )
     seats = selectors.live_seats_of(tournament)
     live_ids = selectors.live_tables_of(tournament)
