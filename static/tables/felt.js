@@ -307,6 +307,7 @@ function drawSeat(ring, seat, angle, snap, winners, options) {
     const n = snap.seats.length;
     const button = el("div", "dealer-button", gettext("D"));
     button.title = gettext("Dealer button");
+    button.dataset.angle = angle;
     place(button, angle + 0.42 * (4 / Math.max(n, 4)), 0.74, 0.72);
     ring.append(button);
   }
@@ -408,4 +409,53 @@ export function renderFelt(felt, snap, options) {
     drawSeat(ring, seat, seatAngle((index - anchor + n) % n, n), snap, winners, options);
   });
   drawCenter(felt.querySelector(".felt-center"), snap);
+  keepClear(felt);
+  if (!felt.dataset.keptClear && window.ResizeObserver) {
+    // The seats sit by percentages: a new size can bring them onto the button or the hand line.
+    felt.dataset.keptClear = "1";
+    new ResizeObserver(() => keepClear(felt)).observe(felt);
+  }
+}
+
+/* Whether two boxes come closer than `gap` pixels. */
+function overlaps(a, b, gap = 0) {
+  return a.left < b.right + gap && b.left < a.right + gap && a.top < b.bottom + gap && b.top < a.bottom + gap;
+}
+
+const SEAT_PARTS = ".seat-plate, .seat-cards .pc, .seat-badges, .shown-label, .seat-open, .sit-button, .bet";
+
+/* The dealer button and the hand line, kept clear of the seats, bets and board as laid out
+ * now: the button at the first free spot between its seat and the centre (nearest the seat
+ * first, then a little to either side), the hand line under the pots if a seat covers it. */
+function keepClear(felt) {
+  const ring = felt.querySelector(".seat-ring");
+  const center = felt.querySelector(".felt-center");
+  const info = center.querySelector(".hand-info");
+  const boxes = (root, selector) => [...root.querySelectorAll(selector)].map((node) => node.getBoundingClientRect());
+  const seats = boxes(ring, SEAT_PARTS);
+  if (info) {
+    info.classList.remove("hand-info-low");
+    if (seats.some((box) => overlaps(box, info.getBoundingClientRect()))) info.classList.add("hand-info-low");
+  }
+  const button = ring.querySelector(".dealer-button");
+  if (!button || !ring.offsetWidth) return;
+  const obstacles = seats.concat(boxes(center, ".board .pc, .board-run-label, .pots, .hand-info, .bomb-pot-tag, .run-twice-note, .results"));
+  const angle = Number(button.dataset.angle);
+  const [w, h] = [ring.offsetWidth, ring.offsetHeight];
+  // From the seat towards the centre, in pixels of the ring; `side` is across that line.
+  const seatX = (w / 2) * Math.cos(angle);
+  const seatY = (h / 2) * Math.sin(angle);
+  const length = Math.hypot(seatX, seatY) || 1;
+  const start = [button.style.left, button.style.top];
+  for (const reach of [0.8, 0.72, 0.64, 0.56, 0.48, 0.4, 0.32, 0.24]) {
+    for (const side of [0, 16, -16, 32, -32, 48, -48]) {
+      const x = w / 2 + seatX * reach - (seatY / length) * side;
+      const y = h / 2 + seatY * reach + (seatX / length) * side;
+      button.style.left = ((100 * x) / w).toFixed(2) + "%";
+      button.style.top = ((100 * y) / h).toFixed(2) + "%";
+      const box = button.getBoundingClientRect();
+      if (!obstacles.some((other) => overlaps(box, other, 2))) return;
+    }
+  }
+  [button.style.left, button.style.top] = start;
 }

@@ -16,7 +16,7 @@ from pathlib import Path
 import polib
 import pytest
 from django.conf import settings
-from playwright.sync_api import Browser, Route, sync_playwright
+from playwright.sync_api import Browser, Route, expect, sync_playwright
 
 from tests.browser import ARTIFACTS, launch_chromium, needs_chromium
 
@@ -133,3 +133,65 @@ def test_no_seat_state_is_cut_in_french(browser: Browser, name: str, viewport: d
     page.screenshot(path=str(ARTIFACTS / f"seat-labels-{name}.png"))
     cut = [(text, needs, has) for text, needs, has in page.evaluate(MEASURE) if needs > has]
     assert cut == []
+
+
+def _dealt(count: int, button: int) -> dict[str, object]:
+    """A hand at a full table of `count` seats: everyone's cards, a bet before each seat."""
+    seats = [
+        {
+            "seat": number,
+            "player": {"id": number, "name": f"Player {number}"},
+            "bot": False,
+            "connected": True,
+            "state": "playing",
+            "stack": 1000,
+            "bet": 4 * number,
+            "folded": False,
+            "all_in": False,
+            "card_count": 4,
+            **({"cards": ["As", "Kd", "9h", "2c"]} if number == 1 else {}),
+        }
+        for number in range(1, count + 1)
+    ]
+    hand = {"number": 1, "street": "preflop", "board": [], "pots": [], "button": button}
+    return {"table": {"id": 1, "name": "Chez Ann", "seat_count": count}, "seats": seats,
+            "hand": hand, "you": {"seat": 1}}
+
+
+# What the dealer button and the hand line touch: ["D", part, seat] and ["line", part, seat].
+TOUCHES = """() => {
+  const box = (node) => node.getBoundingClientRect();
+  const hit = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const seat = (node) => (node.closest("[data-seat]") || { dataset: {} }).dataset.seat || "";
+  const button = box(document.querySelector(".dealer-button"));
+  const line = box(document.querySelector(".hand-info"));
+  const touches = [];
+  document.querySelectorAll(".seat-plate, .seat-cards .pc, .bet, .board .pc").forEach((node) => {
+    if (hit(button, box(node))) touches.push(["D", node.className, seat(node)]);
+  });
+  document.querySelectorAll(".seat-plate, .seat-cards, .bet, .dealer-button").forEach((node) => {
+    if (hit(line, box(node))) touches.push(["line", node.className, seat(node)]);
+  });
+  return touches;
+}"""
+
+
+def test_the_dealer_button_and_hand_line_stay_clear_on_a_phone(browser: Browser) -> None:
+    page = browser.new_context(viewport=PHONE, locale="fr-FR").new_page()
+    page.route(f"{ORIGIN}/**", _serve)
+    page.goto(f"{ORIGIN}/")
+    page.wait_for_selector("body[data-drawn]")
+    touches = []
+    for count in (6, 10):
+        for button in range(1, count + 1):
+            page.evaluate(
+                """async (snap) => {
+                  const { renderFelt } = await import("/static/tables/felt.js");
+                  renderFelt(document.querySelector(".felt"), snap, {});
+                }""",
+                _dealt(count, button),
+            )
+            expect(page.locator(".hand-info")).to_be_visible()
+            touches += [(count, button, *touch) for touch in page.evaluate(TOUCHES)]
+    page.screenshot(path=str(ARTIFACTS / "dealer-button-phone.png"))
+    assert touches == []
