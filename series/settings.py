@@ -15,6 +15,7 @@ import os
 import secrets
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -56,6 +57,13 @@ DEBUG = env_bool("DEBUG", False)
 # game on one machine, where the settings below have safe defaults of their own.
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 EMBEDDED = not REDIS_URL
+
+
+def _channels_prefix(url: str) -> str:
+    """The channel layer's prefix for ``redis://host:port/db``: ``asgi``, then ``-db<n>``
+    for a database other than 0."""
+    db = urlsplit(url).path.strip("/") or "0"
+    return "asgi" if db == "0" else f"asgi-db{db}"
 
 
 def _kept_secret_key() -> str:
@@ -200,7 +208,14 @@ else:
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             # redis-py's pool refuses a 101st connection in use instead of waiting; a table's
             # sockets connecting at once (group_add each) need more at peak.
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "max_connections": 1000}]},
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "max_connections": 1000}],
+                # Redis pub/sub ignores the database number: two sites (or two test workers)
+                # on one Redis server with databases apart would still hear each other's
+                # groups ("table-1" is table 1 of both). Named after the database, the groups
+                # are as apart as the keys; database 0 keeps channels' own prefix.
+                "prefix": _channels_prefix(REDIS_URL),
+            },
         }
     }
     CACHES = {

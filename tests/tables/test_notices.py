@@ -3,8 +3,6 @@ of the player's pages has shown them, sent at once to the pages they have open."
 
 from __future__ import annotations
 
-import os
-
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
@@ -124,11 +122,6 @@ async def test_a_removed_player_s_page_says_why_at_once(
 
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.skipif(
-    bool(os.environ.get("REDIS_URL")),
-    reason="failed once in CI's parallel run on Redis (the notice was not there when the "
-    "socket opened) and passes alone there: to be found, not hidden for long",
-)
 async def test_a_notice_waits_for_a_player_with_no_page_open(
     seated_table: Table, players: list[User], director: User
 ) -> None:
