@@ -72,7 +72,9 @@ def _send(table_id: int, message: dict[str, Any]) -> None:
         logger.exception("broadcast to %s failed", group)
 
 
-def _log_failure(sent: Future[Any]) -> None:
+def _log_failure(sent: Future[Any] | asyncio.Task[Any]) -> None:
+    if sent.cancelled():
+        return
     error = sent.exception()
     if error is not None:
         logger.error("a broadcast failed", exc_info=error)
@@ -177,12 +179,7 @@ def _gather(
 def _release(loop: asyncio.AbstractEventLoop, layer: Any, table_id: int) -> None:
     version, wire = _gathering.pop(table_id)
     sent = loop.create_task(layer.group_send(table_group(table_id), _changed(version, wire)))
-    sent.add_done_callback(_log_task_failure)
-
-
-def _log_task_failure(sent: asyncio.Task[Any]) -> None:
-    if not sent.cancelled() and sent.exception() is not None:
-        logger.error("a broadcast failed", exc_info=sent.exception())
+    sent.add_done_callback(_log_failure)
 
 
 def _changed(version: int, wire: dict[str, Any] | None) -> dict[str, Any]:

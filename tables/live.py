@@ -606,7 +606,7 @@ def _build_shared(state: _TableState) -> _Shared:
         "min_buy_in": table.min_buy_in,
         "max_buy_in": table.max_buy_in,
         "all_in_on_disconnect": table.all_in_on_disconnect,
-        "run_it_twice": table.config.run_it_twice,
+        "run_it_twice": table.run_it_twice and not table.is_tournament,
         "time_bank": (
             {
                 "start": table.time_bank_seconds,

@@ -167,7 +167,7 @@ def bomb_pot_vote(table_id: int, user: Any, yes: bool) -> Seat:
     rows.save(seat, ("votes_bomb_pot",))
     seats = list(seats_locked(table).values())
     voters = bomb_pot_voters(seats)
-    votes = sum(1 for s in voters if s.votes_bomb_pot or s.pk == seat.pk)
+    votes = sum(1 for s in voters if s.votes_bomb_pot)
     if yes and bomb_pot_vote_passes(votes, len(voters)):
         table.bomb_pot_next = True
         _clear_votes(seats)

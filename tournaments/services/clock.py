@@ -38,7 +38,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from series.permissions import is_director
-from tournaments import broadcast, payouts
+from tournaments import broadcast, payouts, selectors
 from tournaments import structures as pure
 from tournaments.clock import (
     MOST_CHIPS,
@@ -1074,15 +1074,9 @@ def clock_dealer_key(tournament: Tournament, table: int) -> str:
     return salted_hmac("tournaments.clock.dealer", value, algorithm="sha256").hexdigest()[:32]
 
 
-def _players_left(tournament: Tournament) -> int:
-    return Entry.objects.filter(
-        tournament=tournament, state__in=[EntryState.REGISTERED, EntryState.PLAYING]
-    ).count()
-
-
 def _in_the_money(tournament: Tournament) -> bool:
     paid = results.paid_places(tournament)
-    return bool(paid) and _players_left(tournament) <= paid
+    return bool(paid) and selectors.places_taken(tournament) <= paid
 
 
 def _save_hand_for_hand(tournament: Tournament) -> None:

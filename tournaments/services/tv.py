@@ -14,8 +14,8 @@ the results are the room's news, as on the series' pages.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from types import SimpleNamespace
 from typing import Any
 
 from django.db import transaction
@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from series.names import name_key
+from series.selectors import places_tied
 from tournaments.clock import ClockRow
 from tournaments.colour_ups import colour_ups
 from tournaments.errors import TournamentError
@@ -243,7 +244,6 @@ def _standing(placed: Iterable[dict[str, Any]], *, deal: bool) -> dict[str, Any]
     ]
     paid = sum(1 for p in places if p["prize"] > 0 or p["deal"])
     shown = places[: min(PLACES_MAX, max(PLACES_SHOWN, paid))]
-    held = Counter(p["place"] for p in places)
     return {
         "winner": shown[0] if shown else None,
         "places": shown,
@@ -252,5 +252,5 @@ def _standing(placed: Iterable[dict[str, Any]], *, deal: bool) -> dict[str, Any]
         "deal_players": sum(1 for p in places if p["deal"]),
         # Places players share ("tied": out on one hand with equal stacks, or at different
         # tables on one hand-for-hand hand).
-        "tied_places": sorted(place for place, count in held.items() if count > 1),
+        "tied_places": sorted(places_tied(SimpleNamespace(place=p["place"]) for p in places)),
     }
