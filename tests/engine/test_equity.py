@@ -300,11 +300,3 @@ def test_sampled_pots_share_the_same_boards() -> None:
 def test_a_pot_must_name_some_of_the_hands_once(pots: list[list[int]]) -> None:
     with pytest.raises(RuleError, match="pot"):
         pot_equity(Game.OMAHA, _holes("AsAdKsKd", "7h8h9hTh", "2c3c4d5d"), pots)
-
-
-def test_the_module_examples_hold() -> None:
-    import doctest
-
-    from tables.engine import equity as equity_module
-
-    assert doctest.testmod(equity_module).failed == 0

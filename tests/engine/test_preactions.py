@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
-
 import pytest
 
 from tables.engine import preactions
@@ -33,10 +31,6 @@ def chosen_by(
 
 def move_for(hand: Hand, chosen: preactions.PreActionChoice) -> tuple[Action, None] | None:
     return pre_action_move(chosen, hand.street, hand.legal_actions())
-
-
-def test_the_module_examples_hold() -> None:
-    assert doctest.testmod(preactions).failed == 0
 
 
 def test_the_five_pre_actions_are_the_rule_s() -> None:

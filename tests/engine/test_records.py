@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import doctest
 import random
 from dataclasses import replace
 
 import pytest
 
-from tables.engine import records as records_module
 from tables.engine.config import Game, Structure
 from tables.engine.errors import RuleError
 from tables.engine.records import (
@@ -33,10 +31,6 @@ from tables.engine.records import (
 from tables.engine.state import Hand
 from tests.engine.fuzz_hands import COMBOS, random_config, random_hand, random_move
 from tests.engine.hand_helpers import play, table
-
-
-def test_the_module_examples_hold() -> None:
-    assert doctest.testmod(records_module).failed == 0
 
 
 def test_the_moves_are_exactly_the_records_a_player_makes() -> None:

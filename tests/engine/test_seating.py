@@ -7,13 +7,11 @@ hand a plan starts posts its blinds exactly where the plan says.
 
 from __future__ import annotations
 
-import doctest
 import random
 from dataclasses import replace
 
 import pytest
 
-from tables.engine import seating
 from tables.engine.config import Config, Game, Structure
 from tables.engine.errors import RuleError
 from tables.engine.records import BlindPosted, SeatSpec
@@ -137,10 +135,6 @@ class TournamentTable:
 def roles(plan: DealPlan | None) -> tuple[int, int | None, int]:
     assert plan is not None
     return plan.button, plan.small_blind, plan.big_blind
-
-
-def test_the_module_examples_hold() -> None:
-    assert doctest.testmod(seating).failed == 0
 
 
 # ----------------------------------------------------------------------------- cash
