@@ -12,15 +12,20 @@ then Accept-Language, then the site's language).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import combinations
 from typing import Any
 
 from django.conf import settings
 from django.utils import translation
+from django.utils.formats import number_format
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy, pgettext_lazy
 
+from tables.engine.cards import RANKS
 from tables.engine.errors import RuleError
+from tables.engine.evaluator import describe_high, describe_low
+from tables.engine.records import PotAwarded
 
 
 def _headers(scope: Mapping[str, Any]) -> dict[str, str]:
@@ -307,11 +312,6 @@ def _shapes() -> dict[str, dict[str, Any]]:
     own ``describe_high`` and ``describe_low`` (so the two can never disagree)."""
     if _SHAPES:
         return _SHAPES
-    from itertools import combinations
-
-    from tables.engine.cards import RANKS
-    from tables.engine.evaluator import describe_high, describe_low
-
     found: dict[str, dict[str, Any]] = {}
     # A description names at most the ranks at positions 0, 2 and 3 of the value.
     for category in range(len(HIGH_CODES)):
@@ -427,7 +427,6 @@ def hand_awards(records: Any, names: Mapping[int, str]) -> list[dict[str, Any]]:
     """Who won what in a hand, as data to word later: one entry per seat and half,
     ``{"seat", "name", "amount", "half", "hand"}`` (``hand`` a shape or None). A hand run
     twice has one per seat, half and run, with ``"run"`` (1 or 2)."""
-    from tables.engine.records import PotAwarded
 
     awarded = [r for r in records if isinstance(r, PotAwarded)]
     twice = any(r.run == 2 for r in awarded)
@@ -452,7 +451,6 @@ def hand_awards(records: Any, names: Mapping[int, str]) -> list[dict[str, Any]]:
 def awards_words(awards: list[Mapping[str, Any]]) -> str:
     """Awards (``hand_awards``) as one line in the active language: "ann wins 24 with a
     flush; bob wins 12 (low) with Low 8-6-4-3-A", or "no award"."""
-    from django.utils.formats import number_format
 
     halves = {"high": _("high"), "low": _("low")}
     lines = []

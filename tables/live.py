@@ -25,8 +25,10 @@ from tables import fairness
 from tables.botbrain import bets_this_round
 from tables.engine.cards import RANKS, Card, card_str
 from tables.engine.config import Game, Straddle
+from tables.engine.equity import PotShares, expected_shares, runout_pots
 from tables.engine.evaluator import high_category, high_low_values, high_ranks, low_ranks
 from tables.engine.preactions import BETTING_STREETS, pre_action_kinds
+from tables.engine.records import BoardDealt
 from tables.engine.state import Hand as EngineHand
 from tables.engines import engine_of
 from tables.i18n import HIGH_CODES, hand_shape
@@ -913,8 +915,6 @@ def _runout_equity(hand: Hand, engine: Any, board_cards: int | None = None) -> _
 def runout_equities(records: Any, board_cards: int | None) -> _Equities:
     """``hand.equity`` and ``hand.pot_equity`` of a snapshot (docs/protocol.md) from the
     engine's ``runout_pots``, rounded, with seats as strings (JSON keys)."""
-    from tables.engine.equity import PotShares, expected_shares, runout_pots
-    from tables.engine.records import BoardDealt
 
     pots = runout_pots(records, samples=LIVE_PREFLOP_SAMPLES, board_cards=board_cards)
     if pots is None:

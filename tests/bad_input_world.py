@@ -32,7 +32,7 @@ from tournaments.models import (
     StructureLevel,
     Tournament,
 )
-from tournaments.services import deals, entries
+from tournaments.services import deals, entries, lifecycle
 
 # (kind, minutes, small blind, big blind): three levels, a break, two levels.
 LEVELS = [
@@ -155,7 +155,7 @@ def world_build() -> World:
     live = _tournament(_event(season, "Tonight", now), director)
     for user in [player, *(user for user, _ in others[:4])]:
         entries.entry_register(live.pk, user)
-    entries.tournament_start(live.pk, by=director)
+    lifecycle.tournament_start(live.pk, by=director)
     late_entry = entries.entry_late(live.pk, others[4][1].pk, by=director)
     my_live_entry = Entry.objects.get(tournament=live, player=me, state=EntryState.PLAYING)
 
@@ -163,7 +163,7 @@ def world_build() -> World:
     online = _tournament(_event(season, "Online tonight", now), director, online=True)
     for user in [player, others[0][0], others[1][0]]:
         entries.entry_register(online.pk, user)
-    entries.tournament_start(online.pk, by=director)
+    lifecycle.tournament_start(online.pk, by=director)
     offer = deals.deal_offer(online.pk, "icm", by=director)
 
     structure = _structure("Dana's draft", director)

@@ -1,10 +1,6 @@
-"""Debian's chromium for the browser tests, launched the one way this machine allows, and
-the set-up those tests share.
+"""The set-up the browser tests share (``tests.chromium`` launches Debian's chromium).
 
-Playwright never downloads a browser here: it drives /usr/bin/chromium, headless, with
-background networking off (the machine's closed network refuses those connections).
-
-Two ways to serve the pages, each with its fixture:
+Two ways to serve the pages, each with its fixture (in ``tests/conftest.py``):
 
 - ``live_browser``: pytest-django's ``live_server`` in this process, its database the
   test's own, so a test builds its rows with the usual fixtures and reads them back;
@@ -12,10 +8,10 @@ Two ways to serve the pages, each with its fixture:
   and the embedded Celery, as in production), for the sockets, the clock's tasks, or a
   server a test stops and starts; its rows come from a ``manage.py shell`` script.
 
-A test file takes the fixtures with ``from tests.browser import *`` (``__all__``: the
-fixtures only) and names the rest it uses. ``log_in`` and ``console_page`` are the
-director's way in (every test user's password is ``tests.conftest.PASSWORD``; the
-director of these nights is "dana", as ``tests.conftest``'s ``director``).
+A test file names what it uses from here (``from tests.browser import PHONE, log_in``);
+pytest finds the fixtures itself. ``log_in`` and ``console_page`` are the director's way
+in (every test user's password is ``tests.conftest.PASSWORD``; the director of these
+nights is "dana", as ``tests.conftest``'s ``director``).
 """
 
 from __future__ import annotations
@@ -28,15 +24,12 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
-from django.db import connections
-from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
+from playwright.sync_api import Browser, Page
 
+from tests.chromium import CHROMIUM
 from tests.conftest import PASSWORD
 from tests.tables.servers import free_port, manage, migrate, server_env, start_serve, stop
 
-__all__ = ["chromium", "live_browser"]
-
-CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
 
 # The screens a night is seen on: a director's or a player's phone, a laptop, the TV.
@@ -50,48 +43,6 @@ needs_chromium = [
     pytest.mark.browser,
     pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium is not installed"),
 ]
-
-
-def launch_chromium(playwright: Playwright) -> Browser:
-    return playwright.chromium.launch(
-        executable_path=str(CHROMIUM),
-        args=[
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-        ],
-    )
-
-
-@pytest.fixture
-def live_browser(live_server: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Browser]:
-    """Chromium for the pages of ``live_server`` (its ``url``).
-
-    Depending on ``live_server`` makes the browser close first: its keep-alive connections
-    end, and the server's threads close their database connections before the test
-    database is dropped. Playwright's sync API runs an event loop in this thread; the ORM
-    calls a test makes are still plain synchronous ones, and those made while that loop
-    runs get connections of their own, closed at the end.
-    """
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
-        yield browser
-        browser.close()
-        connections.close_all()
-
-
-@pytest.fixture
-def chromium() -> Iterator[Browser]:
-    """Chromium for a server of its own (``served_night``). Its pages hear of a change over
-    a socket, from another process: an expectation waits up to 15 seconds for it."""
-    expect.set_options(timeout=15_000)
-    with sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
-        yield browser
-        browser.close()
 
 
 def log_in(page: Page, base: str, username: str = DIRECTOR, *, then: str = "") -> None:

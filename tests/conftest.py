@@ -1,12 +1,22 @@
 """Fixtures shared by the Django tests, named for the role each one plays."""
 
 from collections.abc import Iterator
+from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connections
 from django.test import Client, override_settings
+from django.utils import timezone
+from playwright.sync_api import Browser, expect, sync_playwright
 
+from series.models import Event, Season
 from series.services import director_grant
+from tables.engine.config import Game, Structure
+from tests.chromium import launch_chromium
+from tests.tournaments.levels import BREAK_1, ROWS
+from tournaments.models import BlindStructure, StructureLevel, Tournament
 
 PASSWORD = "correct-horse-battery-staple"
 
@@ -42,6 +52,103 @@ def player_client(player: User) -> Client:
     client = Client()
     client.force_login(player)
     return client
+
+
+# A tournament night, for the tournaments' tests and the series' and tables' tests that show
+# one: a season on now, tomorrow's event, its blind structure (``tests.tournaments.levels``)
+# and a tournament still registering.
+@pytest.fixture
+def season(db: None) -> Season:
+    today = timezone.localdate()
+    return Season.objects.create(
+        name="Spring", starts_on=today - timedelta(days=30), ends_on=today + timedelta(days=60)
+    )
+
+
+@pytest.fixture
+def event(season: Season) -> Event:
+    return Event.objects.create(
+        season=season,
+        name="Thursday PLO8",
+        starts_at=timezone.now() + timedelta(days=1),
+        venue="Ann's kitchen",
+        game=Game.OMAHA_HI_LO,
+        structure=Structure.POT_LIMIT,
+        buy_in=20,
+        fee=5,
+        starting_stack=10000,
+    )
+
+
+@pytest.fixture
+def blind_structure(db: None) -> BlindStructure:
+    structure = BlindStructure.objects.create(name="Home PLO8", chip_set=[25, 100, 500, 1000])
+    StructureLevel.objects.bulk_create(
+        StructureLevel(
+            structure=structure,
+            position=position,
+            kind=kind,
+            minutes=minutes,
+            small_blind=small,
+            big_blind=big,
+        )
+        for position, (kind, minutes, small, big) in enumerate(ROWS)
+    )
+    return structure
+
+
+@pytest.fixture
+def tournament(event: Event, blind_structure: BlindStructure, director: User) -> Tournament:
+    """A tournament still registering: rebuys to level 3, add-on at the first break,
+    re-entry and late registration to level 4, room for six."""
+    return Tournament.objects.create(
+        event=event,
+        blind_structure=blind_structure,
+        capacity=6,
+        seats_per_table=9,
+        late_registration_until_level=4,
+        rebuys_allowed=2,
+        rebuy_until_level=3,
+        rebuy_chips=10000,
+        rebuy_price=20,
+        addon_at_break=BREAK_1,
+        addon_chips=15000,
+        addon_price=20,
+        reentries_allowed=1,
+        reentry_until_level=4,
+        created_by=director,
+    )
+
+
+# Chromium for the browser tests (``tests/browser.py`` has the rest of their set-up).
+@pytest.fixture
+def live_browser(live_server: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Browser]:
+    """Chromium for the pages of ``live_server`` (its ``url``).
+
+    Depending on ``live_server`` makes the browser close first: its keep-alive connections
+    end, and the server's threads close their database connections before the test
+    database is dropped. Playwright's sync API runs an event loop in this thread; the ORM
+    calls a test makes are still plain synchronous ones, and those made while that loop
+    runs get connections of their own, closed at the end.
+    """
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        yield browser
+        browser.close()
+        connections.close_all()
+
+
+@pytest.fixture
+def chromium() -> Iterator[Browser]:
+    """Chromium for a server of its own (``tests.browser.served_night``). Its pages hear of a
+    change over a socket, from another process: an expectation waits up to 15 seconds for
+    it."""
+    expect.set_options(timeout=15_000)
+    with sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        yield browser
+        browser.close()
 
 
 @pytest.fixture(autouse=True)

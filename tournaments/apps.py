@@ -25,8 +25,9 @@ class TournamentsConfig(AppConfig):
         # The clock's tasks listen for every stored clock (tournaments.signals.clock_stored).
         from tournaments import tasks  # noqa: F401
 
-        # Online play listens to the live tables' hand_ended and to the clock and finish.
-        from tournaments.services import online  # noqa: F401
+        # Online play listens to the live tables' hand_ended and to the clock and finish;
+        # the start's Undo is registered where the start is.
+        from tournaments.services import lifecycle, online  # noqa: F401
 
 
 def _ensure_directors_group(sender: AppConfig, using: str = "default", **kwargs: object) -> None:

@@ -21,7 +21,7 @@ from tables.models import GAME_CHOICES, STRUCTURE_CHOICES
 from tournaments import selectors
 from tournaments.models import BlindStructure, LevelKind, Tournament
 from tournaments.services.deals import ANSWER_MINUTES_DEFAULT, ANSWER_MINUTES_MAX
-from tournaments.services.entries import LOCKED_AFTER_START, TOURNAMENT_SETTINGS
+from tournaments.services.lifecycle import LOCKED_AFTER_START, TOURNAMENT_SETTINGS
 
 # The online time bank (RULES.md, Home-game options), in seconds.
 TIME_BANK_FIELDS = ("time_bank_seconds", "time_bank_refill_seconds", "time_bank_cap_seconds")

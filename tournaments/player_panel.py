@@ -68,7 +68,9 @@ def deal_view(offer: DealOffer | None, entry: Entry | None) -> dict[str, Any] | 
         }
         for answer in answers
     ]
-    lines.sort(key=lambda line: (-(line["prize"] or 0), -(line["stack"] or 0), name_key(line["name"])))
+    lines.sort(
+        key=lambda line: (-(line["prize"] or 0), -(line["stack"] or 0), name_key(line["name"]))
+    )
     mine = next((line for line in lines if line["mine"]), None)
     return {
         "offer": offer,
@@ -76,7 +78,9 @@ def deal_view(offer: DealOffer | None, entry: Entry | None) -> dict[str, Any] | 
         "mine": mine,
         "can_answer": offer.state == DealState.OPEN and mine is not None and not mine["answer"],
         "waiting": sum(1 for line in lines if not line["answer"]),
-        "waiting_names": sorted((line["name"] for line in lines if not line["answer"]), key=name_key),
+        "waiting_names": sorted(
+            (line["name"] for line in lines if not line["answer"]), key=name_key
+        ),
     }
 
 

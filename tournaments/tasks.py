@@ -28,6 +28,8 @@ from django.dispatch import receiver
 from django.utils import timezone
 
 from tables.scheduling import RETRIED_ON_DATABASE_ERRORS
+from tournaments.models import DealState, Tournament, TournamentState
+from tournaments.services import clock, deals, online
 from tournaments.signals import clock_stored, deal_held
 
 logger = logging.getLogger(__name__)
@@ -72,10 +74,7 @@ def _clock_stored(
 def clock_tick_task(tournament_id: int, expected_index: int, version: int) -> None:
     """Advance the clocks whose row has ended (this one and any other due with it);
     if this one's end is still ahead, wait again (capped countdown)."""
-    from tournaments.models import Tournament, TournamentState
-    from tournaments.services.clock import clock_sweep
-
-    clock_sweep(timezone.now())
+    clock.clock_sweep(timezone.now())
     seen = (
         Tournament.objects.filter(pk=tournament_id)
         .values_list("level_index", "level_ends_at", "paused_remaining", "clock_version", "state")
@@ -102,9 +101,7 @@ def clock_tick_task(tournament_id: int, expected_index: int, version: int) -> No
 @shared_task(ignore_result=True)
 def clock_sweep_task() -> None:
     """Advance every clock whose row has ended: what lost or late tasks missed."""
-    from tournaments.services.clock import clock_sweep
-
-    changed = clock_sweep()
+    changed = clock.clock_sweep()
     if changed:
         logger.info("clock sweep advanced %s clock(s)", changed)
 
@@ -123,10 +120,8 @@ def _deal_held(sender: Any, offer_id: int, **_: Any) -> None:
 
 
 def _enqueue_release(offer_id: int, attempt: int) -> None:
-    from tournaments.services.deals import RELEASE_SECONDS
-
     try:
-        deal_release_task.apply_async((offer_id, attempt), countdown=RELEASE_SECONDS)
+        deal_release_task.apply_async((offer_id, attempt), countdown=deals.RELEASE_SECONDS)
     except Exception:
         logger.exception("scheduling the release of deal %s failed", offer_id)
 
@@ -134,10 +129,7 @@ def _enqueue_release(offer_id: int, attempt: int) -> None:
 @shared_task(ignore_result=True, **RETRIED_ON_DATABASE_ERRORS)
 def deal_release_task(offer_id: int, attempt: int = 1) -> None:
     """Open a held deal once the hands in play have ended; look again shortly if not."""
-    from tournaments.models import DealState
-    from tournaments.services.deals import deal_release
-
-    offer = deal_release(offer_id)
+    offer = deals.deal_release(offer_id)
     if offer.state == DealState.HELD and attempt < DEAL_RELEASE_TRIES and _scheduling():
         _enqueue_release(offer_id, attempt + 1)
 
@@ -147,12 +139,9 @@ def online_sweep_task() -> None:
     """Online tournaments: deal with hands whose end was not dealt with (a lost signal),
     release tables a lost release left waiting, and let deal offers whose answering time has
     run out lapse (so a deal nobody answers never holds the tables for good)."""
-    from tournaments.services.deals import deals_lapse_due
-    from tournaments.services.online import online_sweep
-
-    handled = online_sweep()
+    handled = online.online_sweep()
     if handled:
         logger.info("online sweep dealt with %s hand(s)", handled)
-    lapsed = deals_lapse_due()
+    lapsed = deals.deals_lapse_due()
     if lapsed:
         logger.info("online sweep: %s deal offer(s) lapsed unanswered", lapsed)

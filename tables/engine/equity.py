@@ -29,6 +29,8 @@ from tables.engine import _tables as t
 from tables.engine.cards import Card, cards_str
 from tables.engine.config import Game
 from tables.engine.errors import RuleError
+from tables.engine.records import BoardDealt, HandStarted, RunTwiceOffered, Shown
+from tables.engine.state import Hand
 
 DEFAULT_SAMPLES = 20_000
 """Boards sampled before the flop: a standard error of about 0.35% on a share."""
@@ -470,9 +472,6 @@ def runout_pots(
     A hand whose players are voting on running it twice is at its turn-up; with the board
     run twice, `run` says which run's cards ``board_cards`` counts (1 or 2).
     """
-    from tables.engine.records import BoardDealt, HandStarted, RunTwiceOffered, Shown
-    from tables.engine.state import Hand
-
     game: Game | None = None
     board: list[Card] = []
     run_out: list[Card] = []

@@ -11,7 +11,6 @@ from django.utils import timezone
 from playwright.sync_api import Browser, Page, expect
 
 from series.models import Event, Season
-from tests.browser import *  # noqa: F403 (the fixtures)
 from tests.browser import ARTIFACTS, LAPTOP, PHONE, needs_chromium
 from tests.conftest import PASSWORD
 

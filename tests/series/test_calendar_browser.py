@@ -10,7 +10,6 @@ from playwright.sync_api import Browser, Page, expect
 
 from series.models import Event, Season
 from series.services.standings import standings_recompute
-from tests.browser import *  # noqa: F403 (the fixtures)
 from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium
 from tests.series.season_fixture import build_season
 

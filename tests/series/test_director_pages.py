@@ -11,19 +11,19 @@ pytestmark = pytest.mark.django_db
 
 
 def _event_kwargs() -> dict[str, object]:
-    from tests.tournaments.conftest_t1 import sample_event
+    from tests.tournaments.factories import sample_event
 
     return {"event_id": sample_event().pk}
 
 
 def _event_kwargs_season() -> int:
-    from tests.tournaments.conftest_t1 import sample_event
+    from tests.tournaments.factories import sample_event
 
     return sample_event().season_id
 
 
 def _tournament_kwargs() -> dict[str, object]:
-    from tests.tournaments.conftest_t1 import sample_tournament
+    from tests.tournaments.factories import sample_tournament
 
     return {"tournament_id": sample_tournament().pk}
 

@@ -119,7 +119,7 @@ def test_the_dashboard_says_nothing_while_the_worker_beats(
 def test_the_console_warns_when_no_worker_was_ever_seen(
     director: User, director_client: Client
 ) -> None:
-    from tests.tournaments.conftest_t1 import sample_tournament
+    from tests.tournaments.factories import sample_tournament
 
     tournament = sample_tournament()
     page = director_client.get(reverse("tournaments:console", args=[tournament.pk]))

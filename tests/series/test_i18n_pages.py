@@ -30,7 +30,7 @@ from tests.series.night import finished_event
 from tests.tables.sessions import play_session
 from tournaments.models import Tournament
 from tournaments.services.clock import clock_dealer_key
-from tournaments.services.entries import tournament_start
+from tournaments.services.lifecycle import tournament_start
 from tournaments.services.seating import seating_draw
 
 pytestmark = pytest.mark.django_db

@@ -26,8 +26,6 @@ from series.services.standings import standings_recompute
 from tournaments.models import Tournament
 from tournaments.services.entries import entry_add_walk_in
 
-from ..tournaments.conftest_t1 import *  # noqa: F403 (season, event, tournament...)
-
 pytestmark = pytest.mark.django_db
 
 TEMPLATES = Path(settings.BASE_DIR) / "templates"

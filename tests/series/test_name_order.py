@@ -36,7 +36,9 @@ def test_the_key_puts_accented_and_lower_case_names_in_their_place() -> None:
     ]
 
 
-def test_the_guests_page_lists_them_by_name(director_client: Client, walk_ins: list[Player]) -> None:
+def test_the_guests_page_lists_them_by_name(
+    director_client: Client, walk_ins: list[Player]
+) -> None:
     assert [p.name for p in guests_with_results()] == EXPECTED
     page = director_client.get(reverse("series:guests")).content.decode()
     positions = [page.index(name) for name in EXPECTED]

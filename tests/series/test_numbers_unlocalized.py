@@ -28,8 +28,7 @@ from series import selectors, standings_chart
 from series.models import Season, Standing
 from series.services.standings import standings_recompute
 from tests.series.season_fixture import build_season
-from tests.tournaments.conftest_t5 import *  # noqa: F403 (the tournament fixtures)
-from tests.tournaments.conftest_t5 import seat
+from tests.tournaments.factories import seat
 from tournaments.models import Tournament
 from tournaments.services import clock as clock_services
 

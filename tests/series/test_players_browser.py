@@ -12,7 +12,6 @@ from playwright.sync_api import Browser, BrowserContext, expect
 
 from series.models import Event, Player, Result
 from series.services import director_grant
-from tests.browser import *  # noqa: F403 (the fixtures)
 from tests.browser import ARTIFACTS, PHONE, needs_chromium
 from tests.series.season_fixture import build_season
 

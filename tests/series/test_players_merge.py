@@ -13,7 +13,7 @@ from series.services.players import PlayerError, player_merge
 from series.services.settle import settle_up_compute
 from tests.conftest import PASSWORD
 from tests.series.night import account, finished_event, guest, season
-from tests.tournaments.conftest_t1 import sample_tournament
+from tests.tournaments.factories import sample_tournament
 from tournaments.models import Entry, EntryState
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,6 @@ from playwright.sync_api import Browser, expect
 from series.models import Season, Standing
 from series.services import director_grant
 from series.services.standings import standings_recompute
-from tests.browser import *  # noqa: F403 (the fixtures)
 from tests.browser import ARTIFACTS, PHONE, log_in, needs_chromium
 from tests.conftest import PASSWORD
 from tests.series.season_fixture import build_season

@@ -19,13 +19,11 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser import *  # noqa: F403 (the fixtures)
 from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium
 from tests.conftest import PASSWORD
 from tests.tables.servers import served_table
-from tests.tournaments.conftest_lobby import *  # noqa: F403 (the fixtures)
-from tests.tournaments.conftest_lobby import bust, cash_table
-from tournaments.models import Entry, TournamentTable
+from tests.tournaments.online_tables import bust, cash_table, online_night_open
+from tournaments.models import Entry, Tournament, TournamentTable
 
 pytestmark = needs_chromium
 
@@ -67,6 +65,13 @@ def shoot(page: Page, name: str) -> None:
     for folder in (SHOTS, ARTIFACTS):
         folder.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(folder / name))
+
+
+@pytest.fixture
+def online_night(tournament: Tournament) -> dict[str, Entry]:
+    """The lobby tests' online night (``tests/tournaments/conftest.py``): four players at
+    two live tables, level 1, the clock running."""
+    return online_night_open(tournament)
 
 
 @pytest.fixture

@@ -18,7 +18,6 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser import *  # noqa: F403 (the fixtures)
 from tests.browser import ARTIFACTS, PHONE, log_in, needs_chromium
 from tests.conftest import PASSWORD
 from tests.tables.servers import served_table

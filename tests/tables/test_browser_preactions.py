@@ -21,7 +21,6 @@ from tables import services
 from tables.live import table_snapshot
 from tables.models import Hand, Seat, Table
 from tables.notices import PRE_ACTION_CLEARED, notice_frame
-from tests.browser import *  # noqa: F403 (the fixtures)
 from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium
 from tests.conftest import PASSWORD
 from tests.tables.conftest import deal, make_players
@@ -113,9 +112,7 @@ def test_a_player_chooses_a_move_before_their_turn_on_a_phone(
     # A raise dropped it: the player reads why.
     notice = {"code": PRE_ACTION_CLEARED, "params": {"kind": "call", "amount": 1, "bet": 7}}
     page.evaluate(f"window.serverSays({json.dumps(notice_frame(notice))})")
-    expect(page.get_by_role("alert")).to_contain_text(
-        "Your call 1 was cleared: the bet is now 7."
-    )
+    expect(page.get_by_role("alert")).to_contain_text("Your call 1 was cleared: the bet is now 7.")
     page.screenshot(path=str(SHOTS / "pre-action-cleared-phone.png"))
     page.set_viewport_size(LAPTOP)
     page.evaluate(f"window.serverSays({json.dumps(table_snapshot(table, player))})")

@@ -19,7 +19,8 @@ from tables import services
 from tables.live import table_snapshot
 from tables.models import Hand
 from tables.services import dealing
-from tests.browser import ARTIFACTS, launch_chromium, needs_chromium
+from tests.browser import ARTIFACTS, needs_chromium
+from tests.chromium import launch_chromium
 from tests.conftest import PASSWORD
 from tests.tables.conftest import later, make_players
 from tests.tables.sessions import play_out, seeded_deal_new

@@ -22,7 +22,6 @@ from tables.engine.cards import card_str
 from tables.engine.records import HoleDealt, record_from_json
 from tables.live import table_snapshot
 from tables.models import Hand, Seat, Table
-from tests.browser import *  # noqa: F403 (the fixtures)
 from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium
 from tests.conftest import PASSWORD
 from tests.tables.conftest import deal, make_players

@@ -20,7 +20,6 @@ from series.services import director_grant
 from tables import services
 from tables.live import table_snapshot
 from tables.models import Hand, Seat, Table
-from tests.browser import *  # noqa: F403 (the fixtures)
 from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium
 from tests.conftest import PASSWORD
 from tests.tables.conftest import deal, make_players

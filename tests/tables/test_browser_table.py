@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-from tests.browser import ARTIFACTS, launch_chromium, needs_chromium
+from tests.browser import ARTIFACTS, needs_chromium
+from tests.chromium import launch_chromium
 from tests.conftest import PASSWORD
 from tests.tables.servers import migrate
 

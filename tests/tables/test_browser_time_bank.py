@@ -24,7 +24,6 @@ from playwright.sync_api import Browser, expect
 from series.services import director_grant
 from tables import kept_rows, live, services
 from tables.models import Hand, Table
-from tests.browser import *  # noqa: F403 (the fixtures)
 from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium
 from tests.conftest import PASSWORD
 from tests.tables.conftest import deal, make_players

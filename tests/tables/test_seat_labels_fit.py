@@ -18,7 +18,8 @@ import pytest
 from django.conf import settings
 from playwright.sync_api import Browser, Route, expect, sync_playwright
 
-from tests.browser import ARTIFACTS, launch_chromium, needs_chromium
+from tests.browser import ARTIFACTS, needs_chromium
+from tests.chromium import launch_chromium
 
 pytestmark = needs_chromium
 
@@ -154,8 +155,12 @@ def _dealt(count: int, button: int) -> dict[str, object]:
         for number in range(1, count + 1)
     ]
     hand = {"number": 1, "street": "preflop", "board": [], "pots": [], "button": button}
-    return {"table": {"id": 1, "name": "Chez Ann", "seat_count": count}, "seats": seats,
-            "hand": hand, "you": {"seat": 1}}
+    return {
+        "table": {"id": 1, "name": "Chez Ann", "seat_count": count},
+        "seats": seats,
+        "hand": hand,
+        "you": {"seat": 1},
+    }
 
 
 # What the dealer button and the hand line touch: ["D", part, seat] and ["line", part, seat].

@@ -20,8 +20,6 @@ from tournaments.models import Tournament, TournamentAction
 from tournaments.services.entries import entry_add_walk_in
 from tournaments.summaries import joined, message
 
-from .conftest_t1 import *  # noqa: F403 (the fixtures)
-
 pytestmark = pytest.mark.django_db
 
 FAKE_FRENCH = {

@@ -21,6 +21,8 @@ from django.utils import translation
 from series import amounts
 from series.models import Event, Player, Result
 from series.result_forms import CorrectionRowForm
+from tests.tournaments.factories import start
+from tests.tournaments.settings_form import form_data
 from tournaments import structures as pure
 from tournaments.errors import TournamentError
 from tournaments.forms import RebuyForm
@@ -33,11 +35,8 @@ from tournaments.models import (
     Tournament,
     TournamentAction,
 )
-from tournaments.services import entries
+from tournaments.services import entries, lifecycle
 from tournaments.structure_forms import GeneratorForm, RowForm
-
-from .conftest_t1 import *  # noqa: F403 (the fixtures)
-from .conftest_t1 import form_data, start
 
 MONEY_OVER = str(amounts.MONEY_MAX + 1)
 CHIPS_OVER = str(amounts.CHIPS_MAX + 1)
@@ -128,7 +127,7 @@ def test_the_services_refuse_an_amount_past_its_bound(
     event: Event, blind_structure: BlindStructure, director: User, setting: str, value: int
 ) -> None:
     with pytest.raises(TournamentError) as refused:
-        entries.tournament_create(
+        lifecycle.tournament_create(
             event, by=director, blind_structure=blind_structure, **{setting: value}
         )
     assert refused.value.field == setting
@@ -264,7 +263,7 @@ def test_a_bounty_above_the_buy_in_is_said_in_grouped_money(
     event: Event, blind_structure: BlindStructure, director: User
 ) -> None:
     with translation.override("en"), pytest.raises(TournamentError) as refused:
-        entries.tournament_create(
+        lifecycle.tournament_create(
             event, by=director, blind_structure=blind_structure, buy_in=1500, bounty=2500
         )
     assert refused.value.message == "The bounty (2,500) cannot be more than the buy-in (1,500)."

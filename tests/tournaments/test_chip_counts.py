@@ -13,15 +13,14 @@ from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
 
+from tests.tournaments.factories import seat
+from tests.tournaments.lookups import last_action
 from tournaments.errors import TournamentError
 from tournaments.models import ActionKind, ChipCount, Entry, Tournament, TournamentState
 from tournaments.services import chips, undo
 from tournaments.services.clock import clock_payload
 from tournaments.services.results import entry_eliminate
 from tournaments.views.once import FIELD
-
-from .conftest_t5 import *  # noqa: F403 (the fixtures)
-from .conftest_t5 import last_action, seat
 
 pytestmark = pytest.mark.django_db
 
@@ -42,17 +41,17 @@ def count(players: dict[str, Entry], **stacks: int) -> dict[int, int]:
 
 
 def test_a_count_of_the_whole_room_gives_the_leader_the_average_and_the_total(
-    running: Tournament, director: User
+    tournament_in_play: Tournament, director: User
 ) -> None:
-    players = seat(running, SIX)
+    players = seat(tournament_in_play, SIX)
 
     chips.chips_count(
-        running.pk,
+        tournament_in_play.pk,
         count(players, Ann=22000, Ben=8000, Cal=10000, Dee=5000, Eve=9000, Fay=6000),
         by=director,
     )
 
-    overview = chips.chips_overview(running)
+    overview = chips.chips_overview(tournament_in_play)
     assert overview.in_play == 60000
     assert overview.average == 10000
     assert (overview.leader.name, overview.leader.chips) == ("Ann", 22000)
@@ -66,38 +65,40 @@ def test_a_count_of_the_whole_room_gives_the_leader_the_average_and_the_total(
 
 
 def test_a_count_that_does_not_add_up_is_kept_and_the_difference_said(
-    running: Tournament, director: User
+    tournament_in_play: Tournament, director: User
 ) -> None:
-    players = seat(running, SIX)
+    players = seat(tournament_in_play, SIX)
 
     chips.chips_count(
-        running.pk,
+        tournament_in_play.pk,
         count(players, Ann=22000, Ben=8000, Cal=10000, Dee=5000, Eve=9000, Fay=16000),
         by=director,
     )
 
-    overview = chips.chips_overview(running)
+    overview = chips.chips_overview(tournament_in_play)
     assert overview.counted == 70000
     assert overview.check.difference == 10000
     assert overview.check.text == (
         "The stacks add up to 70,000, 10,000 more than the 60,000 in play."
     )
-    assert ChipCount.objects.filter(tournament=running).count() == 6
+    assert ChipCount.objects.filter(tournament=tournament_in_play).count() == 6
 
 
 def test_one_table_at_a_time_keeps_the_other_tables_last_counts(
-    running: Tournament, director: User
+    tournament_in_play: Tournament, director: User
 ) -> None:
-    players = seat(running, SIX)
+    players = seat(tournament_in_play, SIX)
     chips.chips_count(
-        running.pk,
+        tournament_in_play.pk,
         count(players, Ann=10000, Ben=10000, Cal=10000, Dee=10000, Eve=10000, Fay=10000),
         by=director,
     )
 
-    chips.chips_count(running.pk, count(players, Dee=4000, Eve=16000, Fay=10000), by=director)
+    chips.chips_count(
+        tournament_in_play.pk, count(players, Dee=4000, Eve=16000, Fay=10000), by=director
+    )
 
-    overview = chips.chips_overview(running)
+    overview = chips.chips_overview(tournament_in_play)
     assert (overview.leader.name, overview.leader.chips) == ("Eve", 16000)
     assert overview.counted == 60000 and overview.check.difference == 0
     stacks = {row.name: row.chips for table in overview.tables for row in table.rows}
@@ -112,27 +113,27 @@ def test_one_table_at_a_time_keeps_the_other_tables_last_counts(
 
 
 def test_until_everyone_is_counted_no_difference_is_claimed(
-    running: Tournament, director: User
+    tournament_in_play: Tournament, director: User
 ) -> None:
-    players = seat(running, SIX)
+    players = seat(tournament_in_play, SIX)
 
-    chips.chips_count(running.pk, count(players, Ann=30000, Ben=5000), by=director)
+    chips.chips_count(tournament_in_play.pk, count(players, Ann=30000, Ben=5000), by=director)
 
-    overview = chips.chips_overview(running)
+    overview = chips.chips_overview(tournament_in_play)
     assert overview.players_counted == 2 and overview.players == 6
     assert overview.check is None
     assert (overview.leader.name, overview.leader.chips) == ("Ann", 30000)
 
 
 def test_a_player_out_since_the_count_is_no_longer_the_leader(
-    running: Tournament, director: User
+    tournament_in_play: Tournament, director: User
 ) -> None:
-    players = seat(running, SIX)
-    chips.chips_count(running.pk, count(players, Ann=30000, Ben=20000), by=director)
+    players = seat(tournament_in_play, SIX)
+    chips.chips_count(tournament_in_play.pk, count(players, Ann=30000, Ben=20000), by=director)
 
-    entry_eliminate(running.pk, [players["Ann"].pk], by=director)
+    entry_eliminate(tournament_in_play.pk, [players["Ann"].pk], by=director)
 
-    assert chips.chips_overview(running).leader.name == "Ben"
+    assert chips.chips_overview(tournament_in_play).leader.name == "Ben"
 
 
 @pytest.mark.parametrize(
@@ -146,30 +147,34 @@ def test_a_player_out_since_the_count_is_no_longer_the_leader(
     ],
 )
 def test_a_bad_stack_is_refused_and_nothing_is_recorded(
-    running: Tournament, director: User, value: str, reason: str
+    tournament_in_play: Tournament, director: User, value: str, reason: str
 ) -> None:
-    players = seat(running, SIX)
-    before = running.actions.count()
+    players = seat(tournament_in_play, SIX)
+    before = tournament_in_play.actions.count()
 
     with pytest.raises(TournamentError, match=reason):
         chips.chips_count(
-            running.pk, {players["Ben"].pk: "9000", players["Ann"].pk: value}, by=director
+            tournament_in_play.pk,
+            {players["Ben"].pk: "9000", players["Ann"].pk: value},
+            by=director,
         )
 
     assert not ChipCount.objects.exists()
-    assert running.actions.count() == before
+    assert tournament_in_play.actions.count() == before
 
 
-def test_a_stack_for_a_player_not_still_in_is_refused(running: Tournament, director: User) -> None:
-    players = seat(running, SIX)
-    entry_eliminate(running.pk, [players["Fay"].pk], by=director)
+def test_a_stack_for_a_player_not_still_in_is_refused(
+    tournament_in_play: Tournament, director: User
+) -> None:
+    players = seat(tournament_in_play, SIX)
+    entry_eliminate(tournament_in_play.pk, [players["Fay"].pk], by=director)
 
     with pytest.raises(TournamentError, match="Fay is not still in"):
-        chips.chips_count(running.pk, count(players, Ann=9000, Fay=1000), by=director)
+        chips.chips_count(tournament_in_play.pk, count(players, Ann=9000, Fay=1000), by=director)
     with pytest.raises(TournamentError, match="not a player of this tournament"):
-        chips.chips_count(running.pk, {"999999": "1000"}, by=director)
+        chips.chips_count(tournament_in_play.pk, {"999999": "1000"}, by=director)
     with pytest.raises(TournamentError, match="Enter at least one stack"):
-        chips.chips_count(running.pk, {}, by=director)
+        chips.chips_count(tournament_in_play.pk, {}, by=director)
     assert not ChipCount.objects.exists()
 
 
@@ -180,28 +185,28 @@ def test_chips_are_only_counted_while_the_tournament_is_in_play(
         chips.chips_count(tournament.pk, {}, by=director)
 
 
-def test_a_count_is_logged_and_undone(running: Tournament, director: User) -> None:
-    players = seat(running, SIX)
-    chips.chips_count(running.pk, count(players, Ann=10000, Ben=10000), by=director)
-    chips.chips_count(running.pk, count(players, Ann=25000, Ben=3000), by=director)
+def test_a_count_is_logged_and_undone(tournament_in_play: Tournament, director: User) -> None:
+    players = seat(tournament_in_play, SIX)
+    chips.chips_count(tournament_in_play.pk, count(players, Ann=10000, Ben=10000), by=director)
+    chips.chips_count(tournament_in_play.pk, count(players, Ann=25000, Ben=3000), by=director)
 
-    action = last_action(running)
+    action = last_action(tournament_in_play)
     assert action.kind == ActionKind.CHIP_COUNT
     assert action.summary_text == "Chip count: 2 players, Ann leads with 25,000"
     assert undo.action_can_undo(action)
 
-    undo.action_undo(running.pk, action.pk, by=director)
+    undo.action_undo(tournament_in_play.pk, action.pk, by=director)
 
-    overview = chips.chips_overview(running)
+    overview = chips.chips_overview(tournament_in_play)
     assert (overview.leader.name, overview.leader.chips) == ("Ann", 10000)
-    assert ChipCount.objects.filter(tournament=running).count() == 2
+    assert ChipCount.objects.filter(tournament=tournament_in_play).count() == 2
 
 
-def test_players_cannot_count_chips(running: Tournament, player: User) -> None:
-    players = seat(running, SIX)
+def test_players_cannot_count_chips(tournament_in_play: Tournament, player: User) -> None:
+    players = seat(tournament_in_play, SIX)
 
     with pytest.raises(PermissionDenied):
-        chips.chips_count(running.pk, count(players, Ann=1000), by=player)
+        chips.chips_count(tournament_in_play.pk, count(players, Ann=1000), by=player)
     assert not ChipCount.objects.exists()
 
 
@@ -209,12 +214,12 @@ def test_players_cannot_count_chips(running: Tournament, player: User) -> None:
 
 
 def test_the_count_page_has_one_field_per_player_by_table_with_a_token(
-    running: Tournament, director: User, director_client: Client
+    tournament_in_play: Tournament, director: User, director_client: Client
 ) -> None:
-    players = seat(running, SIX)
-    chips.chips_count(running.pk, count(players, Ann=12000), by=director)
+    players = seat(tournament_in_play, SIX)
+    chips.chips_count(tournament_in_play.pk, count(players, Ann=12000), by=director)
 
-    page = director_client.get(url("console_chips", running)).content.decode()
+    page = director_client.get(url("console_chips", tournament_in_play)).content.decode()
 
     assert page.index("Table 1") < page.index("Ann") < page.index("Table 2") < page.index("Dee")
     for entry in players.values():
@@ -224,29 +229,31 @@ def test_the_count_page_has_one_field_per_player_by_table_with_a_token(
 
 
 def test_a_count_posted_from_the_console_is_recorded_and_said(
-    running: Tournament, director_client: Client
+    tournament_in_play: Tournament, director_client: Client
 ) -> None:
-    players = seat(running, SIX)
+    players = seat(tournament_in_play, SIX)
     data = {f"stack_{players[n].pk}": "10000" for n in ("Dee", "Eve")}
     data[f"stack_{players['Fay'].pk}"] = "15000"
     data[f"stack_{players['Ann'].pk}"] = ""  # not counted this time
 
-    response = director_client.post(url("console_chips_count", running), data, follow=True)
+    response = director_client.post(
+        url("console_chips_count", tournament_in_play), data, follow=True
+    )
 
     page = response.content.decode()
-    assert response.redirect_chain[-1][0].startswith(url("console", running))
+    assert response.redirect_chain[-1][0].startswith(url("console", tournament_in_play))
     assert "Chip count: 3 players" in page
-    assert ChipCount.objects.filter(tournament=running).count() == 3
+    assert ChipCount.objects.filter(tournament=tournament_in_play).count() == 3
     assert "Fay" in page and "15,000" in page
 
 
 def test_a_bad_count_posted_keeps_what_was_typed_and_records_nothing(
-    running: Tournament, director_client: Client
+    tournament_in_play: Tournament, director_client: Client
 ) -> None:
-    players = seat(running, SIX)
+    players = seat(tournament_in_play, SIX)
     data = {f"stack_{players['Ann'].pk}": "12000", f"stack_{players['Ben'].pk}": "12,5"}
 
-    response = director_client.post(url("console_chips_count", running), data)
+    response = director_client.post(url("console_chips_count", tournament_in_play), data)
 
     page = response.content.decode()
     assert "Ben: “12,5” is not a whole number of chips" in page
@@ -254,59 +261,63 @@ def test_a_bad_count_posted_keeps_what_was_typed_and_records_nothing(
     assert not ChipCount.objects.exists()
 
 
-def test_a_count_form_sent_twice_records_once(running: Tournament, director_client: Client) -> None:
-    players = seat(running, SIX)
+def test_a_count_form_sent_twice_records_once(
+    tournament_in_play: Tournament, director_client: Client
+) -> None:
+    players = seat(tournament_in_play, SIX)
     data = {f"stack_{players['Ann'].pk}": "12000", FIELD: "k3y-0f-0ne-ch1p-c0unt"}
 
-    director_client.post(url("console_chips_count", running), data)
-    second = director_client.post(url("console_chips_count", running), data, follow=True)
+    director_client.post(url("console_chips_count", tournament_in_play), data)
+    second = director_client.post(url("console_chips_count", tournament_in_play), data, follow=True)
 
     assert "That was already recorded" in second.content.decode()
     assert ChipCount.objects.count() == 1
 
 
 def test_players_get_403_from_the_count_page_and_form(
-    running: Tournament, player_client: Client
+    tournament_in_play: Tournament, player_client: Client
 ) -> None:
-    players = seat(running, SIX)
+    players = seat(tournament_in_play, SIX)
 
-    assert player_client.get(url("console_chips", running)).status_code == 403
+    assert player_client.get(url("console_chips", tournament_in_play)).status_code == 403
     response = player_client.post(
-        url("console_chips_count", running), {f"stack_{players['Ann'].pk}": "1000"}
+        url("console_chips_count", tournament_in_play), {f"stack_{players['Ann'].pk}": "1000"}
     )
     assert response.status_code == 403
     assert not ChipCount.objects.exists()
 
 
 def test_the_console_shows_leader_average_and_the_count_against_the_chips_in_play(
-    running: Tournament, director: User, director_client: Client
+    tournament_in_play: Tournament, director: User, director_client: Client
 ) -> None:
-    players = seat(running, SIX)
+    players = seat(tournament_in_play, SIX)
     chips.chips_count(
-        running.pk,
+        tournament_in_play.pk,
         count(players, Ann=22000, Ben=8000, Cal=10000, Dee=5000, Eve=9000, Fay=16000),
         by=director,
     )
 
-    page = director_client.get(url("console", running)).content.decode()
+    page = director_client.get(url("console", tournament_in_play)).content.decode()
 
     assert 'id="console-chips"' in page
     assert "Ann" in page and "22,000" in page
     assert "Average stack" in page and "10,000" in page
     assert "The stacks add up to 70,000, 10,000 more than the 60,000 in play." in page
-    section = director_client.get(url("console_chips_section", running), **HTMX)
+    section = director_client.get(url("console_chips_section", tournament_in_play), **HTMX)
     assert "10,000 more than the 60,000 in play" in section.content.decode()
 
 
 def test_the_deal_form_starts_from_the_last_counts(
-    running: Tournament, director: User, director_client: Client
+    tournament_in_play: Tournament, director: User, director_client: Client
 ) -> None:
-    players = seat(running, SIX)
+    players = seat(tournament_in_play, SIX)
     for name in ("Dee", "Eve", "Fay"):
-        entry_eliminate(running.pk, [players[name].pk], by=director)
-    chips.chips_count(running.pk, count(players, Ann=30000, Ben=20000, Cal=10000), by=director)
+        entry_eliminate(tournament_in_play.pk, [players[name].pk], by=director)
+    chips.chips_count(
+        tournament_in_play.pk, count(players, Ann=30000, Ben=20000, Cal=10000), by=director
+    )
 
-    page = director_client.get(url("console_results", running)).content.decode()
+    page = director_client.get(url("console_results", tournament_in_play)).content.decode()
 
     assert f'name="stack_{players["Ann"].pk}" value="30000"' in page
     assert f'name="stack_{players["Cal"].pk}" value="10000"' in page
@@ -316,15 +327,15 @@ def test_the_deal_form_starts_from_the_last_counts(
 
 
 def test_the_tv_payload_and_fragment_show_the_chip_leader(
-    running: Tournament, director: User
+    tournament_in_play: Tournament, director: User
 ) -> None:
-    players = seat(running, SIX)
-    payload = clock_payload(running.pk)
+    players = seat(tournament_in_play, SIX)
+    payload = clock_payload(tournament_in_play.pk)
     assert payload["field"]["chip_leader"] is None
 
-    chips.chips_count(running.pk, count(players, Cal=31000, Ann=12000), by=director)
+    chips.chips_count(tournament_in_play.pk, count(players, Cal=31000, Ann=12000), by=director)
 
-    payload = clock_payload(running.pk)
+    payload = clock_payload(tournament_in_play.pk)
     assert payload["field"]["chip_leader"] == {"name": "Cal", "chips": 31000}
     assert payload["field"]["chips_in_play"] == 60000
     html = render_to_string("tournaments/_tv_chips.html", {"payload": payload})
@@ -332,18 +343,22 @@ def test_the_tv_payload_and_fragment_show_the_chip_leader(
     assert 'data-clock="chip-leader"' in html
 
 
-def test_the_tv_fragment_says_when_nobody_is_counted(running: Tournament) -> None:
-    seat(running, SIX)
+def test_the_tv_fragment_says_when_nobody_is_counted(tournament_in_play: Tournament) -> None:
+    seat(tournament_in_play, SIX)
 
-    html = render_to_string("tournaments/_tv_chips.html", {"payload": clock_payload(running.pk)})
+    html = render_to_string(
+        "tournaments/_tv_chips.html", {"payload": clock_payload(tournament_in_play.pk)}
+    )
 
     assert "Not counted yet" in html
 
 
-def test_a_finished_tournament_takes_no_count(running: Tournament, director: User) -> None:
-    players = seat(running, SIX)
-    running.state = TournamentState.FINISHED
-    running.save(update_fields=["state"])
+def test_a_finished_tournament_takes_no_count(
+    tournament_in_play: Tournament, director: User
+) -> None:
+    players = seat(tournament_in_play, SIX)
+    tournament_in_play.state = TournamentState.FINISHED
+    tournament_in_play.save(update_fields=["state"])
 
     with pytest.raises(TournamentError, match="already finished"):
-        chips.chips_count(running.pk, count(players, Ann=1000), by=director)
+        chips.chips_count(tournament_in_play.pk, count(players, Ann=1000), by=director)

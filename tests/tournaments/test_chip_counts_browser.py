@@ -12,12 +12,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser import *  # noqa: F403 (the fixtures)
 from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium
+from tests.tournaments.factories import seat
 from tournaments.models import ChipCount, Entry, Tournament
-
-from .conftest_t5 import *  # noqa: F403 (the fixtures)
-from .conftest_t5 import seat
 
 pytestmark = needs_chromium
 
@@ -29,10 +26,10 @@ LAYOUT = {
 
 
 @pytest.fixture
-def night(running: Tournament) -> Tournament:
-    seat(running, LAYOUT)
-    Entry.objects.filter(tournament=running, player__name="Ann").update(rebuys=1)
-    return running
+def night(tournament_in_play: Tournament) -> Tournament:
+    seat(tournament_in_play, LAYOUT)
+    Entry.objects.filter(tournament=tournament_in_play, player__name="Ann").update(rebuys=1)
+    return tournament_in_play
 
 
 def fill(page: Page, stacks: dict[str, str]) -> None:

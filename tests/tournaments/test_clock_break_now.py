@@ -9,6 +9,17 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
+from tests.tournaments.clock_helpers import (
+    CLOCK_ROWS,
+    ROW_BREAK,
+    ROW_LEVEL_1,
+    ROW_LEVEL_2,
+    at,
+    reload,
+    rows_of_structure,
+    shown,
+    structure_with,
+)
 from tournaments import tasks
 from tournaments.errors import TournamentError
 from tournaments.models import (
@@ -21,34 +32,21 @@ from tournaments.models import (
 from tournaments.services import clock as services
 from tournaments.services.undo import action_undo_last
 
-from .conftest_t2 import *  # noqa: F403 (the fixtures)
-from .conftest_t2 import (
-    CLOCK_ROWS,
-    ROW_BREAK,
-    ROW_LEVEL_1,
-    ROW_LEVEL_2,
-    at,
-    reload,
-    rows_of_structure,
-    shown,
-    structure_with,
-)
-
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clock_tasks_off")]
 
 
 def test_break_now_in_level_1_goes_on_with_level_2_after_the_break(
-    running: Tournament, director: User
+    running_clock: Tournament, director: User
 ) -> None:
-    services.clock_break_now(running.pk, by=director, now=at(6))
-    state = shown(running, at(7))
+    services.clock_break_now(running_clock.pk, by=director, now=at(6))
+    state = shown(running_clock, at(7))
     assert state.on_break and state.level_number == 1  # the break after level 1
     # As long as the structure's own next break (10 minutes), running from now.
     assert state.ends_at == at(16)
-    assert reload(running).state == TournamentState.ON_BREAK
+    assert reload(running_clock).state == TournamentState.ON_BREAK
     # Then level 2, not level 3: nothing was skipped.
     assert state.next is not None and (state.next.number, state.next.big_blind) == (2, 100)
-    after = shown(running, at(17))
+    after = shown(running_clock, at(17))
     assert after.current is not None and after.current.number == 2
     assert (after.current.small_blind, after.current.big_blind) == (50, 100)
     assert after.ends_at == at(36)
@@ -57,7 +55,7 @@ def test_break_now_in_level_1_goes_on_with_level_2_after_the_break(
 
 
 def test_break_now_leaves_the_shared_structure_alone(
-    running: Tournament, director: User, clock_structure: BlindStructure, clock_event
+    running_clock: Tournament, director: User, clock_structure: BlindStructure, clock_event
 ) -> None:  # type: ignore[no-untyped-def]
     from series.models import Event
 
@@ -68,8 +66,8 @@ def test_break_now_leaves_the_shared_structure_alone(
         event=other_event, blind_structure=clock_structure, state=TournamentState.REGISTERING
     )
     before = rows_of_structure(clock_structure.pk)
-    services.clock_break_now(running.pk, by=director, now=at(6))
-    tournament = reload(running)
+    services.clock_break_now(running_clock.pk, by=director, now=at(6))
+    tournament = reload(running_clock)
     assert tournament.blind_structure_id != clock_structure.pk
     assert rows_of_structure(clock_structure.pk) == before
     assert reload(other).blind_structure_id == clock_structure.pk
@@ -85,21 +83,21 @@ def test_break_now_leaves_the_shared_structure_alone(
     ]
     # A second break now, later, changes the same copy: one copy per tournament.
     copy = tournament.blind_structure_id
-    services.clock_break_now(running.pk, by=director, now=at(50))
-    assert reload(running).blind_structure_id == copy
+    services.clock_break_now(running_clock.pk, by=director, now=at(50))
+    assert reload(running_clock).blind_structure_id == copy
     assert BlindStructure.objects.filter(is_template=False).count() == 2
 
 
 def test_break_now_just_before_a_break_starts_that_break(
-    running: Tournament, director: User, clock_structure: BlindStructure
+    running_clock: Tournament, director: User, clock_structure: BlindStructure
 ) -> None:
-    services.clock_next(running.pk, by=director, now=at(1))  # level 2, a break follows
-    services.clock_break_now(running.pk, by=director, now=at(5))
-    tournament = reload(running)
+    services.clock_next(running_clock.pk, by=director, now=at(1))  # level 2, a break follows
+    services.clock_break_now(running_clock.pk, by=director, now=at(5))
+    tournament = reload(running_clock)
     # The structure's own break, with its colour-up; nothing inserted, nothing copied.
     assert tournament.level_index == ROW_BREAK
     assert tournament.blind_structure_id == clock_structure.pk
-    assert shown(running, at(6)).chip_race == (25,)
+    assert shown(running_clock, at(6)).chip_race == (25,)
     assert tournament.level_ends_at == at(15)
 
 
@@ -117,30 +115,30 @@ def test_break_now_with_no_break_in_the_structure_lasts_ten_minutes(
     assert state.next is not None and state.next.number == 2
 
 
-def test_break_now_while_paused_runs_the_break(running: Tournament, director: User) -> None:
-    services.clock_pause(running.pk, by=director, now=at(5))
-    services.clock_break_now(running.pk, by=director, now=at(8))
-    tournament = reload(running)
+def test_break_now_while_paused_runs_the_break(running_clock: Tournament, director: User) -> None:
+    services.clock_pause(running_clock.pk, by=director, now=at(5))
+    services.clock_break_now(running_clock.pk, by=director, now=at(8))
+    tournament = reload(running_clock)
     assert tournament.paused_remaining is None and tournament.level_ends_at == at(18)
     assert tournament.state == TournamentState.ON_BREAK
 
 
-def test_break_now_on_a_break_is_refused(running: Tournament, director: User) -> None:
-    services.clock_break_now(running.pk, by=director, now=at(6))
-    version = reload(running).clock_version
+def test_break_now_on_a_break_is_refused(running_clock: Tournament, director: User) -> None:
+    services.clock_break_now(running_clock.pk, by=director, now=at(6))
+    version = reload(running_clock).clock_version
     with pytest.raises(TournamentError, match="already on"):
-        services.clock_break_now(running.pk, by=director, now=at(7))
-    assert reload(running).clock_version == version
+        services.clock_break_now(running_clock.pk, by=director, now=at(7))
+    assert reload(running_clock).clock_version == version
 
 
 def test_break_now_is_logged_and_undone_whole(
-    running: Tournament, director: User, clock_structure: BlindStructure
+    running_clock: Tournament, director: User, clock_structure: BlindStructure
 ) -> None:
-    services.clock_break_now(running.pk, by=director, now=at(6))
-    action = TournamentAction.objects.filter(tournament=running).latest("pk")
+    services.clock_break_now(running_clock.pk, by=director, now=at(6))
+    action = TournamentAction.objects.filter(tournament=running_clock).latest("pk")
     assert action.summary == "Break now: 10 min, then level 2"
-    action_undo_last(running.pk, by=director)
-    tournament = reload(running)
+    action_undo_last(running_clock.pk, by=director)
+    tournament = reload(running_clock)
     # Back on level 1 of the shared structure, on its old schedule; the copy is gone.
     assert tournament.blind_structure_id == clock_structure.pk
     assert (tournament.level_index, tournament.level_ends_at) == (ROW_LEVEL_1, at(20))
@@ -149,20 +147,20 @@ def test_break_now_is_logged_and_undone_whole(
 
 
 def test_a_level_change_scheduled_before_the_break_does_not_fire_after_it(
-    running: Tournament, director: User
+    running_clock: Tournament, director: User
 ) -> None:
     """The task for the end of level 1 (at 20:00) was scheduled before the break: when it
     wakes, level 2 must not start in the middle of the break (15:00 to 25:00)."""
-    old = reload(running)
-    services.clock_break_now(running.pk, by=director, now=at(15))
-    assert not services.clock_advance_due(running.pk, old.level_index, at(20))
+    old = reload(running_clock)
+    services.clock_break_now(running_clock.pk, by=director, now=at(15))
+    assert not services.clock_advance_due(running_clock.pk, old.level_index, at(20))
     assert services.clock_sweep(at(20)) == 0
-    tournament = reload(running)
+    tournament = reload(running_clock)
     assert (tournament.level_index, tournament.level_ends_at) == (ROW_LEVEL_2, at(25))
     assert tournament.state == TournamentState.ON_BREAK
     # The break ends on time, and level 2 follows.
-    assert services.clock_advance_due(running.pk, ROW_LEVEL_2, at(25))
-    state = shown(running, at(26))
+    assert services.clock_advance_due(running_clock.pk, ROW_LEVEL_2, at(25))
+    state = shown(running_clock, at(26))
     assert state.current is not None and state.current.number == 2
     assert state.ends_at == at(45)
 

@@ -11,16 +11,15 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
 
 from series.asgi import application
+from tests.tournaments.clock_helpers import ROW_LEVEL_1, ROW_LEVEL_2
 from tournaments.models import Tournament, TournamentState
 from tournaments.services import clock as services
 
-from .conftest_t2 import *  # noqa: F403 (the fixtures)
-from .conftest_t2 import (
-    ROW_LEVEL_1,
-    ROW_LEVEL_2,
-)
-
-pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.usefixtures("clock_tasks_off"),
+    pytest.mark.asyncio,
+    pytest.mark.django_db(transaction=True),
+]
 
 HEADERS = [(b"host", b"localhost"), (b"origin", b"http://localhost")]
 

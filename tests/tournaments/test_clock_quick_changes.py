@@ -13,6 +13,16 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
+from tests.tournaments.clock_helpers import (
+    ROW_BREAK,
+    ROW_LEVEL_1,
+    ROW_LEVEL_2,
+    ROW_LEVEL_3,
+    at,
+    reload,
+    rows_of_structure,
+    shown,
+)
 from tournaments.errors import TournamentError
 from tournaments.models import (
     BlindStructure,
@@ -25,19 +35,7 @@ from tournaments.services import clock as services
 from tournaments.services.undo import action_undo_last
 from tournaments.views.once import FIELD
 
-from .conftest_t2 import *  # noqa: F403 (the fixtures)
-from .conftest_t2 import (
-    ROW_BREAK,
-    ROW_LEVEL_1,
-    ROW_LEVEL_2,
-    ROW_LEVEL_3,
-    at,
-    reload,
-    rows_of_structure,
-    shown,
-)
-
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clock_tasks_off")]
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -55,54 +53,60 @@ def last_summary(tournament: Tournament) -> str:
 
 
 def test_a_level_added_comes_after_the_level_in_play(
-    running: Tournament, director: User, clock_structure: BlindStructure
+    running_clock: Tournament, director: User, clock_structure: BlindStructure
 ) -> None:
     shared = rows_of_structure(clock_structure.pk)
     services.clock_level_add(
-        running.pk, by=director, small_blind=25, big_blind=50, minutes=15, now=at(5)
+        running_clock.pk, by=director, small_blind=25, big_blind=50, minutes=15, now=at(5)
     )
-    assert rows_of(running)[:3] == [
+    assert rows_of(running_clock)[:3] == [
         ("level", 20, 25, 50),
         ("level", 15, 25, 50),
         ("level", 20, 50, 100),
     ]
     # The shared structure is as it was; the tournament plays its own copy.
     assert rows_of_structure(clock_structure.pk) == shared
-    assert reload(running).blind_structure_id != clock_structure.pk
+    assert reload(running_clock).blind_structure_id != clock_structure.pk
     # The level in play keeps its end; the new level 2 follows it, then 50/100 as level 3.
-    state = shown(running, at(6))
+    state = shown(running_clock, at(6))
     assert state.ends_at == at(20) and state.current is not None and state.current.number == 1
     assert state.next is not None and (state.next.number, state.next.minutes) == (2, 15)
-    later = shown(running, at(36))
+    later = shown(running_clock, at(36))
     assert later.current is not None and (later.current.number, later.current.big_blind) == (
         3,
         100,
     )
-    assert last_summary(running) == "Added level 2 (25/50, 15 min) after level 1"
+    assert last_summary(running_clock) == "Added level 2 (25/50, 15 min) after level 1"
 
 
 def test_a_level_added_on_a_break_comes_after_the_break(
-    running: Tournament, director: User
+    running_clock: Tournament, director: User
 ) -> None:
-    services.clock_next(running.pk, by=director, now=at(1))
-    services.clock_next(running.pk, by=director, now=at(2))  # the break
+    services.clock_next(running_clock.pk, by=director, now=at(1))
+    services.clock_next(running_clock.pk, by=director, now=at(2))  # the break
     # (The break colours up the 25 chips: the blinds are made of 100s from then on.)
-    services.clock_level_add(running.pk, by=director, small_blind=100, big_blind=200, now=at(3))
-    kinds = [row[0] for row in rows_of(running)]
+    services.clock_level_add(
+        running_clock.pk, by=director, small_blind=100, big_blind=200, now=at(3)
+    )
+    kinds = [row[0] for row in rows_of(running_clock)]
     assert kinds[ROW_BREAK : ROW_BREAK + 3] == ["break", "level", "level"]
     # Without minutes it lasts as long as the level before it.
-    assert rows_of(running)[ROW_BREAK + 1] == ("level", 20, 100, 200)
+    assert rows_of(running_clock)[ROW_BREAK + 1] == ("level", 20, 100, 200)
 
 
 def test_a_level_that_breaks_a_rule_is_refused_and_nothing_changes(
-    running: Tournament, director: User, clock_structure: BlindStructure
+    running_clock: Tournament, director: User, clock_structure: BlindStructure
 ) -> None:
-    before = reload(running).clock_version
+    before = reload(running_clock).clock_version
     with pytest.raises(TournamentError, match="below the small blind"):
-        services.clock_level_add(running.pk, by=director, small_blind=100, big_blind=50, now=at(5))
+        services.clock_level_add(
+            running_clock.pk, by=director, small_blind=100, big_blind=50, now=at(5)
+        )
     with pytest.raises(TournamentError, match="smallest chip"):
-        services.clock_level_add(running.pk, by=director, small_blind=30, big_blind=60, now=at(5))
-    tournament = reload(running)
+        services.clock_level_add(
+            running_clock.pk, by=director, small_blind=30, big_blind=60, now=at(5)
+        )
+    tournament = reload(running_clock)
     assert tournament.clock_version == before
     assert tournament.blind_structure_id == clock_structure.pk
     assert BlindStructure.objects.filter(is_template=False).count() == 1
@@ -112,95 +116,97 @@ def test_a_level_that_breaks_a_rule_is_refused_and_nothing_changes(
 
 
 def test_removing_the_next_level_brings_the_one_after_it_forward(
-    running: Tournament, director: User
+    running_clock: Tournament, director: User
 ) -> None:
-    services.clock_row_remove(running.pk, ROW_LEVEL_2, by=director, now=at(5))
-    assert [row[2:] for row in rows_of(running)][:3] == [(25, 50), (0, 0), (100, 200)]
+    services.clock_row_remove(running_clock.pk, ROW_LEVEL_2, by=director, now=at(5))
+    assert [row[2:] for row in rows_of(running_clock)][:3] == [(25, 50), (0, 0), (100, 200)]
     # Level 1 ends on time and the break follows it; level 2 is now 100/200.
-    assert services.clock_advance_due(running.pk, ROW_LEVEL_1, at(20))
-    state = shown(running, at(21))
+    assert services.clock_advance_due(running_clock.pk, ROW_LEVEL_1, at(20))
+    state = shown(running_clock, at(21))
     assert state.on_break and state.next is not None
     assert (state.next.number, state.next.big_blind) == (2, 200)
-    assert last_summary(running) == "Removed level 2 (50/100)"
+    assert last_summary(running_clock) == "Removed level 2 (50/100)"
 
 
 def test_the_row_in_play_and_past_rows_cannot_be_removed(
-    running: Tournament, director: User
+    running_clock: Tournament, director: User
 ) -> None:
-    services.clock_next(running.pk, by=director, now=at(1))
+    services.clock_next(running_clock.pk, by=director, now=at(1))
     with pytest.raises(TournamentError, match="in play"):
-        services.clock_row_remove(running.pk, ROW_LEVEL_2, by=director, now=at(2))
+        services.clock_row_remove(running_clock.pk, ROW_LEVEL_2, by=director, now=at(2))
     with pytest.raises(TournamentError, match="already been played"):
-        services.clock_row_remove(running.pk, ROW_LEVEL_1, by=director, now=at(2))
+        services.clock_row_remove(running_clock.pk, ROW_LEVEL_1, by=director, now=at(2))
     with pytest.raises(TournamentError, match="no such row"):
-        services.clock_row_remove(running.pk, 99, by=director, now=at(2))
+        services.clock_row_remove(running_clock.pk, 99, by=director, now=at(2))
 
 
 def test_the_add_on_break_stays_and_follows_the_rows_moved(
-    running: Tournament, director: User
+    running_clock: Tournament, director: User
 ) -> None:
     position = StructureLevel.objects.get(
-        structure_id=running.blind_structure_id, kind="break"
+        structure_id=running_clock.blind_structure_id, kind="break"
     ).position
-    Tournament.objects.filter(pk=running.pk).update(addon_at_break=position)
+    Tournament.objects.filter(pk=running_clock.pk).update(addon_at_break=position)
     with pytest.raises(TournamentError, match="add-on"):
-        services.clock_row_remove(running.pk, ROW_BREAK, by=director, now=at(5))
-    services.clock_level_add(running.pk, by=director, small_blind=25, big_blind=50, now=at(5))
-    tournament = reload(running)
+        services.clock_row_remove(running_clock.pk, ROW_BREAK, by=director, now=at(5))
+    services.clock_level_add(running_clock.pk, by=director, small_blind=25, big_blind=50, now=at(5))
+    tournament = reload(running_clock)
     addon_row = StructureLevel.objects.get(
         structure_id=tournament.blind_structure_id, position=tournament.addon_at_break
     )
     assert addon_row.kind == "break" and addon_row.colour_up == [25]
-    action_undo_last(running.pk, by=director)
-    assert reload(running).addon_at_break == position
+    action_undo_last(running_clock.pk, by=director)
+    assert reload(running_clock).addon_at_break == position
 
 
 def test_a_form_shown_before_the_clock_moved_on_is_refused(
-    running: Tournament, director: User
+    running_clock: Tournament, director: User
 ) -> None:
-    version = reload(running).clock_version
+    version = reload(running_clock).clock_version
     # The form showed level 1 in play; level 2 started by time since.
     with pytest.raises(TournamentError, match="moved on"):
         services.clock_row_remove(
-            running.pk, ROW_BREAK, by=director, expected_index=ROW_LEVEL_1, now=at(21)
+            running_clock.pk, ROW_BREAK, by=director, expected_index=ROW_LEVEL_1, now=at(21)
         )
-    services.clock_pause(running.pk, by=director, now=at(5))
+    services.clock_pause(running_clock.pk, by=director, now=at(5))
     with pytest.raises(TournamentError, match="moved on"):
-        services.clock_row_remove(running.pk, ROW_BREAK, by=director, version=version, now=at(6))
-    assert [row[0] for row in rows_of(running)][ROW_BREAK] == "break"
+        services.clock_row_remove(
+            running_clock.pk, ROW_BREAK, by=director, version=version, now=at(6)
+        )
+    assert [row[0] for row in rows_of(running_clock)][ROW_BREAK] == "break"
 
 
 # ---------------------------------------------------------------------------- level length
 
 
 def test_the_levels_to_come_get_the_new_length_and_breaks_keep_theirs(
-    running: Tournament, director: User
+    running_clock: Tournament, director: User
 ) -> None:
-    services.clock_levels_minutes(running.pk, 15, by=director, now=at(5))
-    assert [row[1] for row in rows_of(running)] == [20, 15, 10, 15, 15, 15]
-    state = shown(running, at(6))
+    services.clock_levels_minutes(running_clock.pk, 15, by=director, now=at(5))
+    assert [row[1] for row in rows_of(running_clock)] == [20, 15, 10, 15, 15, 15]
+    state = shown(running_clock, at(6))
     # Level 1 keeps its end (14 minutes left); then 15 + 10 + 3 x 15 minutes.
     assert state.ends_at == at(20)
     assert state.time_to_end.total_seconds() == (14 + 15 + 10 + 45) * 60
     # Past the structure's end the extra levels last as long as its last level.
-    far = shown(running, at(20 + 15 + 10 + 45 + 1))
+    far = shown(running_clock, at(20 + 15 + 10 + 45 + 1))
     assert far.current is not None and far.current.number == 6 and far.current.minutes == 15
-    assert last_summary(running) == "Levels after level 1 now last 15 min"
+    assert last_summary(running_clock) == "Levels after level 1 now last 15 min"
 
 
-def test_a_length_out_of_bounds_is_refused(running: Tournament, director: User) -> None:
+def test_a_length_out_of_bounds_is_refused(running_clock: Tournament, director: User) -> None:
     for minutes in (0, -5, 241):
         with pytest.raises(TournamentError, match="minutes"):
-            services.clock_levels_minutes(running.pk, minutes, by=director, now=at(5))
-    assert [row[1] for row in rows_of(running)] == [20, 20, 10, 20, 20, 20]
+            services.clock_levels_minutes(running_clock.pk, minutes, by=director, now=at(5))
+    assert [row[1] for row in rows_of(running_clock)] == [20, 20, 10, 20, 20, 20]
 
 
 def test_in_the_extra_levels_the_length_applies_to_the_levels_to_come(
-    running: Tournament, director: User
+    running_clock: Tournament, director: User
 ) -> None:
     # The structure ran out at 110:00: level 7 (an extra level) is in play at 135:00.
-    services.clock_levels_minutes(running.pk, 10, by=director, now=at(135))
-    state = shown(running, at(136))
+    services.clock_levels_minutes(running_clock.pk, 10, by=director, now=at(135))
+    state = shown(running_clock, at(136))
     assert state.current is not None and state.current.number == 7
     assert state.ends_at == at(150)  # its own end stays
     assert state.next is not None and state.next.minutes == 10
@@ -210,80 +216,80 @@ def test_in_the_extra_levels_the_length_applies_to_the_levels_to_come(
 # ---------------------------------------------------------------------------- add a break
 
 
-def test_a_break_added_after_a_later_level(running: Tournament, director: User) -> None:
-    services.clock_break_add(running.pk, 5, after=ROW_LEVEL_3, by=director, now=at(5))
-    assert rows_of(running)[ROW_LEVEL_3 + 1] == ("break", 5, 0, 0)
-    state = shown(running, at(6))
+def test_a_break_added_after_a_later_level(running_clock: Tournament, director: User) -> None:
+    services.clock_break_add(running_clock.pk, 5, after=ROW_LEVEL_3, by=director, now=at(5))
+    assert rows_of(running_clock)[ROW_LEVEL_3 + 1] == ("break", 5, 0, 0)
+    state = shown(running_clock, at(6))
     assert state.next_break is not None and state.next_break.levels_before == 2
-    assert last_summary(running) == "Added a 5 min break after level 3"
+    assert last_summary(running_clock) == "Added a 5 min break after level 3"
     with pytest.raises(TournamentError, match="already been played"):
-        services.clock_break_add(running.pk, 5, after=-1, by=director, now=at(6))
+        services.clock_break_add(running_clock.pk, 5, after=-1, by=director, now=at(6))
 
 
 def test_a_break_added_after_the_level_in_play_starts_when_it_ends(
-    running: Tournament, director: User
+    running_clock: Tournament, director: User
 ) -> None:
-    services.clock_break_add(running.pk, 15, after=ROW_LEVEL_1, by=director, now=at(5))
-    assert services.clock_advance_due(running.pk, ROW_LEVEL_1, at(20))
-    state = shown(running, at(21))
+    services.clock_break_add(running_clock.pk, 15, after=ROW_LEVEL_1, by=director, now=at(5))
+    assert services.clock_advance_due(running_clock.pk, ROW_LEVEL_1, at(20))
+    state = shown(running_clock, at(21))
     assert state.on_break and state.ends_at == at(35)
-    assert reload(running).state == TournamentState.ON_BREAK
+    assert reload(running_clock).state == TournamentState.ON_BREAK
 
 
 # ---------------------------------------------------------------------------- undo and tasks
 
 
 def test_every_quick_change_is_undone_in_order(
-    running: Tournament, director: User, clock_structure: BlindStructure
+    running_clock: Tournament, director: User, clock_structure: BlindStructure
 ) -> None:
     snapshots = []
 
     def keep() -> None:
-        t = reload(running)
-        snapshots.append((rows_of(running), t.level_index, t.level_ends_at, t.state))
+        t = reload(running_clock)
+        snapshots.append((rows_of(running_clock), t.level_index, t.level_ends_at, t.state))
 
     keep()
-    services.clock_level_add(running.pk, by=director, small_blind=25, big_blind=50, now=at(1))
+    services.clock_level_add(running_clock.pk, by=director, small_blind=25, big_blind=50, now=at(1))
     keep()
-    services.clock_row_remove(running.pk, 3, by=director, now=at(2))
+    services.clock_row_remove(running_clock.pk, 3, by=director, now=at(2))
     keep()
-    services.clock_levels_minutes(running.pk, 30, by=director, now=at(3))
+    services.clock_levels_minutes(running_clock.pk, 30, by=director, now=at(3))
     keep()
-    services.clock_break_add(running.pk, 5, after=ROW_LEVEL_1, by=director, now=at(4))
+    services.clock_break_add(running_clock.pk, 5, after=ROW_LEVEL_1, by=director, now=at(4))
     keep()
-    services.clock_break_now(running.pk, by=director, now=at(5))
-    copy = reload(running).blind_structure_id
+    services.clock_break_now(running_clock.pk, by=director, now=at(5))
+    copy = reload(running_clock).blind_structure_id
     for expected in reversed(snapshots):
-        action_undo_last(running.pk, by=director)
-        t = reload(running)
-        assert (rows_of(running), t.level_index, t.level_ends_at, t.state) == expected
-    assert reload(running).blind_structure_id == clock_structure.pk
+        action_undo_last(running_clock.pk, by=director)
+        t = reload(running_clock)
+        assert (rows_of(running_clock), t.level_index, t.level_ends_at, t.state) == expected
+    assert reload(running_clock).blind_structure_id == clock_structure.pk
     assert not BlindStructure.objects.filter(pk=copy).exists()
 
 
 def test_a_task_scheduled_before_a_removal_plays_the_rows_as_they_are_now(
-    running: Tournament, director: User
+    running_clock: Tournament, director: User
 ) -> None:
     """The task for the end of level 1 was scheduled when level 2 was 50/100; level 2 was
     removed since: when the task fires, the break comes, not the removed level."""
-    version = reload(running).clock_version
-    services.clock_row_remove(running.pk, ROW_LEVEL_2, by=director, now=at(5))
-    assert reload(running).clock_version > version
+    version = reload(running_clock).clock_version
+    services.clock_row_remove(running_clock.pk, ROW_LEVEL_2, by=director, now=at(5))
+    assert reload(running_clock).clock_version > version
     assert services.clock_sweep(at(20)) == 1
-    tournament = reload(running)
+    tournament = reload(running_clock)
     assert tournament.level_index == 1 and tournament.state == TournamentState.ON_BREAK
     assert tournament.level_ends_at == at(30)
 
 
 def test_a_late_level_change_is_stored_where_the_screens_were(
-    running: Tournament, director: User
+    running_clock: Tournament, director: User
 ) -> None:
     """Level 1 ended at 20:00 and no task stored it yet: a change at 21:00 works from level
     2, which every screen already shows, not from the stale stored level 1."""
-    services.clock_row_remove(running.pk, ROW_BREAK, by=director, now=at(21))
-    tournament = reload(running)
+    services.clock_row_remove(running_clock.pk, ROW_BREAK, by=director, now=at(21))
+    tournament = reload(running_clock)
     assert (tournament.level_index, tournament.level_ends_at) == (ROW_LEVEL_2, at(40))
-    state = shown(running, at(41))
+    state = shown(running_clock, at(41))
     assert state.current is not None and state.current.number == 3
 
 

@@ -37,15 +37,14 @@ from websockets.sync.client import connect
 
 from series.models import WorkerHeartbeat
 from tests.tables.servers import BASE_DIR, PYTHON, free_port, server_env, start_daphne, stop
+from tests.tournaments.clock_helpers import ROW_LEVEL_1, ROW_LEVEL_2, reload
 from tournaments.models import Tournament
 from tournaments.services.clock import clock_start
-
-from .conftest_t2 import *  # noqa: F403 (the fixtures)
-from .conftest_t2 import ROW_LEVEL_1, ROW_LEVEL_2, reload
 
 REDIS_SERVER = shutil.which("redis-server")
 
 pytestmark = [
+    pytest.mark.usefixtures("clock_tasks_off"),
     pytest.mark.distributed,
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(

@@ -9,19 +9,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 
-from tournaments.errors import TournamentError
-from tournaments.models import (
-    ActionKind,
-    LevelKind,
-    Tournament,
-    TournamentAction,
-    TournamentState,
-)
-from tournaments.services import clock as services
-from tournaments.services.undo import action_undo_last
-
-from .conftest_t2 import *  # noqa: F403 (the fixtures)
-from .conftest_t2 import (
+from tests.tournaments.clock_helpers import (
     CLOCK_ROWS,
     ROW_BREAK,
     ROW_LAST,
@@ -34,8 +22,18 @@ from .conftest_t2 import (
     shown,
     structure_with,
 )
+from tournaments.errors import TournamentError
+from tournaments.models import (
+    ActionKind,
+    LevelKind,
+    Tournament,
+    TournamentAction,
+    TournamentState,
+)
+from tournaments.services import clock as services
+from tournaments.services.undo import action_undo_last
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clock_tasks_off")]
 
 
 # ---------------------------------------------------------------------------- start
@@ -61,10 +59,10 @@ def test_start_on_a_break_first_is_on_break(clock_event, director: User) -> None
     assert reload(tournament).state == TournamentState.ON_BREAK
 
 
-def test_start_twice_is_refused(running: Tournament, director: User) -> None:
+def test_start_twice_is_refused(running_clock: Tournament, director: User) -> None:
     with pytest.raises(TournamentError, match="already started"):
-        services.clock_start(running.pk, by=director, now=at(1))
-    assert reload(running).level_ends_at == at(20)
+        services.clock_start(running_clock.pk, by=director, now=at(1))
+    assert reload(running_clock).level_ends_at == at(20)
 
 
 def test_start_of_a_finished_tournament_is_refused(
@@ -96,38 +94,40 @@ def test_a_player_cannot_run_the_clock(clock_tournament: Tournament, player: Use
 
 
 def test_pause_keeps_the_time_left_and_resume_runs_it_from_then(
-    running: Tournament, director: User
+    running_clock: Tournament, director: User
 ) -> None:
-    services.clock_pause(running.pk, by=director, now=at(5))
-    paused = reload(running)
+    services.clock_pause(running_clock.pk, by=director, now=at(5))
+    paused = reload(running_clock)
     assert paused.paused_remaining == timedelta(minutes=15)
     assert paused.level_ends_at is None
     # An hour later the screens still show 15:00 left on level 1.
-    assert shown(running, at(65)).remaining == timedelta(minutes=15)
-    services.clock_resume(running.pk, by=director, now=at(65))
-    resumed = reload(running)
+    assert shown(running_clock, at(65)).remaining == timedelta(minutes=15)
+    services.clock_resume(running_clock.pk, by=director, now=at(65))
+    resumed = reload(running_clock)
     assert resumed.level_ends_at == at(80)
     assert resumed.paused_remaining is None
 
 
 def test_pause_after_a_level_ended_pauses_the_level_on_screen(
-    running: Tournament, director: User
+    running_clock: Tournament, director: User
 ) -> None:
     # The change to level 2 was due at 20:00 and no task stored it yet: the director pauses
     # what the room sees, level 2 with 18 minutes left.
-    services.clock_pause(running.pk, by=director, now=at(22))
-    paused = reload(running)
+    services.clock_pause(running_clock.pk, by=director, now=at(22))
+    paused = reload(running_clock)
     assert (paused.level_index, paused.paused_remaining) == (ROW_LEVEL_2, timedelta(minutes=18))
 
 
-def test_pause_twice_and_resume_running_are_refused(running: Tournament, director: User) -> None:
+def test_pause_twice_and_resume_running_are_refused(
+    running_clock: Tournament, director: User
+) -> None:
     with pytest.raises(TournamentError, match="not paused"):
-        services.clock_resume(running.pk, by=director, now=at(1))
-    services.clock_pause(running.pk, by=director, now=at(1))
-    version = reload(running).clock_version
+        services.clock_resume(running_clock.pk, by=director, now=at(1))
+    services.clock_pause(running_clock.pk, by=director, now=at(1))
+    version = reload(running_clock).clock_version
     with pytest.raises(TournamentError, match="already paused"):
-        services.clock_pause(running.pk, by=director, now=at(2))
-    assert reload(running).clock_version == version
+        services.clock_pause(running_clock.pk, by=director, now=at(2))
+    assert reload(running_clock).clock_version == version
 
 
 def test_controls_before_the_clock_starts_are_refused(
@@ -143,41 +143,43 @@ def test_controls_before_the_clock_starts_are_refused(
 # ---------------------------------------------------------------------------- adjust
 
 
-def test_adding_and_removing_time(running: Tournament, director: User) -> None:
-    services.clock_adjust(running.pk, 60, by=director, now=at(5))
-    assert reload(running).level_ends_at == at(21)
-    services.clock_adjust(running.pk, -120, by=director, now=at(6))
-    assert reload(running).level_ends_at == at(19)
+def test_adding_and_removing_time(running_clock: Tournament, director: User) -> None:
+    services.clock_adjust(running_clock.pk, 60, by=director, now=at(5))
+    assert reload(running_clock).level_ends_at == at(21)
+    services.clock_adjust(running_clock.pk, -120, by=director, now=at(6))
+    assert reload(running_clock).level_ends_at == at(19)
 
 
 def test_removing_more_than_is_left_advances_with_the_next_full_level(
-    running: Tournament, director: User
+    running_clock: Tournament, director: User
 ) -> None:
     # 30 seconds left; -60: never below zero, the next level starts now with its 20 minutes.
-    services.clock_adjust(running.pk, -60, by=director, now=at(19, 30))
-    tournament = reload(running)
+    services.clock_adjust(running_clock.pk, -60, by=director, now=at(19, 30))
+    tournament = reload(running_clock)
     assert tournament.level_index == ROW_LEVEL_2
     assert tournament.level_ends_at == at(39, 30)
 
 
-def test_adjusting_a_paused_clock_stays_paused(running: Tournament, director: User) -> None:
-    services.clock_pause(running.pk, by=director, now=at(10))
-    services.clock_adjust(running.pk, 90, by=director, now=at(30))
-    assert reload(running).paused_remaining == timedelta(minutes=11, seconds=30)
-    services.clock_adjust(running.pk, -3600, by=director, now=at(31))
-    tournament = reload(running)
+def test_adjusting_a_paused_clock_stays_paused(running_clock: Tournament, director: User) -> None:
+    services.clock_pause(running_clock.pk, by=director, now=at(10))
+    services.clock_adjust(running_clock.pk, 90, by=director, now=at(30))
+    assert reload(running_clock).paused_remaining == timedelta(minutes=11, seconds=30)
+    services.clock_adjust(running_clock.pk, -3600, by=director, now=at(31))
+    tournament = reload(running_clock)
     assert tournament.level_index == ROW_LEVEL_2
     assert tournament.paused_remaining == timedelta(minutes=20)
 
 
 def test_removing_the_last_levels_time_starts_the_next_doubled_level(
-    running: Tournament, director: User
+    running_clock: Tournament, director: User
 ) -> None:
-    Tournament.objects.filter(pk=running.pk).update(level_index=ROW_LAST, level_ends_at=at(20))
-    services.clock_adjust(running.pk, -1800, by=director, now=at(10))
-    tournament = reload(running)
+    Tournament.objects.filter(pk=running_clock.pk).update(
+        level_index=ROW_LAST, level_ends_at=at(20)
+    )
+    services.clock_adjust(running_clock.pk, -1800, by=director, now=at(10))
+    tournament = reload(running_clock)
     assert tournament.level_index == ROW_LAST + 1 and tournament.level_ends_at == at(30)
-    state = shown(running, at(11))
+    state = shown(running_clock, at(11))
     assert not state.overtime and state.remaining == timedelta(minutes=19)
     assert state.current is not None and (state.current.number, state.current.big_blind) == (
         6,
@@ -186,59 +188,67 @@ def test_removing_the_last_levels_time_starts_the_next_doubled_level(
 
 
 @pytest.mark.parametrize("seconds", [0, 3601, -3601, "60", 1.5, True])
-def test_bad_adjustments_are_refused(running: Tournament, director: User, seconds) -> None:  # type: ignore[no-untyped-def]
-    version = reload(running).clock_version
+def test_bad_adjustments_are_refused(running_clock: Tournament, director: User, seconds) -> None:  # type: ignore[no-untyped-def]
+    version = reload(running_clock).clock_version
     with pytest.raises(TournamentError):
-        services.clock_adjust(running.pk, seconds, by=director, now=at(1))
-    assert reload(running).clock_version == version
+        services.clock_adjust(running_clock.pk, seconds, by=director, now=at(1))
+    assert reload(running_clock).clock_version == version
 
 
 # ---------------------------------------------------------------------------- next / previous / break
 
 
 def test_next_and_previous_start_the_row_with_its_full_time(
-    running: Tournament, director: User
+    running_clock: Tournament, director: User
 ) -> None:
-    services.clock_next(running.pk, by=director, now=at(5))
-    assert (reload(running).level_index, reload(running).level_ends_at) == (ROW_LEVEL_2, at(25))
-    services.clock_previous(running.pk, by=director, now=at(6))
-    assert (reload(running).level_index, reload(running).level_ends_at) == (ROW_LEVEL_1, at(26))
+    services.clock_next(running_clock.pk, by=director, now=at(5))
+    assert (reload(running_clock).level_index, reload(running_clock).level_ends_at) == (
+        ROW_LEVEL_2,
+        at(25),
+    )
+    services.clock_previous(running_clock.pk, by=director, now=at(6))
+    assert (reload(running_clock).level_index, reload(running_clock).level_ends_at) == (
+        ROW_LEVEL_1,
+        at(26),
+    )
 
 
 def test_next_into_a_break_puts_the_tournament_on_break(
-    running: Tournament, director: User
+    running_clock: Tournament, director: User
 ) -> None:
-    services.clock_next(running.pk, by=director, now=at(1))
-    services.clock_next(running.pk, by=director, now=at(2))
-    tournament = reload(running)
+    services.clock_next(running_clock.pk, by=director, now=at(1))
+    services.clock_next(running_clock.pk, by=director, now=at(2))
+    tournament = reload(running_clock)
     assert tournament.level_index == ROW_BREAK
     assert tournament.state == TournamentState.ON_BREAK
-    services.clock_next(running.pk, by=director, now=at(3))
-    assert reload(running).state == TournamentState.RUNNING
+    services.clock_next(running_clock.pk, by=director, now=at(3))
+    assert reload(running_clock).state == TournamentState.RUNNING
 
 
-def test_next_while_paused_stays_paused(running: Tournament, director: User) -> None:
-    services.clock_pause(running.pk, by=director, now=at(5))
-    services.clock_next(running.pk, by=director, now=at(6))
-    tournament = reload(running)
+def test_next_while_paused_stays_paused(running_clock: Tournament, director: User) -> None:
+    services.clock_pause(running_clock.pk, by=director, now=at(5))
+    services.clock_next(running_clock.pk, by=director, now=at(6))
+    tournament = reload(running_clock)
     assert tournament.level_index == ROW_LEVEL_2
     assert tournament.paused_remaining == timedelta(minutes=20)
 
 
-def test_no_previous_before_the_first_level(running: Tournament, director: User) -> None:
+def test_no_previous_before_the_first_level(running_clock: Tournament, director: User) -> None:
     with pytest.raises(TournamentError, match="first level"):
-        services.clock_previous(running.pk, by=director, now=at(1))
+        services.clock_previous(running_clock.pk, by=director, now=at(1))
 
 
 def test_next_after_the_last_level_doubles_it_and_previous_comes_back(
-    running: Tournament, director: User
+    running_clock: Tournament, director: User
 ) -> None:
-    Tournament.objects.filter(pk=running.pk).update(level_index=ROW_LAST, level_ends_at=at(20))
-    services.clock_next(running.pk, by=director, now=at(1))
-    services.clock_next(running.pk, by=director, now=at(2))
-    tournament = reload(running)
+    Tournament.objects.filter(pk=running_clock.pk).update(
+        level_index=ROW_LAST, level_ends_at=at(20)
+    )
+    services.clock_next(running_clock.pk, by=director, now=at(1))
+    services.clock_next(running_clock.pk, by=director, now=at(2))
+    tournament = reload(running_clock)
     assert (tournament.level_index, tournament.level_ends_at) == (ROW_LAST + 2, at(22))
-    state = shown(running, at(3))
+    state = shown(running_clock, at(3))
     assert state.current is not None and state.level_number == 7
     assert (state.current.small_blind, state.current.big_blind, state.current.ante) == (
         800,
@@ -246,30 +256,32 @@ def test_next_after_the_last_level_doubles_it_and_previous_comes_back(
         1600,
     )
     assert state.next is not None and state.next.big_blind == 3200 and not state.is_last
-    services.clock_previous(running.pk, by=director, now=at(4))
-    assert reload(running).level_index == ROW_LAST + 1
+    services.clock_previous(running_clock.pk, by=director, now=at(4))
+    assert reload(running_clock).level_index == ROW_LAST + 1
 
 
 def test_break_now_inserts_a_break_running_after_the_level_in_play(
-    running: Tournament, director: User
+    running_clock: Tournament, director: User
 ) -> None:
-    services.clock_pause(running.pk, by=director, now=at(5))
-    services.clock_break_now(running.pk, by=director, now=at(6))
-    tournament = reload(running)
+    services.clock_pause(running_clock.pk, by=director, now=at(5))
+    services.clock_break_now(running_clock.pk, by=director, now=at(6))
+    tournament = reload(running_clock)
     # The break comes right after level 1 (level 2 follows it): tests/test_clock_break_now.py.
     assert tournament.level_index == ROW_LEVEL_1 + 1
     assert tournament.level_ends_at == at(16) and tournament.paused_remaining is None
     assert tournament.state == TournamentState.ON_BREAK
     with pytest.raises(TournamentError, match="already on"):
-        services.clock_break_now(running.pk, by=director, now=at(7))
+        services.clock_break_now(running_clock.pk, by=director, now=at(7))
 
 
 def test_break_now_after_the_last_break_lasts_as_long_as_it(
-    running: Tournament, director: User
+    running_clock: Tournament, director: User
 ) -> None:
-    Tournament.objects.filter(pk=running.pk).update(level_index=ROW_LEVEL_3, level_ends_at=at(20))
-    services.clock_break_now(running.pk, by=director, now=at(1))
-    state = shown(running, at(2))
+    Tournament.objects.filter(pk=running_clock.pk).update(
+        level_index=ROW_LEVEL_3, level_ends_at=at(20)
+    )
+    services.clock_break_now(running_clock.pk, by=director, now=at(1))
+    state = shown(running_clock, at(2))
     assert state.on_break and state.ends_at == at(11)
     assert state.next is not None and state.next.number == 4
 
@@ -277,14 +289,14 @@ def test_break_now_after_the_last_break_lasts_as_long_as_it(
 # ---------------------------------------------------------------------------- the log and undo
 
 
-def test_every_control_is_logged_with_who(running: Tournament, director: User) -> None:
-    services.clock_pause(running.pk, by=director, now=at(1))
-    services.clock_resume(running.pk, by=director, now=at(2))
-    services.clock_adjust(running.pk, 60, by=director, now=at(3))
-    services.clock_next(running.pk, by=director, now=at(4))
-    services.clock_previous(running.pk, by=director, now=at(5))
-    services.clock_break_now(running.pk, by=director, now=at(6))
-    actions = list(TournamentAction.objects.filter(tournament=running).order_by("pk"))
+def test_every_control_is_logged_with_who(running_clock: Tournament, director: User) -> None:
+    services.clock_pause(running_clock.pk, by=director, now=at(1))
+    services.clock_resume(running_clock.pk, by=director, now=at(2))
+    services.clock_adjust(running_clock.pk, 60, by=director, now=at(3))
+    services.clock_next(running_clock.pk, by=director, now=at(4))
+    services.clock_previous(running_clock.pk, by=director, now=at(5))
+    services.clock_break_now(running_clock.pk, by=director, now=at(6))
+    actions = list(TournamentAction.objects.filter(tournament=running_clock).order_by("pk"))
     assert [a.undo["op"] for a in actions] == [
         "pause",
         "resume",
@@ -298,51 +310,53 @@ def test_every_control_is_logged_with_who(running: Tournament, director: User) -
     assert actions[2].summary == "Added 1:00 to the clock"
 
 
-def test_undo_walks_every_control_back_in_order(running: Tournament, director: User) -> None:
+def test_undo_walks_every_control_back_in_order(running_clock: Tournament, director: User) -> None:
     snapshots = []
 
     def keep() -> None:
-        t = reload(running)
+        t = reload(running_clock)
         snapshots.append((t.level_index, t.level_ends_at, t.paused_remaining, t.state))
 
     keep()
-    services.clock_pause(running.pk, by=director, now=at(1))
+    services.clock_pause(running_clock.pk, by=director, now=at(1))
     keep()
-    services.clock_resume(running.pk, by=director, now=at(2))
+    services.clock_resume(running_clock.pk, by=director, now=at(2))
     keep()
-    services.clock_adjust(running.pk, -90, by=director, now=at(3))
+    services.clock_adjust(running_clock.pk, -90, by=director, now=at(3))
     keep()
-    services.clock_next(running.pk, by=director, now=at(4))
+    services.clock_next(running_clock.pk, by=director, now=at(4))
     keep()
-    services.clock_break_now(running.pk, by=director, now=at(5))
+    services.clock_break_now(running_clock.pk, by=director, now=at(5))
     keep()
-    services.clock_previous(running.pk, by=director, now=at(6))
+    services.clock_previous(running_clock.pk, by=director, now=at(6))
     for expected in reversed(snapshots):
-        action_undo_last(running.pk, by=director)
-        t = reload(running)
+        action_undo_last(running_clock.pk, by=director)
+        t = reload(running_clock)
         assert (t.level_index, t.level_ends_at, t.paused_remaining, t.state) == expected
-    assert not TournamentAction.objects.filter(tournament=running, undone_at__isnull=True).exists()
+    assert not TournamentAction.objects.filter(
+        tournament=running_clock, undone_at__isnull=True
+    ).exists()
 
 
 def test_undo_of_added_time_much_later_keeps_the_schedule(
-    running: Tournament, director: User
+    running_clock: Tournament, director: User
 ) -> None:
-    services.clock_adjust(running.pk, 60, by=director, now=at(5))
+    services.clock_adjust(running_clock.pk, 60, by=director, now=at(5))
     # Level 2 began at 20:21 (with the minute). Undone at 30:00: as if never added, the
     # room is on level 2 ending at 40:00, as the projection shows it.
-    action_undo_last(running.pk, by=director)
-    state = shown(running, at(30))
+    action_undo_last(running_clock.pk, by=director)
+    state = shown(running_clock, at(30))
     assert (state.index, state.ends_at) == (ROW_LEVEL_2, at(40))
 
 
 def test_undo_of_a_clock_action_after_the_tournament_finished_is_refused(
-    running: Tournament, director: User
+    running_clock: Tournament, director: User
 ) -> None:
-    services.clock_pause(running.pk, by=director, now=at(1))
-    Tournament.objects.filter(pk=running.pk).update(state=TournamentState.FINISHED)
+    services.clock_pause(running_clock.pk, by=director, now=at(1))
+    Tournament.objects.filter(pk=running_clock.pk).update(state=TournamentState.FINISHED)
     with pytest.raises(TournamentError, match="in play"):
-        action_undo_last(running.pk, by=director)
-    assert reload(running).paused_remaining is not None
+        action_undo_last(running_clock.pk, by=director)
+    assert reload(running_clock).paused_remaining is not None
 
 
 def test_clock_restore_takes_the_clock_back_to_not_started(
@@ -360,21 +374,21 @@ def test_clock_restore_takes_the_clock_back_to_not_started(
 # ---------------------------------------------------------------------------- the screens' data
 
 
-def test_payload_has_the_field_and_the_money(running: Tournament) -> None:
+def test_payload_has_the_field_and_the_money(running_clock: Tournament) -> None:
     from series.models import Player
     from tournaments.models import Entry, EntryState
 
     players = [Player.objects.create(name=name) for name in ("Quinn", "Ruth", "Sol", "Tove")]
     for number, player in enumerate(players):
         Entry.objects.create(
-            tournament=running,
+            tournament=running_clock,
             player=player,
             state=EntryState.OUT if number == 0 else EntryState.PLAYING,
             rebuys=1 if number == 1 else 0,
             addon=number == 2,
         )
-    Entry.objects.create(tournament=running, player=players[0], number=2)  # a re-entry
-    payload = services.clock_payload(running.pk, now=at(1))
+    Entry.objects.create(tournament=running_clock, player=players[0], number=2)  # a re-entry
+    payload = services.clock_payload(running_clock.pk, now=at(1))
     assert payload is not None
     field = payload["field"]
     assert (field["entries"], field["players_left"]) == (5, 4)

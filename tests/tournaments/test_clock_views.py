@@ -9,17 +9,10 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
+from tests.tournaments.clock_helpers import ROW_LAST, ROW_LEVEL_1, ROW_LEVEL_2, reload
 from tournaments.models import Tournament, TournamentAction, TournamentState
 
-from .conftest_t2 import *  # noqa: F403 (the fixtures)
-from .conftest_t2 import (
-    ROW_LAST,
-    ROW_LEVEL_1,
-    ROW_LEVEL_2,
-    reload,
-)
-
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clock_tasks_off")]
 
 CONTROLS = [
     "clock_start",

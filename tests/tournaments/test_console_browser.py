@@ -13,18 +13,12 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 from playwright.sync_api import Browser, expect
 
-from tests.browser import *  # noqa: F403 (the fixtures)
 from tests.browser import ARTIFACTS, PHONE, log_in, needs_chromium
+from tests.tournaments.factories import make_user
+from tests.tournaments.levels import BREAK_1
 from tournaments.models import Entry, EntryState, Tournament, TournamentState
-from tournaments.services.entries import (
-    entry_add_walk_in,
-    entry_rebuy,
-    entry_register,
-    tournament_start,
-)
-
-from .conftest_t1 import *  # noqa: F403 (the fixtures)
-from .conftest_t1 import BREAK_1, make_user
+from tournaments.services.entries import entry_add_walk_in, entry_rebuy, entry_register
+from tournaments.services.lifecycle import tournament_start
 
 pytestmark = needs_chromium
 

@@ -23,8 +23,11 @@ from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 from series.models import Event, Season
 from series.services import director_grant
 from series.services.health import worker_heartbeat_record
-from tests.browser import ARTIFACTS, launch_chromium, needs_chromium
+from tests.browser import ARTIFACTS, needs_chromium
+from tests.chromium import launch_chromium
 from tests.conftest import PASSWORD
+from tests.tournaments.factories import make_user
+from tests.tournaments.levels import BREAK_1, ROWS
 from tournaments.models import (
     BlindStructure,
     Entry,
@@ -34,14 +37,8 @@ from tournaments.models import (
     TournamentState,
 )
 from tournaments.services import results
-from tournaments.services.entries import (
-    entry_add_walk_in,
-    entry_rebuy,
-    entry_register,
-    tournament_start,
-)
-
-from .conftest_t1 import BREAK_1, ROWS, make_user
+from tournaments.services.entries import entry_add_walk_in, entry_rebuy, entry_register
+from tournaments.services.lifecycle import tournament_start
 
 pytestmark = needs_chromium
 

@@ -10,12 +10,11 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
+from tests.tournaments.factories import make_user
 from tournaments.models import Entry, EntryState, Tournament
 from tournaments.services import clock
-from tournaments.services.entries import entry_register, tournament_start
-
-from .conftest_t1 import *  # noqa: F403 (the fixtures)
-from .conftest_t1 import make_user
+from tournaments.services.entries import entry_register
+from tournaments.services.lifecycle import tournament_start
 
 pytestmark = pytest.mark.django_db
 

@@ -24,9 +24,10 @@ from playwright.sync_api import Browser, expect
 from series.models import Event, Season
 from series.services import director_grant
 from series.services.health import worker_heartbeat_record
-from tests.browser import *  # noqa: F403 (the fixtures)
 from tests.browser import ARTIFACTS, LAPTOP, PHONE, console_page, needs_chromium
 from tests.conftest import PASSWORD
+from tests.tournaments.factories import make_user
+from tests.tournaments.levels import BREAK_1, ROWS
 from tournaments.models import (
     BlindStructure,
     Entry,
@@ -36,9 +37,8 @@ from tournaments.models import (
     TournamentState,
 )
 from tournaments.services.clock import clock_next
-from tournaments.services.entries import entry_register, tournament_start
-
-from .conftest_t1 import BREAK_1, ROWS, make_user
+from tournaments.services.entries import entry_register
+from tournaments.services.lifecycle import tournament_start
 
 pytestmark = needs_chromium
 

@@ -10,15 +10,12 @@ from django.test import Client
 from django.urls import reverse
 from playwright.sync_api import Browser, expect
 
-from tests.browser import *  # noqa: F403 (the fixtures)
 from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium
+from tests.tournaments.clock_helpers import reload
 from tournaments.models import Tournament
 from tournaments.services.clock import clock_pause, clock_resume
 
-from .conftest_t2 import *  # noqa: F403 (the fixtures)
-from .conftest_t2 import reload
-
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clock_tasks_off")]
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 

@@ -17,11 +17,10 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
+from tests.tournaments.factories import make_player, start
+from tests.tournaments.levels import BREAK_1
 from tournaments.models import Entry, EntryState, Tournament
 from tournaments.services.results import entry_eliminate
-
-from .conftest_t1 import *  # noqa: F403 (the fixtures)
-from .conftest_t1 import BREAK_1, make_player, start
 
 pytestmark = pytest.mark.django_db
 

@@ -17,14 +17,12 @@ from django.db import close_old_connections, connection
 from django.test import Client
 from django.urls import reverse
 
+from tests.tournaments.factories import make_player, make_user, start
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, EntryState, Tournament
 from tournaments.services import clock, undo
 from tournaments.services.entries import entry_rebuy, entry_register
 from tournaments.views.once import FIELD
-
-from .conftest_t1 import *  # noqa: F403 (the fixtures)
-from .conftest_t1 import make_player, make_user, start
 
 pytestmark = pytest.mark.django_db
 

@@ -11,12 +11,11 @@ from django.contrib.auth.models import User
 from django.test import Client, override_settings
 from django.urls import reverse
 
+from tests.tournaments.factories import make_player, make_user, start
+from tests.tournaments.levels import BREAK_1, LEVEL_2, LEVEL_5
 from tournaments.models import Entry, EntryState, Tournament
 from tournaments.services.entries import entry_rebuy, entry_register
 from tournaments.views.console import partials_present
-
-from .conftest_t1 import *  # noqa: F403 (the fixtures)
-from .conftest_t1 import BREAK_1, LEVEL_2, LEVEL_5, make_player, make_user, start
 
 pytestmark = pytest.mark.django_db
 
@@ -180,7 +179,7 @@ def test_refusals_come_back_as_messages_and_change_nothing(
 def test_an_entry_of_another_tournament_is_not_found(
     tournament: Tournament, director_client: Client
 ) -> None:
-    from .conftest_t1 import sample_tournament
+    from tests.tournaments.factories import sample_tournament
 
     other = sample_tournament()
     stranger = playing(other, "zed")

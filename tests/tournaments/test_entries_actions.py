@@ -7,6 +7,8 @@ from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 
 from series.models import Player
+from tests.tournaments.factories import make_player, make_user, start
+from tests.tournaments.levels import BREAK_1, BREAK_2, LEVEL_1, LEVEL_3, LEVEL_4, LEVEL_5
 from tournaments.errors import NameInUse, TournamentError
 from tournaments.models import ActionKind, Entry, EntryState, Tournament, TournamentState
 from tournaments.services.entries import (
@@ -18,19 +20,6 @@ from tournaments.services.entries import (
     entry_reentry,
     entry_register,
     entry_remove,
-)
-
-from .conftest_t1 import *  # noqa: F403 (the fixtures)
-from .conftest_t1 import (
-    BREAK_1,
-    BREAK_2,
-    LEVEL_1,
-    LEVEL_3,
-    LEVEL_4,
-    LEVEL_5,
-    make_player,
-    make_user,
-    start,
 )
 
 pytestmark = pytest.mark.django_db

@@ -10,8 +10,6 @@ from django.urls import reverse
 from tournaments.models import Entry, EntryState, Tournament, TournamentAction
 from tournaments.services.entries import entry_add_walk_in
 
-from .conftest_t1 import *  # noqa: F403 (the fixtures)
-
 pytestmark = pytest.mark.django_db
 
 

@@ -8,10 +8,10 @@ from django.test import Client
 from django.urls import reverse
 
 from series.models import Event
+from tests.tournaments.factories import make_user, start
+from tests.tournaments.levels import BREAK_1, LEVEL_5
+from tests.tournaments.settings_form import form_data
 from tournaments.models import BlindStructure, EntryState, Tournament
-
-from .conftest_t1 import *  # noqa: F403 (the fixtures)
-from .conftest_t1 import BREAK_1, LEVEL_5, form_data, make_user, start
 
 pytestmark = pytest.mark.django_db
 

@@ -6,12 +6,11 @@ import pytest
 from django.contrib.auth.models import AnonymousUser, User
 
 from series.models import Player
+from tests.tournaments.factories import make_user, start
+from tests.tournaments.levels import BREAK_1, LEVEL_4, LEVEL_5
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, EntryState, Tournament, TournamentState
 from tournaments.services.entries import entry_register, entry_unregister
-
-from .conftest_t1 import *  # noqa: F403 (the fixtures)
-from .conftest_t1 import BREAK_1, LEVEL_4, LEVEL_5, make_user, start
 
 pytestmark = pytest.mark.django_db
 

@@ -9,16 +9,12 @@ from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 
 from series.models import Event
+from tests.tournaments.factories import make_user, start
+from tests.tournaments.levels import BREAK_1, LEVEL_2
 from tournaments.errors import TournamentError
 from tournaments.models import BlindStructure, EntryState, Tournament, TournamentState
-from tournaments.services.entries import (
-    entry_register,
-    tournament_create,
-    tournament_update,
-)
-
-from .conftest_t1 import *  # noqa: F403 (the fixtures)
-from .conftest_t1 import BREAK_1, LEVEL_2, make_user, start
+from tournaments.services.entries import entry_register
+from tournaments.services.lifecycle import tournament_create, tournament_update
 
 pytestmark = pytest.mark.django_db
 
@@ -188,9 +184,8 @@ def test_raising_the_capacity_moves_the_waiting_list_up(
 
 
 def test_started_state_uses_the_level_of_the_clock(tournament: Tournament) -> None:
+    from tests.tournaments.levels import BREAK_2, LEVEL_4, LEVEL_6
     from tournaments.selectors import current_level_number
-
-    from .conftest_t1 import BREAK_2, LEVEL_4, LEVEL_6
 
     assert current_level_number(tournament) == 0
     for index, number in [(LEVEL_2, 2), (BREAK_1, 3), (LEVEL_4, 4), (BREAK_2, 5), (LEVEL_6, 6)]:

@@ -6,6 +6,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 
+from tests.tournaments.factories import make_player, make_user
 from tournaments.errors import TournamentError
 from tournaments.models import ActionKind, Entry, EntryState, Tournament, TournamentState
 from tournaments.services.entries import (
@@ -13,12 +14,9 @@ from tournaments.services.entries import (
     entry_late,
     entry_reentry,
     entry_register,
-    tournament_start,
 )
+from tournaments.services.lifecycle import tournament_start
 from tournaments.services.undo import action_undo_last
-
-from .conftest_t1 import *  # noqa: F403 (the fixtures)
-from .conftest_t1 import make_player, make_user
 
 pytestmark = pytest.mark.django_db
 

@@ -22,13 +22,11 @@ from django.utils import translation
 
 from series import amounts, elision
 from series.models import Player
+from tests.tournaments.factories import seat
 from tournaments.errors import TournamentError
 from tournaments.models import BlindStructure, Entry, EntryState, Tournament
 from tournaments.services import entries, results
 from tournaments.services.structures import structure_templates_install
-
-from .conftest_t5 import *  # noqa: F403 (the fixtures)
-from .conftest_t5 import seat
 
 FRENCH = {"HTTP_ACCEPT_LANGUAGE": "fr"}
 # English a French page showed, whatever its case on screen ("PRIZE POOL" is CSS's).

@@ -12,10 +12,8 @@ from django.test import Client
 from django.urls import reverse
 
 from series.models import Season
+from tests.tournaments.factories import make_tournament
 from tournaments.models import BlindStructure
-
-from .conftest_t3 import *  # noqa: F403 (the fixtures)
-from .conftest_t3 import make_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -48,10 +46,12 @@ def text(html: str) -> str:
 
 
 @pytest.fixture
-def next_event_of_forty(season: Season, home_structure: BlindStructure, director: User) -> None:
+def next_event_of_forty(
+    long_season: Season, home_structure: BlindStructure, director: User
+) -> None:
     """The next event on the calendar expects 40 players (its capacity)."""
     tournament = make_tournament(
-        season, home_structure, by=director, starts_in=timedelta(days=2), name="Big night"
+        long_season, home_structure, by=director, starts_in=timedelta(days=2), name="Big night"
     )
     tournament.capacity = 40
     tournament.save(update_fields=["capacity"])

@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser import *  # noqa: F403 (the fixtures)
 from tests.browser import ARTIFACTS, LAPTOP, PHONE, console_page, needs_chromium, served_night
 
 pytestmark = needs_chromium

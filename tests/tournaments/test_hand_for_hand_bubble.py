@@ -19,17 +19,15 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
+from tests.tournaments.clock_helpers import ROW_LEVEL_1, at, hand_for_hand, placed, reload
+from tests.tournaments.factories import seat
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, Tournament, TournamentAction
 from tournaments.services import clock
 from tournaments.services.results import entry_eliminate
 from tournaments.services.undo import action_undo_last
 
-from .conftest_t2 import *  # noqa: F403 (the fixtures)
-from .conftest_t2 import ROW_LEVEL_1, at, hand_for_hand, placed, reload
-from .conftest_t5 import seat
-
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clock_tasks_off")]
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 BURST = "Bubble burst: finishing this hand at every table"
@@ -45,17 +43,17 @@ def on_the_bubble(tournament: Tournament, director: User) -> dict[str, Entry]:
 
 
 @pytest.fixture
-def players(running: Tournament, director: User) -> dict[str, Entry]:
-    return on_the_bubble(running, director)
+def players(running_clock: Tournament, director: User) -> dict[str, Entry]:
+    return on_the_bubble(running_clock, director)
 
 
 @pytest.fixture
-def bubble_hand(running: Tournament, players: dict[str, Entry], director: User) -> Tournament:
+def bubble_hand(running_clock: Tournament, players: dict[str, Entry], director: User) -> Tournament:
     """Hand-for-hand from 19:05 (the clock stops with 15 minutes left); the hands in play
     then are done at 19:06, so hand 1, the first dealt hand-for-hand, is in play."""
-    clock.clock_hand_for_hand_start(running.pk, by=director, now=at(5))
-    clock.clock_hand_done(running.pk, None, hand=0, by=director, now=at(6))
-    return reload(running)
+    clock.clock_hand_for_hand_start(running_clock.pk, by=director, now=at(5))
+    clock.clock_hand_done(running_clock.pk, None, hand=0, by=director, now=at(6))
+    return reload(running_clock)
 
 
 @pytest.fixture
@@ -185,15 +183,15 @@ def test_turning_it_off_on_the_bubble_hand_runs_the_clock(
 
 
 def test_the_bubble_bursting_on_the_hands_in_play_when_it_was_announced_ends_it_at_once(
-    running: Tournament, players: dict[str, Entry], out, director: User
+    running_clock: Tournament, players: dict[str, Entry], out, director: User
 ) -> None:  # type: ignore[no-untyped-def]
     # Hand 0 was not dealt hand-for-hand: nobody out on it ties, so there is nothing to wait
     # for (RULES.md "Hand-for-hand (RP-8)").
-    clock.clock_hand_for_hand_start(running.pk, by=director, now=at(5))
+    clock.clock_hand_for_hand_start(running_clock.pk, by=director, now=at(5))
 
-    out(running, players["Cal"])
+    out(running_clock, players["Cal"])
 
-    tournament = reload(running)
+    tournament = reload(running_clock)
     assert not tournament.hand_for_hand and tournament.paused_remaining is None
     assert last_summary(tournament) == (
         "The bubble burst: hand-for-hand ended, the clock runs again"

@@ -11,7 +11,6 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser import *  # noqa: F403 (the fixtures)
 from tests.browser import ARTIFACTS, LAPTOP, PHONE, needs_chromium
 
 from .test_hand_for_hand_browser import live_console

@@ -18,6 +18,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from tests.tournaments.clock_helpers import ROW_LEVEL_1, ROW_LEVEL_2, at, hand_for_hand, reload
+from tests.tournaments.factories import seat
 from tournaments.errors import TournamentError
 from tournaments.models import (
     Entry,
@@ -29,26 +31,22 @@ from tournaments.services import clock as services
 from tournaments.services.results import entry_eliminate
 from tournaments.services.undo import action_undo_last
 
-from .conftest_t2 import *  # noqa: F403 (the fixtures)
-from .conftest_t2 import ROW_LEVEL_1, ROW_LEVEL_2, at, hand_for_hand, reload
-from .conftest_t5 import seat
-
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clock_tasks_off")]
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 @pytest.fixture
-def players(running: Tournament) -> dict[str, Entry]:
+def players(running_clock: Tournament) -> dict[str, Entry]:
     """Five players at two tables; three places paid (50/30/20 of 100)."""
-    return seat(running, {1: ["Ann", "Bob", "Cal"], 2: ["Dee", "Eve"]})
+    return seat(running_clock, {1: ["Ann", "Bob", "Cal"], 2: ["Dee", "Eve"]})
 
 
 @pytest.fixture
-def on_bubble(running: Tournament, players: dict[str, Entry], director: User) -> Tournament:
+def on_bubble(running_clock: Tournament, players: dict[str, Entry], director: User) -> Tournament:
     """Eve is out in fifth: four left, three paid, hand-for-hand is due (frozen time)."""
-    entry_eliminate(running.pk, [players["Eve"].pk], by=director)
-    return reload(running)
+    entry_eliminate(running_clock.pk, [players["Eve"].pk], by=director)
+    return reload(running_clock)
 
 
 @pytest.fixture
@@ -222,16 +220,16 @@ def test_the_bubble_bursting_ends_it_after_its_hand_and_undo_brings_it_back(
 
 
 def test_an_elimination_before_the_bubble_keeps_it_on(
-    running: Tournament,
+    running_clock: Tournament,
     players: dict[str, Entry],
     director: User,
     django_capture_on_commit_callbacks,
 ) -> None:  # type: ignore[no-untyped-def]
-    services.clock_hand_for_hand_start(running.pk, by=director, now=at(5))
+    services.clock_hand_for_hand_start(running_clock.pk, by=director, now=at(5))
     with django_capture_on_commit_callbacks(execute=True):
-        entry_eliminate(running.pk, [players["Eve"].pk], by=director)
-    assert reload(running).hand_for_hand
-    assert last_summary(running).startswith("Out: Eve")
+        entry_eliminate(running_clock.pk, [players["Eve"].pk], by=director)
+    assert reload(running_clock).hand_for_hand
+    assert last_summary(running_clock).startswith("Out: Eve")
 
 
 @pytest.mark.parametrize(
@@ -245,7 +243,7 @@ def test_an_elimination_before_the_bubble_keeps_it_on(
     ],
 )
 def test_hand_for_hand_is_refused_when_it_makes_no_sense(
-    running: Tournament,
+    running_clock: Tournament,
     players: dict[str, Entry],
     director: User,
     situation: str,
@@ -257,19 +255,19 @@ def test_hand_for_hand_is_refused_when_it_makes_no_sense(
                 table_number=1, seat_number=seat_number
             )
     elif situation == "not started":
-        Tournament.objects.filter(pk=running.pk).update(level_ends_at=None)
+        Tournament.objects.filter(pk=running_clock.pk).update(level_ends_at=None)
     elif situation == "on a break":
-        services.clock_break_now(running.pk, by=director, now=at(2))
+        services.clock_break_now(running_clock.pk, by=director, now=at(2))
     elif situation == "in the money":
         for name in ("Eve", "Cal"):
-            entry_eliminate(running.pk, [players[name].pk], by=director)
+            entry_eliminate(running_clock.pk, [players[name].pk], by=director)
     else:
-        Tournament.objects.filter(pk=running.pk).update(online=True)
-    version = reload(running).clock_version
+        Tournament.objects.filter(pk=running_clock.pk).update(online=True)
+    version = reload(running_clock).clock_version
     with pytest.raises(TournamentError, match=message):
-        services.clock_hand_for_hand_start(running.pk, by=director, now=at(5))
-    assert not reload(running).hand_for_hand
-    assert reload(running).clock_version == version
+        services.clock_hand_for_hand_start(running_clock.pk, by=director, now=at(5))
+    assert not reload(running_clock).hand_for_hand
+    assert reload(running_clock).clock_version == version
 
 
 # ---------------------------------------------------------------------------- the screens

@@ -16,6 +16,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
+from tests.tournaments.clock_helpers import at, placed, reload
+from tests.tournaments.factories import seat
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, EntryState, Tournament, TournamentAction
 from tournaments.services import clock
@@ -23,11 +25,7 @@ from tournaments.services.results import entry_eliminate, tournament_finish
 from tournaments.services.undo import action_undo_last
 from tournaments.views.lobby import lobby_public_context
 
-from .conftest_t2 import *  # noqa: F403 (the fixtures)
-from .conftest_t2 import at, placed, reload
-from .conftest_t5 import seat
-
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clock_tasks_off")]
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -55,36 +53,36 @@ def next_hand(tournament: Tournament, director: User) -> None:
 
 
 @pytest.fixture
-def bubble(running: Tournament, director: User) -> dict[str, Entry]:
+def bubble(running_clock: Tournament, director: User) -> dict[str, Entry]:
     """Five at 20 (a pool of 100) paid 50 / 29 / 21; Eve is out in fifth, so four are left
     at two tables with three paid: the bubble."""
-    Tournament.objects.filter(pk=running.pk).update(payout_basis_points=[5000, 2900, 2100])
-    players = seat(running, {1: ["Ann", "Bob", "Cal"], 2: ["Dee", "Eve"]})
-    out(running, players["Eve"], director=director)
+    Tournament.objects.filter(pk=running_clock.pk).update(payout_basis_points=[5000, 2900, 2100])
+    players = seat(running_clock, {1: ["Ann", "Bob", "Cal"], 2: ["Dee", "Eve"]})
+    out(running_clock, players["Eve"], director=director)
     return players
 
 
 @pytest.fixture
-def six(running: Tournament) -> dict[str, Entry]:
+def six(running_clock: Tournament) -> dict[str, Entry]:
     """Six at two tables, three paid: hand-for-hand may start before anyone is out."""
-    return seat(running, {1: ["Ann", "Bob", "Cal"], 2: ["Dee", "Eve", "Fay"]})
+    return seat(running_clock, {1: ["Ann", "Bob", "Cal"], 2: ["Dee", "Eve", "Fay"]})
 
 
 # ---------------------------------------------------------------------------- who ties
 
 
 def test_out_at_two_tables_on_one_hand_for_hand_hand_they_share_the_place_and_its_prize(
-    running: Tournament,
+    running_clock: Tournament,
     bubble: dict[str, Entry],
     director: User,
     django_capture_on_commit_callbacks,
 ) -> None:  # type: ignore[no-untyped-def]
-    hand_for_hand_at(running, 1, director)
+    hand_for_hand_at(running_clock, 1, director)
     cal, dee = bubble["Cal"], bubble["Dee"]
 
     # Both ticked at once; at different tables their stacks do not rank them.
     with django_capture_on_commit_callbacks(execute=True):
-        out(running, cal, dee, director=director)
+        out(running_clock, cal, dee, director=director)
 
     # 3rd and 4th pay 21 + 0: 10.50 each is 11 and 10 in whole units, the odd one to the
     # first, as every shared prize is rounded.
@@ -93,9 +91,9 @@ def test_out_at_two_tables_on_one_hand_for_hand_hand_they_share_the_place_and_it
     summary = TournamentAction.objects.filter(kind="eliminate").latest("pk").summary_text
     assert summary == "Out: Cal (places 3-4 shared), Dee (places 3-4 shared)"
 
-    next_hand(running, director)  # the bubble hand is over: hand-for-hand ends
-    out(running, bubble["Bob"], director=director)
-    results = tournament_finish(running.pk, by=director)
+    next_hand(running_clock, director)  # the bubble hand is over: hand-for-hand ends
+    out(running_clock, bubble["Bob"], director=director)
+    results = tournament_finish(running_clock.pk, by=director)
 
     assert [(r["player_name"], r["place"], r["prize"]) for r in results] == [
         ("Ann", 1, 50),
@@ -108,13 +106,13 @@ def test_out_at_two_tables_on_one_hand_for_hand_hand_they_share_the_place_and_it
 
 
 def test_out_one_by_one_at_two_tables_on_one_hand_they_tie_as_the_second_is_recorded(
-    running: Tournament, six: dict[str, Entry], director: User
+    running_clock: Tournament, six: dict[str, Entry], director: User
 ) -> None:
-    hand_for_hand_at(running, 1, director)
+    hand_for_hand_at(running_clock, 1, director)
 
-    out(running, six["Cal"], director=director)
+    out(running_clock, six["Cal"], director=director)
     assert placed(six["Cal"]) == [("Cal", 6, 0)]
-    out(running, six["Fay"], director=director)
+    out(running_clock, six["Fay"], director=director)
 
     assert placed(six["Cal"], six["Fay"]) == [("Cal", 5, 0), ("Fay", 5, 0)]
     summary = TournamentAction.objects.filter(kind="eliminate").latest("pk").summary_text
@@ -122,60 +120,60 @@ def test_out_one_by_one_at_two_tables_on_one_hand_they_tie_as_the_second_is_reco
 
 
 def test_out_at_one_table_on_one_hand_the_bigger_starting_stack_finishes_higher(
-    running: Tournament, bubble: dict[str, Entry], director: User
+    running_clock: Tournament, bubble: dict[str, Entry], director: User
 ) -> None:
-    hand_for_hand_at(running, 1, director)
+    hand_for_hand_at(running_clock, 1, director)
     bob, cal = bubble["Bob"], bubble["Cal"]
 
-    out(running, bob, cal, director=director, Bob=3000, Cal=5000)
+    out(running_clock, bob, cal, director=director, Bob=3000, Cal=5000)
 
     assert placed(cal, bob) == [("Cal", 3, 21), ("Bob", 4, 0)]
 
 
 def test_out_at_one_table_and_another_on_one_hand_only_the_other_table_ties(
-    running: Tournament, six: dict[str, Entry], director: User
+    running_clock: Tournament, six: dict[str, Entry], director: User
 ) -> None:
-    hand_for_hand_at(running, 1, director)
+    hand_for_hand_at(running_clock, 1, director)
     bob, cal, fay = six["Bob"], six["Cal"], six["Fay"]
 
-    out(running, bob, cal, fay, director=director, Bob=3000, Cal=5000, Fay=100)
+    out(running_clock, bob, cal, fay, director=director, Bob=3000, Cal=5000, Fay=100)
 
     # Each table's best finish ties with the other's: Cal with Fay, then Bob below them.
     assert placed(cal, fay, bob) == [("Cal", 4, 0), ("Fay", 4, 0), ("Bob", 6, 0)]
 
 
 def test_a_second_player_out_at_the_same_table_on_the_hand_must_come_with_the_first(
-    running: Tournament, six: dict[str, Entry], director: User
+    running_clock: Tournament, six: dict[str, Entry], director: User
 ) -> None:
-    hand_for_hand_at(running, 1, director)
-    out(running, six["Cal"], director=director)
+    hand_for_hand_at(running_clock, 1, director)
+    out(running_clock, six["Cal"], director=director)
 
     with pytest.raises(TournamentError, match="Cal is already out on this hand at table 1"):
-        out(running, six["Bob"], director=director)
+        out(running_clock, six["Bob"], director=director)
 
     assert reload(six["Bob"]).state == EntryState.PLAYING
     assert placed(six["Cal"]) == [("Cal", 6, 0)]
 
 
 def test_out_on_hand_1_and_on_hand_2_do_not_tie(
-    running: Tournament, six: dict[str, Entry], director: User
+    running_clock: Tournament, six: dict[str, Entry], director: User
 ) -> None:
-    hand_for_hand_at(running, 1, director)
-    out(running, six["Cal"], director=director)
-    next_hand(running, director)
-    out(running, six["Fay"], director=director)
+    hand_for_hand_at(running_clock, 1, director)
+    out(running_clock, six["Cal"], director=director)
+    next_hand(running_clock, director)
+    out(running_clock, six["Fay"], director=director)
 
     assert placed(six["Fay"], six["Cal"]) == [("Fay", 5, 0), ("Cal", 6, 0)]
     assert reload(six["Cal"]).out_hand != reload(six["Fay"]).out_hand
 
 
 def test_the_hands_in_play_when_it_was_announced_are_not_played_hand_for_hand(
-    running: Tournament, six: dict[str, Entry], director: User
+    running_clock: Tournament, six: dict[str, Entry], director: User
 ) -> None:
-    hand_for_hand_at(running, 0, director)
+    hand_for_hand_at(running_clock, 0, director)
 
-    out(running, six["Cal"], director=director)
-    out(running, six["Fay"], director=director)
+    out(running_clock, six["Cal"], director=director)
+    out(running_clock, six["Fay"], director=director)
 
     assert placed(six["Fay"], six["Cal"]) == [("Fay", 5, 0), ("Cal", 6, 0)]
     assert not reload(six["Cal"]).out_hand_for_hand
@@ -185,15 +183,15 @@ def test_the_hands_in_play_when_it_was_announced_are_not_played_hand_for_hand(
 
 
 def test_undo_takes_the_tie_back_and_a_new_elimination_on_the_hand_ties_again(
-    running: Tournament, six: dict[str, Entry], director: User
+    running_clock: Tournament, six: dict[str, Entry], director: User
 ) -> None:
-    hand_for_hand_at(running, 1, director)
-    out(running, six["Cal"], director=director)
-    shared = reload(running).hand_for_hand_out_hand
+    hand_for_hand_at(running_clock, 1, director)
+    out(running_clock, six["Cal"], director=director)
+    shared = reload(running_clock).hand_for_hand_out_hand
     assert shared == reload(six["Cal"]).out_hand
-    out(running, six["Fay"], director=director)
+    out(running_clock, six["Fay"], director=director)
 
-    action_undo_last(running.pk, by=director)
+    action_undo_last(running_clock.pk, by=director)
 
     fay = reload(six["Fay"])
     assert (fay.state, fay.place, fay.out_hand, fay.out_hand_for_hand) == (
@@ -203,16 +201,16 @@ def test_undo_takes_the_tie_back_and_a_new_elimination_on_the_hand_ties_again(
         False,
     )
     assert placed(six["Cal"]) == [("Cal", 6, 0)]
-    assert reload(running).hand_for_hand_out_hand == shared
+    assert reload(running_clock).hand_for_hand_out_hand == shared
 
-    action_undo_last(running.pk, by=director)
+    action_undo_last(running_clock.pk, by=director)
 
     cal = reload(six["Cal"])
     assert (cal.state, cal.out_hand, cal.out_hand_for_hand) == (EntryState.PLAYING, None, False)
-    assert reload(running).hand_for_hand_out_hand is None
+    assert reload(running_clock).hand_for_hand_out_hand is None
 
-    out(running, six["Fay"], director=director)
-    out(running, six["Cal"], director=director)
+    out(running_clock, six["Fay"], director=director)
+    out(running_clock, six["Cal"], director=director)
     assert placed(six["Cal"], six["Fay"]) == [("Cal", 5, 0), ("Fay", 5, 0)]
 
 
@@ -221,60 +219,62 @@ def test_undo_takes_the_tie_back_and_a_new_elimination_on_the_hand_ties_again(
 
 @pytest.fixture
 def tied_on_the_bubble(
-    running: Tournament,
+    running_clock: Tournament,
     bubble: dict[str, Entry],
     director: User,
     django_capture_on_commit_callbacks,
 ) -> dict[str, Entry]:  # type: ignore[no-untyped-def]
     """Cal and Dee out at two tables on the bubble hand: they share 3rd; the bubble bursts,
     and hand-for-hand ends when every table is done with that hand."""
-    hand_for_hand_at(running, 1, director)
+    hand_for_hand_at(running_clock, 1, director)
     with django_capture_on_commit_callbacks(execute=True):
-        out(running, bubble["Cal"], bubble["Dee"], director=director)
-    assert reload(running).hand_for_hand
-    next_hand(running, director)
-    assert not reload(running).hand_for_hand
+        out(running_clock, bubble["Cal"], bubble["Dee"], director=director)
+    assert reload(running_clock).hand_for_hand
+    next_hand(running_clock, director)
+    assert not reload(running_clock).hand_for_hand
     return bubble
 
 
 def test_the_console_and_the_lobby_show_the_shared_place(
-    running: Tournament, tied_on_the_bubble: dict[str, Entry], director_client: Client
+    running_clock: Tournament, tied_on_the_bubble: dict[str, Entry], director_client: Client
 ) -> None:
     section = director_client.get(
-        reverse("tournaments:console_results", args=[running.pk]), **HTMX
+        reverse("tournaments:console_results", args=[running_clock.pk]), **HTMX
     ).content.decode()
     assert section.count("3 (tied)") == 2
 
-    rows = lobby_public_context(running)["out_rows"]
+    rows = lobby_public_context(running_clock)["out_rows"]
     assert [(r["entry"].player.name, r["place"], r["tied"], r["prize"]) for r in rows] == [
         ("Cal", 3, True, 11),
         ("Dee", 3, True, 10),
         ("Eve", 5, False, 0),
     ]
-    lobby = director_client.get(reverse("tournaments:lobby", args=[running.pk])).content.decode()
+    lobby = director_client.get(
+        reverse("tournaments:lobby", args=[running_clock.pk])
+    ).content.decode()
     assert lobby.count("3 (tied)") == 2
 
 
 def test_the_final_results_and_the_tv_show_the_shared_place(
     client: Client,
-    running: Tournament,
+    running_clock: Tournament,
     tied_on_the_bubble: dict[str, Entry],
     director: User,
     director_client: Client,
 ) -> None:
-    out(running, tied_on_the_bubble["Bob"], director=director)
-    tournament_finish(running.pk, by=director)
+    out(running_clock, tied_on_the_bubble["Bob"], director=director)
+    tournament_finish(running_clock.pk, by=director)
 
     section = director_client.get(
-        reverse("tournaments:console_results", args=[running.pk]), **HTMX
+        reverse("tournaments:console_results", args=[running_clock.pk]), **HTMX
     ).content.decode()
     assert section.count("3 (tied)") == 2
     sheet = director_client.get(
-        reverse("tournaments:sheet_results", args=[running.pk])
+        reverse("tournaments:sheet_results", args=[running_clock.pk])
     ).content.decode()
     assert sheet.count("3 (tied)") == 2
 
-    token = reload(running).tv_token
+    token = reload(running_clock).tv_token
     results = client.get(reverse("tournaments:tv_clock_json", args=[token])).json()["tv"]["results"]
     assert results["tied_places"] == [3]
     tv = client.get(reverse("tournaments:tv_clock", args=[token])).content.decode()

@@ -14,14 +14,11 @@ from django.contrib.auth.models import User
 from django.core.cache import cache
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser import *  # noqa: F403 (the fixtures)
 from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium
 from tests.conftest import PASSWORD
+from tests.tournaments.factories import start
+from tests.tournaments.online_tables import clock_running, seat_online
 from tournaments.models import DealOffer, DealState, Tournament, TournamentState, TournamentTable
-
-from .conftest_lobby import *  # noqa: F403
-from .conftest_lobby import clock_running, seat_online
-from .conftest_t1 import start
 
 pytestmark = needs_chromium
 

@@ -17,11 +17,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from tests.tournaments.factories import start
+from tests.tournaments.online_tables import seat_online
 from tournaments.models import TournamentTable
-
-from .conftest_lobby import *  # noqa: F403
-from .conftest_lobby import seat_online
-from .conftest_t1 import start
 
 
 def field(tournament, players: int = 300, seats: int = 9) -> None:

@@ -9,6 +9,8 @@ from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.db import close_old_connections, connection
 
+from tests.tournaments.factories import start
+from tests.tournaments.online_tables import LAYOUT, clock_running, hand_in_play, seat_online
 from tournaments.errors import TournamentError
 from tournaments.models import (
     DealOffer,
@@ -21,10 +23,6 @@ from tournaments.models import (
     TournamentTable,
 )
 from tournaments.services import deals
-
-from .conftest_lobby import *  # noqa: F403
-from .conftest_lobby import LAYOUT, clock_running, hand_in_play, seat_online
-from .conftest_t1 import start
 
 
 def users(*names: str) -> list[User]:
@@ -298,9 +296,8 @@ def test_a_deal_on_a_real_online_start_ends_it_and_the_core_closes_the_tables(
 
     from series.models import Player
     from tables.models import Table
-    from tournaments.services.entries import tournament_start
-
-    from .conftest_t1 import make_user
+    from tests.tournaments.factories import make_user
+    from tournaments.services.lifecycle import tournament_start
 
     for name in ("ann", "ben", "cal"):
         user = make_user(name)

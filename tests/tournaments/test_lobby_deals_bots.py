@@ -13,8 +13,6 @@ from django.utils.html import strip_tags
 from tournaments.models import DealEnd, DealOffer, DealState, Entry, Tournament, TournamentState
 from tournaments.services import deals, results
 
-from .conftest_lobby import *  # noqa: F403
-
 
 def make_bots(*names: str) -> None:
     """Turn the fixture's players into house bots: accounts named ``bot-...`` that cannot log

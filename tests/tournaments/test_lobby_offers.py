@@ -9,13 +9,12 @@ from django.contrib.auth.models import User
 from django.db import close_old_connections, connection
 
 from tables.models import Seat
+from tests.tournaments.factories import start
+from tests.tournaments.levels import BREAK_1, LEVEL_4
+from tests.tournaments.online_tables import bust, chips_of, hand_in_play
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, EntryState, TournamentAction, TournamentTable
 from tournaments.services import offers
-
-from .conftest_lobby import *  # noqa: F403
-from .conftest_lobby import bust, chips_of, hand_in_play
-from .conftest_t1 import BREAK_1, LEVEL_4, start
 
 
 def user(name: str) -> User:
@@ -117,7 +116,7 @@ def test_a_busted_player_re_enters_once_within_the_window(online_tournament, onl
 
 
 def test_an_in_person_tournament_offers_nothing_on_screens(tournament, director) -> None:
-    from .conftest_lobby import seat_online
+    from tests.tournaments.online_tables import seat_online
 
     start(tournament)
     entries = seat_online(tournament, {1: {1: ("ann", 500), 2: ("ben", 500)}})

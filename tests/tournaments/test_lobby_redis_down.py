@@ -15,8 +15,6 @@ from django.urls import reverse
 from tests.tables.servers import free_port
 from tournaments.models import Tournament
 
-from .conftest_lobby import *  # noqa: F403 (the fixtures)
-
 PAUSED = "Live updates are paused"
 
 

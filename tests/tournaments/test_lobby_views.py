@@ -8,6 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tables.models import Table as LiveTable
+from tests.tournaments.online_tables import bust, chips_of
 from tournaments.models import (
     DealOffer,
     DealState,
@@ -17,9 +18,6 @@ from tournaments.models import (
     TournamentTable,
 )
 from tournaments.services import deals, results
-
-from .conftest_lobby import *  # noqa: F403
-from .conftest_lobby import bust, chips_of
 
 
 def client_of(name: str) -> Client:
@@ -132,7 +130,7 @@ def test_the_panels_forms_come_back_to_the_table_not_to_the_fragment(
 
 
 def test_a_cash_table_has_no_panels(online_tournament, online_night) -> None:
-    from .conftest_lobby import cash_table
+    from tests.tournaments.online_tables import cash_table
 
     cash = cash_table(9)
     html = Client().get(reverse("tables:table", args=[cash.pk])).content.decode()

@@ -28,7 +28,8 @@ from django.utils import translation
 from django.utils.translation import gettext, ngettext, npgettext, pgettext
 from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 
-from tests.browser import ARTIFACTS, launch_chromium, needs_chromium
+from tests.browser import ARTIFACTS, needs_chromium
+from tests.chromium import launch_chromium
 from tests.conftest import PASSWORD
 from tests.tables.servers import free_port, manage, migrate, server_env, start_serve, stop
 from tournaments.services.chips import StackCheck

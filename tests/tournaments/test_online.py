@@ -22,7 +22,7 @@ from tables.models import Table as LiveTable
 from tables.signals import hand_ended
 from tournaments import seating as rules
 from tournaments.models import Entry, EntryState, Tournament, TournamentState, TournamentTable
-from tournaments.services import clock, entries, online
+from tournaments.services import clock, lifecycle, online
 from tournaments.services.seating import balance_threshold
 from tournaments.services.simulate import Simulation, director_user, tournament_simulate
 from tournaments.services.simulate import structure_for as sim_structure
@@ -66,7 +66,7 @@ def _tournament(players: int, seats_per_table: int, **settings: Any) -> Tourname
         **settings,
     )
     online.online_bots_fill(tournament.pk, players, by=director)
-    entries.tournament_start(tournament.pk, by=director, now=timezone.now())
+    lifecycle.tournament_start(tournament.pk, by=director, now=timezone.now())
     return Tournament.objects.get(pk=tournament.pk)
 
 

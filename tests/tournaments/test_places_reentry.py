@@ -12,14 +12,13 @@ from django.test import Client
 from django.urls import reverse
 
 from series.models import Player
+from tests.tournaments.factories import seat
+from tests.tournaments.lookups import last_action
 from tournaments.models import Entry, EntryState, Tournament
 from tournaments.services import undo
 from tournaments.services.entries import entry_late, entry_reentry
 from tournaments.services.results import entry_eliminate, tournament_finish
 from tournaments.views.lobby import lobby_public_context
-
-from .conftest_t5 import *  # noqa: F403 (the fixtures)
-from .conftest_t5 import last_action, seat
 
 pytestmark = pytest.mark.django_db
 
@@ -40,81 +39,81 @@ def places_shown(tournament: Tournament) -> list[tuple[int | None, str]]:
 
 
 def test_a_re_entered_entry_gives_its_place_back_and_the_next_out_takes_it(
-    running: Tournament, director: User
+    tournament_in_play: Tournament, director: User
 ) -> None:
-    players = seat(running, SIX)
-    out(running, players["Dee"], director)
-    eve = out(running, players["Eve"], director)
+    players = seat(tournament_in_play, SIX)
+    out(tournament_in_play, players["Dee"], director)
+    eve = out(tournament_in_play, players["Eve"], director)
     assert eve.place == 5
 
     eve_2 = entry_reentry(eve.pk, by=director)
-    gus = out(running, players["Gus"], director)
+    gus = out(tournament_in_play, players["Gus"], director)
 
     eve.refresh_from_db()
     assert (eve.place, eve.prize) == (None, 0)
     assert gus.place == 5
-    shown = places_shown(running)
+    shown = places_shown(tournament_in_play)
     assert shown == [(5, "Gus #1"), (6, "Dee #1"), (None, "Eve #1")]
     assert eve_2.state == EntryState.PLAYING
 
 
 def test_undoing_the_re_entry_gives_the_busted_entry_its_place_again(
-    running: Tournament, director: User
+    tournament_in_play: Tournament, director: User
 ) -> None:
-    players = seat(running, SIX)
-    eve = out(running, players["Eve"], director)
+    players = seat(tournament_in_play, SIX)
+    eve = out(tournament_in_play, players["Eve"], director)
     entry_reentry(eve.pk, by=director)
     eve.refresh_from_db()
     assert eve.place is None
 
-    undo.action_undo_last(running.pk, by=director)
+    undo.action_undo_last(tournament_in_play.pk, by=director)
 
     eve.refresh_from_db()
     assert (eve.state, eve.place) == (EntryState.OUT, 6)
 
 
 def test_a_new_players_late_entry_moves_everyone_out_one_place_down(
-    running: Tournament, director: User
+    tournament_in_play: Tournament, director: User
 ) -> None:
-    players = seat(running, SIX)
-    dee = out(running, players["Dee"], director)
+    players = seat(tournament_in_play, SIX)
+    dee = out(tournament_in_play, players["Dee"], director)
     assert dee.place == 6
 
-    entry_late(running.pk, Player.objects.create(name="Hal").pk, by=director)
+    entry_late(tournament_in_play.pk, Player.objects.create(name="Hal").pk, by=director)
     dee.refresh_from_db()
     assert dee.place == 7
-    assert out(running, players["Cal"], director).place == 6
+    assert out(tournament_in_play, players["Cal"], director).place == 6
 
     # Undone, the field is six again: Dee is the last of six, Cal fifth.
-    undo.action_undo_last(running.pk, by=director)  # Cal's elimination
-    undo.action_undo_last(running.pk, by=director)  # Hal's late entry
+    undo.action_undo_last(tournament_in_play.pk, by=director)  # Cal's elimination
+    undo.action_undo_last(tournament_in_play.pk, by=director)  # Hal's late entry
     dee.refresh_from_db()
     assert dee.place == 6
 
 
 def test_the_places_shown_during_the_night_are_the_final_results(
-    running: Tournament, director: User
+    tournament_in_play: Tournament, director: User
 ) -> None:
-    players = seat(running, SIX)
-    out(running, players["Dee"], director)
-    hal = entry_late(running.pk, Player.objects.create(name="Hal").pk, by=director)
-    eve = out(running, players["Eve"], director, by=players["Ann"])
+    players = seat(tournament_in_play, SIX)
+    out(tournament_in_play, players["Dee"], director)
+    hal = entry_late(tournament_in_play.pk, Player.objects.create(name="Hal").pk, by=director)
+    eve = out(tournament_in_play, players["Eve"], director, by=players["Ann"])
     eve_2 = entry_reentry(eve.pk, by=director)
-    out(running, players["Gus"], director, by=eve_2)
-    out(running, players["Cal"], director)
-    out(running, eve_2, director)
-    out(running, players["Ben"], director)
-    out(running, hal, director)
+    out(tournament_in_play, players["Gus"], director, by=eve_2)
+    out(tournament_in_play, players["Cal"], director)
+    out(tournament_in_play, eve_2, director)
+    out(tournament_in_play, players["Ben"], director)
+    out(tournament_in_play, hal, director)
 
     night = {
         e.player.name: e.place
         for e in Entry.objects.select_related("player").filter(
-            tournament=running, state=EntryState.OUT, place__isnull=False
+            tournament=tournament_in_play, state=EntryState.OUT, place__isnull=False
         )
     }
     # No two players show one place during the night.
     assert not [place for place, n in Counter(night.values()).items() if n > 1]
-    results = tournament_finish(running.pk, by=director)
+    results = tournament_finish(tournament_in_play.pk, by=director)
 
     final = {r["player_name"]: r["place"] for r in results}
     assert final == {**night, "Ann": 1}
@@ -122,23 +121,23 @@ def test_the_places_shown_during_the_night_are_the_final_results(
 
 
 def test_the_console_names_the_entry_that_knocked_a_player_out(
-    running: Tournament, director: User, director_client: Client
+    tournament_in_play: Tournament, director: User, director_client: Client
 ) -> None:
-    players = seat(running, SIX)
-    eve = out(running, players["Eve"], director)
+    players = seat(tournament_in_play, SIX)
+    eve = out(tournament_in_play, players["Eve"], director)
     eve_2 = entry_reentry(eve.pk, by=director)
 
     page = director_client.get(
-        reverse("tournaments:console_results", args=[running.pk])
+        reverse("tournaments:console_results", args=[tournament_in_play.pk])
     ).content.decode()
     assert f'<option value="{eve_2.pk}">Eve #2</option>' in page
     assert f'<option value="{players["Ann"].pk}">Ann</option>' in page
 
-    out(running, players["Gus"], director, by=eve_2)
+    out(tournament_in_play, players["Gus"], director, by=eve_2)
 
-    assert last_action(running).summary == "Out: Gus (place 6), by Eve #2"
+    assert last_action(tournament_in_play).summary == "Out: Gus (place 6), by Eve #2"
     section = director_client.get(
-        reverse("tournaments:console_results", args=[running.pk])
+        reverse("tournaments:console_results", args=[tournament_in_play.pk])
     ).content.decode()
     assert "by Eve #2" in section
     assert "re-entered" in section

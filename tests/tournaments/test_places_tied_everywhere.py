@@ -12,28 +12,25 @@ from django.urls import reverse
 from playwright.sync_api import Browser, expect
 
 from series.models import Player
-from tests.browser import *  # noqa: F403 (the fixtures)
 from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium
 from tournaments.models import Entry, Tournament
 from tournaments.services.results import tournament_finish
-
-from .conftest_t2 import *  # noqa: F403 (the fixtures)
 
 # The night with a tie on the bubble, and its fixtures.
 from .test_hand_for_hand_ties import bubble as bubble
 from .test_hand_for_hand_ties import out
 from .test_hand_for_hand_ties import tied_on_the_bubble as tied_on_the_bubble
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clock_tasks_off")]
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 def test_the_consoles_list_of_players_shows_the_shared_place(
-    running: Tournament, tied_on_the_bubble: dict[str, Entry], director_client: Client
+    running_clock: Tournament, tied_on_the_bubble: dict[str, Entry], director_client: Client
 ) -> None:
     entries = director_client.get(
-        reverse("tournaments:console", args=[running.pk]), **HTMX
+        reverse("tournaments:console", args=[running_clock.pk]), **HTMX
     ).content.decode()
     assert entries.count("place 3 (tied)") == 2
     # Eve's 5th is hers alone.
@@ -41,39 +38,43 @@ def test_the_consoles_list_of_players_shows_the_shared_place(
 
 
 def test_a_players_panel_shows_the_place_they_share(
-    running: Tournament,
+    running_clock: Tournament,
     tied_on_the_bubble: dict[str, Entry],
     player: User,
     player_client: Client,
 ) -> None:
     Player.objects.filter(pk=tied_on_the_bubble["Cal"].player_id).update(user=player)
-    panel = player_client.get(reverse("tournaments:lobby_mine", args=[running.pk])).content.decode()
+    panel = player_client.get(
+        reverse("tournaments:lobby_mine", args=[running_clock.pk])
+    ).content.decode()
     assert "you finished in place 3 (tied)" in panel
 
 
 def test_a_player_out_alone_reads_a_bare_place(
-    running: Tournament,
+    running_clock: Tournament,
     tied_on_the_bubble: dict[str, Entry],
     player: User,
     player_client: Client,
 ) -> None:
     Player.objects.filter(pk=tied_on_the_bubble["Eve"].player_id).update(user=player)
-    panel = player_client.get(reverse("tournaments:lobby_mine", args=[running.pk])).content.decode()
+    panel = player_client.get(
+        reverse("tournaments:lobby_mine", args=[running_clock.pk])
+    ).content.decode()
     assert "you finished in place 5<" in panel.replace("</span>", "<")
 
 
 def test_the_series_page_of_the_event_shows_the_shared_place(
     client: Client,
-    running: Tournament,
+    running_clock: Tournament,
     tied_on_the_bubble: dict[str, Entry],
     director: User,
     django_capture_on_commit_callbacks,
 ) -> None:  # type: ignore[no-untyped-def]
-    out(running, tied_on_the_bubble["Bob"], director=director)
+    out(running_clock, tied_on_the_bubble["Bob"], director=director)
     with django_capture_on_commit_callbacks(execute=True):
-        tournament_finish(running.pk, by=director)
+        tournament_finish(running_clock.pk, by=director)
 
-    page = client.get(reverse("series:event", args=[running.event_id])).content.decode()
+    page = client.get(reverse("series:event", args=[running_clock.event_id])).content.decode()
     assert page.count("3 (tied)") == 2
     assert '<td class="num">1</td>' in page and '<td class="num">5</td>' in page
 
@@ -81,7 +82,7 @@ def test_the_series_page_of_the_event_shows_the_shared_place(
 @needs_chromium[0]
 @needs_chromium[1]
 def test_the_shared_place_on_a_phone_and_a_laptop(
-    running: Tournament,
+    running_clock: Tournament,
     tied_on_the_bubble: dict[str, Entry],
     director: User,
     player: User,
@@ -94,21 +95,21 @@ def test_the_shared_place_on_a_phone_and_a_laptop(
     base = live_server.url
     Player.objects.filter(pk=tied_on_the_bubble["Cal"].player_id).update(user=player)
     console = live_browser.new_page(viewport=PHONE)
-    log_in(console, base, then=f"/tournaments/{running.pk}/console/")
+    log_in(console, base, then=f"/tournaments/{running_clock.pk}/console/")
     console.locator("details.entries-out").evaluate("details => { details.open = true; }")
     dee = console.locator("#console-entries li.entry", has_text="Dee")
     expect(dee).to_contain_text("place 3 (tied)")
     dee.screenshot(path=str(ARTIFACTS / "places-tied-console-390.png"))
     panel = live_browser.new_page(viewport=PHONE)
-    log_in(panel, base, player.get_username(), then=f"/tournaments/{running.pk}/lobby/")
+    log_in(panel, base, player.get_username(), then=f"/tournaments/{running_clock.pk}/lobby/")
     expect(panel.locator(".my-panel")).to_contain_text("you finished in place 3 (tied)")
     panel.locator(".my-panel").screenshot(path=str(ARTIFACTS / "places-tied-panel-390.png"))
 
-    out(running, tied_on_the_bubble["Bob"], director=director)
-    tournament_finish(running.pk, by=director)
+    out(running_clock, tied_on_the_bubble["Bob"], director=director)
+    tournament_finish(running_clock.pk, by=director)
     for viewport in (PHONE, LAPTOP):
         page = live_browser.new_page(viewport=viewport)
-        page.goto(f"{base}/series/events/{running.event_id}/")
+        page.goto(f"{base}/series/events/{running_clock.event_id}/")
         results = page.locator("table.results-table")
         expect(results.locator("tbody tr").nth(2)).to_contain_text("3 (tied)")
         results.screenshot(path=str(ARTIFACTS / f"places-tied-event-{viewport['width']}.png"))

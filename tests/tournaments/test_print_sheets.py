@@ -17,8 +17,9 @@ from django.utils import timezone
 from playwright.sync_api import Browser
 
 from series.models import Event, Season
-from tests.browser import *  # noqa: F403 (the fixtures)
 from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium
+from tests.tournaments.factories import make_player, make_user, start
+from tests.tournaments.levels import LEVEL_2, ROWS
 from tournaments.models import (
     BlindStructure,
     Entry,
@@ -28,10 +29,8 @@ from tournaments.models import (
     Tournament,
     TournamentState,
 )
-from tournaments.services.entries import entry_register, tournament_start
-
-from .conftest_t1 import *  # noqa: F403 (the fixtures)
-from .conftest_t1 import LEVEL_2, ROWS, make_player, make_user, start
+from tournaments.services.entries import entry_register
+from tournaments.services.lifecycle import tournament_start
 
 pytestmark = pytest.mark.django_db
 

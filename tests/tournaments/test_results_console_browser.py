@@ -11,12 +11,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.browser import *  # noqa: F403 (the fixtures)
 from tests.browser import ARTIFACTS, PHONE, log_in, needs_chromium
+from tests.tournaments.factories import seat
 from tournaments.models import Entry, EntryState, Tournament
-
-from .conftest_t5 import *  # noqa: F403 (the fixtures)
-from .conftest_t5 import seat
 
 pytestmark = needs_chromium
 
@@ -27,12 +24,12 @@ LAYOUT = {
 
 
 @pytest.fixture
-def night(running: Tournament) -> Tournament:
+def night(tournament_in_play: Tournament) -> Tournament:
     """Twelve players at two tables, 7 and 5: one must move, and no button is known."""
-    Tournament.objects.filter(pk=running.pk).update(bounty=5)
-    seat(running, LAYOUT)
-    running.refresh_from_db()
-    return running
+    Tournament.objects.filter(pk=tournament_in_play.pk).update(bounty=5)
+    seat(tournament_in_play, LAYOUT)
+    tournament_in_play.refresh_from_db()
+    return tournament_in_play
 
 
 def test_seating_and_results_on_a_phone(

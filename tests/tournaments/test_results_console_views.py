@@ -8,11 +8,10 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
+from tests.tournaments.factories import seat
+from tests.tournaments.lookups import last_action
 from tournaments.models import ActionKind, Entry, EntryState, Tournament, TournamentState
 from tournaments.services.results import entry_eliminate
-
-from .conftest_t5 import *  # noqa: F403 (the fixtures)
-from .conftest_t5 import last_action, seat
 
 pytestmark = pytest.mark.django_db
 
@@ -33,11 +32,11 @@ def state(entry: Entry) -> tuple[str, int | None, int]:
 
 
 def test_the_console_shows_the_payouts_and_the_elimination_form(
-    running: Tournament, director_client: Client
+    tournament_in_play: Tournament, director_client: Client
 ) -> None:
-    seat(running, TEN)
+    seat(tournament_in_play, TEN)
 
-    page = director_client.get(url("console", running)).content.decode()
+    page = director_client.get(url("console", tournament_in_play)).content.decode()
 
     assert 'id="console-results"' in page
     assert "Prize pool 200 from 10 entries" in page
@@ -46,12 +45,14 @@ def test_the_console_shows_the_payouts_and_the_elimination_form(
     assert "Knocked out by" in page
 
 
-def test_two_out_on_one_hand_from_the_console(running: Tournament, director_client: Client) -> None:
-    players = seat(running, TEN)
+def test_two_out_on_one_hand_from_the_console(
+    tournament_in_play: Tournament, director_client: Client
+) -> None:
+    players = seat(tournament_in_play, TEN)
     ann, ben, cal = players["Ann"], players["Ben"], players["Cal"]
 
     response = director_client.post(
-        url("results_eliminate", running),
+        url("results_eliminate", tournament_in_play),
         {
             "out": [ben.pk, cal.pk],
             f"stack_{ben.pk}": "3000",
@@ -68,54 +69,56 @@ def test_two_out_on_one_hand_from_the_console(running: Tournament, director_clie
     assert state(ben)[:2] == (EntryState.OUT, 10)
     ann.refresh_from_db()
     assert ann.knockouts_count == 2
-    section = director_client.get(url("console_results", running)).content.decode()
+    section = director_client.get(url("console_results", tournament_in_play)).content.decode()
     assert "Out: Cal (place 9), Ben (place 10), by Ann" in section
 
 
 def test_an_elimination_of_a_player_already_out_is_refused_in_the_section(
-    running: Tournament, director: User, director_client: Client
+    tournament_in_play: Tournament, director: User, director_client: Client
 ) -> None:
-    players = seat(running, TEN)
-    entry_eliminate(running.pk, [players["Jon"].pk], by=director)
+    players = seat(tournament_in_play, TEN)
+    entry_eliminate(tournament_in_play.pk, [players["Jon"].pk], by=director)
 
     response = director_client.post(
-        url("results_eliminate", running), {"out": [players["Jon"].pk]}, **HTMX
+        url("results_eliminate", tournament_in_play), {"out": [players["Jon"].pk]}, **HTMX
     )
 
     assert response.status_code == 200
     assert "Jon is already out (place 10)." in response.content.decode()
-    assert last_action(running).summary == "Out: Jon (place 10)"
+    assert last_action(tournament_in_play).summary == "Out: Jon (place 10)"
 
 
 def test_two_out_without_their_stacks_is_refused(
-    running: Tournament, director_client: Client
+    tournament_in_play: Tournament, director_client: Client
 ) -> None:
-    players = seat(running, TEN)
+    players = seat(tournament_in_play, TEN)
 
     response = director_client.post(
-        url("results_eliminate", running), {"out": [players["Ann"].pk, players["Ben"].pk]}, **HTMX
+        url("results_eliminate", tournament_in_play),
+        {"out": [players["Ann"].pk, players["Ben"].pk]},
+        **HTMX,
     )
 
     assert "enter the stack of Ann, Ben" in response.content.decode()
     assert state(players["Ann"])[0] == EntryState.PLAYING
 
 
-def three_left(running: Tournament, director: User) -> dict[str, Entry]:
-    players = seat(running, TEN)
+def three_left(tournament_in_play: Tournament, director: User) -> dict[str, Entry]:
+    players = seat(tournament_in_play, TEN)
     for name in ("Jon", "Ivy", "Hal", "Gus", "Fay", "Eve", "Dee"):
-        entry_eliminate(running.pk, [players[name].pk], by=director)
+        entry_eliminate(tournament_in_play.pk, [players[name].pk], by=director)
     return players
 
 
 def test_an_icm_proposal_is_shown_to_edit_and_a_deal_recorded(
-    running: Tournament, director: User, director_client: Client
+    tournament_in_play: Tournament, director: User, director_client: Client
 ) -> None:
-    players = three_left(running, director)
+    players = three_left(tournament_in_play, director)
     ann, ben, cal = players["Ann"], players["Ben"], players["Cal"]
     stacks = {f"stack_{ann.pk}": "50000", f"stack_{ben.pk}": "30000", f"stack_{cal.pk}": "20000"}
 
     proposal = director_client.post(
-        url("results_deal_propose", running), {**stacks, "method": "icm"}, **HTMX
+        url("results_deal_propose", tournament_in_play), {**stacks, "method": "icm"}, **HTMX
     )
 
     body = proposal.content.decode()
@@ -124,31 +127,31 @@ def test_an_icm_proposal_is_shown_to_edit_and_a_deal_recorded(
     assert f'name="prize_{ann.pk}" value="77"' in body
     assert f'name="prize_{ben.pk}" value="65"' in body
     assert f'name="prize_{cal.pk}" value="58"' in body
-    assert running.actions.count() == 7  # a proposal records nothing
+    assert tournament_in_play.actions.count() == 7  # a proposal records nothing
 
     recorded = director_client.post(
-        url("results_deal_record", running),
+        url("results_deal_record", tournament_in_play),
         {f"prize_{ann.pk}": "80", f"prize_{ben.pk}": "65", f"prize_{cal.pk}": "55", **stacks},
         **HTMX,
     )
 
     assert recorded.status_code == 204
-    running.refresh_from_db()
-    assert running.state == TournamentState.FINISHED
+    tournament_in_play.refresh_from_db()
+    assert tournament_in_play.state == TournamentState.FINISHED
     assert [state(e)[1:] for e in (ann, ben, cal)] == [(1, 80), (2, 65), (3, 55)]
-    assert last_action(running).kind == ActionKind.DEAL
-    final = director_client.get(url("console_results", running)).content.decode()
+    assert last_action(tournament_in_play).kind == ActionKind.DEAL
+    final = director_client.get(url("console_results", tournament_in_play)).content.decode()
     assert "Final results" in final
 
 
 def test_a_deal_that_does_not_add_up_keeps_what_was_typed(
-    running: Tournament, director: User, director_client: Client
+    tournament_in_play: Tournament, director: User, director_client: Client
 ) -> None:
-    players = three_left(running, director)
+    players = three_left(tournament_in_play, director)
     ann, ben, cal = players["Ann"], players["Ben"], players["Cal"]
 
     response = director_client.post(
-        url("results_deal_record", running),
+        url("results_deal_record", tournament_in_play),
         {f"prize_{ann.pk}": "90", f"prize_{ben.pk}": "65", f"prize_{cal.pk}": "55"},
         **HTMX,
     )
@@ -156,20 +159,20 @@ def test_a_deal_that_does_not_add_up_keeps_what_was_typed(
     body = response.content.decode()
     assert "The deal pays 210, but 200 is left to pay" in body
     assert f'name="prize_{ann.pk}" value="90"' in body
-    running.refresh_from_db()
-    assert running.state == TournamentState.RUNNING
+    tournament_in_play.refresh_from_db()
+    assert tournament_in_play.state == TournamentState.RUNNING
 
 
 def test_a_chip_chop_proposal_without_javascript_has_its_own_page(
-    running: Tournament, director: User, director_client: Client
+    tournament_in_play: Tournament, director: User, director_client: Client
 ) -> None:
-    players = three_left(running, director)
+    players = three_left(tournament_in_play, director)
     stacks = {
         f"stack_{players[n].pk}": s for n, s in (("Ann", 50000), ("Ben", 30000), ("Cal", 20000))
     }
 
     page = director_client.post(
-        url("results_deal_propose", running), {**stacks, "method": "chip-chop"}
+        url("results_deal_propose", tournament_in_play), {**stacks, "method": "chip-chop"}
     ).content.decode()
 
     assert "<!doctype html>" in page and "Chip-chop proposal" in page
@@ -177,20 +180,22 @@ def test_a_chip_chop_proposal_without_javascript_has_its_own_page(
 
 
 def test_ending_the_tournament_from_the_console(
-    running: Tournament, director: User, director_client: Client
+    tournament_in_play: Tournament, director: User, director_client: Client
 ) -> None:
-    players = seat(running, {1: {1: "Ann", 2: "Ben"}})
-    entry_eliminate(running.pk, [players["Ben"].pk], by=director, eliminated_by=players["Ann"].pk)
+    players = seat(tournament_in_play, {1: {1: "Ann", 2: "Ben"}})
+    entry_eliminate(
+        tournament_in_play.pk, [players["Ben"].pk], by=director, eliminated_by=players["Ann"].pk
+    )
     assert (
         "End the tournament: Ann wins"
-        in director_client.get(url("console_results", running)).content.decode()
+        in director_client.get(url("console_results", tournament_in_play)).content.decode()
     )
 
-    response = director_client.post(url("results_finish", running), follow=True)
+    response = director_client.post(url("results_finish", tournament_in_play), follow=True)
 
     assert "The tournament is over: Ann wins." in response.content.decode()
-    running.refresh_from_db()
-    assert running.state == TournamentState.FINISHED
+    tournament_in_play.refresh_from_db()
+    assert tournament_in_play.state == TournamentState.FINISHED
     assert state(players["Ann"])[1:] == (1, 40)
 
 
@@ -199,21 +204,26 @@ ACTIONS = ["results_eliminate", "results_deal_propose", "results_deal_record", "
 
 @pytest.mark.parametrize("name", ACTIONS)
 def test_players_get_403_and_nothing_changes(
-    running: Tournament, player_client: Client, name: str
+    tournament_in_play: Tournament, player_client: Client, name: str
 ) -> None:
-    players = seat(running, {1: {1: "Ann", 2: "Ben"}})
+    players = seat(tournament_in_play, {1: {1: "Ann", 2: "Ben"}})
     ben = players["Ben"]
 
     response = player_client.post(
-        url(name, running),
+        url(name, tournament_in_play),
         {"out": [ben.pk], f"stack_{ben.pk}": "10", f"prize_{ben.pk}": "40", "method": "icm"},
     )
 
     assert response.status_code == 403
     assert state(ben) == (EntryState.PLAYING, None, 0)
-    running.refresh_from_db()
-    assert running.state == TournamentState.RUNNING and not running.actions.exists()
+    tournament_in_play.refresh_from_db()
+    assert (
+        tournament_in_play.state == TournamentState.RUNNING
+        and not tournament_in_play.actions.exists()
+    )
 
 
-def test_players_cannot_read_the_section(running: Tournament, player_client: Client) -> None:
-    assert player_client.get(url("console_results", running)).status_code == 403
+def test_players_cannot_read_the_section(
+    tournament_in_play: Tournament, player_client: Client
+) -> None:
+    assert player_client.get(url("console_results", tournament_in_play)).status_code == 403

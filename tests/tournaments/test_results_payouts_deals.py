@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 
+from tests.tournaments.factories import seat
+from tests.tournaments.lookups import last_action
 from tournaments.errors import TournamentError
 from tournaments.models import ActionKind, Entry, EntryState, Tournament, TournamentState
 from tournaments.services import undo
@@ -17,9 +19,6 @@ from tournaments.services.results import (
     tournament_finish,
 )
 
-from .conftest_t5 import *  # noqa: F403 (the fixtures)
-from .conftest_t5 import last_action, seat
-
 pytestmark = pytest.mark.django_db
 
 TEN = {
@@ -29,16 +28,16 @@ TEN = {
 
 
 def test_the_pool_is_buy_ins_rebuys_and_add_ons_without_fees_or_bounties(
-    running: Tournament,
+    tournament_in_play: Tournament,
 ) -> None:
     # "20+5": 20 to the prize pool, 5 outside it; the bounty of 5 is paid to eliminators.
-    running.bounty = 5
-    running.save(update_fields=["bounty"])
-    players = seat(running, TEN)
+    tournament_in_play.bounty = 5
+    tournament_in_play.save(update_fields=["bounty"])
+    players = seat(tournament_in_play, TEN)
     Entry.objects.filter(pk__in=[players["Ann"].pk, players["Ben"].pk]).update(rebuys=1)
     Entry.objects.filter(pk__in=[players[n].pk for n in ("Ann", "Cal", "Dee")]).update(addon=True)
 
-    payouts = payouts_compute(running)
+    payouts = payouts_compute(tournament_in_play)
 
     # 10 x (20 - 5) + 2 rebuys x 20 + 3 add-ons x 20
     assert payouts.pool == 250
@@ -51,47 +50,49 @@ def test_the_pool_is_buy_ins_rebuys_and_add_ons_without_fees_or_bounties(
     )
 
 
-def test_the_directors_own_percentages_are_used(running: Tournament) -> None:
-    running.payout_basis_points = [6000, 4000]
-    running.save(update_fields=["payout_basis_points"])
-    seat(running, TEN)
+def test_the_directors_own_percentages_are_used(tournament_in_play: Tournament) -> None:
+    tournament_in_play.payout_basis_points = [6000, 4000]
+    tournament_in_play.save(update_fields=["payout_basis_points"])
+    seat(tournament_in_play, TEN)
 
-    assert payouts_compute(running).prizes == [120, 80]
+    assert payouts_compute(tournament_in_play).prizes == [120, 80]
 
 
 def test_percentages_that_do_not_sum_to_100_are_refused_and_the_end_waits(
-    running: Tournament, director: User
+    tournament_in_play: Tournament, director: User
 ) -> None:
-    running.payout_basis_points = [5000, 3000, 1500]
-    running.save(update_fields=["payout_basis_points"])
-    players = seat(running, {1: {1: "Ann", 2: "Ben"}})
-    entry_eliminate(running.pk, [players["Ben"].pk], by=director)
+    tournament_in_play.payout_basis_points = [5000, 3000, 1500]
+    tournament_in_play.save(update_fields=["payout_basis_points"])
+    players = seat(tournament_in_play, {1: {1: "Ann", 2: "Ben"}})
+    entry_eliminate(tournament_in_play.pk, [players["Ben"].pk], by=director)
 
     with pytest.raises(TournamentError, match="95.00%, not 100%"):
-        payouts_compute(running)
+        payouts_compute(tournament_in_play)
     with pytest.raises(TournamentError, match="95.00%, not 100%"):
-        tournament_finish(running.pk, by=director)
+        tournament_finish(tournament_in_play.pk, by=director)
 
-    running.refresh_from_db()
-    assert running.state == TournamentState.RUNNING
-    assert last_action(running).kind == ActionKind.ELIMINATE
+    tournament_in_play.refresh_from_db()
+    assert tournament_in_play.state == TournamentState.RUNNING
+    assert last_action(tournament_in_play).kind == ActionKind.ELIMINATE
 
 
-def three_left(running: Tournament, director: User) -> dict[str, Entry]:
+def three_left(tournament_in_play: Tournament, director: User) -> dict[str, Entry]:
     """Ten entries at 20: a pool of 200 paid 100 / 60 / 40, with Ann, Ben and Cal left and
     the ten starting stacks of 10,000 in play (a deal's stacks add up to 100,000)."""
-    players = seat(running, TEN)
+    players = seat(tournament_in_play, TEN)
     for name in ("Jon", "Ivy", "Hal", "Gus", "Fay", "Eve", "Dee"):
-        entry_eliminate(running.pk, [players[name].pk], by=director)
+        entry_eliminate(tournament_in_play.pk, [players[name].pk], by=director)
     return players
 
 
-def test_icm_proposal_worked_example(running: Tournament, director: User) -> None:
-    players = three_left(running, director)
+def test_icm_proposal_worked_example(tournament_in_play: Tournament, director: User) -> None:
+    players = three_left(tournament_in_play, director)
     ann, ben, cal = players["Ann"], players["Ben"], players["Cal"]
 
     proposal = deal_propose(
-        running.pk, method="icm", stacks={ann.pk: "50000", ben.pk: "30000", cal.pk: "20000"}
+        tournament_in_play.pk,
+        method="icm",
+        stacks={ann.pk: "50000", ben.pk: "30000", cal.pk: "20000"},
     )
 
     # Malmuth-Harville: Ann wins with 5/10; second with 3/10 x 5/7 + 2/10 x 5/8; and so on.
@@ -106,12 +107,14 @@ def test_icm_proposal_worked_example(running: Tournament, director: User) -> Non
     assert proposal.total == 200
 
 
-def test_chip_chop_proposal_worked_example(running: Tournament, director: User) -> None:
-    players = three_left(running, director)
+def test_chip_chop_proposal_worked_example(tournament_in_play: Tournament, director: User) -> None:
+    players = three_left(tournament_in_play, director)
     ann, ben, cal = players["Ann"], players["Ben"], players["Cal"]
 
     proposal = deal_propose(
-        running.pk, method="chip-chop", stacks={ann.pk: 50000, ben.pk: 30000, cal.pk: 20000}
+        tournament_in_play.pk,
+        method="chip-chop",
+        stacks={ann.pk: 50000, ben.pk: 30000, cal.pk: 20000},
     )
 
     # Everyone is guaranteed third's 40; the other 80 goes 50% / 30% / 20% by chips.
@@ -132,35 +135,39 @@ def test_chip_chop_proposal_worked_example(running: Tournament, director: User) 
     ],
 )
 def test_a_proposal_needs_a_method_and_every_stack(
-    running: Tournament, director: User, method: str, stacks: dict[str, object], message: str
+    tournament_in_play: Tournament,
+    director: User,
+    method: str,
+    stacks: dict[str, object],
+    message: str,
 ) -> None:
-    players = three_left(running, director)
+    players = three_left(tournament_in_play, director)
     full = {players[n].pk: 1000 for n in ("Ann", "Ben", "Cal")}
     full.update({players[name].pk: value for name, value in stacks.items()})
     if not stacks and method == "icm":
         full.pop(players["Cal"].pk)
 
     with pytest.raises(TournamentError, match=message):
-        deal_propose(running.pk, method=method, stacks=full)
+        deal_propose(tournament_in_play.pk, method=method, stacks=full)
 
 
 def test_an_edited_icm_deal_is_recorded_and_ends_the_tournament(
-    running: Tournament, director: User
+    tournament_in_play: Tournament, director: User
 ) -> None:
-    players = three_left(running, director)
+    players = three_left(tournament_in_play, director)
     ann, ben, cal = players["Ann"], players["Ben"], players["Cal"]
     proposal = deal_propose(
-        running.pk, method="icm", stacks={ann.pk: 50000, ben.pk: 30000, cal.pk: 20000}
+        tournament_in_play.pk, method="icm", stacks={ann.pk: 50000, ben.pk: 30000, cal.pk: 20000}
     )
     edited = {line.entry_id: line.prize for line in proposal.lines}
     # The players agree Ann takes one more and Ben one less.
     edited[ann.pk] += 1
     edited[ben.pk] -= 1
 
-    results = deal_record(running.pk, edited, by=director)
+    results = deal_record(tournament_in_play.pk, edited, by=director)
 
-    running.refresh_from_db()
-    assert running.state == TournamentState.FINISHED
+    tournament_in_play.refresh_from_db()
+    assert tournament_in_play.state == TournamentState.FINISHED
     assert [(r["player_name"], r["place"], r["prize"]) for r in results[:4]] == [
         ("Ann", 1, 78),
         ("Ben", 2, 64),
@@ -170,27 +177,31 @@ def test_an_edited_icm_deal_is_recorded_and_ends_the_tournament(
     for entry, (place, prize) in ((ann, (1, 78)), (ben, (2, 64)), (cal, (3, 58))):
         entry.refresh_from_db()
         assert (entry.state, entry.place, entry.prize) == (EntryState.PLAYING, place, prize)
-    assert last_action(running).kind == ActionKind.DEAL
-    assert "Ann 78" in last_action(running).summary
+    assert last_action(tournament_in_play).kind == ActionKind.DEAL
+    assert "Ann 78" in last_action(tournament_in_play).summary
 
 
-def test_a_chip_chop_deal_is_recorded(running: Tournament, director: User) -> None:
-    players = three_left(running, director)
+def test_a_chip_chop_deal_is_recorded(tournament_in_play: Tournament, director: User) -> None:
+    players = three_left(tournament_in_play, director)
     stacks = {players["Ann"].pk: 50000, players["Ben"].pk: 30000, players["Cal"].pk: 20000}
-    proposal = deal_propose(running.pk, method="chip-chop", stacks=stacks)
+    proposal = deal_propose(tournament_in_play.pk, method="chip-chop", stacks=stacks)
 
-    deal_record(running.pk, {line.entry_id: line.prize for line in proposal.lines}, by=director)
+    deal_record(
+        tournament_in_play.pk, {line.entry_id: line.prize for line in proposal.lines}, by=director
+    )
 
     assert sorted(
-        Entry.objects.filter(tournament=running, prize__gt=0).values_list("prize", flat=True)
+        Entry.objects.filter(tournament=tournament_in_play, prize__gt=0).values_list(
+            "prize", flat=True
+        )
     ) == [56, 64, 80]
 
 
-def test_equal_deal_prizes_share_the_place(running: Tournament, director: User) -> None:
-    players = three_left(running, director)
+def test_equal_deal_prizes_share_the_place(tournament_in_play: Tournament, director: User) -> None:
+    players = three_left(tournament_in_play, director)
 
     deal_record(
-        running.pk,
+        tournament_in_play.pk,
         {players["Ann"].pk: 80, players["Ben"].pk: 60, players["Cal"].pk: 60},
         by=director,
     )
@@ -211,38 +222,43 @@ def test_equal_deal_prizes_share_the_place(running: Tournament, director: User) 
     ],
 )
 def test_a_deal_that_does_not_pay_the_prizes_left_is_refused(
-    running: Tournament, director: User, prizes: dict[str, int], message: str
+    tournament_in_play: Tournament, director: User, prizes: dict[str, int], message: str
 ) -> None:
-    players = three_left(running, director)
-    actions = running.actions.count()
+    players = three_left(tournament_in_play, director)
+    actions = tournament_in_play.actions.count()
 
     with pytest.raises(TournamentError, match=message):
-        deal_record(running.pk, {players[n].pk: v for n, v in prizes.items()}, by=director)
+        deal_record(
+            tournament_in_play.pk, {players[n].pk: v for n, v in prizes.items()}, by=director
+        )
 
-    running.refresh_from_db()
-    assert running.state == TournamentState.RUNNING
-    assert running.actions.count() == actions
+    tournament_in_play.refresh_from_db()
+    assert tournament_in_play.state == TournamentState.RUNNING
+    assert tournament_in_play.actions.count() == actions
     assert not Entry.objects.filter(
-        tournament=running, state=EntryState.PLAYING, place__isnull=False
+        tournament=tournament_in_play, state=EntryState.PLAYING, place__isnull=False
     )
 
 
 def test_undoing_a_deal_reopens_the_tournament(
-    running: Tournament,
+    tournament_in_play: Tournament,
     director: User,
     finished_signals: list[dict[str, object]],
     django_capture_on_commit_callbacks: object,
 ) -> None:
-    players = three_left(running, director)
+    players = three_left(tournament_in_play, director)
     deal = {players["Ann"].pk: 100, players["Ben"].pk: 60, players["Cal"].pk: 40}
-    deal_record(running.pk, deal, by=director)
+    deal_record(tournament_in_play.pk, deal, by=director)
 
     with django_capture_on_commit_callbacks(execute=True):  # type: ignore[operator]
-        undone = undo.action_undo_last(running.pk, by=director)
+        undone = undo.action_undo_last(tournament_in_play.pk, by=director)
 
     assert undone.kind == ActionKind.DEAL
-    running.refresh_from_db()
-    assert (running.state, running.finished_at) == (TournamentState.RUNNING, None)
+    tournament_in_play.refresh_from_db()
+    assert (tournament_in_play.state, tournament_in_play.finished_at) == (
+        TournamentState.RUNNING,
+        None,
+    )
     for name in ("Ann", "Ben", "Cal"):
         entry = Entry.objects.get(pk=players[name].pk)
         assert (entry.place, entry.prize) == (None, 0)

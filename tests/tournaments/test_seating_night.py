@@ -13,18 +13,14 @@ from django.test import Client, RequestFactory
 from playwright.sync_api import Browser, expect
 
 from series.models import Player
-from tests.browser import *  # noqa: F403 (the fixtures)
 from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium
+from tests.tournaments.factories import full, make_user, register, seat
+from tests.tournaments.lookups import last_action, seats_of, url, where
 from tournaments.errors import TournamentError
 from tournaments.models import ActionKind, Entry, EntryState, Tournament, TournamentTable
 from tournaments.services import undo
-from tournaments.services.entries import (
-    entry_late,
-    entry_reentry,
-    entry_register,
-    start_refusal,
-    tournament_start,
-)
+from tournaments.services.entries import entry_late, entry_reentry, entry_register
+from tournaments.services.lifecycle import start_refusal, tournament_start
 from tournaments.services.results import entry_eliminate
 from tournaments.services.seating import (
     seating_draw,
@@ -32,10 +28,6 @@ from tournaments.services.seating import (
     seating_moves_needed,
     table_break,
 )
-
-from .conftest_t1 import make_user
-from .conftest_t5 import *  # noqa: F403 (the fixtures)
-from .conftest_t5 import full, last_action, register, seat, seats_of, url, where
 
 pytestmark = pytest.mark.django_db
 
@@ -130,15 +122,15 @@ def test_the_console_offers_the_start_after_the_draw(
 
 
 def test_seven_left_on_six_seat_tables_are_told_why_the_final_table_seats_seven(
-    running: Tournament, director_client: Client
+    tournament_in_play: Tournament, director_client: Client
 ) -> None:
     # RULES.md, TDA RP-9: "for 7- and 6-handed, two tables of 4 into a 7-handed one".
-    seat(six_handed(running), {1: full("A", range(1, 5)), 2: full("B", range(1, 4))})
+    seat(six_handed(tournament_in_play), {1: full("A", range(1, 5)), 2: full("B", range(1, 4))})
 
-    (step,) = seating_moves_needed(running)
+    (step,) = seating_moves_needed(tournament_in_play)
     assert (step.kind, step.seats, step.usual_seats, step.players) == ("final-table", 7, 6, 7)
 
-    section = director_client.get(url("console_seating", running)).content.decode()
+    section = director_client.get(url("console_seating", tournament_in_play)).content.decode()
     assert "7 players are left: they fit at a final table of 7 seats" in section
     assert "one more than your 6-seat tables" in section
     assert "play on at 6-seat tables until 6 are left" in section
@@ -147,59 +139,61 @@ def test_seven_left_on_six_seat_tables_are_told_why_the_final_table_seats_seven(
 
 
 def test_the_final_table_offer_does_not_hold_up_balancing(
-    running: Tournament, director: User
+    tournament_in_play: Tournament, director: User
 ) -> None:
     # 5 and 2 on six-seat tables: the director may play on rather than seat seven at one
     # table, and the tables still have to be balanced (within 1 with few tables).
-    seat(six_handed(running), {1: full("A", range(1, 6)), 2: full("B", range(1, 3))})
+    seat(six_handed(tournament_in_play), {1: full("A", range(1, 6)), 2: full("B", range(1, 3))})
 
-    steps = [(i.kind, i.table) for i in seating_moves_needed(running)]
+    steps = [(i.kind, i.table) for i in seating_moves_needed(tournament_in_play)]
 
     assert steps == [("final-table", None), ("button", 1), ("button", 2)]
 
 
 def test_the_director_draws_a_six_seat_final_table_once_six_are_left(
-    running: Tournament, director: User, director_client: Client
+    tournament_in_play: Tournament, director: User, director_client: Client
 ) -> None:
-    seat(six_handed(running), {1: full("A", range(1, 4)), 2: full("B", range(1, 4))})
-    (step,) = seating_moves_needed(running)
+    seat(six_handed(tournament_in_play), {1: full("A", range(1, 4)), 2: full("B", range(1, 4))})
+    (step,) = seating_moves_needed(tournament_in_play)
     assert (step.kind, step.seat_choices) == ("final-table", (6, 7))
 
-    response = director_client.post(url("seating_final_table", running), {"seats": "6"}, **HTMX)
+    response = director_client.post(
+        url("seating_final_table", tournament_in_play), {"seats": "6"}, **HTMX
+    )
 
     assert response.status_code == 204
-    assert sorted(seats_of(running)[1]) == list(range(1, 7))
-    final = TournamentTable.objects.get(tournament=running, number=1)
+    assert sorted(seats_of(tournament_in_play)[1]) == list(range(1, 7))
+    final = TournamentTable.objects.get(tournament=tournament_in_play, number=1)
     assert final.seats is None  # six, the tournament's own setting
-    assert "6 seats" in last_action(running).summary
+    assert "6 seats" in last_action(tournament_in_play).summary
 
 
 def test_a_final_table_too_small_for_the_players_left_is_refused(
-    running: Tournament, director: User
+    tournament_in_play: Tournament, director: User
 ) -> None:
-    seat(six_handed(running), {1: full("A", range(1, 5)), 2: full("B", range(1, 4))})
-    before = seats_of(running)
+    seat(six_handed(tournament_in_play), {1: full("A", range(1, 5)), 2: full("B", range(1, 4))})
+    before = seats_of(tournament_in_play)
 
     with pytest.raises(TournamentError, match="7 players are left: a final table of 6 seats"):
-        seating_final_table(running.pk, by=director, seats=6)
+        seating_final_table(tournament_in_play.pk, by=director, seats=6)
     with pytest.raises(TournamentError, match="“many” is not a number of seats"):
-        seating_final_table(running.pk, by=director, seats="many")
+        seating_final_table(tournament_in_play.pk, by=director, seats="many")
     with pytest.raises(TournamentError, match="The final table takes at most 7 seats, not 8"):
-        seating_final_table(running.pk, by=director, seats=8)
+        seating_final_table(tournament_in_play.pk, by=director, seats=8)
 
-    assert seats_of(running) == before
+    assert seats_of(tournament_in_play) == before
 
 
 def test_the_director_s_seven_seat_final_table_is_honoured(
-    running: Tournament, director_client: Client
+    tournament_in_play: Tournament, director_client: Client
 ) -> None:
-    seat(six_handed(running), {1: full("A", range(1, 5)), 2: full("B", range(1, 4))})
+    seat(six_handed(tournament_in_play), {1: full("A", range(1, 5)), 2: full("B", range(1, 4))})
 
-    director_client.post(url("seating_final_table", running), {"seats": "7"}, **HTMX)
+    director_client.post(url("seating_final_table", tournament_in_play), {"seats": "7"}, **HTMX)
 
-    assert sorted(seats_of(running)[1]) == list(range(1, 8))
-    assert TournamentTable.objects.get(tournament=running, number=1).seats == 7
-    section = director_client.get(url("console_seating", running)).content.decode()
+    assert sorted(seats_of(tournament_in_play)[1]) == list(range(1, 8))
+    assert TournamentTable.objects.get(tournament=tournament_in_play, number=1).seats == 7
+    section = director_client.get(url("console_seating", tournament_in_play)).content.decode()
     assert "final table: 7 seats" in section
 
 
@@ -207,65 +201,75 @@ def test_the_director_s_seven_seat_final_table_is_honoured(
 
 
 def test_a_late_entry_after_a_table_break_sits_at_a_table_with_room(
-    running: Tournament, director: User
+    tournament_in_play: Tournament, director: User
 ) -> None:
     seat(
-        six_handed(running),
+        six_handed(tournament_in_play),
         {1: full("A", range(1, 7)), 2: full("B", range(1, 6)), 3: full("C", range(1, 4))},
     )
-    out(running, director, "A6", "B5", "C3")
-    table_break(running.pk, 3, by=director, rng=random.Random(4))
+    out(tournament_in_play, director, "A6", "B5", "C3")
+    table_break(tournament_in_play.pk, 3, by=director, rng=random.Random(4))
     # 6 / 5 or 5 / 6 after the break, and one seat open.
-    assert sum(len(s) for s in seats_of(running).values()) == 11
+    assert sum(len(s) for s in seats_of(tournament_in_play).values()) == 11
 
     zed = Player.objects.create(name="Zed")
-    late = entry_late(running.pk, zed.pk, by=director)
+    late = entry_late(tournament_in_play.pk, zed.pk, by=director)
 
     assert where(late)[0] in (1, 2)
-    assert sorted(seats_of(running)) == [1, 2]
-    assert not TournamentTable.objects.filter(tournament=running, number=4).exists()
-    assert TournamentTable.objects.get(tournament=running, number=3).broken_at is not None
+    assert sorted(seats_of(tournament_in_play)) == [1, 2]
+    assert not TournamentTable.objects.filter(tournament=tournament_in_play, number=4).exists()
+    assert (
+        TournamentTable.objects.get(tournament=tournament_in_play, number=3).broken_at is not None
+    )
 
 
 def test_a_re_entry_sits_at_the_table_with_fewest_players(
-    running: Tournament, director: User
+    tournament_in_play: Tournament, director: User
 ) -> None:
-    seat(six_handed(running), {1: full("A", range(1, 6)), 2: full("B", range(1, 6))})
-    out(running, director, "B1", "B2")
-    gone = Entry.objects.get(tournament=running, player__name="B1")
+    seat(six_handed(tournament_in_play), {1: full("A", range(1, 6)), 2: full("B", range(1, 6))})
+    out(tournament_in_play, director, "B1", "B2")
+    gone = Entry.objects.get(tournament=tournament_in_play, player__name="B1")
 
     again = entry_reentry(gone.pk, by=director)
 
     assert where(again)[0] == 2
-    assert sorted(seats_of(running)) == [1, 2]
+    assert sorted(seats_of(tournament_in_play)) == [1, 2]
 
 
 def test_a_re_entry_at_a_final_table_with_an_open_seat_takes_it(
-    running: Tournament, director: User
+    tournament_in_play: Tournament, director: User
 ) -> None:
-    seat(six_handed(running), {1: full("A", range(1, 5)), 2: full("B", range(1, 4))})
-    seating_final_table(running.pk, by=director, seats=7, rng=random.Random(5))
-    out(running, director, "B3")
-    gone = Entry.objects.get(tournament=running, player__name="B3")
+    seat(six_handed(tournament_in_play), {1: full("A", range(1, 5)), 2: full("B", range(1, 4))})
+    seating_final_table(tournament_in_play.pk, by=director, seats=7, rng=random.Random(5))
+    out(tournament_in_play, director, "B3")
+    gone = Entry.objects.get(tournament=tournament_in_play, player__name="B3")
 
     again = entry_reentry(gone.pk, by=director)
 
     assert where(again)[0] == 1
-    assert list(seats_of(running)) == [1]
-    assert TournamentTable.objects.filter(tournament=running, broken_at__isnull=True).count() == 1
+    assert list(seats_of(tournament_in_play)) == [1]
+    assert (
+        TournamentTable.objects.filter(
+            tournament=tournament_in_play, broken_at__isnull=True
+        ).count()
+        == 1
+    )
 
 
 def test_a_new_table_never_takes_a_broken_table_s_number(
-    running: Tournament, director: User, director_client: Client
+    tournament_in_play: Tournament, director: User, director_client: Client
 ) -> None:
-    seat(six_handed(running), {1: full("A", range(1, 7)), 2: full("B", range(1, 7)), 3: {}})
-    table_break(running.pk, 3, by=director)
+    seat(
+        six_handed(tournament_in_play),
+        {1: full("A", range(1, 7)), 2: full("B", range(1, 7)), 3: {}},
+    )
+    table_break(tournament_in_play.pk, 3, by=director)
 
     zed = Player.objects.create(name="Zed")
-    late = entry_late(running.pk, zed.pk, by=director)
+    late = entry_late(tournament_in_play.pk, zed.pk, by=director)
 
     assert where(late)[0] == 4
-    section = director_client.get(url("console_seating", running)).content.decode()
+    section = director_client.get(url("console_seating", tournament_in_play)).content.decode()
     assert "Every seat at the open tables was taken: table 4 is opened." in section
 
 
@@ -273,43 +277,43 @@ def test_a_new_table_never_takes_a_broken_table_s_number(
 
 
 def test_the_tournament_page_shows_the_player_s_table_and_seat(
-    running: Tournament, player: User, player_client: Client
+    tournament_in_play: Tournament, player: User, player_client: Client
 ) -> None:
-    seat(running, {1: {1: "Ann"}})
+    seat(tournament_in_play, {1: {1: "Ann"}})
     Entry.objects.create(
-        tournament=running,
+        tournament=tournament_in_play,
         player=Player.objects.create(name="Pat", user=player),
         state=EntryState.PLAYING,
         table_number=1,
         seat_number=4,
     )
 
-    page = player_client.get(url("detail", running)).content.decode()
+    page = player_client.get(url("detail", tournament_in_play)).content.decode()
 
     assert page.count("Your seat: table 1, seat 4.") == 1
 
 
 def test_a_player_waiting_for_a_seat_is_told_so(
-    running: Tournament, player: User, player_client: Client
+    tournament_in_play: Tournament, player: User, player_client: Client
 ) -> None:
     Entry.objects.create(
-        tournament=running,
+        tournament=tournament_in_play,
         player=Player.objects.create(name="Pat", user=player),
         state=EntryState.PLAYING,
     )
 
-    page = player_client.get(url("detail", running)).content.decode()
+    page = player_client.get(url("detail", tournament_in_play)).content.decode()
 
     assert "You are playing: the director gives you your seat." in page
 
 
 def test_the_panel_keeps_its_separator_with_the_event_name(
-    running: Tournament, player: User
+    tournament_in_play: Tournament, player: User
 ) -> None:
     # The panel's head wraps on a phone: the "·" stays at the end of the name's line
     # rather than starting the next one on its own.
     entry = Entry.objects.create(
-        tournament=running,
+        tournament=tournament_in_play,
         player=Player.objects.create(name="Pat", user=player),
         state=EntryState.PLAYING,
         table_number=1,
@@ -319,7 +323,7 @@ def test_the_panel_keeps_its_separator_with_the_event_name(
     request.user = player
     html = render_to_string(
         "tournaments/_my_panel.html",
-        {"panel": {"tournament": running, "my_entry": entry}},
+        {"panel": {"tournament": tournament_in_play, "my_entry": entry}},
         request=request,
     )
 

@@ -13,15 +13,14 @@ from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 
 from series.models import Player
+from tests.tournaments.factories import late as late_entries
+from tests.tournaments.factories import register, seat
+from tests.tournaments.lookups import last_action, seats_of, where
 from tournaments.errors import TournamentError
 from tournaments.models import ActionKind, Entry, EntryState, Tournament, TournamentTable
 from tournaments.services import undo
 from tournaments.services.entries import entry_late
 from tournaments.services.seating import seating_draw, seating_late_seat, table_button_set
-
-from .conftest_t5 import *  # noqa: F403 (the fixtures)
-from .conftest_t5 import last_action, register, seat, seats_of, where
-from .conftest_t5 import late as late_entries
 
 pytestmark = pytest.mark.django_db
 
@@ -102,10 +101,15 @@ def test_drawing_again_seats_only_the_newcomers_and_nothing_when_nobody_waits(
             assert after[number][s] == name
 
 
-def test_a_late_entrant_sits_at_the_shortest_table(running: Tournament, director: User) -> None:
+def test_a_late_entrant_sits_at_the_shortest_table(
+    tournament_in_play: Tournament, director: User
+) -> None:
     # TDA 8: late entrants draw from the open seats, here those of the short table 2.
-    seat(running, {1: {s: f"A{s}" for s in range(1, 7)}, 2: {s: f"B{s}" for s in range(1, 6)}})
-    (late,) = late_entries(running, ["Zed"])
+    seat(
+        tournament_in_play,
+        {1: {s: f"A{s}" for s in range(1, 7)}, 2: {s: f"B{s}" for s in range(1, 6)}},
+    )
+    (late,) = late_entries(tournament_in_play, ["Zed"])
 
     placed = seating_late_seat(late, by=director, rng=random.Random(4))
 
@@ -113,19 +117,22 @@ def test_a_late_entrant_sits_at_the_shortest_table(running: Tournament, director
     assert where(late) == (2, placed.to_seat)
     late.refresh_from_db()
     assert late.state == EntryState.PLAYING
-    assert last_action(running).kind == ActionKind.SEAT and "Zed" in last_action(running).summary
+    assert (
+        last_action(tournament_in_play).kind == ActionKind.SEAT
+        and "Zed" in last_action(tournament_in_play).summary
+    )
 
 
 @pytest.mark.parametrize(("button", "must_wait"), [(6, True), (3, False)])
 def test_a_late_entrant_between_the_small_blind_and_the_button_waits(
-    running: Tournament, director: User, button: int, must_wait: bool
+    tournament_in_play: Tournament, director: User, button: int, must_wait: bool
 ) -> None:
     # TDA 10: newcomers are "dealt in anywhere except between the small blind and the
     # button". Seats 1-6 taken, 7-9 open. Button at 6: the small blind is seat 1, so seats
     # 7-9 are between them. Button at 3: small blind 4, big blind 5; seats 7-9 are dealt in.
-    seat(running, {1: {s: f"A{s}" for s in range(1, 7)}})
-    table_button_set(running.pk, 1, button, by=director)
-    (late,) = late_entries(running, ["Zed"])
+    seat(tournament_in_play, {1: {s: f"A{s}" for s in range(1, 7)}})
+    table_button_set(tournament_in_play.pk, 1, button, by=director)
+    (late,) = late_entries(tournament_in_play, ["Zed"])
 
     placed = seating_late_seat(late, by=director, rng=random.Random(5))
 
@@ -134,41 +141,41 @@ def test_a_late_entrant_between_the_small_blind_and_the_button_waits(
 
 
 def test_a_late_seat_at_a_table_whose_button_is_not_known_says_so(
-    running: Tournament, director: User
+    tournament_in_play: Tournament, director: User
 ) -> None:
-    seat(running, {1: {1: "Ann", 2: "Ben"}})
-    table = TournamentTable.objects.get(tournament=running, number=1)
+    seat(tournament_in_play, {1: {1: "Ann", 2: "Ben"}})
+    table = TournamentTable.objects.get(tournament=tournament_in_play, number=1)
     # Told where the button was ten minutes ago: it has moved since.
     table.button, table.button_set_at = 1, timezone.now() - timedelta(minutes=10)
     table.save()
-    (late,) = late_entries(running, ["Zed"])
+    (late,) = late_entries(tournament_in_play, ["Zed"])
 
     assert seating_late_seat(late, by=director).must_wait is None
 
 
 def test_when_every_seat_is_taken_a_late_entrant_opens_a_new_table(
-    running: Tournament, director: User
+    tournament_in_play: Tournament, director: User
 ) -> None:
-    running.seats_per_table = 2
-    running.save(update_fields=["seats_per_table"])
-    seat(running, {1: {1: "Ann", 2: "Ben"}, 2: {1: "Cal", 2: "Dee"}})
-    (late,) = late_entries(running, ["Zed"])
+    tournament_in_play.seats_per_table = 2
+    tournament_in_play.save(update_fields=["seats_per_table"])
+    seat(tournament_in_play, {1: {1: "Ann", 2: "Ben"}, 2: {1: "Cal", 2: "Dee"}})
+    (late,) = late_entries(tournament_in_play, ["Zed"])
 
     placed = seating_late_seat(late, by=director, rng=random.Random(6))
 
     assert placed.to_table == 3
-    assert TournamentTable.objects.filter(tournament=running, number=3).exists()
+    assert TournamentTable.objects.filter(tournament=tournament_in_play, number=3).exists()
 
 
-def test_late_seats_refused(running: Tournament, director: User) -> None:
-    players = seat(running, {1: {1: "Ann", 2: "Ben"}})
+def test_late_seats_refused(tournament_in_play: Tournament, director: User) -> None:
+    players = seat(tournament_in_play, {1: {1: "Ann", 2: "Ben"}})
     with pytest.raises(TournamentError, match="Ann already has a seat: table 1 seat 1"):
         seating_late_seat(players["Ann"], by=director)
-    (unpaid,) = register(running, ["Val"])
+    (unpaid,) = register(tournament_in_play, ["Val"])
     with pytest.raises(TournamentError, match="Val is registered but not in play yet"):
         seating_late_seat(unpaid, by=director)
     assert where(unpaid) == (None, None)
-    (gone,) = register(running, ["Una"])
+    (gone,) = register(tournament_in_play, ["Una"])
     Entry.objects.filter(pk=gone.pk).update(state=EntryState.UNREGISTERED)
     with pytest.raises(TournamentError, match="not registered"):
         seating_late_seat(gone, by=director)
@@ -198,74 +205,76 @@ def test_undo_of_the_draw_puts_everyone_back_in_registration(
 
 
 def test_undo_of_a_late_seat_frees_the_seat_and_the_new_table(
-    running: Tournament, director: User
+    tournament_in_play: Tournament, director: User
 ) -> None:
-    running.seats_per_table = 2
-    running.save(update_fields=["seats_per_table"])
-    seat(running, {1: {1: "Ann", 2: "Ben"}})
-    (late,) = late_entries(running, ["Zed"])
+    tournament_in_play.seats_per_table = 2
+    tournament_in_play.save(update_fields=["seats_per_table"])
+    seat(tournament_in_play, {1: {1: "Ann", 2: "Ben"}})
+    (late,) = late_entries(tournament_in_play, ["Zed"])
     seating_late_seat(late, by=director)
 
-    undo.action_undo_last(running.pk, by=director)
+    undo.action_undo_last(tournament_in_play.pk, by=director)
 
     late.refresh_from_db()
     assert (late.state, late.table_number, late.seat_number) == (EntryState.PLAYING, None, None)
     assert list(
-        TournamentTable.objects.filter(tournament=running).values_list("number", flat=True)
+        TournamentTable.objects.filter(tournament=tournament_in_play).values_list(
+            "number", flat=True
+        )
     ) == [1]
 
 
 def test_undoing_a_seat_after_the_entry_itself_was_taken_back_leaves_it_alone(
-    running: Tournament, director: User
+    tournament_in_play: Tournament, director: User
 ) -> None:
-    """Whichever order t1's late entry records itself and its seat in, undoing both never
+    """Whichever order a late entry records itself and its seat in, undoing both never
     brings back an entry the director took away."""
-    seat(running, {1: {1: "Ann", 2: "Ben"}})
-    (late,) = late_entries(running, ["Zed"])
+    seat(tournament_in_play, {1: {1: "Ann", 2: "Ben"}})
+    (late,) = late_entries(tournament_in_play, ["Zed"])
     seating_late_seat(late, by=director)
     Entry.objects.filter(pk=late.pk).update(state=EntryState.UNREGISTERED)
 
-    undo.action_undo_last(running.pk, by=director)
+    undo.action_undo_last(tournament_in_play.pk, by=director)
 
     late.refresh_from_db()
     assert late.state == EntryState.UNREGISTERED
 
 
 def test_a_late_entry_taken_on_the_console_is_seated_and_both_undo_in_order(
-    running: Tournament, director: User
+    tournament_in_play: Tournament, director: User
 ) -> None:
-    """t1's late entry draws its seat here (its own SEAT action) and records itself last,
+    """A late entry draws its seat here (its own SEAT action) and records itself last,
     including that seat: one Undo takes back the seat, then the entry."""
-    seat(running, {1: {1: "Ann", 2: "Ben"}})
+    seat(tournament_in_play, {1: {1: "Ann", 2: "Ben"}})
     zed = Player.objects.create(name="Zed")
-    entry = entry_late(running.pk, zed.pk, by=director)
+    entry = entry_late(tournament_in_play.pk, zed.pk, by=director)
     table, seat_number = where(entry)
     assert table == 1 and seat_number not in (1, 2)
-    seat_action, late_action = running.actions.order_by("-pk")[:2][::-1]
+    seat_action, late_action = tournament_in_play.actions.order_by("-pk")[:2][::-1]
     assert (seat_action.kind, late_action.kind) == (ActionKind.SEAT, ActionKind.LATE_ENTRY)
 
-    assert undo.action_undo_last(running.pk, by=director).kind == ActionKind.LATE_ENTRY
+    assert undo.action_undo_last(tournament_in_play.pk, by=director).kind == ActionKind.LATE_ENTRY
     assert not Entry.objects.filter(pk=entry.pk).exists()
     seat_action.refresh_from_db()
     assert seat_action.undone_at is not None
 
 
 def test_the_draw_also_seats_players_in_play_without_a_seat(
-    running: Tournament, director: User
+    tournament_in_play: Tournament, director: User
 ) -> None:
-    seat(running, {1: {1: "Ann", 2: "Ben"}})
-    (late,) = late_entries(running, ["Zed"])
+    seat(tournament_in_play, {1: {1: "Ann", 2: "Ben"}})
+    (late,) = late_entries(tournament_in_play, ["Zed"])
     Entry.objects.filter(pk=late.pk).update(state=EntryState.PLAYING)
 
-    (drawn,) = seating_draw(running, by=director)
+    (drawn,) = seating_draw(tournament_in_play, by=director)
 
     assert drawn.name == "Zed" and where(late) == (1, drawn.to_seat)
 
 
-def test_only_directors_seat_players(running: Tournament, player: User) -> None:
-    seat(running, {1: {1: "Ann", 2: "Ben"}})
-    (late,) = late_entries(running, ["Zed"])
+def test_only_directors_seat_players(tournament_in_play: Tournament, player: User) -> None:
+    seat(tournament_in_play, {1: {1: "Ann", 2: "Ben"}})
+    (late,) = late_entries(tournament_in_play, ["Zed"])
     with pytest.raises(PermissionDenied):
         seating_late_seat(late, by=player)
     with pytest.raises(PermissionDenied):
-        seating_draw(running, by=player)
+        seating_draw(tournament_in_play, by=player)

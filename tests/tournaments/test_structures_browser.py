@@ -15,7 +15,6 @@ from playwright.sync_api import Browser, expect
 
 from series.models import Event, Season
 from series.services import director_grant
-from tests.browser import *  # noqa: F403 (the fixtures)
 from tests.browser import ARTIFACTS, PHONE, log_in, needs_chromium
 from tests.conftest import PASSWORD
 from tournaments.models import BlindStructure

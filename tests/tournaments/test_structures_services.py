@@ -9,12 +9,10 @@ import pytest
 from django.contrib.auth.models import User
 
 from series.models import Season
+from tests.tournaments.factories import HOME_CHIPS, make_tournament
 from tournaments.models import BlindStructure, StructureLevel, TournamentState
 from tournaments.services import structures as services
 from tournaments.structures import Ante, Row, StructureError
-
-from .conftest_t3 import *  # noqa: F403 (the fixtures)
-from .conftest_t3 import HOME_CHIPS, make_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -113,22 +111,28 @@ def test_a_template_is_copied_under_a_new_name(
 
 
 def test_the_structure_used_last_time_is_the_directors_latest_tournament(
-    director: User, home_structure: BlindStructure, limit_structure: BlindStructure, season: Season
+    director: User,
+    home_structure: BlindStructure,
+    limit_structure: BlindStructure,
+    long_season: Season,
 ) -> None:
     assert services.structure_last_used(director) is None
-    make_tournament(season, limit_structure, by=director, starts_in=-timedelta(days=14))
-    make_tournament(season, home_structure, by=director, starts_in=-timedelta(days=7))
+    make_tournament(long_season, limit_structure, by=director, starts_in=-timedelta(days=14))
+    make_tournament(long_season, home_structure, by=director, starts_in=-timedelta(days=7))
     # next week's tournament is set up but not played yet: "last time" is last week's
-    make_tournament(season, limit_structure, by=director, starts_in=timedelta(days=7))
+    make_tournament(long_season, limit_structure, by=director, starts_in=timedelta(days=7))
     assert services.structure_last_used(director) == home_structure
 
 
 def test_a_cancelled_tournament_is_not_the_last_time(
-    director: User, home_structure: BlindStructure, limit_structure: BlindStructure, season: Season
+    director: User,
+    home_structure: BlindStructure,
+    limit_structure: BlindStructure,
+    long_season: Season,
 ) -> None:
-    make_tournament(season, home_structure, by=director, starts_in=-timedelta(days=14))
+    make_tournament(long_season, home_structure, by=director, starts_in=-timedelta(days=14))
     make_tournament(
-        season,
+        long_season,
         limit_structure,
         by=director,
         starts_in=-timedelta(days=7),
@@ -138,9 +142,9 @@ def test_a_cancelled_tournament_is_not_the_last_time(
 
 
 def test_without_tournaments_of_their_own_a_director_gets_the_series_last_one(
-    director: User, player: User, home_structure: BlindStructure, season: Season
+    director: User, player: User, home_structure: BlindStructure, long_season: Season
 ) -> None:
-    make_tournament(season, home_structure, by=director, starts_in=-timedelta(days=7))
+    make_tournament(long_season, home_structure, by=director, starts_in=-timedelta(days=7))
     assert services.structure_last_used(player) == home_structure
 
 
@@ -396,10 +400,10 @@ def test_a_template_is_not_edited_but_copied(builtin_templates: list[BlindStruct
 
 
 def test_the_structure_of_a_started_tournament_is_not_edited(
-    director: User, home_structure: BlindStructure, season: Season
+    director: User, home_structure: BlindStructure, long_season: Season
 ) -> None:
     make_tournament(
-        season,
+        long_season,
         home_structure,
         by=director,
         starts_in=-timedelta(hours=1),
@@ -414,17 +418,17 @@ def test_the_structure_of_a_started_tournament_is_not_edited(
 
 
 def test_a_registering_tournaments_structure_can_still_be_edited(
-    director: User, home_structure: BlindStructure, season: Season
+    director: User, home_structure: BlindStructure, long_season: Season
 ) -> None:
-    make_tournament(season, home_structure, by=director, starts_in=timedelta(days=3))
+    make_tournament(long_season, home_structure, by=director, starts_in=timedelta(days=3))
     services.structure_level_add(home_structure.pk)
     assert home_structure.levels.count() == 7
 
 
 def test_a_structure_in_use_is_not_deleted(
-    director: User, home_structure: BlindStructure, season: Season
+    director: User, home_structure: BlindStructure, long_season: Season
 ) -> None:
-    make_tournament(season, home_structure, by=director, starts_in=timedelta(days=3))
+    make_tournament(long_season, home_structure, by=director, starts_in=timedelta(days=3))
     with pytest.raises(StructureError, match="is used by a tournament"):
         services.structure_delete(home_structure.pk)
     assert BlindStructure.objects.filter(pk=home_structure.pk).exists()
@@ -439,11 +443,16 @@ def test_an_unused_structure_is_deleted_with_its_rows(home_structure: BlindStruc
 
 
 def test_the_preview_starts_at_the_next_event_that_plays_the_structure(
-    director: User, home_structure: BlindStructure, limit_structure: BlindStructure, season: Season
+    director: User,
+    home_structure: BlindStructure,
+    limit_structure: BlindStructure,
+    long_season: Season,
 ) -> None:
-    make_tournament(season, limit_structure, by=director, starts_in=timedelta(days=1), name="A")
+    make_tournament(
+        long_season, limit_structure, by=director, starts_in=timedelta(days=1), name="A"
+    )
     ours = make_tournament(
-        season, home_structure, by=director, starts_in=timedelta(days=8), name="B"
+        long_season, home_structure, by=director, starts_in=timedelta(days=8), name="B"
     )
     ours.capacity = 18
     ours.save()
@@ -454,10 +463,13 @@ def test_the_preview_starts_at_the_next_event_that_plays_the_structure(
 
 
 def test_the_preview_falls_back_to_the_next_event_then_the_next_half_hour(
-    director: User, home_structure: BlindStructure, limit_structure: BlindStructure, season: Season
+    director: User,
+    home_structure: BlindStructure,
+    limit_structure: BlindStructure,
+    long_season: Season,
 ) -> None:
     settings = services.structure_preview_settings(home_structure)
     assert settings.event is None
     assert settings.start.minute in (0, 30) and settings.players == 10
-    other = make_tournament(season, limit_structure, by=director, starts_in=timedelta(days=2))
+    other = make_tournament(long_season, limit_structure, by=director, starts_in=timedelta(days=2))
     assert services.structure_preview_settings(home_structure).event == other.event

@@ -8,8 +8,6 @@ from tournaments.models import BlindStructure
 from tournaments.services import structures as services
 from tournaments.structures import BUILTIN_TEMPLATES, check_rows
 
-from .conftest_t3 import *  # noqa: F403 (the fixtures)
-
 pytestmark = pytest.mark.django_db
 
 

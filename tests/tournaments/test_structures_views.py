@@ -12,11 +12,9 @@ from django.test import Client
 from django.urls import reverse
 
 from series.models import Season
+from tests.tournaments.factories import make_tournament
 from tournaments.models import BlindStructure, StructureLevel
 from tournaments.services import structures as services
-
-from .conftest_t3 import *  # noqa: F403 (the fixtures)
-from .conftest_t3 import make_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -96,9 +94,9 @@ def test_the_list_shows_the_templates_and_the_directors_structures(
 
 
 def test_the_list_offers_the_structure_used_last_time(
-    director: User, director_client: Client, home_structure: BlindStructure, season: Season
+    director: User, director_client: Client, home_structure: BlindStructure, long_season: Season
 ) -> None:
-    make_tournament(season, home_structure, by=director, starts_in=-timedelta(days=7))
+    make_tournament(long_season, home_structure, by=director, starts_in=-timedelta(days=7))
     page = text(director_client.get(reverse("tournaments:structure_list")))
     assert "Copy the one we used last time (Tuesday PLO8)" in page
     response = director_client.post(reverse("tournaments:structure_new"), {"source": "last"})
@@ -226,10 +224,10 @@ def test_the_editor_numbers_levels_without_breaks_and_shows_clock_times(
 
 
 def test_the_preview_defaults_to_the_next_events_start(
-    director: User, director_client: Client, home_structure: BlindStructure, season: Season
+    director: User, director_client: Client, home_structure: BlindStructure, long_season: Season
 ) -> None:
     tournament = make_tournament(
-        season, home_structure, by=director, starts_in=timedelta(days=3), name="Event 2"
+        long_season, home_structure, by=director, starts_in=timedelta(days=3), name="Event 2"
     )
     page = text(director_client.get(edit_url(home_structure)))
     start = tournament.event.starts_at

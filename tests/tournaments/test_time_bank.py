@@ -23,7 +23,7 @@ from tables.models import Table as LiveTable
 from tournaments.errors import TournamentError
 from tournaments.forms import TournamentForm
 from tournaments.models import Tournament, TournamentTable
-from tournaments.services import clock, entries, online
+from tournaments.services import clock, entries, lifecycle, online
 from tournaments.services.simulate import director_user
 from tournaments.services.simulate import structure_for as sim_structure
 
@@ -51,7 +51,7 @@ def night(players: int, seats_per_table: int, **settings: Any) -> Tournament:
         season=season, name="Online PLO", starts_at=timezone.now(), buy_in=20, starting_stack=1000
     )
     director = director_user()
-    tournament = entries.tournament_create(
+    tournament = lifecycle.tournament_create(
         event,
         by=director,
         blind_structure=sim_structure(1000, limit=False),
@@ -64,7 +64,7 @@ def night(players: int, seats_per_table: int, **settings: Any) -> Tournament:
     )
     for k in range(players):
         entries.entry_register(tournament.pk, User.objects.create_user(f"p{k}", password="x"))
-    entries.tournament_start(tournament.pk, by=director, now=timezone.now())
+    lifecycle.tournament_start(tournament.pk, by=director, now=timezone.now())
     return Tournament.objects.get(pk=tournament.pk)
 
 
@@ -172,11 +172,11 @@ def test_bad_bank_settings_are_refused_with_the_setting_named(db: None) -> None:
     tournament = night(2, 9)
     director = director_user()
     with pytest.raises(TournamentError) as refused:
-        entries.tournament_update(tournament.pk, by=director, time_bank_seconds=-5)
+        lifecycle.tournament_update(tournament.pk, by=director, time_bank_seconds=-5)
     assert refused.value.field == "time_bank_seconds"
     # Once the tables are open with it, the bank is as they were opened.
     with pytest.raises(TournamentError) as refused:
-        entries.tournament_update(tournament.pk, by=director, time_bank_cap_seconds=60)
+        lifecycle.tournament_update(tournament.pk, by=director, time_bank_cap_seconds=60)
     assert "can no longer change" in str(refused.value.message)
     tournament.refresh_from_db()
     assert (tournament.time_bank_seconds, tournament.time_bank_cap_seconds) == (START, CAP)

@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser import *  # noqa: F403 (the fixtures)
 from tests.browser import ARTIFACTS, TV, console_page, needs_chromium, served_night
 from tests.tables.servers import manage
 

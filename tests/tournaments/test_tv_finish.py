@@ -14,13 +14,12 @@ from django.test import Client
 from django.utils import timezone
 
 from series.asgi import application
+from tests.tournaments.factories import seat
+from tests.tournaments.levels import BREAK_1, BREAK_2, LEVEL_3
 from tournaments.models import Entry, StructureLevel, Tournament
 from tournaments.services import undo
 from tournaments.services.results import entry_eliminate, tournament_finish
 
-from .conftest_t1 import BREAK_1, BREAK_2, LEVEL_3
-from .conftest_t5 import *  # noqa: F403 (the fixtures)
-from .conftest_t5 import seat
 from .tv_html import clock_text, shown, tv_json, tv_page
 
 TEN = {
@@ -38,11 +37,11 @@ def clock_running(tournament: Tournament, index: int) -> Tournament:
     return tournament
 
 
-def three_left(running: Tournament, director: User) -> dict[str, Entry]:
+def three_left(tournament_in_play: Tournament, director: User) -> dict[str, Entry]:
     """Ten entries at 20: a pool of 200 paid 100 / 60 / 40, with Ann, Ben and Cal left."""
-    players = seat(running, TEN)
+    players = seat(tournament_in_play, TEN)
     for name in ("Jon", "Ivy", "Hal", "Gus", "Fay", "Eve", "Dee"):
-        entry_eliminate(running.pk, [players[name].pk], by=director)
+        entry_eliminate(tournament_in_play.pk, [players[name].pk], by=director)
     return players
 
 
@@ -70,15 +69,15 @@ def find_in(element, css_class: str) -> list[str]:  # type: ignore[no-untyped-de
 
 
 def test_after_the_finish_the_tv_shows_the_winner_the_places_and_the_prizes(
-    client: Client, running: Tournament, director: User
+    client: Client, tournament_in_play: Tournament, director: User
 ) -> None:
-    clock_running(running, LEVEL_3)
-    players = three_left(running, director)
-    entry_eliminate(running.pk, [players["Cal"].pk], by=director)
-    entry_eliminate(running.pk, [players["Ben"].pk], by=director)
-    tournament_finish(running.pk, by=director)
+    clock_running(tournament_in_play, LEVEL_3)
+    players = three_left(tournament_in_play, director)
+    entry_eliminate(tournament_in_play.pk, [players["Cal"].pk], by=director)
+    entry_eliminate(tournament_in_play.pk, [players["Ben"].pk], by=director)
+    tournament_finish(tournament_in_play.pk, by=director)
 
-    html = tv_page(client, running)
+    html = tv_page(client, tournament_in_play)
 
     (winner,) = shown(html, "data-tv", "winner")
     assert winner.words == "Ann"
@@ -96,7 +95,7 @@ def test_after_the_finish_the_tv_shows_the_winner_the_places_and_the_prizes(
     assert not shown(html, "data-tv", "deal")
     assert clock_text(html, "status") == "Finished"
 
-    results = tv_json(client, running)["tv"]["results"]
+    results = tv_json(client, tournament_in_play)["tv"]["results"]
     assert results["winner"] == {
         "place": 1,
         "name": "Ann",
@@ -113,15 +112,15 @@ def test_after_the_finish_the_tv_shows_the_winner_the_places_and_the_prizes(
 
 
 def test_a_deal_shows_the_amounts_actually_paid(
-    client: Client, running: Tournament, director: User
+    client: Client, tournament_in_play: Tournament, director: User
 ) -> None:
     from tournaments.services.results import deal_record
 
-    players = three_left(running, director)
+    players = three_left(tournament_in_play, director)
     ann, ben, cal = players["Ann"], players["Ben"], players["Cal"]
-    deal_record(running.pk, {ann.pk: 78, ben.pk: 64, cal.pk: 58}, by=director)
+    deal_record(tournament_in_play.pk, {ann.pk: 78, ben.pk: 64, cal.pk: 58}, by=director)
 
-    html = tv_page(client, running)
+    html = tv_page(client, tournament_in_play)
 
     assert shown(html, "data-tv", "winner")[0].words == "Ann"
     assert places_shown(html)[:4] == [
@@ -134,73 +133,79 @@ def test_a_deal_shows_the_amounts_actually_paid(
     assert deal.words == "Deal among the last 3 players"
     in_deal = [item.attrs.get("data-deal") for item in shown(html, "data-place")]
     assert in_deal[:4] == ["1", "1", "1", None]
-    results = tv_json(client, running)["tv"]["results"]
+    results = tv_json(client, tournament_in_play)["tv"]["results"]
     assert results["deal"] is True
     assert [p["prize"] for p in results["places"][:3]] == [78, 64, 58]
 
 
 def test_undoing_the_finish_puts_the_clock_back_on_the_tv(
-    client: Client, running: Tournament, director: User
+    client: Client, tournament_in_play: Tournament, director: User
 ) -> None:
-    clock_running(running, LEVEL_3)
-    players = three_left(running, director)
-    entry_eliminate(running.pk, [players["Cal"].pk], by=director)
-    entry_eliminate(running.pk, [players["Ben"].pk], by=director)
-    tournament_finish(running.pk, by=director)
-    undo.action_undo_last(running.pk, by=director)
+    clock_running(tournament_in_play, LEVEL_3)
+    players = three_left(tournament_in_play, director)
+    entry_eliminate(tournament_in_play.pk, [players["Cal"].pk], by=director)
+    entry_eliminate(tournament_in_play.pk, [players["Ben"].pk], by=director)
+    tournament_finish(tournament_in_play.pk, by=director)
+    undo.action_undo_last(tournament_in_play.pk, by=director)
 
-    html = tv_page(client, running)
+    html = tv_page(client, tournament_in_play)
 
     assert not shown(html, "data-tv", "winner")
     assert shown(html, "data-clock", "time")
     assert shown(html, "data-clock", "next-break")
-    assert tv_json(client, running)["tv"]["results"] is None
+    assert tv_json(client, tournament_in_play)["tv"]["results"] is None
 
 
 def test_the_winner_of_a_bounty_tournament_keeps_the_bounty_on_their_head(
-    client: Client, running: Tournament, director: User
+    client: Client, tournament_in_play: Tournament, director: User
 ) -> None:
-    running.bounty = 5
-    running.save(update_fields=["bounty"])
-    players = seat(running, {1: {1: "Ann", 2: "Ben", 3: "Cal"}})
-    entry_eliminate(running.pk, [players["Cal"].pk], by=director, eliminated_by=players["Ann"].pk)
-    entry_eliminate(running.pk, [players["Ben"].pk], by=director, eliminated_by=players["Ann"].pk)
-    tournament_finish(running.pk, by=director)
+    tournament_in_play.bounty = 5
+    tournament_in_play.save(update_fields=["bounty"])
+    players = seat(tournament_in_play, {1: {1: "Ann", 2: "Ben", 3: "Cal"}})
+    entry_eliminate(
+        tournament_in_play.pk, [players["Cal"].pk], by=director, eliminated_by=players["Ann"].pk
+    )
+    entry_eliminate(
+        tournament_in_play.pk, [players["Ben"].pk], by=director, eliminated_by=players["Ann"].pk
+    )
+    tournament_finish(tournament_in_play.pk, by=director)
 
-    results = tv_json(client, running)["tv"]["results"]
+    results = tv_json(client, tournament_in_play)["tv"]["results"]
 
     assert (results["winner"]["name"], results["winner"]["bounties"]) == ("Ann", 15)
-    html = tv_page(client, running)
+    html = tv_page(client, tournament_in_play)
     assert "15" in shown(html, "data-tv", "winner-bounties")[0].words
 
 
 # ---------------------------------------------------------------------------- breaks and limits
 
 
-def test_the_add_on_break_is_called_the_add_on_break(client: Client, running: Tournament) -> None:
-    clock_running(running, LEVEL_3)
-    html = tv_page(client, running)
+def test_the_add_on_break_is_called_the_add_on_break(
+    client: Client, tournament_in_play: Tournament
+) -> None:
+    clock_running(tournament_in_play, LEVEL_3)
+    html = tv_page(client, tournament_in_play)
     assert clock_text(html, "next") == "Add-on break, 10 min"
 
-    clock_running(running, BREAK_1)
-    html = tv_page(client, running)
+    clock_running(tournament_in_play, BREAK_1)
+    html = tv_page(client, tournament_in_play)
     assert clock_text(html, "level") == "Add-on break"
 
     # The other break is an ordinary one.
-    clock_running(running, BREAK_2)
-    assert clock_text(tv_page(client, running), "level") == "Break"
-    assert tv_json(client, running)["tv"]["addon_break"] == BREAK_1
+    clock_running(tournament_in_play, BREAK_2)
+    assert clock_text(tv_page(client, tournament_in_play), "level") == "Break"
+    assert tv_json(client, tournament_in_play)["tv"]["addon_break"] == BREAK_1
 
 
 def test_a_limit_game_shows_its_blinds_as_well_as_its_limits(
-    client: Client, running: Tournament
+    client: Client, tournament_in_play: Tournament
 ) -> None:
-    StructureLevel.objects.filter(structure=running.blind_structure).exclude(kind="break").update(
-        small_bet=100, big_bet=200
-    )
-    clock_running(running, 0)  # level 1: blinds 25 / 50, limits 100 / 200
+    StructureLevel.objects.filter(structure=tournament_in_play.blind_structure).exclude(
+        kind="break"
+    ).update(small_bet=100, big_bet=200)
+    clock_running(tournament_in_play, 0)  # level 1: blinds 25 / 50, limits 100 / 200
 
-    html = tv_page(client, running)
+    html = tv_page(client, tournament_in_play)
 
     assert clock_text(html, "bets-label") == "Limits"
     assert clock_text(html, "bets") == "100 / 200"
@@ -209,10 +214,10 @@ def test_a_limit_game_shows_its_blinds_as_well_as_its_limits(
 
 
 def test_a_no_limit_or_pot_limit_game_shows_its_blinds_once(
-    client: Client, running: Tournament
+    client: Client, tournament_in_play: Tournament
 ) -> None:
-    clock_running(running, 0)
-    html = tv_page(client, running)
+    clock_running(tournament_in_play, 0)
+    html = tv_page(client, tournament_in_play)
     assert clock_text(html, "bets-label") == "Blinds"
     assert not shown(html, "data-clock", "blinds")
 

@@ -14,14 +14,14 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from tests.tournaments.factories import start
+from tests.tournaments.levels import LEVEL_5, LEVEL_6
 from tournaments import colour_ups
 from tournaments.errors import TournamentError
 from tournaments.models import ActionKind, Tournament, TournamentAction
 from tournaments.services import tv, undo
 from tournaments.views.once import FIELD
 
-from .conftest_t1 import *  # noqa: F403 (the fixtures)
-from .conftest_t1 import LEVEL_5, LEVEL_6, start
 from .tv_html import clock_text, find, shown, tv_json, tv_page
 
 pytestmark = pytest.mark.django_db

@@ -6,6 +6,8 @@ import pytest
 from django.contrib.auth.models import User
 
 from series.models import Player
+from tests.tournaments.factories import make_player, make_user, start
+from tests.tournaments.levels import BREAK_1, LEVEL_2
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, EntryState, Tournament
 from tournaments.services.entries import (
@@ -20,9 +22,6 @@ from tournaments.services.entries import (
     entry_unregister,
 )
 from tournaments.services.undo import action_undo_last
-
-from .conftest_t1 import *  # noqa: F403 (the fixtures)
-from .conftest_t1 import BREAK_1, LEVEL_2, make_player, make_user, start
 
 pytestmark = pytest.mark.django_db
 

@@ -9,8 +9,6 @@ from tournaments.errors import TournamentError
 from tournaments.models import Tournament, TournamentAction
 from tournaments.services import undo
 
-from .conftest_t1 import *  # noqa: F403 (the fixtures)
-
 pytestmark = pytest.mark.django_db
 
 # Test-only kinds, so these handlers never collide with the real ones.

@@ -14,13 +14,11 @@ from django.db import close_old_connections, connection
 from django.test import Client
 from django.urls import reverse
 
+from tests.tournaments.factories import make_player, sample_tournament, start
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, EntryState, Tournament, TournamentAction
 from tournaments.services import undo
 from tournaments.services.entries import entry_rebuy
-
-from .conftest_t1 import *  # noqa: F403 (the fixtures)
-from .conftest_t1 import make_player, sample_tournament, start
 
 pytestmark = pytest.mark.django_db
 

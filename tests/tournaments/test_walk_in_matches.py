@@ -14,16 +14,14 @@ from django.urls import reverse
 from playwright.sync_api import Browser, expect
 
 from series.models import Player
-from tests.browser import *  # noqa: F403 (the fixtures)
 from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium
+from tests.tournaments.factories import make_player, make_user, start
+from tests.tournaments.levels import LEVEL_2, LEVEL_5
 from tournaments.errors import NameInUse, TournamentError
 from tournaments.models import ActionKind, EntryState, Tournament
 from tournaments.selectors import players_matching
 from tournaments.services.entries import entry_add_player, entry_add_walk_in, entry_register
 from tournaments.services.undo import action_undo_last
-
-from .conftest_t1 import *  # noqa: F403 (the fixtures)
-from .conftest_t1 import LEVEL_2, LEVEL_5, make_player, make_user, start
 
 pytestmark = pytest.mark.django_db
 

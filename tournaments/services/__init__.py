@@ -2,6 +2,7 @@
 
 - ``structures``: blind structures, templates, the generator and the editor's edits;
 - ``clock``: start, pause, resume, adjust and advance the blind clock;
+- ``lifecycle``: a tournament's settings and its start;
 - ``entries``: registration, walk-ins, late entries, rebuys, re-entries, add-ons, undo;
 - ``seating``: the seat draw, balancing, breaking tables, the final table, buttons;
 - ``results``: eliminations, places, prizes, deals, finishing and its signal.

@@ -61,7 +61,7 @@ from tournaments.models import (
     TournamentTable,
 )
 from tournaments.permissions import require_director
-from tournaments.services import clock, entries, results, undo
+from tournaments.services import clock, entries, results, seating, undo
 from tournaments.services.seating import balance_threshold
 from tournaments.signals import clock_stored, tournament_finished
 
@@ -350,8 +350,6 @@ def online_entry_seat(entry_id: int, *, by: Any = None, rng: random.Random | Non
     the player is dealt in from the next hand there (not between the small blind and the
     button, TDA 10: the engine's rule for a newcomer).
     """
-    from tournaments.services import seating
-
     with transaction.atomic():
         entry = Entry.objects.select_related("player__user").get(pk=entry_id)
         tournament = entries.tournament_locked(entry.tournament_id)

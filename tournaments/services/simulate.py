@@ -41,7 +41,8 @@ from tournaments.models import (
     TournamentState,
     TournamentTable,
 )
-from tournaments.services import clock, entries, online
+from tournaments.services import clock, lifecycle, online
+from tournaments.services.results import payouts_compute
 
 # Ticks look a moment ahead, so a next hand or a run-out's street due "now" (their delays
 # set to 0) is never missed by a clock a microsecond behind.
@@ -66,8 +67,6 @@ class Simulation:
             .filter(tournament=t, place__isnull=False)
             .order_by("place", "pk")
         ]
-        from tournaments.services.results import payouts_compute
-
         return {
             "tournament": t.pk,
             "entrants": Entry.objects.filter(tournament=t).count(),
@@ -186,7 +185,7 @@ def tournament_for_simulation(
         created_by=director,
     )
     online.online_bots_fill(tournament.pk, players, by=director)
-    entries.tournament_start(tournament.pk, by=director)
+    lifecycle.tournament_start(tournament.pk, by=director)
     return Tournament.objects.get(pk=tournament.pk)
 
 

@@ -43,7 +43,7 @@ from tournaments.errors import NameInUse, TournamentError
 from tournaments.forms import RebuyForm, WalkInForm
 from tournaments.models import Entry, EntryState, Tournament
 from tournaments.permissions import director_required
-from tournaments.services import entries, offers, results, undo
+from tournaments.services import entries, lifecycle, offers, results, undo
 from tournaments.views.once import console_action
 
 # The other areas' console partials, included when their template exists; each gets the
@@ -164,7 +164,7 @@ def _console_context(request: HttpRequest, tournament: Tournament) -> dict[str, 
         "last_action": last,
         "can_undo": undo.action_can_undo(last),
         "actions": selectors.actions_recent(tournament),
-        "start_refusal": entries.start_refusal(tournament),
+        "start_refusal": lifecycle.start_refusal(tournament),
         "seats_drawn": selectors.seats_drawn(tournament),
         # The sections on the page, for the bar's jump menu (sent again with each refresh).
         "partials": partials_present(),
@@ -396,7 +396,7 @@ def _repaint(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @console_action
 def console_start(request: HttpRequest, tournament_id: int) -> HttpResponse:
     try:
-        tournament = entries.tournament_start(tournament_id, by=request.user)
+        tournament = lifecycle.tournament_start(tournament_id, by=request.user)
     except TournamentError as error:
         messages.error(request, error.message)
         return _answer(request, tournament_id)

@@ -29,7 +29,7 @@ from tournaments.errors import TournamentError
 from tournaments.forms import DealOfferForm
 from tournaments.models import DealOffer, DealState, Tournament
 from tournaments.permissions import director_required
-from tournaments.services import deals, entries, online, results
+from tournaments.services import deals, lifecycle, online, results
 from tournaments.views.console import _repaint, console_context
 from tournaments.views.once import console_action
 
@@ -54,7 +54,7 @@ def online_context(request: HttpRequest, tournament: Tournament) -> dict[str, An
                 {"number": number, "live_id": live_id} for number, live_id in sorted(live.items())
             ],
             "hands_in_play": selectors.hands_in_play(tournament) if live else 0,
-            "start_refusal": entries.start_refusal(tournament),
+            "start_refusal": lifecycle.start_refusal(tournament),
             "deal": player_panel.deal_view(latest, None),
             "deal_refusal": deals.offer_refusal(tournament),
             "deal_methods": results.DEAL_METHODS,
@@ -101,7 +101,7 @@ def online_start(request: HttpRequest, tournament_id: int) -> HttpResponse:
     def action() -> str:
         # The start of an online tournament draws the seats, starts the clock and opens the
         # live tables (``tournament_start`` calls ``online.online_start`` in its transaction).
-        entries.tournament_start(tournament_id, by=request.user)
+        lifecycle.tournament_start(tournament_id, by=request.user)
         return _("The tournament has started on the live tables.")
 
     return _run(request, tournament_id, action)

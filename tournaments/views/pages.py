@@ -24,7 +24,7 @@ from tournaments.errors import TournamentError
 from tournaments.forms import TournamentForm
 from tournaments.models import EntryState, Tournament
 from tournaments.permissions import director_required, is_director
-from tournaments.services import entries
+from tournaments.services import entries, lifecycle
 
 
 def _tournament(tournament_id: int) -> Tournament:
@@ -44,7 +44,7 @@ def tournament_new(request: HttpRequest, event_id: int) -> HttpResponse:
     form = TournamentForm(request.POST or None, instance=Tournament(event=event), event=event)
     if request.method == "POST" and form.is_valid():
         try:
-            tournament = entries.tournament_create(event, by=request.user, **form.settings())
+            tournament = lifecycle.tournament_create(event, by=request.user, **form.settings())
         except TournamentError as error:
             form.add_service_error(error.field, error.message)
         else:
@@ -64,7 +64,7 @@ def tournament_edit(request: HttpRequest, tournament_id: int) -> HttpResponse:
     form = TournamentForm(request.POST or None, instance=tournament, event=tournament.event)
     if request.method == "POST" and form.is_valid():
         try:
-            entries.tournament_update(tournament.pk, by=request.user, **form.settings())
+            lifecycle.tournament_update(tournament.pk, by=request.user, **form.settings())
         except TournamentError as error:
             form.add_service_error(error.field, error.message)
         else:

@@ -23,7 +23,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
-            import polib
+            import polib  # noqa: PLC0415 - a development tool, imported when used
         except ImportError as exc:  # a development tool: requirements-dev.txt has it
             raise CommandError("polib is needed: pip install -r requirements-dev.txt") from exc
         for po_path in catalog_paths():

@@ -11,6 +11,9 @@ from daphne.cli import CommandLineInterface
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
+from series.embedded import embedded_celery_start
+from tables.services import SERVER_NAME, servers_forget_gone
+
 
 class Command(BaseCommand):
     help = "Serve HTTP and WebSockets with daphne (and Celery in embedded mode)."
@@ -22,9 +25,6 @@ class Command(BaseCommand):
     def handle(self, *args: Any, host: str, port: int, **options: Any) -> None:
         embedded = None
         if settings.EMBEDDED:
-            from series.embedded import embedded_celery_start
-            from tables.services import SERVER_NAME, servers_forget_gone
-
             # The only process: sockets counted by an earlier run that was killed are gone.
             servers_forget_gone(all_but=SERVER_NAME)
             embedded = embedded_celery_start()

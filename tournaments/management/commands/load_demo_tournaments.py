@@ -15,7 +15,8 @@ from django.utils import timezone
 from series.models import Event
 from tables.engine.config import Structure
 from tournaments.models import BlindStructure, Tournament
-from tournaments.services.entries import entry_register, tournament_create
+from tournaments.services.entries import entry_register
+from tournaments.services.lifecycle import tournament_create
 
 DEMO_PLAYERS = ("ann", "ben", "cal", "dee", "eve", "fay")
 

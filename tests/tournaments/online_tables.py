@@ -1,9 +1,9 @@
-"""Fixtures for the lobby, the players' offers and the deals online (branch lobby).
-
-An online tournament in play on two live tables built directly from rows (the live tables
+"""An online tournament in play on live tables, built directly from rows (the live tables
 of ``tables`` and their seats), as the online core's start leaves them: each entry's
 ``table_number``/``seat_number`` is its live seat, and ``Seat.stack`` its chips.
-Imported by the test files that use them.
+
+The lobby tests' fixtures (``online_tournament``, ``online_night``) are in
+``tests/tournaments/conftest.py``.
 """
 
 from __future__ import annotations
@@ -11,17 +11,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import timedelta
 
-import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
 from series.models import Player
 from tables import services as tables
 from tables.models import Hand, Seat, Table
+from tests.tournaments.factories import make_user, start
 from tournaments.models import Entry, EntryState, Tournament, TournamentTable
-
-from .conftest_t1 import *  # noqa: F403 (the fixtures this file builds on)
-from .conftest_t1 import make_user, start
 
 # {table: {seat: (name, chips)}}: Ann and Ben at table 1, Cal and Dee at table 2.
 LAYOUT: dict[int, dict[int, tuple[str, int]]] = {
@@ -89,15 +86,6 @@ def chips_of(entry: Entry) -> int:
     return seat.stack + seat.adding
 
 
-@pytest.fixture
-def online_tournament(tournament: Tournament) -> Tournament:
-    """The t1 tournament (rebuys to level 3 at or below 10,000, add-on at the first break,
-    one re-entry to level 4), played online."""
-    tournament.online = True
-    tournament.save(update_fields=["online"])
-    return tournament
-
-
 def clock_running(tournament: Tournament, minutes: int = 20) -> None:
     """The clock runs: the row in play ends in ``minutes``."""
     tournament.level_ends_at = timezone.now() + timedelta(minutes=minutes)
@@ -117,9 +105,11 @@ def bust(entry: Entry, place: int) -> None:
     tables.seat_vacate(tournament_table.live_table_id, entry.seat_number)
 
 
-@pytest.fixture
-def online_night(online_tournament: Tournament) -> dict[str, Entry]:
-    """Four players in play at two live tables, level 1, the clock running."""
-    start(online_tournament)
-    clock_running(online_tournament)
-    return seat_online(online_tournament, LAYOUT)
+def online_night_open(tournament: Tournament) -> dict[str, Entry]:
+    """``tournament`` played online, in play at level 1 with the clock running, and the four
+    players of ``LAYOUT`` at their live seats; returns their entries by name."""
+    tournament.online = True
+    tournament.save(update_fields=["online"])
+    start(tournament)
+    clock_running(tournament)
+    return seat_online(tournament, LAYOUT)
