@@ -6,10 +6,10 @@ Reads only: the views decide who may download what, these functions write the te
 
 from __future__ import annotations
 
-import csv
 import io
 from collections.abc import Callable, Iterable
 from datetime import timedelta
+from decimal import Decimal
 from typing import Any
 
 from django.utils import timezone
@@ -17,8 +17,8 @@ from django.utils.translation import gettext as _
 from icalendar import Calendar
 from icalendar import Event as CalendarEvent
 
-from series import event_sections, selectors
-from series.models import Event
+from series import csv_safe, event_sections, selectors
+from series.models import Event, Season
 from series.net import net_result
 from tables.engine.phh import dumps_phhs
 from tables.selectors import hand_phh_for, hands_played_by
@@ -42,7 +42,18 @@ RESULTS_CSV_HEADER = (
     "paid_in",
     "points",
     "net",
+    # The event's own columns, after the player's: each row says which night it is, so a
+    # season's results in one file can be imported into another site (``docs/import.md``).
+    "date",
+    "event",
+    "buy_in",
+    "fee",
+    "counts",
+    "points_only",
 )
+# ``date``: the night's local start, as the importer reads it back.
+DATE_FORMAT = "%Y-%m-%d %H:%M"
+CENT = Decimal("0.01")
 
 
 def _description(event: Event, url: str) -> str:
@@ -97,28 +108,53 @@ def event_results_csv(event: Event) -> str:
 
     Column names are a file format other tools read, so they stay in English. ``paid_in``
     is everything the player paid, fees included, and ``net`` is ``series.net``'s: prize
-    plus bounties minus paid_in, as on the profile and the settle-up. ``net`` comes last so
-    a reader of the older columns by position is not thrown off.
+    plus bounties minus paid_in, as on the profile and the settle-up. ``net`` and the
+    event's columns come last, so a reader of the older columns by position is not thrown
+    off. Text that would start a formula in a spreadsheet is guarded (``series.csv_safe``).
     """
+    return _results_csv([event])
+
+
+def season_results_csv(season: Season) -> str:
+    """Every finished event's results of the season in one file, the event's CSV's columns:
+    what ``manage.py import_results`` reads to bring the season into another site."""
+    events = season.events.filter(finished_at__isnull=False).order_by("starts_at", "number", "pk")
+    return _results_csv(events)
+
+
+def _results_csv(events: Iterable[Event]) -> str:
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv_safe.writer(out, lineterminator="\n")
     writer.writerow(RESULTS_CSV_HEADER)
-    for result in selectors.event_results(event):
-        writer.writerow(
-            [
-                result.place,
-                result.player.name,
-                result.prize,
-                result.bounties,
-                result.knockouts,
-                result.rebuys,
-                result.addons,
-                result.reentries,
-                result.paid_in,
-                f"{result.points:.2f}",
-                net_result(prize=result.prize, bounties=result.bounties, paid_in=result.paid_in),
-            ]
-        )
+    for event in events:
+        when = timezone.localtime(event.starts_at).strftime(DATE_FORMAT)
+        own = [
+            when,
+            event.name,
+            event.buy_in,
+            event.fee,
+            "yes" if event.counts else "no",
+            "yes" if event.points_only else "no",
+        ]
+        for result in selectors.event_results(event):
+            writer.writerow(
+                [
+                    result.place,
+                    result.player.name,
+                    result.prize,
+                    result.bounties,
+                    result.knockouts,
+                    result.rebuys,
+                    result.addons,
+                    result.reentries,
+                    result.paid_in,
+                    result.points.quantize(CENT),
+                    net_result(
+                        prize=result.prize, bounties=result.bounties, paid_in=result.paid_in
+                    ),
+                    *own,
+                ]
+            )
     return out.getvalue()
 
 

@@ -310,17 +310,147 @@ class Transfer(models.Model):
         return f"{self.payer} → {self.payee}: {self.amount}"
 
 
-class WorkerHeartbeat(models.Model):
-    """When a Celery worker last ran the periodic heartbeat task: one row, rewritten.
+class Expense(models.Model):
+    """A cost of the night that players share (the pizza, the room): ``payer`` paid it, and
+    its shares (``ExpenseShare``) say what each sharer owes of it. It enters the night's
+    balances: the payer is owed the amount, each sharer owes their share."""
 
-    Beat sends the task every few seconds and any worker runs it, so a stale row means no
-    worker is running tasks (or no beat is sending them): the blind clock, bot moves and
-    time-outs wait until one is back. It lives in the database, not in Redis, so it can
-    still be read while Redis is down.
-    """
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="expenses")
+    payer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    description = models.CharField(_("what for"), max_length=100)
+    amount = models.PositiveIntegerField(_("amount"), validators=[amounts.money_max()])
+    created_by = models.ForeignKey(
+        "auth.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
 
-    hostname = models.CharField(max_length=255)
-    seen_at = models.DateTimeField()
+    class Meta:
+        ordering = ["event", "created_at", "pk"]
+        verbose_name = _("expense")
+        verbose_name_plural = _("expenses")
+        constraints = [
+            models.CheckConstraint(condition=models.Q(amount__gt=0), name="expense_positive")
+        ]
 
     def __str__(self) -> str:
-        return f"{self.hostname} at {self.seen_at:%Y-%m-%d %H:%M:%S}"
+        return f"{self.description}: {self.amount} ({self.payer})"
+
+
+class ExpenseShare(models.Model):
+    """One sharer's part of an expense, in whole units (split when the expense is added, so
+    the split never changes afterwards)."""
+
+    expense = models.ForeignKey(Expense, on_delete=models.CASCADE, related_name="shares")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    amount = models.PositiveIntegerField(validators=[amounts.money_max()])
+
+    class Meta:
+        ordering = ["expense", "pk"]
+        verbose_name = _("expense share")
+        verbose_name_plural = _("expense shares")
+        constraints = [
+            models.UniqueConstraint(fields=["expense", "player"], name="expense_share_one_each")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.amount}"
+
+
+class NightClose(models.Model):
+    """A night's settle-up closed by the director: its money is final (read-only) and its
+    unpaid transfers were carried to the season's next night (``CarriedDebt``)."""
+
+    event = models.OneToOneField(Event, on_delete=models.CASCADE, related_name="night_close")
+    closed_at = models.DateTimeField()
+    closed_by = models.ForeignKey(
+        "auth.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    def __str__(self) -> str:
+        return f"{self.event} closed {self.closed_at:%Y-%m-%d %H:%M}"
+
+
+class CarriedDebt(models.Model):
+    """A transfer not paid when its night (``origin``) was closed: ``payer`` still owes
+    ``payee``. It is settled with the balances of ``settled_in``, the next night of the
+    season whose settle-up is computed; empty until then."""
+
+    origin = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="debts_carried_out")
+    settled_in = models.ForeignKey(
+        Event,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="debts_carried_in",
+    )
+    payer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    payee = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    amount = models.PositiveIntegerField(validators=[amounts.prize_max()])
+
+    class Meta:
+        ordering = ["origin", "pk"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(amount__gt=0), name="carried_debt_positive")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.payer} → {self.payee}: {self.amount} ({self.origin})"
+
+
+class SeasonPotPayout(models.Model):
+    """Money paid out of the season pot to a player, entered by the director: the final
+    event's added prize, a trophy."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="pot_payouts")
+    event = models.ForeignKey(
+        Event, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    amount = models.PositiveIntegerField(_("amount"), validators=[amounts.prize_max()])
+    reason = models.CharField(_("what for"), max_length=100)
+    created_by = models.ForeignKey(
+        "auth.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["season", "created_at", "pk"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(amount__gt=0), name="pot_payout_positive")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season}: {self.amount} to {self.player}"
+
+
+class PaymentHandle(models.Model):
+    """How to pay a player ("IBAN …, PayPal …"), set by the player; shown only to a player
+    who owes them."""
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="payment_handle")
+    text = models.CharField(_("how to pay you"), max_length=200)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.text}"
+
+
+class WorkerHeartbeat(models.Model):
+    """The periodic heartbeat task: when beat last sent it and when a worker last ran it.
+    One row, rewritten.
+
+    Beat sends the task every few seconds (and stores ``beat_sent_at`` as it does) and any
+    worker runs it (storing ``hostname`` and ``seen_at``), so a stale ``seen_at`` with a fresh
+    ``beat_sent_at`` means no worker is running tasks, and a stale ``beat_sent_at`` means no
+    beat is sending them: either way the blind clock, bot moves and time-outs wait until it
+    is back. It lives in the database, not in Redis, so it can still be read while Redis is
+    down. Either time is empty until its side has written it once.
+    """
+
+    hostname = models.CharField(max_length=255, blank=True)
+    seen_at = models.DateTimeField(null=True, blank=True)
+    beat_sent_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        seen = f"{self.seen_at:%Y-%m-%d %H:%M:%S}" if self.seen_at else "never"
+        return f"{self.hostname or 'no worker'} at {seen}"

@@ -75,7 +75,11 @@ def season_current(now: datetime | None = None) -> Season | None:
 
 
 def _with_winners_and_field(events: QuerySet[Event]) -> QuerySet[Event]:
-    winners = Result.objects.filter(place=1).select_related("player").order_by(NameOrder("player__name"), "pk")
+    winners = (
+        Result.objects.filter(place=1)
+        .select_related("player")
+        .order_by(NameOrder("player__name"), "pk")
+    )
     return events.annotate(field_size=Count("results")).prefetch_related(
         Prefetch("results", queryset=winners, to_attr="winners")
     )

@@ -8,7 +8,8 @@ distributed mode with ``DEBUG`` off (the default) the settings refuse to load wi
 ``manage.py check --deploy`` asks for whenever ``DEBUG`` is off.
 
 Variables: DEBUG, SECRET_KEY, ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS, DATABASE_URL, REDIS_URL,
-TIME_ZONE, SECURE_SSL_REDIRECT, SECURE_HSTS_SECONDS, SECURE_PROXY_SSL_HEADER, LOG_LEVEL.
+TIME_ZONE, SECURE_SSL_REDIRECT, SECURE_HSTS_SECONDS, SECURE_PROXY_SSL_HEADER, LOG_LEVEL,
+BACKUP_DIR, BACKUP_KEEP, BACKUP_DAILY.
 """
 
 import os
@@ -253,6 +254,32 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     },
 }
 WORKER_SILENT_AFTER_SECONDS = env_int("WORKER_SILENT_AFTER_SECONDS", 30)
+# Backups (`manage.py backup`, series.services.backups): where they go and how many of the
+# newest are kept. The daily one is taken by beat, on by default only in embedded mode (a
+# distributed site's database is usually backed up by its server's own tools). A SQLite
+# database's backups sit beside it (var/backups for the usual var/db.sqlite3), so a test or
+# benchmark server on a database of its own never prunes the host's backups.
+_SQLITE_NAME = (
+    str(DATABASES["default"].get("NAME") or "")
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
+    else ""
+)
+_BACKUP_DEFAULT = (
+    Path(_SQLITE_NAME).parent / "backups"
+    if _SQLITE_NAME and _SQLITE_NAME != ":memory:"
+    else VAR_DIR / "backups"
+)
+BACKUP_DIR = Path(os.environ.get("BACKUP_DIR", "").strip() or _BACKUP_DEFAULT)
+BACKUP_KEEP = env_int("BACKUP_KEEP", 14)
+BACKUP_DAILY = env_bool("BACKUP_DAILY", EMBEDDED)
+if BACKUP_DAILY:
+    # Asked every ten minutes, taken when the newest backup is a day old: a laptop that
+    # serves one evening gets its backup that evening, whatever beat remembers.
+    CELERY_BEAT_SCHEDULE["database-backup"] = {
+        "task": "series.tasks.database_backup",
+        "schedule": 600.0,
+        "options": {"expires": 600.0},
+    }
 # Live tables: may players (not only directors) open cash tables?
 TABLES_PLAYERS_MAY_OPEN = env_bool("TABLES_PLAYERS_MAY_OPEN", False)
 # Live tables: the pause between hands and the house bots' thinking time (tests and load
@@ -318,6 +345,8 @@ WHITENOISE_USE_FINDERS = DEBUG
 # Production security. Each is overridable, and each defaults to the safe value when DEBUG
 # is off, so `check --deploy` is clean with only SECRET_KEY and ALLOWED_HOSTS set.
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
+# A process manager or a monitor on the machine asks a daphne for /health/ over plain HTTP.
+SECURE_REDIRECT_EXEMPT = [r"^health/$"]
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", not DEBUG)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG)
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000)

@@ -3,6 +3,7 @@
 from celery import Task, shared_task
 
 from series.models import Season
+from series.services.backups import database_backup_if_due
 from series.services.health import worker_heartbeat_record
 from series.services.standings import standings_recompute
 
@@ -30,3 +31,11 @@ def worker_heartbeat(self: Task) -> None:
     """Beat sends this every few seconds; the time it ran tells the health page that the
     worker (and beat) are running the site's periodic work."""
     worker_heartbeat_record(self.request.hostname or "")
+
+
+@shared_task(name="series.tasks.database_backup", ignore_result=True)
+def database_backup() -> str:
+    """Beat asks every few minutes (BACKUP_DAILY); a backup is taken when the newest is a day
+    old, so running it twice in a row takes one. Returns the new backup's path, or ""."""
+    backup = database_backup_if_due()
+    return "" if backup is None else str(backup.path)

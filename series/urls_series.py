@@ -3,7 +3,14 @@ players, corrections and the settle-up (s3). Each group keeps its own lines."""
 
 from django.urls import path
 
-from series import views_calendar, views_players, views_results, views_standings
+from series import (
+    views_calendar,
+    views_import,
+    views_money,
+    views_players,
+    views_results,
+    views_standings,
+)
 
 app_name = "series"
 
@@ -36,6 +43,14 @@ urlpatterns = [
     ),
     path("events/<int:event_id>/history/", views_results.event_history, name="event_history"),
     path("events/<int:event_id>/settle-up/", views_results.settle_up, name="settle_up"),
+    # -- money across nights: ledgers, the season pot, payment handles
+    path(
+        "seasons/<int:season_id>/players/<int:player_id>/ledger/",
+        views_money.player_ledger,
+        name="player_ledger",
+    ),
+    path("seasons/<int:season_id>/pot/", views_money.season_pot, name="season_pot"),
+    path("players/me/payment-handle/", views_money.payment_handle, name="payment_handle"),
     # -- standings: the leaderboard, its CSV, the scoring settings (s1)
     path(
         "seasons/<int:season_id>/standings/",
@@ -51,5 +66,13 @@ urlpatterns = [
         "seasons/<int:season_id>/scoring/",
         views_standings.season_scoring,
         name="scoring",
+    ),
+    # -- a series' past imported from CSV, and a season's results as one CSV
+    path("import/", views_import.results_import, name="import_results"),
+    path("import/confirm/", views_import.results_import_confirm, name="import_results_confirm"),
+    path(
+        "seasons/<int:season_id>/results.csv",
+        views_import.season_results_csv,
+        name="season_results_csv",
     ),
 ]

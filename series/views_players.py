@@ -9,9 +9,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from series import selectors
-from series.models import Player
-from series.permissions import director_required
+from series import ledgers, selectors
+from series.models import PaymentHandle, Player
+from series.money_forms import PaymentHandleForm
+from series.permissions import director_required, is_director
 from series.profile_chart import Finish, results_chart
 from series.result_forms import MergeForm
 from series.services.players import PlayerError, player_for_account, player_merge
@@ -55,8 +56,23 @@ def _profile_page(
             "results": list(reversed(profile.results)),
             "chart": chart,
             "own": own,
+            **_money_of(request, player, own=own),
         },
     )
+
+
+def _money_of(request: HttpRequest, player: Player, *, own: bool) -> dict[str, object]:
+    """The player's season balances (for the player and the directors only) and, on their
+    own page, the form of their payment handle."""
+    if player.pk is None or not (own or is_director(request.user)):
+        return {}
+    handle = PaymentHandle.objects.filter(player=player).first() if own else None
+    return {
+        "balances": ledgers.ledger_balances(player),
+        "handle_form": PaymentHandleForm(initial={"text": handle.text if handle else ""})
+        if own
+        else None,
+    }
 
 
 def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:

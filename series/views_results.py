@@ -11,8 +11,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from series import request_values, selectors
-from series.models import Event
+from series import ledgers, request_values, selectors
+from series.models import CarriedDebt, Event, Expense, NightClose, Transfer
+from series.money_forms import ExpenseForm
 from series.permissions import director_required, is_director
 from series.result_forms import CorrectionFormSet, ReasonForm
 from series.services.corrections import (
@@ -21,12 +22,17 @@ from series.services.corrections import (
     result_rows,
     results_correct,
 )
+from series.services.expenses import expense_add, expense_remove
 from series.services.settle import (
     SettleUpError,
+    night_close,
+    night_reopen,
+    settle_up_balances,
     settle_up_compute,
     settle_up_imbalance,
     settle_up_lines,
     transfer_mark_paid,
+    transfers_problem,
 )
 
 
@@ -102,69 +108,144 @@ def event_history(request: HttpRequest, event_id: int) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def settle_up(request: HttpRequest, event_id: int) -> HttpResponse:
-    """Who pays whom after the night: for the players of the event and the directors; the
-    host (a director) marks transfers paid."""
+    """Who pays whom after the night: for the players of the event (and of the debts it
+    settles) and the directors. The host (a director) adds shared expenses, marks transfers
+    paid, and closes the night (or reopens it). With htmx a change answers with the page's
+    body only."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     event = _event(event_id)
     director = is_director(request.user)
-    if not director and request.user.pk not in selectors.event_player_user_ids(event):
+    readers = selectors.event_player_user_ids(event) | ledgers.carried_user_ids(event)
+    if not director and request.user.pk not in readers:
         raise PermissionDenied(_("Only the players of this event may read its settle-up."))
+    expense_form = None
     if request.method == "POST":
         if not director:
-            raise PermissionDenied(_("Only the host (a director) marks transfers paid."))
-        transfer_id = request_values.id_or_none(request.POST.get("transfer"))
-        mine = selectors.transfers_of(event).filter(pk=transfer_id or 0)
-        try:
-            if not mine.exists():
-                raise SettleUpError(
-                    _(
-                        "This transfer no longer exists: the results changed and the settle-up "
-                        "with them."
-                    )
-                )
-            transfer = transfer_mark_paid(
-                mine.get().pk,
-                by=request.user,
-                paid=request.POST.get("paid") == "1",  # type: ignore[arg-type]
+            raise PermissionDenied(_("Only the host (a director) changes the settle-up."))
+        expense_form = _settle_up_change(request, event)
+        if expense_form is None and not request.htmx:
+            return redirect("series:settle_up", event_id=event.pk)
+    context = _settle_up_context(request, event, director=director, expense_form=expense_form)
+    # A refused expense comes back with its errors: say so to the client.
+    status = 400 if expense_form is not None else 200
+    template = "series/_settle_up_body.html" if request.htmx else "series/settle_up.html"
+    return render(request, template, context, status=status)
+
+
+def _settle_up_change(request: HttpRequest, event: Event) -> ExpenseForm | None:
+    """Apply the director's change; return the expense form when it was refused (to show
+    its errors), else None (the outcome is a message)."""
+    action = request.POST.get("action", "mark")
+    try:
+        if action == "expense_add":
+            form = ExpenseForm(request.POST, event=event)
+            if not form.is_valid():
+                return form
+            expense = expense_add(
+                event.pk,
+                payer_id=form.cleaned_data["payer"].pk,
+                amount=form.cleaned_data["amount"],
+                description=form.cleaned_data["description"],
+                sharer_ids=[player.pk for player in form.cleaned_data["sharers"]],
+                by=request.user,  # type: ignore[arg-type]
             )
-        except SettleUpError as refused:
-            messages.error(request, str(refused))
+            messages.success(request, _("Expense added: %(expense)s.") % {"expense": expense})
+        elif action == "expense_remove":
+            expense_id = request_values.id_or_none(request.POST.get("expense"))
+            expense = expense_remove(event.pk, expense_id or 0, by=request.user)  # type: ignore[arg-type]
+            messages.success(
+                request, _("Expense removed: %(expense)s.") % {"expense": expense.description}
+            )
+        elif action == "close":
+            night_close(event.pk, by=request.user)  # type: ignore[arg-type]
+            messages.success(
+                request,
+                _("The night is closed. Payments not marked paid are carried to the next night."),
+            )
+        elif action == "reopen":
+            night_reopen(event.pk, by=request.user)  # type: ignore[arg-type]
+            messages.success(request, _("The night is open again: its carried debts are back."))
         else:
-            if transfer.paid_at:
-                messages.success(request, _("Marked paid: %(transfer)s.") % {"transfer": transfer})
-            else:
-                messages.success(
-                    request, _("Marked not paid: %(transfer)s.") % {"transfer": transfer}
-                )
-        return redirect("series:settle_up", event_id=event.pk)
+            _transfer_mark(request, event)
+    except SettleUpError as refused:
+        messages.error(request, str(refused))
+    return None
+
+
+def _transfer_mark(request: HttpRequest, event: Event) -> None:
+    transfer_id = request_values.id_or_none(request.POST.get("transfer"))
+    mine = selectors.transfers_of(event).filter(pk=transfer_id or 0)
+    if not mine.exists():
+        raise SettleUpError(
+            _("This transfer no longer exists: the results changed and the settle-up with them.")
+        )
+    transfer = transfer_mark_paid(
+        mine.get().pk,
+        by=request.user,  # type: ignore[arg-type]
+        paid=request.POST.get("paid") == "1",
+    )
+    if transfer.paid_at:
+        messages.success(request, _("Marked paid: %(transfer)s.") % {"transfer": transfer})
+    else:
+        messages.success(request, _("Marked not paid: %(transfer)s.") % {"transfer": transfer})
+
+
+def _settle_up_context(
+    request: HttpRequest, event: Event, *, director: bool, expense_form: ExpenseForm | None
+) -> dict[str, object]:
     lines = settle_up_lines(event)
     problem = settle_up_imbalance(lines)
-    transfers = []
+    closed = NightClose.objects.filter(event=event).select_related("closed_by").first()
+    transfers: list[Transfer] = []
     if not problem and lines:
         # The stored results are the truth: bring the transfers up to date (nothing is
-        # written when they already are), so a finish or a correction shows here at once.
+        # written when they already are, nor on a closed night), so a finish or a
+        # correction shows here at once.
         try:
             transfers = settle_up_compute(event.pk)
         except SettleUpError as refused:
             problem = str(refused)
         # A player looks for their own payments first (stable: the rest keep their order).
         transfers.sort(key=lambda t: request.user.pk not in (t.payer.user_id, t.payee.user_id))
+    balances = settle_up_balances(event, lines)
+    mismatch = transfers_problem(balances, transfers) if closed and not problem else None
+    # The payee's handle only on a transfer the reader pays, and still owes.
+    owed_to = {t.payee_id for t in transfers if t.payer.user_id == request.user.pk}
+    handles = ledgers.handles_of(owed_to) if owed_to else {}
+    rows = [
+        (t, handles.get(t.payee_id, "") if t.payer.user_id == request.user.pk else "")
+        for t in transfers
+    ]
     entries = sum(line.entries for line in lines)
     season_pot = event.season.season_pot_per_entry
     fees_total = sum(line.fees for line in lines)
-    return render(
-        request,
-        "series/settle_up.html",
-        {
-            "event": event,
-            "lines": lines,
-            "transfers": transfers,
-            "problem": problem,
-            "can_mark": director,
-            "fees_total": fees_total,
-            "season_pot_per_entry": season_pot,
-            "season_pot_total": min(fees_total, season_pot * entries) if season_pot else 0,
-            "me": request.user.pk,
-        },
+    expenses = list(
+        Expense.objects.filter(event=event)
+        .select_related("payer")
+        .prefetch_related("shares__player")
     )
+    return {
+        "event": event,
+        "lines": lines,
+        "balances": balances,
+        "has_extras": any(b.expenses or b.carried for b in balances),
+        "transfers": transfers,
+        "rows": rows,
+        "problem": problem,
+        "mismatch": mismatch,
+        "closed": closed,
+        "director": director,
+        "can_mark": director and closed is None,
+        "expenses": expenses,
+        "expense_form": expense_form
+        if expense_form is not None
+        else (ExpenseForm(event=event) if director and closed is None and lines else None),
+        "carried_in": list(
+            CarriedDebt.objects.filter(settled_in=event).select_related("origin", "payer", "payee")
+        ),
+        "fees_total": fees_total,
+        "season_pot_per_entry": season_pot,
+        "season_pot_total": min(fees_total, season_pot * entries) if season_pot else 0,
+        "me": request.user.pk,
+    }

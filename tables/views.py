@@ -5,7 +5,6 @@ painted from `live.table_snapshot` so it shows before its socket connects; from 
 static/tables/table.js renders each snapshot the socket sends.
 """
 
-import csv
 import secrets
 from collections.abc import Callable
 from functools import wraps
@@ -24,7 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from series import request_values
+from series import csv_safe, request_values
 from series.permissions import is_director
 from tables import live, panels, selectors, services
 from tables.fairness import commitment_of_leaves
@@ -457,14 +456,14 @@ def table_ledger_csv(request: HttpRequest, table_id: int) -> HttpResponse:
     ledger = selectors.table_ledger(table)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="table{table.pk}-ledger.csv"'
-    writer = csv.writer(response)
+    writer = csv_safe.writer(response)
     writer.writerow(
         [_("Player"), _("Bought in"), _("Rebuys"), _("Cashed out"), _("Stack"), _("Net")]
     )
     for row in ledger["players"]:
         writer.writerow(
             [
-                _csv_text(row["name"]),
+                row["name"],
                 row["buy_in"],
                 row["rebuy"],
                 row["cash_out"],
@@ -478,15 +477,10 @@ def table_ledger_csv(request: HttpRequest, table_id: int) -> HttpResponse:
         writer.writerow(
             [
                 entry["at"].isoformat(),
-                _csv_text(entry["name"]),
+                entry["name"],
                 entry["seat"],
                 entry["kind_label"],
                 entry["amount"],
             ]
         )
     return response
-
-
-def _csv_text(text: str) -> str:
-    # A name starting with = + - @ would run as a formula in a spreadsheet (CSV injection).
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text

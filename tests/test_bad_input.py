@@ -30,6 +30,7 @@ from django.test import Client
 from django.urls import get_resolver, reverse
 
 from series.request_values import AMOUNT_MAX
+from series.services.health import beat_tick_record, worker_heartbeat_record
 from tests.bad_input_walk import (
     FLAG,
     ID,
@@ -60,8 +61,17 @@ STATIC: dict[tuple[str, str], dict[str, tuple[Kind, Good]]] = {
     ("series:my_ical", "GET"): {"token": (ID, lambda w: w.me.calendar_token)},
     ("series:my_calendar_link", "POST"): {"next": (IGNORED, "/series/")},
     ("series:settle_up", "POST"): {
+        "action": (choice("mark", "expense_add", "expense_remove", "close", "reopen"), "mark"),
         "transfer": (ID, lambda w: str(w.finished_event.transfers.first().pk)),
         "paid": (FLAG, "1"),
+        "expense": (ID, "1"),
+    },
+    ("series:season_pot", "POST"): {
+        "action": (choice("add", "remove"), "remove"),
+        "payout": (ID, "1"),
+    },
+    ("health", "GET"): {
+        "check": (choice("database", "channel_layer", "broker", "beat", "worker"), "database")
     },
     ("series:scoring", "POST"): {"save": (FLAG, "1")},
     ("set_language", "POST"): {"language": (choice("en", "fr"), "fr"), "next": (IGNORED, "/")},
@@ -287,6 +297,11 @@ def static_names(name: str, method: str, world: World) -> Static:
 @pytest.fixture
 def world(settings: Any) -> World:
     settings.TABLES_SCHEDULE_TASKS = False
+    # A site whose beat and worker are running, for the whole walk: /health/ then answers
+    # 200 to good values, and its 503 (a part is down) is not what this test looks for.
+    settings.WORKER_SILENT_AFTER_SECONDS = 24 * 3600
+    beat_tick_record()
+    worker_heartbeat_record("walk")
     return world_build()
 
 

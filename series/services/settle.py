@@ -13,6 +13,15 @@ The stored results are the truth: ``settle_up_compute`` is idempotent and keeps 
 stored transfer that the new computation repeats (with its paid mark), so it can run
 whenever the results may have changed (a correction, the page being opened after a
 finish) without losing what the host already marked.
+
+Money across nights: a night's balance for each player is what they have to settle from the
+results, plus the night's shared expenses (``series.services.expenses``: the payer is owed
+the amount, each sharer owes their share) plus the debts carried into it. A debt is carried
+when the director closes a night (``night_close``) with transfers not marked paid: each
+becomes a ``CarriedDebt`` that the season's next night to compute its settle-up takes in,
+so one set of fewest transfers covers both. A closed night is read-only; reopening it takes
+its carried debts back (refused when the night that took them in is closed too), so closing
+again never carries a debt twice.
 """
 
 from __future__ import annotations
@@ -24,7 +33,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from series.models import Event, Result, Transfer
+from series.models import CarriedDebt, Event, Expense, ExpenseShare, NightClose, Result, Transfer
+from series.names import name_key
 from series.net import net_result
 from series.settle import SettleError, settle
 
@@ -63,24 +73,24 @@ class SettleLine:
 
 def settle_up_lines(event: Event) -> list[SettleLine]:
     """Every player's money line of ``event``, from its ``Result`` rows, best place first."""
-    lines = []
     results = Result.objects.filter(event=event).select_related("player").order_by("place")
-    for result in results:
-        entries = 1 + result.reentries
-        # Fees are per entry (re-entries pay it again); never more than the player paid in.
-        fees = min(event.fee * entries, result.paid_in)
-        lines.append(
-            SettleLine(
-                player_id=result.player_id,
-                player_name=result.player.name,
-                paid_in=result.paid_in,
-                fees=fees,
-                prize=result.prize,
-                bounties=result.bounties,
-                entries=entries,
-            )
-        )
-    return lines
+    return [settle_line(result, event) for result in results]
+
+
+def settle_line(result: Result, event: Event) -> SettleLine:
+    """One result's money line (``event`` is the result's, passed to spare a query)."""
+    entries = 1 + result.reentries
+    # Fees are per entry (re-entries pay it again); never more than the player paid in.
+    fees = min(event.fee * entries, result.paid_in)
+    return SettleLine(
+        player_id=result.player_id,
+        player_name=result.player.name,
+        paid_in=result.paid_in,
+        fees=fees,
+        prize=result.prize,
+        bounties=result.bounties,
+        entries=entries,
+    )
 
 
 def settle_up_imbalance(lines: list[SettleLine]) -> str | None:
@@ -97,6 +107,102 @@ def settle_up_imbalance(lines: list[SettleLine]) -> str | None:
     ) % {"won": won, "pool": pool}
 
 
+@dataclass(frozen=True)
+class BalanceLine:
+    """One player's money for the night: to settle from the results, expenses (paid minus
+    their shares) and carried debts (owed to them minus owed by them). ``balance`` is what
+    the transfers settle: above zero the player is owed, below they owe."""
+
+    player_id: int
+    player_name: str
+    to_settle: int = 0
+    expenses: int = 0
+    carried: int = 0
+
+    @property
+    def balance(self) -> int:
+        return self.to_settle + self.expenses + self.carried
+
+
+def night_is_closed(event: Event) -> bool:
+    return NightClose.objects.filter(event=event).exists()
+
+
+def settle_up_balances(event: Event, lines: list[SettleLine] | None = None) -> list[BalanceLine]:
+    """Every player's balance for ``event``: the players of its results first (best place
+    first), then anyone who is only in its expenses or carried debts, by name."""
+    lines = settle_up_lines(event) if lines is None else lines
+    names = {line.player_id: line.player_name for line in lines}
+    to_settle = {line.player_id: line.to_settle for line in lines}
+    expenses: dict[int, int] = {}
+    for expense in Expense.objects.filter(event=event).select_related("payer"):
+        names.setdefault(expense.payer_id, expense.payer.name)
+        expenses[expense.payer_id] = expenses.get(expense.payer_id, 0) + expense.amount
+    for share in ExpenseShare.objects.filter(expense__event=event).select_related("player"):
+        names.setdefault(share.player_id, share.player.name)
+        expenses[share.player_id] = expenses.get(share.player_id, 0) - share.amount
+    carried: dict[int, int] = {}
+    for debt in CarriedDebt.objects.filter(settled_in=event).select_related("payer", "payee"):
+        names.setdefault(debt.payer_id, debt.payer.name)
+        names.setdefault(debt.payee_id, debt.payee.name)
+        carried[debt.payer_id] = carried.get(debt.payer_id, 0) - debt.amount
+        carried[debt.payee_id] = carried.get(debt.payee_id, 0) + debt.amount
+    order = [line.player_id for line in lines]
+    order += sorted(
+        (pk for pk in names if pk not in to_settle), key=lambda pk: (name_key(names[pk]), pk)
+    )
+    return [
+        BalanceLine(
+            player_id=pk,
+            player_name=names[pk],
+            to_settle=to_settle.get(pk, 0),
+            expenses=expenses.get(pk, 0),
+            carried=carried.get(pk, 0),
+        )
+        for pk in order
+    ]
+
+
+def settle_up_balance_problem(balances: list[BalanceLine]) -> str | None:
+    """Why the balances cannot be settled (they do not sum to zero), or None."""
+    total = sum(line.balance for line in balances)
+    if total == 0:
+        return None
+    return _(
+        "The night's money does not add up: the balances, expenses and carried debts "
+        "included, come to %(total)s instead of 0."
+    ) % {"total": total}
+
+
+def transfers_problem(balances: list[BalanceLine], transfers: list[Transfer]) -> str | None:
+    """Why the stored transfers do not settle the balances (someone would end up owing or
+    owed after every payment), or None."""
+    left = {line.player_id: line.balance for line in balances}
+    names = {line.player_id: line.player_name for line in balances}
+    for transfer in transfers:
+        left[transfer.payer_id] = left.get(transfer.payer_id, 0) + transfer.amount
+        left[transfer.payee_id] = left.get(transfer.payee_id, 0) - transfer.amount
+        names.setdefault(transfer.payer_id, transfer.payer.name)
+        names.setdefault(transfer.payee_id, transfer.payee.name)
+    wrong = [pk for pk, amount in left.items() if amount]
+    if not wrong:
+        return None
+    return _(
+        "The payments do not match the balances (%(players)s). Open the settle-up again to "
+        "recompute the payments."
+    ) % {"players": ", ".join(sorted((names[pk] for pk in wrong), key=name_key))}
+
+
+def _carried_take_in(event: Event) -> None:
+    """The season's debts carried from earlier nights and not yet taken in by a night:
+    ``event`` settles them now (the next night of the season to compute its settle-up)."""
+    CarriedDebt.objects.filter(
+        settled_in__isnull=True,
+        origin__season_id=event.season_id,
+        origin__starts_at__lt=event.starts_at,
+    ).exclude(origin=event).update(settled_in=event)
+
+
 @transaction.atomic
 def settle_up_compute(event_id: int) -> list[Transfer]:
     """Store the fewest transfers that settle ``event_id``'s results and return them.
@@ -109,12 +215,23 @@ def settle_up_compute(event_id: int) -> list[Transfer]:
     event = Event.objects.select_for_update().filter(pk=event_id).first()
     if event is None:
         raise SettleUpError(_("This event does not exist."))
+    if night_is_closed(event):
+        # Closed nights are read-only: what was closed stays as it was.
+        return list(
+            Transfer.objects.filter(event=event).select_related("payer", "payee", "marked_by")
+        )
     lines = settle_up_lines(event)
     problem = settle_up_imbalance(lines)
     if problem:
         raise SettleUpError(problem)
+    if lines:
+        _carried_take_in(event)
+    balances = settle_up_balances(event, lines)
+    problem = settle_up_balance_problem(balances)
+    if problem:
+        raise SettleUpError(problem)
     try:
-        payments = settle({line.player_id: line.to_settle for line in lines})
+        payments = settle({line.player_id: line.balance for line in balances})
     except SettleError as error:  # pragma: no cover - settle_up_imbalance checks first
         raise SettleUpError(str(error)) from error
     stored = list(Transfer.objects.filter(event=event))
@@ -152,8 +269,11 @@ def settle_up_refresh(event_id: int) -> str | None:
     """Bring the transfers up to date after the results changed; return why not, or None.
 
     When the results no longer balance the old transfers are wrong, so they go, and the
-    page says why there are none until the results are corrected.
+    page says why there are none until the results are corrected. A closed night keeps its
+    transfers (it is read-only until the director reopens it).
     """
+    if NightClose.objects.filter(event_id=event_id).exists():
+        return _("This night is closed: reopen it to recompute its payments.")
     try:
         with transaction.atomic():
             settle_up_compute(event_id)
@@ -176,6 +296,8 @@ def transfer_mark_paid(transfer_id: int, *, by: User, paid: bool = True) -> Tran
         raise SettleUpError(
             _("This transfer no longer exists: the results changed and the settle-up with them.")
         )
+    if NightClose.objects.filter(event_id=transfer.event_id).exists():
+        raise SettleUpError(night_closed_message())
     if paid:
         if transfer.paid_at is None:
             transfer.paid_at = timezone.now()
@@ -185,3 +307,76 @@ def transfer_mark_paid(transfer_id: int, *, by: User, paid: bool = True) -> Tran
         transfer.marked_by = by
     transfer.save(update_fields=["paid_at", "marked_by"])
     return transfer
+
+
+def night_closed_message() -> str:
+    return _("This night is closed: the director reopens it to change its money.")
+
+
+@transaction.atomic
+def night_close(event_id: int, *, by: User) -> NightClose:
+    """Close a night's settle-up: its money becomes read-only and every transfer not marked
+    paid is carried, as a ``CarriedDebt``, to the season's next night to be settled.
+
+    Refused (``SettleUpError``, nothing changed) when the night is closed already, has no
+    results, or its money does not add up: the balances (expenses and carried debts
+    included) do not sum to zero, or the stored transfers do not settle them.
+    """
+    event = Event.objects.select_for_update().filter(pk=event_id).first()
+    if event is None:
+        raise SettleUpError(_("This event does not exist."))
+    if night_is_closed(event):
+        raise SettleUpError(_("This night is closed already."))
+    lines = settle_up_lines(event)
+    if not lines:
+        raise SettleUpError(_("This night has no results yet: there is nothing to close."))
+    problem = settle_up_imbalance(lines)
+    balances = settle_up_balances(event, lines)
+    problem = problem or settle_up_balance_problem(balances)
+    transfers = list(Transfer.objects.filter(event=event).select_related("payer", "payee"))
+    problem = problem or transfers_problem(balances, transfers)
+    if problem:
+        raise SettleUpError(_("The night cannot be closed: %(problem)s") % {"problem": problem})
+    closed = NightClose.objects.create(event=event, closed_at=timezone.now(), closed_by=by)
+    CarriedDebt.objects.bulk_create(
+        CarriedDebt(origin=event, payer_id=t.payer_id, payee_id=t.payee_id, amount=t.amount)
+        for t in transfers
+        if t.paid_at is None
+    )
+    return closed
+
+
+@transaction.atomic
+def night_reopen(event_id: int, *, by: User) -> Event:
+    """Reopen a closed night: the debts it carried are taken back (the night that had taken
+    them in recomputes its transfers without them), so closing it again carries only what is
+    unpaid then, never a debt twice.
+
+    Refused when a night that took in its debts is closed too: that night settled them
+    (and may have carried them on), so it is reopened first.
+    """
+    event = Event.objects.select_for_update().filter(pk=event_id).first()
+    if event is None:
+        raise SettleUpError(_("This event does not exist."))
+    closed = NightClose.objects.filter(event=event).first()
+    if closed is None:
+        raise SettleUpError(_("This night is open already."))
+    debts = list(CarriedDebt.objects.filter(origin=event).select_related("settled_in"))
+    later = {d.settled_in for d in debts if d.settled_in is not None}
+    closed_later = sorted(
+        (night for night in later if night_is_closed(night)), key=lambda e: e.starts_at
+    )
+    if closed_later:
+        raise SettleUpError(
+            _(
+                "%(event)s's unpaid payments were carried into %(later)s, which is closed: "
+                "reopen %(later)s first."
+            )
+            % {"event": event.name, "later": closed_later[0].name}
+        )
+    CarriedDebt.objects.filter(origin=event).delete()
+    closed.delete()
+    for night in sorted(later, key=lambda e: e.starts_at):
+        # Its transfers covered the debts taken back: compute them again without.
+        settle_up_refresh(night.pk)
+    return event

@@ -1,17 +1,23 @@
-"""The worker's heartbeat, the health page and the director's warning about a silent worker."""
+"""The heartbeat of beat and the worker, the health page's checks, and the director's
+warning about a silent worker."""
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
+from typing import Any
 
 import pytest
+from celery import current_app
 from django.contrib.auth.models import User
+from django.db import OperationalError
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from series.models import WorkerHeartbeat
-from series.services.health import worker_heartbeat_record
+from series.services import health as health_service
+from series.services.health import CHECKS, beat_tick_record, worker_heartbeat_record
 from series.tasks import worker_heartbeat
 from tests.tables.servers import free_port
 
@@ -27,12 +33,18 @@ def silent_after(settings) -> int:  # type: ignore[no-untyped-def]
 
 
 def beat(seconds_ago: float) -> None:
+    """The worker ran the heartbeat ``seconds_ago``."""
     worker_heartbeat_record("celery@host", timezone.now() - timedelta(seconds=seconds_ago))
 
 
-def health(client: Client) -> dict[str, object]:
-    response = client.get(reverse("health"))
-    assert response.status_code == 200
+def tick(seconds_ago: float) -> None:
+    """Beat sent the heartbeat ``seconds_ago``."""
+    beat_tick_record(timezone.now() - timedelta(seconds=seconds_ago))
+
+
+def health(client: Client, status: int = 200, query: str = "") -> dict[str, Any]:
+    response = client.get(reverse("health") + query)
+    assert response.status_code == status, response.content
     assert "no-cache" in response["Cache-Control"]
     return response.json()  # type: ignore[no-any-return]
 
@@ -53,50 +65,196 @@ def test_beat_sends_the_heartbeat_more_often_than_the_worker_counts_as_silent(
     assert entry["schedule"] * 3 <= settings.WORKER_SILENT_AFTER_SECONDS
 
 
-def test_health_is_ok_while_the_worker_beats(client: Client, silent_after: int) -> None:
+def test_beat_stores_its_tick_when_it_sends_the_heartbeat() -> None:
+    """Sending the task is beat's part (``after_task_publish`` runs in the sender's
+    process); nothing has run it yet, so the worker's time stays empty."""
+    with current_app.connection_for_write() as connection:
+        worker_heartbeat.apply_async(connection=connection, expires=5.0)
+    row = WorkerHeartbeat.objects.get()
+    assert timezone.now() - row.beat_sent_at < timedelta(seconds=5)
+    assert (row.seen_at, row.hostname) == (None, "")
+
+
+def test_beat_goes_on_when_its_tick_cannot_be_stored(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def database_down(**kwargs: Any) -> None:
+        raise OperationalError("the database is restarting")
+
+    monkeypatch.setattr(WorkerHeartbeat.objects, "update_or_create", database_down)
+    beat_tick_record()
+    assert "Could not store beat's tick." in caplog.text
+
+
+@pytest.mark.asyncio
+async def test_the_channel_layer_check_leaves_no_channel_behind() -> None:
+    """Each page asks again: a channel kept per check would add up for as long as the
+    process runs."""
+    from channels.layers import get_channel_layer
+
+    for _attempt in range(3):
+        assert await health_service.channel_layer_check()
+    layer = get_channel_layer()
+    if settings_redis_url():
+        from redis.asyncio import Redis
+
+        client = Redis.from_url(settings_redis_url())
+        try:
+            assert await client.pubsub_channels("*health.*") == []
+        finally:
+            await client.aclose()
+    else:
+        assert not [name for name in layer.channels if "health." in name]  # type: ignore[union-attr]
+
+
+def settings_redis_url() -> str:
+    from django.conf import settings
+
+    return str(settings.REDIS_URL)
+
+
+def test_health_is_ok_while_beat_ticks_and_the_worker_beats(
+    client: Client, silent_after: int
+) -> None:
+    tick(seconds_ago=2)
     beat(seconds_ago=3)
     report = health(client)
-    assert report["status"] == "ok"
-    assert report["worker"] == {
+    assert (report["status"], report["failing"]) == ("ok", [])
+    assert list(report["checks"]) == list(CHECKS)
+    for name, check in report["checks"].items():
+        assert check["ok"] is True, name
+        assert check["error"] == ""
+        assert isinstance(check["ms"], int)
+    assert report["checks"]["channel_layer"]["backend"]
+    assert report["checks"]["broker"]["transport"]
+    assert report["checks"]["beat"]["seconds_ago"] == 2
+    worker = {
         "status": "ok",
         "hostname": "celery@host",
         "last_seen": WorkerHeartbeat.objects.get().seen_at.isoformat(),
         "seconds_ago": 3,
         "text": "worker: last seen 3 s ago",
     }
+    assert report["worker"] == worker
+    assert report["checks"]["worker"] == {
+        "ok": True,
+        "ms": report["checks"]["worker"]["ms"],
+        "error": "",
+        **worker,
+    }
 
 
-def test_health_is_degraded_once_the_worker_is_silent_too_long(
+def test_health_fails_once_the_worker_is_silent_too_long(client: Client, silent_after: int) -> None:
+    tick(seconds_ago=1)
+    beat(seconds_ago=silent_after + 15)
+    report = health(client, status=503)
+    assert (report["status"], report["failing"]) == ("failing", ["worker"])
+    assert report["worker"]["status"] == "silent"
+    assert report["worker"]["text"] == "worker: last seen 45 s ago"
+    assert report["checks"]["worker"]["error"] == "worker: last seen 45 s ago"
+
+
+def test_health_fails_when_no_worker_was_ever_seen(client: Client) -> None:
+    tick(seconds_ago=1)
+    report = health(client, status=503)
+    assert report["failing"] == ["worker"]
+    assert report["worker"]["status"] == "never-seen"
+    assert report["worker"]["text"] == "worker: never seen"
+
+
+def test_health_fails_when_beat_is_silent_and_says_the_worker_is_not(
     client: Client, silent_after: int
 ) -> None:
-    beat(seconds_ago=silent_after + 15)
-    report = health(client)
-    assert report["status"] == "degraded"
-    assert report["worker"]["status"] == "silent"  # type: ignore[index]
-    assert report["worker"]["text"] == "worker: last seen 45 s ago"  # type: ignore[index]
+    tick(seconds_ago=silent_after + 30)
+    beat(seconds_ago=1)
+    report = health(client, status=503)
+    assert report["failing"] == ["beat"]
+    assert report["checks"]["beat"]["status"] == "silent"
+    assert report["checks"]["beat"]["error"] == "beat: last tick 60 s ago"
+    assert report["checks"]["worker"]["ok"] is True
 
 
-def test_health_is_degraded_when_no_worker_was_ever_seen(client: Client) -> None:
-    report = health(client)
-    assert report["status"] == "degraded"
-    assert report["worker"]["status"] == "never-seen"  # type: ignore[index]
-    assert report["worker"]["text"] == "worker: never seen"  # type: ignore[index]
+def test_health_fails_when_beat_never_ticked(client: Client) -> None:
+    beat(seconds_ago=1)
+    report = health(client, status=503)
+    assert report["failing"] == ["beat"]
+    assert report["checks"]["beat"]["text"] == "beat: never seen"
 
 
-def test_health_says_redis_is_down_and_still_answers(
-    client: Client, settings, silent_after: int
-) -> None:  # type: ignore[no-untyped-def]
-    settings.EMBEDDED = False
-    settings.CACHES = {
+def test_health_fails_when_the_database_does_not_answer(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tick(seconds_ago=1)
+    beat(seconds_ago=1)
+
+    def database_down() -> None:
+        raise OperationalError("connection to server at 10.0.0.5 refused")
+
+    monkeypatch.setattr(health_service, "database_check", database_down)
+    report = health(client, status=503)
+    assert (report["status"], report["failing"]) == ("failing", ["database"])
+    assert report["checks"]["database"]["error"] == (
+        "OperationalError: connection to server at 10.0.0.5 refused"
+    )
+
+
+def test_a_check_that_hangs_fails_after_its_time_limit(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tick(seconds_ago=1)
+    beat(seconds_ago=1)
+    monkeypatch.setattr(health_service, "CHECK_TIMEOUT_SECONDS", 0.3)
+    monkeypatch.setattr(health_service, "broker_check", lambda: time.sleep(2))
+    started = time.monotonic()
+    report = health(client, status=503)
+    assert time.monotonic() - started < 1.5
+    assert report["failing"] == ["broker"]
+    assert report["checks"]["broker"]["error"] == "no answer within 0.3 s"
+
+
+def test_health_fails_fast_when_redis_is_down(
+    client: Client,
+    settings,
+    monkeypatch: pytest.MonkeyPatch,  # type: ignore[no-untyped-def]
+) -> None:
+    """Redis on a port where nothing listens, for the channel layer and the broker."""
+    closed = f"redis://127.0.0.1:{free_port()}/0"
+    tick(seconds_ago=1)
+    beat(seconds_ago=1)
+    settings.CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": f"redis://127.0.0.1:{free_port()}/0",
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [{"address": closed}]},
         }
     }
-    beat(seconds_ago=1)
-    report = health(client)
-    assert (report["status"], report["redis"]) == ("degraded", "down")
-    assert report["worker"]["status"] == "ok"  # type: ignore[index]
+    # Celery reads its broker's address from the environment first.
+    monkeypatch.setenv("CELERY_BROKER_WRITE_URL", closed)
+    started = time.monotonic()
+    report = health(client, status=503)
+    assert time.monotonic() - started < 2
+    assert report["failing"] == ["channel_layer", "broker"]
+    assert "onnect" in report["checks"]["broker"]["error"]
+    assert report["checks"]["database"]["ok"] is True
+
+
+def test_health_asks_about_some_checks_only(client: Client) -> None:
+    """A proxy asks whether a web process can serve pages; a silent worker does not stop
+    it sending them."""
+    report = health(client, query="?check=database&check=channel_layer")
+    assert list(report["checks"]) == ["database", "channel_layer"]
+    assert "worker" not in report
+
+
+def test_health_refuses_an_unknown_check(client: Client) -> None:
+    report = health(client, status=400, query="?check=database&check=cache")
+    assert report == {
+        "error": "Unknown check cache; the checks are database, channel_layer, broker, beat, "
+        "worker."
+    }
+
+
+def test_health_answers_get_only(client: Client) -> None:
+    assert client.post(reverse("health")).status_code == 405
 
 
 def test_the_director_is_warned_on_the_dashboard_when_the_worker_is_silent(

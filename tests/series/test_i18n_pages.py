@@ -63,6 +63,11 @@ ATTRIBUTES = {"title", "aria-label", "placeholder", "alt"}
 WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
 
 
+# Scripts and styles are not read; code and sample files are machine text (a CSV header,
+# a command), the same in every language.
+SKIPPED = {"script", "style", "template", "code", "pre", "kbd", "samp"}
+
+
 class _Reader(HTMLParser):
     """What a person reads on the page: text outside scripts and styles, and the attributes
     a screen reader or a tooltip speaks."""
@@ -73,7 +78,7 @@ class _Reader(HTMLParser):
         self._skip = 0
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in {"script", "style", "template"}:
+        if tag in SKIPPED:
             self._skip += 1
         values = dict(attrs)
         for name, value in attrs:
@@ -83,7 +88,7 @@ class _Reader(HTMLParser):
             self.parts.append(values["value"] or "")
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in {"script", "style", "template"} and self._skip:
+        if tag in SKIPPED and self._skip:
             self._skip -= 1
 
     def handle_data(self, data: str) -> None:

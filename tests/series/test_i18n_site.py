@@ -125,6 +125,8 @@ MARKUP = [
     re.compile(r"{#.*?#}", re.S),
     re.compile(r"{%\s*comment\s*%}.*?{%\s*endcomment\s*%}", re.S),
     re.compile(r"<(script|style)\b.*?</\1>", re.S),
+    # Code and sample files are machine text (a CSV header), the same in every language.
+    re.compile(r"<(code|pre|kbd|samp)\b.*?</\1>", re.S),
     # A body class names CSS, not a text.
     re.compile(r"{%\s*block body_class\s*%}.*?{%\s*endblock\s*%}", re.S),
     re.compile(r"{%.*?%}", re.S),

@@ -9,9 +9,10 @@ from typing import Any
 
 from daphne.cli import CommandLineInterface
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from series.embedded import embedded_celery_start
+from series.services.backups import BackupError, serve_lock
 from tables.services import SERVER_NAME, servers_forget_gone
 
 
@@ -23,6 +24,16 @@ class Command(BaseCommand):
         parser.add_argument("--port", type=int, default=8000)
 
     def handle(self, *args: Any, host: str, port: int, **options: Any) -> None:
+        # Held for the server's life (the kernel drops it however the process ends): a
+        # restore takes the same lock exclusively, so it cannot replace the database under
+        # a serving site, and the site cannot start in the middle of a restore.
+        try:
+            with serve_lock():
+                self._serve(host, port)
+        except BackupError as error:
+            raise CommandError(str(error)) from None
+
+    def _serve(self, host: str, port: int) -> None:
         embedded = None
         if settings.EMBEDDED:
             # The only process: sockets counted by an earlier run that was killed are gone.

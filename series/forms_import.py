@@ -1,0 +1,101 @@
+"""The forms of the director's import of past results: the upload, then the confirmation
+that carries the file back with the director's choice for each name the site knows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from series.models import Season
+from series.services.imports import IMPORT_MAX_BYTES, NAME_MAX, Person
+
+NEW_GUEST = "new"
+
+
+class ImportUploadForm(forms.Form):
+    season = forms.ModelChoiceField(
+        Season.objects.order_by("-starts_on", "pk"),
+        required=False,
+        label=_("Season"),
+        empty_label=_("A new season"),
+    )
+    season_name = forms.CharField(
+        label=_("New season's name"),
+        max_length=NAME_MAX,
+        required=False,
+        help_text=_("For a new season: its dates are the first and last nights of the file."),
+    )
+    existing_events_only = forms.BooleanField(
+        label=_("Only add results to events already on the site"),
+        required=False,
+        help_text=_("An event of the file that the season does not have is then an error."),
+    )
+    file = forms.FileField(
+        label=_("CSV file"),
+        help_text=_("UTF-8, one row per result; see the columns below."),
+        widget=forms.ClearableFileInput(attrs={"accept": ".csv,text/csv"}),
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if not data.get("season") and not (data.get("season_name") or "").strip():
+            self.add_error("season_name", _("Choose a season, or name a new one."))
+        return data
+
+    def season_arguments(self) -> dict[str, Any]:
+        season = self.cleaned_data.get("season")
+        return {
+            "season_id": season.pk if season else None,
+            "season_name": "" if season else self.cleaned_data["season_name"],
+            "existing_events_only": self.cleaned_data["existing_events_only"],
+        }
+
+
+class ImportConfirmForm(forms.Form):
+    """The file again (a hidden field: nothing is kept on the server between the preview
+    and the confirmation, and the import checks everything again), the season, and for
+    each name of the file the site knows, the player it is or a new guest."""
+
+    content = forms.CharField(widget=forms.HiddenInput, strip=False, max_length=IMPORT_MAX_BYTES)
+    season = forms.ModelChoiceField(Season.objects.all(), required=False, widget=forms.HiddenInput)
+    season_name = forms.CharField(max_length=NAME_MAX, required=False, widget=forms.HiddenInput)
+    existing_events_only = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, people: list[Person] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.people = people or []
+        for index, person in enumerate(self.people):
+            if not person.candidates:
+                continue
+            options = [
+                (str(player.pk), _("%(name)s, already on the site") % {"name": player.name})
+                for player in person.candidates
+            ]
+            options.append((NEW_GUEST, _("A new guest named %(name)s") % {"name": person.name}))
+            self.fields[f"player_{index}"] = forms.ChoiceField(
+                label=person.name,
+                choices=options,
+                initial=str(person.choice.pk) if person.choice else NEW_GUEST,
+            )
+
+    def choice_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.fields if name.startswith("player_")]
+
+    def season_arguments(self) -> dict[str, Any]:
+        season = self.cleaned_data.get("season")
+        return {
+            "season_id": season.pk if season else None,
+            "season_name": "" if season else self.cleaned_data.get("season_name", ""),
+            "existing_events_only": self.cleaned_data.get("existing_events_only", False),
+        }
+
+    def choices(self) -> dict[str, int | None]:
+        """The director's choices, by person key, as the import service takes them."""
+        chosen: dict[str, int | None] = {}
+        for index, person in enumerate(self.people):
+            value = self.cleaned_data.get(f"player_{index}")
+            if value is not None:
+                chosen[person.key] = None if value == NEW_GUEST else int(value)
+        return chosen

@@ -1,0 +1,257 @@
+"""Money across a season, read: each player's ledger and the season pot's.
+
+A player's ledger lists, night by night, what moves their balance: the night's result (what
+they have to settle from the prize pool, fees apart), expenses they paid and their shares of
+expenses, and payments marked paid (paying raises the balance, receiving lowers it). A debt
+carried at a night's close is shown too but counts nothing: it is the same money, still
+owed, moving to the next night's settle-up. The balance is what the player is owed across
+the season (below zero: what they owe).
+
+The season pot takes ``Season.season_pot_per_entry`` from each entry's fee of every
+finished event (never more than the event's fees) and pays out what the director enters
+(``SeasonPotPayout``: the final event's added prize, a trophy).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db.models import Q
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from series.models import (
+    CarriedDebt,
+    Event,
+    Expense,
+    ExpenseShare,
+    NightClose,
+    PaymentHandle,
+    Player,
+    Result,
+    Season,
+    SeasonPotPayout,
+    Transfer,
+)
+from series.services.settle import settle_line
+
+
+@dataclass(frozen=True)
+class LedgerEntry:
+    event: Event
+    text: str
+    # From the player's side: above zero they are owed more (or owe less).
+    amount: int
+    # A carried debt is shown, not counted: the same money moves to the next night.
+    counts: bool
+    balance: int
+
+
+@dataclass(frozen=True)
+class Debt:
+    """Money owed now, from a night not yet closed or carried and not yet taken in."""
+
+    event: Event
+    other: Player
+    amount: int
+    carried: bool
+    # The payee's payment handle: only on a debt the reader owes.
+    handle: str = ""
+
+
+@dataclass
+class Ledger:
+    player: Player
+    season: Season
+    entries: list[LedgerEntry] = field(default_factory=list)
+    owes: list[Debt] = field(default_factory=list)
+    owed: list[Debt] = field(default_factory=list)
+
+    @property
+    def balance(self) -> int:
+        return self.entries[-1].balance if self.entries else 0
+
+
+def handles_of(player_ids: set[int]) -> dict[int, str]:
+    """The payment handles of ``player_ids``: only for the payees of a debt the reader owes."""
+    return dict(
+        PaymentHandle.objects.filter(player_id__in=player_ids).values_list("player_id", "text")
+    )
+
+
+def player_ledger(player: Player, season: Season, *, with_handles: bool = False) -> Ledger:
+    """``player``'s ledger of ``season``. ``with_handles``: the reader is the player, so the
+    debts they owe show how to pay each payee."""
+    rows: list[tuple[Event, int, str, int, bool]] = []  # event, kind order, text, amount, counts
+    results = Result.objects.filter(player=player, event__season=season).select_related(
+        "event", "player"
+    )
+    for result in results:
+        line = settle_line(result, result.event)
+        rows.append(
+            (
+                result.event,
+                0,
+                _("Result of the night (prize pool, fees apart)"),
+                line.to_settle,
+                True,
+            )
+        )
+    for expense in Expense.objects.filter(payer=player, event__season=season).select_related(
+        "event"
+    ):
+        rows.append(
+            (
+                expense.event,
+                1,
+                _("Paid for “%(what)s”") % {"what": expense.description},
+                expense.amount,
+                True,
+            )
+        )
+    shares = ExpenseShare.objects.filter(
+        player=player, expense__event__season=season
+    ).select_related("expense__event")
+    for share in shares:
+        rows.append(
+            (
+                share.expense.event,
+                2,
+                _("Share of “%(what)s”") % {"what": share.expense.description},
+                -share.amount,
+                True,
+            )
+        )
+    transfers = Transfer.objects.filter(
+        Q(payer=player) | Q(payee=player), event__season=season, paid_at__isnull=False
+    ).select_related("event", "payer", "payee")
+    for t in transfers:
+        if t.payer_id == player.pk:
+            rows.append((t.event, 3, _("Paid %(name)s") % {"name": t.payee.name}, t.amount, True))
+        else:
+            rows.append(
+                (t.event, 3, _("Received from %(name)s") % {"name": t.payer.name}, -t.amount, True)
+            )
+    debts = CarriedDebt.objects.filter(
+        Q(payer=player) | Q(payee=player), origin__season=season
+    ).select_related("origin", "payer", "payee", "settled_in")
+    for debt in debts:
+        text = _("Unpaid at the close, carried: %(payer)s owes %(payee)s") % {
+            "payer": debt.payer.name,
+            "payee": debt.payee.name,
+        }
+        amount = -debt.amount if debt.payer_id == player.pk else debt.amount
+        rows.append((debt.origin, 4, text, amount, False))
+    rows.sort(key=lambda row: (row[0].starts_at, row[0].pk, row[1]))
+    ledger = Ledger(player=player, season=season)
+    balance = 0
+    for event, _kind, text, amount, counts in rows:
+        if counts:
+            balance += amount
+        ledger.entries.append(LedgerEntry(event, text, amount, counts, balance))
+
+    closed = set(NightClose.objects.filter(event__season=season).values_list("event_id", flat=True))
+    unpaid = Transfer.objects.filter(
+        Q(payer=player) | Q(payee=player), event__season=season, paid_at__isnull=True
+    ).select_related("event", "payer", "payee")
+    for t in unpaid:
+        if t.event_id in closed:
+            continue  # carried: listed below as a carried debt if not taken in yet
+        if t.payer_id == player.pk:
+            ledger.owes.append(Debt(t.event, t.payee, t.amount, carried=False))
+        else:
+            ledger.owed.append(Debt(t.event, t.payer, t.amount, carried=False))
+    for debt in debts:
+        if debt.settled_in_id is not None:
+            continue  # a later night's transfers cover it
+        if debt.payer_id == player.pk:
+            ledger.owes.append(Debt(debt.origin, debt.payee, debt.amount, carried=True))
+        else:
+            ledger.owed.append(Debt(debt.origin, debt.payer, debt.amount, carried=True))
+    if with_handles and ledger.owes:
+        handles = handles_of({d.other.pk for d in ledger.owes})
+        ledger.owes = [
+            Debt(d.event, d.other, d.amount, d.carried, handles.get(d.other.pk, ""))
+            for d in ledger.owes
+        ]
+    return ledger
+
+
+def ledger_balances(player: Player) -> list[tuple[Season, int]]:
+    """The player's balance in each season they played, latest season first."""
+    seasons = Season.objects.filter(events__results__player=player).distinct()
+    return [(season, player_ledger(player, season).balance) for season in seasons]
+
+
+@dataclass(frozen=True)
+class PotLine:
+    event: Event | None
+    text: str
+    amount: int  # above zero: into the pot; below: paid out
+    balance: int
+    payout: SeasonPotPayout | None = None
+    entries: int = 0
+
+
+def season_pot_ledger(season: Season) -> list[PotLine]:
+    """The season pot, event by event: what each finished event's entries put in, what the
+    director paid out of it, and the balance after each line."""
+    per_entry = season.season_pot_per_entry
+    events = list(
+        Event.objects.filter(season=season, finished_at__isnull=False).order_by("starts_at", "pk")
+    )
+    payouts = list(SeasonPotPayout.objects.filter(season=season).select_related("player", "event"))
+    lines: list[PotLine] = []
+    balance = 0
+    for event in events:
+        if per_entry:
+            results = Result.objects.filter(event=event).select_related("player")
+            money = [settle_line(result, event) for result in results]
+            entries = sum(line.entries for line in money)
+            # Never more than the event's fees: the pot is taken from them.
+            into = min(sum(line.fees for line in money), per_entry * entries)
+            if into:
+                balance += into
+                lines.append(
+                    PotLine(
+                        event,
+                        ngettext(
+                            "%(count)s entry × %(share)s",
+                            "%(count)s entries × %(share)s",
+                            entries,
+                        )
+                        % {"count": entries, "share": per_entry},
+                        into,
+                        balance,
+                        entries=entries,
+                    )
+                )
+        for payout in [p for p in payouts if p.event_id == event.pk]:
+            balance -= payout.amount
+            lines.append(_payout_line(payout, balance))
+    for payout in [p for p in payouts if p.event_id not in {e.pk for e in events}]:
+        balance -= payout.amount
+        lines.append(_payout_line(payout, balance))
+    return lines
+
+
+def _payout_line(payout: SeasonPotPayout, balance: int) -> PotLine:
+    text = _("Paid to %(name)s: %(reason)s") % {"name": payout.player.name, "reason": payout.reason}
+    return PotLine(payout.event, text, -payout.amount, balance, payout=payout)
+
+
+def season_pot_balance(season: Season) -> int:
+    lines = season_pot_ledger(season)
+    return lines[-1].balance if lines else 0
+
+
+def carried_user_ids(event: Event) -> set[int]:
+    """The accounts in the debts ``event`` took in (they may read its settle-up, where
+    those debts are settled, even when they did not play that night)."""
+    debts = CarriedDebt.objects.filter(settled_in=event)
+    return {
+        pk
+        for pair in debts.values_list("payer__user_id", "payee__user_id")
+        for pk in pair
+        if pk is not None
+    }

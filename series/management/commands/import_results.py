@@ -1,0 +1,135 @@
+"""Bring a series' past into the site from a CSV file of results (``docs/import.md``).
+
+    python manage.py import_results past.csv --season-name "Omaha 2024" --dry-run
+    python manage.py import_results past.csv --season 3
+
+Says what the import does (events, players, results) and every problem of the file with its
+line and column; writes nothing unless the whole file is right, and nothing with
+``--dry-run``. Importing the same file again changes nothing.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.translation import gettext as _
+
+from series.names import name_key
+from series.services.imports import (
+    IMPORT_MAX_BYTES,
+    ImportPlan,
+    ResultsImportError,
+    results_import_apply,
+    results_import_preview,
+)
+from series.services.standings import standings_recompute
+
+
+class Command(BaseCommand):
+    help = "Import past results from a CSV file (see docs/import.md)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", help="The CSV file, or - to read it from the input.")
+        season = parser.add_mutually_exclusive_group(required=True)
+        season.add_argument("--season", type=int, help="The id of the season to import into.")
+        season.add_argument(
+            "--season-name", help="The season's name; made from the file's dates if new."
+        )
+        parser.add_argument(
+            "--existing-events-only",
+            action="store_true",
+            help="Only add results to events already on the site; an unknown event is an error.",
+        )
+        parser.add_argument(
+            "--new-guest",
+            action="append",
+            default=[],
+            metavar="NAME",
+            help="Make NAME a new guest even if a player of that name is on the site.",
+        )
+        parser.add_argument("--dry-run", action="store_true", help="Say what, write nothing.")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        arguments = {
+            "season_id": options["season"],
+            "season_name": options["season_name"] or "",
+            "existing_events_only": options["existing_events_only"],
+            "choices": {name_key(name)[0]: None for name in options["new_guest"]},
+        }
+        data = self._read(options["file"])
+        plan = results_import_preview(data, **arguments)
+        self._describe(plan)
+        if plan.problems:
+            raise CommandError(
+                _("Nothing imported: the file has %(count)s problem(s).")
+                % {"count": len(plan.problems)}
+            )
+        if options["dry_run"]:
+            self.stdout.write(_("Dry run: nothing written."))
+            return
+        try:
+            outcome = results_import_apply(data, **arguments)
+        except ResultsImportError as refused:
+            for problem in refused.problems:
+                self.stderr.write(str(problem))
+            raise CommandError(_("Nothing imported.")) from None
+        # The task recomputes them after the commit too; here they are right when the
+        # command returns, with or without a worker running.
+        standings_recompute(outcome.season.pk)
+        self.stdout.write(
+            _(
+                "Imported into %(season)s (id %(id)s): %(events)s new event(s), %(players)s new "
+                "player(s), %(results)s new result(s), %(unchanged)s already there."
+            )
+            % {
+                "season": outcome.season.name,
+                "id": outcome.season.pk,
+                "events": outcome.events_created,
+                "players": outcome.players_created,
+                "results": outcome.results_created,
+                "unchanged": outcome.unchanged,
+            }
+        )
+
+    def _read(self, path: str) -> bytes:
+        if path == "-":
+            return sys.stdin.buffer.read(IMPORT_MAX_BYTES + 1)
+        try:
+            with open(path, "rb") as file:
+                return file.read(IMPORT_MAX_BYTES + 1)
+        except OSError as error:
+            raise CommandError(
+                _("Cannot read %(path)s: %(error)s") % {"path": path, "error": error.strerror}
+            ) from None
+
+    def _describe(self, plan: ImportPlan) -> None:
+        new = _("new") if plan.season is None else _("existing")
+        self.stdout.write(
+            _("Season: %(name)s (%(state)s)") % {"name": plan.season_name, "state": new}
+        )
+        for event in plan.events:
+            state = _("new") if event.existing is None else _("existing")
+            self.stdout.write(
+                _(
+                    "Event %(date)s %(name)s (%(state)s): %(new)s new result(s), %(same)s already there"
+                )
+                % {
+                    "date": event.day.isoformat(),
+                    "name": event.name,
+                    "state": state,
+                    "new": event.new_results,
+                    "same": event.unchanged,
+                }
+            )
+        for person in plan.people:
+            if person.choice is None:
+                self.stdout.write(_("Player %(name)s: new guest") % {"name": person.name})
+            elif person.choice.name != person.name or len(person.candidates) > 1:
+                self.stdout.write(
+                    _("Player %(name)s: the site's %(player)s (id %(id)s)")
+                    % {"name": person.name, "player": person.choice.name, "id": person.choice.pk}
+                )
+        for problem in plan.problems:
+            self.stderr.write(str(problem))

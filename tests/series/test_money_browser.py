@@ -1,0 +1,110 @@
+"""Money across nights in Debian's chromium: the host adds a shared expense and closes the
+night on a phone (htmx, no page load), the next night settles the carried debt, and the
+ledger and season pot read well on a phone and a laptop. Screenshots land in
+test-artifacts/."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+from playwright.sync_api import Browser, BrowserContext, expect
+
+from series.models import CarriedDebt, Expense, PaymentHandle
+from series.services import director_grant
+from tests.browser import ARTIFACTS, PHONE, needs_chromium
+from tests.series.night import account, finished_event, season
+
+pytestmark = needs_chromium
+
+LAPTOP = {"width": 1366, "height": 768}
+
+
+def logged_in(
+    browser: Browser, base: str, user: object, viewport: dict[str, int]
+) -> BrowserContext:
+    client = Client()
+    client.force_login(user)  # type: ignore[arg-type]
+    context = browser.new_context(viewport=viewport)
+    context.add_cookies(
+        [
+            {
+                "name": settings.SESSION_COOKIE_NAME,
+                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                "url": base,
+            }
+        ]
+    )
+    return context
+
+
+def fits(page: object, width: int) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth") <= width  # type: ignore[attr-defined]
+
+
+def test_expense_close_carry_ledger_and_pot(
+    transactional_db: None, live_server, live_browser: Browser
+) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    s = season(season_pot_per_entry=2)
+    ann, ben, cal, dee = account("Ann"), account("Ben"), account("Cal"), account("Dee")
+    first = finished_event(
+        s, [(ann, 1, 60, 25), (ben, 2, 20, 25), (cal, 3, 0, 25), (dee, 4, 0, 25)], number=1
+    )
+    second = finished_event(s, [(cal, 1, 40, 25), (ben, 2, 0, 25)], number=2)
+    PaymentHandle.objects.create(player=ann, text="PayPal: ann@example.com")
+    host = User.objects.create_user("host")
+    director_grant(host)
+
+    context = logged_in(live_browser, live_server.url, host, PHONE)
+    page = context.new_page()
+    page.goto(live_server.url + reverse("series:settle_up", args=[first.pk]))
+    page.evaluate("window.noReload = true")
+    page.get_by_text("Add an expense").click()
+    page.get_by_label("What for").fill("Pizza")
+    page.get_by_label("Amount").fill("42")
+    page.get_by_label("Paid by").select_option(label="Dee")
+    page.get_by_role("button", name="Add the expense").click()
+    expect(page.get_by_text("Expense added")).to_be_visible()
+    expect(page.get_by_role("heading", name="Balances")).to_be_visible()
+    # htmx swapped the body: the page was not loaded again.
+    assert page.evaluate("window.noReload") is True
+    assert Expense.objects.count() == 1
+    assert fits(page, PHONE["width"])
+    page.screenshot(path=str(ARTIFACTS / "money-settle-up-expense-phone.png"), full_page=True)
+    page.get_by_role("button", name="Close the night").click()
+    expect(page.get_by_text("The night is closed.")).to_be_visible()
+    expect(page.get_by_role("button", name="Reopen the night")).to_be_visible()
+    assert CarriedDebt.objects.exists()
+    page.set_viewport_size(LAPTOP)
+    page.screenshot(path=str(ARTIFACTS / "money-settle-up-closed-laptop.png"), full_page=True)
+    page.goto(live_server.url + reverse("series:settle_up", args=[second.pk]))
+    expect(page.get_by_role("heading", name="Debts carried from earlier nights")).to_be_visible()
+    page.screenshot(path=str(ARTIFACTS / "money-settle-up-carried-laptop.png"), full_page=True)
+    page.goto(live_server.url + reverse("series:season_pot", args=[s.pk]))
+    page.get_by_label("Paid to").select_option(label="Ann")
+    page.get_by_label("Amount").fill("5")
+    page.get_by_label("What for").fill("Trophy")
+    page.get_by_role("button", name="Pay out").click()
+    expect(page.get_by_text("Paid to Ann: Trophy")).to_be_visible()
+    page.screenshot(path=str(ARTIFACTS / "money-season-pot-laptop.png"), full_page=True)
+    page.set_viewport_size(PHONE)
+    assert fits(page, PHONE["width"])
+    page.screenshot(path=str(ARTIFACTS / "money-season-pot-phone.png"), full_page=True)
+    context.close()
+
+    # Ben owes Ann: his ledger says how to pay her.
+    context = logged_in(live_browser, live_server.url, ben.user, PHONE)
+    page = context.new_page()
+    page.goto(live_server.url + reverse("series:player_ledger", args=[s.pk, ben.pk]))
+    expect(page.get_by_role("heading", name="Ledger")).to_be_visible()
+    assert fits(page, PHONE["width"])
+    page.screenshot(path=str(ARTIFACTS / "money-ledger-phone.png"), full_page=True)
+    page.goto(live_server.url + reverse("series:settle_up", args=[second.pk]))
+    page.screenshot(path=str(ARTIFACTS / "money-settle-up-player-phone.png"), full_page=True)
+    page.goto(live_server.url + reverse("series:player", args=[ben.pk]))
+    expect(page.get_by_text("Ledger of Omaha 2026")).to_be_visible()
+    page.set_viewport_size(LAPTOP)
+    page.screenshot(path=str(ARTIFACTS / "money-profile-laptop.png"), full_page=True)
+    context.close()

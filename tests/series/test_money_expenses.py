@@ -1,0 +1,220 @@
+"""A night's shared expenses: split in whole units, part of the balances, added and removed
+by the director on the settle-up page; bad input changes nothing."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+
+from series.models import Expense, ExpenseShare, Transfer
+from series.services.expenses import expense_add, expense_remove, expense_split
+from series.services.settle import SettleUpError, settle_up_balances, settle_up_compute
+from tests.series.night import account, finished_event, guest, season
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def night() -> dict[str, object]:
+    """Ann won 50, Ben 30, Cal and Dee nothing; each paid 25 (20 + 5 fee)."""
+    s = season()
+    ann, ben, cal, dee = account("Ann"), account("Ben"), account("Cal"), guest("Dee")
+    event = finished_event(
+        s, [(ann, 1, 50, 25), (ben, 2, 30, 25), (cal, 3, 0, 25), (dee, 4, 0, 25)]
+    )
+    return {"event": event, "ann": ann, "ben": ben, "cal": cal, "dee": dee, "season": s}
+
+
+def balances(event: object) -> dict[str, int]:
+    return {b.player_name: b.balance for b in settle_up_balances(event)}  # type: ignore[arg-type]
+
+
+def test_the_remainder_goes_one_unit_each_in_alphabetical_order() -> None:
+    assert expense_split(10, 3) == [4, 3, 3]
+    assert expense_split(11, 3) == [4, 4, 3]
+    assert expense_split(2, 3) == [1, 1, 0]
+    assert sum(expense_split(1_000_000, 7)) == 1_000_000
+
+
+def test_an_expense_is_shared_by_everyone_who_played_by_default(
+    night: dict[str, object], director: User
+) -> None:
+    # Dee paid 42 for the pizza: 42 / 4 is 10 each and 2 left over, to Ann and Ben (A, B).
+    expense_add(
+        night["event"].pk,  # type: ignore[attr-defined]
+        payer_id=night["dee"].pk,  # type: ignore[attr-defined]
+        amount=42,
+        description="Pizza",
+        by=director,
+    )
+    shares = {s.player.name: s.amount for s in ExpenseShare.objects.select_related("player")}
+    assert shares == {"Ann": 11, "Ben": 11, "Cal": 10, "Dee": 10}
+    # To settle 30, 10, -20, -20; the expense: Dee +42 - 10.
+    assert balances(night["event"]) == {"Ann": 19, "Ben": -1, "Cal": -30, "Dee": 12}
+    transfers = list(Transfer.objects.all())
+    assert sum(t.amount for t in transfers) == 31
+    left = balances(night["event"])
+    for t in Transfer.objects.select_related("payer", "payee"):
+        left[t.payer.name] += t.amount
+        left[t.payee.name] -= t.amount
+    assert set(left.values()) == {0}
+
+
+def test_the_host_picks_the_sharers(night: dict[str, object], director: User) -> None:
+    ann, cal = night["ann"], night["cal"]
+    expense_add(
+        night["event"].pk,  # type: ignore[attr-defined]
+        payer_id=ann.pk,  # type: ignore[attr-defined]
+        amount=15,
+        description="The room",
+        sharer_ids=[cal.pk, ann.pk],  # type: ignore[attr-defined]
+        by=director,
+    )
+    assert balances(night["event"]) == {"Ann": 30 + 15 - 8, "Ben": 10, "Cal": -20 - 7, "Dee": -20}
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"sharer_ids": []}, "at least one player"),
+        ({"amount": -5}, "positive whole amount"),
+        ({"amount": 0}, "positive whole amount"),
+        ({"amount": 1_000_001}, "at most 1,000,000"),
+        ({"description": "   "}, "Say what the expense was for"),
+    ],
+)
+def test_bad_expenses_are_refused_and_change_nothing(
+    night: dict[str, object], director: User, change: dict[str, object], message: str
+) -> None:
+    values: dict[str, object] = {
+        "payer_id": night["ann"].pk,  # type: ignore[attr-defined]
+        "amount": 12,
+        "description": "Pizza",
+    } | change
+    with pytest.raises(SettleUpError, match=message):
+        expense_add(night["event"].pk, by=director, **values)  # type: ignore[arg-type, attr-defined]
+    assert not Expense.objects.exists() and not ExpenseShare.objects.exists()
+
+
+def test_a_player_of_another_night_can_neither_pay_nor_share(
+    night: dict[str, object], director: User
+) -> None:
+    stranger = account("Zed")
+    other = finished_event(season(description="Another season"), [(stranger, 1, 0, 0)], number=9)
+    assert other.pk
+    event_id = night["event"].pk  # type: ignore[attr-defined]
+    with pytest.raises(SettleUpError, match="payer must be a player of this night"):
+        expense_add(event_id, payer_id=stranger.pk, amount=10, description="x", by=director)
+    with pytest.raises(SettleUpError, match="Only players of this night"):
+        expense_add(
+            event_id,
+            payer_id=night["ann"].pk,  # type: ignore[attr-defined]
+            amount=10,
+            description="x",
+            sharer_ids=[stranger.pk],
+            by=director,
+        )
+    assert not Expense.objects.exists()
+
+
+def test_removing_an_expense_brings_the_transfers_back(
+    night: dict[str, object], director: User
+) -> None:
+    event_id = night["event"].pk  # type: ignore[attr-defined]
+    before = {(t.payer_id, t.payee_id, t.amount) for t in settle_up_compute(event_id)}
+    expense = expense_add(
+        event_id,
+        payer_id=night["cal"].pk,
+        amount=40,
+        description="Pizza",
+        by=director,  # type: ignore[attr-defined]
+    )
+    assert {(t.payer_id, t.payee_id, t.amount) for t in Transfer.objects.all()} != before
+    expense_remove(event_id, expense.pk, by=director)
+    assert {(t.payer_id, t.payee_id, t.amount) for t in Transfer.objects.all()} == before
+    with pytest.raises(SettleUpError, match="no longer exists"):
+        expense_remove(event_id, expense.pk, by=director)
+
+
+def test_the_director_adds_and_removes_an_expense_on_the_page_with_htmx(
+    director_client: Client, night: dict[str, object]
+) -> None:
+    url = reverse("series:settle_up", args=[night["event"].pk])  # type: ignore[attr-defined]
+    page = director_client.get(url).content.decode()
+    assert "Add an expense" in page and 'id="settle-up"' in page
+    players = [night[k].pk for k in ("ann", "ben", "cal", "dee")]  # type: ignore[attr-defined]
+    response = director_client.post(
+        url,
+        {
+            "action": "expense_add",
+            "description": "Pizza",
+            "amount": "40",
+            "payer": night["dee"].pk,  # type: ignore[attr-defined]
+            "sharers": players,
+        },
+        HTTP_HX_REQUEST="true",
+    )
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert body.lstrip().startswith('<div id="settle-up"') or 'id="settle-up"' in body[:400]
+    assert "<html" not in body and "Expense added" in body and "Pizza" in body
+    assert "Balances" in body
+    expense = Expense.objects.get()
+    response = director_client.post(
+        url, {"action": "expense_remove", "expense": expense.pk}, HTTP_HX_REQUEST="true"
+    )
+    assert "Expense removed" in response.content.decode()
+    assert not Expense.objects.exists()
+
+
+def test_an_expense_form_with_nobody_ticked_or_a_tampered_player_says_why(
+    director_client: Client, night: dict[str, object]
+) -> None:
+    url = reverse("series:settle_up", args=[night["event"].pk])  # type: ignore[attr-defined]
+    base = {"action": "expense_add", "description": "Pizza", "amount": "40"}
+    response = director_client.post(url, base | {"payer": night["ann"].pk})  # type: ignore[attr-defined]
+    assert response.status_code == 400
+    assert "Choose at least one player to share the expense." in response.content.decode()
+    stranger = account("Zed")
+    response = director_client.post(
+        url,
+        base | {"payer": stranger.pk, "sharers": [night["ann"].pk]},  # type: ignore[attr-defined]
+    )
+    assert response.status_code == 400 and "Select a valid choice" in response.content.decode()
+    response = director_client.post(
+        url,
+        base | {"amount": "-3", "payer": night["ann"].pk, "sharers": [night["ann"].pk]},  # type: ignore[attr-defined]
+    )
+    assert response.status_code == 400
+    assert not Expense.objects.exists()
+
+
+def test_players_cannot_add_expenses(night: dict[str, object]) -> None:
+    client = Client()
+    client.force_login(night["cal"].user)  # type: ignore[attr-defined]
+    url = reverse("series:settle_up", args=[night["event"].pk])  # type: ignore[attr-defined]
+    assert "Add an expense" not in client.get(url).content.decode()
+    response = client.post(
+        url,
+        {"action": "expense_add", "description": "x", "amount": "5", "payer": night["cal"].pk},  # type: ignore[attr-defined]
+    )
+    assert response.status_code == 403 and not Expense.objects.exists()
+
+
+def test_a_sharer_id_beyond_any_column_is_a_wrong_choice(
+    director_client: Client, night: dict[str, object]
+) -> None:
+    url = reverse("series:settle_up", args=[night["event"].pk])  # type: ignore[attr-defined]
+    response = director_client.post(
+        url,
+        {
+            "action": "expense_add",
+            "description": "Pizza",
+            "amount": "4",
+            "payer": night["ann"].pk,  # type: ignore[attr-defined]
+            "sharers": ["9" * 23],
+        },
+    )
+    assert response.status_code == 400 and not Expense.objects.exists()
