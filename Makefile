@@ -9,7 +9,7 @@ PORT ?= 8000
 # minutes at three instead of 11.7).
 PYTEST_ARGS ?= -n 3
 
-.PHONY: run test lint fuzz bench soak walk-night soak-tournaments bench-tables bench-tables-baseline bench-clock bench-standings bench-tournament messages
+.PHONY: architecture run test lint fuzz bench soak walk-night soak-tournaments bench-tables bench-tables-baseline bench-clock bench-standings bench-tournament messages
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,10 @@ run: $(VENV)/.installed
 	$(PY) manage.py load_demo_tournaments
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	$(PY) manage.py serve --host $(HOST) --port $(PORT)
+
+# The import graph between the apps (docs/architecture.md); fails if an arrow points up.
+architecture: $(VENV)/.installed-dev
+	$(PY) -m config.architecture
 
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .

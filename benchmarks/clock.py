@@ -375,7 +375,7 @@ def main() -> None:
     )
     parser.add_argument("--wipe-database", action="store_true")
     args = parser.parse_args()
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "series.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     from tests.tables.servers import benchmark_modes
 
     args.modes = benchmark_modes(args.modes)

@@ -65,7 +65,7 @@ def ours_hand_player(seed: int) -> Callable[[], None]:
     from tables.engine.state import Action, Hand, Street
 
     # Steady state, as a server runs: the ASGI application builds the evaluator's board
-    # entries once at start (series/asgi.py), so no hand here pays for a first use.
+    # entries once at start (config/asgi.py), so no hand here pays for a first use.
     prepare_tables()
     rng = random.Random(seed)
     config = Config(Game.OMAHA_HI_LO, Structure.POT_LIMIT, big_blind=BIG_BLIND)

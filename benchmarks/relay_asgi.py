@@ -2,7 +2,7 @@
 
 ``benchmarks/tables_load.py --baseline`` serves this next to the real site, in the same way
 (embedded: one daphne on the site's in-memory layer; distributed: two daphnes on the site's
-channels-redis pub/sub layer, read from ``series.settings``), and drives it with the same bot
+channels-redis pub/sub layer, read from ``config.settings``), and drives it with the same bot
 clients, so the real tables' latency can be read as a multiple of what Channels itself costs
 on this machine at that minute.
 
@@ -31,7 +31,7 @@ from typing import Any
 
 import django
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "series.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django.setup()
 
 from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
@@ -225,7 +225,7 @@ class RelayConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=text_for_seat(wire, self.seat))
 
 
-# Served as the site is (series.asgi): the origin check, and the collector kept off what
+# Served as the site is (config.asgi): the origin check, and the collector kept off what
 # start-up loaded.
 gc.collect()
 gc.freeze()

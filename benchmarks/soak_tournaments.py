@@ -1881,7 +1881,7 @@ def print_report(report: Report) -> None:
 
 def main() -> None:
     if len(sys.argv) > 2 and sys.argv[1] == "--child":
-        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "series.settings")
+        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
         if sys.argv[2] == "director":
             print(json.dumps(child_director(sys.argv[3], sys.argv[4])))
         elif sys.argv[2] == "check":

@@ -551,7 +551,7 @@ def main() -> None:
     if args.tables is None:
         args.tables = [10, 100] if args.baseline else [10, 50, 100]
 
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "series.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     spinners = busy_start(args.busy)
     try:
         _run(args)

@@ -45,7 +45,7 @@ STARTING_STACK = 10000
 
 
 def _django() -> None:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "series.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
     from django.conf import settings
 
@@ -202,7 +202,7 @@ def _pct(values: list[float], q: float) -> float:
 
 
 def run_mode(mode: str, args: argparse.Namespace) -> dict[str, Any]:
-    env = dict(os.environ, DJANGO_SETTINGS_MODULE="series.settings")
+    env = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings")
     shards = 1
     if mode == "embedded":
         env.pop("REDIS_URL", None)

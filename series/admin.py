@@ -4,8 +4,8 @@ from django.contrib import admin
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
+from core.request_values import AdminValues
 from series.models import Event, Season
-from series.request_values import AdminValues
 from series.services.standings import standings_schedule
 
 

@@ -11,14 +11,14 @@ class SeriesConfig(AppConfig):
     def ready(self) -> None:
         from django.db.backends.signals import connection_created
 
-        from series.names import sqlite_collation_register
+        from core.names import sqlite_collation_register
 
-        # Lists of players sort by name as a reader expects on SQLite too (series.names).
+        # Lists of players sort by name as a reader expects on SQLite too (core.names).
         connection_created.connect(sqlite_collation_register, dispatch_uid="series-names")
         # Permissions are created by post_migrate too, so the Directors group is filled in
         # after them rather than in a data migration, where they may not exist yet.
         post_migrate.connect(_ensure_directors_group, sender=self)
-        # The tournaments' results become the series' results (tournament_finished).
+        # The player's language, remembered at login.
         from series import receivers  # noqa: F401
 
 

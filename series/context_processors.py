@@ -2,7 +2,7 @@ from typing import Any
 
 from django.http import HttpRequest
 
-from series.permissions import is_director
+from core.permissions import is_director
 
 
 def roles(request: HttpRequest) -> dict[str, Any]:

@@ -17,7 +17,8 @@ from django.utils.translation import gettext as _
 from icalendar import Calendar
 from icalendar import Event as CalendarEvent
 
-from series import csv_safe, event_sections, selectors
+from core import csv_safe
+from series import event_sections, selectors
 from series.models import Event, Season
 from series.net import net_result
 from tables.engine.phh import dumps_phhs
@@ -110,7 +111,7 @@ def event_results_csv(event: Event) -> str:
     is everything the player paid, fees included, and ``net`` is ``series.net``'s: prize
     plus bounties minus paid_in, as on the profile and the settle-up. ``net`` and the
     event's columns come last, so a reader of the older columns by position is not thrown
-    off. Text that would start a formula in a spreadsheet is guarded (``series.csv_safe``).
+    off. Text that would start a formula in a spreadsheet is guarded (``core.csv_safe``).
     """
     return _results_csv([event])
 

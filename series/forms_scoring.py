@@ -9,7 +9,7 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from series import request_values
+from core import request_values
 from series.formula import VARIABLES
 from series.models import PointsFormula, Season
 

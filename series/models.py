@@ -12,7 +12,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from series import amounts
+from core import amounts
 from series.formula import Formula, FormulaError
 from tables.engine.config import Game, Structure
 from tables.models import GAME_CHOICES, STRUCTURE_CHOICES

@@ -10,9 +10,9 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from series import amounts, request_values
+from core import amounts, request_values
+from core.names import NameOrder
 from series.models import Event, Player, Season
-from series.names import NameOrder
 from series.services.expenses import DESCRIPTION_MAX
 from series.services.handles import HANDLE_MAX
 from series.services.pot import REASON_MAX

@@ -9,10 +9,10 @@ from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
-from series import amounts
+from core import amounts
+from core.names import NameOrder
+from core.request_values import INTEGER_MAX, SMALLINT_MAX
 from series.models import Player
-from series.names import NameOrder
-from series.request_values import INTEGER_MAX, SMALLINT_MAX
 
 # The browser's own check for the amounts; the service refuses a negative one with a
 # message that names the player, whatever sent it.
@@ -25,7 +25,7 @@ class CorrectionRowForm(forms.Form):
     player = forms.ModelChoiceField(
         label=_("player"), queryset=Player.objects.order_by(NameOrder("name"), "pk"), required=False
     )
-    # Money bounded as ``Result``'s (``series.amounts``), places by their integer column,
+    # Money bounded as ``Result``'s (``core.amounts``), places by their integer column,
     # counts by their small-integer one.
     place = forms.IntegerField(
         label=_("place"), required=False, max_value=INTEGER_MAX, widget=NUMBER

@@ -28,8 +28,8 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from django.utils.translation import gettext as _
 
+from core.names import name_key
 from series.formula import Formula, FormulaError
-from series.names import name_key
 from series.net import net_result
 
 SQUARE_ROOT = "sqrt"

@@ -10,6 +10,7 @@ from typing import Any
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
 from django.utils import timezone
 
+from core.names import NameOrder
 from series import scoring
 from series.models import (
     Event,
@@ -21,7 +22,6 @@ from series.models import (
     StandingPoint,
     Transfer,
 )
-from series.names import NameOrder
 from series.net import net_result
 
 

@@ -6,7 +6,7 @@ leaderboard page offers, written by this one function so the two cannot differ.
 
 One row per player who played, in rank order; points with two decimals; ``best_finish``
 empty for a player with no counted event. A name that would start a formula in a
-spreadsheet is written as text (``series.csv_safe``).
+spreadsheet is written as text (``core.csv_safe``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from __future__ import annotations
 import io
 from decimal import Decimal
 
-from series import csv_safe, selectors
+from core import csv_safe
+from series import selectors
 from series.models import Season
 
 HEADER = ("rank", "player", "points", "events", "wins", "best_finish")

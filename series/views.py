@@ -9,9 +9,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language
 
+from core.permissions import director_required
 from series import selectors
 from series.forms import SignUpForm
-from series.permissions import director_required
 from series.services import player_sign_up
 from series.services.languages import SESSION_KEY, language_is_supported, player_language_save
 

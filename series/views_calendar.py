@@ -20,10 +20,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_GET, require_POST
 
-from series import event_sections, exports, request_values, selectors
+from core import request_values
+from core.permissions import is_director
+from series import event_sections, exports, selectors
 from series.elision import for_name
 from series.models import Event, Season
-from series.permissions import is_director
 from series.services.calendar import player_calendar_token_renew
 from series.services.languages import language_is_supported
 

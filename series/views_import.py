@@ -16,10 +16,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods
 
+from core.permissions import director_required
 from series import exports
 from series.forms_import import ImportConfirmForm, ImportUploadForm
 from series.models import Season
-from series.permissions import director_required
 from series.services.imports import (
     IMPORT_MAX_BYTES,
     ImportPlan,

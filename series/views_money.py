@@ -11,10 +11,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from series import ledgers, request_values
+from core import request_values
+from core.permissions import is_director
+from series import ledgers
 from series.models import Player, Season
 from series.money_forms import PaymentHandleForm, PayoutForm
-from series.permissions import is_director
 from series.services.handles import HandleError, payment_handle_set
 from series.services.pot import PotError, season_pot_payout_add, season_pot_payout_remove
 

@@ -9,10 +9,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from core.permissions import director_required, is_director
 from series import ledgers, selectors
 from series.models import PaymentHandle, Player
 from series.money_forms import PaymentHandleForm
-from series.permissions import director_required, is_director
 from series.profile_chart import Finish, results_chart
 from series.result_forms import MergeForm
 from series.services.players import PlayerError, player_for_account, player_merge

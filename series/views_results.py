@@ -11,10 +11,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from series import ledgers, request_values, selectors
+from core import request_values
+from core.permissions import director_required, is_director
+from series import ledgers, selectors
 from series.models import CarriedDebt, Event, Expense, NightClose, Transfer
 from series.money_forms import ExpenseForm
-from series.permissions import director_required, is_director
 from series.result_forms import CorrectionFormSet, ReasonForm
 from series.services.corrections import (
     CorrectionError,

@@ -14,11 +14,11 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
+from core.permissions import director_required, is_director
 from series import selectors, standings_chart
 from series.forms_scoring import ScoringForm
 from series.formula import VARIABLES, FormulaError
 from series.models import Season, Standing
-from series.permissions import director_required, is_director
 from series.services.standings import (
     SCORING_FIELDS,
     Move,

@@ -3,7 +3,7 @@
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from series.request_values import AdminValues
+from core.request_values import AdminValues
 from tables.i18n import hand_summary_words
 from tables.models import ChatMessage, Hand, Seat, Table, TableLedger
 

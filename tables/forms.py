@@ -12,7 +12,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from series.request_values import AMOUNT_MAX
+from core.request_values import AMOUNT_MAX
 from tables.engine.config import Game, Structure
 from tables.engine.errors import RuleError
 from tables.engine.timebank import MAX_SECONDS, TimeBank

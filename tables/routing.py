@@ -1,4 +1,4 @@
-"""WebSocket routes of the live tables; ``series.asgi`` collects them."""
+"""WebSocket routes of the live tables; ``config.asgi`` collects them."""
 
 from django.urls import path
 

@@ -10,8 +10,8 @@ from typing import Any
 
 from django.db.models import QuerySet, Sum
 
-from series.names import name_key
-from series.permissions import is_director
+from core.names import name_key
+from core.permissions import is_director
 from tables import fairness
 from tables.engine import phh
 from tables.engine.cards import card_str

@@ -23,8 +23,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from series import csv_safe, request_values
-from series.permissions import is_director
+from core import csv_safe, request_values
+from core.permissions import is_director
 from tables import live, panels, selectors, services
 from tables.fairness import commitment_of_leaves
 from tables.forms import BotsForm, ForcedBetsForm, TableCreateForm

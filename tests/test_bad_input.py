@@ -29,7 +29,7 @@ from django.db import connection
 from django.test import Client
 from django.urls import get_resolver, reverse
 
-from series.request_values import AMOUNT_MAX
+from core.request_values import AMOUNT_MAX
 from series.services.health import beat_tick_record, worker_heartbeat_record
 from tests.bad_input_walk import (
     FLAG,

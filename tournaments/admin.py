@@ -8,7 +8,7 @@ by hand, so it shows every field but does not replace the services' checks.
 from django.contrib import admin
 from django.http import HttpRequest
 
-from series.request_values import ADMIN_FORMFIELD_OVERRIDES, AdminValues
+from core.request_values import ADMIN_FORMFIELD_OVERRIDES, AdminValues
 from tournaments.models import (
     BlindStructure,
     Entry,

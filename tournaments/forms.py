@@ -15,7 +15,7 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from series import amounts, request_values
+from core import amounts, request_values
 from series.models import Event
 from tables.models import GAME_CHOICES, STRUCTURE_CHOICES
 from tournaments import selectors

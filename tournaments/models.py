@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from series import amounts
+from core import amounts
 from series.models import Event
 from tables.engine.config import AnteKind
 from tables.engine.timebank import TimeBank

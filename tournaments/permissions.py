@@ -1,6 +1,6 @@
 """Who may do what in the tournaments: directors run them, players register themselves.
 
-Pages use ``series.permissions.director_required``; a director's POST-only action uses
+Pages use ``core.permissions.director_required``; a director's POST-only action uses
 ``director_action`` (the same check, not marked for the director-page walk in
 tests/series, which opens every marked page with GET, as ``tables.views.table_bots`` does).
 Services check again with ``require_director``, so a director's workflow cannot be reached
@@ -19,7 +19,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from series.permissions import director_required, is_director
+from core.permissions import director_required, is_director
 
 __all__ = ["director_action", "director_required", "is_director", "require_director"]
 

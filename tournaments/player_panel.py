@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from django.urls import reverse
 from django.utils import timezone
 
-from series.names import name_key
+from core.names import name_key
 from tournaments import selectors
 from tournaments.models import DealOffer, DealState, Entry, EntryState, Tournament, TournamentTable
 from tournaments.services import offers

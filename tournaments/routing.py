@@ -1,4 +1,4 @@
-"""WebSocket routes of the tournaments; ``series.asgi`` collects them."""
+"""WebSocket routes of the tournaments; ``config.asgi`` collects them."""
 
 from django.urls import path
 

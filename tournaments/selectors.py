@@ -15,8 +15,8 @@ from django.db.models import Count, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from core.names import NameOrder
 from series.models import Player
-from series.names import NameOrder
 from tables.models import Hand, Seat
 from tournaments import clock
 from tournaments.models import (

@@ -1,8 +1,9 @@
 """Signals the tournaments send to the rest of the site, always after commit.
 
-``tournament_finished`` carries the results as plain data, so the series app can store its
-standings without importing anything of the tournaments beyond this module (DESIGN.md:
-"series reads no tournament internals beyond that result")::
+``tournament_finished`` carries the results as plain data, for the tournaments' own listeners
+(online play releases its tables). The series is not one of them: the results reach it by a
+call down, ``series.services.standings.event_results_store``, made after commit just before
+the signal is sent (docs/architecture.md)::
 
     tournament_finished.send(
         sender=Tournament,

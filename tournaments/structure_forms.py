@@ -16,7 +16,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from series import amounts
+from core import amounts
 from tournaments import structures as pure
 from tournaments.models import BlindStructure
 
@@ -67,7 +67,7 @@ class ChipSetField(forms.CharField):
 
 def _number(label: Any, *, minimum: int = 0, maximum: int | None = None, **kwargs: Any) -> Any:
     """A whole-number field; with no ``maximum``, a number of chips (up to
-    ``series.amounts.CHIPS_MAX``)."""
+    ``core.amounts.CHIPS_MAX``)."""
     widget = forms.NumberInput(attrs={"inputmode": "numeric"})
     if maximum is None:
         return amounts.chips_field(label=label, min_value=minimum, widget=widget, **kwargs)

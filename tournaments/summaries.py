@@ -27,7 +27,7 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from series import amounts
+from core import amounts
 
 # Between the items of a list in a summary ("Ann → table 1 seat 4, Bob → table 2 seat 1").
 SEPARATOR = ", "

@@ -1,10 +1,10 @@
-"""Amounts get a home game's bounds (``series.amounts``): a price at most 1,000,000, money
+"""Amounts get a home game's bounds (``core.amounts``): a price at most 1,000,000, money
 that adds up at most 100,000,000, chips at most 1,000,000,000. Validators only: the columns
 do not change, and rows already stored are not touched."""
 
 from django.db import migrations, models
 
-import series.amounts
+import core.amounts
 
 
 class Migration(migrations.Migration):
@@ -16,7 +16,7 @@ class Migration(migrations.Migration):
             name="buy_in",
             field=models.PositiveIntegerField(
                 help_text="Goes to the prize pool.",
-                validators=[series.amounts.AtMost(1000000)],
+                validators=[core.amounts.AtMost(1000000)],
                 verbose_name="buy-in",
             ),
         ),
@@ -26,7 +26,7 @@ class Migration(migrations.Migration):
             field=models.PositiveIntegerField(
                 default=0,
                 help_text="Kept outside the prize pool.",
-                validators=[series.amounts.AtMost(1000000)],
+                validators=[core.amounts.AtMost(1000000)],
                 verbose_name="fee",
             ),
         ),
@@ -35,7 +35,7 @@ class Migration(migrations.Migration):
             name="starting_stack",
             field=models.PositiveIntegerField(
                 default=10000,
-                validators=[series.amounts.AtMost(1000000000, of_chips=True)],
+                validators=[core.amounts.AtMost(1000000000, of_chips=True)],
                 verbose_name="starting stack",
             ),
         ),
@@ -43,21 +43,21 @@ class Migration(migrations.Migration):
             model_name="result",
             name="bounties",
             field=models.PositiveIntegerField(
-                default=0, validators=[series.amounts.AtMost(100000000)], verbose_name="bounties"
+                default=0, validators=[core.amounts.AtMost(100000000)], verbose_name="bounties"
             ),
         ),
         migrations.AlterField(
             model_name="result",
             name="paid_in",
             field=models.PositiveIntegerField(
-                default=0, validators=[series.amounts.AtMost(100000000)], verbose_name="paid in"
+                default=0, validators=[core.amounts.AtMost(100000000)], verbose_name="paid in"
             ),
         ),
         migrations.AlterField(
             model_name="result",
             name="prize",
             field=models.PositiveIntegerField(
-                default=0, validators=[series.amounts.AtMost(100000000)], verbose_name="prize"
+                default=0, validators=[core.amounts.AtMost(100000000)], verbose_name="prize"
             ),
         ),
         migrations.AlterField(
@@ -66,13 +66,13 @@ class Migration(migrations.Migration):
             field=models.PositiveIntegerField(
                 default=0,
                 help_text="Taken from each entry's fee for the final event or a trophy.",
-                validators=[series.amounts.AtMost(1000000)],
+                validators=[core.amounts.AtMost(1000000)],
                 verbose_name="season pot per entry",
             ),
         ),
         migrations.AlterField(
             model_name="transfer",
             name="amount",
-            field=models.PositiveIntegerField(validators=[series.amounts.AtMost(100000000)]),
+            field=models.PositiveIntegerField(validators=[core.amounts.AtMost(100000000)]),
         ),
     ]

@@ -6,7 +6,7 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-import series.amounts
+import core.amounts
 
 
 class Migration(migrations.Migration):
@@ -29,7 +29,7 @@ class Migration(migrations.Migration):
                 (
                     "amount",
                     models.PositiveIntegerField(
-                        validators=[series.amounts.AtMost(1000000)], verbose_name="amount"
+                        validators=[core.amounts.AtMost(1000000)], verbose_name="amount"
                     ),
                 ),
                 ("created_at", models.DateTimeField(auto_now_add=True)),
@@ -77,7 +77,7 @@ class Migration(migrations.Migration):
                 ),
                 (
                     "amount",
-                    models.PositiveIntegerField(validators=[series.amounts.AtMost(1000000)]),
+                    models.PositiveIntegerField(validators=[core.amounts.AtMost(1000000)]),
                 ),
                 (
                     "expense",
@@ -165,7 +165,7 @@ class Migration(migrations.Migration):
                 (
                     "amount",
                     models.PositiveIntegerField(
-                        validators=[series.amounts.AtMost(100000000)], verbose_name="amount"
+                        validators=[core.amounts.AtMost(100000000)], verbose_name="amount"
                     ),
                 ),
                 ("reason", models.CharField(max_length=100, verbose_name="what for")),
@@ -222,7 +222,7 @@ class Migration(migrations.Migration):
                 ),
                 (
                     "amount",
-                    models.PositiveIntegerField(validators=[series.amounts.AtMost(100000000)]),
+                    models.PositiveIntegerField(validators=[core.amounts.AtMost(100000000)]),
                 ),
                 (
                     "origin",

@@ -8,8 +8,8 @@ from django.contrib.auth.models import AbstractBaseUser, Group, Permission, User
 from django.db import transaction
 from django.utils import timezone
 
+from core.permissions import DIRECTORS_GROUP
 from series.models import Event, Season
-from series.permissions import DIRECTORS_GROUP
 from tables.engine.config import Game, Structure
 
 # Directors manage the calendar in the admin; the live-table and tournament apps add their

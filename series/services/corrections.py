@@ -21,8 +21,8 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from core.names import name_key
 from series.models import Event, Player, Result, ResultChange
-from series.names import name_key
 from series.services.settle import settle_up_refresh
 from series.services.standings import standings_schedule
 

@@ -20,9 +20,9 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from series import amounts
+from core import amounts
+from core.names import name_key
 from series.models import Event, Expense, ExpenseShare, Player
-from series.names import name_key
 from series.services.settle import (
     SettleUpError,
     night_closed_message,

@@ -27,9 +27,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from series import amounts, csv_safe
+from core import amounts, csv_safe
+from core.names import name_key
 from series.models import Event, Player, Result, Season
-from series.names import name_key
 from series.services.standings import standings_schedule
 
 # The largest file read. The page sends the file back with its confirmation as a form

@@ -8,7 +8,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from series import amounts
+from core import amounts
 from series.ledgers import season_pot_balance
 from series.models import Event, Result, Season, SeasonPotPayout
 

@@ -33,8 +33,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core.names import name_key
 from series.models import CarriedDebt, Event, Expense, ExpenseShare, NightClose, Result, Transfer
-from series.names import name_key
 from series.net import net_result
 from series.settle import SettleError, settle
 

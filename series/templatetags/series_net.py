@@ -7,7 +7,7 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from series import amounts
+from core import amounts
 from series.net import NET_HELP
 
 register = template.Library()
@@ -16,7 +16,7 @@ register = template.Library()
 @register.simple_tag
 def net_amount(value: int) -> SafeString:
     """The net with its sign ("+25", "-1,250", "0"), as money reads in the reader's language
-    (``series.amounts``), green above zero and red below (``.plus`` / ``.minus``)."""
+    (``core.amounts``), green above zero and red below (``.plus`` / ``.minus``)."""
     amount = int(value)
     text = amounts.money(amount)
     if amount > 0:

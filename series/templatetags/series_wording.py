@@ -1,7 +1,7 @@
 """Amounts and names as the reader's language writes them in a sentence.
 
 ``{{ n|chip_count }}`` "10,000 chips" / "10 000 jetons" / "0 jeton"; ``{{ n|money }}`` and
-``{{ n|grouped }}`` "10,000" / "10 000" (``series.amounts``); ``{% if name|elides %}`` picks
+``{{ n|grouped }}`` "10,000" / "10 000" (``core.amounts``); ``{% if name|elides %}`` picks
 the message in the context "name starting with a vowel sound", which French translates with
 "d’" (``series.elision``). An empty value ("–") passes through, as a missing stack shows.
 """
@@ -12,7 +12,8 @@ from typing import Any
 
 from django import template
 
-from series import amounts, elision
+from core import amounts
+from series import elision
 
 register = template.Library()
 

@@ -23,7 +23,7 @@ from django.db import connection, transaction
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from series.permissions import is_director
+from core.permissions import is_director
 from tables import broadcast, kept_rows, live, rows
 from tables.engine.errors import RuleError
 from tables.engine.state import Hand as EngineHand

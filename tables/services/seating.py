@@ -14,7 +14,7 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from series.permissions import is_director
+from core.permissions import is_director
 from tables.engine.config import Game, Straddle, Structure
 from tables.engine.errors import RuleError
 from tables.engine.state import Action

@@ -1,13 +1,11 @@
 """A demo-size season for page tests and screenshots: numbered events, players, results.
 
 ``build_season(events=20, players=40)`` makes a season the size a real
-series reaches, for the pages to be shown with. Past events are finished and their results go through the real path: the builder sends
-``tournaments.signals.tournament_finished`` with the same plain dicts the tournaments send
-(``tournaments.services.results``), so whatever the series stores from that signal is what
-the pages show. When no receiver stored anything for an event (before the series' receiver
-exists, or in a test that disconnects it), the builder writes the ``Result`` rows itself from
-the same dicts, so the pages always have results to show; ``Event.finished_at`` is set here
-either way, as the finished tournament would have it.
+series reaches, for the pages to be shown with. Past events are finished and their results
+go through the real path: the builder calls ``series.services.standings.event_results_store``
+with the same plain dicts a finished tournament passes it (``tournaments.services.results``),
+so what the series stores is what the pages show; ``Event.finished_at`` is set here, as the
+finished tournament would have it.
 
 Deterministic for a given ``seed`` (names, fields, places, prizes), relative to ``now``.
 """
@@ -21,7 +19,8 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from series.models import Event, Player, Result, Season
+from series.models import Event, Player, Season
+from series.services.standings import event_results_store
 from tables.engine.config import Game, Structure
 from tests.conftest import PASSWORD
 from tournaments.models import (
@@ -33,7 +32,6 @@ from tournaments.models import (
     Tournament,
     TournamentState,
 )
-from tournaments.signals import tournament_finished
 
 FIRST_NAMES = (
     "Ann Ben Cal Dee Eve Fay Gus Hal Ivy Jon Kim Lou Max Ned Oli Pam Quin Ray Sue Tom "
@@ -180,28 +178,6 @@ def _results(event: Event, field: list[Player], rng: random.Random) -> list[dict
     return results
 
 
-def _store_results(event: Event, tournament_id: int, results: list[dict[str, Any]]) -> None:
-    """Write the Result rows when the signal's receivers stored none (see the docstring)."""
-    if Result.objects.filter(event=event).exists():
-        return
-    Result.objects.bulk_create(
-        Result(
-            event=event,
-            player_id=row["player_id"],
-            place=row["place"],
-            prize=row["prize"],
-            bounties=row["bounties"],
-            knockouts=row["knockouts"],
-            rebuys=row["rebuys"],
-            addons=row["addons"],
-            reentries=row["reentries"],
-            paid_in=row["paid_in"],
-            tournament_id=tournament_id,
-        )
-        for row in results
-    )
-
-
 def build_season(
     events: int = 20,
     players: int = 40,
@@ -303,8 +279,5 @@ def build_season(
         tournament.save(update_fields=["state", "started_at", "finished_at"])
         event.finished_at = finished_at
         event.save(update_fields=["finished_at"])
-        tournament_finished.send(
-            sender=Tournament, tournament_id=tournament.pk, event_id=event.pk, results=results
-        )
-        _store_results(event, tournament.pk, results)
+        event_results_store(tournament.pk, event.pk, results)
     return season

@@ -412,7 +412,7 @@ def test_beat_asks_for_the_daily_backup_in_embedded_mode_only() -> None:
         "print(settings.BACKUP_DAILY, 'database-backup' in settings.CELERY_BEAT_SCHEDULE)"
     )
     env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "BACKUP_DAILY"}}
-    env["DJANGO_SETTINGS_MODULE"] = "series.settings"
+    env["DJANGO_SETTINGS_MODULE"] = "config.settings"
 
     def loaded(**extra: str) -> str:
         return subprocess.run(

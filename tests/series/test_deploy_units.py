@@ -192,7 +192,7 @@ def test_the_units_name_the_commands_of_the_procfile() -> None:
 
 
 def test_the_environment_file_names_only_what_the_settings_read() -> None:
-    settings = (BASE_DIR / "series" / "settings.py").read_text()
+    settings = (BASE_DIR / "config" / "settings.py").read_text()
     for name in env_file_read(UNITS / "homegame.env.example"):
         assert re.search(rf"""["']{name}["']""", settings), f"settings.py never reads {name}"
 

@@ -6,7 +6,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
 from django.test import Client
 
-from series.asgi import application
+from config.asgi import application
 from series.consumers import HEALTH_GROUP
 
 # Channels' one-second default is too short on a busy two-core CI machine.

@@ -1,5 +1,5 @@
 """Importing a series' past from CSV (``series.services.imports``, ``manage.py import_results``)
-and the site's CSV files being safe to open in a spreadsheet (``series.csv_safe``)."""
+and the site's CSV files being safe to open in a spreadsheet (``core.csv_safe``)."""
 
 from __future__ import annotations
 
@@ -443,7 +443,7 @@ def test_a_formula_for_a_name_is_text_in_the_results_and_standings_csv(
 
 
 def test_every_text_cell_that_starts_a_formula_is_guarded() -> None:
-    from series import csv_safe
+    from core import csv_safe
 
     out = io.StringIO()
     csv_safe.writer(out, lineterminator="\n").writerow(

@@ -5,8 +5,8 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.utils import timezone
 
+from core.permissions import is_director
 from series.models import Event, Season
-from series.permissions import is_director
 
 pytestmark = pytest.mark.django_db
 

@@ -9,9 +9,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from series import names
+from core import names
+from core.names import name_key
 from series.models import Player
-from series.names import name_key
 from series.selectors import event_results, guests_with_results, standings_of
 from series.services.standings import standings_recompute
 from tests.series.night import finished_event, guest, season

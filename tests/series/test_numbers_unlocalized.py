@@ -131,7 +131,7 @@ def json_numbers(value: object) -> list[object]:
 
 
 def test_the_site_groups_no_number_it_was_not_asked_to() -> None:
-    # Numbers people read are grouped by ``series.amounts`` ("10 000 jetons"); a global
+    # Numbers people read are grouped by ``core.amounts`` ("10 000 jetons"); a global
     # separator would group every id and number in an attribute as well.
     assert site_settings.USE_THOUSAND_SEPARATOR is False
 

@@ -1,4 +1,4 @@
-"""Request values read in one place (series.request_values): ids, numbers, text, where to
+"""Request values read in one place (core.request_values): ids, numbers, text, where to
 go back to, the bounds of whole-number fields, the admin's JSON boxes."""
 
 import doctest
@@ -7,10 +7,8 @@ import pytest
 from django import forms
 from django.test import RequestFactory
 
-from series import request_values
-from series.forms_scoring import ScoringForm
-from series.models import Season
-from series.request_values import (
+from core import request_values
+from core.request_values import (
     AMOUNT_MAX,
     INTEGER_MAX,
     SMALLINT_MAX,
@@ -22,6 +20,8 @@ from series.request_values import (
     text,
     whole_number,
 )
+from series.forms_scoring import ScoringForm
+from series.models import Season
 
 
 def test_the_module_examples_hold() -> None:

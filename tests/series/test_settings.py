@@ -34,7 +34,7 @@ CLEARED = {
 
 def run_python(args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
     environment = {k: v for k, v in os.environ.items() if k not in CLEARED}
-    environment.update(DJANGO_SETTINGS_MODULE="series.settings", **env)
+    environment.update(DJANGO_SETTINGS_MODULE="config.settings", **env)
     return subprocess.run(
         [sys.executable, *args],
         cwd=BASE_DIR,

@@ -14,6 +14,8 @@ from series import scoring
 from series.formula import FormulaError
 from series.models import Event, Player, PointsFormula, Result, Season, Standing, StandingPoint
 from series.services.standings import (
+    event_results_remove,
+    event_results_store,
     season_scoring_update,
     standings_recompute,
     standings_schedule,
@@ -21,7 +23,6 @@ from series.services.standings import (
 from series.tasks import standings_recompute_task
 from tests.series.season_fixture import build_season
 from tournaments.models import Tournament
-from tournaments.signals import tournament_finished, tournament_reopened
 
 
 def snapshot(season: Season) -> tuple[list[Any], list[Any], list[Any]]:
@@ -119,7 +120,7 @@ def test_a_correction_re_scores_the_season(season: Season) -> None:
     assert last.points == max(Result.objects.filter(event=event).values_list("points", flat=True))
 
 
-def test_the_tournaments_signal_stores_results_and_re_scores(
+def test_a_finished_tournaments_results_are_stored_and_re_scored(
     season: Season, settings: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     settings.SERIES_STANDINGS_INLINE = True
@@ -129,12 +130,7 @@ def test_the_tournaments_signal_stores_results_and_re_scores(
     players = list(Player.objects.order_by("pk")[:6])
 
     with django_capture_on_commit_callbacks(execute=True):
-        tournament_finished.send(
-            sender=Tournament,
-            tournament_id=tournament.pk,
-            event_id=event.pk,
-            results=results_dicts(players, paid_in=45),
-        )
+        event_results_store(tournament.pk, event.pk, results_dicts(players, paid_in=45))
     event.refresh_from_db()
     assert event.finished_at is not None
     stored = list(Result.objects.filter(event=event).order_by("place"))
@@ -145,17 +141,12 @@ def test_the_tournaments_signal_stores_results_and_re_scores(
 
     # Finished again after an undo, with the order corrected: replaced, not added.
     with django_capture_on_commit_callbacks(execute=True):
-        tournament_finished.send(
-            sender=Tournament,
-            tournament_id=tournament.pk,
-            event_id=event.pk,
-            results=results_dicts(players[::-1]),
-        )
+        event_results_store(tournament.pk, event.pk, results_dicts(players[::-1]))
     assert Result.objects.filter(event=event).count() == 6
     assert Result.objects.get(event=event, place=1).player_id == players[-1].pk
 
     with django_capture_on_commit_callbacks(execute=True):
-        tournament_reopened.send(sender=Tournament, tournament_id=tournament.pk, event_id=event.pk)
+        event_results_remove(tournament.pk, event.pk)
     event.refresh_from_db()
     assert event.finished_at is None
     assert not Result.objects.filter(event=event).exists()

@@ -1,6 +1,6 @@
 """Tasks go through the configured broker to a real worker.
 
-With REDIS_URL set that is the Redis broker (what `celery -A series worker` uses); without
+With REDIS_URL set that is the Redis broker (what `celery -A config worker` uses); without
 it, the in-memory broker of embedded mode, with the worker and beat that `manage.py serve`
 starts in its own process.
 """
@@ -11,7 +11,7 @@ import pytest
 from celery.contrib.testing.worker import start_worker
 from django.conf import settings
 
-from series.celery import app
+from config.celery import app
 from series.tasks import ping
 
 
@@ -28,7 +28,7 @@ def test_a_task_runs_on_a_worker_through_the_configured_broker() -> None:
 
 @pytest.mark.skipif(not settings.EMBEDDED, reason="embedded mode only (REDIS_URL is set)")
 def test_embedded_mode_runs_worker_and_beat_inside_the_process() -> None:
-    from series.embedded import embedded_celery_start
+    from config.embedded import embedded_celery_start
 
     embedded = embedded_celery_start()
     try:
@@ -48,7 +48,7 @@ def test_a_distributed_worker_keeps_its_database_connections_between_tasks(monke
     from celery.signals import task_postrun
     from django.db import connections
 
-    from series import celery as series_celery
+    from config import celery as series_celery
 
     before = {k: connections.settings["default"][k] for k in ("CONN_MAX_AGE", "CONN_HEALTH_CHECKS")}
     monkeypatch.setattr(settings, "EMBEDDED", True)

@@ -57,12 +57,12 @@ def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 
 
 @pytest.fixture
 def two_daphnes() -> Iterator[list[int]]:
-    env = os.environ | {"DEBUG": "1", "DJANGO_SETTINGS_MODULE": "series.settings"}
+    env = os.environ | {"DEBUG": "1", "DJANGO_SETTINGS_MODULE": "config.settings"}
     daphne = str(Path(sys.executable).with_name("daphne"))
     ports = [free_port(), free_port()]
     processes = [
         subprocess.Popen(
-            [daphne, "-b", "127.0.0.1", "-p", str(port), "series.asgi:application"],
+            [daphne, "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
             cwd=BASE_DIR,
             env=env,
             stdout=subprocess.DEVNULL,

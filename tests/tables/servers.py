@@ -51,7 +51,7 @@ def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 
 
 def server_env(**extra: str) -> dict[str, str]:
     env = dict(os.environ)
-    env.update({"DEBUG": "1", "DJANGO_SETTINGS_MODULE": "series.settings", "LOG_LEVEL": "WARNING"})
+    env.update({"DEBUG": "1", "DJANGO_SETTINGS_MODULE": "config.settings", "LOG_LEVEL": "WARNING"})
     env.update(extra)
     return env
 
@@ -145,7 +145,7 @@ def start_daphne(
 ) -> subprocess.Popen[bytes]:
     daphne = str(Path(PYTHON).with_name("daphne"))
     process = subprocess.Popen(
-        [daphne, "-b", "127.0.0.1", "-p", str(port), "series.asgi:application"],
+        [daphne, "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
         cwd=BASE_DIR,
         env=env,
         stdout=_log(log),
@@ -294,7 +294,7 @@ def start_site(
     for args in (worker, beat):
         processes.append(
             subprocess.Popen(
-                [celery, "-A", "series", *args],
+                [celery, "-A", "config", *args],
                 cwd=BASE_DIR,
                 env=env,
                 stdout=_log(celery_log),

@@ -54,7 +54,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int,
     tmp_path = tmp_path_factory.mktemp("hosting")
     env = os.environ | {
         "DEBUG": "1",
-        "DJANGO_SETTINGS_MODULE": "series.settings",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
         "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
     }
     env.pop("REDIS_URL", None)

@@ -53,7 +53,7 @@ def server(tmp_path: Path) -> Iterator[tuple[str, int]]:
     """A served site with a table, and the table's id."""
     env = os.environ | {
         "DEBUG": "1",
-        "DJANGO_SETTINGS_MODULE": "series.settings",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
         "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
     }
     env.pop("REDIS_URL", None)  # embedded mode: one process, the in-memory broker

@@ -246,7 +246,7 @@ def test_a_heads_up_hand_with_the_table_s_helpers(
     env = {
         **os.environ,
         "DEBUG": "1",
-        "DJANGO_SETTINGS_MODULE": "series.settings",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
         # The served site's database (the server fixture's, in this test's tmp_path).
         "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
     }

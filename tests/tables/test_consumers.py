@@ -16,7 +16,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
 from django.test import Client
 
-from series.asgi import application
+from config.asgi import application
 from tables import services, throttle, timing
 from tables.engine.records import BoardDealt, Burned, HoleDealt, Shown, record_from_json
 from tables.models import ChatMessage, Hand, Seat, Table

@@ -43,7 +43,7 @@ async def test_a_private_table_s_socket_is_only_for_its_host_players_and_guests(
 ) -> None:
     from channels.testing import WebsocketCommunicator
 
-    from series.asgi import application
+    from config.asgi import application
     from tables import services
     from tests.tables.test_consumers import cookie_for
 

@@ -25,7 +25,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext, pgettext
 
-from series.asgi import application
+from config.asgi import application
 from tables import services
 from tables.engine.config import Config, Game, Structure
 from tables.engine.errors import RuleError

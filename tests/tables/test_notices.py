@@ -9,7 +9,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
 from django.test import Client
 
-from series.asgi import application
+from config.asgi import application
 from tables import services
 from tables.models import Seat, Table
 from tables.notices import notice_frame, notices_take

@@ -2,7 +2,7 @@
 
 A buy-in of 99,999,999,999,999 (a finger left on the 9) was stored; so was a blind of a
 billion billion. Every price is now at most ``MONEY_MAX``, every number of chips at most
-``CHIPS_MAX`` (``series.amounts``): on the tournament's settings form, in the structure
+``CHIPS_MAX`` (``core.amounts``): on the tournament's settings form, in the structure
 editor, the console's stacks, the services and the models' validators (the admin). And an
 amount in a message is grouped and counted the reader's way: "10,000 chips", "1 chip".
 """
@@ -18,7 +18,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from series import amounts
+from core import amounts
 from series.models import Event, Player, Result
 from series.result_forms import CorrectionRowForm
 from tests.tournaments.factories import start

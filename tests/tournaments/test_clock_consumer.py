@@ -10,7 +10,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
 
-from series.asgi import application
+from config.asgi import application
 from tests.tournaments.clock_helpers import ROW_LEVEL_1, ROW_LEVEL_2
 from tournaments.models import Tournament, TournamentState
 from tournaments.services import clock as services

@@ -1,7 +1,7 @@
 """Distributed mode: the Celery worker outlives a Redis restart, and the blind clock goes on.
 
 Real processes, as in production: a private ``redis-server`` on a free port (never the
-shared Redis the other tests use), ``celery -A series worker`` and ``celery -A series beat``
+shared Redis the other tests use), ``celery -A config worker`` and ``celery -A config beat``
 on it, two daphnes on it, and this test's PostgreSQL database. A clock's next level is pending in the worker as
 a countdown task, as after a director starts the clock, when Redis stops and starts again on
 the same port, empty (no persistence). The worker must still be running afterwards, the
@@ -104,7 +104,7 @@ def wait_until(condition: Callable[[], bool], seconds: float, failure: str) -> N
 
 def start_celery(env: dict[str, str], log: Path, *args: str) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
-        [PYTHON, "-m", "celery", "-A", "series", *args, "--loglevel", "INFO"],
+        [PYTHON, "-m", "celery", "-A", "config", *args, "--loglevel", "INFO"],
         cwd=BASE_DIR,
         env=env,
         stdout=log.open("ab"),

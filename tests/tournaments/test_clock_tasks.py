@@ -19,7 +19,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from series.celery import app
+from config.celery import app
 from tests.tournaments.clock_helpers import (
     ROW_BREAK,
     ROW_LAST,

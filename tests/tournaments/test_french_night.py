@@ -20,7 +20,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from series import amounts, elision
+from core import amounts
+from series import elision
 from series.models import Player
 from tests.tournaments.factories import seat
 from tournaments.errors import TournamentError

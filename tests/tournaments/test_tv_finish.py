@@ -13,7 +13,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
-from series.asgi import application
+from config.asgi import application
 from tests.tournaments.factories import seat
 from tests.tournaments.levels import BREAK_1, BREAK_2, LEVEL_3
 from tournaments.models import Entry, StructureLevel, Tournament

@@ -2,7 +2,7 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-import series.amounts
+import core.amounts
 
 
 class Migration(migrations.Migration):
@@ -50,7 +50,7 @@ class Migration(migrations.Migration):
                 (
                     "chips",
                     models.PositiveIntegerField(
-                        validators=[series.amounts.AtMost(1000000000, of_chips=True)],
+                        validators=[core.amounts.AtMost(1000000000, of_chips=True)],
                         verbose_name="chips",
                     ),
                 ),

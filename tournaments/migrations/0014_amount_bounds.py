@@ -2,7 +2,7 @@
 
 from django.db import migrations, models
 
-import series.amounts
+import core.amounts
 
 
 class Migration(migrations.Migration):
@@ -16,7 +16,7 @@ class Migration(migrations.Migration):
             name="bounties",
             field=models.PositiveIntegerField(
                 default=0,
-                validators=[series.amounts.AtMost(100000000)],
+                validators=[core.amounts.AtMost(100000000)],
                 verbose_name="bounties won (money)",
             ),
         ),
@@ -24,7 +24,7 @@ class Migration(migrations.Migration):
             model_name="entry",
             name="prize",
             field=models.PositiveIntegerField(
-                default=0, validators=[series.amounts.AtMost(100000000)], verbose_name="prize"
+                default=0, validators=[core.amounts.AtMost(100000000)], verbose_name="prize"
             ),
         ),
         migrations.AlterField(
@@ -33,7 +33,7 @@ class Migration(migrations.Migration):
             field=models.PositiveIntegerField(
                 blank=True,
                 null=True,
-                validators=[series.amounts.AtMost(1000000000, of_chips=True)],
+                validators=[core.amounts.AtMost(1000000000, of_chips=True)],
                 verbose_name="stack at the start of the hand",
             ),
         ),
@@ -42,7 +42,7 @@ class Migration(migrations.Migration):
             name="ante",
             field=models.PositiveIntegerField(
                 default=0,
-                validators=[series.amounts.AtMost(1000000000, of_chips=True)],
+                validators=[core.amounts.AtMost(1000000000, of_chips=True)],
                 verbose_name="ante",
             ),
         ),
@@ -52,7 +52,7 @@ class Migration(migrations.Migration):
             field=models.PositiveIntegerField(
                 blank=True,
                 null=True,
-                validators=[series.amounts.AtMost(1000000000, of_chips=True)],
+                validators=[core.amounts.AtMost(1000000000, of_chips=True)],
                 verbose_name="big bet",
             ),
         ),
@@ -61,7 +61,7 @@ class Migration(migrations.Migration):
             name="big_blind",
             field=models.PositiveIntegerField(
                 default=0,
-                validators=[series.amounts.AtMost(1000000000, of_chips=True)],
+                validators=[core.amounts.AtMost(1000000000, of_chips=True)],
                 verbose_name="big blind",
             ),
         ),
@@ -71,7 +71,7 @@ class Migration(migrations.Migration):
             field=models.PositiveIntegerField(
                 blank=True,
                 null=True,
-                validators=[series.amounts.AtMost(1000000000, of_chips=True)],
+                validators=[core.amounts.AtMost(1000000000, of_chips=True)],
                 verbose_name="small bet",
             ),
         ),
@@ -80,7 +80,7 @@ class Migration(migrations.Migration):
             name="small_blind",
             field=models.PositiveIntegerField(
                 default=0,
-                validators=[series.amounts.AtMost(1000000000, of_chips=True)],
+                validators=[core.amounts.AtMost(1000000000, of_chips=True)],
                 verbose_name="small blind",
             ),
         ),
@@ -89,7 +89,7 @@ class Migration(migrations.Migration):
             name="addon_chips",
             field=models.PositiveIntegerField(
                 default=0,
-                validators=[series.amounts.AtMost(1000000000, of_chips=True)],
+                validators=[core.amounts.AtMost(1000000000, of_chips=True)],
                 verbose_name="add-on chips",
             ),
         ),
@@ -97,7 +97,7 @@ class Migration(migrations.Migration):
             model_name="tournament",
             name="addon_price",
             field=models.PositiveIntegerField(
-                default=0, validators=[series.amounts.AtMost(1000000)], verbose_name="add-on price"
+                default=0, validators=[core.amounts.AtMost(1000000)], verbose_name="add-on price"
             ),
         ),
         migrations.AlterField(
@@ -106,7 +106,7 @@ class Migration(migrations.Migration):
             field=models.PositiveIntegerField(
                 default=0,
                 help_text="Part of each buy-in paid to whoever knocks the player out.",
-                validators=[series.amounts.AtMost(1000000)],
+                validators=[core.amounts.AtMost(1000000)],
                 verbose_name="bounty per knockout",
             ),
         ),
@@ -116,7 +116,7 @@ class Migration(migrations.Migration):
             field=models.PositiveIntegerField(
                 default=1,
                 help_text="Prizes are rounded to this amount.",
-                validators=[series.amounts.AtMost(1000000)],
+                validators=[core.amounts.AtMost(1000000)],
                 verbose_name="money unit",
             ),
         ),
@@ -125,7 +125,7 @@ class Migration(migrations.Migration):
             name="rebuy_chips",
             field=models.PositiveIntegerField(
                 default=0,
-                validators=[series.amounts.AtMost(1000000000, of_chips=True)],
+                validators=[core.amounts.AtMost(1000000000, of_chips=True)],
                 verbose_name="rebuy chips",
             ),
         ),
@@ -136,7 +136,7 @@ class Migration(migrations.Migration):
                 blank=True,
                 help_text="Empty: the starting stack.",
                 null=True,
-                validators=[series.amounts.AtMost(1000000000, of_chips=True)],
+                validators=[core.amounts.AtMost(1000000000, of_chips=True)],
                 verbose_name="rebuy only at or below",
             ),
         ),
@@ -144,7 +144,7 @@ class Migration(migrations.Migration):
             model_name="tournament",
             name="rebuy_price",
             field=models.PositiveIntegerField(
-                default=0, validators=[series.amounts.AtMost(1000000)], verbose_name="rebuy price"
+                default=0, validators=[core.amounts.AtMost(1000000)], verbose_name="rebuy price"
             ),
         ),
     ]

@@ -34,7 +34,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from series import amounts
+from core import amounts
 from tournaments import clock, selectors
 from tournaments.errors import TournamentError
 from tournaments.models import (

@@ -37,7 +37,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from series.permissions import is_director
+from core.permissions import is_director
 from tournaments import broadcast, payouts, selectors
 from tournaments import structures as pure
 from tournaments.clock import (

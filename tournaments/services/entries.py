@@ -29,7 +29,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
-from series import amounts
+from core import amounts
 from series.models import Player
 from tournaments import selectors, summaries
 from tournaments.errors import NameInUse, TournamentError

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from series import amounts
+from core import amounts
 from series.models import Event
 from tables.engine.errors import RuleError
 from tables.i18n import render, rule_message
@@ -96,7 +96,7 @@ LOCKED_AFTER_START = (
     "time_bank_cap_seconds",
 )
 
-# The settings that are money and chips, bounded by ``series.amounts``.
+# The settings that are money and chips, bounded by ``core.amounts``.
 MONEY_SETTINGS = ("buy_in", "fee", "bounty", "money_unit", "rebuy_price", "addon_price")
 CHIPS_SETTINGS = ("starting_stack", "rebuy_chips", "addon_chips", "rebuy_max_stack")
 
@@ -151,7 +151,7 @@ def _check_int(tournament: Tournament, name: str, *, minimum: int, optional: boo
 
 
 def _check_amounts(tournament: Tournament) -> None:
-    """The home game's bounds of ``series.amounts``, checked here as well as on the form, for
+    """The home game's bounds of ``core.amounts``, checked here as well as on the form, for
     a caller that has none."""
     for names, limit, said in (
         (MONEY_SETTINGS, amounts.MONEY_MAX, amounts.money),

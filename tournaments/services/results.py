@@ -34,13 +34,14 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, pgettext
 
-from series.amounts import CHIPS_MAX, PRIZE_MAX
-from series.amounts import chips as said_chips
-from series.amounts import money as said_money
+from core.amounts import CHIPS_MAX, PRIZE_MAX
+from core.amounts import chips as said_chips
+from core.amounts import money as said_money
+from core.names import name_key
+from core.request_values import id_or_none
 from series.elision import for_name
-from series.names import name_key
-from series.request_values import id_or_none
 from series.selectors import places_tied
+from series.services.standings import event_results_remove, event_results_store
 from tournaments import icm as icm_model
 from tournaments import payouts as payout_rules
 from tournaments.errors import TournamentError
@@ -1132,11 +1133,7 @@ def _finish(
 
     results = _results(entries, tournament)
     tournament_id, event_id = tournament.pk, tournament.event_id
-    transaction.on_commit(
-        lambda: tournament_finished.send(
-            sender=Tournament, tournament_id=tournament_id, event_id=event_id, results=results
-        )
-    )
+    transaction.on_commit(lambda: _results_publish(tournament_id, event_id, results))
     return results, {"tournament": tournament_before, "entries": before}
 
 
@@ -1194,11 +1191,23 @@ def _unfinish(tournament: Tournament, data: dict[str, Any]) -> None:
     )
     tournament.save(update_fields=["state", "finished_at"])
     tournament_id, event_id = tournament.pk, tournament.event_id
-    transaction.on_commit(
-        lambda: tournament_reopened.send(
-            sender=Tournament, tournament_id=tournament_id, event_id=event_id
-        )
+    transaction.on_commit(lambda: _results_withdraw(tournament_id, event_id))
+
+
+def _results_publish(tournament_id: int, event_id: int, results: list[dict[str, Any]]) -> None:
+    """After the finish commits: the results become the event's in the series (a call down
+    to the series, which knows nothing of tournaments), then the tournaments' own listeners
+    hear of it (online play releases its tables)."""
+    event_results_store(tournament_id, event_id, results)
+    tournament_finished.send(
+        sender=Tournament, tournament_id=tournament_id, event_id=event_id, results=results
     )
+
+
+def _results_withdraw(tournament_id: int, event_id: int) -> None:
+    """After an undone finish commits: its results leave the event and the standings."""
+    event_results_remove(tournament_id, event_id)
+    tournament_reopened.send(sender=Tournament, tournament_id=tournament_id, event_id=event_id)
 
 
 @undo.register(ActionKind.FINISH)

@@ -22,7 +22,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from series.names import name_key
+from core.names import name_key
 from series.selectors import places_tied
 from tournaments.clock import ClockRow
 from tournaments.colour_ups import colour_ups

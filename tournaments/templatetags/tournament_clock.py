@@ -13,7 +13,7 @@ from django import template
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from series import amounts
+from core import amounts
 from tournaments.clock import ClockRow, row_at
 from tournaments.services.clock import clock_payload as read_payload
 

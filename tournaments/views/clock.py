@@ -31,8 +31,8 @@ from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from series import request_values
-from series.permissions import is_director
+from core import request_values
+from core.permissions import is_director
 from tournaments.clock import MOST_CHIPS
 from tournaments.errors import TournamentError
 from tournaments.models import Tournament, TvTheme

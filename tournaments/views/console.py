@@ -34,10 +34,10 @@ from django.urls import URLPattern, path, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from series import request_values
+from core import request_values
+from core.names import name_key
 from series.elision import for_name
 from series.models import Player
-from series.names import name_key
 from tournaments import selectors
 from tournaments.errors import NameInUse, TournamentError
 from tournaments.forms import RebuyForm, WalkInForm

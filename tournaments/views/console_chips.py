@@ -20,7 +20,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import URLPattern, path, reverse
 from django.utils.translation import ngettext
 
-from series.amounts import CHIPS_MAX
+from core.amounts import CHIPS_MAX
 from tournaments.errors import TournamentError
 from tournaments.models import Tournament
 from tournaments.permissions import director_required

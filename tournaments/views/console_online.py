@@ -23,7 +23,7 @@ from django.urls import URLPattern, path
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from series import request_values
+from core import request_values
 from tournaments import player_panel, selectors
 from tournaments.errors import TournamentError
 from tournaments.forms import DealOfferForm

@@ -27,7 +27,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import URLPattern, path, reverse
 from django.utils.translation import gettext as _
 
-from series import amounts, request_values
+from core import amounts, request_values
 from tournaments.errors import TournamentError
 from tournaments.models import ActionKind, Entry, Tournament
 from tournaments.permissions import director_required

@@ -37,8 +37,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from redis.exceptions import RedisError
 
-from series import amounts, request_values
-from series.names import NameOrder
+from core import amounts, request_values
+from core.names import NameOrder
 from tables.models import Table
 from tournaments import player_panel, selectors
 from tournaments.errors import TournamentError
@@ -206,7 +206,7 @@ def _back(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     return redirect("tournaments:lobby", tournament.pk)
 
 
-# ``chips`` is "10,000 chips" (``series.amounts``), worded and counted in the reader's way.
+# ``chips`` is "10,000 chips" (``core.amounts``), worded and counted in the reader's way.
 OFFER_DONE = {
     "rebuy": gettext_lazy(
         "Rebuy taken: %(chips)s for %(price)s, on your stack from the next hand."

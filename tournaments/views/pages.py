@@ -17,7 +17,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from series import request_values
+from core import request_values
 from series.models import Event, Player
 from tournaments import selectors
 from tournaments.errors import TournamentError

@@ -3,7 +3,7 @@ editor with its htmx rows and clock preview.
 
 Every form posts and redirects without JavaScript; with htmx the same forms swap the rows
 fragment (`_structure_rows.html`) or one row in place. Directors only
-(`series.permissions.director_required`): players get 403.
+(`core.permissions.director_required`): players get 403.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 from django_htmx.http import reswap, retarget
 
-from series import request_values
-from series.permissions import director_required
+from core import request_values
+from core.permissions import director_required
 from tournaments import structures as pure
 from tournaments.models import BlindStructure
 from tournaments.services import structures as services

@@ -16,7 +16,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.translation import gettext as _
 
-from series.names import name_key
+from core.names import name_key
 from series.services.imports import (
     IMPORT_MAX_BYTES,
     ImportPlan,

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from celery.beat import EmbeddedService
 from celery.worker import WorkController
 
-from series.celery import app
+from config.celery import app
 
 logger = logging.getLogger(__name__)
 

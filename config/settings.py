@@ -127,6 +127,8 @@ INSTALLED_APPS = [
     "series",
     "tables",
     "tournaments",
+    # The site package itself, for its serve command.
+    "config",
 ]
 
 MIDDLEWARE = [
@@ -147,7 +149,7 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",
 ]
 
-ROOT_URLCONF = "series.urls"
+ROOT_URLCONF = "config.urls"
 
 TEMPLATES = [
     {
@@ -165,7 +167,7 @@ TEMPLATES = [
     },
 ]
 
-ASGI_APPLICATION = "series.asgi.application"
+ASGI_APPLICATION = "config.asgi.application"
 
 # Database: a SQLite file under var/ unless DATABASE_URL says otherwise. Connections are not
 # kept open between requests: under ASGI each request may run in a different thread.
@@ -224,7 +226,7 @@ else:
     }
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
-    # The worker keeps its database connections between tasks (series.celery); Celery's
+    # The worker keeps its database connections between tasks (config.celery); Celery's
     # Django fix-up then closes them only every this many tasks.
     CELERY_DB_REUSE_MAX = 10_000
 
@@ -326,7 +328,7 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 FORMAT_MODULE_PATH = ["series.formats"]
 # No global thousands separator: an id, a coordinate or a stack written into an attribute,
 # JSON or CSV stays "10000" for the program that reads it. Amounts people read are grouped
-# where they are written, by ``series.amounts`` ("10,000 chips", "10 000 jetons").
+# where they are written, by ``core.amounts`` ("10,000 chips", "10 000 jetons").
 USE_THOUSAND_SEPARATOR = False
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_I18N = True

@@ -4,7 +4,7 @@ A view reads its query string and form fields through a Django form or through t
 functions, so a bad value is refused with a message in the reader's language, never a 500:
 NUL (PostgreSQL refuses it in text), "²" (``str.isdigit()`` is true of it, ``int()`` refuses
 it), "1e400", a number beyond its column. Every app may import this module (like
-``series.permissions``, it is the bottom layer of the site).
+``core.permissions``, it is the bottom layer of the site).
 
 >>> id_or_none("42"), id_or_none("²"), id_or_none("-1"), id_or_none("99999999999999999999")
 (42, None, None, None)
@@ -27,7 +27,7 @@ from django.http import HttpRequest
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
-from series import amounts
+from core import amounts
 
 # PostgreSQL's column ranges (SQLite takes 64 bits in any integer column, PostgreSQL refuses
 # a value beyond its column's type with an error).
@@ -124,7 +124,7 @@ def next_path(request: HttpRequest, raw: Any) -> str | None:
 
 def integer_fields_bounded(form: forms.BaseForm, default: int = AMOUNT_MAX) -> None:
     """Give each whole-number field of ``form`` with no upper bound its column's: a model
-    form's field that of its model field (or the field's amount bound, ``series.amounts``),
+    form's field that of its model field (or the field's amount bound, ``core.amounts``),
     any other ``default`` (chips and money).
 
     Django's model forms check a value against the range of the database in use, and

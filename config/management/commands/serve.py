@@ -11,7 +11,7 @@ from daphne.cli import CommandLineInterface
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from series.embedded import embedded_celery_start
+from config.embedded import embedded_celery_start
 from series.services.backups import BackupError, serve_lock
 from tables.services import SERVER_NAME, servers_forget_gone
 
@@ -48,7 +48,7 @@ class Command(BaseCommand):
         )
         self.stdout.flush()
         try:
-            CommandLineInterface().run(["-b", host, "-p", str(port), "series.asgi:application"])
+            CommandLineInterface().run(["-b", host, "-p", str(port), "config.asgi:application"])
         finally:
             if embedded is not None:
                 embedded.stop()

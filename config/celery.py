@@ -1,8 +1,8 @@
 """The Celery application.
 
-Distributed mode: ``celery -A series worker`` and one ``celery -A series beat`` use the Redis
+Distributed mode: ``celery -A config worker`` and one ``celery -A config beat`` use the Redis
 broker from ``REDIS_URL``. Embedded mode (no ``REDIS_URL``): the broker is in memory and
-``series.embedded`` runs the worker and beat as threads inside the web process.
+``config.embedded`` runs the worker and beat as threads inside the web process.
 """
 
 import os
@@ -10,9 +10,9 @@ import os
 from celery import Celery
 from celery.signals import task_postrun, worker_init
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "series.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-app = Celery("series")
+app = Celery("config")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 

@@ -58,7 +58,7 @@ def chips(value: int) -> str:
     return ngettext("%(count)s chip", "%(count)s chips", value) % {"count": number(value)}
 
 
-@deconstructible(path="series.amounts.AtMost")
+@deconstructible(path="core.amounts.AtMost")
 class AtMost(MaxValueValidator):
     """Django's upper bound, saying the bound as people read it ("Enter at most
     1,000,000.", "Enter at most 1,000,000,000 chips.") instead of "less than or equal to
