@@ -9,7 +9,9 @@ A running clock whose stored level has ended is *projected*: the rows that follo
 played from the stored end time onwards, so a screen shows the right level even while the
 task that stores the change is a moment late (or was lost; the sweep stores it soon after).
 The services store the same projection, so a late advance lands exactly where the screens
-already were.
+already were. The screens get it as data (``ClockState.as_dict``: the row in play, the next
+ones and when each starts) and only count down to those instants: nothing is played forward
+anywhere but here.
 
 After the structure's last row the levels go on (``row_at``): each doubles the one before
 (blinds, ante, limit bets) and lasts as long as the structure's last level, so a tournament
@@ -40,6 +42,8 @@ they are and tests can pass plain objects.
 1
 >>> state.next.number, state.next.big_blind
 (2, 100)
+>>> [(c.row.number, c.row.big_blind, f"{c.starts_at:%H:%M}") for c in state.coming]
+[(2, 100, '19:30'), (3, 200, '19:50'), (4, 400, '20:10')]
 """
 
 from __future__ import annotations
@@ -251,6 +255,27 @@ def position(fields: ClockFields, rows: Sequence[ClockRow], now: datetime) -> Po
     return Position(index, ends_at, max(ZERO, ends_at - now), True, False, overtime)
 
 
+# How many rows the screens list as coming up (the TV's "coming up" list).
+COMING = 3
+
+
+@dataclass(frozen=True)
+class Coming:
+    """A row after the one in play, and when it starts: ``starts_in`` from ``now`` (the
+    clock resumed now, when it is paused or not started), ``starts_at`` while running."""
+
+    row: ClockRow
+    starts_in: timedelta
+    starts_at: datetime | None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            **self.row.as_dict(),
+            "starts_in_ms": _duration_ms(self.starts_in),
+            "starts_at_ms": _ms(self.starts_at) if self.starts_at is not None else None,
+        }
+
+
 @dataclass(frozen=True)
 class ClockState:
     """Everything a clock screen shows at one moment."""
@@ -276,6 +301,11 @@ class ClockState:
     # The next break (None if no break follows) and the time until it starts.
     next_break: ClockRow | None
     next_break_in: timedelta | None
+    # When the next break starts while running (None when paused, not started or no break).
+    next_break_at: datetime | None
+    # The next ``COMING`` rows (past the structure's end, its extra levels), each with its
+    # start: a screen lists them as they are, so it never plays the structure itself.
+    coming: tuple[Coming, ...]
     # Time until the structure's last row's time runs out (in the extra levels past it: the
     # level in play's), and when that is if nothing changes (the clock resumed now, when it
     # is paused or not started).
@@ -300,9 +330,13 @@ class ClockState:
     def as_dict(self) -> dict[str, Any]:
         """JSON-able form for sockets and overlays: instants in epoch milliseconds.
 
-        ``now_ms`` is the server's clock, so a client counts down from ``ends_at_ms`` against
-        its own clock corrected by the difference; ``rows`` lets it play the following rows
-        itself while its socket is away.
+        ``now_ms`` is the server's clock, so a client counts down from ``ends_at_ms`` (and
+        each ``starts_at_ms``) against its own clock corrected by the difference, and shows
+        the rows as sent: the level in play, ``next``, ``next_break`` and ``coming``. When
+        the countdown reaches zero it shows 0:00 and waits: the server stores the change
+        (the level-change task, or the sweep) and sends the next state. Only this module
+        plays the structure forward. ``rows`` is the structure itself, for the console's
+        forms and overlays that list it.
         """
         return {
             "now_ms": _ms(self.now),
@@ -322,6 +356,10 @@ class ClockState:
             "next_break_in_ms": (
                 _duration_ms(self.next_break_in) if self.next_break_in is not None else None
             ),
+            "next_break_at_ms": (
+                _ms(self.next_break_at) if self.next_break_at is not None else None
+            ),
+            "coming": [coming.as_dict() for coming in self.coming],
             "time_to_end_ms": _duration_ms(self.time_to_end),
             "finishes_at_ms": _ms(self.finishes_at),
             "chip_race": list(self.chip_race),
@@ -353,6 +391,14 @@ def clock_state(fields: ClockFields, rows: Sequence[ClockRow], now: datetime) ->
             break
         until += row.duration
     time_to_end = at.remaining + sum((row.duration for row in following), ZERO)
+    coming: list[Coming] = []
+    starts_in = at.remaining
+    for step in range(1, COMING + 1):
+        later = row_at(rows, at.index + step)
+        if later is None:
+            break
+        coming.append(Coming(later, starts_in, _started(at.ends_at, starts_in - at.remaining)))
+        starts_in += later.duration
     if at.overtime and at.ends_at is not None:
         finishes_at = at.ends_at
     else:
@@ -372,10 +418,21 @@ def clock_state(fields: ClockFields, rows: Sequence[ClockRow], now: datetime) ->
         level_number=_level_number(current),
         next_break=next_break,
         next_break_in=next_break_in,
+        next_break_at=(
+            _started(at.ends_at, next_break_in - at.remaining)
+            if next_break_in is not None
+            else None
+        ),
+        coming=tuple(coming),
         time_to_end=time_to_end,
         finishes_at=finishes_at,
         rows=rows,
     )
+
+
+def _started(ends_at: datetime | None, after: timedelta) -> datetime | None:
+    # A row's start ``after`` the end of the row in play; None unless the clock is running.
+    return None if ends_at is None else ends_at + after
 
 
 def _level_number(row: ClockRow | None) -> int:

@@ -1,11 +1,14 @@
-/* The blind clock on a screen: the TV page and the director console's clock panel.
+/* The blind clock on a screen: the TV page, the director console's clock panel and bar, and
+ * the lobby.
  *
- * The server sends the clock as data (services.clock.clock_payload): the row in play, when
- * it ends (epoch ms), the server's now, and every row of the structure. This script counts
- * down locally against the server's clock and plays the following rows itself when a level
- * ends, exactly as tournaments/clock.py projects them, so the screen keeps going if its
- * socket drops; when the socket returns (reconnect with backoff) the state it sends replaces
- * the local one. Texts go through Django's JavaScript catalog (gettext, interpolate).
+ * The server sends the clock as data (services.clock.clock_payload), projected by
+ * tournaments/clock.py: the row in play and when it ends (epoch ms), the server's now, the
+ * next row, the next break and the rows coming up, each with when it starts. This script
+ * only counts down to those instants against the server's clock and shows the rows as sent.
+ * When the countdown reaches zero it shows 0:00 and waits for the server's next state: the
+ * server stores the level change (the level-change task, or the sweep) and sends it over the
+ * socket (reconnect with backoff; each state replaces the one before). Texts go through
+ * Django's JavaScript catalog (gettext, interpolate).
  */
 (function () {
   "use strict";
@@ -23,8 +26,6 @@
       ? window.interpolate(format, values, true)
       : format.replace(/%\((\w+)\)s/g, (m, key) => String(values[key]));
   const MINUTE = 60000;
-  // How many rows the TV lists as coming up (templatetags/tournament_clock.COMING).
-  const COMING = 3;
   const numbers = new Intl.NumberFormat(document.documentElement.lang || undefined);
   const chips = (value) => (value === null || value === undefined ? "–" : numbers.format(value));
 
@@ -37,52 +38,18 @@
     return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${seconds}` : `${minutes}:${seconds}`;
   }
 
-  // ------------------------------------------------------------------ the clock's arithmetic
+  // ------------------------------------------------------------------ the countdown
 
-  // The extra levels stop doubling before an amount passes this (tournaments.clock.MOST_CHIPS).
-  const MOST_CHIPS = 1000000000;
-
-  /* The row at `index`: the structure's own, or past its end an extra level that doubles
-   * the last level once per level (tournaments.clock.row_at, in JavaScript). */
-  function rowAt(rows, index) {
-    if (index >= 0 && index < rows.length) return rows[index];
-    let base = null;
-    for (let k = rows.length - 1; k >= 0 && base === null; k -= 1) if (!rows[k].is_break) base = rows[k];
-    if (index < 0 || base === null) return null;
-    const number = base.number + index - (rows.length - 1);
-    const biggest = Math.max(base.small_blind, base.big_blind, base.ante, base.small_bet || 0, base.big_bet || 0);
-    let doublings = number - base.number;
-    while (doublings && biggest * 2 ** doublings > MOST_CHIPS) doublings -= 1;
-    const times = 2 ** doublings;
-    const doubled = (amount) => (amount === null || amount === undefined ? null : amount * times);
-    return Object.assign({}, base, {
-      index,
-      number,
-      levels_before: number - 1,
-      small_blind: base.small_blind * times,
-      big_blind: base.big_blind * times,
-      ante: base.ante * times,
-      small_bet: doubled(base.small_bet),
-      big_bet: doubled(base.big_bet),
-      colour_up: [],
-    });
+  /* Whether the clock counts down: the server sends an end time only while it runs. */
+  function counting(clock) {
+    return clock.started && !clock.paused && clock.ends_at_ms !== null;
   }
 
-  /* Where the clock is at `now` (server time): tournaments.clock.position, in JavaScript. */
-  function position(clock, now) {
-    const rows = clock.rows;
-    let index = clock.index;
-    if (!clock.started || clock.paused || clock.ends_at_ms === null) {
-      return { index, endsAt: null, remaining: clock.remaining_ms, overtime: false };
-    }
-    let endsAt = clock.ends_at_ms;
-    while (now >= endsAt) {
-      const following = rowAt(rows, index + 1);
-      if (following === null) break;
-      index += 1;
-      endsAt += following.minutes * MINUTE;
-    }
-    return { index, endsAt, remaining: Math.max(0, endsAt - now), overtime: now >= endsAt };
+  /* The time left at `now` (server time) until an instant the server sent (`atMs`), never
+   * below zero; `leftMs` as sent when the clock is not counting down. */
+  function timeLeft(clock, atMs, leftMs, now) {
+    if (!counting(clock) || atMs === null || atMs === undefined) return leftMs;
+    return Math.max(0, atMs - now);
   }
 
   function bets(row) {
@@ -149,25 +116,16 @@
   function texts(payload, now) {
     const clock = payload.clock;
     const field = payload.field;
-    const rows = clock.rows;
-    const at = position(clock, now);
-    const current = rowAt(rows, at.index);
-    // The structure's rows still to come (the extra levels past its end have no break).
-    const following = rows.slice(at.index + 1);
-    const next = rowAt(rows, at.index + 1);
-    let untilBreak = at.remaining;
-    let nextBreak = null;
-    for (const row of following) {
-      if (row.is_break) {
-        nextBreak = row;
-        break;
-      }
-      untilBreak += row.minutes * MINUTE;
-    }
+    const current = clock.current;
+    const next = clock.next;
+    const remaining = timeLeft(clock, clock.ends_at_ms, clock.remaining_ms, now);
     const state = payload.tournament.state;
     const over = state === "finished" || state === "cancelled";
     const tv = payload.tv || {};
     const addonBreak = tv.addon_break === undefined ? null : tv.addon_break;
+    // The last row of a structure with no level to double keeps its blinds when its time
+    // runs out (no state follows then); any other row waits at 0:00 for the server's next.
+    const overtime = clock.overtime || (counting(clock) && clock.is_last && remaining === 0);
     let status = "";
     // The state's own words here, not the payload's label: one payload goes to every screen,
     // written in the language of whoever changed the clock.
@@ -176,43 +134,43 @@
     else if (!clock.started) status = _("Not started");
     else if (payload.hand_for_hand && payload.hand_for_hand.on) status = _("Hand-for-hand");
     else if (clock.paused) status = _("Paused");
-    else if (at.overtime) status = _("Last level: the blinds stay");
+    else if (overtime) status = _("Last level: the blinds stay");
     const onBreak = Boolean(current && current.is_break);
-    let race = [];
-    if (onBreak && current.colour_up.length) race = current.colour_up;
-    else if (next && next.is_break) race = next.colour_up;
+    const race = clock.chip_race || [];
     const limit = Boolean(current && current.small_bet !== null && current.big_bet !== null);
-    const leaving = (tv.colour_ups || [])[at.index] || [];
+    const leaving = (tv.colour_ups || [])[clock.index] || [];
     // The rows coming up, each with the time until it starts (the TV's list).
-    const coming = [];
-    let startsIn = at.remaining;
-    for (let step = 1; step <= COMING && !over; step += 1) {
-      const row = rowAt(rows, at.index + step);
-      if (row === null) break;
-      coming.push(Object.assign(rowParts(row, addonBreak), { startsIn: clockTime(startsIn) }));
-      startsIn += row.minutes * MINUTE;
-    }
+    const coming = over
+      ? []
+      : (clock.coming || []).map((row) =>
+          Object.assign(rowParts(row, addonBreak), {
+            startsIn: clockTime(timeLeft(clock, row.starts_at_ms, row.starts_in_ms, now)),
+          }),
+        );
     return {
-      index: at.index,
-      remaining: at.remaining,
-      running: clock.started && !clock.paused && state !== "finished" && state !== "cancelled",
+      index: clock.index,
+      remaining,
+      running: counting(clock) && !over,
       onBreak,
       status,
       over,
       level: onBreak
-        ? at.index === addonBreak
+        ? clock.index === addonBreak
           ? _("Add-on break")
           : _("Break")
         : current
           ? fill(_("Level %(number)s"), { number: current.number })
           : "",
-      time: clockTime(at.remaining),
+      time: clockTime(remaining),
       betsLabel: limit ? _("Limits") : _("Blinds"),
       bets: onBreak || !current ? "" : bets(current),
       ante: onBreak || !current ? "" : ante(current),
       blinds: onBreak || !current ? "" : blinds(current),
       next: describe(next, addonBreak),
-      nextBreak: nextBreak && !over ? clockTime(untilBreak) : "–",
+      nextBreak:
+        clock.next_break && !over
+          ? clockTime(timeLeft(clock, clock.next_break_at_ms, clock.next_break_in_ms, now))
+          : "–",
       players: fill(_("%(left)s of %(entries)s"), { left: field.players_left, entries: field.entries }),
       average: chips(field.average_stack),
       pool: chips(field.prize_pool),

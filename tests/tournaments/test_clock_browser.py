@@ -1,5 +1,6 @@
 """The TV clock in Debian's chromium against a real server: counting down, following the
-director's pause, counting on while its server is away and resyncing when it returns.
+director's pause, counting on while its server is away (to 0:00 at most: only the server
+moves the clock to the next row) and resyncing when it returns.
 
 ``manage.py serve`` (daphne and the embedded Celery) runs on a free port with its own SQLite
 file; a tournament of 27 entries is mid-evening on level 4. Screenshots of the TV at
@@ -153,11 +154,12 @@ def test_the_console_clock_on_a_phone(chromium: Browser, served: dict[str, Any])
     page.screenshot(path=str(ARTIFACTS / "console-phone-with-clock.png"), full_page=True)
 
 
-def test_the_tv_plays_the_next_row_while_its_server_is_away(
+def test_the_tv_counts_down_to_0_00_and_waits_for_the_server(
     chromium: Browser, served: dict[str, Any]
 ) -> None:
-    """Level 4 ends while the server is down: the screen starts the break by itself, from
-    the stored end time and the structure it was sent."""
+    """Level 4 ends while the server is down: the screen counts down to 0:00 from the end
+    time it was sent and stays on level 4 (only the server moves the clock on); when the
+    server is back, the state it sends brings the break."""
     director_shell(
         served,
         "from datetime import timedelta\n"
@@ -170,17 +172,36 @@ def test_the_tv_plays_the_next_row_while_its_server_is_away(
     tv.goto(f"{served['base']}/tournaments/tv/{served['token']}/")
     expect(tv.locator('.tv [data-clock="link"]')).to_have_attribute("data-state", "live")
     expect(tv.locator('.tv [data-clock="level"]')).to_have_text("Level 4")
+    # The next break and the rows coming up count down to the instants they were sent.
+    coming = tv.locator('.tv [data-clock="coming"] li')
+    expect(coming.nth(0)).to_contain_text("Break")
+    first = seconds_shown(tv)
+    tv.wait_for_timeout(2100)
+    assert 1 <= first - seconds_shown(tv) <= 3, "the clock does not count down"
     stop(served["process"])
     expect(tv.locator('.tv [data-clock="link"]')).to_have_attribute("data-state", "lost")
-    expect(tv.locator('.tv [data-clock="level"]')).to_have_text("Break", timeout=15_000)
+    expect(tv.locator('.tv [data-clock="time"]')).to_have_text("0:00", timeout=15_000)
+    tv.wait_for_timeout(2000)
+    expect(tv.locator('.tv [data-clock="time"]')).to_have_text("0:00")
+    expect(tv.locator('.tv [data-clock="level"]')).to_have_text("Level 4")
+    expect(tv.locator('.tv [data-clock="bets"]')).to_have_text("100 / 200")
+    expect(tv.locator('.tv [data-clock="next"]')).to_have_text("Break, 15 min")
+    expect(coming.nth(0)).to_contain_text("0:00")
+    expect(tv.locator('.tv [data-clock="status"]')).to_be_hidden()
+    tv.screenshot(path=str(ARTIFACTS / "tv-clock-waiting-1920x1080.png"))
+
+    served["process"] = start_serve(served["env"], served["port"], log=served["log"])
+    expect(tv.locator('.tv [data-clock="link"]')).to_have_attribute(
+        "data-state", "live", timeout=20_000
+    )
+    expect(tv.locator('.tv [data-clock="level"]')).to_have_text("Break")
     assert 14 * 60 < seconds_shown(tv) <= 15 * 60
     expect(tv.locator('.tv [data-clock="next"]')).to_have_text(
         "Level 5: 150 / 300 · Big-blind ante 300"
     )
-    tv.screenshot(path=str(ARTIFACTS / "tv-clock-break-offline-1920x1080.png"))
 
 
-def test_past_the_last_level_the_screen_plays_the_doubled_levels_itself(
+def test_past_the_last_level_the_server_sends_the_doubled_levels(
     chromium: Browser, served: dict[str, Any]
 ) -> None:
     # The last level (400/800, big-blind ante 800) has three seconds left.
@@ -199,9 +220,8 @@ def test_past_the_last_level_the_screen_plays_the_doubled_levels_itself(
     expect(tv.locator('.tv [data-clock="next"]')).to_have_text(
         "Level 9: 800 / 1,600 · Big-blind ante 1,600"
     )
-    # With its server away, the screen goes on to the next level by itself.
-    stop(served["process"])
-    expect(tv.locator('.tv [data-clock="level"]')).to_have_text("Level 9")
+    # The server's sweep stores the next level and sends it: the doubled one.
+    expect(tv.locator('.tv [data-clock="level"]')).to_have_text("Level 9", timeout=15_000)
     expect(tv.locator('.tv [data-clock="bets"]')).to_have_text("800 / 1,600")
     expect(tv.locator('.tv [data-clock="ante"]')).to_have_text("Big-blind ante 1,600")
     expect(tv.locator('.tv [data-clock="next"]')).to_have_text(

@@ -2,7 +2,8 @@
 
 The TV page and the console's clock partial are painted from ``clock_payload`` so they read
 right before (or without) JavaScript; from then on clock.js counts down and re-renders the
-same elements with the same wording.
+same elements with the same wording. Both only word what the payload says: which row is in
+play and which come next, and when, is ``tournaments.clock``'s projection.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from core import amounts
-from tournaments.clock import ClockRow, row_at
 from tournaments.services.clock import clock_payload as read_payload
 
 register = template.Library()
@@ -37,7 +37,7 @@ def clock_time(ms: int | None) -> str:
 @register.filter
 def chips(value: int | None) -> str:
     """A number of chips or money as the clock shows it, grouped the reader's way
-    (``series.amounts``): "10,000", "10 000"."""
+    (``core.amounts``): "10,000", "10 000"."""
     return "–" if value is None else amounts.number(value)
 
 
@@ -83,10 +83,6 @@ def _row(row: dict[str, Any] | None, addon_break: int | None = None) -> str:
     return f"{text} · {ante}" if ante else text
 
 
-# How many rows the TV lists as coming up.
-COMING = 3
-
-
 def _row_parts(row: dict[str, Any], addon_break: int | None) -> dict[str, str]:
     """A row coming up as the TV lists it: its name, and its bets or length below."""
     if row["is_break"]:
@@ -101,18 +97,12 @@ def _row_parts(row: dict[str, Any], addon_break: int | None) -> dict[str, str]:
 
 
 def _coming(clock: dict[str, Any], addon_break: int | None) -> list[dict[str, str]]:
-    """The next rows after the one in play, each with the time until it starts; past the
-    structure's end, its extra levels (``tournaments.clock.row_at``)."""
-    rows = tuple(ClockRow(**{**row, "colour_up": tuple(row["colour_up"])}) for row in clock["rows"])
-    coming = []
-    until = clock["remaining_ms"]
-    for step in range(1, COMING + 1):
-        row = row_at(rows, clock["index"] + step)
-        if row is None:
-            break
-        coming.append({**_row_parts(row.as_dict(), addon_break), "starts_in": clock_time(until)})
-        until += row.minutes * 60_000
-    return coming
+    """The rows coming up as the TV lists them, each with the time until it starts (the
+    payload's ``coming``: past the structure's end, its extra levels)."""
+    return [
+        {**_row_parts(row, addon_break), "starts_in": clock_time(row["starts_in_ms"])}
+        for row in clock["coming"]
+    ]
 
 
 def hand_for_hand_text(hand_for_hand: dict[str, Any] | None) -> str:
