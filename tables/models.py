@@ -167,6 +167,9 @@ class Table(models.Model):
     # A tournament table: the number of the tournament's level in force, set with the stakes
     # of the next hand; a seat's bank refills once for each level it has not been refilled for.
     time_bank_level = models.PositiveIntegerField(default=0)
+    # The level number the stakes above came from, when a tournament set them (null at a
+    # cash table): given with the stakes, copied to each hand dealt at them (``Hand.level``).
+    stakes_level = models.PositiveIntegerField(null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -448,6 +451,9 @@ class Hand(models.Model):
     # ``awards`` (data: tables.i18n.hand_awards) in their reader's language instead.
     summary = models.CharField(max_length=300, blank=True)
     awards = models.JSONField(default=list, blank=True)
+    # The level number the hand's blinds came from, when a tournament set them (null at a
+    # cash table, and for hands dealt before it was kept): the table's ``stakes_level``.
+    level = models.PositiveIntegerField(null=True, blank=True)
     players = models.ManyToManyField(
         settings.AUTH_USER_MODEL, through="HandPlayer", related_name="hands_played"
     )

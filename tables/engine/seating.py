@@ -23,7 +23,7 @@ Two ways to move the button (`ButtonMode`):
   round. Heads-up the button posts the small blind and acts first before the flop, and the
   big blind still goes on to the other player, so at the start of heads-up nobody has it
   twice in a row (TDA 34B). Everyone with chips is dealt in (no waiting for the big blind,
-  no missed blinds), except a late entrant or a moved player seated between the button and
+  no missed blinds; a player sitting out too, blinded away: `DealPlan.absent`), except a late entrant or a moved player seated between the button and
   the small blind, who waits until the button passes (TDA 8 and 10: "dealt in anywhere
   except between the small blind and the button").
 
@@ -71,6 +71,7 @@ __all__ = [
     "deal_in",
     "next_positions",
     "next_straddle_seat",
+    "rebuy_amount",
 ]
 
 
@@ -140,6 +141,8 @@ class DealPlan:
       blinds (set `owes_small` and `owes_big`).
     - `waiting`: seats that could play but are not dealt this hand (they wait for the big
       blind or for the button to pass).
+    - `absent`: seats dealt in while their player sits out (tournaments: their chips play
+      on, posting and folding, blinded away); they stay sitting out.
 
     Every seat dealt in has now played a hand here and owes nothing: the table clears its
     `is_new`, `owes_small` and `owes_big` flags.
@@ -150,6 +153,7 @@ class DealPlan:
     seats: tuple[SeatSpec, ...]
     owe_missed_blinds: tuple[int, ...] = ()
     waiting: tuple[int, ...] = ()
+    absent: tuple[int, ...] = ()
 
     @property
     def button(self) -> int:
@@ -307,6 +311,23 @@ def bomb_pot_vote_passes(votes: int, voters: int) -> bool:
     (False, True, False)
     """
     return voters > 0 and votes >= voters
+
+
+def rebuy_amount(asked: int, stack: int, maximum: int) -> int:
+    """The chips a rebuy of `asked` adds to `stack` at a cash table whose maximum buy-in is
+    `maximum`: the stack after it never passes the maximum, so only what fits is bought
+    (winnings may have brought the stack near it since the rebuy was asked for). RULES.md,
+    Money outside the pot, sets only the house minimum ("usually five times the maximum
+    bet"); a table's maximum buy-in is the house's own cap, on a rebuy as on a buy-in.
+
+    >>> rebuy_amount(300, stack=500, maximum=1000)
+    300
+    >>> rebuy_amount(300, stack=900, maximum=1000)  # won 400 meanwhile: 100 fits
+    100
+    >>> rebuy_amount(300, stack=1200, maximum=1000)  # already above it: nothing
+    0
+    """
+    return max(0, min(asked, maximum - stack))
 
 
 def blind_positions(button: int, players: Sequence[int]) -> tuple[int, int]:
@@ -481,9 +502,11 @@ def _tournament_plan(
     small_blind: int | None,
     waiting: Sequence[int],
 ) -> DealPlan:
+    dealt = [s for s in players if s.number not in waiting]
     return DealPlan(
         positions=positions,
         small_blind=small_blind,
-        seats=tuple(SeatSpec(s.number, s.stack) for s in players if s.number not in waiting),
+        seats=tuple(SeatSpec(s.number, s.stack) for s in dealt),
         waiting=tuple(waiting),
+        absent=tuple(s.number for s in dealt if s.state == Presence.SITTING_OUT),
     )

@@ -1180,6 +1180,28 @@ class Hand:
         They stay in the hand for what they have put in (main pot and the side pots they
         reached), keep the rest of their stack and make no more moves.
         """
+        i = self._check_declare_all_in(seat)
+        start = len(self._records)
+        self._legal = None
+        self._declared[i] = True
+        self._need[i] = False
+        self._records.append(AllInDeclared(seat))
+        if self._actor == i:
+            self._after_move(i)
+        elif self._actor >= 0 and not self._still_needs(self._actor):
+            self._after_move(self._actor)
+        return self._records[start:]
+
+    def can_declare_all_in(self, seat: int) -> bool:
+        """Whether `declare_all_in(seat)` would be accepted."""
+        try:
+            self._check_declare_all_in(seat)
+        except RuleError:
+            return False
+        return True
+
+    def _check_declare_all_in(self, seat: int) -> int:
+        """Validate `declare_all_in(seat)` completely; return the seat's index."""
         if not self._config.all_in_on_timeout:
             raise RuleError(
                 "this table does not treat a timed-out player as all-in",
@@ -1200,16 +1222,7 @@ class Hand:
                 code="nothing_in_pot",
                 params={"seat": seat},
             )
-        start = len(self._records)
-        self._legal = None
-        self._declared[i] = True
-        self._need[i] = False
-        self._records.append(AllInDeclared(seat))
-        if self._actor == i:
-            self._after_move(i)
-        elif self._actor >= 0 and not self._still_needs(self._actor):
-            self._after_move(self._actor)
-        return self._records[start:]
+        return i
 
     def _still_needs(self, j: int) -> bool:
         return self._need[j] and self._next_actor(j) == j

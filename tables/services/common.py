@@ -26,6 +26,7 @@ from django.utils.translation import gettext_lazy as _
 from core.permissions import is_director
 from tables import broadcast, kept_rows, live, rows
 from tables.engine.errors import RuleError
+from tables.engine.seating import rebuy_amount
 from tables.engine.state import Hand as EngineHand
 from tables.engines import engine_file
 from tables.i18n import render, rule_message
@@ -391,9 +392,9 @@ def apply_adding(table: Table, seat: Seat) -> None:
         seat.stack += seat.adding
         seat.adding = 0
         return
-    # Winnings during the hand may have brought the stack near the maximum: the total after
-    # the rebuy never passes it (only what fits is bought).
-    amount = min(seat.adding, max(0, table.max_buy_in - seat.stack))
+    # Winnings during the hand may have brought the stack near the maximum: the engine
+    # says how much of the rebuy still fits.
+    amount = rebuy_amount(seat.adding, seat.stack, table.max_buy_in)
     seat.adding = 0
     if amount == 0:
         return

@@ -96,7 +96,7 @@ def _table_tick(table_id: int, now: datetime) -> bool:
             # its frame was refused), so it decides now, and it stays in.
             new = _bot_turn(table, engine, seat)
         else:
-            new = timeout_move(table, engine, seat)
+            new = timeout_move(engine, seat)
             seat.state = SeatState.SITTING_OUT
             seat.sat_out_reason = TIMED_OUT
             if table.turn_bank_ms(seat):
@@ -142,7 +142,7 @@ def _bot_turn(table: Table, engine: EngineHand, seat: Seat) -> list[Any]:
                 seat.number,
                 frame,
             )
-    return timeout_move(table, engine, seat)
+    return timeout_move(engine, seat)
 
 
 def _bots_back(table: Table, seats: list[Seat]) -> None:
@@ -219,6 +219,7 @@ def _hand_start(table: Table, now: datetime) -> Moved | None:
         secret=deal.secret,
         commitment=deal.commitment,
         started_at=now,
+        level=table.stakes_level,
     )
     HandPlayer.objects.bulk_create(
         HandPlayer(
@@ -230,8 +231,8 @@ def _hand_start(table: Table, now: datetime) -> Moved | None:
         s = by_number[number]
         s.is_new = False
         s.owes_small = s.owes_big = False
-        if not (table.is_tournament and s.state == SeatState.SITTING_OUT):
-            # A tournament deals an absent player in, still sitting out: blinded away.
+        if number not in plan.absent:
+            # The engine deals a tournament's absent player in, still sitting out.
             s.state = SeatState.PLAYING
         rows.save(s, ("is_new", "owes_small", "owes_big", "state"))
     for number in plan.waiting:

@@ -16,11 +16,12 @@ from django.utils.translation import gettext_lazy as _
 
 from tables import kept_rows, live, rows
 from tables.botbrain import run_twice_answer
+from tables.engine.autoplay import show_or_muck, time_out
 from tables.engine.errors import RuleError
 from tables.engine.preactions import KEPT_WHEN_THE_BET_CHANGES, pre_action_move, pre_action_stands
 from tables.engine.records import MOVE_RECORDS, PotAwarded, record_to_json
-from tables.engine.state import Action, Street
 from tables.engine.state import Hand as EngineHand
+from tables.engine.state import Street
 from tables.engine.timebank import bank_left
 from tables.engines import engine_of, engine_to_move
 from tables.i18n import hand_awards
@@ -247,19 +248,11 @@ def bank_after_turn(table: Table, seat: Seat, hand: Hand, now: datetime) -> int 
     return left if left < bank else None
 
 
-def timeout_move(table: Table, engine: EngineHand, seat: Seat) -> list[Any]:
-    """RULES.md: on time-out check if checking is free, else fold (or the house all-in)."""
-    if table.all_in_on_disconnect and not seat.connected:
-        try:
-            return engine.declare_all_in(seat.number)
-        except RuleError:
-            pass
-    legal = engine.legal_actions()
-    if legal.seat is not None and engine.street == Street.SHOWDOWN:
-        return engine.act(seat.number, Action.MUCK)
-    if Action.CHECK in legal.actions:
-        return engine.act(seat.number, Action.CHECK)
-    return engine.act(seat.number, Action.FOLD)
+def timeout_move(engine: EngineHand, seat: Seat) -> list[Any]:
+    """The records of ``seat``'s time-out: the engine says what it becomes
+    (``tables.engine.autoplay``), from the hand's house option and whether the player is
+    still connected."""
+    return time_out(engine, seat.number, disconnected=not seat.connected)
 
 
 def _pre_action_due(table: Table, hand: Hand, engine: EngineHand, seat: Seat) -> list[Any] | None:
@@ -350,18 +343,17 @@ def after_moves(
     while not engine.is_complete and engine.to_act is not None:
         seat = seats[engine.to_act]
         if engine.street == Street.SHOWDOWN:
-            # Cards speak: a hand that could win something is shown; one that cannot is
-            # mucked or shown as its player chose beforehand (Seat.muck_losing), so a
-            # showdown never waits on anybody (the engine says which hands could win).
-            show = engine.showing_could_win(seat.number) or not seat.muck_losing
-            new += engine.act(seat.number, Action.SHOW if show else Action.MUCK)
+            # A showdown never waits on anybody: the engine shows or mucks the hand, from
+            # what its player chose beforehand (Seat.muck_losing).
+            move = show_or_muck(engine, seat.number, muck_losing=seat.muck_losing)
+            new += engine.act(seat.number, move)
         elif seat.leaving or (
             seat.state == SeatState.SITTING_OUT
             and (seat.sat_out_reason == TIMED_OUT or table.is_tournament)
         ):
             # Away: checked when free, else folded, without waiting (a tournament's absent
             # player is dealt in, posts and is blinded away).
-            new += timeout_move(table, engine, seat)
+            new += timeout_move(engine, seat)
         elif (chosen := _pre_action_due(table, hand, engine, seat)) is not None:
             # The player chose this move before their turn: made now, as their own.
             new += chosen

@@ -64,7 +64,8 @@ BOT_NAMES = (
 @dataclass(frozen=True)
 class Stakes:
     """The blinds, ante and (limit) bets a hand is dealt at, and the number of the
-    tournament's level they belong to (the time bank refills once per level)."""
+    tournament's level they belong to (0: none; the time bank refills once per level, and
+    each hand dealt at these stakes keeps the number: ``Hand.level``)."""
 
     small_blind: int
     big_blind: int
@@ -104,12 +105,25 @@ def bot_style_of(user: Any, index: int = 0) -> str:
     return BOT_STYLES[(index + user.pk) % len(BOT_STYLES)]
 
 
+def _stakes_of(table: Table) -> tuple[Any, ...]:
+    """What ``_apply_stakes`` sets on ``table`` (the time bank's level aside)."""
+    return (
+        table.small_blind,
+        table.big_blind,
+        table.ante,
+        table.ante_kind,
+        table.big_bet,
+        table.stakes_level,
+    )
+
+
 def _apply_stakes(table: Table, stakes: Stakes) -> None:
     table.small_blind = stakes.small_blind
     table.big_blind = stakes.big_blind
     table.ante = stakes.ante
     table.ante_kind = stakes.ante_kind if stakes.ante else AnteKind.NONE.value
     table.big_bet = stakes.big_bet
+    table.stakes_level = stakes.level or None
     # Never back: a level the clock takes back and gives again is not refilled twice. A
     # table without a time bank has nothing to refill, and its stakes alone are news.
     if table.time_bank_cap_seconds:
@@ -197,11 +211,10 @@ def _tournament_table(table_id: int) -> Table:
 def table_stakes_set(table_id: int, stakes: Stakes) -> bool:
     """The stakes of the next hand (a hand in play keeps its own); True if they changed."""
     table = _tournament_table(table_id)
-    before = (table.small_blind, table.big_blind, table.ante, table.ante_kind, table.big_bet)
+    before = _stakes_of(table)
     level = table.time_bank_level
     _apply_stakes(table, stakes)
-    after = (table.small_blind, table.big_blind, table.ante, table.ante_kind, table.big_bet)
-    if before == after and level == table.time_bank_level:
+    if before == _stakes_of(table) and level == table.time_bank_level:
         return False
     changed(table)
     return True

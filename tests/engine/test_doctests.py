@@ -11,6 +11,7 @@ import importlib
 import pytest
 
 DOCUMENTED = [
+    "tables.engine.autoplay",
     "tables.engine.cards",
     "tables.engine.config",
     "tables.engine.equity",

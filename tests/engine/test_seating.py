@@ -23,6 +23,7 @@ from tables.engine.seating import (
     SeatStatus,
     deal_in,
     next_positions,
+    rebuy_amount,
 )
 from tables.engine.state import Action, Hand, Street
 
@@ -549,6 +550,50 @@ def test_tournament_deals_in_everyone_with_chips_whatever_they_chose() -> None:
     assert plan.dealt == (1, 2, 3) and plan.owe_missed_blinds == () and plan.waiting == ()
     assert all(not (s.live_post or s.dead_post) for s in plan.seats)
     assert roles(plan) == (3, 1, 2)
+
+
+def test_tournament_deals_an_absent_player_in_still_sitting_out() -> None:
+    # RULES.md, Tournaments: "dead button: each player posts the big and small blind once per round"
+    seats = [
+        SeatStatus(1, 100, SITTING_OUT),
+        SeatStatus(2, 100),
+        SeatStatus(3, 100, SITTING_OUT),
+        SeatStatus(4, 100, WAITING),
+    ]
+    plan = deal_in(
+        seats,
+        previous_button=1,
+        last_small_blind=1,
+        last_big_blind=2,
+        mode=ButtonMode.TOURNAMENT,
+        big_blind=10,
+        small_blind=5,
+    )
+    assert plan is not None
+    assert plan.dealt == (1, 2, 3, 4)
+    assert plan.absent == (1, 3)  # blinded away: the table leaves them sitting out
+    assert roles(plan) == (1, 2, 3)  # seat 3, away, posts the big blind
+    check_against_the_engine(plan)
+
+
+def test_cash_deals_nobody_in_absent() -> None:
+    # RULES.md: "a player who missed blinds posts them (small blind dead, big blind live) or waits."
+    # A cash player away is not dealt in: they miss the blinds instead.
+    seats = [SeatStatus(1, 100, SITTING_OUT), SeatStatus(2, 100), SeatStatus(3, 100)]
+    plan = deal_in(seats, previous_button=3, last_big_blind=2, big_blind=10, small_blind=5)
+    assert plan is not None
+    assert plan.dealt == (2, 3) and plan.absent == ()
+
+
+def test_a_rebuy_buys_only_what_fits_under_the_maximum_buy_in() -> None:
+    # RULES.md, Money outside the pot: "buy-in for a cash table is usually five times the maximum bet (a house minimum)"
+    # The house's maximum caps the stack after a rebuy as it caps a buy-in.
+    assert rebuy_amount(300, stack=500, maximum=1000) == 300
+    assert rebuy_amount(300, stack=700, maximum=1000) == 300  # exactly up to it
+    assert rebuy_amount(300, stack=900, maximum=1000) == 100  # winnings during the hand
+    assert rebuy_amount(300, stack=1000, maximum=1000) == 0
+    assert rebuy_amount(300, stack=1500, maximum=1000) == 0  # never takes chips away
+    assert rebuy_amount(0, stack=0, maximum=1000) == 0
 
 
 def test_next_positions_names_the_player_due_for_the_big_blind() -> None:

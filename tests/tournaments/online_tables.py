@@ -63,7 +63,7 @@ def seat_online(
             game=tournament.event.game,
             structure=tournament.event.structure,
             seat_count=9,
-            stakes=tables.Stakes(small_blind=25, big_blind=50),
+            stakes=tables.Stakes(small_blind=25, big_blind=50, level=1),
             sitters=sitters,
         )
         TournamentTable.objects.create(tournament=tournament, number=number, live_table=table)

@@ -13,21 +13,6 @@ from tables.engine.phh import PhhError, dumps_phhs, hand_to_phh
 from tables.engines import engine_of
 from tables.models import Hand, HandPlayer
 from tournaments.models import Tournament, TournamentTable
-from tournaments.services.clock import clock_rows
-
-
-def _levels(tournament: Tournament) -> dict[tuple[int, int], int]:
-    """Level number by (small blind, big blind): how a hand's blinds name its level."""
-    found: dict[tuple[int, int], int] = {}
-    for row in clock_rows(tournament.blind_structure_id):
-        if row.number is not None:
-            big = (
-                row.small_bet or row.big_blind
-                if tournament.event.structure == "limit"
-                else row.big_blind
-            )
-            found.setdefault((min(row.small_blind, big), big), row.number)
-    return found
 
 
 def tournament_phhs(tournament: Tournament) -> str:
@@ -37,7 +22,6 @@ def tournament_phhs(tournament: Tournament) -> str:
             "live_table_id", "number"
         )
     )
-    levels = _levels(tournament)
     hands = (
         Hand.objects.filter(table_id__in=list(numbers), ended_at__isnull=False)
         .select_related("table")
@@ -52,13 +36,14 @@ def tournament_phhs(tournament: Tournament) -> str:
         names = {
             hp.seat: hp.user.first_name or hp.user.username for hp in hand.handplayer_set.all()
         }
-        config = engine.config
         extra = {
             "players": [names.get(seat, f"seat {seat}") for seat in engine.seats],
             "table": f"{tournament.event.name}, table {numbers[hand.table_id]}",
             "hand": hand.number,
             "event": tournament.event.name,
-            "level": levels.get((config.small_blind or 0, config.big_blind)),
+            # The level the table was given with the hand's stakes; a hand dealt before
+            # tables kept it has none (two levels may share their blinds: no guessing).
+            "level": hand.level,
         }
         try:
             text = hand_to_phh(engine, **extra)
