@@ -15,8 +15,8 @@ from django.utils.translation import gettext_lazy as _
 
 from tables.botbrain import STYLES
 from tables.engine.config import AnteKind, Config, Game, Straddle, Structure
+from tables.engine.deal_in import Presence, SeatStatus, bomb_pot_due, next_straddle_seat
 from tables.engine.preactions import PreAction, PreActionChoice
-from tables.engine.seating import Presence, SeatStatus, bomb_pot_due, next_straddle_seat
 from tables.engine.state import Street
 from tables.engine.timebank import TimeBank
 
@@ -149,7 +149,7 @@ class Table(models.Model):
     # them: ``Hand.start(straddle=..., bomb_pot=...)``). Who may straddle; the bomb pot's
     # ante in big blinds (0: no bomb pots), every how many hands one comes by itself (0:
     # never), and whether the players may vote for one. ``bomb_pot_next``: the host called
-    # one, or the players' vote passed (``tables.engine.seating.bomb_pot_vote_passes``):
+    # one, or the players' vote passed (``tables.engine.deal_in.bomb_pot_vote_passes``):
     # the next hand is a bomb pot.
     straddle = models.CharField(
         max_length=20, choices=STRADDLE_CHOICES, default=Straddle.NONE.value

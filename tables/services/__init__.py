@@ -36,7 +36,7 @@ from tables.services.play import (
     table_act_on_loop,
 )
 from tables.services.preactions import pre_action_set
-from tables.services.seating import (
+from tables.services.seats import (
     bot_user,
     default_buy_ins,
     may_open_table,

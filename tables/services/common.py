@@ -25,8 +25,8 @@ from django.utils.translation import gettext_lazy as _
 
 from core.permissions import is_director
 from tables import broadcast, kept_rows, live, rows
+from tables.engine.deal_in import rebuy_amount
 from tables.engine.errors import RuleError
-from tables.engine.seating import rebuy_amount
 from tables.engine.state import Hand as EngineHand
 from tables.engines import engine_file
 from tables.i18n import render, rule_message

@@ -16,8 +16,8 @@ from django.utils import timezone
 
 from tables import live, rows
 from tables.botbrain import decide
+from tables.engine.deal_in import ButtonMode, deal_in
 from tables.engine.errors import RuleError
-from tables.engine.seating import ButtonMode, deal_in
 from tables.engine.state import Hand as EngineHand
 from tables.engines import engine_to_move
 from tables.fairness import deal_new

@@ -1,7 +1,7 @@
 """The straddle and the bomb pot at a cash table (RULES.md, Home-game options): what the host
 sets, what the players ask for, and what the next deal is told. The engine plays both and
 decides who may straddle (``tables.engine.state.straddle_seat``) and when a vote passes
-(``tables.engine.seating.bomb_pot_vote_passes``).
+(``tables.engine.deal_in.bomb_pot_vote_passes``).
 
 - ``table_forced_bets_set``: the host's options, for the next hand on: who may straddle;
   the bomb pot's ante in big blinds (0: no bomb pots), every how many hands one comes by
@@ -23,8 +23,8 @@ from django.utils.translation import gettext_lazy as _
 
 from tables import rows
 from tables.engine.config import Straddle
+from tables.engine.deal_in import DealPlan, bomb_pot_vote_passes
 from tables.engine.errors import RuleError
-from tables.engine.seating import DealPlan, bomb_pot_vote_passes
 from tables.models import (
     BOMB_POT_ANTE_MAX,
     BOMB_POT_EVERY_MAX,

@@ -19,7 +19,7 @@ from tables.live import table_snapshot_text
 from tables.models import Table
 from tables.notices import notices_take
 from tables.selectors import may_watch
-from tables.services.seating import seat_connection
+from tables.services.seats import seat_connection
 from tables.services.tournament import seat_elsewhere
 
 

@@ -20,7 +20,7 @@ DOCUMENTED = [
     "tables.engine.phh",
     "tables.engine.preactions",
     "tables.engine.records",
-    "tables.engine.seating",
+    "tables.engine.deal_in",
     "tables.engine.state",
     "tables.engine.timebank",
 ]

@@ -20,7 +20,7 @@ from tables.engine.phh import read_hands, replay_entry
 from tables.models import Hand, Seat, SeatState
 from tables.models import Table as LiveTable
 from tables.signals import hand_ended
-from tournaments import seating as rules
+from tournaments import seat_rules as rules
 from tournaments.models import Entry, EntryState, Tournament, TournamentState, TournamentTable
 from tournaments.services import clock, lifecycle, online
 from tournaments.services.seating import balance_threshold

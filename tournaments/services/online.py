@@ -1,6 +1,6 @@
 """Online tournaments: the tournament played on the live tables.
 
-The tournament-night rules (``tournaments.seating``, ``services.seating``, ``results``) run
+The tournament-night rules (``tournaments.seat_rules``, ``services.seating``, ``results``) run
 the tournament; the live tables (``tables.services``, the tournament kind) deal it. The
 two meet at three points:
 
@@ -44,13 +44,13 @@ from django.utils.translation import gettext as _
 from series.models import Player
 from tables import services as tables
 from tables.engine.config import Structure
+from tables.engine.deal_in import ButtonMode, SeatStatus, next_positions
 from tables.engine.records import PotAwarded
-from tables.engine.seating import ButtonMode, SeatStatus, next_positions
 from tables.engines import engine_of
 from tables.models import Hand, Seat
 from tables.models import Table as LiveTable
 from tables.signals import hand_ended
-from tournaments import seating as rules
+from tournaments import seat_rules as rules
 from tournaments.errors import TournamentError
 from tournaments.models import (
     ActionKind,

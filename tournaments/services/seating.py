@@ -1,7 +1,7 @@
 """Seating a tournament played with real cards: the draw, late seats, balancing, breaking
 tables and the final table, as the director carries them out from the console.
 
-The rules are ``tournaments.seating``'s pure functions (TDA 7, 8, 10, 11A, RP-9); this
+The rules are ``tournaments.seat_rules``'s pure functions (TDA 7, 8, 10, 11A, RP-9); this
 module feeds them the tables as they are in the database and applies what they answer:
 
 - ``seating_draw`` seats every registered entry at random (a CSPRNG) when the director
@@ -40,8 +40,8 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from tables.engine.seating import blind_positions
-from tournaments import seating as rules
+from tables.engine.deal_in import blind_positions
+from tournaments import seat_rules as rules
 from tournaments.errors import TournamentError
 from tournaments.models import (
     ActionKind,
@@ -205,7 +205,7 @@ def _seated(tournament: Tournament) -> list[Entry]:
 
 def _blinds(seats: dict[int, int | None], button: int) -> tuple[int | None, int | None]:
     """The small and big blind of the next hand from its button, as the engine places them
-    (``tables.engine.seating.blind_positions``: heads-up the button posts the small blind)."""
+    (``tables.engine.deal_in.blind_positions``: heads-up the button posts the small blind)."""
     players = [seat for seat, entry in seats.items() if entry is not None]
     if not players:
         return None, None

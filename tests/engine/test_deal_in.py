@@ -13,9 +13,7 @@ from dataclasses import replace
 import pytest
 
 from tables.engine.config import Config, Game, Structure
-from tables.engine.errors import RuleError
-from tables.engine.records import BlindPosted, SeatSpec
-from tables.engine.seating import (
+from tables.engine.deal_in import (
     ButtonMode,
     DealPlan,
     Positions,
@@ -25,6 +23,8 @@ from tables.engine.seating import (
     next_positions,
     rebuy_amount,
 )
+from tables.engine.errors import RuleError
+from tables.engine.records import BlindPosted, SeatSpec
 from tables.engine.state import Action, Hand, Street
 
 CONFIG = Config(Game.OMAHA_HI_LO, Structure.POT_LIMIT, big_blind=10)

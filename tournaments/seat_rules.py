@@ -43,7 +43,7 @@ class SeatingError(ValueError):
     >>> tables_needed(10, seats_per_table=1)
     Traceback (most recent call last):
     ...
-    tournaments.seating.SeatingError: a table needs at least 2 seats, not 1
+    tournaments.seat_rules.SeatingError: a table needs at least 2 seats, not 1
     """
 
 

@@ -16,8 +16,8 @@ from typing import TypeVar
 
 import pytest
 
-from tournaments import seating as seating_module
-from tournaments.seating import (
+from tournaments import seat_rules as seating_module
+from tournaments.seat_rules import (
     LateSeat,
     Move,
     SeatAt,
