@@ -23,7 +23,7 @@ deployed:
 Then it plays ``--tournaments`` online tournaments to the end, ``--parallel`` at a time,
 only over HTTP and WebSockets, as people would:
 - the director logs in on the login page, adds the season and each event in the admin,
-  generates a blind structure of one-minute levels (``/tournaments/structures/new/``) and
+  generates a blind structure of one-minute levels (``/tournaments/blind-structures/new/``) and
   raises each level's blinds in the editor (times 1.5 a level, from 50/100 for stacks of
   1000), sets the tournament up (online, rebuys, an add-on at the first break) on its
   settings page, fills seats with house bots and starts it from the console (each console
@@ -764,10 +764,10 @@ class Tournament:
             raise RuntimeError(
                 f"{plan.label}: the event was not added: {done.status} {errors_in(done.body)}"
             )
-        page = await d.get("/tournaments/structures/new/")
+        page = await d.get("/tournaments/blind-structures/new/")
         done = await d.submit(
             page.body,
-            "/tournaments/structures/new/",
+            "/tournaments/blind-structures/new/",
             having="gen-name",
             values={
                 "gen-name": f"{self.event_name} levels",
@@ -782,14 +782,14 @@ class Tournament:
                 "gen-ante_kind": "none",
             },
         )
-        structure = ids_in(r"/tournaments/structures/(\d+)/", done.location)
+        structure = ids_in(r"/tournaments/blind-structures/(\d+)/", done.location)
         if not structure:
             raise RuntimeError(
                 f"{plan.label}: no blind structure: {done.status} {errors_in(done.body)}"
             )
         # Faster: each level's blinds raised in the editor, row by row (the generator's
         # own rise is gentle, and made for evenings, not minutes).
-        page = await d.get(f"/tournaments/structures/{structure[0]}/")
+        page = await d.get(f"/tournaments/blind-structures/{structure[0]}/")
         rows = re.findall(r'<li id="row-(\d+)" class="srow( srow-break)?', page.body)
         levels = [int(row) for row, is_break in rows if not is_break]
         small = float(plan.first_small_blind)
@@ -797,7 +797,7 @@ class Tournament:
             # Round figures, as the chips of later levels are bigger (colour-ups).
             unit = 25 if small < 500 else 100 if small < 5000 else 1000
             blind = int(round(small / unit) * unit)
-            path = f"/tournaments/structures/{structure[0]}/rows/{row}/"
+            path = f"/tournaments/blind-structures/{structure[0]}/rows/{row}/"
             page = await d.get(path + "?edit=1")
             fields = {"small_blind": blind, "big_blind": 2 * blind}
             if plan.structure == "limit":

@@ -85,21 +85,21 @@ STATIC: dict[tuple[str, str], dict[str, tuple[Kind, Good]]] = {
     ("tournaments:console_walk_in_suggest", "GET"): {"name": (text("name", maxlength=100), "a")},
     ("tournaments:register", "POST"): {"next": (IGNORED, "/")},
     ("tournaments:unregister", "POST"): {"next": (IGNORED, "/")},
-    ("tournaments:structure_new", "POST"): {
+    ("tournaments:blind_structure_new", "POST"): {
         "source": (choice("blank", "template", "generate", "copy", "last"), "copy"),
         "structure": (ID, lambda w: str(w.structure.pk)),
         "name": (text("name", maxlength=100), "Copy"),
     },
-    ("tournaments:structure_edit", "POST"): {
+    ("tournaments:blind_structure_edit", "POST"): {
         "op": (choice("add-level", "add-break", "settings", "delete"), "add-level")
     },
-    ("tournaments:structure_edit", "GET"): {
+    ("tournaments:blind_structure_edit", "GET"): {
         "preview_start": (Kind("date"), "2030-01-01T19:00"),
         "preview_players": (number(2, 1000), "20"),
         "preview_stack": (number(1, 10_000_000), "5000"),
     },
-    ("tournaments:structure_row", "GET"): {"edit": (IGNORED, "1")},
-    ("tournaments:structure_row", "POST"): {
+    ("tournaments:blind_structure_row", "GET"): {"edit": (IGNORED, "1")},
+    ("tournaments:blind_structure_row", "POST"): {
         "op": (choice("save", "remove", "up", "down", "add-level", "add-break"), "down")
     },
     ("tournaments:clock_adjust", "POST"): {
@@ -276,7 +276,8 @@ def extra_pages(world: World) -> list[str]:
         reverse("tournaments:detail", args=[world.online.pk]),
         reverse("tables:table_host", args=[world.private_table.pk]),
         reverse("series:event", args=[world.next_event.pk]),
-        reverse("tournaments:structure_row", args=[world.structure.pk, world.row.pk]) + "?edit=1",
+        reverse("tournaments:blind_structure_row", args=[world.structure.pk, world.row.pk])
+        + "?edit=1",
     ]
 
 

@@ -195,7 +195,7 @@ class TournamentForm(forms.ModelForm):
     def _addon_level(tournament: Tournament) -> int | None:
         if tournament.addon_at_break is None:
             return None
-        rows = selectors.structure_rows(tournament)
+        rows = selectors.blind_structure_rows(tournament)
         numbers = dict(
             zip((row.position for row in rows), selectors.level_numbers(rows), strict=True)
         )

@@ -65,7 +65,7 @@ class BlindStructure(models.Model):
     @property
     def description_text(self) -> str:
         """The description in the reader's language: a built-in template's is stored as
-        its English message id (``tournaments.structures.BUILTIN_TEMPLATES``); one that a
+        its English message id (``tournaments.blind_structures.BUILTIN_TEMPLATES``); one that a
         director wrote, or edited in the admin, shows as written."""
         if self.is_template and self.description:
             return gettext(self.description)

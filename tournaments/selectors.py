@@ -36,7 +36,7 @@ PLACE_STATES = (EntryState.REGISTERED, EntryState.PLAYING)
 LIVE_STATES = (EntryState.REGISTERED, EntryState.WAITING, EntryState.PLAYING)
 
 
-def structure_rows(tournament: Tournament) -> list[StructureLevel]:
+def blind_structure_rows(tournament: Tournament) -> list[StructureLevel]:
     """The rows of the tournament's structure in clock order, breaks included."""
     return list(tournament.blind_structure.levels.order_by("position"))
 
@@ -64,7 +64,7 @@ def current_row(
     storing the change is a moment late."""
     if not tournament.is_started:
         return None
-    rows = structure_rows(tournament) if rows is None else rows
+    rows = blind_structure_rows(tournament) if rows is None else rows
     if not rows:
         return None
     index = clock.position(tournament, clock.rows_from(rows), now or timezone.now()).index
@@ -80,7 +80,7 @@ def current_level_number(
     start. A rule "until level N" holds while this is at most N."""
     if not tournament.is_started:
         return 0
-    rows = structure_rows(tournament) if rows is None else rows
+    rows = blind_structure_rows(tournament) if rows is None else rows
     return clock.current_level_number(tournament, clock.rows_from(rows), now or timezone.now())
 
 
@@ -189,7 +189,7 @@ def actions_recent(tournament: Tournament, limit: int = 30) -> QuerySet[Tourname
 def structure_table(tournament: Tournament) -> list[dict[str, object]]:
     """The structure as the pages show it: each row with its level number (None for a
     break), whether the clock is on it, and whether it is the add-on break."""
-    rows = structure_rows(tournament)
+    rows = blind_structure_rows(tournament)
     current = current_row(tournament, rows)
     table: list[dict[str, object]] = []
     for row, number in zip(rows, level_numbers(rows), strict=True):

@@ -1,6 +1,7 @@
 """URLs of the tournaments: each view module lists its own."""
 
 from tournaments.views import (
+    blind_structures,
     clock,
     console,
     console_chips,
@@ -9,14 +10,13 @@ from tournaments.views import (
     lobby,
     pages,
     sheets,
-    structures,
 )
 
 app_name = "tournaments"
 
 urlpatterns = [
     *pages.urlpatterns,
-    *structures.urlpatterns,
+    *blind_structures.urlpatterns,
     *clock.urlpatterns,
     *console.urlpatterns,
     *console_ops.urlpatterns,

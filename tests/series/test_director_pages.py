@@ -35,8 +35,8 @@ SAMPLE_KWARGS: dict[str, dict[str, object] | Callable[[], dict[str, object]]] = 
     "tournaments:edit": _tournament_kwargs,
     "tournaments:console": _tournament_kwargs,
     # The first built-in blind structure and its first row (data migration tournaments 0002).
-    "tournaments:structure_edit": {"structure_id": 1},
-    "tournaments:structure_row": {"structure_id": 1, "row_id": 1},
+    "tournaments:blind_structure_edit": {"structure_id": 1},
+    "tournaments:blind_structure_row": {"structure_id": 1, "row_id": 1},
     "tournaments:console_seating": _tournament_kwargs,
     "tournaments:console_results": _tournament_kwargs,
     "tournaments:console_online": _tournament_kwargs,

@@ -24,11 +24,14 @@ from tests.tournaments.clock_helpers import CLOCK_ROWS, T0, structure_with
 from tests.tournaments.factories import HOME_CHIPS, make_user, start
 from tests.tournaments.online_tables import online_night_open
 from tournaments import broadcast
+from tournaments.blind_structures import Row
 from tournaments.models import BlindStructure, Entry, Tournament, TournamentState
+from tournaments.services.blind_structures import (
+    blind_structure_create,
+    blind_structure_templates_install,
+)
 from tournaments.services.clock import clock_start
-from tournaments.services.structures import structure_create, structure_templates_install
 from tournaments.signals import tournament_finished, tournament_reopened
-from tournaments.structures import Row
 
 
 @pytest.fixture
@@ -143,7 +146,7 @@ def running_now(clock_tournament: Tournament, director: User) -> Tournament:
 def builtin_templates(db: None) -> list[BlindStructure]:
     """The built-in templates (the data migration made them; a flushed database gets them
     back, since the installer is idempotent)."""
-    structure_templates_install()
+    blind_structure_templates_install()
     return list(BlindStructure.objects.filter(is_template=True).order_by("pk"))
 
 
@@ -151,7 +154,7 @@ def builtin_templates(db: None) -> list[BlindStructure]:
 def home_structure(director: User) -> BlindStructure:
     """The director's own small pot-limit structure: three levels, a break that colours up
     the 25s, two more levels."""
-    return structure_create(
+    return blind_structure_create(
         by=director,
         name="Tuesday PLO8",
         chip_set=HOME_CHIPS,
@@ -168,7 +171,7 @@ def home_structure(director: User) -> BlindStructure:
 
 @pytest.fixture
 def limit_structure(director: User) -> BlindStructure:
-    return structure_create(
+    return blind_structure_create(
         by=director,
         name="Limit night",
         for_limit=True,

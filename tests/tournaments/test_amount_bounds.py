@@ -23,7 +23,8 @@ from series.models import Event, Player, Result
 from series.result_forms import CorrectionRowForm
 from tests.tournaments.factories import start
 from tests.tournaments.settings_form import form_data
-from tournaments import structures as pure
+from tournaments import blind_structures as pure
+from tournaments.blind_structure_forms import GeneratorForm, RowForm
 from tournaments.errors import TournamentError
 from tournaments.forms import RebuyForm
 from tournaments.models import (
@@ -36,7 +37,6 @@ from tournaments.models import (
     TournamentAction,
 )
 from tournaments.services import entries, lifecycle
-from tournaments.structure_forms import GeneratorForm, RowForm
 
 MONEY_OVER = str(amounts.MONEY_MAX + 1)
 CHIPS_OVER = str(amounts.CHIPS_MAX + 1)

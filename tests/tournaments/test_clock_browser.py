@@ -80,9 +80,11 @@ def test_the_tv_clock_counts_follows_and_survives_its_server(
     expect(tv.locator('.tv [data-clock="bets"]')).to_have_text("100 / 200")
     expect(tv.locator('.tv [data-clock="players"]')).to_have_text("18 of 27")
     expect(tv.locator('.tv [data-clock="chip-race"]')).to_contain_text("25")
-    first = seconds_shown(tv)
+    first, since = seconds_shown(tv), time.monotonic()
     tv.wait_for_timeout(2100)
-    assert 1 <= first - seconds_shown(tv) <= 3, "the clock does not count down"
+    # As many seconds as went by (a busy machine may give the page more than 2.1 s).
+    counted, went_by = first - seconds_shown(tv), time.monotonic() - since
+    assert 1 <= counted <= went_by + 1, f"the clock counted {counted} s in {went_by:.1f} s"
     tv.screenshot(path=str(ARTIFACTS / "tv-clock-1920x1080.png"))
 
     phone = chromium.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
@@ -175,9 +177,11 @@ def test_the_tv_counts_down_to_0_00_and_waits_for_the_server(
     # The next break and the rows coming up count down to the instants they were sent.
     coming = tv.locator('.tv [data-clock="coming"] li')
     expect(coming.nth(0)).to_contain_text("Break")
-    first = seconds_shown(tv)
+    first, since = seconds_shown(tv), time.monotonic()
     tv.wait_for_timeout(2100)
-    assert 1 <= first - seconds_shown(tv) <= 3, "the clock does not count down"
+    # As many seconds as went by (a busy machine may give the page more than 2.1 s).
+    counted, went_by = first - seconds_shown(tv), time.monotonic() - since
+    assert 1 <= counted <= went_by + 1, f"the clock counted {counted} s in {went_by:.1f} s"
     stop(served["process"])
     expect(tv.locator('.tv [data-clock="link"]')).to_have_attribute("data-state", "lost")
     expect(tv.locator('.tv [data-clock="time"]')).to_have_text("0:00", timeout=15_000)

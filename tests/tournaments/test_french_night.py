@@ -27,7 +27,7 @@ from tests.tournaments.factories import seat
 from tournaments.errors import TournamentError
 from tournaments.models import BlindStructure, Entry, EntryState, Tournament
 from tournaments.services import entries, results
-from tournaments.services.structures import structure_templates_install
+from tournaments.services.blind_structures import blind_structure_templates_install
 
 FRENCH = {"HTTP_ACCEPT_LANGUAGE": "fr"}
 # English a French page showed, whatever its case on screen ("PRIZE POOL" is CSS's).
@@ -173,10 +173,12 @@ def test_french_amounts_and_names_read_as_french_writes_them() -> None:
 
 
 def test_the_built_in_structures_are_described_in_french(director_client: Client, db: None) -> None:
-    structure_templates_install()
+    blind_structure_templates_install()
     template = BlindStructure.objects.get(name="Home series PLO8", is_template=True)
     english = template.description
-    _html, text = french(director_client, reverse("tournaments:structure_edit", args=[template.pk]))
+    _html, text = french(
+        director_client, reverse("tournaments:blind_structure_edit", args=[template.pk])
+    )
     assert english not in text
     assert "10\u00a0000 jetons" in text
     with translation.override("fr"):

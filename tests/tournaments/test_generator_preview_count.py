@@ -22,7 +22,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 def generate(client: Client, *, players: int, stack: int, name: str = "Proposed") -> str:
     response = client.post(
-        reverse("tournaments:structure_new"),
+        reverse("tournaments:blind_structure_new"),
         {
             "source": "generate",
             "gen-name": name,
@@ -74,7 +74,7 @@ def test_the_typed_field_stays_while_the_director_edits(
     structure = BlindStructure.objects.get(name="Proposed")
     # An edit without JavaScript comes back to the editor's plain address.
     director_client.post(editor, {"op": "add-level"})
-    page = director_client.get(reverse("tournaments:structure_edit", args=[structure.pk]))
+    page = director_client.get(reverse("tournaments:blind_structure_edit", args=[structure.pk]))
     assert "For 23 players of 5,000 chips" in text(page.content.decode())
     rows = director_client.post(editor, {"op": "add-level"}, **HTMX).content.decode()
     assert "For 23 players of 5,000 chips" in text(rows)
@@ -95,5 +95,7 @@ def test_another_structure_keeps_the_next_events_field(
     director_client: Client, next_event_of_forty: None, home_structure: BlindStructure
 ) -> None:
     generate(director_client, players=23, stack=5000)
-    page = director_client.get(reverse("tournaments:structure_edit", args=[home_structure.pk]))
+    page = director_client.get(
+        reverse("tournaments:blind_structure_edit", args=[home_structure.pk])
+    )
     assert "For 40 players of 10,000 chips" in text(page.content.decode())

@@ -5,7 +5,7 @@ deploy for every page that offers a structure (the tournament settings, the admi
 editor), and no page has to write while it reads. It is idempotent: a template whose name
 is already stored is left alone (a director may have adjusted it in the admin), so running
 it again, or after a database was filled by other means, creates only what is missing.
-The rows are the pure data of ``tournaments.structures.BUILTIN_TEMPLATES``, written with
+The rows are the pure data of ``tournaments.blind_structures.BUILTIN_TEMPLATES``, written with
 the historical models through the same installer the tests use.
 """
 
@@ -15,9 +15,9 @@ from django.db import migrations
 
 
 def install(apps: Any, schema_editor: Any) -> None:
-    from tournaments.services.structures import structure_templates_install
+    from tournaments.services.blind_structures import blind_structure_templates_install
 
-    structure_templates_install(
+    blind_structure_templates_install(
         apps.get_model("tournaments", "BlindStructure"),
         apps.get_model("tournaments", "StructureLevel"),
     )

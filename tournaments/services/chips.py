@@ -118,7 +118,7 @@ def race_allowance(
     total: one chip of the smallest colour left after each, for each of ``entries``."""
     if not tournament.is_started:
         return 0
-    rows = selectors.structure_rows(tournament) if rows is None else rows
+    rows = selectors.blind_structure_rows(tournament) if rows is None else rows
     clock_rows = clock.rows_from(rows)
     if not clock_rows:
         return 0

@@ -38,8 +38,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from core.permissions import is_director
+from tournaments import blind_structures as pure
 from tournaments import broadcast, payouts, selectors
-from tournaments import structures as pure
 from tournaments.clock import (
     MOST_CHIPS,
     ClockRow,
@@ -671,7 +671,7 @@ def _check_minutes(minutes: Any) -> int:
 
 
 def _check_rows(tournament: Tournament, levels: _Levels, index: int) -> None:
-    """The rules of a structure (``tournaments.structures``) for the row a change wrote:
+    """The rules of a structure (``tournaments.blind_structures``) for the row a change wrote:
     the rows the director already had are played as they are."""
     structure = BlindStructure.objects.only("for_limit", "chip_set").get(
         pk=tournament.blind_structure_id
@@ -821,7 +821,7 @@ def clock_level_add(
     Without ``minutes`` it lasts as long as the last level before it. The level numbers
     after it go up by one; the rules counted in levels ("late registration until level 4")
     keep their number, as announced. Refused, changing nothing, when the level breaks a
-    rule of structures (``tournaments.structures``: blinds the chips in play cannot make,
+    rule of structures (``tournaments.blind_structures``: blinds the chips in play cannot make,
     an ante above the small blind ...).
     """
     amounts = [_chips(small_blind), _chips(big_blind), _chips(ante)]
@@ -850,7 +850,7 @@ def clock_level_add(
                 length,
                 ante=amounts[2],
                 ante_kind=kind,
-                # Only a limit game's levels carry bets (``structures._normalised``).
+                # Only a limit game's levels carry bets (``blind_structures._normalised``).
                 small_bet=bets[0] if limit else None,
                 big_bet=bets[1] if limit else None,
             ),

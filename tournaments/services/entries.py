@@ -149,7 +149,7 @@ def registration_refusal(
         return _("This tournament is over.")
     if not tournament.is_started:
         return None
-    rows = selectors.structure_rows(tournament) if rows is None else rows
+    rows = selectors.blind_structure_rows(tournament) if rows is None else rows
     until = tournament.late_registration_until_level
     if until is None:
         return _("The tournament has started and takes no late registrations.")
@@ -471,7 +471,7 @@ def rebuy_refusal(
         return _("Rebuys start with the tournament.")
     if entry.state != EntryState.PLAYING:
         return _not_playing_message(entry)
-    rows = selectors.structure_rows(tournament) if rows is None else rows
+    rows = selectors.blind_structure_rows(tournament) if rows is None else rows
     if not _level_rule(tournament, tournament.rebuy_until_level, rows):
         return _("Rebuys ended with level %(level)s.") % {"level": tournament.rebuy_until_level}
     if entry.rebuys >= tournament.rebuys_allowed:
@@ -545,7 +545,7 @@ def reentry_refusal(
         return _("Re-entries start with the tournament.")
     if entry.state != EntryState.OUT:
         return _("%(name)s is not out.") % {"name": entry.player.name}
-    rows = selectors.structure_rows(tournament) if rows is None else rows
+    rows = selectors.blind_structure_rows(tournament) if rows is None else rows
     if not _level_rule(tournament, tournament.reentry_until_level, rows):
         return _("Re-entry closed at the end of level %(level)s.") % {
             "level": tournament.reentry_until_level
@@ -618,7 +618,7 @@ def addon_refusal(
         return _not_playing_message(entry)
     if entry.addon:
         return _("%(name)s has already taken the add-on.") % {"name": entry.player.name}
-    rows = selectors.structure_rows(tournament) if rows is None else rows
+    rows = selectors.blind_structure_rows(tournament) if rows is None else rows
     row = selectors.current_row(tournament, rows)
     if row is None or row.position != tournament.addon_at_break:
         numbers = dict(zip((r.position for r in rows), selectors.level_numbers(rows), strict=True))

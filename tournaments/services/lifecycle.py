@@ -218,7 +218,7 @@ def _validate(tournament: Tournament) -> None:
             field="bounty",
         )
 
-    rows = selectors.structure_rows(tournament)
+    rows = selectors.blind_structure_rows(tournament)
     levels = selectors.level_count(rows)
     if levels == 0:
         raise TournamentError(

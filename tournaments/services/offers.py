@@ -77,7 +77,7 @@ def offers_for(
     if not mine:
         return []
     newest = mine[0]
-    rows = selectors.structure_rows(tournament) if rows is None else rows
+    rows = selectors.blind_structure_rows(tournament) if rows is None else rows
     offers: list[Offer] = []
     if newest.state == EntryState.PLAYING:
         if entries.rebuy_refusal(tournament, newest, rows) is None:

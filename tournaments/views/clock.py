@@ -33,13 +33,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from core import request_values
 from core.permissions import is_director
+from tournaments.blind_structures import MAX_MINUTES
 from tournaments.clock import MOST_CHIPS
 from tournaments.errors import TournamentError
 from tournaments.models import Tournament, TvTheme
 from tournaments.permissions import director_required
 from tournaments.services import clock as clock_services
 from tournaments.services import tv as tv_services
-from tournaments.structures import MAX_MINUTES
 from tournaments.views.console import console_context
 from tournaments.views.once import console_action, once
 

@@ -91,7 +91,7 @@ STATE_ORDER = {
 
 def _entry_rows(tournament: Tournament) -> list[dict[str, Any]]:
     """Each entry with the buttons the services would accept now."""
-    rows = selectors.structure_rows(tournament)
+    rows = selectors.blind_structure_rows(tournament)
     late_open = entries.late_refusal(tournament, rows) is None
     listed = [
         entry

@@ -24,7 +24,7 @@ from tournaments.errors import TournamentError
 from tournaments.models import LevelKind, Tournament, TournamentState
 from tournaments.permissions import director_required, is_director
 from tournaments.services import results
-from tournaments.services.structures import duration_text
+from tournaments.services.blind_structures import duration_text
 
 # The papers a sheet prints on: ``?paper=`` value to the CSS ``@page`` size.
 PAPERS = {"a4": "A4", "letter": "letter"}

@@ -14,7 +14,7 @@ from django.urls import reverse
 from series.models import Season
 from tests.tournaments.factories import make_tournament
 from tournaments.models import BlindStructure, StructureLevel
-from tournaments.services import structures as services
+from tournaments.services import blind_structures as services
 
 pytestmark = pytest.mark.django_db
 
@@ -22,18 +22,18 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 def edit_url(structure: BlindStructure) -> str:
-    return reverse("tournaments:structure_edit", args=[structure.pk])
+    return reverse("tournaments:blind_structure_edit", args=[structure.pk])
 
 
 def row_url(structure: BlindStructure, position: int) -> str:
     level = structure.levels.get(position=position)
-    return reverse("tournaments:structure_row", args=[structure.pk, level.pk])
+    return reverse("tournaments:blind_structure_row", args=[structure.pk, level.pk])
 
 
 def blinds(structure: BlindStructure) -> list[str]:
     return [
         "break" if row.is_break else f"{row.small_blind}/{row.big_blind}"
-        for row in services.structure_rows(structure)
+        for row in services.blind_structure_rows(structure)
     ]
 
 
@@ -52,8 +52,8 @@ def test_players_get_403_on_every_structure_page_and_action(
 ) -> None:
     before = blinds(home_structure)
     for url in [
-        reverse("tournaments:structure_list"),
-        reverse("tournaments:structure_new"),
+        reverse("tournaments:blind_structure_list"),
+        reverse("tournaments:blind_structure_new"),
         edit_url(home_structure),
         row_url(home_structure, 1),
     ]:
@@ -61,7 +61,7 @@ def test_players_get_403_on_every_structure_page_and_action(
         assert player_client.post(url, {"op": "remove"}, **HTMX).status_code == 403
     assert (
         player_client.post(
-            reverse("tournaments:structure_new"), {"source": "blank", "blank-name": "Mine"}
+            reverse("tournaments:blind_structure_new"), {"source": "blank", "blank-name": "Mine"}
         ).status_code
         == 403
     )
@@ -70,13 +70,13 @@ def test_players_get_403_on_every_structure_page_and_action(
 
 
 def test_anonymous_visitors_are_sent_to_log_in(client: Client) -> None:
-    response = client.get(reverse("tournaments:structure_list"))
+    response = client.get(reverse("tournaments:blind_structure_list"))
     assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
 
 
 def test_the_director_dashboard_links_to_the_structures(director_client: Client) -> None:
     page = director_client.get(reverse("director_dashboard")).content.decode()
-    assert reverse("tournaments:structure_list") in page
+    assert reverse("tournaments:blind_structure_list") in page
 
 
 # The list and the new page ------------------------------------------------------------------
@@ -85,7 +85,7 @@ def test_the_director_dashboard_links_to_the_structures(director_client: Client)
 def test_the_list_shows_the_templates_and_the_directors_structures(
     director_client: Client, builtin_templates: list[BlindStructure], home_structure: BlindStructure
 ) -> None:
-    page = text(director_client.get(reverse("tournaments:structure_list")))
+    page = text(director_client.get(reverse("tournaments:blind_structure_list")))
     assert "Your structures" in page and "Tuesday PLO8" in page
     assert "Built-in templates" in page
     for name in ("Home series PLO8", "Limit Omaha/8", "Turbo"):
@@ -97,9 +97,9 @@ def test_the_list_offers_the_structure_used_last_time(
     director: User, director_client: Client, home_structure: BlindStructure, long_season: Season
 ) -> None:
     make_tournament(long_season, home_structure, by=director, starts_in=-timedelta(days=7))
-    page = text(director_client.get(reverse("tournaments:structure_list")))
+    page = text(director_client.get(reverse("tournaments:blind_structure_list")))
     assert "Copy the one we used last time (Tuesday PLO8)" in page
-    response = director_client.post(reverse("tournaments:structure_new"), {"source": "last"})
+    response = director_client.post(reverse("tournaments:blind_structure_new"), {"source": "last"})
     copy = BlindStructure.objects.get(name="Copy of Tuesday PLO8")
     assert response.status_code == 302 and response["Location"] == edit_url(copy)
     assert blinds(copy) == blinds(home_structure)
@@ -107,7 +107,7 @@ def test_the_list_offers_the_structure_used_last_time(
 
 def test_copy_last_used_without_any_tournament_says_so(director_client: Client) -> None:
     response = director_client.post(
-        reverse("tournaments:structure_new"), {"source": "last"}, follow=True
+        reverse("tournaments:blind_structure_new"), {"source": "last"}, follow=True
     )
     assert "No tournament has used a structure yet." in text(response)
 
@@ -115,7 +115,7 @@ def test_copy_last_used_without_any_tournament_says_so(director_client: Client) 
 def test_the_new_page_offers_four_ways_to_start(
     director_client: Client, builtin_templates: list[BlindStructure]
 ) -> None:
-    page = text(director_client.get(reverse("tournaments:structure_new")))
+    page = text(director_client.get(reverse("tournaments:blind_structure_new")))
     for heading in (
         "Start from a template",
         "The one we used last time",
@@ -127,7 +127,7 @@ def test_the_new_page_offers_four_ways_to_start(
 
 def test_a_blank_structure_from_the_form(director: User, director_client: Client) -> None:
     response = director_client.post(
-        reverse("tournaments:structure_new"),
+        reverse("tournaments:blind_structure_new"),
         {
             "source": "blank",
             "blank-name": "Fresh",
@@ -146,7 +146,7 @@ def test_a_copy_of_a_template_from_the_form(
 ) -> None:
     template = next(t for t in builtin_templates if t.name == "Turbo")
     director_client.post(
-        reverse("tournaments:structure_new"),
+        reverse("tournaments:blind_structure_new"),
         {"source": "template", "template-structure": template.pk, "template-name": "Fast one"},
     )
     assert blinds(BlindStructure.objects.get(name="Fast one")) == blinds(template)
@@ -154,7 +154,7 @@ def test_a_copy_of_a_template_from_the_form(
 
 def test_the_generator_form_creates_a_proposal(director_client: Client) -> None:
     response = director_client.post(
-        reverse("tournaments:structure_new"),
+        reverse("tournaments:blind_structure_new"),
         {
             "source": "generate",
             "gen-name": "Proposed",
@@ -177,7 +177,7 @@ def test_the_generator_form_creates_a_proposal(director_client: Client) -> None:
 def test_the_generator_refuses_a_stack_the_chips_cannot_make(director_client: Client) -> None:
     before = BlindStructure.objects.count()
     response = director_client.post(
-        reverse("tournaments:structure_new"),
+        reverse("tournaments:blind_structure_new"),
         {
             "source": "generate",
             "gen-name": "Odd",
@@ -466,7 +466,7 @@ def test_renaming_and_a_bad_chip_set(
 
 def test_deleting_a_structure(director_client: Client, home_structure: BlindStructure) -> None:
     response = director_client.post(edit_url(home_structure), {"op": "delete"})
-    assert response["Location"] == reverse("tournaments:structure_list")
+    assert response["Location"] == reverse("tournaments:blind_structure_list")
     assert not BlindStructure.objects.filter(pk=home_structure.pk).exists()
     assert not StructureLevel.objects.filter(structure_id=home_structure.pk).exists()
 
@@ -475,6 +475,23 @@ def test_a_row_of_another_structure_is_404(
     director_client: Client, home_structure: BlindStructure, limit_structure: BlindStructure
 ) -> None:
     other = limit_structure.levels.get(position=1)
-    url = reverse("tournaments:structure_row", args=[home_structure.pk, other.pk])
+    url = reverse("tournaments:blind_structure_row", args=[home_structure.pk, other.pk])
     assert director_client.post(url, {"op": "remove"}).status_code == 404
     assert limit_structure.levels.filter(pk=other.pk).exists()
+
+
+def test_the_old_addresses_of_the_blind_structures_send_the_browser_on(director_client) -> None:  # type: ignore[no-untyped-def]
+    for old, new in (
+        ("/tournaments/structures/", "/tournaments/blind-structures/"),
+        (
+            "/tournaments/structures/new/?source=copy",
+            "/tournaments/blind-structures/new/?source=copy",
+        ),
+        ("/tournaments/structures/7/", "/tournaments/blind-structures/7/"),
+        (
+            "/tournaments/structures/7/rows/9/?edit=1",
+            "/tournaments/blind-structures/7/rows/9/?edit=1",
+        ),
+    ):
+        response = director_client.get(old)
+        assert response.status_code == 301 and response["Location"] == new

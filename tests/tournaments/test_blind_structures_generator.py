@@ -1,4 +1,4 @@
-"""The structure generator (`tournaments.structures.generate`): blinds the chip set can make,
+"""The structure generator (`tournaments.blind_structures.generate`): blinds the chip set can make,
 antes never above the small blind, about 1.25-1.5x a level, and a finish near the target."""
 
 from __future__ import annotations
@@ -7,12 +7,12 @@ import math
 
 import pytest
 
-from tournaments.structures import (
+from tournaments.blind_structures import (
     FINISH_AT_BIG_BLINDS,
     RUN_ON_TO_BIG_BLINDS,
     Ante,
+    BlindStructureError,
     Row,
-    StructureError,
     check_rows,
     chips_in_play,
     generate,
@@ -177,7 +177,7 @@ def test_bad_generator_settings_are_refused(settings: dict[str, object], message
         "hours": 4,
         "chip_set": HOME_CHIPS,
     }
-    with pytest.raises(StructureError) as caught:
+    with pytest.raises(BlindStructureError) as caught:
         generate(**{**base, **settings})  # type: ignore[arg-type]
     assert message in str(caught.value)
 

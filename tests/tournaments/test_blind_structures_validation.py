@@ -1,4 +1,4 @@
-"""The rules of a blind structure (`tournaments.structures`): each bad row is refused with a
+"""The rules of a blind structure (`tournaments.blind_structures`): each bad row is refused with a
 message that names the row, and level numbers never count breaks."""
 
 from __future__ import annotations
@@ -7,11 +7,11 @@ import doctest
 
 import pytest
 
-from tournaments import structures
-from tournaments.structures import (
+from tournaments import blind_structures
+from tournaments.blind_structures import (
     Ante,
+    BlindStructureError,
     Row,
-    StructureError,
     check_rows,
     chips_in_play,
     level_numbers,
@@ -28,7 +28,7 @@ def messages(rows: list[Row], *, for_limit: bool = False, chips: tuple[int, ...]
 
 
 def test_the_module_examples_hold() -> None:
-    result = doctest.testmod(structures)
+    result = doctest.testmod(blind_structures)
     assert result.attempted > 0
     assert result.failed == 0
 
@@ -190,7 +190,7 @@ def test_a_colour_up_leaves_a_chip_in_play() -> None:
 
 def test_check_rows_raises_every_problem_with_its_row() -> None:
     rows = [Row.level(25, 50, minutes=0), Row.pause(10), Row.level(100, 50)]
-    with pytest.raises(StructureError) as caught:
+    with pytest.raises(BlindStructureError) as caught:
         check_rows(rows, for_limit=False)
     assert [(p.index, p.field) for p in caught.value.problems] == [
         (0, "minutes"),
@@ -231,9 +231,9 @@ def test_chips_in_play_change_after_each_colour_up() -> None:
 def test_a_chip_set_is_read_from_what_a_director_types() -> None:
     assert parse_chip_set(" 1000, 25,100 500 ") == (25, 100, 500, 1000)
     assert parse_chip_set("") == ()
-    with pytest.raises(StructureError, match="abc is not a chip value"):
+    with pytest.raises(BlindStructureError, match="abc is not a chip value"):
         parse_chip_set("25, abc")
-    with pytest.raises(StructureError, match="only once"):
+    with pytest.raises(BlindStructureError, match="only once"):
         parse_chip_set("25, 25")
-    with pytest.raises(StructureError, match="above 0"):
+    with pytest.raises(BlindStructureError, match="above 0"):
         parse_chip_set("0, 25")

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
+from tournaments.blind_structures import BUILTIN_TEMPLATES, check_rows
 from tournaments.models import BlindStructure
-from tournaments.services import structures as services
-from tournaments.structures import BUILTIN_TEMPLATES, check_rows
+from tournaments.services import blind_structures as services
 
 pytestmark = pytest.mark.django_db
 
 
 def rows_of(name: str) -> list:  # type: ignore[type-arg]
-    return services.structure_rows(BlindStructure.objects.get(name=name, is_template=True))
+    return services.blind_structure_rows(BlindStructure.objects.get(name=name, is_template=True))
 
 
 def test_the_templates_exist(builtin_templates: list[BlindStructure]) -> None:
@@ -22,7 +22,7 @@ def test_the_templates_exist(builtin_templates: list[BlindStructure]) -> None:
 
 
 def test_installing_again_creates_nothing(builtin_templates: list[BlindStructure]) -> None:
-    assert services.structure_templates_install() == 0
+    assert services.blind_structure_templates_install() == 0
     assert BlindStructure.objects.filter(is_template=True).count() == len(BUILTIN_TEMPLATES)
 
 
@@ -60,7 +60,7 @@ def test_the_turbo_has_short_levels(builtin_templates: list[BlindStructure]) -> 
 
 
 def test_the_templates_are_offered_to_copy(builtin_templates: list[BlindStructure]) -> None:
-    offered = list(services.structures_templates())
+    offered = list(services.blind_structures_templates())
     assert [t.name for t in offered] == sorted(t.name for t in builtin_templates)
     home = next(t for t in offered if t.name == "Home series PLO8")
     assert (home.levels_count, home.breaks_count) == (20, 4)

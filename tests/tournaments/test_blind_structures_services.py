@@ -1,4 +1,4 @@
-"""The structure workflows (`tournaments.services.structures`): each edit keeps the whole
+"""The structure workflows (`tournaments.services.blind_structures`): each edit keeps the whole
 structure valid, and bad input gets its message and changes nothing."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from django.contrib.auth.models import User
 
 from series.models import Season
 from tests.tournaments.factories import HOME_CHIPS, make_tournament
+from tournaments.blind_structures import Ante, BlindStructureError, Row
 from tournaments.models import BlindStructure, StructureLevel, TournamentState
-from tournaments.services import structures as services
-from tournaments.structures import Ante, Row, StructureError
+from tournaments.services import blind_structures as services
 
 pytestmark = pytest.mark.django_db
 
@@ -41,7 +41,7 @@ def snapshot(structure: BlindStructure) -> list[tuple[object, ...]]:
 def blinds(structure: BlindStructure) -> list[str]:
     return [
         "break" if row.is_break else f"{row.small_blind}/{row.big_blind}"
-        for row in services.structure_rows(structure)
+        for row in services.blind_structure_rows(structure)
     ]
 
 
@@ -59,25 +59,25 @@ def test_a_structure_is_created_with_its_rows_numbered_in_order(
 
 
 def test_a_blank_structure_has_no_rows(director: User) -> None:
-    structure = services.structure_create(by=director, name="Empty", chip_set=[25, 100])
+    structure = services.blind_structure_create(by=director, name="Empty", chip_set=[25, 100])
     assert structure.levels.count() == 0
 
 
 def test_a_structure_with_a_bad_row_is_not_created(director: User) -> None:
-    with pytest.raises(StructureError, match="Level 2: it lasts 0 minutes"):
-        services.structure_create(
+    with pytest.raises(BlindStructureError, match="Level 2: it lasts 0 minutes"):
+        services.blind_structure_create(
             by=director, name="Bad", rows=[Row.level(25, 50), Row.level(50, 100, minutes=0)]
         )
     assert not BlindStructure.objects.filter(name="Bad").exists()
 
 
 def test_a_structure_needs_a_name(director: User) -> None:
-    with pytest.raises(StructureError, match="Give the structure a name."):
-        services.structure_create(by=director, name="   ")
+    with pytest.raises(BlindStructureError, match="Give the structure a name."):
+        services.blind_structure_create(by=director, name="   ")
 
 
 def test_pot_limit_rows_drop_the_bets_they_never_use(director: User) -> None:
-    structure = services.structure_create(
+    structure = services.blind_structure_create(
         by=director, name="PLO", rows=[Row.level(25, 50, small_bet=50, big_bet=100)]
     )
     level = structure.levels.get()
@@ -90,7 +90,7 @@ def test_pot_limit_rows_drop_the_bets_they_never_use(director: User) -> None:
 def test_a_copy_has_the_same_rows_and_belongs_to_the_copier(
     home_structure: BlindStructure, player: User
 ) -> None:
-    copy = services.structure_copy(home_structure.pk, by=player)
+    copy = services.blind_structure_copy(home_structure.pk, by=player)
     assert copy.pk != home_structure.pk
     assert copy.name == "Copy of Tuesday PLO8"
     assert copy.created_by == player and not copy.is_template
@@ -105,7 +105,7 @@ def test_a_template_is_copied_under_a_new_name(
     builtin_templates: list[BlindStructure], director: User
 ) -> None:
     template = next(t for t in builtin_templates if t.name == "Home series PLO8")
-    copy = services.structure_copy(template.pk, by=director, name="Our PLO8")
+    copy = services.blind_structure_copy(template.pk, by=director, name="Our PLO8")
     assert copy.name == "Our PLO8" and not copy.is_template
     assert blinds(copy)[0] == "25/50"
 
@@ -116,12 +116,12 @@ def test_the_structure_used_last_time_is_the_directors_latest_tournament(
     limit_structure: BlindStructure,
     long_season: Season,
 ) -> None:
-    assert services.structure_last_used(director) is None
+    assert services.blind_structure_last_used(director) is None
     make_tournament(long_season, limit_structure, by=director, starts_in=-timedelta(days=14))
     make_tournament(long_season, home_structure, by=director, starts_in=-timedelta(days=7))
     # next week's tournament is set up but not played yet: "last time" is last week's
     make_tournament(long_season, limit_structure, by=director, starts_in=timedelta(days=7))
-    assert services.structure_last_used(director) == home_structure
+    assert services.blind_structure_last_used(director) == home_structure
 
 
 def test_a_cancelled_tournament_is_not_the_last_time(
@@ -138,21 +138,21 @@ def test_a_cancelled_tournament_is_not_the_last_time(
         starts_in=-timedelta(days=7),
         state=TournamentState.CANCELLED,
     )
-    assert services.structure_last_used(director) == home_structure
+    assert services.blind_structure_last_used(director) == home_structure
 
 
 def test_without_tournaments_of_their_own_a_director_gets_the_series_last_one(
     director: User, player: User, home_structure: BlindStructure, long_season: Season
 ) -> None:
     make_tournament(long_season, home_structure, by=director, starts_in=-timedelta(days=7))
-    assert services.structure_last_used(player) == home_structure
+    assert services.blind_structure_last_used(player) == home_structure
 
 
 # Generating ---------------------------------------------------------------------------------
 
 
 def test_a_generated_structure_is_saved_for_editing(director: User) -> None:
-    structure = services.structure_generate(
+    structure = services.blind_structure_generate(
         by=director,
         name="Proposed",
         starting_stack=10_000,
@@ -165,14 +165,14 @@ def test_a_generated_structure_is_saved_for_editing(director: User) -> None:
     assert "Proposed for 10 players with 10000 chips each and 4 h of play" in (
         structure.description
     )
-    rows = services.structure_rows(structure)
+    rows = services.blind_structure_rows(structure)
     assert rows[0].big_blind == 100 and any(row.ante for row in rows)
 
 
 def test_bad_generator_settings_create_nothing(director: User) -> None:
     before = BlindStructure.objects.count()
-    with pytest.raises(StructureError, match="cannot be made with these chips"):
-        services.structure_generate(
+    with pytest.raises(BlindStructureError, match="cannot be made with these chips"):
+        services.blind_structure_generate(
             by=director, name="X", starting_stack=10_010, players=10, hours=4, chip_set=[25]
         )
     assert BlindStructure.objects.count() == before
@@ -182,7 +182,7 @@ def test_bad_generator_settings_create_nothing(director: User) -> None:
 
 
 def test_adding_a_level_proposes_the_next_blinds(home_structure: BlindStructure) -> None:
-    level = services.structure_level_add(home_structure.pk)
+    level = services.blind_structure_level_add(home_structure.pk)
     # 300/600 grown 1.5x is 900: the nearest the 100s make (in steps of 200) is 1,000.
     assert (level.position, level.small_blind, level.big_blind) == (7, 500, 1000)
     assert blinds(home_structure)[-1] == "500/1000"
@@ -190,7 +190,7 @@ def test_adding_a_level_proposes_the_next_blinds(home_structure: BlindStructure)
 
 def test_adding_a_break_after_a_row(home_structure: BlindStructure) -> None:
     second = home_structure.levels.get(position=2)
-    added = services.structure_level_add(home_structure.pk, kind="break", after=second.pk)
+    added = services.blind_structure_level_add(home_structure.pk, kind="break", after=second.pk)
     assert (added.position, added.kind, added.minutes) == (3, "break", 10)
     assert blinds(home_structure) == [
         "25/50",
@@ -204,7 +204,7 @@ def test_adding_a_break_after_a_row(home_structure: BlindStructure) -> None:
 
 
 def test_adding_a_level_with_given_values(home_structure: BlindStructure) -> None:
-    level = services.structure_level_add(
+    level = services.blind_structure_level_add(
         home_structure.pk, values={"small_blind": 500, "big_blind": 1000, "minutes": 25}
     )
     assert (level.small_blind, level.big_blind, level.minutes) == (500, 1000, 25)
@@ -214,8 +214,8 @@ def test_adding_a_level_the_chips_cannot_make_changes_nothing(
     home_structure: BlindStructure,
 ) -> None:
     before = snapshot(home_structure)
-    with pytest.raises(StructureError) as caught:
-        services.structure_level_add(
+    with pytest.raises(BlindStructureError) as caught:
+        services.blind_structure_level_add(
             home_structure.pk, values={"small_blind": 150, "big_blind": 300, "minutes": 20}
         )
     assert caught.value.messages == [
@@ -227,7 +227,7 @@ def test_adding_a_level_the_chips_cannot_make_changes_nothing(
 
 def test_removing_a_row_renumbers_the_rest(home_structure: BlindStructure) -> None:
     second = home_structure.levels.get(position=2)
-    services.structure_level_remove(home_structure.pk, second.pk)
+    services.blind_structure_level_remove(home_structure.pk, second.pk)
     assert blinds(home_structure) == ["25/50", "100/200", "break", "200/400", "300/600"]
     assert list(home_structure.levels.values_list("position", flat=True)) == [1, 2, 3, 4, 5]
 
@@ -236,29 +236,29 @@ def test_removing_the_colour_up_break_is_fine_when_the_blinds_still_can_be_made(
     home_structure: BlindStructure,
 ) -> None:
     pause = home_structure.levels.get(position=4)
-    services.structure_level_remove(home_structure.pk, pause.pk)
+    services.blind_structure_level_remove(home_structure.pk, pause.pk)
     assert "break" not in blinds(home_structure)
 
 
 def test_moving_rows_up_and_down_keeps_their_ids(home_structure: BlindStructure) -> None:
     pause = home_structure.levels.get(position=4)
-    services.structure_level_move(home_structure.pk, pause.pk, offset=1)
+    services.blind_structure_level_move(home_structure.pk, pause.pk, offset=1)
     assert blinds(home_structure) == ["25/50", "50/100", "100/200", "200/400", "break", "300/600"]
     pause.refresh_from_db()
     assert pause.position == 5
     first = home_structure.levels.get(position=1)
-    services.structure_level_move(home_structure.pk, first.pk, offset=1)
+    services.blind_structure_level_move(home_structure.pk, first.pk, offset=1)
     assert blinds(home_structure)[:2] == ["50/100", "25/50"]
 
 
 def test_a_move_that_breaks_the_chip_rule_changes_nothing(home_structure: BlindStructure) -> None:
     # The break that colours up the 25s may come before 100/200, not before 50/100.
     pause = home_structure.levels.get(position=4)
-    services.structure_level_move(home_structure.pk, pause.pk, offset=-1)
+    services.blind_structure_level_move(home_structure.pk, pause.pk, offset=-1)
     assert blinds(home_structure)[:4] == ["25/50", "50/100", "break", "100/200"]
     before = snapshot(home_structure)
-    with pytest.raises(StructureError) as caught:
-        services.structure_level_move(home_structure.pk, pause.pk, offset=-1)
+    with pytest.raises(BlindStructureError) as caught:
+        services.blind_structure_level_move(home_structure.pk, pause.pk, offset=-1)
     assert caught.value.messages == [
         "Level 2: the small blind 50 cannot be made with the chips in play: it is not a "
         "multiple of 100, the smallest chip left."
@@ -269,17 +269,17 @@ def test_a_move_that_breaks_the_chip_rule_changes_nothing(home_structure: BlindS
 def test_the_first_row_cannot_move_up(home_structure: BlindStructure) -> None:
     first = home_structure.levels.get(position=1)
     before = snapshot(home_structure)
-    with pytest.raises(StructureError, match="Level 1 is already the first row."):
-        services.structure_level_move(home_structure.pk, first.pk, offset=-1)
+    with pytest.raises(BlindStructureError, match="Level 1 is already the first row."):
+        services.blind_structure_level_move(home_structure.pk, first.pk, offset=-1)
     last = home_structure.levels.get(position=6)
-    with pytest.raises(StructureError, match="Level 5 is already the last row."):
-        services.structure_level_move(home_structure.pk, last.pk, offset=1)
+    with pytest.raises(BlindStructureError, match="Level 5 is already the last row."):
+        services.blind_structure_level_move(home_structure.pk, last.pk, offset=1)
     assert snapshot(home_structure) == before
 
 
 def test_updating_a_level(home_structure: BlindStructure) -> None:
     second = home_structure.levels.get(position=2)
-    level = services.structure_level_update(
+    level = services.blind_structure_level_update(
         home_structure.pk,
         second.pk,
         small_blind=50,
@@ -321,8 +321,8 @@ def test_a_bad_update_gets_its_message_and_changes_nothing(
 ) -> None:
     row = home_structure.levels.get(position=position)
     before = snapshot(home_structure)
-    with pytest.raises(StructureError) as caught:
-        services.structure_level_update(home_structure.pk, row.pk, **changes)
+    with pytest.raises(BlindStructureError) as caught:
+        services.blind_structure_level_update(home_structure.pk, row.pk, **changes)
     assert message in caught.value.messages
     assert snapshot(home_structure) == before
 
@@ -330,8 +330,8 @@ def test_a_bad_update_gets_its_message_and_changes_nothing(
 def test_a_limit_level_without_bets_is_refused(limit_structure: BlindStructure) -> None:
     row = limit_structure.levels.get(position=2)
     before = snapshot(limit_structure)
-    with pytest.raises(StructureError, match="Level 2: a limit level needs the small bet"):
-        services.structure_level_update(limit_structure.pk, row.pk, big_bet=None)
+    with pytest.raises(BlindStructureError, match="Level 2: a limit level needs the small bet"):
+        services.blind_structure_level_update(limit_structure.pk, row.pk, big_bet=None)
     assert snapshot(limit_structure) == before
 
 
@@ -339,15 +339,15 @@ def test_a_row_of_another_structure_is_not_found(
     home_structure: BlindStructure, limit_structure: BlindStructure
 ) -> None:
     other = limit_structure.levels.get(position=1)
-    with pytest.raises(StructureError, match="no longer in the structure"):
-        services.structure_level_remove(home_structure.pk, other.pk)
+    with pytest.raises(BlindStructureError, match="no longer in the structure"):
+        services.blind_structure_level_remove(home_structure.pk, other.pk)
     assert limit_structure.levels.filter(pk=other.pk).exists()
 
 
 def test_saving_all_rows_at_once(home_structure: BlindStructure) -> None:
-    rows = services.structure_rows(home_structure)
+    rows = services.blind_structure_rows(home_structure)
     kept = rows[0]
-    services.structure_save_rows(
+    services.blind_structure_save_rows(
         home_structure.pk,
         [kept, {"kind": "level", "minutes": 30, "small_blind": 50, "big_blind": 100}],
     )
@@ -357,8 +357,8 @@ def test_saving_all_rows_at_once(home_structure: BlindStructure) -> None:
 
 def test_saving_bad_rows_changes_nothing(home_structure: BlindStructure) -> None:
     before = snapshot(home_structure)
-    with pytest.raises(StructureError, match="Level 1: the big blind 10 is below"):
-        services.structure_save_rows(home_structure.pk, [Row.level(25, 10)])
+    with pytest.raises(BlindStructureError, match="Level 1: the big blind 10 is below"):
+        services.blind_structure_save_rows(home_structure.pk, [Row.level(25, 10)])
     assert snapshot(home_structure) == before
 
 
@@ -366,20 +366,20 @@ def test_saving_bad_rows_changes_nothing(home_structure: BlindStructure) -> None
 
 
 def test_switching_to_limit_gives_each_level_its_bets(home_structure: BlindStructure) -> None:
-    services.structure_update(
+    services.blind_structure_update(
         home_structure.pk, name="Limit now", chip_set=HOME_CHIPS, for_limit=True
     )
-    rows = [row for row in services.structure_rows(home_structure) if not row.is_break]
+    rows = [row for row in services.blind_structure_rows(home_structure) if not row.is_break]
     assert all(row.small_bet == row.big_blind and row.big_bet == 2 * row.big_blind for row in rows)
-    services.structure_update(
+    services.blind_structure_update(
         home_structure.pk, name="Pot-limit again", chip_set=HOME_CHIPS, for_limit=False
     )
-    assert all(row.small_bet is None for row in services.structure_rows(home_structure))
+    assert all(row.small_bet is None for row in services.blind_structure_rows(home_structure))
 
 
 def test_taking_out_a_chip_the_blinds_need_is_refused(home_structure: BlindStructure) -> None:
-    with pytest.raises(StructureError, match="Level 1: the small blind 25 cannot be made"):
-        services.structure_update(home_structure.pk, name="No 25s", chip_set=[100, 500, 1000])
+    with pytest.raises(BlindStructureError, match="Level 1: the small blind 25 cannot be made"):
+        services.blind_structure_update(home_structure.pk, name="No 25s", chip_set=[100, 500, 1000])
     home_structure.refresh_from_db()
     assert home_structure.name == "Tuesday PLO8"
     assert home_structure.chip_set == [25, 100, 500, 1000]
@@ -392,10 +392,10 @@ def test_a_template_is_not_edited_but_copied(builtin_templates: list[BlindStruct
     template = builtin_templates[0]
     row = template.levels.get(position=1)
     before = snapshot(template)
-    with pytest.raises(StructureError, match="is a built-in template: copy it"):
-        services.structure_level_update(template.pk, row.pk, minutes=30)
-    with pytest.raises(StructureError, match="is a built-in template"):
-        services.structure_delete(template.pk)
+    with pytest.raises(BlindStructureError, match="is a built-in template: copy it"):
+        services.blind_structure_level_update(template.pk, row.pk, minutes=30)
+    with pytest.raises(BlindStructureError, match="is a built-in template"):
+        services.blind_structure_delete(template.pk)
     assert snapshot(template) == before
 
 
@@ -412,8 +412,8 @@ def test_the_structure_of_a_started_tournament_is_not_edited(
     )
     row = home_structure.levels.get(position=1)
     before = snapshot(home_structure)
-    with pytest.raises(StructureError, match="was used by Event 2, which has started"):
-        services.structure_level_remove(home_structure.pk, row.pk)
+    with pytest.raises(BlindStructureError, match="was used by Event 2, which has started"):
+        services.blind_structure_level_remove(home_structure.pk, row.pk)
     assert snapshot(home_structure) == before
 
 
@@ -421,7 +421,7 @@ def test_a_registering_tournaments_structure_can_still_be_edited(
     director: User, home_structure: BlindStructure, long_season: Season
 ) -> None:
     make_tournament(long_season, home_structure, by=director, starts_in=timedelta(days=3))
-    services.structure_level_add(home_structure.pk)
+    services.blind_structure_level_add(home_structure.pk)
     assert home_structure.levels.count() == 7
 
 
@@ -429,13 +429,13 @@ def test_a_structure_in_use_is_not_deleted(
     director: User, home_structure: BlindStructure, long_season: Season
 ) -> None:
     make_tournament(long_season, home_structure, by=director, starts_in=timedelta(days=3))
-    with pytest.raises(StructureError, match="is used by a tournament"):
-        services.structure_delete(home_structure.pk)
+    with pytest.raises(BlindStructureError, match="is used by a tournament"):
+        services.blind_structure_delete(home_structure.pk)
     assert BlindStructure.objects.filter(pk=home_structure.pk).exists()
 
 
 def test_an_unused_structure_is_deleted_with_its_rows(home_structure: BlindStructure) -> None:
-    services.structure_delete(home_structure.pk)
+    services.blind_structure_delete(home_structure.pk)
     assert not StructureLevel.objects.filter(structure_id=home_structure.pk).exists()
 
 
@@ -456,7 +456,7 @@ def test_the_preview_starts_at_the_next_event_that_plays_the_structure(
     )
     ours.capacity = 18
     ours.save()
-    settings = services.structure_preview_settings(home_structure)
+    settings = services.blind_structure_preview_settings(home_structure)
     assert settings.event == ours.event
     assert settings.start == ours.event.starts_at
     assert (settings.players, settings.starting_stack) == (18, 10_000)
@@ -468,8 +468,8 @@ def test_the_preview_falls_back_to_the_next_event_then_the_next_half_hour(
     limit_structure: BlindStructure,
     long_season: Season,
 ) -> None:
-    settings = services.structure_preview_settings(home_structure)
+    settings = services.blind_structure_preview_settings(home_structure)
     assert settings.event is None
     assert settings.start.minute in (0, 30) and settings.players == 10
     other = make_tournament(long_season, limit_structure, by=director, starts_in=timedelta(days=2))
-    assert services.structure_preview_settings(home_structure).event == other.event
+    assert services.blind_structure_preview_settings(home_structure).event == other.event

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from tournaments.structures import Row, finish_index, preview, row_offsets
+from tournaments.blind_structures import Row, finish_index, preview, row_offsets
 
 PARIS = ZoneInfo("Europe/Paris")
 

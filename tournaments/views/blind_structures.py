@@ -17,14 +17,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
+from django.views.generic import RedirectView
 from django_htmx.http import reswap, retarget
 
 from core import request_values
 from core.permissions import director_required
-from tournaments import structures as pure
-from tournaments.models import BlindStructure
-from tournaments.services import structures as services
-from tournaments.structure_forms import (
+from tournaments import blind_structures as pure
+from tournaments.blind_structure_forms import (
     BlankStructureForm,
     CopyStructureForm,
     GeneratorForm,
@@ -33,18 +32,20 @@ from tournaments.structure_forms import (
     StructureSettingsForm,
     add_problems,
 )
+from tournaments.models import BlindStructure
+from tournaments.services import blind_structures as services
 
 
 @director_required
-def structure_list(request: HttpRequest) -> HttpResponse:
+def blind_structure_list(request: HttpRequest) -> HttpResponse:
     return render(
         request,
-        "tournaments/structure_list.html",
+        "tournaments/blind_structure_list.html",
         {
-            "templates": services.structures_templates(),
-            "mine": services.structures_of(request.user),
-            "others": services.structures_of_others(request.user),
-            "last_used": services.structure_last_used(request.user),
+            "templates": services.blind_structures_templates(),
+            "mine": services.blind_structures_of(request.user),
+            "others": services.blind_structures_of_others(request.user),
+            "last_used": services.blind_structure_last_used(request.user),
         },
     )
 
@@ -56,7 +57,7 @@ def structure_list(request: HttpRequest) -> HttpResponse:
 
 def _new_forms(request: HttpRequest, source: str | None = None) -> dict[str, Any]:
     data = request.POST if request.method == "POST" else None
-    defaults = services.structure_generator_defaults()
+    defaults = services.blind_structure_generator_defaults()
     generator_initial = {
         **defaults,
         "name": _("My structure"),
@@ -74,7 +75,7 @@ def _new_forms(request: HttpRequest, source: str | None = None) -> dict[str, Any
         "generator_form": GeneratorForm(
             data if source == "generate" else None, initial=generator_initial, prefix="gen"
         ),
-        "last_used": services.structure_last_used(request.user),
+        "last_used": services.blind_structure_last_used(request.user),
         "source": source,
     }
 
@@ -84,7 +85,7 @@ def _create(request: HttpRequest, source: str, forms: dict[str, Any]) -> BlindSt
     if source == "blank":
         form = forms["blank_form"]
         if form.is_valid():
-            return services.structure_create(
+            return services.blind_structure_create(
                 by=request.user,
                 name=form.cleaned_data["name"],
                 for_limit=form.cleaned_data["betting"] == "limit",
@@ -94,7 +95,7 @@ def _create(request: HttpRequest, source: str, forms: dict[str, Any]) -> BlindSt
     if source == "template":
         form = forms["template_form"]
         if form.is_valid():
-            return services.structure_copy(
+            return services.blind_structure_copy(
                 form.cleaned_data["structure"].pk,
                 by=request.user,
                 name=form.cleaned_data["name"] or None,
@@ -106,7 +107,7 @@ def _create(request: HttpRequest, source: str, forms: dict[str, Any]) -> BlindSt
             return None
         data = form.cleaned_data
         try:
-            return services.structure_generate(
+            return services.blind_structure_generate(
                 by=request.user,
                 name=data["name"],
                 starting_stack=data["starting_stack"],
@@ -119,7 +120,7 @@ def _create(request: HttpRequest, source: str, forms: dict[str, Any]) -> BlindSt
                 ante_kind=data["ante_kind"],
                 for_limit=data["betting"] == "limit",
             )
-        except pure.StructureError as error:
+        except pure.BlindStructureError as error:
             add_problems(form, error)
             return None
     raise Http404(_("Unknown way to start a structure."))
@@ -127,42 +128,44 @@ def _create(request: HttpRequest, source: str, forms: dict[str, Any]) -> BlindSt
 
 @director_required
 @require_http_methods(["GET", "POST"])
-def structure_new(request: HttpRequest) -> HttpResponse:
+def blind_structure_new(request: HttpRequest) -> HttpResponse:
     """Start a structure: blank, from a template, a copy of one (``structure`` posted),
     the one used last time, or the generator's proposal."""
     if request.method == "GET":
-        return render(request, "tournaments/structure_new.html", _new_forms(request))
+        return render(request, "tournaments/blind_structure_new.html", _new_forms(request))
     source = request.POST.get("source", "")
     try:
         if source in ("copy", "last"):
             if source == "last":
-                last = services.structure_last_used(request.user)
+                last = services.blind_structure_last_used(request.user)
                 if last is None:
-                    raise pure.StructureError(_("No tournament has used a structure yet."))
+                    raise pure.BlindStructureError(_("No tournament has used a structure yet."))
                 structure_id = last.pk
             else:
                 structure_id = _posted_id(request, "structure")
             try:
                 name = request_values.text(request.POST.get("name"), max_length=services.NAME_MAX)
             except request_values.BadValue as error:
-                raise pure.StructureError(error.message) from None
-            structure = services.structure_copy(structure_id, by=request.user, name=name or None)
+                raise pure.BlindStructureError(error.message) from None
+            structure = services.blind_structure_copy(
+                structure_id, by=request.user, name=name or None
+            )
         else:
             forms = _new_forms(request, source)
             created = _create(request, source, forms)
             if created is None:
-                return render(request, "tournaments/structure_new.html", forms, status=400)
+                return render(request, "tournaments/blind_structure_new.html", forms, status=400)
             structure = created
             if source == "generate":
                 _remember_field(request, structure, forms["generator_form"].cleaned_data)
     except BlindStructure.DoesNotExist:
         raise Http404(_("No such structure.")) from None
-    except pure.StructureError as error:
+    except pure.BlindStructureError as error:
         for message in error.messages:
             messages.error(request, message)
-        return redirect("tournaments:structure_list")
+        return redirect("tournaments:blind_structure_list")
     messages.success(request, _("“%(name)s” is ready to edit.") % {"name": structure.name})
-    return redirect("tournaments:structure_edit", structure_id=structure.pk)
+    return redirect("tournaments:blind_structure_edit", structure_id=structure.pk)
 
 
 # The field typed in the generator, by structure id: the proposal's clock preview is for
@@ -209,9 +212,9 @@ def _preview_form(
 ) -> tuple[PreviewForm, services.PreviewSettings, bool]:
     """The preview's start and field: as asked (GET, or carried along with an htmx post),
     else the field typed in the generator that proposed this structure, else the next
-    event's (`structure_preview_settings`). The flag says whether the generator's field is
+    event's (`blind_structure_preview_settings`). The flag says whether the generator's field is
     the default."""
-    settings = services.structure_preview_settings(structure)
+    settings = services.blind_structure_preview_settings(structure)
     typed = _remembered_field(request, structure)
     if typed is not None:
         settings = replace(settings, players=typed[0], starting_stack=typed[1])
@@ -230,7 +233,7 @@ def _editor_context(
     row_form: RowForm | None = None,
     errors: list[str] | None = None,
 ) -> dict[str, Any]:
-    rows = services.structure_rows(structure)
+    rows = services.blind_structure_rows(structure)
     preview_form, settings, from_generator = _preview_form(request, structure)
     if preview_form.is_bound and preview_form.is_valid():
         start = preview_form.cleaned_data["preview_start"]
@@ -240,7 +243,7 @@ def _editor_context(
         start, players, stack = settings.start, settings.players, settings.starting_stack
     timed = pure.preview(rows, start, chips_total=players * stack)
     in_play = pure.chips_in_play(rows, structure.chip_set)
-    lock_reason = services.structure_lock_reason(structure)
+    lock_reason = services.blind_structure_lock_reason(structure)
     items = []
     for timed_row, chips in zip(timed.rows, in_play, strict=True):
         row = timed_row.row
@@ -306,17 +309,17 @@ def _rows_response(
     if request.htmx:
         return render(
             request,
-            "tournaments/_structure_rows.html",
+            "tournaments/_blind_structure_rows.html",
             _editor_context(request, structure, errors=errors),
         )
     for message in errors or []:
         messages.error(request, message)
-    return redirect(reverse("tournaments:structure_edit", args=[structure.pk]))
+    return redirect(reverse("tournaments:blind_structure_edit", args=[structure.pk]))
 
 
 @director_required
 @require_http_methods(["GET", "POST"])
-def structure_edit(request: HttpRequest, structure_id: int) -> HttpResponse:
+def blind_structure_edit(request: HttpRequest, structure_id: int) -> HttpResponse:
     """The editor page; with htmx, GET returns the rows fragment (a new preview start).
 
     Posts: ``op`` = ``add-level`` or ``add-break`` (at the end), ``settings`` (name,
@@ -326,28 +329,28 @@ def structure_edit(request: HttpRequest, structure_id: int) -> HttpResponse:
     if request.method == "GET":
         context = _editor_context(request, structure)
         if request.htmx:
-            return render(request, "tournaments/_structure_rows.html", context)
-        return render(request, "tournaments/structure_edit.html", context)
+            return render(request, "tournaments/_blind_structure_rows.html", context)
+        return render(request, "tournaments/blind_structure_edit.html", context)
 
     op = request.POST.get("op", "")
     if op in ("add-level", "add-break"):
         kind = pure.RowKind.BREAK if op == "add-break" else pure.RowKind.LEVEL
         try:
-            services.structure_level_add(structure.pk, kind=kind)
-        except pure.StructureError as error:
+            services.blind_structure_level_add(structure.pk, kind=kind)
+        except pure.BlindStructureError as error:
             return _rows_response(request, structure, error.messages)
         return _rows_response(request, structure)
     if op == "settings":
         return _settings_post(request, structure)
     if op == "delete":
         try:
-            services.structure_delete(structure.pk)
-        except pure.StructureError as error:
+            services.blind_structure_delete(structure.pk)
+        except pure.BlindStructureError as error:
             for message in error.messages:
                 messages.error(request, message)
-            return redirect("tournaments:structure_edit", structure_id=structure.pk)
+            return redirect("tournaments:blind_structure_edit", structure_id=structure.pk)
         messages.success(request, _("“%(name)s” was deleted.") % {"name": structure.name})
-        return redirect("tournaments:structure_list")
+        return redirect("tournaments:blind_structure_list")
     return _rows_response(request, structure, [_("Unknown change; reload the page.")])
 
 
@@ -355,23 +358,23 @@ def _settings_post(request: HttpRequest, structure: BlindStructure) -> HttpRespo
     form = StructureSettingsForm(request.POST)
     if form.is_valid():
         try:
-            services.structure_update(
+            services.blind_structure_update(
                 structure.pk,
                 name=form.cleaned_data["name"],
                 description=form.cleaned_data["description"],
                 chip_set=form.cleaned_data["chip_set"],
                 for_limit=form.cleaned_data["betting"] == "limit",
             )
-        except pure.StructureError as error:
+        except pure.BlindStructureError as error:
             add_problems(form, error)
         else:
             messages.success(request, _("Settings saved."))
-            return redirect("tournaments:structure_edit", structure_id=structure.pk)
+            return redirect("tournaments:blind_structure_edit", structure_id=structure.pk)
     structure.refresh_from_db()
     context = _editor_context(request, structure)
     context["settings_form"] = form
     context["settings_open"] = True
-    return render(request, "tournaments/structure_edit.html", context, status=400)
+    return render(request, "tournaments/blind_structure_edit.html", context, status=400)
 
 
 ROW_MOVES = {"up": -1, "down": 1}
@@ -379,7 +382,7 @@ ROW_MOVES = {"up": -1, "down": 1}
 
 @director_required
 @require_http_methods(["GET", "POST"])
-def structure_row(request: HttpRequest, structure_id: int, row_id: int) -> HttpResponse:
+def blind_structure_row(request: HttpRequest, structure_id: int, row_id: int) -> HttpResponse:
     """One row. GET: the row (``?edit=1``: its form in place); without htmx, the editor
     page with that row open. Posts: ``op`` = ``save``, ``remove``, ``up``, ``down``,
     ``add-level`` or ``add-break`` (inserted below this row)."""
@@ -389,30 +392,30 @@ def structure_row(request: HttpRequest, structure_id: int, row_id: int) -> HttpR
     if request.method == "GET":
         context = _editor_context(request, structure, editing=level.pk if editing else None)
         if not request.htmx:
-            return render(request, "tournaments/structure_edit.html", context)
+            return render(request, "tournaments/blind_structure_edit.html", context)
         item = next(item for item in context["items"] if item["row"].id == level.pk)
-        return render(request, "tournaments/_structure_row.html", {**context, "item": item})
+        return render(request, "tournaments/_blind_structure_row.html", {**context, "item": item})
 
     op = request.POST.get("op", "")
     try:
         if op == "save":
             return _row_save(request, structure, level.pk)
         if op == "remove":
-            services.structure_level_remove(structure.pk, level.pk)
+            services.blind_structure_level_remove(structure.pk, level.pk)
         elif op in ROW_MOVES:
-            services.structure_level_move(structure.pk, level.pk, offset=ROW_MOVES[op])
+            services.blind_structure_level_move(structure.pk, level.pk, offset=ROW_MOVES[op])
         elif op in ("add-level", "add-break"):
             kind = pure.RowKind.BREAK if op == "add-break" else pure.RowKind.LEVEL
-            services.structure_level_add(structure.pk, kind=kind, after=level.pk)
+            services.blind_structure_level_add(structure.pk, kind=kind, after=level.pk)
         else:
             return _rows_response(request, structure, [_("Unknown change; reload the page.")])
-    except pure.StructureError as error:
+    except pure.BlindStructureError as error:
         return _rows_response(request, structure, error.messages)
     return _rows_response(request, structure)
 
 
 def _row_save(request: HttpRequest, structure: BlindStructure, row_id: int) -> HttpResponse:
-    rows = services.structure_rows(structure)
+    rows = services.blind_structure_rows(structure)
     index = next((i for i, row in enumerate(rows) if row.id == row_id), None)
     if index is None:  # removed by another director since this page was drawn
         return _rows_response(request, structure, [_("That row is no longer in the structure.")])
@@ -420,26 +423,58 @@ def _row_save(request: HttpRequest, structure: BlindStructure, row_id: int) -> H
     form = RowForm(request.POST, row=rows[index], for_limit=structure.for_limit, chips=chips)
     if form.is_valid():
         try:
-            services.structure_level_update(structure.pk, row_id, **form.changes())
-        except pure.StructureError as error:
+            services.blind_structure_level_update(structure.pk, row_id, **form.changes())
+        except pure.BlindStructureError as error:
             add_problems(form, error, index)
         else:
             return _rows_response(request, structure)
     context = _editor_context(request, structure, editing=row_id, row_form=form)
     if request.htmx:
         item = next(item for item in context["items"] if item["row"].id == row_id)
-        response = render(request, "tournaments/_structure_row.html", {**context, "item": item})
+        response = render(
+            request, "tournaments/_blind_structure_row.html", {**context, "item": item}
+        )
         return reswap(retarget(response, f"#row-{row_id}"), "outerHTML")
-    return render(request, "tournaments/structure_edit.html", context, status=400)
+    return render(request, "tournaments/blind_structure_edit.html", context, status=400)
 
 
 urlpatterns = [
-    path("structures/", structure_list, name="structure_list"),
-    path("structures/new/", structure_new, name="structure_new"),
-    path("structures/<int:structure_id>/", structure_edit, name="structure_edit"),
+    path("blind-structures/", blind_structure_list, name="blind_structure_list"),
+    path("blind-structures/new/", blind_structure_new, name="blind_structure_new"),
+    path("blind-structures/<int:structure_id>/", blind_structure_edit, name="blind_structure_edit"),
+    path(
+        "blind-structures/<int:structure_id>/rows/<int:row_id>/",
+        blind_structure_row,
+        name="blind_structure_row",
+    ),
+    # The addresses before "blind structure" was spelt out: bookmarks and printed links keep
+    # working (a GET is sent on; a form is always posted to the new address).
+    path(
+        "structures/",
+        RedirectView.as_view(
+            pattern_name="tournaments:blind_structure_list", permanent=True, query_string=True
+        ),
+        name="blind_structure_list_moved",
+    ),
+    path(
+        "structures/new/",
+        RedirectView.as_view(
+            pattern_name="tournaments:blind_structure_new", permanent=True, query_string=True
+        ),
+        name="blind_structure_new_moved",
+    ),
+    path(
+        "structures/<int:structure_id>/",
+        RedirectView.as_view(
+            pattern_name="tournaments:blind_structure_edit", permanent=True, query_string=True
+        ),
+        name="blind_structure_edit_moved",
+    ),
     path(
         "structures/<int:structure_id>/rows/<int:row_id>/",
-        structure_row,
-        name="structure_row",
+        RedirectView.as_view(
+            pattern_name="tournaments:blind_structure_row", permanent=True, query_string=True
+        ),
+        name="blind_structure_row_moved",
     ),
 ]

@@ -157,7 +157,7 @@ class Problem:
     message: str
 
 
-class StructureError(ValueError):
+class BlindStructureError(ValueError):
     """A structure, a generator setting or an edit that breaks a rule; nothing was changed."""
 
     def __init__(self, problems: Sequence[Problem] | str) -> None:
@@ -268,7 +268,7 @@ def parse_chip_set(text: str) -> tuple[int, ...]:
         try:
             chips.append(int(part))
         except ValueError:
-            raise StructureError(
+            raise BlindStructureError(
                 [
                     Problem(
                         None,
@@ -280,7 +280,7 @@ def parse_chip_set(text: str) -> tuple[int, ...]:
             ) from None
     problems = chip_set_problems(chips)
     if problems:
-        raise StructureError(problems)
+        raise BlindStructureError(problems)
     return tuple(sorted(chips))
 
 
@@ -403,10 +403,10 @@ def _colour_up_problems(
 
 
 def check_rows(rows: Sequence[Row], *, for_limit: bool, chip_set: Sequence[int] = ()) -> None:
-    """Raise `StructureError` with every problem of the rows, or return quietly."""
+    """Raise `BlindStructureError` with every problem of the rows, or return quietly."""
     problems = row_problems(rows, for_limit=for_limit, chip_set=chip_set)
     if problems:
-        raise StructureError(problems)
+        raise BlindStructureError(problems)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -684,7 +684,7 @@ def _check_generator_settings(
     if not chips:
         problems.append(problem("chip_set", _("Give the chip set: the values of your chips.")))
     if problems:
-        raise StructureError(problems)
+        raise BlindStructureError(problems)
     smallest = min(chips)
     if starting_stack % smallest:
         problems.append(
@@ -726,7 +726,7 @@ def _check_generator_settings(
             )
         )
     if problems:
-        raise StructureError(problems)
+        raise BlindStructureError(problems)
 
 
 def _levels_in(target: int, level_minutes: int, break_every: int, break_minutes: int) -> int:

@@ -18,14 +18,14 @@ from series.services import director_grant
 from tests.browser import ARTIFACTS, PHONE, log_in, needs_chromium
 from tests.conftest import PASSWORD
 from tournaments.models import BlindStructure
-from tournaments.services import structures as services
+from tournaments.services import blind_structures as services
 
 pytestmark = needs_chromium
 
 
 @pytest.fixture
 def structure(transactional_db: None) -> BlindStructure:
-    services.structure_templates_install()
+    services.blind_structure_templates_install()
     director = director_grant(User.objects.create_user("dana", password=PASSWORD))
     today = timezone.localdate()
     season = Season.objects.create(
@@ -41,7 +41,7 @@ def structure(transactional_db: None) -> BlindStructure:
         starting_stack=10_000,
     )
     template = BlindStructure.objects.get(name="Home series PLO8", is_template=True)
-    return services.structure_copy(template.pk, by=director, name="Tuesday PLO8")
+    return services.blind_structure_copy(template.pk, by=director, name="Tuesday PLO8")
 
 
 def test_edit_a_structure_with_htmx_on_a_laptop_and_a_phone(
@@ -118,9 +118,9 @@ def test_edit_a_structure_with_htmx_on_a_laptop_and_a_phone(
     expect(editing).to_be_visible()
     editing.scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / "structure-row-edit-phone.png"))
-    page.goto(f"{base}/tournaments/structures/")
+    page.goto(f"{base}/tournaments/blind-structures/")
     page.screenshot(path=str(ARTIFACTS / "structure-list-phone.png"), full_page=True)
-    page.goto(f"{base}/tournaments/structures/new/")
+    page.goto(f"{base}/tournaments/blind-structures/new/")
     page.screenshot(path=str(ARTIFACTS / "structure-new-phone.png"), full_page=True)
     page.set_viewport_size({"width": 1366, "height": 768})
     page.screenshot(path=str(ARTIFACTS / "structure-new-laptop.png"), full_page=True)

@@ -1,8 +1,8 @@
 """Blind structures: create, copy, generate, the built-in templates, and the editor's edits.
 
 Every edit loads the structure's rows, changes them in memory, checks the whole structure
-with `tournaments.structures.check_rows`, and only then writes, in one transaction with the
-structure row locked: bad input raises `StructureError` and changes nothing, and two
+with `tournaments.blind_structures.check_rows`, and only then writes, in one transaction with the
+structure row locked: bad input raises `BlindStructureError` and changes nothing, and two
 directors editing at once take turns instead of interleaving positions.
 
 Rows are numbered by ``position`` 1, 2, 3 ... in clock order (breaks included); the clock's
@@ -25,7 +25,8 @@ from django.utils.translation import gettext as _
 from series.models import Event
 from series.selectors import event_next
 from tables.engine.config import Structure
-from tournaments import structures as pure
+from tournaments import blind_structures as pure
+from tournaments.blind_structures import BlindStructureError, Problem, Row
 from tournaments.models import (
     BlindStructure,
     EntryState,
@@ -34,7 +35,6 @@ from tournaments.models import (
     Tournament,
     TournamentState,
 )
-from tournaments.structures import Problem, Row, StructureError
 
 NAME_MAX = BlindStructure._meta.get_field("name").max_length or 100
 
@@ -73,7 +73,7 @@ def row_from_level(level: StructureLevel) -> Row:
     )
 
 
-def structure_rows(structure: BlindStructure) -> list[Row]:
+def blind_structure_rows(structure: BlindStructure) -> list[Row]:
     """The structure's rows in clock order, as plain `Row` values."""
     return [row_from_level(level) for level in structure.levels.order_by("position")]
 
@@ -109,7 +109,7 @@ def _normalised(rows: Iterable[Row], for_limit: bool) -> list[Row]:
 
 
 def _checked(rows: Iterable[Row], structure: BlindStructure) -> list[Row]:
-    """The rows as they would be stored, or `StructureError` naming every broken rule.
+    """The rows as they would be stored, or `BlindStructureError` naming every broken rule.
 
     The rows are checked as entered (a break with blinds is refused, not silently
     cleared); only the bets a pot-/no-limit structure never uses are dropped.
@@ -159,9 +159,9 @@ def _write_rows(structure: BlindStructure, rows: Sequence[Row]) -> None:
 def _clean_name(name: str) -> str:
     name = (name or "").strip()
     if not name:
-        raise StructureError([Problem(None, "name", _("Give the structure a name."))])
+        raise BlindStructureError([Problem(None, "name", _("Give the structure a name."))])
     if len(name) > NAME_MAX:
-        raise StructureError(
+        raise BlindStructureError(
             [
                 Problem(
                     None,
@@ -173,7 +173,7 @@ def _clean_name(name: str) -> str:
     return name
 
 
-def structure_lock_reason(structure: BlindStructure) -> str | None:
+def blind_structure_lock_reason(structure: BlindStructure) -> str | None:
     """Why the structure cannot be edited, or None when it can."""
     if structure.is_template:
         return _("“%(name)s” is a built-in template: copy it to make your own.") % {
@@ -197,9 +197,9 @@ def structure_lock_reason(structure: BlindStructure) -> str | None:
 def _editable(structure_id: int) -> BlindStructure:
     """The structure, locked for this transaction, if it may be edited."""
     structure = BlindStructure.objects.select_for_update().get(pk=structure_id)
-    reason = structure_lock_reason(structure)
+    reason = blind_structure_lock_reason(structure)
     if reason:
-        raise StructureError(reason)
+        raise BlindStructureError(reason)
     return structure
 
 
@@ -210,7 +210,7 @@ def _edit(structure_id: int, change: Change) -> BlindStructure:
     """Apply ``change(structure, rows) -> rows`` to the rows, whole or not at all."""
     with transaction.atomic():
         structure = _editable(structure_id)
-        rows = change(structure, structure_rows(structure))
+        rows = change(structure, blind_structure_rows(structure))
         _write_rows(structure, _checked(rows, structure))
     return structure
 
@@ -219,14 +219,14 @@ def _index_of(rows: Sequence[Row], level_id: int) -> int:
     for index, row in enumerate(rows):
         if row.id == level_id:
             return index
-    raise StructureError(_("That row is no longer in the structure; reload the page."))
+    raise BlindStructureError(_("That row is no longer in the structure; reload the page."))
 
 
 # ---------------------------------------------------------------------------------------------
 # Workflows
 
 
-def structure_create(
+def blind_structure_create(
     *,
     by: Any,
     name: str,
@@ -241,7 +241,7 @@ def structure_create(
     chips = sorted(set(chip_set))
     problems = pure.chip_set_problems(list(chip_set))
     if problems:
-        raise StructureError(problems)
+        raise BlindStructureError(problems)
     structure = BlindStructure(
         name=name,
         description=description.strip(),
@@ -257,7 +257,7 @@ def structure_create(
     return structure
 
 
-def structure_update(
+def blind_structure_update(
     structure_id: int,
     *,
     name: str,
@@ -274,10 +274,10 @@ def structure_update(
     name = _clean_name(name)
     problems = pure.chip_set_problems(list(chip_set))
     if problems:
-        raise StructureError(problems)
+        raise BlindStructureError(problems)
     with transaction.atomic():
         structure = _editable(structure_id)
-        rows = structure_rows(structure)
+        rows = blind_structure_rows(structure)
         if for_limit is not None and for_limit != structure.for_limit:
             structure.for_limit = for_limit
             if for_limit:
@@ -296,12 +296,12 @@ def structure_update(
     return structure
 
 
-def structure_copy(structure_id: int, *, by: Any, name: str | None = None) -> BlindStructure:
+def blind_structure_copy(structure_id: int, *, by: Any, name: str | None = None) -> BlindStructure:
     """A copy of any structure (a template, the one used last time) that ``by`` may edit."""
     source = BlindStructure.objects.get(pk=structure_id)
     if not name:
         name = (_("Copy of %(name)s") % {"name": source.name})[:NAME_MAX]
-    return structure_create(
+    return blind_structure_create(
         by=by,
         name=name,
         for_limit=source.for_limit,
@@ -309,11 +309,11 @@ def structure_copy(structure_id: int, *, by: Any, name: str | None = None) -> Bl
         # A template's description in the language of the director copying it: the copy
         # is theirs to edit, in their words.
         description=source.description_text,
-        rows=structure_rows(source),
+        rows=blind_structure_rows(source),
     )
 
 
-def structure_last_used(by: Any) -> BlindStructure | None:
+def blind_structure_last_used(by: Any) -> BlindStructure | None:
     """The structure of the director's most recent tournament ("the one we used last
     time"): the latest that has already begun, else the latest they set up; when they
     have none, the series' most recent tournament. Cancelled tournaments do not count."""
@@ -335,7 +335,7 @@ def structure_last_used(by: Any) -> BlindStructure | None:
     return None
 
 
-def structure_generate(
+def blind_structure_generate(
     *,
     by: Any,
     name: str,
@@ -349,7 +349,7 @@ def structure_generate(
     ante_kind: pure.Ante | str = pure.Ante.NONE,
     for_limit: bool = False,
 ) -> BlindStructure:
-    """A new structure proposed by `tournaments.structures.generate` (its docstring has the
+    """A new structure proposed by `tournaments.blind_structures.generate` (its docstring has the
     algorithm), saved for the director to edit."""
     name = _clean_name(name)
     proposal = pure.generate(
@@ -378,7 +378,7 @@ def structure_generate(
         "target": duration_text(proposal.target_minutes),
         "expected": expected,
     }
-    return structure_create(
+    return blind_structure_create(
         by=by,
         name=name,
         for_limit=for_limit,
@@ -388,7 +388,7 @@ def structure_generate(
     )
 
 
-def structure_level_add(
+def blind_structure_level_add(
     structure_id: int,
     *,
     kind: pure.RowKind | str = pure.RowKind.LEVEL,
@@ -420,7 +420,7 @@ def structure_level_add(
     return structure.levels.exclude(pk__in=before).get()
 
 
-def structure_level_remove(structure_id: int, level_id: int) -> None:
+def blind_structure_level_remove(structure_id: int, level_id: int) -> None:
     """Remove one row; the rows after it move up and the level numbers follow."""
 
     def change(_structure: BlindStructure, rows: list[Row]) -> list[Row]:
@@ -430,7 +430,7 @@ def structure_level_remove(structure_id: int, level_id: int) -> None:
     _edit(structure_id, change)
 
 
-def structure_level_move(structure_id: int, level_id: int, *, offset: int) -> None:
+def blind_structure_level_move(structure_id: int, level_id: int, *, offset: int) -> None:
     """Move one row ``offset`` places (-1: up one, 1: down one)."""
 
     def change(_structure: BlindStructure, rows: list[Row]) -> list[Row]:
@@ -443,7 +443,7 @@ def structure_level_move(structure_id: int, level_id: int, *, offset: int) -> No
                 if offset < 0
                 else _("%(row)s is already the last row.")
             )
-            raise StructureError([Problem(index, None, message % {"row": label})])
+            raise BlindStructureError([Problem(index, None, message % {"row": label})])
         moved = list(rows)
         moved.insert(target, moved.pop(index))
         return moved
@@ -451,7 +451,9 @@ def structure_level_move(structure_id: int, level_id: int, *, offset: int) -> No
     _edit(structure_id, change)
 
 
-def structure_level_update(structure_id: int, level_id: int, **changes: Any) -> StructureLevel:
+def blind_structure_level_update(
+    structure_id: int, level_id: int, **changes: Any
+) -> StructureLevel:
     """Change fields of one row (``ROW_FIELDS``); the whole structure must stay valid."""
     unknown = set(changes) - set(ROW_FIELDS)
     if unknown:
@@ -469,7 +471,7 @@ def structure_level_update(structure_id: int, level_id: int, **changes: Any) -> 
     return structure.levels.get(pk=level_id)
 
 
-def structure_save_rows(
+def blind_structure_save_rows(
     structure_id: int, rows: Sequence[Row | Mapping[str, Any]]
 ) -> BlindStructure:
     """Replace every row at once (rows that carry a known ``id`` keep it)."""
@@ -477,23 +479,23 @@ def structure_save_rows(
     return _edit(structure_id, lambda _structure, _old: new_rows)
 
 
-def structure_delete(structure_id: int) -> None:
+def blind_structure_delete(structure_id: int) -> None:
     """Delete a structure no tournament uses (templates stay)."""
     with transaction.atomic():
         structure = BlindStructure.objects.select_for_update().get(pk=structure_id)
         if structure.is_template:
-            raise StructureError(
+            raise BlindStructureError(
                 _("“%(name)s” is a built-in template; it stays.") % {"name": structure.name}
             )
         if structure.tournaments.exists():
-            raise StructureError(
+            raise BlindStructureError(
                 _("“%(name)s” is used by a tournament; it cannot be deleted.")
                 % {"name": structure.name}
             )
         structure.delete()
 
 
-def structure_templates_install(
+def blind_structure_templates_install(
     structure_model: Any = BlindStructure, level_model: Any = StructureLevel
 ) -> int:
     """Create the built-in templates that are missing (by name); return how many.
@@ -544,19 +546,19 @@ def _with_counts(structures: QuerySet[BlindStructure]) -> QuerySet[BlindStructur
     )
 
 
-def structures_templates() -> QuerySet[BlindStructure]:
+def blind_structures_templates() -> QuerySet[BlindStructure]:
     """The built-in templates, with ``levels_count`` and ``breaks_count``."""
     return _with_counts(BlindStructure.objects.filter(is_template=True)).order_by("name")
 
 
-def structures_of(user: Any) -> QuerySet[BlindStructure]:
+def blind_structures_of(user: Any) -> QuerySet[BlindStructure]:
     """The director's own structures, newest first, with their counts."""
     return _with_counts(BlindStructure.objects.filter(is_template=False, created_by=user)).order_by(
         "-created_at", "-pk"
     )
 
 
-def structures_of_others(user: Any) -> QuerySet[BlindStructure]:
+def blind_structures_of_others(user: Any) -> QuerySet[BlindStructure]:
     """The other directors' structures (directors run the series together)."""
     return _with_counts(
         BlindStructure.objects.filter(is_template=False).exclude(created_by=user)
@@ -581,7 +583,7 @@ DEFAULT_PLAYERS = 10
 DEFAULT_STACK = 10_000
 
 
-def structure_preview_settings(
+def blind_structure_preview_settings(
     structure: BlindStructure, *, now: datetime | None = None
 ) -> PreviewSettings:
     """The next event's start time, field and stack: the next event that plays this
@@ -610,7 +612,7 @@ def structure_preview_settings(
     return PreviewSettings(event.starts_at, players, event.starting_stack or DEFAULT_STACK, event)
 
 
-def structure_generator_defaults(*, now: datetime | None = None) -> dict[str, Any]:
+def blind_structure_generator_defaults(*, now: datetime | None = None) -> dict[str, Any]:
     """The generator form's starting values, from the next event when there is one."""
     event = event_next(now)
     return {

@@ -1,5 +1,5 @@
 """Forms of the blind-structure editor: they read and type the input; the rules of a
-structure are checked by `tournaments.structures` (through the services), so the editor,
+structure are checked by `tournaments.blind_structures` (through the services), so the editor,
 the generator and the services refuse the same things with the same messages.
 
 Kept apart from ``tournaments/forms.py`` (the tournament settings) so the two grow apart
@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from core import amounts
-from tournaments import structures as pure
+from tournaments import blind_structures as pure
 from tournaments.models import BlindStructure
 
 BETTING_CHOICES = [
@@ -34,8 +34,10 @@ ANTE_CHOICES = [
 DATETIME_LOCAL = "%Y-%m-%dT%H:%M"
 
 
-def add_problems(form: forms.Form, error: pure.StructureError, index: int | None = None) -> None:
-    """Show a `StructureError` on a form: beside the field it names when the problem is the
+def add_problems(
+    form: forms.Form, error: pure.BlindStructureError, index: int | None = None
+) -> None:
+    """Show a `BlindStructureError` on a form: beside the field it names when the problem is the
     form's own (``index``: the row the form edits), at the top otherwise."""
     for problem in error.problems:
         field = problem.field if problem.field in form.fields else None
@@ -61,7 +63,7 @@ class ChipSetField(forms.CharField):
         text = super().clean(value)
         try:
             return pure.parse_chip_set(text or "")
-        except pure.StructureError as error:
+        except pure.BlindStructureError as error:
             raise forms.ValidationError(error.messages) from None
 
 
@@ -182,7 +184,7 @@ class RowForm(forms.Form):
             self.fields["big_bet"] = _number(_("Big bet"), required=False)
 
     def changes(self) -> dict[str, Any]:
-        """The row's new values, for `structure_level_update`."""
+        """The row's new values, for `blind_structure_level_update`."""
         data = dict(self.cleaned_data)
         if "ante" in data and data["ante"] is None:
             data["ante"] = 0
