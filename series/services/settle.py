@@ -124,7 +124,8 @@ class BalanceLine:
         return self.to_settle + self.expenses + self.carried
 
 
-def night_is_closed(event: Event) -> bool:
+def night_is_closed(event: Event | int) -> bool:
+    """Whether the night (an event or its id) is closed."""
     return NightClose.objects.filter(event=event).exists()
 
 
@@ -272,8 +273,8 @@ def settle_up_refresh(event_id: int) -> str | None:
     page says why there are none until the results are corrected. A closed night keeps its
     transfers (it is read-only until the director reopens it).
     """
-    if NightClose.objects.filter(event_id=event_id).exists():
-        return _("This night is closed: reopen it to recompute its payments.")
+    if night_is_closed(event_id):
+        return night_closed_message()
     try:
         with transaction.atomic():
             settle_up_compute(event_id)
@@ -296,7 +297,7 @@ def transfer_mark_paid(transfer_id: int, *, by: User, paid: bool = True) -> Tran
         raise SettleUpError(
             _("This transfer no longer exists: the results changed and the settle-up with them.")
         )
-    if NightClose.objects.filter(event_id=transfer.event_id).exists():
+    if night_is_closed(transfer.event_id):
         raise SettleUpError(night_closed_message())
     if paid:
         if transfer.paid_at is None:

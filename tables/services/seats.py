@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core.permissions import is_director
 from tables.engine.config import Game, Straddle, Structure
+from tables.engine.deal_in import rebuy_amount
 from tables.engine.errors import RuleError
 from tables.engine.state import Action
 from tables.engine.state import Hand as EngineHand
@@ -433,7 +434,7 @@ def seat_rebuy(
             "bad_buy_in",
             _("at most %(most)d more: the maximum buy-in is %(max)d in all"),
             {
-                "most": max(0, table.max_buy_in - seat.stack - seat.adding),
+                "most": rebuy_amount(amount, seat.stack + seat.adding, table.max_buy_in),
                 "max": table.max_buy_in,
             },
         )

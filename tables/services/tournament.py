@@ -106,7 +106,7 @@ def bot_style_of(user: Any, index: int = 0) -> str:
 
 
 def _stakes_of(table: Table) -> tuple[Any, ...]:
-    """What ``_apply_stakes`` sets on ``table`` (the time bank's level aside)."""
+    """What ``_apply_stakes`` sets on ``table``."""
     return (
         table.small_blind,
         table.big_blind,
@@ -114,6 +114,7 @@ def _stakes_of(table: Table) -> tuple[Any, ...]:
         table.ante_kind,
         table.big_bet,
         table.stakes_level,
+        table.time_bank_level,
     )
 
 
@@ -212,9 +213,8 @@ def table_stakes_set(table_id: int, stakes: Stakes) -> bool:
     """The stakes of the next hand (a hand in play keeps its own); True if they changed."""
     table = _tournament_table(table_id)
     before = _stakes_of(table)
-    level = table.time_bank_level
     _apply_stakes(table, stakes)
-    if before == _stakes_of(table) and level == table.time_bank_level:
+    if before == _stakes_of(table):
         return False
     changed(table)
     return True

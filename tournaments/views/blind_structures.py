@@ -449,32 +449,21 @@ urlpatterns = [
     ),
     # The addresses before "blind structure" was spelt out: bookmarks and printed links keep
     # working (a GET is sent on; a form is always posted to the new address).
-    path(
-        "structures/",
-        RedirectView.as_view(
-            pattern_name="tournaments:blind_structure_list", permanent=True, query_string=True
-        ),
-        name="blind_structure_list_moved",
-    ),
-    path(
-        "structures/new/",
-        RedirectView.as_view(
-            pattern_name="tournaments:blind_structure_new", permanent=True, query_string=True
-        ),
-        name="blind_structure_new_moved",
-    ),
-    path(
-        "structures/<int:structure_id>/",
-        RedirectView.as_view(
-            pattern_name="tournaments:blind_structure_edit", permanent=True, query_string=True
-        ),
-        name="blind_structure_edit_moved",
-    ),
-    path(
-        "structures/<int:structure_id>/rows/<int:row_id>/",
-        RedirectView.as_view(
-            pattern_name="tournaments:blind_structure_row", permanent=True, query_string=True
-        ),
-        name="blind_structure_row_moved",
+    *(
+        path(
+            old,
+            RedirectView.as_view(
+                pattern_name=f"tournaments:blind_structure_{name}",
+                permanent=True,
+                query_string=True,
+            ),
+            name=f"blind_structure_{name}_moved",
+        )
+        for old, name in (
+            ("structures/", "list"),
+            ("structures/new/", "new"),
+            ("structures/<int:structure_id>/", "edit"),
+            ("structures/<int:structure_id>/rows/<int:row_id>/", "row"),
+        )
     ),
 ]
