@@ -71,7 +71,7 @@ def setup(count: int, run: str) -> dict[str, Any]:
 
     from series.models import Event, Season
     from series.services import director_grant
-    from tournaments.models import BlindStructure, StructureLevel, Tournament, TournamentState
+    from tournaments.models import BlindLevel, BlindStructure, Tournament, TournamentState
 
     director = director_grant(User.objects.create_user("bench-director", password=None))
     session = SessionStore()
@@ -84,8 +84,8 @@ def setup(count: int, run: str) -> dict[str, Any]:
         name="Benchmark", starts_on=today, ends_on=today + timedelta(days=1)
     )
     structure = BlindStructure.objects.create(name="One-minute levels")
-    StructureLevel.objects.bulk_create(
-        StructureLevel(
+    BlindLevel.objects.bulk_create(
+        BlindLevel(
             structure=structure,
             position=row,
             kind="break" if row % BREAK_EVERY == BREAK_EVERY - 1 else "level",

@@ -24,12 +24,12 @@ from tables import services as tables
 from tables.models import Hand, Table
 from tests.conftest import PASSWORD
 from tournaments.models import (
+    BlindLevel,
     BlindStructure,
     DealOffer,
     Entry,
     EntryState,
     LevelKind,
-    StructureLevel,
     Tournament,
 )
 from tournaments.services import deals, entries, lifecycle
@@ -60,7 +60,7 @@ class World:
     my_live_entry: Entry
     late_entry: Entry  # registered late, no seat yet
     structure: BlindStructure  # a director's own, not used yet: editable
-    row: StructureLevel
+    row: BlindLevel
     table: Table  # a cash table
     hand: Hand  # finished, at ``table``
     private_table: Table
@@ -79,8 +79,8 @@ def _structure(name: str, owner: User | None = None) -> BlindStructure:
     structure = BlindStructure.objects.create(
         name=name, chip_set=[25, 100, 500, 1000], created_by=owner
     )
-    StructureLevel.objects.bulk_create(
-        StructureLevel(
+    BlindLevel.objects.bulk_create(
+        BlindLevel(
             structure=structure,
             position=position,
             kind=kind,

@@ -16,7 +16,7 @@ from series.services import director_grant
 from tables.engine.config import Game, Structure
 from tests.chromium import launch_chromium
 from tests.tournaments.levels import BREAK_1, ROWS
-from tournaments.models import BlindStructure, StructureLevel, Tournament
+from tournaments.models import BlindLevel, BlindStructure, Tournament
 
 PASSWORD = "correct-horse-battery-staple"
 
@@ -83,8 +83,8 @@ def event(season: Season) -> Event:
 @pytest.fixture
 def blind_structure(db: None) -> BlindStructure:
     structure = BlindStructure.objects.create(name="Home PLO8", chip_set=[25, 100, 500, 1000])
-    StructureLevel.objects.bulk_create(
-        StructureLevel(
+    BlindLevel.objects.bulk_create(
+        BlindLevel(
             structure=structure,
             position=position,
             kind=kind,

@@ -10,17 +10,17 @@ from django.http import HttpRequest
 
 from core.request_values import ADMIN_FORMFIELD_OVERRIDES, AdminValues
 from tournaments.models import (
+    BlindLevel,
     BlindStructure,
     Entry,
-    StructureLevel,
     Tournament,
     TournamentAction,
     TournamentTable,
 )
 
 
-class StructureLevelInline(admin.TabularInline):
-    model = StructureLevel
+class BlindLevelInline(admin.TabularInline):
+    model = BlindLevel
     extra = 0
     formfield_overrides = ADMIN_FORMFIELD_OVERRIDES
     ordering = ("position",)
@@ -43,7 +43,7 @@ class BlindStructureAdmin(AdminValues, admin.ModelAdmin):
     list_display = ("name", "for_limit", "is_template", "created_by", "created_at")
     list_filter = ("is_template", "for_limit")
     search_fields = ("name",)
-    inlines = [StructureLevelInline]
+    inlines = [BlindLevelInline]
 
 
 class EntryInline(admin.TabularInline):

@@ -1,6 +1,6 @@
 """Colour-ups a structure implies: the level from which a chip is no longer needed.
 
-A break may race chips off by name (``StructureLevel.colour_up``, TDA 24). Many structures
+A break may race chips off by name (``BlindLevel.colour_up``, TDA 24). Many structures
 say nothing, and the smallest chip simply stops being useful: from some level on, no blind,
 ante or bet of that level or of any later one needs it. The screens announce it at that
 level change, so the director colours up then, not three levels late.

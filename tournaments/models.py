@@ -77,7 +77,7 @@ class LevelKind(models.TextChoices):
     BREAK = "break", _("Break")
 
 
-class StructureLevel(models.Model):
+class BlindLevel(models.Model):
     """One row of a structure: a level of blinds, or a break. Level numbers never count
     breaks (``BlindStructure``'s levels are numbered 1, 2, 3 ... skipping the breaks)."""
 
@@ -114,8 +114,8 @@ class StructureLevel(models.Model):
 
     class Meta:
         ordering = ["structure", "position"]
-        verbose_name = _("structure level")
-        verbose_name_plural = _("structure levels")
+        verbose_name = _("blind level")
+        verbose_name_plural = _("blind levels")
         constraints = [
             models.UniqueConstraint(
                 fields=["structure", "position"], name="structure_level_position_unique"
@@ -282,7 +282,7 @@ class Tournament(models.Model):
     # was (tournaments.services.clock).
     own_structure = models.BooleanField(_("own copy of the levels"), default=False)
 
-    # The clock: the current row of the structure (``StructureLevel.position`` order, breaks
+    # The clock: the current row of the structure (``BlindLevel.position`` order, breaks
     # included), when it ends while running, and the time left while paused.
     level_index = models.PositiveIntegerField(_("clock row"), default=0)
     level_ends_at = models.DateTimeField(_("level ends at"), null=True, blank=True, db_index=True)

@@ -20,12 +20,12 @@ from series.models import Player
 from tables.models import Hand, Seat
 from tournaments import clock
 from tournaments.models import (
+    BlindLevel,
     DealOffer,
     DealState,
     Entry,
     EntryState,
     LevelKind,
-    StructureLevel,
     Tournament,
     TournamentAction,
     TournamentTable,
@@ -36,12 +36,12 @@ PLACE_STATES = (EntryState.REGISTERED, EntryState.PLAYING)
 LIVE_STATES = (EntryState.REGISTERED, EntryState.WAITING, EntryState.PLAYING)
 
 
-def blind_structure_rows(tournament: Tournament) -> list[StructureLevel]:
+def blind_structure_rows(tournament: Tournament) -> list[BlindLevel]:
     """The rows of the tournament's structure in clock order, breaks included."""
     return list(tournament.blind_structure.levels.order_by("position"))
 
 
-def level_numbers(rows: Sequence[StructureLevel]) -> list[int]:
+def level_numbers(rows: Sequence[BlindLevel]) -> list[int]:
     """The level number of each row; a break gets the number of the level before it
     (0 for a break before the first level), as ``tournaments.clock`` counts them."""
     return [
@@ -49,15 +49,15 @@ def level_numbers(rows: Sequence[StructureLevel]) -> list[int]:
     ]
 
 
-def level_count(rows: Sequence[StructureLevel]) -> int:
+def level_count(rows: Sequence[BlindLevel]) -> int:
     return sum(1 for row in rows if row.kind == LevelKind.LEVEL)
 
 
 def current_row(
     tournament: Tournament,
-    rows: Sequence[StructureLevel] | None = None,
+    rows: Sequence[BlindLevel] | None = None,
     now: datetime | None = None,
-) -> StructureLevel | None:
+) -> BlindLevel | None:
     """The row the clock is on at ``now``: None before the start, and in the extra levels
     past the structure's end (no row of it is in play). Projected by ``tournaments.clock``
     like every clock screen, so a level whose time is up counts as over even if the task
@@ -73,7 +73,7 @@ def current_row(
 
 def current_level_number(
     tournament: Tournament,
-    rows: Sequence[StructureLevel] | None = None,
+    rows: Sequence[BlindLevel] | None = None,
     now: datetime | None = None,
 ) -> int:
     """The level being played at ``now`` (on a break, the level just played); 0 before the

@@ -18,7 +18,7 @@ DIRECTOR_MODELS = (
     "series.season",
     "series.event",
     "tournaments.blindstructure",
-    "tournaments.structurelevel",
+    "tournaments.blindlevel",
     "tournaments.tournament",
     "tournaments.entry",
     "tournaments.tournamenttable",

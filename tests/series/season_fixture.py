@@ -24,11 +24,11 @@ from series.services.standings import event_results_store
 from tables.engine.config import Game, Structure
 from tests.conftest import PASSWORD
 from tournaments.models import (
+    BlindLevel,
     BlindStructure,
     Entry,
     EntryState,
     LevelKind,
-    StructureLevel,
     Tournament,
     TournamentState,
 )
@@ -111,8 +111,8 @@ def _players(count: int, rng: random.Random) -> list[Player]:
 
 def _structure() -> BlindStructure:
     structure = BlindStructure.objects.create(name="Home PLO8", chip_set=[25, 100, 500, 1000])
-    StructureLevel.objects.bulk_create(
-        StructureLevel(
+    BlindLevel.objects.bulk_create(
+        BlindLevel(
             structure=structure,
             position=position,
             kind=kind,

@@ -23,7 +23,8 @@ from series.models import Event, Result, Transfer
 from series.services.settle import settle_up_lines
 from tables.engines import engine_of
 from tables.models import Hand
-from tournaments.models import Entry, Tournament
+from django.contrib.auth.models import Group, Permission
+from tournaments.models import BlindLevel, Entry, Tournament
 hands = Hand.objects.filter(ended_at__isnull=False)
 replayed = sum(1 for hand in hands if engine_of(hand).is_complete)
 finished = Event.objects.filter(results__isnull=False).distinct().get()
@@ -36,6 +37,13 @@ print(json.dumps({
     "entries": Entry.objects.count(),
     "tournaments": Tournament.objects.count(),
     "balance": sum(line.to_settle for line in settle_up_lines(finished)),
+    "blind_levels": BlindLevel.objects.count(),
+    "stale_permissions": Permission.objects.filter(codename__endswith="structurelevel").count(),
+    "directors_may": sorted(
+        Group.objects.get(name="Directors").permissions.filter(
+            content_type__model="blindlevel"
+        ).values_list("codename", flat=True)
+    ),
 }))
 """
 
@@ -55,5 +63,14 @@ def test_a_database_of_an_earlier_version_migrates_with_nothing_lost(tmp_path: P
     assert seen["transfers"] == 6 and seen["balance"] == 0
     assert seen["hands"] == 234 and seen["replayed"] == 234
     assert seen["levels"] == 0  # dealt before hands stored their level: none is made up
+    # The blind structures' rows kept their data and the directors their rights over them
+    # under the rows' new name.
+    assert seen["blind_levels"] > 0 and seen["stale_permissions"] == 0
+    assert seen["directors_may"] == [
+        "add_blindlevel",
+        "change_blindlevel",
+        "delete_blindlevel",
+        "view_blindlevel",
+    ]
     # And the migrated site answers: the migrations are all applied.
     assert "[ ]" not in manage(env, "showmigrations")

@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from tournaments.clock import ClockState
-from tournaments.models import BlindStructure, Entry, LevelKind, StructureLevel, Tournament
+from tournaments.models import BlindLevel, BlindStructure, Entry, LevelKind, Tournament
 from tournaments.services.clock import clock_payload, clock_read
 
 # A frozen evening: the clock starts at 19:00 (UTC) in every test that passes ``now``.
@@ -36,8 +36,8 @@ def at(minutes: float = 0, seconds: float = 0) -> datetime:
 
 def structure_with(rows: list[tuple], name: str = "Clock test") -> BlindStructure:  # type: ignore[type-arg]
     structure = BlindStructure.objects.create(name=name, chip_set=[25, 100, 500])
-    StructureLevel.objects.bulk_create(
-        StructureLevel(
+    BlindLevel.objects.bulk_create(
+        BlindLevel(
             structure=structure,
             position=(position + 1) * 10,  # gaps: the clock orders by position, not by value
             kind=kind,
@@ -82,7 +82,7 @@ def placed(*entries: Entry) -> list[tuple[str, int | None, int]]:
 def rows_of_structure(structure_id: int) -> list[tuple[Any, ...]]:
     """(kind, minutes, small blind, big blind) of each row of a blind structure, in order."""
     return list(
-        StructureLevel.objects.filter(structure_id=structure_id)
+        BlindLevel.objects.filter(structure_id=structure_id)
         .order_by("position")
         .values_list("kind", "minutes", "small_blind", "big_blind")
     )

@@ -13,10 +13,10 @@ from series.models import Event, Player, Season
 from tests.conftest import PASSWORD
 from tests.tournaments.levels import LEVEL_1
 from tournaments.models import (
+    BlindLevel,
     BlindStructure,
     Entry,
     EntryState,
-    StructureLevel,
     Tournament,
     TournamentState,
     TournamentTable,
@@ -56,7 +56,7 @@ def sample_event() -> Event:
 
 def sample_tournament() -> Tournament:
     structure = BlindStructure.objects.create(name="Sample")
-    StructureLevel.objects.create(
+    BlindLevel.objects.create(
         structure=structure, position=0, minutes=20, small_blind=25, big_blind=50
     )
     return Tournament.objects.create(event=sample_event(), blind_structure=structure)

@@ -28,11 +28,11 @@ from tournaments.blind_structure_forms import GeneratorForm, RowForm
 from tournaments.errors import TournamentError
 from tournaments.forms import RebuyForm
 from tournaments.models import (
+    BlindLevel,
     BlindStructure,
     Entry,
     EntryState,
     LevelKind,
-    StructureLevel,
     Tournament,
     TournamentAction,
 )
@@ -151,7 +151,7 @@ def test_the_models_validate_their_amounts(
         tournament.full_clean()
     assert set(refused.value.message_dict) >= {"rebuy_price", "addon_chips"}
 
-    level = StructureLevel(
+    level = BlindLevel(
         structure=blind_structure,
         position=99,
         kind=LevelKind.LEVEL,

@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 from series.models import Season
 from tests.tournaments.factories import HOME_CHIPS, make_tournament
 from tournaments.blind_structures import Ante, BlindStructureError, Row
-from tournaments.models import BlindStructure, StructureLevel, TournamentState
+from tournaments.models import BlindLevel, BlindStructure, TournamentState
 from tournaments.services import blind_structures as services
 
 pytestmark = pytest.mark.django_db
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 def snapshot(structure: BlindStructure) -> list[tuple[object, ...]]:
     """Everything about the rows, ids and positions included, to show nothing changed."""
     return list(
-        StructureLevel.objects.filter(structure=structure)
+        BlindLevel.objects.filter(structure=structure)
         .order_by("position")
         .values_list(
             "pk",
@@ -436,7 +436,7 @@ def test_a_structure_in_use_is_not_deleted(
 
 def test_an_unused_structure_is_deleted_with_its_rows(home_structure: BlindStructure) -> None:
     services.blind_structure_delete(home_structure.pk)
-    assert not StructureLevel.objects.filter(structure_id=home_structure.pk).exists()
+    assert not BlindLevel.objects.filter(structure_id=home_structure.pk).exists()
 
 
 # Preview defaults ---------------------------------------------------------------------------

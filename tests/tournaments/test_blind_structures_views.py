@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from series.models import Season
 from tests.tournaments.factories import make_tournament
-from tournaments.models import BlindStructure, StructureLevel
+from tournaments.models import BlindLevel, BlindStructure
 from tournaments.services import blind_structures as services
 
 pytestmark = pytest.mark.django_db
@@ -468,7 +468,7 @@ def test_deleting_a_structure(director_client: Client, home_structure: BlindStru
     response = director_client.post(edit_url(home_structure), {"op": "delete"})
     assert response["Location"] == reverse("tournaments:blind_structure_list")
     assert not BlindStructure.objects.filter(pk=home_structure.pk).exists()
-    assert not StructureLevel.objects.filter(structure_id=home_structure.pk).exists()
+    assert not BlindLevel.objects.filter(structure_id=home_structure.pk).exists()
 
 
 def test_a_row_of_another_structure_is_404(

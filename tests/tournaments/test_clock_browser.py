@@ -24,7 +24,7 @@ from tests.tables.servers import manage, start_serve, stop
 pytestmark = needs_chromium
 
 SETUP = """
-from tournaments.models import BlindStructure, Entry, EntryState, StructureLevel, Tournament
+from tournaments.models import BlindStructure, Entry, EntryState, BlindLevel, Tournament
 from tournaments.services.clock import clock_next, clock_start
 
 event = Event.objects.create(season=season, name="Thursday Night PLO8", starts_at=timezone.now(),
@@ -36,7 +36,7 @@ rows = [("level", 20, 25, 50, 0), ("level", 20, 50, 100, 0), ("level", 20, 75, 1
         ("level", 20, 200, 400, 400), ("break", 10, 0, 0, 0), ("level", 20, 300, 600, 600),
         ("level", 20, 400, 800, 800)]
 for position, (kind, minutes, small, big, ante) in enumerate(rows):
-    StructureLevel.objects.create(structure=structure, position=position, kind=kind,
+    BlindLevel.objects.create(structure=structure, position=position, kind=kind,
         minutes=minutes, small_blind=small, big_blind=big, ante=ante,
         ante_kind="big-blind" if ante else "none", colour_up=[25] if position == 4 else [])
 tournament = Tournament.objects.create(event=event, blind_structure=structure, state="running",

@@ -25,8 +25,8 @@ from tests.tournaments.clock_helpers import (
 )
 from tournaments.errors import TournamentError
 from tournaments.models import (
+    BlindLevel,
     BlindStructure,
-    StructureLevel,
     Tournament,
     TournamentAction,
     TournamentState,
@@ -143,7 +143,7 @@ def test_the_row_in_play_and_past_rows_cannot_be_removed(
 def test_the_add_on_break_stays_and_follows_the_rows_moved(
     running_clock: Tournament, director: User
 ) -> None:
-    position = StructureLevel.objects.get(
+    position = BlindLevel.objects.get(
         structure_id=running_clock.blind_structure_id, kind="break"
     ).position
     Tournament.objects.filter(pk=running_clock.pk).update(addon_at_break=position)
@@ -151,7 +151,7 @@ def test_the_add_on_break_stays_and_follows_the_rows_moved(
         services.clock_row_remove(running_clock.pk, ROW_BREAK, by=director, now=at(5))
     services.clock_level_add(running_clock.pk, by=director, small_blind=25, big_blind=50, now=at(5))
     tournament = reload(running_clock)
-    addon_row = StructureLevel.objects.get(
+    addon_row = BlindLevel.objects.get(
         structure_id=tournament.blind_structure_id, position=tournament.addon_at_break
     )
     assert addon_row.kind == "break" and addon_row.colour_up == [25]

@@ -29,10 +29,10 @@ from tests.conftest import PASSWORD
 from tests.tournaments.factories import make_user
 from tests.tournaments.levels import BREAK_1, ROWS
 from tournaments.models import (
+    BlindLevel,
     BlindStructure,
     Entry,
     EntryState,
-    StructureLevel,
     Tournament,
     TournamentState,
 )
@@ -67,10 +67,8 @@ def night(transactional_db: None, settings) -> Tournament:  # type: ignore[no-un
         starting_stack=10000,
     )
     structure = BlindStructure.objects.create(name="Home PLO8")
-    StructureLevel.objects.bulk_create(
-        StructureLevel(
-            structure=structure, position=p, kind=k, minutes=m, small_blind=s, big_blind=b
-        )
+    BlindLevel.objects.bulk_create(
+        BlindLevel(structure=structure, position=p, kind=k, minutes=m, small_blind=s, big_blind=b)
         for p, (k, m, s, b) in enumerate(ROWS)
     )
     tournament = Tournament.objects.create(

@@ -29,10 +29,10 @@ from tests.conftest import PASSWORD
 from tests.tournaments.factories import make_user
 from tests.tournaments.levels import BREAK_1, ROWS
 from tournaments.models import (
+    BlindLevel,
     BlindStructure,
     Entry,
     EntryState,
-    StructureLevel,
     Tournament,
     TournamentState,
 )
@@ -77,10 +77,8 @@ def night(transactional_db: None, settings) -> Tournament:  # type: ignore[no-un
         season=season, name="Thursday PLO8", starts_at=timezone.now(), buy_in=20, fee=5
     )
     structure = BlindStructure.objects.create(name="Home PLO8")
-    StructureLevel.objects.bulk_create(
-        StructureLevel(
-            structure=structure, position=p, kind=k, minutes=m, small_blind=s, big_blind=b
-        )
+    BlindLevel.objects.bulk_create(
+        BlindLevel(structure=structure, position=p, kind=k, minutes=m, small_blind=s, big_blind=b)
         for p, (k, m, s, b) in enumerate(ROWS)
     )
     tournament = Tournament.objects.create(

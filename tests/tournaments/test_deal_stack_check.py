@@ -18,9 +18,9 @@ from tests.tournaments.lookups import last_action
 from tournaments.errors import TournamentError
 from tournaments.models import (
     ActionKind,
+    BlindLevel,
     Entry,
     EntryState,
-    StructureLevel,
     Tournament,
     TournamentState,
 )
@@ -166,7 +166,7 @@ def test_recording_a_deal_with_stacks_that_add_up_ends_the_tournament(
 def colour_up_25s(tournament_in_play: Tournament) -> None:
     """The first break colours up the 25s (the chip set is 25, 100, 500, 1000) and the
     clock is past it: the smallest chip left is the 100."""
-    StructureLevel.objects.filter(
+    BlindLevel.objects.filter(
         structure=tournament_in_play.blind_structure, position=BREAK_1
     ).update(colour_up=[25])
     tournament_in_play.level_index = LEVEL_4

@@ -110,7 +110,7 @@ from django.utils import timezone
 from series.models import Event, Player, Season
 from series.services import director_grant
 from series.services.health import worker_heartbeat_record
-from tournaments.models import BlindStructure, StructureLevel, Tournament
+from tournaments.models import BlindStructure, BlindLevel, Tournament
 from tournaments.services.entries import entry_register
 
 casts = json.loads('''{{casts}}''')
@@ -130,7 +130,7 @@ for language, cast in casts.items():
         starting_stack=10000)
     structure = BlindStructure.objects.create(name=cast["event"])
     for position, (kind, minutes, small, big) in enumerate(rows):
-        StructureLevel.objects.create(structure=structure, position=position, kind=kind,
+        BlindLevel.objects.create(structure=structure, position=position, kind=kind,
             minutes=minutes, small_blind=small, big_blind=big)
     tournament = Tournament.objects.create(event=event, blind_structure=structure,
         seats_per_table=6, late_registration_until_level=4, rebuys_allowed=2,

@@ -220,9 +220,9 @@ def _last_level_second(tournament: Tournament) -> None:
 
     from django.utils import timezone
 
-    from tournaments.models import StructureLevel
+    from tournaments.models import BlindLevel
 
-    levels = StructureLevel.objects.filter(structure=tournament.blind_structure)
+    levels = BlindLevel.objects.filter(structure=tournament.blind_structure)
     levels.filter(position__gte=2).delete()
     assert list(levels.order_by("position").values_list("small_blind", "big_blind")) == [
         (5, 10),
@@ -746,10 +746,10 @@ def test_a_directors_seat_change_or_elimination_is_refused_online(db: None) -> N
 
 
 def test_a_break_holds_the_tables_and_the_next_level_deals_again(db: None) -> None:
-    from tournaments.models import LevelKind, StructureLevel
+    from tournaments.models import BlindLevel, LevelKind
 
     tournament = _tournament(10, 6)
-    StructureLevel.objects.filter(structure=tournament.blind_structure, position=1).update(
+    BlindLevel.objects.filter(structure=tournament.blind_structure, position=1).update(
         kind=LevelKind.BREAK, small_blind=0, big_blind=0
     )
     clock.clock_next(tournament.pk, by=None)  # the break

@@ -21,11 +21,11 @@ from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium
 from tests.tournaments.factories import make_player, make_user, start
 from tests.tournaments.levels import LEVEL_2, ROWS
 from tournaments.models import (
+    BlindLevel,
     BlindStructure,
     Entry,
     EntryState,
     LevelKind,
-    StructureLevel,
     Tournament,
     TournamentState,
 )
@@ -247,8 +247,8 @@ def printed_night(director: User, season: Season) -> Tournament:
         starting_stack=10000,
     )
     structure = BlindStructure.objects.create(name="Home PLO8")
-    StructureLevel.objects.bulk_create(
-        StructureLevel(
+    BlindLevel.objects.bulk_create(
+        BlindLevel(
             structure=structure,
             position=position,
             kind=kind,

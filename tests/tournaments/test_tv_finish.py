@@ -16,7 +16,7 @@ from django.utils import timezone
 from config.asgi import application
 from tests.tournaments.factories import seat
 from tests.tournaments.levels import BREAK_1, BREAK_2, LEVEL_3
-from tournaments.models import Entry, StructureLevel, Tournament
+from tournaments.models import BlindLevel, Entry, Tournament
 from tournaments.services import undo
 from tournaments.services.results import entry_eliminate, tournament_finish
 
@@ -200,7 +200,7 @@ def test_the_add_on_break_is_called_the_add_on_break(
 def test_a_limit_game_shows_its_blinds_as_well_as_its_limits(
     client: Client, tournament_in_play: Tournament
 ) -> None:
-    StructureLevel.objects.filter(structure=tournament_in_play.blind_structure).exclude(
+    BlindLevel.objects.filter(structure=tournament_in_play.blind_structure).exclude(
         kind="break"
     ).update(small_bet=100, big_bet=200)
     clock_running(tournament_in_play, 0)  # level 1: blinds 25 / 50, limits 100 / 200

@@ -28,10 +28,10 @@ from tables.engine.config import Structure
 from tournaments import blind_structures as pure
 from tournaments.blind_structures import BlindStructureError, Problem, Row
 from tournaments.models import (
+    BlindLevel,
     BlindStructure,
     EntryState,
     LevelKind,
-    StructureLevel,
     Tournament,
     TournamentState,
 )
@@ -58,7 +58,7 @@ ROW_FIELDS = (
 # Rows in and out of the database
 
 
-def row_from_level(level: StructureLevel) -> Row:
+def row_from_level(level: BlindLevel) -> Row:
     return Row(
         kind=pure.RowKind(level.kind),
         minutes=level.minutes,
@@ -145,11 +145,11 @@ def _write_rows(structure: BlindStructure, rows: Sequence[Row]) -> None:
                 setattr(level, name, value)
             changed.append(level)
         else:
-            created.append(StructureLevel(structure=structure, **values))
+            created.append(BlindLevel(structure=structure, **values))
     if changed:
-        StructureLevel.objects.bulk_update(changed, ["kind", *ROW_FIELDS, "position"])
+        BlindLevel.objects.bulk_update(changed, ["kind", *ROW_FIELDS, "position"])
     if created:
-        StructureLevel.objects.bulk_create(created)
+        BlindLevel.objects.bulk_create(created)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -394,7 +394,7 @@ def blind_structure_level_add(
     kind: pure.RowKind | str = pure.RowKind.LEVEL,
     after: int | None = None,
     values: Mapping[str, Any] | None = None,
-) -> StructureLevel:
+) -> BlindLevel:
     """Add a level or a break after the row ``after`` (a row id; None: at the end).
 
     Without ``values`` a level is proposed from the rows before it (`next_level`: the last
@@ -451,9 +451,7 @@ def blind_structure_level_move(structure_id: int, level_id: int, *, offset: int)
     _edit(structure_id, change)
 
 
-def blind_structure_level_update(
-    structure_id: int, level_id: int, **changes: Any
-) -> StructureLevel:
+def blind_structure_level_update(structure_id: int, level_id: int, **changes: Any) -> BlindLevel:
     """Change fields of one row (``ROW_FIELDS``); the whole structure must stay valid."""
     unknown = set(changes) - set(ROW_FIELDS)
     if unknown:
@@ -496,7 +494,7 @@ def blind_structure_delete(structure_id: int) -> None:
 
 
 def blind_structure_templates_install(
-    structure_model: Any = BlindStructure, level_model: Any = StructureLevel
+    structure_model: Any = BlindStructure, level_model: Any = BlindLevel
 ) -> int:
     """Create the built-in templates that are missing (by name); return how many.
 

@@ -39,10 +39,10 @@ from tournaments import clock, selectors
 from tournaments.errors import TournamentError
 from tournaments.models import (
     ActionKind,
+    BlindLevel,
     ChipCount,
     Entry,
     EntryState,
-    StructureLevel,
     Tournament,
     TournamentAction,
     TournamentState,
@@ -111,7 +111,7 @@ def chips_in_play(tournament: Tournament) -> int:
 def race_allowance(
     tournament: Tournament,
     entries: int,
-    rows: Sequence[StructureLevel] | None = None,
+    rows: Sequence[BlindLevel] | None = None,
     now: datetime | None = None,
 ) -> int:
     """How far the chip races of the colour-ups the clock has reached may have moved the

@@ -53,11 +53,11 @@ from tournaments.clock import (
 from tournaments.errors import TournamentError
 from tournaments.models import (
     ActionKind,
+    BlindLevel,
     BlindStructure,
     Entry,
     EntryState,
     LevelKind,
-    StructureLevel,
     Tournament,
     TournamentAction,
     TournamentState,
@@ -104,7 +104,7 @@ ROW_FIELDS = (
 def clock_rows(structure_id: int) -> tuple[ClockRow, ...]:
     """The clock's rows of a structure, breaks included, in position order."""
     levels = (
-        StructureLevel.objects.filter(structure_id=structure_id)
+        BlindLevel.objects.filter(structure_id=structure_id)
         .order_by("position", "pk")
         .values(*ROW_FIELDS)
     )
@@ -547,7 +547,7 @@ def _row_values(row: pure.Row, position: int) -> dict[str, Any]:
 
 def _stored_rows(structure_id: int) -> list[dict[str, Any]]:
     return list(
-        StructureLevel.objects.filter(structure_id=structure_id)
+        BlindLevel.objects.filter(structure_id=structure_id)
         .order_by("position", "pk")
         .values("position", *ROW_FIELDS)
     )
@@ -588,9 +588,9 @@ def _levels_read(
 
 def _write_rows(structure_id: int, rows: Sequence[dict[str, Any]]) -> None:
     """Store ``rows`` (``_row_values``) as the structure's rows, at their positions."""
-    StructureLevel.objects.filter(structure_id=structure_id).delete()
-    StructureLevel.objects.bulk_create(
-        StructureLevel(structure_id=structure_id, **values) for values in rows
+    BlindLevel.objects.filter(structure_id=structure_id).delete()
+    BlindLevel.objects.bulk_create(
+        BlindLevel(structure_id=structure_id, **values) for values in rows
     )
 
 
@@ -1363,7 +1363,7 @@ def clock_advance_due(tournament_id: int, expected_index: int, now: datetime | N
 
 def _due(now: datetime) -> list[_Due]:
     row_count = (
-        StructureLevel.objects.filter(structure=OuterRef("blind_structure"))
+        BlindLevel.objects.filter(structure=OuterRef("blind_structure"))
         .order_by()
         .values("structure")
         .annotate(n=Count("pk"))
@@ -1372,7 +1372,7 @@ def _due(now: datetime) -> list[_Due]:
     # A structure with a level goes on past its last row (the extra levels double it); one
     # with none stays on its last row, which the sweep must not keep finding.
     has_level = Exists(
-        StructureLevel.objects.filter(structure=OuterRef("blind_structure"), kind=LevelKind.LEVEL)
+        BlindLevel.objects.filter(structure=OuterRef("blind_structure"), kind=LevelKind.LEVEL)
     )
     due = (
         Tournament.objects.filter(
@@ -1471,7 +1471,7 @@ def clock_rows_many(structure_ids: Iterable[int]) -> dict[int, tuple[ClockRow, .
     """The clock's rows of several structures in one query, by structure id."""
     levels: dict[int, list[SimpleNamespace]] = {}
     query = (
-        StructureLevel.objects.filter(structure_id__in=list(structure_ids))
+        BlindLevel.objects.filter(structure_id__in=list(structure_ids))
         .order_by("structure_id", "position", "pk")
         .values("structure_id", *ROW_FIELDS)
     )

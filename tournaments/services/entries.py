@@ -35,9 +35,9 @@ from tournaments import selectors, summaries
 from tournaments.errors import NameInUse, TournamentError
 from tournaments.models import (
     ActionKind,
+    BlindLevel,
     Entry,
     EntryState,
-    StructureLevel,
     Tournament,
     TournamentAction,
 )
@@ -136,13 +136,13 @@ def _restore(entry: Entry, snapshot: dict[str, Any]) -> None:
     entry.save(update_fields=["state", "registered_at", "table_number", "seat_number"])
 
 
-def _level_rule(tournament: Tournament, until: int | None, rows: Sequence[StructureLevel]) -> bool:
+def _level_rule(tournament: Tournament, until: int | None, rows: Sequence[BlindLevel]) -> bool:
     """Whether a rule "until level ``until``" still holds at the clock's level."""
     return until is not None and selectors.current_level_number(tournament, rows) <= until
 
 
 def registration_refusal(
-    tournament: Tournament, rows: Sequence[StructureLevel] | None = None
+    tournament: Tournament, rows: Sequence[BlindLevel] | None = None
 ) -> str | None:
     """Why nobody can register now (None: registration is open, perhaps late)."""
     if tournament.is_over:
@@ -377,9 +377,7 @@ def _walk_in(tournament: Tournament, player: Player, *, by: Any, player_created:
     return entry
 
 
-def late_refusal(
-    tournament: Tournament, rows: Sequence[StructureLevel] | None = None
-) -> str | None:
+def late_refusal(tournament: Tournament, rows: Sequence[BlindLevel] | None = None) -> str | None:
     """Why no late entry can be taken now (None: it can)."""
     if tournament.is_over:
         return _("This tournament is over.")
@@ -457,7 +455,7 @@ def rebuy_limit(tournament: Tournament) -> int:
 def rebuy_refusal(
     tournament: Tournament,
     entry: Entry,
-    rows: Sequence[StructureLevel] | None = None,
+    rows: Sequence[BlindLevel] | None = None,
     *,
     stack: int | None = None,
 ) -> str | None:
@@ -534,7 +532,7 @@ def rebuy_take(tournament: Tournament, entry: Entry, *, stack: int | None, by: A
 
 
 def reentry_refusal(
-    tournament: Tournament, entry: Entry, rows: Sequence[StructureLevel] | None = None
+    tournament: Tournament, entry: Entry, rows: Sequence[BlindLevel] | None = None
 ) -> str | None:
     """Why ``entry``'s player cannot re-enter now (None: they can)."""
     if not tournament.reentries_allowed:
@@ -607,7 +605,7 @@ def reentry_take(tournament: Tournament, entry: Entry, *, by: Any, seat: bool = 
 
 
 def addon_refusal(
-    tournament: Tournament, entry: Entry, rows: Sequence[StructureLevel] | None = None
+    tournament: Tournament, entry: Entry, rows: Sequence[BlindLevel] | None = None
 ) -> str | None:
     """Why ``entry`` cannot take the add-on now (None: it can)."""
     if tournament.addon_at_break is None:

@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 from series.models import Player
 from tournaments import selectors
 from tournaments.errors import TournamentError
-from tournaments.models import Entry, EntryState, StructureLevel, Tournament
+from tournaments.models import BlindLevel, Entry, EntryState, Tournament
 from tournaments.permissions import require_director
 from tournaments.services import entries, online
 
@@ -62,7 +62,7 @@ def _mine(user: Any, tournament: Tournament) -> list[Entry]:
 def offers_for(
     tournament: Tournament,
     user: Any,
-    rows: Sequence[StructureLevel] | None = None,
+    rows: Sequence[BlindLevel] | None = None,
     *,
     stack: int | None = None,
 ) -> list[Offer]:

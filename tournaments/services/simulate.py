@@ -33,10 +33,10 @@ from tables.models import Table as LiveTable
 from tables.services import table_tick
 from tournaments.errors import TournamentError
 from tournaments.models import (
+    BlindLevel,
     BlindStructure,
     Entry,
     LevelKind,
-    StructureLevel,
     Tournament,
     TournamentState,
     TournamentTable,
@@ -86,7 +86,7 @@ def structure_for(starting_stack: int, *, limit: bool, levels: int = 40) -> Blin
     for position in range(levels):
         small = max(1, big // 2)
         rows.append(
-            StructureLevel(
+            BlindLevel(
                 structure=structure,
                 position=position,
                 kind=LevelKind.LEVEL,
@@ -98,7 +98,7 @@ def structure_for(starting_stack: int, *, limit: bool, levels: int = 40) -> Blin
             )
         )
         big = max(big + 1, (big * 3 // 2) // 5 * 5)
-    StructureLevel.objects.bulk_create(rows)
+    BlindLevel.objects.bulk_create(rows)
     return structure
 
 

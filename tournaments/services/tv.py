@@ -29,10 +29,10 @@ from tournaments.colour_ups import colour_ups
 from tournaments.errors import TournamentError
 from tournaments.models import (
     ActionKind,
+    BlindLevel,
     BlindStructure,
     Entry,
     EntryState,
-    StructureLevel,
     Tournament,
     TournamentAction,
     TournamentState,
@@ -178,7 +178,7 @@ def _addon_rows(tournaments: Sequence[Tournament]) -> dict[int, int]:
         return {}
     positions: dict[int, list[int]] = {}
     for structure_id, position in (
-        StructureLevel.objects.filter(structure_id__in={t.blind_structure_id for t in tournaments})
+        BlindLevel.objects.filter(structure_id__in={t.blind_structure_id for t in tournaments})
         .order_by("structure_id", "position", "pk")
         .values_list("structure_id", "position")
     ):
