@@ -15,8 +15,9 @@ finished event (never more than the event's fees) and pays out what the director
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 
-from django.db.models import Q
+from django.db.models import F, Q, Sum
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -33,7 +34,7 @@ from series.models import (
     SeasonPotPayout,
     Transfer,
 )
-from series.services.settle import settle_line
+from series.services.settle import SettleLine, settle_line
 
 
 @dataclass(frozen=True)
@@ -178,9 +179,99 @@ def player_ledger(player: Player, season: Season, *, with_handles: bool = False)
 
 
 def ledger_balances(player: Player) -> list[tuple[Season, int]]:
-    """The player's balance in each season they played, latest season first."""
-    seasons = Season.objects.filter(events__results__player=player).distinct()
-    return [(season, player_ledger(player, season).balance) for season in seasons]
+    """The player's balance in each season they played (``player_ledger``'s last balance),
+    latest season first: two queries, whatever the number of seasons."""
+    seasons: dict[int, Season] = {}
+    balances: dict[int, int] = {}
+    results = Result.objects.filter(player=player).select_related("event__season", "player")
+    for result in results:
+        season = seasons.setdefault(result.event.season_id, result.event.season)
+        line = settle_line(result, result.event)
+        balances[season.pk] = balances.get(season.pk, 0) + line.to_settle
+    # What else counts in a ledger, from the player's side, as (season, amount): a carried
+    # debt counts nothing (the same money moves to the next night's settle-up).
+    paid = Expense.objects.filter(payer=player).values_list("event__season_id", "amount")
+    shares = ExpenseShare.objects.filter(player=player).values_list(
+        "expense__event__season_id", -F("amount")
+    )
+    done = Transfer.objects.filter(paid_at__isnull=False)
+    sent = done.filter(payer=player).values_list("event__season_id", "amount")
+    received = done.filter(payee=player).values_list("event__season_id", -F("amount"))
+    moves = paid.order_by().union(shares.order_by(), sent.order_by(), received.order_by(), all=True)
+    for season_id, amount in moves:
+        if season_id in balances:
+            balances[season_id] += amount
+    ordered = sorted(seasons.values(), key=lambda season: (season.starts_on, season.pk))
+    return [(season, balances[season.pk]) for season in reversed(ordered)]
+
+
+@dataclass(frozen=True)
+class PotIntake:
+    """What one finished event put in the season pot: ``amount`` from its ``entries``."""
+
+    event: Event
+    entries: int
+    amount: int
+
+
+def pot_intake_of(lines: list[SettleLine], per_entry: int) -> int:
+    """What a night's money lines put in the season pot: ``per_entry`` from each entry's fee
+    (re-entries too), never more than the night's fees, since the pot is taken from them."""
+    if not per_entry:
+        return 0
+    entries = sum(line.entries for line in lines)
+    return min(sum(line.fees for line in lines), per_entry * entries)
+
+
+def season_pot_intake(season: Season) -> list[PotIntake]:
+    """What each finished event of ``season`` put in its pot, in calendar order (events that
+    put nothing in are left out): one query, whatever the number of events."""
+    per_entry = season.season_pot_per_entry
+    if not per_entry:
+        return []
+    results = (
+        Result.objects.filter(event__season=season, event__finished_at__isnull=False)
+        .select_related("event", "player")
+        .order_by("event__starts_at", "event__pk", "pk")
+    )
+    nights: dict[int, tuple[Event, list[SettleLine]]] = {}
+    for result in results:
+        nights.setdefault(result.event_id, (result.event, []))[1].append(
+            settle_line(result, result.event)
+        )
+    intake = [
+        PotIntake(event, sum(line.entries for line in lines), pot_intake_of(lines, per_entry))
+        for event, lines in nights.values()
+    ]
+    return [item for item in intake if item.amount]
+
+
+@dataclass(frozen=True)
+class SeasonPot:
+    """The season pot in sum: what its events put in, what the director paid out, what it
+    holds (the pot page's last balance)."""
+
+    per_entry: int
+    entries: int
+    taken_in: int
+    paid_out: int
+
+    @property
+    def balance(self) -> int:
+        return self.taken_in - self.paid_out
+
+
+def season_pot(season: Season) -> SeasonPot:
+    """The season pot of ``season`` in sum (the calendar's figure, the payouts' limit): two
+    queries."""
+    intake = season_pot_intake(season)
+    paid_out = SeasonPotPayout.objects.filter(season=season).aggregate(total=Sum("amount"))
+    return SeasonPot(
+        per_entry=season.season_pot_per_entry,
+        entries=sum(item.entries for item in intake),
+        taken_in=sum(item.amount for item in intake),
+        paid_out=paid_out["total"] or 0,
+    )
 
 
 @dataclass(frozen=True)
@@ -195,54 +286,40 @@ class PotLine:
 
 def season_pot_ledger(season: Season) -> list[PotLine]:
     """The season pot, event by event: what each finished event's entries put in, what the
-    director paid out of it, and the balance after each line."""
+    director paid out of it (after its event when that event is finished, else at the end),
+    and the balance after each line."""
     per_entry = season.season_pot_per_entry
-    events = list(
-        Event.objects.filter(season=season, finished_at__isnull=False).order_by("starts_at", "pk")
-    )
-    payouts = list(SeasonPotPayout.objects.filter(season=season).select_related("player", "event"))
+    payouts = SeasonPotPayout.objects.filter(season=season).select_related("player", "event")
+    # By the event's date and id, its intake before its payouts (the sort is stable: payouts
+    # keep their order); a payout of an event not finished, or of none, after every event.
+    moves: list[tuple[tuple[datetime, int, int], PotIntake | SeasonPotPayout]] = [
+        ((item.event.starts_at, item.event.pk, 0), item) for item in season_pot_intake(season)
+    ]
+    at_end: list[SeasonPotPayout] = []
+    for payout in payouts:
+        event = payout.event
+        if event is not None and event.finished_at is not None:
+            moves.append(((event.starts_at, event.pk, 1), payout))
+        else:
+            at_end.append(payout)
+    moves.sort(key=lambda move: move[0])
     lines: list[PotLine] = []
     balance = 0
-    for event in events:
-        if per_entry:
-            results = Result.objects.filter(event=event).select_related("player")
-            money = [settle_line(result, event) for result in results]
-            entries = sum(line.entries for line in money)
-            # Never more than the event's fees: the pot is taken from them.
-            into = min(sum(line.fees for line in money), per_entry * entries)
-            if into:
-                balance += into
-                lines.append(
-                    PotLine(
-                        event,
-                        ngettext(
-                            "%(count)s entry × %(share)s",
-                            "%(count)s entries × %(share)s",
-                            entries,
-                        )
-                        % {"count": entries, "share": per_entry},
-                        into,
-                        balance,
-                        entries=entries,
-                    )
-                )
-        for payout in [p for p in payouts if p.event_id == event.pk]:
-            balance -= payout.amount
-            lines.append(_payout_line(payout, balance))
-    for payout in [p for p in payouts if p.event_id not in {e.pk for e in events}]:
-        balance -= payout.amount
-        lines.append(_payout_line(payout, balance))
+    for move in [move for _at, move in moves] + at_end:
+        if isinstance(move, PotIntake):
+            balance += move.amount
+            text = ngettext(
+                "%(count)s entry × %(share)s", "%(count)s entries × %(share)s", move.entries
+            ) % {"count": move.entries, "share": per_entry}
+            lines.append(PotLine(move.event, text, move.amount, balance, entries=move.entries))
+        else:
+            balance -= move.amount
+            text = _("Paid to %(name)s: %(reason)s") % {
+                "name": move.player.name,
+                "reason": move.reason,
+            }
+            lines.append(PotLine(move.event, text, -move.amount, balance, payout=move))
     return lines
-
-
-def _payout_line(payout: SeasonPotPayout, balance: int) -> PotLine:
-    text = _("Paid to %(name)s: %(reason)s") % {"name": payout.player.name, "reason": payout.reason}
-    return PotLine(payout.event, text, -payout.amount, balance, payout=payout)
-
-
-def season_pot_balance(season: Season) -> int:
-    lines = season_pot_ledger(season)
-    return lines[-1].balance if lines else 0
 
 
 def carried_user_ids(event: Event) -> set[int]:

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from core import amounts, request_values
 from core.names import NameOrder
 from series.models import Event, Player, Season
+from series.selectors import night_players
 from series.services.expenses import DESCRIPTION_MAX
 from series.services.handles import HANDLE_MAX
 from series.services.pot import REASON_MAX
@@ -58,7 +59,7 @@ class ExpenseForm(forms.Form):
 
     def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        players = Player.objects.filter(results__event=event).order_by(NameOrder("name"), "pk")
+        players = night_players(event)
         self.fields["payer"].queryset = players  # type: ignore[attr-defined]
         self.fields["sharers"].queryset = players  # type: ignore[attr-defined]
         self.fields["amount"].widget.attrs["inputmode"] = "numeric"

@@ -7,7 +7,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from core.names import NameOrder
@@ -361,16 +361,7 @@ def event_player_user_ids(event: Event) -> set[int]:
     )
 
 
-def season_pot(season: Season) -> dict[str, int]:
-    """The season pot so far: its share of the fee of every entry (re-entries too) of the
-    season's finished events, for the final event or a trophy."""
-    if not season.season_pot_per_entry:
-        return {"per_entry": 0, "entries": 0, "total": 0}
-    counted = Result.objects.filter(event__season=season, event__finished_at__isnull=False)
-    totals = counted.aggregate(players=Count("pk"), reentries=Sum("reentries"))
-    entries = (totals["players"] or 0) + (totals["reentries"] or 0)
-    return {
-        "per_entry": season.season_pot_per_entry,
-        "entries": entries,
-        "total": entries * season.season_pot_per_entry,
-    }
+def night_players(event: Event | int) -> QuerySet[Player]:
+    """The players of the night (a result in it), by name: the payers and sharers its
+    expenses may have."""
+    return Player.objects.filter(results__event=event).order_by(NameOrder("name"), "pk")

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from core import request_values
 from core.permissions import is_director
-from series import event_sections, exports, selectors
+from series import event_sections, exports, ledgers, selectors
 from series.elision import for_name
 from series.models import Event, Season
 from series.services.calendar import player_calendar_token_renew
@@ -72,7 +72,7 @@ def season_calendar(request: HttpRequest, season_id: int) -> HttpResponse:
             "now": now,
             "my_feed_url": _my_feed_url(request),
             "is_director": is_director(request.user),
-            "pot": selectors.season_pot(season),
+            "pot": ledgers.season_pot(season),
         },
     )
 

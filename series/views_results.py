@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods
 from core import request_values
 from core.permissions import director_required, is_director
 from series import ledgers, selectors
-from series.models import CarriedDebt, Event, Expense, NightClose, Transfer
+from series.models import Event, NightClose
 from series.money_forms import ExpenseForm
 from series.result_forms import CorrectionFormSet, ReasonForm
 from series.services.corrections import (
@@ -27,11 +27,10 @@ from series.services.expenses import expense_add, expense_remove
 from series.services.settle import (
     SettleUpError,
     night_close,
+    night_money,
     night_reopen,
-    settle_up_balances,
-    settle_up_compute,
     settle_up_imbalance,
-    settle_up_lines,
+    settle_up_night,
     transfer_mark_paid,
     transfers_problem,
 )
@@ -195,21 +194,25 @@ def _transfer_mark(request: HttpRequest, event: Event) -> None:
 def _settle_up_context(
     request: HttpRequest, event: Event, *, director: bool, expense_form: ExpenseForm | None
 ) -> dict[str, object]:
-    lines = settle_up_lines(event)
-    problem = settle_up_imbalance(lines)
     closed = NightClose.objects.filter(event=event).select_related("closed_by").first()
-    transfers: list[Transfer] = []
-    if not problem and lines:
-        # The stored results are the truth: bring the transfers up to date (nothing is
-        # written when they already are, nor on a closed night), so a finish or a
-        # correction shows here at once.
-        try:
-            transfers = settle_up_compute(event.pk)
-        except SettleUpError as refused:
-            problem = str(refused)
-        # A player looks for their own payments first (stable: the rest keep their order).
-        transfers.sort(key=lambda t: request.user.pk not in (t.payer.user_id, t.payee.user_id))
-    balances = settle_up_balances(event, lines)
+    # The stored results are the truth: bring the transfers up to date (nothing is written
+    # when they already are, nor on a closed night), so a finish or a correction shows here
+    # at once.
+    try:
+        settled = settle_up_night(event.pk)
+    except SettleUpError as refused:
+        problem: str | None = str(refused)
+        money, transfers = night_money(event), []
+    else:
+        money, transfers = settled.money, settled.transfers
+        # A closed night keeps its transfers even when its results were corrected since and
+        # no longer balance: then it says why instead of showing them.
+        problem = settle_up_imbalance(money.lines)
+        if problem:
+            transfers = []
+    lines, balances = money.lines, money.balances
+    # A player looks for their own payments first (stable: the rest keep their order).
+    transfers.sort(key=lambda t: request.user.pk not in (t.payer.user_id, t.payee.user_id))
     mismatch = transfers_problem(balances, transfers) if closed and not problem else None
     # The payee's handle only on a transfer the reader pays, and still owes.
     owed_to = {t.payee_id for t in transfers if t.payer.user_id == request.user.pk}
@@ -218,14 +221,7 @@ def _settle_up_context(
         (t, handles.get(t.payee_id, "") if t.payer.user_id == request.user.pk else "")
         for t in transfers
     ]
-    entries = sum(line.entries for line in lines)
     season_pot = event.season.season_pot_per_entry
-    fees_total = sum(line.fees for line in lines)
-    expenses = list(
-        Expense.objects.filter(event=event)
-        .select_related("payer")
-        .prefetch_related("shares__player")
-    )
     return {
         "event": event,
         "lines": lines,
@@ -238,15 +234,13 @@ def _settle_up_context(
         "closed": closed,
         "director": director,
         "can_mark": director and closed is None,
-        "expenses": expenses,
+        "expenses": money.expenses,
         "expense_form": expense_form
         if expense_form is not None
         else (ExpenseForm(event=event) if director and closed is None and lines else None),
-        "carried_in": list(
-            CarriedDebt.objects.filter(settled_in=event).select_related("origin", "payer", "payee")
-        ),
-        "fees_total": fees_total,
+        "carried_in": money.carried_in,
+        "fees_total": sum(line.fees for line in lines),
         "season_pot_per_entry": season_pot,
-        "season_pot_total": min(fees_total, season_pot * entries) if season_pot else 0,
+        "season_pot_total": ledgers.pot_intake_of(lines, season_pot),
         "me": request.user.pk,
     }

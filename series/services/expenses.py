@@ -19,10 +19,13 @@ from collections.abc import Iterable
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from core import amounts
 from core.names import name_key
-from series.models import Event, Expense, ExpenseShare, Player
+from series.models import Event, Expense, ExpenseShare
+from series.selectors import night_players
+from series.services.money_entries import Wording, money_entry_problem
 from series.services.settle import (
     SettleUpError,
     night_closed_message,
@@ -31,6 +34,11 @@ from series.services.settle import (
 )
 
 DESCRIPTION_MAX = 100
+EXPENSE_WORDING = Wording(
+    not_positive=gettext_noop("An expense is a positive whole amount."),
+    too_much=gettext_noop("An expense is at most %(limit)s."),
+    no_text=gettext_noop("Say what the expense was for, in at most %(count)s characters."),
+)
 
 
 def expense_split(amount: int, sharers: int) -> list[int]:
@@ -40,11 +48,14 @@ def expense_split(amount: int, sharers: int) -> list[int]:
     return [base + (1 if i < remainder else 0) for i in range(sharers)]
 
 
-def night_players(event: Event) -> list[Player]:
-    """The players of the night (a result in it), by name: payers and sharers of its
-    expenses."""
-    players = list(Player.objects.filter(results__event=event))
-    return sorted(players, key=lambda p: (name_key(p.name), p.pk))
+def _night_open(event_id: int) -> Event:
+    """The night, locked (its expenses change one at a time); refused when it is closed."""
+    event = Event.objects.select_for_update().filter(pk=event_id).first()
+    if event is None:
+        raise SettleUpError(_("This event does not exist."))
+    if night_is_closed(event):
+        raise SettleUpError(night_closed_message())
+    return event
 
 
 @transaction.atomic
@@ -63,23 +74,17 @@ def expense_add(
     not a positive whole number within the bounds, there is nobody to share it, or the
     payer or a sharer is not a player of the night.
     """
-    event = Event.objects.select_for_update().filter(pk=event_id).first()
-    if event is None:
-        raise SettleUpError(_("This event does not exist."))
-    if night_is_closed(event):
-        raise SettleUpError(night_closed_message())
-    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
-        raise SettleUpError(_("An expense is a positive whole amount."))
-    if amount > amounts.MONEY_MAX:
-        raise SettleUpError(
-            _("An expense is at most %(limit)s.") % {"limit": amounts.money(amounts.MONEY_MAX)}
-        )
+    event = _night_open(event_id)
     description = description.strip()
-    if not description or len(description) > DESCRIPTION_MAX or "\x00" in description:
-        raise SettleUpError(
-            _("Say what the expense was for, in at most %(count)s characters.")
-            % {"count": DESCRIPTION_MAX}
-        )
+    problem = money_entry_problem(
+        amount,
+        description,
+        limit=amounts.MONEY_MAX,
+        text_max=DESCRIPTION_MAX,
+        wording=EXPENSE_WORDING,
+    )
+    if problem:
+        raise SettleUpError(problem)
     players = {player.pk: player for player in night_players(event)}
     if payer_id not in players:
         raise SettleUpError(_("The payer must be a player of this night."))
@@ -109,11 +114,7 @@ def expense_add(
 def expense_remove(event_id: int, expense_id: int, *, by: User) -> Expense:
     """Remove one of the night's expenses (and its shares); refused on a closed night or
     for an expense that is not the night's."""
-    event = Event.objects.select_for_update().filter(pk=event_id).first()
-    if event is None:
-        raise SettleUpError(_("This event does not exist."))
-    if night_is_closed(event):
-        raise SettleUpError(night_closed_message())
+    event = _night_open(event_id)
     expense = Expense.objects.filter(pk=expense_id, event=event).first()
     if expense is None:
         raise SettleUpError(_("This expense no longer exists."))

@@ -1,18 +1,25 @@
 """The season pot's payouts: the director pays money out of the pot to a player (the final
 event's added prize, a trophy). What goes in is derived from the entries' fees
-(``series.ledgers.season_pot_ledger``); a payout is refused beyond what the pot holds."""
+(``series.ledgers.season_pot_intake``); a payout is refused beyond what the pot holds."""
 
 from __future__ import annotations
 
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from core import amounts
-from series.ledgers import season_pot_balance
+from series.ledgers import season_pot
 from series.models import Event, Result, Season, SeasonPotPayout
+from series.services.money_entries import Wording, money_entry_problem
 
 REASON_MAX = 100
+PAYOUT_WORDING = Wording(
+    not_positive=gettext_noop("A payout is a positive whole amount."),
+    too_much=gettext_noop("A payout is at most %(limit)s."),
+    no_text=gettext_noop("Say what the payout is for, in at most %(count)s characters."),
+)
 
 
 class PotError(Exception):
@@ -35,23 +42,17 @@ def season_pot_payout_add(
     season = Season.objects.select_for_update().filter(pk=season_id).first()
     if season is None:
         raise PotError(_("This season does not exist."))
-    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
-        raise PotError(_("A payout is a positive whole amount."))
-    if amount > amounts.PRIZE_MAX:
-        raise PotError(
-            _("A payout is at most %(limit)s.") % {"limit": amounts.money(amounts.PRIZE_MAX)}
-        )
     reason = reason.strip()
-    if not reason or len(reason) > REASON_MAX or "\x00" in reason:
-        raise PotError(
-            _("Say what the payout is for, in at most %(count)s characters.")
-            % {"count": REASON_MAX}
-        )
+    problem = money_entry_problem(
+        amount, reason, limit=amounts.PRIZE_MAX, text_max=REASON_MAX, wording=PAYOUT_WORDING
+    )
+    if problem:
+        raise PotError(problem)
     if not Result.objects.filter(player_id=player_id, event__season=season).exists():
         raise PotError(_("The season pot pays only players of this season."))
     if event_id is not None and not Event.objects.filter(pk=event_id, season=season).exists():
         raise PotError(_("Choose an event of this season."))
-    balance = season_pot_balance(season)
+    balance = season_pot(season).balance
     if amount > balance:
         raise PotError(
             _("The season pot holds %(balance)s: it cannot pay out %(amount)s.")

@@ -9,7 +9,7 @@ the fewest payments. The page also shows each player's net, defined once for the
 site in ``series.net`` (received minus everything paid, fees included): to settle is net
 plus fees.
 
-The stored results are the truth: ``settle_up_compute`` is idempotent and keeps every
+The stored results are the truth: ``settle_up_night`` is idempotent and keeps every
 stored transfer that the new computation repeats (with its paid mark), so it can run
 whenever the results may have changed (a correction, the page being opened after a
 finish) without losing what the host already marked.
@@ -27,13 +27,15 @@ again never carries a debt twice.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from core.names import name_key
+from core.names import NameOrder, name_key
 from series.models import CarriedDebt, Event, Expense, ExpenseShare, NightClose, Result, Transfer
 from series.net import net_result
 from series.settle import SettleError, settle
@@ -73,7 +75,12 @@ class SettleLine:
 
 def settle_up_lines(event: Event) -> list[SettleLine]:
     """Every player's money line of ``event``, from its ``Result`` rows, best place first."""
-    results = Result.objects.filter(event=event).select_related("player").order_by("place")
+    # Tied places as the results table orders them: by place alone, the query plan chose.
+    results = (
+        Result.objects.filter(event=event)
+        .select_related("player")
+        .order_by("place", NameOrder("player__name"), "pk")
+    )
     return [settle_line(result, event) for result in results]
 
 
@@ -129,39 +136,74 @@ def night_is_closed(event: Event | int) -> bool:
     return NightClose.objects.filter(event=event).exists()
 
 
-def settle_up_balances(event: Event, lines: list[SettleLine] | None = None) -> list[BalanceLine]:
-    """Every player's balance for ``event``: the players of its results first (best place
-    first), then anyone who is only in its expenses or carried debts, by name."""
-    lines = settle_up_lines(event) if lines is None else lines
-    names = {line.player_id: line.player_name for line in lines}
-    to_settle = {line.player_id: line.to_settle for line in lines}
-    expenses: dict[int, int] = {}
-    for expense in Expense.objects.filter(event=event).select_related("payer"):
-        names.setdefault(expense.payer_id, expense.payer.name)
-        expenses[expense.payer_id] = expenses.get(expense.payer_id, 0) + expense.amount
-    for share in ExpenseShare.objects.filter(expense__event=event).select_related("player"):
-        names.setdefault(share.player_id, share.player.name)
-        expenses[share.player_id] = expenses.get(share.player_id, 0) - share.amount
-    carried: dict[int, int] = {}
-    for debt in CarriedDebt.objects.filter(settled_in=event).select_related("payer", "payee"):
-        names.setdefault(debt.payer_id, debt.payer.name)
-        names.setdefault(debt.payee_id, debt.payee.name)
-        carried[debt.payer_id] = carried.get(debt.payer_id, 0) - debt.amount
-        carried[debt.payee_id] = carried.get(debt.payee_id, 0) + debt.amount
-    order = [line.player_id for line in lines]
-    order += sorted(
-        (pk for pk in names if pk not in to_settle), key=lambda pk: (name_key(names[pk]), pk)
-    )
-    return [
-        BalanceLine(
-            player_id=pk,
-            player_name=names[pk],
-            to_settle=to_settle.get(pk, 0),
-            expenses=expenses.get(pk, 0),
-            carried=carried.get(pk, 0),
+@dataclass(frozen=True)
+class NightMoney:
+    """A night's money as its settle-up reads it: its results' ``lines`` (best place
+    first), its ``expenses`` (with their payer, and their shares with each sharer) and the
+    debts ``carried_in`` from earlier nights (with their origin, payer and payee)."""
+
+    lines: list[SettleLine]
+    expenses: list[Expense]
+    carried_in: list[CarriedDebt]
+
+    @cached_property
+    def balances(self) -> list[BalanceLine]:
+        """Every player's balance: the players of the results first (best place first),
+        then anyone who is only in the expenses or carried debts, by name."""
+        names = {line.player_id: line.player_name for line in self.lines}
+        to_settle = {line.player_id: line.to_settle for line in self.lines}
+        expenses: dict[int, int] = {}
+        for expense in self.expenses:
+            names.setdefault(expense.payer_id, expense.payer.name)
+            expenses[expense.payer_id] = expenses.get(expense.payer_id, 0) + expense.amount
+            for share in expense.shares.all():
+                names.setdefault(share.player_id, share.player.name)
+                expenses[share.player_id] = expenses.get(share.player_id, 0) - share.amount
+        carried: dict[int, int] = {}
+        for debt in self.carried_in:
+            names.setdefault(debt.payer_id, debt.payer.name)
+            names.setdefault(debt.payee_id, debt.payee.name)
+            carried[debt.payer_id] = carried.get(debt.payer_id, 0) - debt.amount
+            carried[debt.payee_id] = carried.get(debt.payee_id, 0) + debt.amount
+        order = [line.player_id for line in self.lines]
+        order += sorted(
+            (pk for pk in names if pk not in to_settle), key=lambda pk: (name_key(names[pk]), pk)
         )
-        for pk in order
-    ]
+        return [
+            BalanceLine(
+                player_id=pk,
+                player_name=names[pk],
+                to_settle=to_settle.get(pk, 0),
+                expenses=expenses.get(pk, 0),
+                carried=carried.get(pk, 0),
+            )
+            for pk in order
+        ]
+
+
+def night_money(event: Event, lines: list[SettleLine] | None = None) -> NightMoney:
+    """``event``'s money (``lines``: its results' lines, when the caller has them): three
+    queries besides the lines."""
+    expenses = (
+        Expense.objects.filter(event=event)
+        .select_related("payer")
+        .prefetch_related(
+            Prefetch("shares", queryset=ExpenseShare.objects.select_related("player"))
+        )
+    )
+    carried = CarriedDebt.objects.filter(settled_in=event).select_related(
+        "origin", "payer", "payee"
+    )
+    return NightMoney(
+        lines=settle_up_lines(event) if lines is None else lines,
+        expenses=list(expenses),
+        carried_in=list(carried),
+    )
+
+
+def settle_up_balances(event: Event, lines: list[SettleLine] | None = None) -> list[BalanceLine]:
+    """Every player's balance for ``event`` (``NightMoney.balances``)."""
+    return night_money(event, lines).balances
 
 
 def settle_up_balance_problem(balances: list[BalanceLine]) -> str | None:
@@ -204,9 +246,18 @@ def _carried_take_in(event: Event) -> None:
     ).exclude(origin=event).update(settled_in=event)
 
 
+@dataclass(frozen=True)
+class SettleUp:
+    """A night's settle-up as stored: its money and the transfers that settle it."""
+
+    money: NightMoney
+    transfers: list[Transfer]
+
+
 @transaction.atomic
-def settle_up_compute(event_id: int) -> list[Transfer]:
-    """Store the fewest transfers that settle ``event_id``'s results and return them.
+def settle_up_night(event_id: int) -> SettleUp:
+    """Store the fewest transfers that settle ``event_id``'s money and return them with the
+    money they settle (what the settle-up page shows, read once).
 
     A stored transfer the new computation repeats (same payer, payee and amount) is kept
     with its paid mark; the others are replaced. Raises ``SettleUpError`` (and changes
@@ -216,41 +267,40 @@ def settle_up_compute(event_id: int) -> list[Transfer]:
     event = Event.objects.select_for_update().filter(pk=event_id).first()
     if event is None:
         raise SettleUpError(_("This event does not exist."))
+    stored = list(
+        Transfer.objects.filter(event=event).select_related("payer", "payee", "marked_by")
+    )
     if night_is_closed(event):
         # Closed nights are read-only: what was closed stays as it was.
-        return list(
-            Transfer.objects.filter(event=event).select_related("payer", "payee", "marked_by")
-        )
+        return SettleUp(night_money(event), stored)
     lines = settle_up_lines(event)
     problem = settle_up_imbalance(lines)
     if problem:
         raise SettleUpError(problem)
     if lines:
         _carried_take_in(event)
-    balances = settle_up_balances(event, lines)
-    problem = settle_up_balance_problem(balances)
+    money = night_money(event, lines)
+    problem = settle_up_balance_problem(money.balances)
     if problem:
         raise SettleUpError(problem)
     try:
-        payments = settle({line.player_id: line.balance for line in balances})
+        payments = settle({line.player_id: line.balance for line in money.balances})
     except SettleError as error:  # pragma: no cover - settle_up_imbalance checks first
         raise SettleUpError(str(error)) from error
-    stored = list(Transfer.objects.filter(event=event))
-    kept: list[Transfer] = []
+    stale = list(stored)
     created: list[Transfer] = []
     for payment in payments:
         match = next(
             (
                 t
-                for t in stored
+                for t in stale
                 if (t.payer_id, t.payee_id, t.amount)
                 == (payment.payer, payment.payee, payment.amount)
             ),
             None,
         )
         if match is not None:
-            stored.remove(match)
-            kept.append(match)
+            stale.remove(match)
         else:
             created.append(
                 Transfer(
@@ -260,10 +310,18 @@ def settle_up_compute(event_id: int) -> list[Transfer]:
                     amount=payment.amount,
                 )
             )
-    if stored:
-        Transfer.objects.filter(pk__in=[t.pk for t in stored]).delete()
+    if not stale and not created:
+        return SettleUp(money, stored)
+    if stale:
+        Transfer.objects.filter(pk__in=[t.pk for t in stale]).delete()
     Transfer.objects.bulk_create(created)
-    return list(Transfer.objects.filter(event=event).select_related("payer", "payee", "marked_by"))
+    transfers = Transfer.objects.filter(event=event).select_related("payer", "payee", "marked_by")
+    return SettleUp(money, list(transfers))
+
+
+def settle_up_compute(event_id: int) -> list[Transfer]:
+    """``settle_up_night``'s transfers."""
+    return settle_up_night(event_id).transfers
 
 
 def settle_up_refresh(event_id: int) -> str | None:

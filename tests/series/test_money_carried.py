@@ -4,13 +4,18 @@ and each player's ledger."""
 
 from __future__ import annotations
 
+from datetime import date, datetime
+
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from series.ledgers import ledger_balances, player_ledger
-from series.models import CarriedDebt, NightClose, Result, Transfer
+from series.models import CarriedDebt, NightClose, Player, Result, Season, Transfer
 from series.services.expenses import expense_add
 from series.services.settle import (
     SettleUpError,
@@ -207,3 +212,45 @@ def test_the_ledger_page_is_for_the_player_and_the_directors(
     profile = reverse("series:player", args=[ben.pk])  # type: ignore[attr-defined]
     assert "Ledger of Omaha 2026" in own.get(profile).content.decode()
     assert "Ledger of" not in other.get(profile).content.decode()
+
+
+def test_the_profiles_balances_are_the_ledgers_in_a_fixed_number_of_queries(
+    client: Client, two_nights: dict[str, object], director: User
+) -> None:
+    first, second = two_nights["first"], two_nights["second"]
+    ann: Player = two_nights["ann"]  # type: ignore[assignment]
+    ben: Player = two_nights["ben"]  # type: ignore[assignment]
+    expense_add(first.pk, payer_id=ann.pk, amount=10, description="Pizza", by=director)  # type: ignore[attr-defined]
+    night_close(first.pk, by=director)  # type: ignore[attr-defined]
+    for transfer in settle_up_compute(second.pk):  # type: ignore[attr-defined]
+        if transfer.payer_id == ben.pk:
+            transfer_mark_paid(transfer.pk, by=director)
+    client.force_login(ben.user)  # type: ignore[arg-type]
+    url = reverse("series:player", args=[ben.pk])
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(url).status_code == 200
+        return len(captured.captured_queries)
+
+    one_season = queries()
+    # Two earlier seasons: Ben shares the room he paid for; in 2024 he pays what he owes.
+    for year in (2024, 2025):
+        earlier = Season.objects.create(
+            name=f"Omaha {year}", starts_on=date(year, 1, 1), ends_on=date(year, 12, 31)
+        )
+        night = finished_event(
+            earlier,
+            [(ann, 1, 40, 25), (ben, 2, 0, 25)],
+            starts_at=timezone.make_aware(datetime(year, 3, 1, 19, 30)),
+        )
+        expense_add(night.pk, payer_id=ben.pk, amount=7, description="Room", by=director)
+        transfers = settle_up_compute(night.pk)
+        if year == 2024:
+            transfer_mark_paid(transfers[0].pk, by=director)
+    assert queries() == one_season
+    for player in (ann, ben, two_nights["cal"]):
+        played = Season.objects.filter(events__results__player=player).distinct()
+        ledgers = [(s, player_ledger(player, s).balance) for s in played.order_by("-starts_on")]  # type: ignore[arg-type]
+        assert ledger_balances(player) == ledgers  # type: ignore[arg-type]
+    assert [balance for _season, balance in ledger_balances(ann)] == [20, 16, 0]

@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 from series.ledgers import season_pot_ledger
-from series.models import Result, SeasonPotPayout
+from series.models import Event, Player, Result, Season, SeasonPotPayout
 from series.services.pot import PotError, season_pot_payout_add
 from tests.series.night import account, finished_event, season
 
@@ -121,3 +121,39 @@ def test_the_page_is_read_by_players_and_paid_out_by_the_director(
     assert not SeasonPotPayout.objects.exists()
     response = director_client.post(url, {"action": "remove", "payout": "²"}, follow=True)
     assert "no longer exists" in response.content.decode()
+
+
+def test_the_calendar_shows_what_the_pot_page_holds(
+    director_client: Client, pot_season: dict[str, object], director: User
+) -> None:
+    s: Season = pot_season["season"]  # type: ignore[assignment]
+    ann: Player = pot_season["ann"]  # type: ignore[assignment]
+    # A night without a fee (points only) puts nothing in: the pot is taken from the fees.
+    finished_event(s, [(ann, 1, 0, 0), (pot_season["ben"], 2, 0, 0)], number=4, fee=0)  # type: ignore[list-item]
+    season_pot_payout_add(s.pk, player_id=ann.pk, amount=3, reason="Trophy", by=director)
+    assert season_pot_ledger(s)[-1].balance == 7
+    pot_page = director_client.get(reverse("series:season_pot", args=[s.pk])).content.decode()
+    assert '<span class="stat-value">7</span>' in pot_page
+    calendar = director_client.get(reverse("series:season", args=[s.pk])).content.decode()
+    assert "Season pot: 7" in calendar and "3 paid out" in calendar
+
+
+def test_a_payout_of_an_event_not_finished_comes_last(
+    pot_season: dict[str, object], director: User
+) -> None:
+    s: Season = pot_season["season"]  # type: ignore[assignment]
+    later = Event.objects.get(season=s, number=3)
+    season_pot_payout_add(
+        s.pk,
+        player_id=pot_season["ann"].pk,  # type: ignore[attr-defined]
+        amount=2,
+        reason="Final",
+        event_id=later.pk,
+        by=director,
+    )
+    lines = season_pot_ledger(s)
+    assert [(line.event, line.amount, line.balance) for line in lines] == [
+        (pot_season["first"], 6, 6),
+        (pot_season["second"], 4, 10),
+        (later, -2, 8),
+    ]

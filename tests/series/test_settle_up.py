@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from series.models import Player, Result, Transfer
+from series.models import CarriedDebt, Event, Player, Result, Transfer
+from series.services.expenses import expense_add
 from series.services.settle import (
     SettleUpError,
     settle_up_compute,
@@ -163,3 +166,31 @@ def test_the_page_says_why_there_are_no_transfers(
         reverse("series:settle_up", args=[night["event"].pk])  # type: ignore[attr-defined]
     ).content.decode()
     assert "The results do not balance" in body
+
+
+def test_the_page_reads_each_part_of_the_night_once(
+    director_client: Client,
+    night: dict[str, object],
+    director: User,
+    django_assert_max_num_queries: Any,
+) -> None:
+    # Every part of the page: results, an expense, a debt carried in from an earlier night,
+    # the transfers; once they are stored, opening the page again changes none of them.
+    event: Event = night["event"]  # type: ignore[assignment]
+    earlier = finished_event(
+        night["season"],  # type: ignore[arg-type]
+        [(night["cal"], 1, 0, 0), (night["ann"], 2, 0, 0)],  # type: ignore[list-item]
+        number=0,
+    )
+    CarriedDebt.objects.create(
+        origin=earlier, payer=night["cal"], payee=night["ann"], amount=10, settled_in=event
+    )
+    expense_add(event.pk, payer_id=night["dee"].pk, amount=8, description="Pizza", by=director)  # type: ignore[attr-defined]
+    url = reverse("series:settle_up", args=[event.pk])
+    director_client.get(url)
+    # The settle-up's own part is 9 of them (the close, the lock, the transfers, the closed
+    # check, the results, taking debts in, the expenses with their shares, the carried debts);
+    # it was 30 in all when each part was read two or three times.
+    with django_assert_max_num_queries(21):
+        body = director_client.get(url).content.decode()
+    assert "Pizza" in body and "Event 0" in body and "Mark paid" in body
