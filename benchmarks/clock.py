@@ -86,7 +86,7 @@ def setup(count: int, run: str) -> dict[str, Any]:
     structure = BlindStructure.objects.create(name="One-minute levels")
     BlindLevel.objects.bulk_create(
         BlindLevel(
-            structure=structure,
+            blind_structure=structure,
             position=row,
             kind="break" if row % BREAK_EVERY == BREAK_EVERY - 1 else "level",
             minutes=LEVEL_SECONDS // 60,

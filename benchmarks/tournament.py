@@ -18,7 +18,7 @@ between hands and no sleeping.
   with its snapshot (as to sockets in other processes).
 
 Measured: hands per second (hands dealt / time to the winner), the latency of a bot's action
-(``bot_move``: the frame through ``handle_frame``, the move, the snapshot and the broadcast)
+(``bot_act``: the bot's snapshot and decision, the move, the snapshot and the broadcast)
 p50 and p99, the latency of a move of a player between tables (``seat_move``, balancing,
 breaking and the final table) p50 and p99, the number of those moves, and the time to the
 winner. Checked: every hand ends with the chips it started with (each hand's players' stacks
@@ -111,7 +111,7 @@ def child_play(args: argparse.Namespace) -> None:
             news.append(time.perf_counter())
 
     broadcast.table_changed = noted_news  # type: ignore[assignment]
-    bot_move = simulate.bot_move
+    bot_move = simulate.bot_act
 
     def timed_bot_move(table_id: int) -> bool:
         news.clear()
@@ -122,7 +122,7 @@ def child_play(args: argparse.Namespace) -> None:
             actions.append((news[0] if news else time.perf_counter()) - t0)
         return moved
 
-    simulate.bot_move = timed_bot_move  # type: ignore[assignment]
+    simulate.bot_act = timed_bot_move  # type: ignore[assignment]
     sim = tournament_play(
         Tournament.objects.get(pk=args.tournament),
         level_seconds=args.level_seconds,

@@ -13,9 +13,9 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from core import amounts
+from core.choices import choices_of
 from series.formula import Formula, FormulaError
-from tables.engine.config import Game, Structure
-from tables.models import GAME_CHOICES, STRUCTURE_CHOICES
+from tables.engine.config import GAME_NAMES, STRUCTURE_NAMES, Game, Structure
 
 
 class PointsFormula(models.TextChoices):
@@ -87,12 +87,15 @@ class Event(models.Model):
     starts_at = models.DateTimeField(_("starts at"))
     venue = models.CharField(_("venue"), max_length=200, blank=True)
     game = models.CharField(
-        _("game"), max_length=20, choices=GAME_CHOICES, default=Game.OMAHA_HI_LO.value
+        _("game"),
+        max_length=20,
+        choices=choices_of(Game, GAME_NAMES),
+        default=Game.OMAHA_HI_LO.value,
     )
     structure = models.CharField(
         _("betting structure"),
         max_length=20,
-        choices=STRUCTURE_CHOICES,
+        choices=choices_of(Structure, STRUCTURE_NAMES),
         default=Structure.POT_LIMIT.value,
     )
     buy_in = models.PositiveIntegerField(

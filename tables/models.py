@@ -13,8 +13,18 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from core.choices import choices_of
 from tables.botbrain import STYLES
-from tables.engine.config import AnteKind, Config, Game, Straddle, Structure
+from tables.engine.config import (
+    ANTE_KIND_NAMES,
+    GAME_NAMES,
+    STRUCTURE_NAMES,
+    AnteKind,
+    Config,
+    Game,
+    Straddle,
+    Structure,
+)
 from tables.engine.deal_in import Presence, SeatStatus, bomb_pot_due, next_straddle_seat
 from tables.engine.preactions import PreAction, PreActionChoice
 from tables.engine.state import Street
@@ -24,23 +34,12 @@ from tables.engine.timebank import TimeBank
 BOT_STYLES = STYLES
 
 
-# The engine's games, betting structures and ante kinds are the only definitions: every
-# model field (a table's, an event's, a blind level's) takes its choices from these names for
-# people, so a value stored anywhere is one the engine reads.
-GAME_CHOICES = [
-    (Game.OMAHA.value, _("Omaha High")),
-    (Game.OMAHA_HI_LO.value, _("Omaha Hi/Lo 8-or-better")),
-]
-STRUCTURE_CHOICES = [
-    (Structure.LIMIT.value, _("Limit")),
-    (Structure.POT_LIMIT.value, _("Pot-Limit")),
-    (Structure.NO_LIMIT.value, _("No-Limit")),
-]
-ANTE_KIND_CHOICES = [
-    (AnteKind.NONE.value, _("No ante")),
-    (AnteKind.EACH.value, _("Ante from each player")),
-    (AnteKind.BIG_BLIND.value, _("Big-blind ante")),
-]
+# The engine's games, betting structures and ante kinds are the only definitions, named by
+# the engine: every model field (a table's, an event's, a tournament's) builds its choices
+# from them, so a value stored anywhere is one the engine reads.
+GAME_CHOICES = choices_of(Game, GAME_NAMES)
+STRUCTURE_CHOICES = choices_of(Structure, STRUCTURE_NAMES)
+ANTE_KIND_CHOICES = choices_of(AnteKind, ANTE_KIND_NAMES)
 STRADDLE_CHOICES = [
     (Straddle.NONE.value, _("No straddle")),
     (Straddle.UNDER_THE_GUN.value, _("Left of the big blind")),

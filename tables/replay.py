@@ -97,7 +97,9 @@ def hand_replay_steps(hand: Hand, user: Any) -> dict[str, Any]:
     """
     if not hand.is_complete:
         raise HandInPlay(hand)
-    players = list(HandPlayer.objects.filter(hand=hand).select_related("user"))
+    # By seat: without an order the rows come as the query plan finds them, and the page
+    # (its players' names in seat order) changed with it, after a restore for one.
+    players = list(HandPlayer.objects.filter(hand=hand).select_related("user").order_by("seat"))
     names = {p.seat: p.user.first_name or p.user.get_username() for p in players}
     ids = {p.seat: p.user_id for p in players}
     seat = next((p.seat for p in players if _is(user, p.user_id)), None)

@@ -11,31 +11,15 @@ import logging
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
 
 from celery import current_app
 from django.conf import settings
-from django.db import OperationalError, transaction
+from django.db import transaction
 
 from tables.timing import bot_think_seconds
 
 TICK_TASK = "tables.tasks.table_tick_task"
 BOT_TASK = "tables.tasks.bot_move_task"
-
-# The scheduled tasks' answer to a database that refused them for a while (SQLite's
-# "database is locked" after its busy timeout, a PostgreSQL connection lost): run again
-# 1, 2, 4 ... 30 s later (jittered), for some ten minutes, rather than leave a table's tick
-# or a bot's move to the sweep, or a clock's level change to the next one. A failed run's
-# transaction rolled back and every task re-reads its rows, so running again is safe.
-# (``shared_task(**RETRIED_ON_DATABASE_ERRORS)``; the periodic sweeps have none: beat sends
-# the next one within seconds.)
-RETRIED_ON_DATABASE_ERRORS: dict[str, Any] = {
-    "autoretry_for": (OperationalError,),
-    "retry_backoff": 1,
-    "retry_backoff_max": 30,
-    "retry_jitter": True,
-    "max_retries": 20,
-}
 
 logger = logging.getLogger(__name__)
 

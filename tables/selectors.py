@@ -1,14 +1,17 @@
 """Reads the pages and commands share: hand histories, what a player may see of a hand,
-its replay, its PHH text, the fairness check, a table's chip count.
+its replay, its PHH text, the fairness check, a table's chip count, and what a tournament
+reads of its tables (the seats, the hands in play, a finished hand's report).
 
 The live, per-viewer snapshots of a table in play are ``tables.live``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import QuerySet, Sum
+from django.db.models import Prefetch, Q, QuerySet, Sum
 
 from core.names import name_key
 from core.permissions import is_director
@@ -17,13 +20,14 @@ from tables.engine import phh
 from tables.engine.cards import card_str
 from tables.engine.records import (
     HandStarted,
+    PotAwarded,
     record_from_json,
     records_visible_to,
 )
 from tables.engine.state import Hand as EngineHand
 from tables.engines import engine_of
 from tables.fairness import deck_from_text
-from tables.models import Hand, HandPlayer, Table
+from tables.models import Hand, HandPlayer, Seat, Table
 
 # ----------------------------------------------------------------------------- histories
 
@@ -219,3 +223,135 @@ def table_ledger(table: Table) -> dict[str, Any]:
             for key in ("buy_in", "rebuy", "bought_in", "cash_out", "stack", "net")
         },
     }
+
+
+# ----------------------------------------------------------------------------- tournaments
+# What a tournament reads of its live tables: the tournaments reach the tables only through
+# this module, the services and the engine (docs/architecture.md). ``table_ids`` may be a
+# queryset of ids: it is then a subquery of the one query each read makes.
+
+
+@dataclass(frozen=True)
+class SeatTaken:
+    """A seat with a player in it: its number and the player's account."""
+
+    number: int
+    user_id: int
+
+
+def table_find(table_id: int | None) -> Table | None:
+    """The table ``table_id``, or None (no id, or no such table)."""
+    return Table.objects.filter(pk=table_id).first() if table_id else None
+
+
+def hands_in_play(table_ids: Iterable[int]) -> dict[int, int | None]:
+    """The tables among ``table_ids`` in the middle of a hand: {table id: the seat to act,
+    or None while nobody is (a run-out's next street, the showdown)}."""
+    return dict(
+        Hand.objects.filter(table_id__in=table_ids, ended_at__isnull=True).values_list(
+            "table_id", "to_act"
+        )
+    )
+
+
+def hands_dealt(table_ids: Iterable[int]) -> int:
+    """How many hands these tables have dealt, the hand in play included."""
+    return Hand.objects.filter(table_id__in=table_ids).count()
+
+
+def tables_version_total(table_ids: Iterable[int]) -> int | None:
+    """The sum of these tables' versions: it changes whenever any of them does (None: no
+    table)."""
+    total: int | None = Table.objects.filter(pk__in=table_ids).aggregate(total=Sum("version"))[
+        "total"
+    ]
+    return total
+
+
+def seats_in_play(table_ids: Iterable[int]) -> dict[int, list[SeatTaken]]:
+    """The players still in at these tables, by table, lowest seat first: a seat with no
+    chips is left out, unless chips bought during the hand come to it when the hand ends
+    (``Seat.adding``)."""
+    by_table: dict[int, list[SeatTaken]] = {}
+    for table_id, number, user_id in (
+        Seat.objects.filter(table_id__in=table_ids, user__isnull=False)
+        .filter(Q(stack__gt=0) | Q(adding__gt=0))
+        .order_by("number")
+        .values_list("table_id", "number", "user_id")
+    ):
+        by_table.setdefault(table_id, []).append(SeatTaken(number, user_id))
+    return by_table
+
+
+def seat_chips(table_ids: Iterable[int]) -> dict[tuple[int, int], int]:
+    """Every seat's chips at these tables: {(table id, seat number): chips}, its stack plus
+    the chips bought during the hand in play, which the table adds when it ends
+    (``Seat.adding``)."""
+    return {
+        (table_id, number): stack + adding
+        for table_id, number, stack, adding in Seat.objects.filter(
+            table_id__in=table_ids
+        ).values_list("table_id", "number", "stack", "adding")
+    }
+
+
+def hand_ended_report(table_id: int, number: int) -> dict[str, Any] | None:
+    """What ``hand_ended`` said of the table's hand ``number``, rebuilt from its players'
+    rows and its records (each pot's winners; a busted player's last pot with a winner), for
+    whoever missed the signal; None if that hand has not ended."""
+    hand = Hand.objects.filter(table_id=table_id, number=number, ended_at__isnull=False).first()
+    if hand is None:
+        return None
+    seats = [
+        {
+            "seat": hp.seat,
+            "user_id": hp.user_id,
+            "before": hp.stack_before,
+            "after": hp.stack_after or 0,
+        }
+        for hp in hand.handplayer_set.all()
+    ]
+    winners: dict[int, list[int]] = {}
+    for record in engine_of(hand).records:
+        if isinstance(record, PotAwarded) and record.seat not in winners.setdefault(record.pot, []):
+            winners[record.pot].append(record.seat)
+    last = max(winners) if winners else 0
+    return {
+        "hand_id": hand.pk,
+        "seats": seats,
+        "pots": [{"pot": k, "winners": w} for k, w in sorted(winners.items())],
+        "eliminated_in": {row["seat"]: last for row in seats if row["after"] <= 0},
+    }
+
+
+@dataclass(frozen=True)
+class FinishedHand:
+    """A finished hand as the engine rebuilds it, with its players' names by seat."""
+
+    table_id: int
+    number: int
+    level: int | None
+    engine: EngineHand
+    names: dict[int, str]
+
+
+def hands_finished(table_ids: Iterable[int]) -> Iterator[FinishedHand]:
+    """Every finished hand of these tables in the order dealt (two queries in all), each
+    rebuilt as it is reached."""
+    hands = (
+        Hand.objects.filter(table_id__in=table_ids, ended_at__isnull=False)
+        .prefetch_related(
+            Prefetch("handplayer_set", queryset=HandPlayer.objects.select_related("user"))
+        )
+        .order_by("started_at", "pk")
+    )
+    for hand in hands:
+        yield FinishedHand(
+            table_id=hand.table_id,
+            number=hand.number,
+            level=hand.level,
+            engine=engine_of(hand),
+            names={
+                hp.seat: hp.user.first_name or hp.user.username for hp in hand.handplayer_set.all()
+            },
+        )

@@ -14,8 +14,8 @@ import logging
 
 from celery import shared_task
 
+from core.tasks import RETRIED_ON_DATABASE_ERRORS
 from tables.bots import bot_move
-from tables.scheduling import RETRIED_ON_DATABASE_ERRORS
 from tables.services import (
     TableError,
     servers_forget_gone,

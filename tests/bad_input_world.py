@@ -81,7 +81,7 @@ def _structure(name: str, owner: User | None = None) -> BlindStructure:
     )
     BlindLevel.objects.bulk_create(
         BlindLevel(
-            structure=structure,
+            blind_structure=structure,
             position=position,
             kind=kind,
             minutes=minutes,

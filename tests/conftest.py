@@ -85,7 +85,7 @@ def blind_structure(db: None) -> BlindStructure:
     structure = BlindStructure.objects.create(name="Home PLO8", chip_set=[25, 100, 500, 1000])
     BlindLevel.objects.bulk_create(
         BlindLevel(
-            structure=structure,
+            blind_structure=structure,
             position=position,
             kind=kind,
             minutes=minutes,

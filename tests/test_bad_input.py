@@ -130,7 +130,7 @@ STATIC: dict[tuple[str, str], dict[str, tuple[Kind, Good]]] = {
     ("tournaments:online_bots", "POST"): {"count": (number(1, 300), "2")},
     ("tournaments:online_deal_offer", "POST"): {"method": (choice("icm", "chip-chop"), "icm")},
     ("tournaments:online_deal_cancel", "POST"): {"offer": (ID, lambda w: str(w.offer.pk))},
-    ("tournaments:offer_take", "POST"): {
+    ("tournaments:purchase_take", "POST"): {
         "kind": (choice("rebuy", "addon", "reentry"), "rebuy"),
         "entry": (ID, lambda w: str(w.online.entries.get(player=w.me).pk)),
         "seen": (IGNORED, ""),
@@ -204,7 +204,7 @@ ONLINE = {
     "tournaments:lobby",
     "tournaments:lobby_public",
     "tournaments:lobby_mine",
-    "tournaments:offer_take",
+    "tournaments:purchase_take",
     "tournaments:deal_answer",
 }
 

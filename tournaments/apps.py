@@ -18,10 +18,10 @@ class TournamentsConfig(AppConfig):
 
         register(provider)
         # A live table of an online tournament shows the player's offers and the deal.
-        from tables.panels import register as register_table_panels
+        from tables.services import table_panels_register
         from tournaments.player_panel import provider as table_panels
 
-        register_table_panels(table_panels)
+        table_panels_register(table_panels)
         # The clock's tasks listen for every stored clock (tournaments.signals.clock_stored).
         from tournaments import tasks  # noqa: F401
 

@@ -108,7 +108,6 @@ class ClockRow:
             "ante_kind": self.ante_kind,
             "small_bet": self.small_bet,
             "big_bet": self.big_bet,
-            "colour_up": list(self.colour_up),
         }
 
 
@@ -311,7 +310,6 @@ class ClockState:
     # is paused or not started).
     time_to_end: timedelta
     finishes_at: datetime
-    rows: tuple[ClockRow, ...]
 
     @property
     def on_break(self) -> bool:
@@ -335,8 +333,8 @@ class ClockState:
         the rows as sent: the level in play, ``next``, ``next_break`` and ``coming``. When
         the countdown reaches zero it shows 0:00 and waits: the server stores the change
         (the level-change task, or the sweep) and sends the next state. Only this module
-        plays the structure forward. ``rows`` is the structure itself, for the console's
-        forms and overlays that list it.
+        plays the structure forward. The structure itself is not sent: no screen lists it
+        (the console's forms read it on the server), and a socket sends this on every change.
         """
         return {
             "now_ms": _ms(self.now),
@@ -363,7 +361,6 @@ class ClockState:
             "time_to_end_ms": _duration_ms(self.time_to_end),
             "finishes_at_ms": _ms(self.finishes_at),
             "chip_race": list(self.chip_race),
-            "rows": [row.as_dict() for row in self.rows],
         }
 
 
@@ -391,14 +388,16 @@ def clock_state(fields: ClockFields, rows: Sequence[ClockRow], now: datetime) ->
             break
         until += row.duration
     time_to_end = at.remaining + sum((row.duration for row in following), ZERO)
+    next_row = row_at(rows, at.index + 1)
     coming: list[Coming] = []
     starts_in = at.remaining
-    for step in range(1, COMING + 1):
-        later = row_at(rows, at.index + step)
-        if later is None:
-            break
+    later = next_row
+    while later is not None:
         coming.append(Coming(later, starts_in, _started(at.ends_at, starts_in - at.remaining)))
+        if len(coming) == COMING:
+            break
         starts_in += later.duration
+        later = row_at(rows, later.index + 1)
     if at.overtime and at.ends_at is not None:
         finishes_at = at.ends_at
     else:
@@ -410,11 +409,11 @@ def clock_state(fields: ClockFields, rows: Sequence[ClockRow], now: datetime) ->
         index=at.index,
         stored_index=_clamp(fields.level_index, rows),
         current=current,
-        next=row_at(rows, at.index + 1),
+        next=next_row,
         remaining=at.remaining,
         ends_at=at.ends_at,
         overtime=at.overtime,
-        is_last=bool(rows) and row_at(rows, at.index + 1) is None,
+        is_last=bool(rows) and next_row is None,
         level_number=_level_number(current),
         next_break=next_break,
         next_break_in=next_break_in,
@@ -426,7 +425,6 @@ def clock_state(fields: ClockFields, rows: Sequence[ClockRow], now: datetime) ->
         coming=tuple(coming),
         time_to_end=time_to_end,
         finishes_at=finishes_at,
-        rows=rows,
     )
 
 

@@ -16,8 +16,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from core import amounts, request_values
+from core.choices import choices_of
 from series.models import Event
-from tables.models import GAME_CHOICES, STRUCTURE_CHOICES
+from tables.engine.config import GAME_NAMES, STRUCTURE_NAMES, Game, Structure
 from tournaments import selectors
 from tournaments.models import BlindStructure, LevelKind, Tournament
 from tournaments.services.deals import ANSWER_MINUTES_DEFAULT, ANSWER_MINUTES_MAX
@@ -120,8 +121,10 @@ class TournamentForm(forms.ModelForm):
     are shown disabled (the service refuses them anyway).
     """
 
-    game = forms.ChoiceField(label=gettext_lazy("Game"), choices=GAME_CHOICES)
-    structure = forms.ChoiceField(label=gettext_lazy("Betting"), choices=STRUCTURE_CHOICES)
+    game = forms.ChoiceField(label=gettext_lazy("Game"), choices=choices_of(Game, GAME_NAMES))
+    structure = forms.ChoiceField(
+        label=gettext_lazy("Betting"), choices=choices_of(Structure, STRUCTURE_NAMES)
+    )
     buy_in = amounts.money_field(
         label=gettext_lazy("Buy-in"),
         help_text=gettext_lazy("Goes to the prize pool (the bounty is part of it)."),

@@ -21,10 +21,10 @@ from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from core import amounts
+from core.choices import choices_of
 from series.models import Event
-from tables.engine.config import AnteKind
+from tables.engine.config import ANTE_KIND_NAMES, AnteKind
 from tables.engine.timebank import TimeBank
-from tables.models import ANTE_KIND_CHOICES
 from tournaments import summaries
 
 
@@ -81,7 +81,7 @@ class BlindLevel(models.Model):
     """One row of a structure: a level of blinds, or a break. Level numbers never count
     breaks (``BlindStructure``'s levels are numbered 1, 2, 3 ... skipping the breaks)."""
 
-    structure = models.ForeignKey(
+    blind_structure = models.ForeignKey(
         BlindStructure,
         verbose_name=_("blind structure"),
         on_delete=models.CASCADE,
@@ -100,7 +100,10 @@ class BlindLevel(models.Model):
     )
     ante = models.PositiveIntegerField(_("ante"), default=0, validators=[amounts.chips_max()])
     ante_kind = models.CharField(
-        _("ante kind"), max_length=10, choices=ANTE_KIND_CHOICES, default=AnteKind.NONE.value
+        _("ante kind"),
+        max_length=10,
+        choices=choices_of(AnteKind, ANTE_KIND_NAMES),
+        default=AnteKind.NONE.value,
     )
     # Limit games: the small bet (before the flop and on the flop) and the big bet.
     small_bet = models.PositiveIntegerField(
@@ -113,12 +116,12 @@ class BlindLevel(models.Model):
     colour_up = models.JSONField(_("colour-up"), default=list, blank=True)
 
     class Meta:
-        ordering = ["structure", "position"]
+        ordering = ["blind_structure", "position"]
         verbose_name = _("blind level")
         verbose_name_plural = _("blind levels")
         constraints = [
             models.UniqueConstraint(
-                fields=["structure", "position"], name="structure_level_position_unique"
+                fields=["blind_structure", "position"], name="blind_level_position_unique"
             ),
             models.CheckConstraint(condition=Q(minutes__gt=0), name="level_minutes_positive"),
             models.CheckConstraint(

@@ -10,7 +10,7 @@ but no buttons.
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from django.urls import reverse
 from django.utils import timezone
@@ -18,12 +18,19 @@ from django.utils import timezone
 from core.names import name_key
 from tournaments import selectors
 from tournaments.models import DealOffer, DealState, Entry, EntryState, Tournament, TournamentTable
-from tournaments.services import offers
+from tournaments.services import purchases
 
 if TYPE_CHECKING:
     from django.http import HttpRequest
 
-    from tables.models import Table
+
+class LiveTable(Protocol):
+    """What the panels read of a live table (``tables.panels`` hands them the table): its
+    id, and whether its tournament holds it."""
+
+    pk: int
+    held: bool
+
 
 # A settled deal stays on the players' screens this long, so they see how it ended.
 SETTLED_SHOWN = timedelta(minutes=10)
@@ -107,7 +114,7 @@ def my_table_url(tournament: Tournament, entry: Entry | None) -> str | None:
 
 
 def panel_context(
-    tournament: Tournament, request: HttpRequest, *, table: Table | None = None
+    tournament: Tournament, request: HttpRequest, *, table: LiveTable | None = None
 ) -> dict[str, Any]:
     """The viewer's own part of an online tournament (``table``: shown on that live table)."""
     entry = _newest_entry(tournament, request.user)
@@ -117,7 +124,7 @@ def panel_context(
         "my_entry": entry,
         # A place shared with others reads "3 (tied)", as on the results.
         "my_place_tied": _place_shared(entry),
-        "my_offers": offers.offers_for(tournament, request.user) if entry else [],
+        "my_purchases": purchases.purchases_for(tournament, request.user) if entry else [],
         "deal": deal_view(offer, entry),
         "my_table_url": my_table_url(tournament, entry),
         "lobby_url": reverse("tournaments:lobby", args=[tournament.pk]),
@@ -131,7 +138,7 @@ def panel_context(
     }
 
 
-def table_bubble_note(tournament: Tournament, table: Table | None) -> str | None:
+def table_bubble_note(tournament: Tournament, table: LiveTable | None) -> str | None:
     """What a live table says of the bubble: "waiting" while hand-for-hand holds it for the
     other tables, "hand-for-hand" while it plays the hand every table plays, "burst" once
     hand-for-hand has ended with every player left in the money."""
@@ -155,7 +162,7 @@ def lobby_bubble_note(tournament: Tournament, *, playing: int, paid: int) -> str
 class TournamentTablePanels:
     """``tables.panels.TablePanelProvider`` for the live tables of online tournaments."""
 
-    def _tournament(self, table: Table) -> Tournament | None:
+    def _tournament(self, table: LiveTable) -> Tournament | None:
         tournament_table = (
             TournamentTable.objects.select_related("tournament__event")
             .filter(live_table_id=table.pk)
@@ -163,16 +170,16 @@ class TournamentTablePanels:
         )
         return tournament_table.tournament if tournament_table is not None else None
 
-    def claims(self, table: Table) -> bool:
+    def claims(self, table: LiveTable) -> bool:
         return TournamentTable.objects.filter(live_table_id=table.pk).exists()
 
-    def panels(self, table: Table, request: HttpRequest) -> list[tuple[str, dict[str, Any]]]:
+    def panels(self, table: LiveTable, request: HttpRequest) -> list[tuple[str, dict[str, Any]]]:
         tournament = self._tournament(table)
         if tournament is None:
             return []
         return [("tournaments/_my_panel.html", panel_context(tournament, request, table=table))]
 
-    def lobby_url(self, table: Table) -> str | None:
+    def lobby_url(self, table: LiveTable) -> str | None:
         tournament = self._tournament(table)
         return reverse("tournaments:lobby", args=[tournament.pk]) if tournament else None
 

@@ -31,9 +31,10 @@ the signal is sent (docs/architecture.md)::
 One dict per player, best place first. ``paid_in`` is what the player paid in: entries x
 (buy-in + fee) + rebuys x rebuy price + add-ons x add-on price (2 x (20 + 5) + 25 + 20
 above, with a rebuy at 25 and an add-on at 20). A director can undo the finish and finish again
-(after correcting an elimination, say): ``tournament_reopened`` is sent when the finish is
-undone and ``tournament_finished`` again with the corrected results, so a listener replaces
-what it stored for that tournament id rather than adding to it.
+(after correcting an elimination, say): the undone finish's results leave the series by a call
+down (``series.services.standings.event_results_remove``), and ``tournament_finished`` is sent
+again with the corrected results, so a listener replaces what it stored for that tournament id
+rather than adding to it.
 """
 
 from __future__ import annotations
@@ -42,9 +43,6 @@ from django.dispatch import Signal
 
 # Keyword arguments: tournament_id (int), event_id (int), results (list[dict]).
 tournament_finished = Signal()
-
-# Keyword arguments: tournament_id (int), event_id (int).
-tournament_reopened = Signal()
 
 # Inside the tournaments app: a clock was stored that ends its row ``index`` at ``ends_at``
 # (None: paused or stopped) at ``version``. ``tournaments.tasks`` listens and schedules the

@@ -27,7 +27,7 @@ from django.db import transaction
 from django.dispatch import receiver
 from django.utils import timezone
 
-from tables.scheduling import RETRIED_ON_DATABASE_ERRORS
+from core.tasks import RETRIED_ON_DATABASE_ERRORS
 from tournaments.models import DealState, Tournament, TournamentState
 from tournaments.services import clock, deals, online
 from tournaments.signals import clock_stored, deal_held

@@ -138,7 +138,7 @@
     const onBreak = Boolean(current && current.is_break);
     const race = clock.chip_race || [];
     const limit = Boolean(current && current.small_bet !== null && current.big_bet !== null);
-    const leaving = (tv.colour_ups || [])[clock.index] || [];
+    const leaving = tv.colour_up || [];
     // The rows coming up, each with the time until it starts (the TV's list).
     const coming = over
       ? []

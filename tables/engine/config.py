@@ -47,6 +47,33 @@ class AnteKind(StrEnum):
     """The big blind alone pays `ante` for the table."""
 
 
+def gettext_noop(message: str) -> str:
+    """Mark ``message`` for the translators and return it as it is.
+
+    The engine speaks English and imports no Django; its names for people are collected by
+    Django's ``makemessages`` (which knows this name) and worded in the reader's language by
+    the site (``core.choices.choices_of``).
+    """
+    return message
+
+
+# Each member's name for people, in English (the site translates it).
+GAME_NAMES = {
+    Game.OMAHA: gettext_noop("Omaha High"),
+    Game.OMAHA_HI_LO: gettext_noop("Omaha Hi/Lo 8-or-better"),
+}
+STRUCTURE_NAMES = {
+    Structure.LIMIT: gettext_noop("Limit"),
+    Structure.POT_LIMIT: gettext_noop("Pot-Limit"),
+    Structure.NO_LIMIT: gettext_noop("No-Limit"),
+}
+ANTE_KIND_NAMES = {
+    AnteKind.NONE: gettext_noop("No ante"),
+    AnteKind.EACH: gettext_noop("Ante from each player"),
+    AnteKind.BIG_BLIND: gettext_noop("Big-blind ante"),
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Config:
     """Stakes and house rules of a table.

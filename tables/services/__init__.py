@@ -11,15 +11,23 @@
 - ``preactions``: a player's move chosen before their turn, set or cleared;
 - ``servers``: the processes serving sockets and their heartbeats;
 - ``tournament``: what a tournament asks of its tables (open, stakes, hold, release, moves);
+- ``bot_turns``: a house bot's move made at once (the bots' frame, a one-process harness);
 - ``common``: the transaction and lock every workflow uses, the error, the broadcast.
+
+The tables' public hooks are here too: ``hand_ended``, the signal a tournament table sends
+after each hand (``tables.signals``), and ``table_panels_register``, how another app adds
+its panels to a table's page (``tables.panels``).
 
 Callers use the names below (``services.table_act(...)``); the modules import downwards
 only (``make lint`` checks it): common <- play <- dealing, seating, chat, hosting, preactions,
-servers, tournament; common <- showing; common <- play <- forced_bets <- dealing, seating.
+servers, tournament, bot_turns; common <- showing; common <- play <- forced_bets <- dealing,
+seating.
 """
 
+from tables.panels import register as table_panels_register
+from tables.services.bot_turns import bot_act, bot_to_act
 from tables.services.chat import chat_post
-from tables.services.common import TableError, may_host, require_user
+from tables.services.common import TableError, may_host, require_user, rule_words
 from tables.services.dealing import table_tick, tables_due, tables_waiting_on_bots
 from tables.services.forced_bets import (
     bomb_pot_call,
@@ -73,10 +81,16 @@ from tables.services.tournament import (
     tournament_table_close,
     tournament_table_open,
 )
+from tables.signals import hand_ended
 
 __all__ = [
     "SERVER_NAME",
     "ActResult",
+    "bot_act",
+    "bot_to_act",
+    "hand_ended",
+    "rule_words",
+    "table_panels_register",
     "SeatMoved",
     "SocketOpened",
     "Sitter",

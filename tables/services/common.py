@@ -99,6 +99,13 @@ class TableError(Exception):
         return self.message
 
 
+def rule_words(exc: RuleError) -> str:
+    """The engine's refusal ``exc`` in the active language, worded by its rule code
+    (``tables.i18n``): for a setting the engine checks outside any table (a time bank)."""
+    message, params = rule_message(exc)
+    return render(message, params)
+
+
 def lock(table_id: int) -> Table:
     # The table row, its seats and its hand in play are read and written with the lean SQL
     # of tables.rows: every move goes through them (see that module for why).

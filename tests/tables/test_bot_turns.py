@@ -9,6 +9,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from tables import services
+from tables.bots import bot_move
 from tables.models import Hand, HandPlayer, Seat, SeatState, Table
 from tests.tables.conftest import deal
 
@@ -75,3 +76,26 @@ def test_a_bot_sitting_out_sits_back_in_at_the_next_hand(bot_table: Table) -> No
     assert HandPlayer.objects.filter(hand=hand, seat=2).exists()
     seat = Seat.objects.get(table=bot_table, number=2)
     assert seat.state == SeatState.PLAYING and seat.sat_out_reason == ""
+
+
+def test_a_bot_asked_to_act_at_once_makes_its_own_move(bot_table: Table) -> None:
+    assert not services.bot_act(bot_table.pk)  # no hand: nobody to act
+    deal(bot_table)
+    hand = current(bot_table)
+    bot = hand.to_act
+    assert services.bot_act(bot_table.pk)
+    hand.refresh_from_db()
+    kinds = [r["kind"] for r in hand.records if r.get("seat") == bot]
+    assert "Called" in kinds  # the station's call
+    assert hand.to_act != bot
+
+
+def test_a_bot_asked_to_act_at_once_is_not_held_to_a_persons_flood_limit(
+    bot_table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A harness playing a tournament in one process moves a bot every few milliseconds;
+    # the flood limit counts a person's frames from their sockets.
+    monkeypatch.setattr("tables.protocol.frame_allowed", lambda user: False)
+    deal(bot_table)
+    assert not bot_move(bot_table.pk)  # through the frame protocol: refused
+    assert services.bot_act(bot_table.pk)

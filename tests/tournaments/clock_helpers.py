@@ -38,7 +38,7 @@ def structure_with(rows: list[tuple], name: str = "Clock test") -> BlindStructur
     structure = BlindStructure.objects.create(name=name, chip_set=[25, 100, 500])
     BlindLevel.objects.bulk_create(
         BlindLevel(
-            structure=structure,
+            blind_structure=structure,
             position=(position + 1) * 10,  # gaps: the clock orders by position, not by value
             kind=kind,
             minutes=minutes,
@@ -82,7 +82,7 @@ def placed(*entries: Entry) -> list[tuple[str, int | None, int]]:
 def rows_of_structure(structure_id: int) -> list[tuple[Any, ...]]:
     """(kind, minutes, small blind, big blind) of each row of a blind structure, in order."""
     return list(
-        BlindLevel.objects.filter(structure_id=structure_id)
+        BlindLevel.objects.filter(blind_structure_id=structure_id)
         .order_by("position")
         .values_list("kind", "minutes", "small_blind", "big_blind")
     )

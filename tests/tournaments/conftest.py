@@ -31,7 +31,7 @@ from tournaments.services.blind_structures import (
     blind_structure_templates_install,
 )
 from tournaments.services.clock import clock_start
-from tournaments.signals import tournament_finished, tournament_reopened
+from tournaments.signals import tournament_finished
 
 
 @pytest.fixture
@@ -56,20 +56,15 @@ def tournament_in_play(tournament: Tournament) -> Tournament:
 
 @pytest.fixture
 def finished_signals() -> Iterator[list[dict[str, Any]]]:
-    """Every ``tournament_finished`` and ``tournament_reopened`` sent during the test."""
+    """Every ``tournament_finished`` sent during the test."""
     sent: list[dict[str, Any]] = []
 
     def on_finished(sender: Any, **kwargs: Any) -> None:
         sent.append({**kwargs, "signal": "finished"})
 
-    def on_reopened(sender: Any, **kwargs: Any) -> None:
-        sent.append({**kwargs, "signal": "reopened"})
-
     tournament_finished.connect(on_finished, weak=False)
-    tournament_reopened.connect(on_reopened, weak=False)
     yield sent
     tournament_finished.disconnect(on_finished)
-    tournament_reopened.disconnect(on_reopened)
 
 
 # The clock's tests: a frozen evening (``tests.tournaments.clock_helpers``), a structure of

@@ -57,7 +57,7 @@ def sample_event() -> Event:
 def sample_tournament() -> Tournament:
     structure = BlindStructure.objects.create(name="Sample")
     BlindLevel.objects.create(
-        structure=structure, position=0, minutes=20, small_blind=25, big_blind=50
+        blind_structure=structure, position=0, minutes=20, small_blind=25, big_blind=50
     )
     return Tournament.objects.create(event=sample_event(), blind_structure=structure)
 

@@ -152,7 +152,7 @@ def test_the_models_validate_their_amounts(
     assert set(refused.value.message_dict) >= {"rebuy_price", "addon_chips"}
 
     level = BlindLevel(
-        structure=blind_structure,
+        blind_structure=blind_structure,
         position=99,
         kind=LevelKind.LEVEL,
         minutes=20,

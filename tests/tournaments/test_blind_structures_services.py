@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 def snapshot(structure: BlindStructure) -> list[tuple[object, ...]]:
     """Everything about the rows, ids and positions included, to show nothing changed."""
     return list(
-        BlindLevel.objects.filter(structure=structure)
+        BlindLevel.objects.filter(blind_structure=structure)
         .order_by("position")
         .values_list(
             "pk",
@@ -436,7 +436,7 @@ def test_a_structure_in_use_is_not_deleted(
 
 def test_an_unused_structure_is_deleted_with_its_rows(home_structure: BlindStructure) -> None:
     services.blind_structure_delete(home_structure.pk)
-    assert not BlindLevel.objects.filter(structure_id=home_structure.pk).exists()
+    assert not BlindLevel.objects.filter(blind_structure_id=home_structure.pk).exists()
 
 
 # Preview defaults ---------------------------------------------------------------------------

@@ -468,7 +468,7 @@ def test_deleting_a_structure(director_client: Client, home_structure: BlindStru
     response = director_client.post(edit_url(home_structure), {"op": "delete"})
     assert response["Location"] == reverse("tournaments:blind_structure_list")
     assert not BlindStructure.objects.filter(pk=home_structure.pk).exists()
-    assert not BlindLevel.objects.filter(structure_id=home_structure.pk).exists()
+    assert not BlindLevel.objects.filter(blind_structure_id=home_structure.pk).exists()
 
 
 def test_a_row_of_another_structure_is_404(

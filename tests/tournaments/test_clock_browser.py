@@ -36,7 +36,7 @@ rows = [("level", 20, 25, 50, 0), ("level", 20, 50, 100, 0), ("level", 20, 75, 1
         ("level", 20, 200, 400, 400), ("break", 10, 0, 0, 0), ("level", 20, 300, 600, 600),
         ("level", 20, 400, 800, 800)]
 for position, (kind, minutes, small, big, ante) in enumerate(rows):
-    BlindLevel.objects.create(structure=structure, position=position, kind=kind,
+    BlindLevel.objects.create(blind_structure=structure, position=position, kind=kind,
         minutes=minutes, small_blind=small, big_blind=big, ante=ante,
         ante_kind="big-blind" if ante else "none", colour_up=[25] if position == 4 else [])
 tournament = Tournament.objects.create(event=event, blind_structure=structure, state="running",

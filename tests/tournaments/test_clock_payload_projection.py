@@ -6,6 +6,7 @@ next is worked out in one place, ``tournaments.clock``.
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from typing import Any
 
@@ -20,7 +21,7 @@ from tests.tournaments.clock_helpers import (
     ROW_LEVEL_4,
     at,
 )
-from tournaments.models import Tournament
+from tournaments.models import BlindLevel, LevelKind, Tournament
 from tournaments.services.clock import clock_pause, clock_payload
 from tournaments.templatetags.tournament_clock import clock_texts
 
@@ -42,7 +43,7 @@ def test_a_late_level_change_is_already_in_the_payload(running_clock: Tournament
     # are sent the break (19:40-19:50) that the server's projection puts in play.
     clock = read(running_clock, at(45))["clock"]
     assert (clock["stored_index"], clock["index"]) == (ROW_LEVEL_1, ROW_BREAK)
-    assert clock["on_break"] and clock["current"]["colour_up"] == [25]
+    assert clock["on_break"] and clock["current"]["is_break"]
     assert clock["ends_at_ms"] == ms(at(50))
     assert clock["remaining_ms"] == 5 * 60_000
     assert clock["next"]["number"] == 3 and clock["next"]["big_blind"] == 200
@@ -113,5 +114,55 @@ def test_the_first_paint_words_the_payloads_rows(running_clock: Tournament) -> N
     assert texts["coming"][0]["detail"] == "200 / 400 · Big-blind ante 400"
     # The tag words what it is sent and plays nothing forward itself.
     payload["clock"]["coming"] = payload["clock"]["coming"][:1]
-    payload["clock"]["rows"] = []
     assert [row["name"] for row in clock_texts(payload)["coming"]] == ["Level 5"]
+
+
+def test_the_payload_carries_what_the_screens_show_not_the_structure(
+    running_clock: Tournament,
+) -> None:
+    before = read(running_clock, at(1))
+    clock = before["clock"]
+    assert set(clock) == {
+        "now_ms",
+        "started",
+        "paused",
+        "index",
+        "stored_index",
+        "level_number",
+        "on_break",
+        "remaining_ms",
+        "ends_at_ms",
+        "overtime",
+        "is_last",
+        "current",
+        "next",
+        "next_break",
+        "next_break_in_ms",
+        "next_break_at_ms",
+        "coming",
+        "time_to_end_ms",
+        "finishes_at_ms",
+        "chip_race",
+    }
+    assert "colour_up" not in clock["current"] and "colour_up" not in clock["coming"][0]
+    assert set(before["tv"]) == {"layout", "addon_break", "colour_up", "results"}
+    # Forty more levels at the end: the screens are sent the same rows, so the same payload
+    # but for when the structure's time runs out.
+    BlindLevel.objects.bulk_create(
+        BlindLevel(
+            blind_structure_id=running_clock.blind_structure_id,
+            position=1000 + n,
+            kind=LevelKind.LEVEL,
+            minutes=20,
+            small_blind=400 << n,
+            big_blind=800 << n,
+        )
+        for n in range(40)
+    )
+    after = read(running_clock, at(1))
+    timing = ("time_to_end_ms", "finishes_at_ms")
+    assert {k: v for k, v in after["clock"].items() if k not in timing} == {
+        k: v for k, v in clock.items() if k not in timing
+    }
+    assert after["tv"] == before["tv"]
+    assert len(json.dumps(after)) - len(json.dumps(before)) <= 2

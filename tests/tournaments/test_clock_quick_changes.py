@@ -144,7 +144,7 @@ def test_the_add_on_break_stays_and_follows_the_rows_moved(
     running_clock: Tournament, director: User
 ) -> None:
     position = BlindLevel.objects.get(
-        structure_id=running_clock.blind_structure_id, kind="break"
+        blind_structure_id=running_clock.blind_structure_id, kind="break"
     ).position
     Tournament.objects.filter(pk=running_clock.pk).update(addon_at_break=position)
     with pytest.raises(TournamentError, match="add-on"):
@@ -152,7 +152,7 @@ def test_the_add_on_break_stays_and_follows_the_rows_moved(
     services.clock_level_add(running_clock.pk, by=director, small_blind=25, big_blind=50, now=at(5))
     tournament = reload(running_clock)
     addon_row = BlindLevel.objects.get(
-        structure_id=tournament.blind_structure_id, position=tournament.addon_at_break
+        blind_structure_id=tournament.blind_structure_id, position=tournament.addon_at_break
     )
     assert addon_row.kind == "break" and addon_row.colour_up == [25]
     action_undo_last(running_clock.pk, by=director)

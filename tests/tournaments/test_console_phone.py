@@ -68,7 +68,9 @@ def night(transactional_db: None, settings) -> Tournament:  # type: ignore[no-un
     )
     structure = BlindStructure.objects.create(name="Home PLO8")
     BlindLevel.objects.bulk_create(
-        BlindLevel(structure=structure, position=p, kind=k, minutes=m, small_blind=s, big_blind=b)
+        BlindLevel(
+            blind_structure=structure, position=p, kind=k, minutes=m, small_blind=s, big_blind=b
+        )
         for p, (k, m, s, b) in enumerate(ROWS)
     )
     tournament = Tournament.objects.create(

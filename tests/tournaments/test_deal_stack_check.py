@@ -167,7 +167,7 @@ def colour_up_25s(tournament_in_play: Tournament) -> None:
     """The first break colours up the 25s (the chip set is 25, 100, 500, 1000) and the
     clock is past it: the smallest chip left is the 100."""
     BlindLevel.objects.filter(
-        structure=tournament_in_play.blind_structure, position=BREAK_1
+        blind_structure=tournament_in_play.blind_structure, position=BREAK_1
     ).update(colour_up=[25])
     tournament_in_play.level_index = LEVEL_4
     tournament_in_play.save(update_fields=["level_index"])

@@ -30,7 +30,7 @@ structure = BlindStructure.objects.create(name="Home PLO8", chip_set=[25, 100, 5
 rows = [("level", 20, 25, 50), ("level", 20, 50, 100), ("break", 10, 0, 0),
         ("level", 20, 100, 200), ("level", 20, 200, 400)]
 for position, (kind, minutes, small, big) in enumerate(rows):
-    BlindLevel.objects.create(structure=structure, position=position, kind=kind,
+    BlindLevel.objects.create(blind_structure=structure, position=position, kind=kind,
         minutes=minutes, small_blind=small, big_blind=big)
 tournament = Tournament.objects.create(event=event, blind_structure=structure, state="running",
     payout_basis_points=[5000, 3000, 2000])

@@ -51,7 +51,7 @@ def test_the_lobby_shows_tables_stacks_and_watch_links_to_anyone(
     assert "Go to my table" not in html
 
 
-def test_a_player_still_in_gets_a_link_to_their_table_and_their_offers(
+def test_a_player_still_in_gets_a_link_to_their_table_and_their_purchases(
     online_tournament, online_night
 ) -> None:
     html = client_of("ann").get(lobby_url(online_tournament)).content.decode()
@@ -143,7 +143,7 @@ def test_one_tap_rebuy_from_the_table_with_htmx_answers_with_the_panel(
     ann = online_night["ann"]
     table_id = TournamentTable.objects.get(tournament=online_tournament, number=1).live_table_id
     data = {"kind": "rebuy", "entry": ann.pk, "seen": 0, "table": table_id}
-    url = reverse("tournaments:offer_take", args=[online_tournament.pk])
+    url = reverse("tournaments:purchase_take", args=[online_tournament.pk])
     client = client_of("ann")
     first = client.post(url, data, HTTP_HX_REQUEST="true")
     second = client.post(url, data, HTTP_HX_REQUEST="true")
@@ -156,7 +156,7 @@ def test_one_tap_rebuy_from_the_table_with_htmx_answers_with_the_panel(
 
 def test_a_tap_without_javascript_redirects_back(online_tournament, online_night) -> None:
     ann = online_night["ann"]
-    url = reverse("tournaments:offer_take", args=[online_tournament.pk])
+    url = reverse("tournaments:purchase_take", args=[online_tournament.pk])
     response = client_of("ann").post(
         url, {"kind": "rebuy", "entry": ann.pk, "seen": 0, "next": "/elsewhere/"}
     )
@@ -169,7 +169,7 @@ def test_a_tap_without_javascript_redirects_back(online_tournament, online_night
 
 
 def test_anonymous_taps_go_to_log_in(online_tournament, online_night) -> None:
-    url = reverse("tournaments:offer_take", args=[online_tournament.pk])
+    url = reverse("tournaments:purchase_take", args=[online_tournament.pk])
     response = Client().post(url, {"kind": "rebuy", "entry": online_night["ann"].pk, "seen": 0})
     assert response.status_code == 302
     assert "/accounts/login/" in response["Location"]

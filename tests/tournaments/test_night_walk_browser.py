@@ -130,7 +130,7 @@ for language, cast in casts.items():
         starting_stack=10000)
     structure = BlindStructure.objects.create(name=cast["event"])
     for position, (kind, minutes, small, big) in enumerate(rows):
-        BlindLevel.objects.create(structure=structure, position=position, kind=kind,
+        BlindLevel.objects.create(blind_structure=structure, position=position, kind=kind,
             minutes=minutes, small_blind=small, big_blind=big)
     tournament = Tournament.objects.create(event=event, blind_structure=structure,
         seats_per_table=6, late_registration_until_level=4, rebuys_allowed=2,

@@ -19,7 +19,7 @@ from series.models import Player
 from tables.engine.phh import read_hands, replay_entry
 from tables.models import Hand, Seat, SeatState
 from tables.models import Table as LiveTable
-from tables.signals import hand_ended
+from tables.services import hand_ended
 from tournaments import seat_rules as rules
 from tournaments.models import Entry, EntryState, Tournament, TournamentState, TournamentTable
 from tournaments.services import clock, lifecycle, online
@@ -222,7 +222,7 @@ def _last_level_second(tournament: Tournament) -> None:
 
     from tournaments.models import BlindLevel
 
-    levels = BlindLevel.objects.filter(structure=tournament.blind_structure)
+    levels = BlindLevel.objects.filter(blind_structure=tournament.blind_structure)
     levels.filter(position__gte=2).delete()
     assert list(levels.order_by("position").values_list("small_blind", "big_blind")) == [
         (5, 10),
@@ -696,26 +696,28 @@ def test_a_player_cannot_pause_the_tournament(db: None, player_client: Any) -> N
 
 
 def test_a_lost_hand_end_is_dealt_with_by_the_sweep(
-    transactional_db: None, unthrottled: None
+    transactional_db: None, unthrottled: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from django.utils import timezone
 
     from tables.bots import bot_move
     from tables.services import table_tick
 
+    def died(*args: Any, **kwargs: Any) -> bool:
+        raise RuntimeError("the process died before the tournament dealt with the hand")
+
     with override_settings(**FAST):
         tournament = _tournament(3, 6)
         (table,) = _live(tournament).values()
-        # The process that ended the hand died before the tournament heard of it.
-        hand_ended.disconnect(online._hand_ended)
-        try:
+        # The tournament heard of the hand's end, but its work on it never finished: the
+        # table stays held, and the hand unseen.
+        with monkeypatch.context() as patched:
+            patched.setattr(online, "online_hand_ended", died)
             assert table_tick(table.pk, timezone.now())
             for _ in range(200):
                 if not Hand.objects.filter(table=table, ended_at__isnull=True).exists():
                     break
                 bot_move(table.pk) or table_tick(table.pk, timezone.now())
-        finally:
-            hand_ended.connect(online._hand_ended)
         table.refresh_from_db()
         tt = TournamentTable.objects.get(live_table=table)
         assert table.held and tt.hand_seen == 0
@@ -749,7 +751,7 @@ def test_a_break_holds_the_tables_and_the_next_level_deals_again(db: None) -> No
     from tournaments.models import BlindLevel, LevelKind
 
     tournament = _tournament(10, 6)
-    BlindLevel.objects.filter(structure=tournament.blind_structure, position=1).update(
+    BlindLevel.objects.filter(blind_structure=tournament.blind_structure, position=1).update(
         kind=LevelKind.BREAK, small_blind=0, big_blind=0
     )
     clock.clock_next(tournament.pk, by=None)  # the break

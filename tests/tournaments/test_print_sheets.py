@@ -249,7 +249,7 @@ def printed_night(director: User, season: Season) -> Tournament:
     structure = BlindStructure.objects.create(name="Home PLO8")
     BlindLevel.objects.bulk_create(
         BlindLevel(
-            structure=structure,
+            blind_structure=structure,
             position=position,
             kind=kind,
             minutes=minutes,

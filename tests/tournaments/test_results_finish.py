@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from series.models import Player
+from series.models import Player, Result
 from tests.tournaments.factories import seat
 from tests.tournaments.lookups import last_action
 from tournaments.errors import TournamentError
@@ -211,7 +211,9 @@ def test_undoing_the_finish_reopens_it_and_says_so(
     ann = Entry.objects.get(pk=players["Ann"].pk)
     assert (ann.state, ann.place, ann.prize, ann.bounties) == (EntryState.PLAYING, None, 0, 15)
     assert Entry.objects.get(pk=players["Ben"].pk).prize == 45
-    assert [s["signal"] for s in finished_signals] == ["finished", "reopened"]
+    assert [s["signal"] for s in finished_signals] == ["finished"]
+    # The series no longer has its results: the finish again sends them anew.
+    assert not Result.objects.filter(event_id=tournament_in_play.event_id).exists()
 
     # Then the eliminations undo in order, newest first.
     undo.action_undo_last(tournament_in_play.pk, by=director)

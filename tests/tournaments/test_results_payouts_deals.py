@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 
+from series.models import Result
 from tests.tournaments.factories import seat
 from tests.tournaments.lookups import last_action
 from tournaments.errors import TournamentError
@@ -248,7 +249,9 @@ def test_undoing_a_deal_reopens_the_tournament(
 ) -> None:
     players = three_left(tournament_in_play, director)
     deal = {players["Ann"].pk: 100, players["Ben"].pk: 60, players["Cal"].pk: 40}
-    deal_record(tournament_in_play.pk, deal, by=director)
+    with django_capture_on_commit_callbacks(execute=True):  # type: ignore[operator]
+        deal_record(tournament_in_play.pk, deal, by=director)
+    assert Result.objects.filter(event_id=tournament_in_play.event_id).exists()
 
     with django_capture_on_commit_callbacks(execute=True):  # type: ignore[operator]
         undone = undo.action_undo_last(tournament_in_play.pk, by=director)
@@ -263,4 +266,5 @@ def test_undoing_a_deal_reopens_the_tournament(
         entry = Entry.objects.get(pk=players[name].pk)
         assert (entry.place, entry.prize) == (None, 0)
     assert Entry.objects.get(pk=players["Dee"].pk).place == 4
-    assert [s["signal"] for s in finished_signals] == ["reopened"]
+    assert [s["signal"] for s in finished_signals] == ["finished"]
+    assert not Result.objects.filter(event_id=tournament_in_play.event_id).exists()

@@ -138,7 +138,7 @@ def test_seven_left_on_six_seat_tables_are_told_why_the_final_table_seats_seven(
     assert 'name="seats" value="6"' not in section
 
 
-def test_the_final_table_offer_does_not_hold_up_balancing(
+def test_an_optional_final_table_does_not_hold_up_balancing(
     tournament_in_play: Tournament, director: User
 ) -> None:
     # 5 and 2 on six-seat tables: the director may play on rather than seat seven at one

@@ -31,7 +31,7 @@ structure = BlindStructure.objects.create(name="Limit", for_limit=True, chip_set
 rows = [("level", 20, 25, 50, 50, 100), ("level", 20, 50, 100, 100, 200), ("break", 10, 0, 0, None, None),
         ("level", 20, 100, 200, 200, 400)]
 for position, (kind, minutes, small, big, small_bet, big_bet) in enumerate(rows):
-    BlindLevel.objects.create(structure=structure, position=position, kind=kind,
+    BlindLevel.objects.create(blind_structure=structure, position=position, kind=kind,
         minutes=minutes, small_blind=small, big_blind=big, small_bet=small_bet, big_bet=big_bet)
 tournament = Tournament.objects.create(event=event, blind_structure=structure, state="running",
     addon_at_break=2, addon_chips=10000, addon_price=10)

@@ -200,7 +200,7 @@ def test_the_add_on_break_is_called_the_add_on_break(
 def test_a_limit_game_shows_its_blinds_as_well_as_its_limits(
     client: Client, tournament_in_play: Tournament
 ) -> None:
-    BlindLevel.objects.filter(structure=tournament_in_play.blind_structure).exclude(
+    BlindLevel.objects.filter(blind_structure=tournament_in_play.blind_structure).exclude(
         kind="break"
     ).update(small_bet=100, big_bet=200)
     clock_running(tournament_in_play, 0)  # level 1: blinds 25 / 50, limits 100 / 200

@@ -237,13 +237,13 @@ def test_the_colour_up_is_announced_at_the_level_change(
     Tournament.objects.filter(pk=running.pk).update(level_index=LEVEL_5)
     html = tv_page(client, running)
     assert not shown(html, "data-clock", "colour-up")
+    assert tv_json(client, running)["tv"]["colour_up"] == []
 
     Tournament.objects.filter(pk=running.pk).update(level_index=LEVEL_6)
     html = tv_page(client, running)
     assert clock_text(html, "colour-up") == "Colour-up: the 25 chips are no longer used"
     assert shown(html, "data-clock", "colour-up")
-    colour = tv_json(client, running)["tv"]["colour_ups"]
-    assert colour[LEVEL_6] == [25] and not any(colour[:LEVEL_6])
+    assert tv_json(client, running)["tv"]["colour_up"] == [25]
 
 
 # ---------------------------------------------------------------------------- the themes

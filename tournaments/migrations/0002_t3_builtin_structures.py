@@ -6,7 +6,8 @@ editor), and no page has to write while it reads. It is idempotent: a template w
 is already stored is left alone (a director may have adjusted it in the admin), so running
 it again, or after a database was filled by other means, creates only what is missing.
 The rows are the pure data of ``tournaments.blind_structures.BUILTIN_TEMPLATES``, written with
-the historical models through the same installer the tests use.
+the historical models through the same installer the tests use; at this migration a level
+names its structure ``structure`` (``blind_structure`` from 0017).
 """
 
 from typing import Any
@@ -20,6 +21,7 @@ def install(apps: Any, schema_editor: Any) -> None:
     blind_structure_templates_install(
         apps.get_model("tournaments", "BlindStructure"),
         apps.get_model("tournaments", "StructureLevel"),
+        level_structure_field="structure",
     )
 
 

@@ -145,7 +145,7 @@ def _write_rows(structure: BlindStructure, rows: Sequence[Row]) -> None:
                 setattr(level, name, value)
             changed.append(level)
         else:
-            created.append(BlindLevel(structure=structure, **values))
+            created.append(BlindLevel(blind_structure=structure, **values))
     if changed:
         BlindLevel.objects.bulk_update(changed, ["kind", *ROW_FIELDS, "position"])
     if created:
@@ -494,12 +494,16 @@ def blind_structure_delete(structure_id: int) -> None:
 
 
 def blind_structure_templates_install(
-    structure_model: Any = BlindStructure, level_model: Any = BlindLevel
+    structure_model: Any = BlindStructure,
+    level_model: Any = BlindLevel,
+    *,
+    level_structure_field: str = "blind_structure",
 ) -> int:
     """Create the built-in templates that are missing (by name); return how many.
 
-    The data migration calls it with its historical models, the tests with the real ones;
-    a template a director has since edited in the admin is left as it is.
+    The data migration calls it with its historical models (whose level still names its
+    structure ``structure``: ``level_structure_field``), the tests with the real ones; a
+    template a director has since edited in the admin is left as it is.
     """
     created = 0
     for template in pure.BUILTIN_TEMPLATES:
@@ -515,7 +519,7 @@ def blind_structure_templates_install(
         )
         level_model.objects.bulk_create(
             level_model(
-                structure=structure,
+                **{level_structure_field: structure},
                 position=position,
                 kind=str(row.kind),
                 minutes=row.minutes,

@@ -104,7 +104,7 @@ ROW_FIELDS = (
 def clock_rows(structure_id: int) -> tuple[ClockRow, ...]:
     """The clock's rows of a structure, breaks included, in position order."""
     levels = (
-        BlindLevel.objects.filter(structure_id=structure_id)
+        BlindLevel.objects.filter(blind_structure_id=structure_id)
         .order_by("position", "pk")
         .values(*ROW_FIELDS)
     )
@@ -547,7 +547,7 @@ def _row_values(row: pure.Row, position: int) -> dict[str, Any]:
 
 def _stored_rows(structure_id: int) -> list[dict[str, Any]]:
     return list(
-        BlindLevel.objects.filter(structure_id=structure_id)
+        BlindLevel.objects.filter(blind_structure_id=structure_id)
         .order_by("position", "pk")
         .values("position", *ROW_FIELDS)
     )
@@ -588,9 +588,9 @@ def _levels_read(
 
 def _write_rows(structure_id: int, rows: Sequence[dict[str, Any]]) -> None:
     """Store ``rows`` (``_row_values``) as the structure's rows, at their positions."""
-    BlindLevel.objects.filter(structure_id=structure_id).delete()
+    BlindLevel.objects.filter(blind_structure_id=structure_id).delete()
     BlindLevel.objects.bulk_create(
-        BlindLevel(structure_id=structure_id, **values) for values in rows
+        BlindLevel(blind_structure_id=structure_id, **values) for values in rows
     )
 
 
@@ -1363,16 +1363,16 @@ def clock_advance_due(tournament_id: int, expected_index: int, now: datetime | N
 
 def _due(now: datetime) -> list[_Due]:
     row_count = (
-        BlindLevel.objects.filter(structure=OuterRef("blind_structure"))
+        BlindLevel.objects.filter(blind_structure=OuterRef("blind_structure"))
         .order_by()
-        .values("structure")
+        .values("blind_structure")
         .annotate(n=Count("pk"))
         .values("n")
     )
     # A structure with a level goes on past its last row (the extra levels double it); one
     # with none stays on its last row, which the sweep must not keep finding.
     has_level = Exists(
-        BlindLevel.objects.filter(structure=OuterRef("blind_structure"), kind=LevelKind.LEVEL)
+        BlindLevel.objects.filter(blind_structure=OuterRef("blind_structure"), kind=LevelKind.LEVEL)
     )
     due = (
         Tournament.objects.filter(
@@ -1471,12 +1471,12 @@ def clock_rows_many(structure_ids: Iterable[int]) -> dict[int, tuple[ClockRow, .
     """The clock's rows of several structures in one query, by structure id."""
     levels: dict[int, list[SimpleNamespace]] = {}
     query = (
-        BlindLevel.objects.filter(structure_id__in=list(structure_ids))
-        .order_by("structure_id", "position", "pk")
-        .values("structure_id", *ROW_FIELDS)
+        BlindLevel.objects.filter(blind_structure_id__in=list(structure_ids))
+        .order_by("blind_structure_id", "position", "pk")
+        .values("blind_structure_id", *ROW_FIELDS)
     )
     for level in query:
-        levels.setdefault(level.pop("structure_id"), []).append(SimpleNamespace(**level))
+        levels.setdefault(level.pop("blind_structure_id"), []).append(SimpleNamespace(**level))
     return {structure_id: rows_from(rows) for structure_id, rows in levels.items()}
 
 
@@ -1563,14 +1563,18 @@ def clock_payloads(
     missing = {t.blind_structure_id for t in tournaments} - set(rows_by_structure)
     if missing:
         rows_by_structure.update(clock_rows_many(missing))
+    states = {
+        t.pk: clock_state(t, rows_by_structure.get(t.blind_structure_id, ()), now)
+        for t in tournaments
+    }
     fields = _fields(tournaments)
-    tv_parts = tv.tv_parts(tournaments, rows_by_structure)
+    tv_parts = tv.tv_parts(
+        tournaments, rows_by_structure, {pk: state.index for pk, state in states.items()}
+    )
     hand_for_hand = clock_hand_for_hand_many(tournaments)
     payloads = {}
     for tournament in tournaments:
-        state = clock_state(
-            tournament, rows_by_structure.get(tournament.blind_structure_id, ()), now
-        )
+        state = states[tournament.pk]
         event = tournament.event
         payloads[tournament.pk] = {
             "type": "clock",

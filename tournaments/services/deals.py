@@ -165,10 +165,10 @@ def _open_if_ready(tournament: Tournament, offer: DealOffer) -> None:
         return
     if {a.entry_id for a in offer.answers.all()} != {e.pk for e in playing}:
         _ask(offer, playing)
-    seats = selectors.live_seats_of(tournament)
+    live_chips = selectors.live_chips_of(tournament)
     stacks: dict[str, int] = {}
     for entry in playing:
-        chips = selectors.seat_chips(seats.get((entry.table_number or 0, entry.seat_number or 0)))
+        chips = live_chips.get((entry.table_number or 0, entry.seat_number or 0))
         if not chips:
             raise TournamentError(
                 _("%(name)s has no chips on a live table; no deal can be worked out.")

@@ -506,7 +506,7 @@ def entry_rebuy(entry_id: int, *, by: Any, stack: int) -> Entry:
 def rebuy_take(tournament: Tournament, entry: Entry, *, stack: int | None, by: Any) -> Entry:
     """Record a rebuy of ``entry`` (the tournament row locked by the caller, who has checked
     who may): refused unless ``rebuy_refusal`` allows it at ``stack``. The director's
-    ``entry_rebuy`` and a player's own rebuy online (``services.offers``) both come here."""
+    ``entry_rebuy`` and a player's own rebuy online (``services.purchases``) both come here."""
     if stack is None:
         raise TournamentError(_stack_needed())
     refusal = rebuy_refusal(tournament, entry, stack=stack)

@@ -7,11 +7,8 @@ the level the hand was dealt at, and each player's starting and finishing stacks
 
 from __future__ import annotations
 
-from django.db.models import Prefetch
-
 from tables.engine.phh import PhhError, dumps_phhs, hand_to_phh
-from tables.engines import engine_of
-from tables.models import Hand, HandPlayer
+from tables.selectors import hands_finished
 from tournaments.models import Tournament, TournamentTable
 
 
@@ -22,22 +19,11 @@ def tournament_phhs(tournament: Tournament) -> str:
             "live_table_id", "number"
         )
     )
-    hands = (
-        Hand.objects.filter(table_id__in=list(numbers), ended_at__isnull=False)
-        .select_related("table")
-        .prefetch_related(
-            Prefetch("handplayer_set", queryset=HandPlayer.objects.select_related("user"))
-        )
-        .order_by("started_at", "pk")
-    )
     out = []
-    for hand in hands:
-        engine = engine_of(hand)
-        names = {
-            hp.seat: hp.user.first_name or hp.user.username for hp in hand.handplayer_set.all()
-        }
+    for hand in hands_finished(list(numbers)):
+        engine = hand.engine
         extra = {
-            "players": [names.get(seat, f"seat {seat}") for seat in engine.seats],
+            "players": [hand.names.get(seat, f"seat {seat}") for seat in engine.seats],
             "table": f"{tournament.event.name}, table {numbers[hand.table_id]}",
             "hand": hand.number,
             "event": tournament.event.name,

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_noop
 from core import amounts
 from series.models import Event
 from tables.engine.errors import RuleError
-from tables.i18n import render, rule_message
+from tables.services import rule_words
 from tournaments import selectors
 from tournaments.errors import TournamentError
 from tournaments.models import (
@@ -182,9 +182,8 @@ def _check_time_bank(tournament: Tournament) -> None:
     try:
         tournament.time_bank  # noqa: B018 - the engine checks the settings together
     except RuleError as exc:
-        message, params = rule_message(exc)
         field = TIME_BANK_SETTINGS[str(exc.params.get("setting", "cap"))]
-        raise TournamentError(render(message, params), field=field) from None
+        raise TournamentError(rule_words(exc), field=field) from None
 
 
 def _validate(tournament: Tournament) -> None:

@@ -45,11 +45,7 @@ from series.models import Player
 from tables import services as tables
 from tables.engine.config import Structure
 from tables.engine.deal_in import ButtonMode, SeatStatus, next_positions
-from tables.engine.records import PotAwarded
-from tables.engines import engine_of
-from tables.models import Hand, Seat
-from tables.models import Table as LiveTable
-from tables.signals import hand_ended
+from tables.selectors import SeatTaken, hand_ended_report, hands_in_play, seats_in_play
 from tournaments import seat_rules as rules
 from tournaments.errors import TournamentError
 from tournaments.models import (
@@ -142,38 +138,22 @@ def _entries_by_user(
     return {e.player.user_id: e for e in found}
 
 
-def _seats(live_ids: Iterable[int]) -> dict[int, list[Seat]]:
-    """The seats of players still in, by live table. A seat with no chips is left out: its
-    player is going out (their table's hand end, waiting for the tournament's lock, says
-    so) and is never moved."""
-    by_table: dict[int, list[Seat]] = {}
-    for seat in (
-        Seat.objects.filter(table_id__in=list(live_ids), user__isnull=False)
-        .filter(Q(stack__gt=0) | Q(adding__gt=0))
-        .order_by("number")
-    ):
-        by_table.setdefault(seat.table_id, []).append(seat)
-    return by_table
-
-
 def _no_hand(live_ids: Iterable[int]) -> set[int]:
     """The live tables with no hand in play (held, or about to deal)."""
     ids = list(live_ids)
-    playing = set(
-        Hand.objects.filter(table_id__in=ids, ended_at__isnull=True).values_list(
-            "table_id", flat=True
-        )
-    )
-    return set(ids) - playing
+    return set(ids) - set(hands_in_play(ids))
 
 
 @dataclass
 class _Floor:
     """A tournament's open tables as one workflow reads them, in three queries: the tables
-    with their live tables, the seats of the players still in, the hands in play."""
+    with their live tables, the seats of the players still in, the hands in play.
+
+    A seat with no chips is not among ``seats``: its player is going out (their table's
+    hand end, waiting for the tournament's lock, says so) and is never moved."""
 
     tts: list[TournamentTable]
-    seats: dict[int, list[Seat]]
+    seats: dict[int, list[SeatTaken]]
     no_hand: set[int]
 
     @property
@@ -217,7 +197,7 @@ class _Floor:
 def _floor(tournament: Tournament) -> _Floor:
     tts = _live_tables(tournament)
     live_ids = [tt.live_table_id for tt in tts if tt.live_table_id is not None]
-    return _Floor(tts, _seats(live_ids), _no_hand(live_ids))
+    return _Floor(tts, seats_in_play(live_ids), _no_hand(live_ids))
 
 
 def _hold_between_hands(live_ids: Iterable[int]) -> set[int]:
@@ -231,11 +211,11 @@ def _hold_between_hands(live_ids: Iterable[int]) -> set[int]:
 
 
 def _view(
-    tt: TournamentTable, seat_count: int, seats: Sequence[Seat], *, positions: bool = True
+    tt: TournamentTable, seat_count: int, seats: Sequence[SeatTaken], *, positions: bool = True
 ) -> rules.TableView:
     """A live table as the seating rules see it (its players by account id), with where the
     next hand's blinds go."""
-    taken = {s.number: s.user_id for s in seats if s.user_id is not None}
+    taken = {s.number: s.user_id for s in seats}
     view_seats: dict[int, int | None] = {n: taken.get(n) for n in range(1, seat_count + 1)}
     live = tt.live_table
     assert live is not None
@@ -304,7 +284,9 @@ def _open_live(
     *,
     rng: random.Random | None = None,
     sitters: dict[int, tables.Sitter] | None = None,
-) -> LiveTable:
+) -> int:
+    """Open the table's live table with its sitters (by default its entries in play, with
+    their chips); its id."""
     if sitters is None:
         starting = tournament.event.starting_stack
         sitters = {
@@ -330,7 +312,7 @@ def _open_live(
     )
     tt.live_table = live
     tt.save(update_fields=["live_table"])
-    return live
+    return live.pk
 
 
 def _entry_chips(tournament: Tournament, entry: Entry, starting: int) -> int:
@@ -342,7 +324,7 @@ def _entry_chips(tournament: Tournament, entry: Entry, starting: int) -> int:
     return chips
 
 
-def online_entry_seat(entry_id: int, *, by: Any = None, rng: random.Random | None = None) -> Seat:
+def online_entry_seat(entry_id: int, *, by: Any = None, rng: random.Random | None = None) -> None:
     """Seat a late entry or re-entry on the live tables, with the entry's chips.
 
     The seat is drawn from the open seats by the tournament's late-seat rule (TDA 8:
@@ -364,21 +346,19 @@ def online_entry_seat(entry_id: int, *, by: Any = None, rng: random.Random | Non
         tt = TournamentTable.objects.get(tournament=tournament, number=entry.table_number)
         sitter = _sitter(entry, _entry_chips(tournament, entry, tournament.event.starting_stack))
         if tt.live_table_id is None:
-            live = _open_live(
+            _open_live(
                 tournament,
                 tt,
                 stakes_now(tournament) or _first_level_stakes(tournament),
                 sitters={entry.seat_number or 1: sitter},
                 rng=rng,
             )
-            seat = Seat.objects.get(table=live, number=entry.seat_number)
         else:
-            seat = tables.seat_place(tt.live_table_id, entry.seat_number or 0, sitter)
+            tables.seat_place(tt.live_table_id, entry.seat_number or 0, sitter)
         _release_ready(tournament)
-    return seat
 
 
-def online_chips_add(entry_id: int, chips: int, *, by: Any = None) -> Seat:
+def online_chips_add(entry_id: int, chips: int, *, by: Any = None) -> None:
     """Add chips (a rebuy, an add-on) to the entry's live seat from its next hand."""
     if isinstance(chips, bool) or not isinstance(chips, int) or chips <= 0:
         raise TournamentError(_("Add a positive number of chips."))
@@ -397,7 +377,6 @@ def online_chips_add(entry_id: int, chips: int, *, by: Any = None) -> Seat:
             raise TournamentError(error.message) from None
         if seat.user_id != entry.player.user_id:
             raise TournamentError(_("%(name)s has no seat.") % {"name": entry.player.name})
-    return seat
 
 
 def online_bots_fill(tournament_id: int, count: int, *, by: Any) -> list[Entry]:
@@ -490,7 +469,7 @@ def online_resume(tournament_id: int, *, by: Any) -> Tournament:
 # ---------------------------------------------------------------------------- a hand ended
 
 
-@receiver(hand_ended)
+@receiver(tables.hand_ended)
 def _hand_ended(sender: Any, table_id: int, hand_number: int, **kwargs: Any) -> None:
     try:
         online_hand_ended(table_id, hand_number, **kwargs)
@@ -665,7 +644,7 @@ def _seat_entry(entry: Entry, table: int, seat: int) -> None:
 
 
 def _final_table(
-    tournament: Tournament, tts: Sequence[TournamentTable], seats: dict[int, list[Seat]]
+    tournament: Tournament, tts: Sequence[TournamentTable], seats: dict[int, list[SeatTaken]]
 ) -> None:
     """RP-9: every player left draws a seat at random at the final table, a new table (the
     next number, with the final table's seats); every other table is broken. Its live table
@@ -692,7 +671,7 @@ def _final_table(
         number=number,
         seats=size if size != tournament.seats_per_table else None,
     )
-    live = _open_live(
+    live_id = _open_live(
         tournament, final, stakes_now(tournament) or _first_level_stakes(tournament), sitters={}
     )
     Entry.objects.filter(pk__in=[entries[s.user_id].pk for _, s in players]).update(
@@ -700,7 +679,7 @@ def _final_table(
     )
     for tt, seat in players:
         entry = entries[seat.user_id]
-        tables.seat_move(tt.live_table_id, seat.number, live.pk, drawn[entry.pk])
+        tables.seat_move(tt.live_table_id, seat.number, live_id, drawn[entry.pk])
         _seat_entry(entry, final.number, drawn[entry.pk])
     now = timezone.now()
     for tt in tts:
@@ -857,37 +836,11 @@ def online_sweep() -> int:
     )
     for live_id, seen, count, tournament_id in stuck:
         if count > seen:
-            hand = Hand.objects.filter(
-                table_id=live_id, number=count, ended_at__isnull=False
-            ).first()
-            if hand is not None:
-                online_hand_ended(live_id, count, **_hand_report(hand))
+            report = hand_ended_report(live_id, count)
+            if report is not None:
+                online_hand_ended(live_id, count, **report)
                 done += 1
         elif count and tournament_id not in released:
             released.add(tournament_id)
             online_tables_release(tournament_id)
     return done
-
-
-def _hand_report(hand: Hand) -> dict[str, Any]:
-    """What ``hand_ended`` said about a stored hand, rebuilt from its players' rows and its
-    records (each pot's winners; a busted player's last pot with a winner)."""
-    seats = [
-        {
-            "seat": hp.seat,
-            "user_id": hp.user_id,
-            "before": hp.stack_before,
-            "after": hp.stack_after or 0,
-        }
-        for hp in hand.handplayer_set.all()
-    ]
-    winners: dict[int, list[int]] = {}
-    for record in engine_of(hand).records:
-        if isinstance(record, PotAwarded) and record.seat not in winners.setdefault(record.pot, []):
-            winners[record.pot].append(record.seat)
-    last = max(winners) if winners else 0
-    return {
-        "seats": seats,
-        "pots": [{"pot": k, "winners": w} for k, w in sorted(winners.items())],
-        "eliminated_in": {row["seat"]: last for row in seats if row["after"] <= 0},
-    }

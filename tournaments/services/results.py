@@ -56,7 +56,7 @@ from tournaments.models import (
 from tournaments.permissions import require_director
 from tournaments.services import chips as chip_counts
 from tournaments.services import undo
-from tournaments.signals import tournament_finished, tournament_reopened
+from tournaments.signals import tournament_finished
 from tournaments.summaries import Message, joined, message
 
 IN_PLAY = (TournamentState.RUNNING, TournamentState.ON_BREAK)
@@ -1191,7 +1191,8 @@ def _unfinish(tournament: Tournament, data: dict[str, Any]) -> None:
     )
     tournament.save(update_fields=["state", "finished_at"])
     tournament_id, event_id = tournament.pk, tournament.event_id
-    transaction.on_commit(lambda: _results_withdraw(tournament_id, event_id))
+    # After commit: the undone finish's results leave the event and the standings.
+    transaction.on_commit(lambda: event_results_remove(tournament_id, event_id))
 
 
 def _results_publish(tournament_id: int, event_id: int, results: list[dict[str, Any]]) -> None:
@@ -1202,12 +1203,6 @@ def _results_publish(tournament_id: int, event_id: int, results: list[dict[str, 
     tournament_finished.send(
         sender=Tournament, tournament_id=tournament_id, event_id=event_id, results=results
     )
-
-
-def _results_withdraw(tournament_id: int, event_id: int) -> None:
-    """After an undone finish commits: its results leave the event and the standings."""
-    event_results_remove(tournament_id, event_id)
-    tournament_reopened.send(sender=Tournament, tournament_id=tournament_id, event_id=event_id)
 
 
 @undo.register(ActionKind.FINISH)

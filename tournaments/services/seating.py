@@ -95,8 +95,8 @@ class Instruction:
     A "final-table" step says why it is due: ``players`` are left, the rules' final table
     seats ``seats`` (RP-9: one more than ``usual_seats``, the tournament's tables, for six-
     and eight-handed events), and ``seat_choices`` are the sizes the director may draw it
-    at now. When the players left do not fit at a table of ``usual_seats`` the step is an
-    offer: the director may play on until they do, and the steps after it still apply.
+    at now. When the players left do not fit at a table of ``usual_seats`` the step is
+    optional: the director may play on until they do, and the steps after it still apply.
     """
 
     kind: str
@@ -108,7 +108,7 @@ class Instruction:
     seat_choices: tuple[int, ...] = ()
 
     @property
-    def is_offer(self) -> bool:
+    def is_optional(self) -> bool:
         """A final table the director may draw now, or wait for (see the class)."""
         return (
             self.kind == "final-table"
@@ -280,7 +280,7 @@ def seating_moves_needed(
     answer is a "button" instruction for that table instead of a guess.
 
     Where RP-9's final table has a seat more than the tournament's tables (seven for six-
-    handed, nine for eight-handed), it is offered as soon as the players fit at it, with the
+    handed, nine for eight-handed), it may be drawn as soon as the players fit at it, with the
     other steps after it: the director may rather play on until the players fit at a table
     of the usual size, when the final table is due whatever its size.
     """
@@ -297,7 +297,7 @@ def seating_moves_needed(
         rules.TableView(v.number, v.seats) for v in _views(tournament, tables, entries, now=now)
     ]
     usual = tournament.seats_per_table
-    offer: list[Instruction] = []
+    optional: list[Instruction] = []
     try:
         if rules.final_table_due(blind, usual):
             left = sum(v.players for v in blind)
@@ -309,30 +309,33 @@ def seating_moves_needed(
                 usual_seats=usual,
                 seat_choices=tuple(n for n in sorted({usual, size}) if n >= left),
             )
-            if not final.is_offer:
+            if not final.is_optional:
                 return [final]
-            offer = [final]
+            optional = [final]
         breaking = rules.should_break(blind, usual)
         if breaking is not None:
-            return [*offer, Instruction("break", table=breaking)]
+            return [*optional, Instruction("break", table=breaking)]
         threshold = balance_threshold(tournament, len(tables))
         # Which tables are concerned does not depend on the buttons; who moves does.
         concerned = {
             n for m in rules.balance_moves(blind, threshold) for n in (m.from_table, m.to_table)
         }
         if not concerned:
-            return offer
+            return optional
         fresh = {t.number: button_is_fresh(t, now) for t in tables}
         unknown = sorted(n for n in concerned if not fresh[n])
         if unknown:
-            return [*offer, *(Instruction("button", table=n) for n in unknown)]
+            return [*optional, *(Instruction("button", table=n) for n in unknown)]
         moves = rules.balance_moves(_views(tournament, tables, entries, now=now), threshold)
     except rules.SeatingError as error:
         raise TournamentError(
             _("The tables cannot be balanced: %(reason)s.") % {"reason": error}
         ) from None
     names = {e.pk: e.player.name for e in entries}
-    return [*offer, *(Instruction("move", move=_instruction_for(m, names, fresh)) for m in moves)]
+    return [
+        *optional,
+        *(Instruction("move", move=_instruction_for(m, names, fresh)) for m in moves),
+    ]
 
 
 def seating_overview(tournament: Tournament, *, now: datetime | None = None) -> SeatingOverview:

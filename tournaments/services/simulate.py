@@ -3,8 +3,8 @@
 ``tournament_simulate`` creates an event and a tournament, registers the bots
 (``online_bots_fill``), starts it (the seat draw, the clock, the live tables) and then plays
 every table in turn in this process, as fast as the machine allows: a house bot to act plays
-through ``tables.bots.bot_move`` (the frame protocol, as a socket would), a table with
-nothing to wait for is ticked (``table_tick``: a run-out's next street, the next hand), and
+at once (``bot_act``: its decision and move as in play, without the flood limit of a
+person's sockets), a table with nothing to wait for is ticked (``table_tick``: a run-out's next street, the next hand), and
 the clock moves to the next level every ``level_seconds`` (``clock_next``, unless it is
 paused for hand-for-hand). Nothing sleeps: the caller sets the table's delay between hands
 to 0 (``TABLES_NEXT_HAND_DELAY_MS``, ``TABLES_RUNOUT_STEP_MS``) and turns the Celery
@@ -22,15 +22,13 @@ from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import Sum
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from series.models import Event, Season
 from series.services import director_grant
-from tables.bots import bot_move
-from tables.models import Hand
-from tables.models import Table as LiveTable
-from tables.services import table_tick
+from tables.selectors import hands_dealt, hands_in_play, tables_version_total
+from tables.services import bot_act, table_tick
 from tournaments.errors import TournamentError
 from tournaments.models import (
     BlindLevel,
@@ -87,7 +85,7 @@ def structure_for(starting_stack: int, *, limit: bool, levels: int = 40) -> Blin
         small = max(1, big // 2)
         rows.append(
             BlindLevel(
-                structure=structure,
+                blind_structure=structure,
                 position=position,
                 kind=LevelKind.LEVEL,
                 minutes=1,
@@ -227,15 +225,11 @@ def tournament_play(
         ]
         # One read says which tables wait on a bot (a hand with someone to act) and which
         # only need a tick (a run-out's street, the next hand).
-        to_act = dict(
-            Hand.objects.filter(table_id__in=live_ids, ended_at__isnull=True).values_list(
-                "table_id", "to_act"
-            )
-        )
+        to_act = hands_in_play(live_ids)
         for live_id in live_ids:
             if to_act.get(live_id) is not None:
                 t0 = time.perf_counter()
-                if bot_move(live_id):
+                if bot_act(live_id):
                     sim.move_seconds.append(time.perf_counter() - t0)
                     progressed = True
                     continue
@@ -245,9 +239,7 @@ def tournament_play(
             on_step(sim)
         if not progressed and shards > 1:
             # Another process's tables count: hand-for-hand waits on them, say.
-            versions = LiveTable.objects.filter(tournament_table__tournament=tournament).aggregate(
-                total=Sum("version")
-            )["total"]
+            versions = tables_version_total(_live_ids_of(tournament))
             progressed = versions != seen_versions
             seen_versions = versions
             if not progressed:
@@ -260,5 +252,12 @@ def tournament_play(
                 continue
             raise TournamentError(f"the simulation of tournament {tournament.pk} is stuck")
     sim.seconds = time.monotonic() - started
-    sim.hands = Hand.objects.filter(table__tournament_table__tournament=tournament).count()
+    sim.hands = hands_dealt(_live_ids_of(tournament))
     return sim
+
+
+def _live_ids_of(tournament: Tournament) -> QuerySet[TournamentTable, int]:
+    """The ids of every live table the tournament opened: a subquery of the read given it."""
+    return TournamentTable.objects.filter(tournament=tournament).values_list(
+        "live_table_id", flat=True
+    )

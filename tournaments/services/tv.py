@@ -141,11 +141,14 @@ def _undo_layout(tournament: Tournament, action: TournamentAction) -> None:
 
 
 def tv_parts(
-    tournaments: Sequence[Tournament], rows_by_structure: Mapping[int, Sequence[ClockRow]]
+    tournaments: Sequence[Tournament],
+    rows_by_structure: Mapping[int, Sequence[ClockRow]],
+    in_play: Mapping[int, int],
 ) -> dict[int, dict[str, Any]]:
     """Each tournament's ``tv`` part of the clock payload: ``layout``, ``addon_break`` (the
-    row index of the add-on break, or None), ``colour_ups`` (per row, the chips no longer
-    used from it on) and ``results`` (None unless finished)."""
+    row index of the add-on break, or None), ``colour_up`` (the chips no longer used from
+    the row in play on, ``in_play``: each tournament's row index) and ``results`` (None
+    unless finished)."""
     structure_ids = {t.blind_structure_id for t in tournaments}
     chip_sets = dict(
         BlindStructure.objects.filter(pk__in=structure_ids).values_list("pk", "chip_set")
@@ -165,11 +168,16 @@ def tv_parts(
         t.pk: {
             "layout": tv_layout(t),
             "addon_break": addon_rows.get(t.pk),
-            "colour_ups": colours[t.blind_structure_id],
+            "colour_up": _colour_up(colours[t.blind_structure_id], in_play[t.pk]),
             "results": results.get(t.pk),
         }
         for t in tournaments
     }
+
+
+def _colour_up(colours: Sequence[list[int]], index: int) -> list[int]:
+    # Past the structure's end (its extra levels) no chip goes.
+    return colours[index] if 0 <= index < len(colours) else []
 
 
 def _addon_rows(tournaments: Sequence[Tournament]) -> dict[int, int]:
@@ -178,9 +186,11 @@ def _addon_rows(tournaments: Sequence[Tournament]) -> dict[int, int]:
         return {}
     positions: dict[int, list[int]] = {}
     for structure_id, position in (
-        BlindLevel.objects.filter(structure_id__in={t.blind_structure_id for t in tournaments})
-        .order_by("structure_id", "position", "pk")
-        .values_list("structure_id", "position")
+        BlindLevel.objects.filter(
+            blind_structure_id__in={t.blind_structure_id for t in tournaments}
+        )
+        .order_by("blind_structure_id", "position", "pk")
+        .values_list("blind_structure_id", "position")
     ):
         positions.setdefault(structure_id, []).append(position)
     found = {}

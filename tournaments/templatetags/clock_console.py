@@ -3,9 +3,9 @@ offers besides the clock itself: the quick changes to the night's levels (the ro
 come, the blinds in play to start a new level from) and hand-for-hand in the room (each
 table, whether it is done with the hand, and its dealer's link).
 
-Read from ``clock_payload`` (the rows and the row in play as every screen shows them), so
-the forms name the rows the director sees; each form also sends the clock's version and
-the row in play, and the services refuse it if the clock has moved on since.
+Read from ``clock_payload`` (the row in play as every screen shows it) and the structure's
+rows, so the forms name the rows the director sees; each form also sends the clock's
+version and the row in play, and the services refuse it if the clock has moved on since.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from django import template
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from tournaments.services.clock import clock_dealer_key
+from tournaments.services.clock import clock_dealer_key, clock_rows
 from tournaments.templatetags.tournament_clock import chips
 
 register = template.Library()
@@ -41,7 +41,8 @@ def row_label(row: dict[str, Any]) -> str:
 @register.simple_tag
 def clock_console(tournament: Any, payload: dict[str, Any]) -> dict[str, Any]:
     clock = payload["clock"]
-    rows = clock["rows"]
+    # The structure's rows: the payload carries only the rows the screens show.
+    rows = [row.as_dict() for row in clock_rows(tournament.blind_structure_id)]
     index = clock["index"]
     coming = rows[index + 1 :]
     # The level a new level copies: the one in play, or on a break the last one played

@@ -172,10 +172,10 @@ def clock_texts(payload: dict[str, Any]) -> dict[str, str]:
         }
     else:
         chip_race = ""
-    leaving = (tv.get("colour_ups") or [])[clock["index"] : clock["index"] + 1]
-    if leaving and leaving[0] and not clock["on_break"]:
+    leaving = tv.get("colour_up") or []
+    if leaving and not clock["on_break"]:
         colour_up = _("Colour-up: the %(chips)s chips are no longer used") % {
-            "chips": ", ".join(chips(c) for c in leaving[0])
+            "chips": ", ".join(chips(c) for c in leaving)
         }
     else:
         colour_up = ""

@@ -43,7 +43,7 @@ from tournaments.errors import NameInUse, TournamentError
 from tournaments.forms import RebuyForm, WalkInForm
 from tournaments.models import Entry, EntryState, Tournament
 from tournaments.permissions import director_required
-from tournaments.services import entries, lifecycle, offers, results, undo
+from tournaments.services import entries, lifecycle, purchases, results, undo
 from tournaments.views.once import console_action
 
 # The other areas' console partials, included when their template exists; each gets the
@@ -313,10 +313,10 @@ def _online(entry: Entry) -> bool:
 def console_rebuy(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpResponse:
     entry = _entry(tournament_id, entry_id)
     if _online(entry):
-        # Online the stack is the live seat's, and the chips go on it (services.offers).
+        # Online the stack is the live seat's, and the chips go on it (services.purchases).
         _run(
             request,
-            lambda: offers.director_take(entry.pk, "rebuy", by=request.user),
+            lambda: purchases.director_take(entry.pk, "rebuy", by=request.user),
             _("Rebuy for %(name)s."),
         )
         return _answer(request, tournament_id)
@@ -348,7 +348,7 @@ def console_reentry(request: HttpRequest, tournament_id: int, entry_id: int) -> 
     _run(
         request,
         lambda: (
-            offers.director_take(entry.pk, "reentry", by=request.user)
+            purchases.director_take(entry.pk, "reentry", by=request.user)
             if _online(entry)
             else entries.entry_reentry(entry.pk, by=request.user)
         ),
@@ -363,7 +363,7 @@ def console_addon(request: HttpRequest, tournament_id: int, entry_id: int) -> Ht
     _run(
         request,
         lambda: (
-            offers.director_take(entry.pk, "addon", by=request.user)
+            purchases.director_take(entry.pk, "addon", by=request.user)
             if _online(entry)
             else entries.entry_addon(entry.pk, by=request.user)
         ),

@@ -4,7 +4,7 @@ The lobby (``/tournaments/<id>/lobby/``) is public: the clock, level, players le
 stack and payouts come from the blind clock's payload and follow its socket
 (static/tournaments/clock.js, the same feed as the TV clock); the tables with their players
 and stacks, the entrants and who went out where are the "public" fragment, the viewer's own
-entry, offers and deal the "mine" fragment, each refreshed by htmx polling.
+entry, purchases and deal the "mine" fragment, each refreshed by htmx polling.
 
 Cost with 300 players at 34 tables (tests/tournaments/test_lobby_cost.py, SQLite): the
 public fragment is the same for every viewer, so it is rendered once per
@@ -39,12 +39,12 @@ from redis.exceptions import RedisError
 
 from core import amounts, request_values
 from core.names import NameOrder
-from tables.models import Table
+from tables.selectors import table_find
 from tournaments import player_panel, selectors
 from tournaments.errors import TournamentError
 from tournaments.models import DealOffer, DealState, Entry, EntryState, Tournament, TournamentState
 from tournaments.permissions import is_director
-from tournaments.services import deals, offers, results
+from tournaments.services import deals, purchases, results
 
 PUBLIC_CACHE_SECONDS = 5
 PUBLIC_POLL_SECONDS = 10
@@ -68,18 +68,17 @@ def lobby_public_context(tournament: Tournament) -> dict[str, Any]:
         .select_related("player")
         .order_by(NameOrder("player__name"), "number")
     )
-    seats = selectors.live_seats_of(tournament)
+    chips = selectors.live_chips_of(tournament)
     live_ids = selectors.live_tables_of(tournament)
     tables: dict[int, list[dict[str, Any]]] = {number: [] for number in sorted(live_ids)}
     for entry in listed:
         if entry.state != EntryState.PLAYING or entry.table_number not in tables:
             continue
-        seat = seats.get((entry.table_number, entry.seat_number or 0))
         tables[entry.table_number].append(
             {
                 "seat": entry.seat_number,
                 "name": entry.player.name,
-                "chips": selectors.seat_chips(seat),
+                "chips": chips.get((entry.table_number, entry.seat_number or 0)),
             }
         )
     table_rows = [
@@ -193,7 +192,7 @@ def _back(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     without JavaScript: back to the page it came from."""
     if request.htmx:
         table_id = request_values.id_or_none(request.POST.get("table"))
-        table = Table.objects.filter(pk=table_id).first() if table_id else None
+        table = table_find(table_id)
         context = {
             "panel": player_panel.panel_context(tournament, request, table=table),
             "mine_poll": MINE_POLL_SECONDS,
@@ -207,7 +206,7 @@ def _back(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 
 # ``chips`` is "10,000 chips" (``core.amounts``), worded and counted in the reader's way.
-OFFER_DONE = {
+PURCHASE_DONE = {
     "rebuy": gettext_lazy(
         "Rebuy taken: %(chips)s for %(price)s, on your stack from the next hand."
     ),
@@ -219,7 +218,7 @@ OFFER_DONE = {
 
 
 @require_POST
-def offer_take(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def purchase_take(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _tournament(tournament_id)
     kind = request.POST.get("kind", "")
     if not request.user.is_authenticated:
@@ -229,7 +228,7 @@ def offer_take(request: HttpRequest, tournament_id: int) -> HttpResponse:
         messages.error(request, _("This entry does not exist."))
         return _back(request, tournament)
     try:
-        offers.offer_take(entry_id, request.user, kind, seen=request.POST.get("seen"))
+        purchases.purchase_take(entry_id, request.user, kind, seen=request.POST.get("seen"))
     except TournamentError as error:
         messages.error(request, error.message)
     else:
@@ -245,7 +244,8 @@ def offer_take(request: HttpRequest, tournament_id: int) -> HttpResponse:
         }[kind]
         messages.success(
             request,
-            str(OFFER_DONE[kind]) % {"chips": amounts.chips(chips), "price": amounts.money(price)},
+            str(PURCHASE_DONE[kind])
+            % {"chips": amounts.chips(chips), "price": amounts.money(price)},
         )
     return _back(request, tournament)
 
@@ -282,6 +282,6 @@ urlpatterns: list[URLPattern] = [
     path("<int:tournament_id>/lobby/public/", lobby_public, name="lobby_public"),
     path("<int:tournament_id>/lobby/mine/", lobby_mine, name="lobby_mine"),
     # What is taken or answered is in the form (kind, entry, seen; offer, answer).
-    path("<int:tournament_id>/take/", offer_take, name="offer_take"),
+    path("<int:tournament_id>/take/", purchase_take, name="purchase_take"),
     path("<int:tournament_id>/deal/answer/", deal_answer, name="deal_answer"),
 ]

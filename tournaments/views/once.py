@@ -17,7 +17,7 @@ the action it reverses (``services.undo.action_undo``), a deal proposal changes 
 and a deal offer or its withdrawal is guarded by the offer's own state.
 
 The players' own online rebuy is guarded by the count of rebuys the screen showed
-(``services.offers``); that check fits one kind of action only, where a token fits every
+(``services.purchases``); that check fits one kind of action only, where a token fits every
 form alike.
 """
 

@@ -1,4 +1,4 @@
-"""Rebuys, re-entries and add-ons a player takes on their own screen (services.offers)."""
+"""Rebuys, re-entries and add-ons a player takes on their own screen (services.purchases)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from tests.tournaments.levels import BREAK_1, LEVEL_4
 from tests.tournaments.online_tables import bust, chips_of, hand_in_play
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, EntryState, TournamentAction, TournamentTable
-from tournaments.services import offers
+from tournaments.services import purchases
 
 
 def user(name: str) -> User:
@@ -22,10 +22,10 @@ def user(name: str) -> User:
 
 
 def kinds(tournament, name: str) -> list[str]:
-    return [offer.kind for offer in offers.offers_for(tournament, user(name))]
+    return [purchase.kind for purchase in purchases.purchases_for(tournament, user(name))]
 
 
-def test_a_rebuy_is_offered_at_or_below_the_limit_within_the_rebuy_levels(
+def test_a_rebuy_shows_at_or_below_the_limit_within_the_rebuy_levels(
     online_tournament, online_night
 ) -> None:
     # Ann has 6,000 (at or below the 10,000 starting stack); Ben 14,000.
@@ -39,15 +39,15 @@ def test_a_rebuy_records_the_money_once_and_puts_the_chips_on_the_seat(
     online_tournament, online_night
 ) -> None:
     ann = online_night["ann"]
-    offer = offers.offers_for(online_tournament, user("ann"))[0]
-    assert (offer.price, offer.chips, offer.seen) == (20, 10000, 0)
-    offers.offer_take(ann.pk, user("ann"), "rebuy", seen=offer.seen)
+    purchase = purchases.purchases_for(online_tournament, user("ann"))[0]
+    assert (purchase.price, purchase.chips, purchase.seen) == (20, 10000, 0)
+    purchases.purchase_take(ann.pk, user("ann"), "rebuy", seen=purchase.seen)
     ann.refresh_from_db()
     assert ann.rebuys == 1
     assert chips_of(ann) == 16000
     # The same tap again (a double tap, a second tab) carries the count it saw: refused.
     with pytest.raises(TournamentError, match="already taken"):
-        offers.offer_take(ann.pk, user("ann"), "rebuy", seen=offer.seen)
+        purchases.purchase_take(ann.pk, user("ann"), "rebuy", seen=purchase.seen)
     ann.refresh_from_db()
     assert ann.rebuys == 1
     assert chips_of(ann) == 16000
@@ -59,42 +59,42 @@ def test_a_rebuy_during_a_hand_waits_for_it_and_still_counts_once(
 ) -> None:
     ann = online_night["ann"]
     hand_in_play(TournamentTable.objects.get(tournament=online_tournament, number=1).live_table)
-    offers.offer_take(ann.pk, user("ann"), "rebuy", seen=0)
+    purchases.purchase_take(ann.pk, user("ann"), "rebuy", seen=0)
     seat = Seat.objects.get(table__tournament_table__number=1, number=1)
     assert (seat.stack, seat.adding) == (6000, 10000)
     # Her stack still reads 6,000 until the hand ends; the count stops a second rebuy.
     with pytest.raises(TournamentError, match="already taken"):
-        offers.offer_take(ann.pk, user("ann"), "rebuy", seen=0)
+        purchases.purchase_take(ann.pk, user("ann"), "rebuy", seen=0)
 
 
 def test_a_rebuy_above_the_limit_is_refused(online_tournament, online_night) -> None:
     ben = online_night["ben"]
     with pytest.raises(TournamentError, match="only allowed at or below 10,000 chips"):
-        offers.offer_take(ben.pk, user("ben"), "rebuy", seen=0)
+        purchases.purchase_take(ben.pk, user("ben"), "rebuy", seen=0)
     ben.refresh_from_db()
     assert ben.rebuys == 0
 
 
-def test_nobody_takes_an_offer_on_someone_elses_entry(online_tournament, online_night) -> None:
+def test_nobody_buys_on_someone_elses_entry(online_tournament, online_night) -> None:
     ann = online_night["ann"]
     with pytest.raises(TournamentError, match="not your entry"):
-        offers.offer_take(ann.pk, user("ben"), "rebuy", seen=0)
+        purchases.purchase_take(ann.pk, user("ben"), "rebuy", seen=0)
     with pytest.raises(TournamentError, match="does not exist"):
-        offers.offer_take("x", user("ann"), "rebuy", seen=0)
+        purchases.purchase_take("x", user("ann"), "rebuy", seen=0)
     with pytest.raises(TournamentError, match="rebuy, a re-entry or the add-on"):
-        offers.offer_take(ann.pk, user("ann"), "cashout", seen=0)
+        purchases.purchase_take(ann.pk, user("ann"), "cashout", seen=0)
     ann.refresh_from_db()
     assert ann.rebuys == 0
 
 
-def test_the_add_on_is_offered_at_its_break_and_taken_once(online_tournament, online_night) -> None:
+def test_the_add_on_shows_at_its_break_and_is_taken_once(online_tournament, online_night) -> None:
     assert "addon" not in kinds(online_tournament, "ben")
     start(online_tournament, BREAK_1)
     assert "addon" in kinds(online_tournament, "ben")
     ben = online_night["ben"]
-    offers.offer_take(ben.pk, user("ben"), "addon")
+    purchases.purchase_take(ben.pk, user("ben"), "addon")
     with pytest.raises(TournamentError, match="already taken the add-on"):
-        offers.offer_take(ben.pk, user("ben"), "addon")
+        purchases.purchase_take(ben.pk, user("ben"), "addon")
     ben.refresh_from_db()
     assert ben.addon is True
     assert chips_of(ben) == 14000 + 15000
@@ -105,24 +105,24 @@ def test_a_busted_player_re_enters_once_within_the_window(online_tournament, onl
     cal = online_night["cal"]
     bust(cal, 4)
     assert kinds(online_tournament, "cal") == ["reentry"]
-    new = offers.offer_take(cal.pk, user("cal"), "reentry")
+    new = purchases.purchase_take(cal.pk, user("cal"), "reentry")
     assert (new.number, new.state) == (2, EntryState.PLAYING)
     # Seated on the live tables with a fresh starting stack.
     assert chips_of(new) == 10000
     # The second tap: refused (one re-entry allowed, and Cal plays again).
     with pytest.raises(TournamentError, match="used all 1 re-entries"):
-        offers.offer_take(cal.pk, user("cal"), "reentry")
+        purchases.purchase_take(cal.pk, user("cal"), "reentry")
     assert Entry.objects.filter(player=cal.player).count() == 2
 
 
-def test_an_in_person_tournament_offers_nothing_on_screens(tournament, director) -> None:
+def test_an_in_person_tournament_sells_nothing_on_screens(tournament, director) -> None:
     from tests.tournaments.online_tables import seat_online
 
     start(tournament)
     entries = seat_online(tournament, {1: {1: ("ann", 500), 2: ("ben", 500)}})
-    assert offers.offers_for(tournament, user("ann")) == []
+    assert purchases.purchases_for(tournament, user("ann")) == []
     with pytest.raises(TournamentError, match="director takes rebuys"):
-        offers.offer_take(entries["ann"].pk, user("ann"), "rebuy", seen=0)
+        purchases.purchase_take(entries["ann"].pk, user("ann"), "rebuy", seen=0)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -136,7 +136,7 @@ def test_two_tabs_rebuying_at_once_pay_once(online_tournament, online_night) -> 
     def tap() -> None:
         try:
             barrier.wait()
-            offers.offer_take(ann.pk, User.objects.get(username="ann"), "rebuy", seen=0)
+            purchases.purchase_take(ann.pk, User.objects.get(username="ann"), "rebuy", seen=0)
             outcomes.append("taken")
         except TournamentError as error:
             outcomes.append(error.message)
@@ -162,7 +162,7 @@ def test_nothing_is_bought_while_a_deal_is_pending(
     deals.deal_offer(online_tournament.pk, "icm", by=director)
     assert kinds(online_tournament, "ann") == []
     with pytest.raises(TournamentError, match="A deal is on the table"):
-        offers.offer_take(online_night["ann"].pk, user("ann"), "rebuy", seen=0)
+        purchases.purchase_take(online_night["ann"].pk, user("ann"), "rebuy", seen=0)
 
 
 def test_the_directors_console_buttons_put_the_chips_on_the_live_seat(

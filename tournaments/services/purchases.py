@@ -1,6 +1,7 @@
-"""Rebuys, re-entries and add-ons a player takes themselves at an online tournament.
+"""Rebuys, re-entries and add-ons a player takes themselves at an online tournament: the
+player's purchases ("offer" is the deal's word, ``services.deals``).
 
-The offer shows on the player's table and in the lobby while it applies (``offers_for``):
+A purchase shows on the player's table and in the lobby while it applies (``purchases_for``):
 a rebuy while their live stack is at or below the rebuy limit within the rebuy levels, a
 re-entry once they are out within the re-entry levels, the add-on at the add-on break. One
 tap takes it. The rules are the entries' (``entries.rebuy_refusal``, ``reentry_refusal``,
@@ -14,7 +15,7 @@ under the tournament's row lock. A rebuy carries the number of rebuys the screen
 (``seen``): the second tap finds one more and changes nothing, where a check of the stack
 alone would not do (the first rebuy's chips may wait for the hand in play to end). A second
 add-on or re-entry is refused by the entries' own rules (already taken, already playing).
-Nothing is offered while a deal is pending: the deal shares out the prize pool as it was.
+No purchase shows while a deal is pending: the deal shares out the prize pool as it was.
 """
 
 from __future__ import annotations
@@ -37,8 +38,8 @@ KINDS = ("rebuy", "reentry", "addon")
 
 
 @dataclass(frozen=True)
-class Offer:
-    """One offer a player may take now: what it is, its price and its chips."""
+class Purchase:
+    """One purchase a player may take now: what it is, its price and its chips."""
 
     kind: str
     entry_id: int
@@ -59,13 +60,13 @@ def _mine(user: Any, tournament: Tournament) -> list[Entry]:
     )
 
 
-def offers_for(
+def purchases_for(
     tournament: Tournament,
     user: Any,
     rows: Sequence[BlindLevel] | None = None,
     *,
     stack: int | None = None,
-) -> list[Offer]:
+) -> list[Purchase]:
     """What ``user`` may take now at an online tournament (nothing in person, where the
     director takes the money at the table). ``stack`` is their live chips when the caller
     has them already (the lobby reads every seat at once)."""
@@ -78,7 +79,7 @@ def offers_for(
         return []
     newest = mine[0]
     rows = selectors.blind_structure_rows(tournament) if rows is None else rows
-    offers: list[Offer] = []
+    purchases: list[Purchase] = []
     if newest.state == EntryState.PLAYING:
         if entries.rebuy_refusal(tournament, newest, rows) is None:
             chips = selectors.entry_live_stack(newest) if stack is None else stack
@@ -86,8 +87,8 @@ def offers_for(
                 chips is not None
                 and entries.rebuy_refusal(tournament, newest, rows, stack=chips) is None
             ):
-                offers.append(
-                    Offer(
+                purchases.append(
+                    Purchase(
                         "rebuy",
                         newest.pk,
                         tournament.rebuy_price,
@@ -96,19 +97,21 @@ def offers_for(
                     )
                 )
         if entries.addon_refusal(tournament, newest, rows) is None:
-            offers.append(Offer("addon", newest.pk, tournament.addon_price, tournament.addon_chips))
+            purchases.append(
+                Purchase("addon", newest.pk, tournament.addon_price, tournament.addon_chips)
+            )
     elif (
         newest.state == EntryState.OUT and entries.reentry_refusal(tournament, newest, rows) is None
     ):
-        offers.append(
-            Offer(
+        purchases.append(
+            Purchase(
                 "reentry",
                 newest.pk,
                 tournament.event.buy_in + tournament.event.fee,
                 tournament.event.starting_stack,
             )
         )
-    return offers
+    return purchases
 
 
 def _own(user: Any, entry: Entry) -> None:
@@ -128,11 +131,11 @@ def _online_only(tournament: Tournament) -> None:
         )
 
 
-def offer_take(entry_id: Any, user: Any, kind: str, *, seen: Any = None) -> Entry:
-    """``user`` takes the ``kind`` offer ("rebuy", "reentry", "addon") on their entry.
+def purchase_take(entry_id: Any, user: Any, kind: str, *, seen: Any = None) -> Entry:
+    """``user`` takes the ``kind`` purchase ("rebuy", "reentry", "addon") on their entry.
 
     Returns the entry that plays on (the new one for a re-entry). Refused, changing
-    nothing, when the offer does not apply now or was already taken by another tap.
+    nothing, when the purchase does not apply now or was already taken by another tap.
     """
     entry_id = _checked(entry_id, kind)
     if user is None or not getattr(user, "is_authenticated", False):
