@@ -1,6 +1,6 @@
 """House bots in the server: a bot to act plays its turn through the frame protocol.
 
-``bot_move`` builds the bot's snapshot with ``live.table_snapshot``, decides with
+``bot_move`` builds the bot's snapshot with ``table_state.table_snapshot``, decides with
 ``tables.botbrain.decide`` and passes the frame to ``protocol.handle_frame``, the function
 every socket's frames go through; a Celery task runs it after the bot's thinking time, and
 the periodic sweep re-runs it if that task was lost. Should the turn's deadline pass all the
@@ -11,9 +11,9 @@ times out, and is never left sitting out.
 from __future__ import annotations
 
 from tables.botbrain import STYLES, BotClient, decide, strength
-from tables.live import table_snapshot
 from tables.models import Hand, Seat
 from tables.protocol import handle_frame
+from tables.table_state import table_snapshot
 
 __all__ = ["STYLES", "BotClient", "bot_move", "decide", "strength"]
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from django.db.models import Prefetch
 
 from tables.engine.phh import PhhError, dumps_phhs, hand_to_phh
-from tables.engines import engine_of
 from tables.models import Hand, HandPlayer
+from tables.table_state import engine_of
 from tournaments.models import Tournament, TournamentTable
 
 

@@ -46,10 +46,10 @@ from tables import services as tables
 from tables.engine.config import Structure
 from tables.engine.deal_in import ButtonMode, SeatStatus, next_positions
 from tables.engine.records import PotAwarded
-from tables.engines import engine_of
 from tables.models import Hand, Seat
 from tables.models import Table as LiveTable
 from tables.signals import hand_ended
+from tables.table_state import engine_of
 from tournaments import seat_rules as rules
 from tournaments.errors import TournamentError
 from tournaments.models import (
