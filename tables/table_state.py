@@ -126,7 +126,7 @@ class TableState:
         version are not known here)."""
         if not self.on_loop():
             return None
-        found = self._rows.for_move(table_id, version)
+        found: Rows | None = self._rows.for_move(table_id, version)
         if found is None:
             try:
                 found = await rows.move_rows_on_loop(table_id)
