@@ -6,6 +6,7 @@
     python benchmarks/tables_load.py --baseline --find-100ms --modes distributed
     python benchmarks/tables_load.py --baseline --modes distributed --tables 100 --warmup 30
     python benchmarks/tables_load.py --baseline --modes distributed --tables 100 --busy 2
+    python benchmarks/tables_load.py --baseline --compare ../before --tables 10 --seconds 10
 
 For each mode it starts its own servers on 127.0.0.1 with a fresh database:
 - embedded: ``manage.py serve`` (daphne, in-memory channel layer, Celery in the process)
@@ -26,6 +27,12 @@ second. Traffic stays on 127.0.0.1; every run is bounded by --seconds.
 bare Channels relay (``benchmarks/relay_asgi.py``: one ``group_send`` per move of a snapshot
 recorded in that round, no database), served the same way in that mode; the site's p50 and
 p99 are printed as multiples of the relay's, a yardstick taken in the same minute.
+
+``--compare DIR``: a second checkout of the site (a ``git worktree`` of the commit before a
+change, say) is served beside this one, on its own database and Redis database, and each
+round drives it too with the same clients: this checkout, then DIR's, then the relay. For
+every contender the CPU its server processes spent in the measured window (``/proc/<pid>/
+stat``, user and system time) is printed per move.
 So are the handshakes: how long each socket waited to be accepted (p99) and how many were
 refused, a storm of connections as at a tournament's start or after a restart.
 ``--busy N``: N processes spin on the cores for the whole run (a laptop doing other things).
@@ -114,10 +121,11 @@ def close_tables(prefix: str) -> None:
             Table.objects.select_for_update().get(pk=pk).delete()
 
 
-def run_helper(env: dict[str, str], *args: str) -> dict[str, Any]:
+def run_helper(env: dict[str, str], *args: str, base: Path = BASE_DIR) -> dict[str, Any]:
+    """This script's ``_setup``/``_close`` in a subprocess, as the checkout ``base`` has it."""
     out = subprocess.run(
-        [PYTHON, __file__, *args],
-        cwd=BASE_DIR,
+        [PYTHON, str(base / "benchmarks" / "tables_load.py"), *args],
+        cwd=base,
         env=env,
         capture_output=True,
         text=True,
@@ -130,7 +138,7 @@ def run_helper(env: dict[str, str], *args: str) -> dict[str, Any]:
 
 
 class Servers:
-    def __init__(self, mode: str, workdir: Path, redis_db: int = 7) -> None:
+    def __init__(self, mode: str, workdir: Path, redis_db: int = 7, base: Path = BASE_DIR) -> None:
         from tests.tables.servers import (
             deployed_env,
             free_port,
@@ -140,6 +148,10 @@ class Servers:
         )
 
         self.mode = mode
+        # The checkout served: this one, or another (``--compare``) with the same Python.
+        self.base = base
+        self.kind = "site" if base == BASE_DIR else "before"
+        workdir.mkdir(parents=True, exist_ok=True)
         self.processes: list[subprocess.Popen[bytes]] = []
         self.ports = [free_port()] if mode == "embedded" else [free_port(), free_port()]
         self.dropdb: str | None = None
@@ -158,9 +170,16 @@ class Servers:
         self.log = Path(os.environ.get("TABLES_LOAD_LOG", str(workdir / "servers.log")))
 
     def start(self) -> None:
-        from tests.tables.servers import start_site
+        from tests.tables import servers
 
-        self.processes += start_site(self.env, self.mode, self.ports, self.log)
+        # The test servers' helpers run everything from their checkout's directory
+        # (``BASE_DIR``): pointed at the checkout served while they start it.
+        here = servers.BASE_DIR
+        servers.BASE_DIR = self.base
+        try:
+            self.processes += servers.start_site(self.env, self.mode, self.ports, self.log)
+        finally:
+            servers.BASE_DIR = here
         # Flush what earlier runs may have left in this Redis database's queue.
         time.sleep(2)
 
@@ -247,6 +266,51 @@ class RelayServers:
 
         for process in self.processes:
             stop(process)
+
+
+def server_pids(processes: list[subprocess.Popen[bytes]]) -> list[int]:
+    """The servers' processes and every process they started, still running."""
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        parents[int(stat.parent.name)] = int(fields[1])
+    found = {p.pid for p in processes if p.poll() is None}
+    grew = True
+    while grew:
+        more = {pid for pid, parent in parents.items() if parent in found} - found
+        found |= more
+        grew = bool(more)
+    return sorted(found)
+
+
+def cpu_seconds(pids: list[int]) -> dict[int, float]:
+    """User plus system CPU time of each process (``/proc/<pid>/stat``), in seconds."""
+    tick = os.sysconf("SC_CLK_TCK")
+    times = {}
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # gone
+        # After the command: state is field 3, utime 14 and stime 15 (proc(5)).
+        times[pid] = (int(fields[11]) + int(fields[12])) / tick
+    return times
+
+
+def process_name(pid: int) -> str:
+    """daphne, serve, worker, beat (or the program's name)."""
+    try:
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return "?"
+    words = [Path(a.decode(errors="replace")).name for a in argv if a]
+    for name in ("daphne", "serve", "worker", "beat"):
+        if name in words:
+            return name
+    return words[0] if words else "?"
 
 
 # --------------------------------------------------------------------------- clients
@@ -367,6 +431,7 @@ async def drive(
     think: float,
     warmup: float = 6.0,
 ) -> dict[str, Any]:
+    pids = server_pids(servers.processes)
     state: dict[str, Any] = {
         "stop": asyncio.Event(),
         "measuring": False,
@@ -426,9 +491,11 @@ async def drive(
     state["measuring"] = True
     started = time.perf_counter()
     cpu = time.process_time()
+    servers_cpu = cpu_seconds(pids)
     await asyncio.sleep(seconds)
     elapsed = time.perf_counter() - started
     cpu = time.process_time() - cpu
+    servers_after = cpu_seconds(pids)
     state["measuring"] = False
     state["stop"].set()
     # Sockets notice the stop within half a second; one still opening or closing gets a
@@ -460,6 +527,12 @@ async def drive(
         "refused": state["refused"],
         "frame_bytes": state["bytes"] / max(1, state["frames"]),
         "typical": _typical(state["samples"]),
+        # The servers' CPU over the measured window, per process: (name, seconds).
+        "server_cpu": [
+            (process_name(pid), servers_after[pid] - before)
+            for pid, before in servers_cpu.items()
+            if pid in servers_after
+        ],
     }
 
 
@@ -523,6 +596,13 @@ def main() -> None:
         help="after each round of the real tables, the same round on a bare Channels relay",
     )
     parser.add_argument(
+        "--compare",
+        type=Path,
+        metavar="DIR",
+        help="another checkout of the site (a git worktree of the commit before a change) "
+        "served beside this one and driven in every round, with the CPU per move of each",
+    )
+    parser.add_argument(
         "--find-100ms",
         action="store_true",
         help="after --tables, run --steps counts to narrow down where p99 passes 100 ms",
@@ -578,8 +658,17 @@ def _run(args: argparse.Namespace) -> None:
         with tempfile.TemporaryDirectory() as tmp:
             servers = Servers(mode, Path(tmp), args.redis_db)
             relay = RelayServers(servers, Path(tmp)) if args.baseline else None
+            # On a Redis database of its own: the channel layer's prefix names it, so the
+            # two sites' table groups stay apart on one Redis server.
+            before = (
+                Servers(mode, Path(tmp) / "compare", args.redis_db + 1, args.compare.resolve())
+                if args.compare is not None
+                else None
+            )
             try:
                 servers.start()
+                if before is not None:
+                    before.start()
                 if relay is not None:
                     relay.start()
                 mine: list[dict[str, Any]] = []
@@ -590,12 +679,16 @@ def _run(args: argparse.Namespace) -> None:
                         mine.append(row)
                         if row["typical"] and relay is not None:
                             relay.record(row["typical"])
+                        if before is not None:
+                            mine.append(_site_round(before, n, args)[0])
                     if relay is not None and "relay" in sides:
                         mine.append(_relay_round(relay, n, like, args))
                 rows += mine
             finally:
                 if relay is not None:
                     relay.stop()
+                if before is not None:
+                    before.stop()
                 servers.stop()
     print()
     print(_header())
@@ -610,6 +703,10 @@ def _run(args: argparse.Namespace) -> None:
         print(_handshake_header())
         for line in _handshake_ratios(rows):
             print(line)
+    print()
+    print(_cpu_header())
+    for line in _cpu_per_move(rows):
+        print(line)
     if args.find_100ms:
         print()
         for line in _crossings(rows, args.modes, bool(args.baseline)):
@@ -659,14 +756,14 @@ def _site_round(
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     started = time.perf_counter()
     prefix = f"load{n}-{uuid.uuid4().hex[:6]}"
-    setup = run_helper(servers.env, "_setup", str(n), prefix)
+    setup = run_helper(servers.env, "_setup", str(n), prefix, base=servers.base)
     speed = host_speed_ms()
     result = asyncio.run(
         drive(servers, setup["tables"], _seconds(n, args), args.think, args.warmup)
     )
-    run_helper(servers.env, "_close", prefix)
+    run_helper(servers.env, "_close", prefix, base=servers.base)
     result["host"] = (speed + host_speed_ms()) / 2
-    return _done(result, servers.mode, "site", n, started), setup["tables"]
+    return _done(result, servers.mode, servers.kind, n, started), setup["tables"]
 
 
 def _relay_round(
@@ -714,7 +811,7 @@ def _row(r: dict[str, Any]) -> str:
 
 def _ratio_header() -> str:
     return (
-        f"{'mode':<12} {'tables':>6} {'site p50':>9} {'relay p50':>9} {'p50 x':>6} "
+        f"{'mode':<12} {'server':<6} {'tables':>6} {'site p50':>9} {'relay p50':>9} {'p50 x':>6} "
         f"{'site p99':>9} {'relay p99':>9} {'p99 x':>6} {'goal':>5}"
     )
 
@@ -723,21 +820,44 @@ def _ratios(rows: list[dict[str, Any]]) -> list[str]:
     """Per mode and table count measured on both: the site's latency over the relay's.
 
     "goal" is the live tables' speed goal (stated for distributed mode at 100 tables): p50 within 2x the
-    relay's, p99 within 3x, and no client errors in either round.
+    relay's, p99 within 3x, and no client errors in either round. With ``--compare`` the
+    other checkout's rounds ("before") are measured against the same relay rounds.
     """
     lines = []
     relay = {(r["mode"], r["tables"]): r for r in rows if r["kind"] == "relay"}
     for site in rows:
         other = relay.get((site["mode"], site["tables"]))
-        if site["kind"] != "site" or other is None:
+        if site["kind"] == "relay" or other is None:
             continue
         p50 = site["p50"] / other["p50"]
         p99 = site["p99"] / other["p99"]
         met = p50 <= GOAL_P50 and p99 <= GOAL_P99 and not site["failures"] + other["failures"]
         lines.append(
-            f"{site['mode']:<12} {site['tables']:>6} {site['p50']:>9.1f} {other['p50']:>9.1f} "
+            f"{site['mode']:<12} {site['kind']:<6} {site['tables']:>6} {site['p50']:>9.1f} "
+            f"{other['p50']:>9.1f} "
             f"{p50:>6.1f} {site['p99']:>9.1f} {other['p99']:>9.1f} {p99:>6.1f} "
             f"{'met' if met else 'no':>5}"
+        )
+    return lines
+
+
+def _cpu_header() -> str:
+    return (
+        f"{'mode':<12} {'server':<6} {'tables':>6} {'moves':>6} {'cpu s':>7} "
+        f"{'cpu ms/move':>11}  per process (ms/move)"
+    )
+
+
+def _cpu_per_move(rows: list[dict[str, Any]]) -> list[str]:
+    """Per round, the CPU its server processes spent in the measured window, per move."""
+    lines = []
+    for r in rows:
+        moves = max(1, r["moves"])
+        total = sum(seconds for _, seconds in r["server_cpu"])
+        each = " ".join(f"{name} {1000 * seconds / moves:.2f}" for name, seconds in r["server_cpu"])
+        lines.append(
+            f"{r['mode']:<12} {r['kind']:<6} {r['tables']:>6} {r['moves']:>6} {total:>7.2f} "
+            f"{1000 * total / moves:>11.2f}  {each}"
         )
     return lines
 

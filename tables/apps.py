@@ -32,8 +32,6 @@ def _database_started(sender: Any, connection: Any, **kwargs: Any) -> None:
 def _forget(**kwargs: Any) -> None:
     """What a process keeps may be ahead of a database that restarted (``tables.loop_db``):
     the tables' kept rows, their hands' engines and their built states are dropped."""
-    from tables import engines, kept_rows, live
+    from tables.table_state import STATE
 
-    kept_rows.rows_forget()
-    engines.engines_forget()
-    live.live_forget()
+    STATE.forget()

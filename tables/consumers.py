@@ -31,14 +31,10 @@ from django.utils.translation import gettext as _
 
 from tables import broadcast, services
 from tables.i18n import language_from_scope
-from tables.live import (
-    remember_wire,
-    snapshot_text_from_wire,
-    table_snapshot_text,
-    table_snapshot_text_if_cached,
-)
+from tables.live import snapshot_text_from_wire
 from tables.notices import notice_frame, notices_take
 from tables.protocol import error_frame, handle_frame, handle_move_on_loop
+from tables.table_state import STATE
 from tables.throttle import SOCKETS_PER_TABLE
 from tables.timing import SERVER_HEARTBEAT_SECONDS
 
@@ -352,10 +348,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         wire = event.get("wire")
         if wire is not None:
-            remember_wire(self.table_id, self.table_created_at, version, wire)
+            STATE.heard(self.table_id, self.table_created_at, version, wire)
             text = snapshot_text_from_wire(wire, self.user)
         else:
-            text = table_snapshot_text_if_cached(
+            text = STATE.snapshot_text_if_cached(
                 self.table_id, self.table_created_at, version, self.user
             )
         if text is None:
@@ -372,7 +368,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         # cached per version); the language is set all the same, so nothing built on the
         # way can come out in another reader's language.
         with translation.override(self.language):
-            return table_snapshot_text(self.table_id, self.user)
+            return STATE.snapshot_text(self.table_id, self.user)
 
     async def _follow(self) -> None:
         """A tournament moved this player while the page was away or the news was lost:

@@ -1,12 +1,12 @@
-"""The live read model: each viewer's snapshot of a table, built once per version and cached.
+"""The live read model: each viewer's snapshot of a table, built once per version.
 
-``table_snapshot(table, user)`` is the per-viewer picture of docs/protocol.md. What cards a
-viewer may see comes from the engine's ``Hand.view(seat)``, never from here: this module only
-arranges what the engine shows that seat, to the player dealt into it in that hand, who may
-not be the one sitting there now (``_held_seats``). The services file each new version here
-right after their commit (``table_state_after_move``, ``table_state_warm``); sockets read it,
-and across processes the broadcast carries its parts (``table_wire_if_cached``,
-``snapshot_text_from_wire``).
+A snapshot is the per-viewer picture of docs/protocol.md. What cards a viewer may see comes
+from the engine's ``Hand.view(seat)``, never from here: this module only arranges what the
+engine shows that seat, to the player dealt into it in that hand, who may not be the one
+sitting there now (``_held_seats``). ``Snapshots`` keeps the built versions; the table state
+(``tables.table_state``) owns the one of this process, files each new version in it right
+after its commit and reads it for the sockets; across processes the broadcast carries its
+parts (``Snapshots.wire_if_cached``, ``snapshot_text_from_wire``).
 
 Page reads (histories, replays, verification) are in ``tables.selectors``.
 """
@@ -30,11 +30,12 @@ from tables.engine.evaluator import high_category, high_low_values, high_ranks, 
 from tables.engine.preactions import BETTING_STREETS, pre_action_kinds
 from tables.engine.records import BoardDealt
 from tables.engine.state import Hand as EngineHand
-from tables.engines import engine_of
+from tables.engines import Engines
 from tables.i18n import HIGH_CODES, hand_shape
-from tables.kept_rows import rows_follow
 from tables.models import ChatMessage, Hand, HandPlayer, Seat, SeatState, Table, bomb_pot_voters
 from tables.timing import COUNTDOWN_AFTER_SECONDS
+
+_Equities = tuple[dict[str, float] | None, list[dict[str, Any]] | None]
 
 # The table page recalls the last 10 hands (their summaries link to the replayer).
 RECENT_HANDS = 10
@@ -152,39 +153,196 @@ class _StateCache:
         self._tables.clear()
 
 
-_STATE_CACHE = _StateCache()
-_STATE_LOCK = threading.Lock()
+class _Memo:
+    """What a snapshot is made of that never changes once computed, kept per hand: who was
+    dealt into its seats, each seat's hand helper per board length, a run-out's equity per
+    street. Keyed by the hand's id and commitment, so a hand dealt again under the same id
+    (a rollback in tests, a database restored) is never mistaken for the first."""
+
+    def __init__(self) -> None:
+        # Per table, the newest hand a state was built for here, (id, commitment), and who
+        # was dealt into its seats ({seat: user id}): that never changes once it is dealt.
+        self.dealt: dict[int, tuple[tuple[int, str], dict[int, int]]] = {}
+        self.helpers: dict[tuple[int, str, int, int], dict[str, Any]] = {}
+        # Per (hand, commitment, board cards): each seat's share of every chip in the pots,
+        # and each pot's amount and shares, as the snapshot carries them; None: no run-out.
+        self.equities: dict[tuple[int, str, int | None], _Equities] = {}
+
+    def clear(self) -> None:
+        self.dealt.clear()
+        self.helpers.clear()
+        self.equities.clear()
 
 
-def live_forget() -> None:
-    """Drop every table state and recent-hands tail this process keeps (after the database
-    restarted: ``loop_db.database_restarted``)."""
-    with _STATE_LOCK:
-        _STATE_CACHE.clear()
-        _TAILS.clear()
+@dataclass(frozen=True)
+class Built:
+    """A move's new state, built before its write is known to have gone through
+    (``Snapshots.built``): filed only once it has (``Snapshots.file``)."""
+
+    key: tuple[int, Any, int]
+    filed: _Filed
 
 
-def _table_state(table_id: int) -> _Filed:
-    """The table at its current version: one query when another socket already built it.
+class Snapshots:
+    """The tables' states this process has built, per version, and what other processes'
+    broadcasts told it (the recent hands and chat of their newest version).
 
-    The version is read first and the rest after, so the rows are at least that new; the
-    state is filed under the version read with the table row itself.
+    One per process, owned by the table state (``tables.table_state``), which files a state
+    once its change is written and reads them for the sockets.
     """
-    row = Table.objects.filter(pk=table_id).values_list("version", "created_at").first()
-    if row is None:
-        raise Table.DoesNotExist(f"there is no table {table_id}")
-    version, created_at = row
-    # created_at tells apart two tables that got the same id (after a rollback in tests).
-    with _STATE_LOCK:
-        cached = _STATE_CACHE.get((table_id, created_at, version))
-    if cached is not None:
-        return cached
-    table = Table.objects.get(pk=table_id)
-    seats = list(Seat.objects.filter(table_id=table_id).select_related("user"))
-    hand = Hand.objects.filter(table_id=table_id).order_by("-number").first()
-    engine = engine_of(hand) if hand is not None else None
-    held = _held_seats(hand, engine, seats, may_read=True)
-    return _store(_TableState(table, seats, hand, engine, _recent(table_id), _chat(table_id), held))
+
+    def __init__(self, engines: Engines) -> None:
+        self._engines = engines
+        self._cache = _StateCache()
+        # Per table, the newest version another process built, as its broadcast told this
+        # one: (table id, created_at, version) and that version's recent hands and chat.
+        self._tails: dict[int, tuple[tuple[int, Any, int], tuple[str, str]]] = {}
+        self._memo = _Memo()
+        self._lock = threading.Lock()
+
+    def forget(self) -> None:
+        """Drop every table state, tail and per-hand memo (after the database restarted)."""
+        with self._lock:
+            self._cache.clear()
+            self._tails.clear()
+            self._memo.clear()
+
+    def current(self, table_id: int) -> _Filed:
+        """The table at its current version: one query when another socket already built it.
+
+        The version is read first and the rest after, so the rows are at least that new; the
+        state is filed under the version read with the table row itself.
+        """
+        row = Table.objects.filter(pk=table_id).values_list("version", "created_at").first()
+        if row is None:
+            raise Table.DoesNotExist(f"there is no table {table_id}")
+        version, created_at = row
+        # created_at tells apart two tables that got the same id (after a rollback in tests).
+        with self._lock:
+            cached = self._cache.get((table_id, created_at, version))
+        if cached is not None:
+            return cached
+        table = Table.objects.get(pk=table_id)
+        seats = list(Seat.objects.filter(table_id=table_id).select_related("user"))
+        hand = Hand.objects.filter(table_id=table_id).order_by("-number").first()
+        engine = self._engines.of(hand) if hand is not None else None
+        held = _held_seats(self._memo, hand, engine, seats, may_read=True)
+        return self._store(
+            _TableState(table, seats, hand, engine, _recent(table_id), _chat(table_id), held)
+        )
+
+    def _store(self, state: _TableState) -> _Filed:
+        filed = _filed(state, self._memo)
+        table = state.table
+        with self._lock:
+            self._cache[(table.pk, table.created_at, table.version)] = filed
+        return filed
+
+    def built(self, table: Table, hand: Hand, engine: EngineHand, seats: list[Seat]) -> Built:
+        """``after_move``'s state, built and not filed: for a move made on an event loop,
+        which builds it while PostgreSQL writes the move (``tail_known`` must have said it
+        needs no query)."""
+        state = self._state_after_move(table, hand, engine, seats, on_loop=True)
+        return Built((table.pk, table.created_at, table.version), _filed(state, self._memo))
+
+    def file(self, built: Built) -> None:
+        """File a state ``built`` made, now that its move is written."""
+        with self._lock:
+            self._cache[built.key] = built.filed
+
+    def after_move(self, table: Table, hand: Hand, engine: EngineHand, seats: list[Seat]) -> None:
+        """File the state a move just committed, from the rows it wrote, without reading back.
+
+        The objects are the writer's, never changed after its commit. The recent hands and
+        chat come from the version before when this process has it (its own state, or the
+        parts a broadcast from another process carried) and no hand ended since (a chat line
+        bumps the version and is read back in full); otherwise they are read. A move that
+        ends the hand puts it at the head of the recent hands.
+        """
+        self._store(self._state_after_move(table, hand, engine, seats))
+
+    def _state_after_move(
+        self,
+        table: Table,
+        hand: Hand,
+        engine: EngineHand,
+        seats: list[Seat],
+        *,
+        on_loop: bool = False,
+    ) -> _TableState:
+        key = (table.pk, table.created_at, table.version - 1)
+        with self._lock:
+            before = self._cache.get(key)
+            heard = self._tails.get(table.pk)
+        if before is not None:
+            tail = (before.recent, before.chat)
+        elif heard is not None and heard[0] == key:
+            tail = heard[1]
+        else:
+            tail = None
+        if tail is None:
+            recent = _recent(table.pk)
+        elif hand.ended_at is None:
+            recent = tail[0]
+        else:
+            hands = json.loads(tail[0])
+            if hands and hands[0]["id"] == hand.pk:
+                recent = tail[0]  # the version before already had this hand ended (a chat line)
+            else:
+                # This move ended the hand: it heads the recent hands (hands end in order).
+                recent = _json([_recent_hand(hand), *hands[: RECENT_HANDS - 1]])
+        chat = tail[1] if tail is not None else _chat(table.pk)
+        held = _held_seats(self._memo, hand, engine, seats, may_read=not on_loop)
+        return _TableState(
+            table, sorted(seats, key=lambda s: s.number), hand, engine, recent, chat, held
+        )
+
+    def tail_known(self, table: Table) -> bool:
+        """Whether ``after_move`` can file the move about to be made on ``table`` (its row as
+        read, before the move's version bump) without a query: this process has the recent
+        hands and chat of that version, built here or carried by a broadcast."""
+        key = (table.pk, table.created_at, table.version)
+        with self._lock:
+            heard = self._tails.get(table.pk)
+            return self._cache.get(key) is not None or (heard is not None and heard[0] == key)
+
+    def heard(self, table_id: int, created_at: Any, version: int, wire: dict[str, Any]) -> bool:
+        """Keep the recent hands and chat a broadcast carried; whether it was news (a newer
+        version than this process had heard of)."""
+        key = (table_id, created_at, version)
+        with self._lock:
+            known = self._tails.get(table_id)
+            fresh = known is None or known[0][1] != created_at or known[0][2] < version
+            if fresh:
+                self._tails[table_id] = (key, (wire["recent"], wire["chat"]))
+        return fresh
+
+    def text(self, table_id: int, user: Any) -> tuple[int, str]:
+        """The snapshot JSON text a socket sends ``user``, with its version."""
+        filed = self.current(table_id)
+        return filed.version, snapshot_text_from_wire(filed.wire, user)
+
+    def text_if_cached(self, table_id: int, created_at: Any, version: int, user: Any) -> str | None:
+        """The snapshot text of that version if this process has built it, without a query.
+
+        Pure Python, so a consumer may call it on the event loop: after a move, the process
+        that made it has built the new state, and its sockets skip the database entirely.
+        """
+        wire = self.wire_if_cached(table_id, created_at, version)
+        return None if wire is None else snapshot_text_from_wire(wire, user)
+
+    def wire_if_cached(self, table_id: int, created_at: Any, version: int) -> dict[str, Any] | None:
+        """The parts every viewer's snapshot text of that version is made of (``_wire``)."""
+        with self._lock:
+            filed = self._cache.get((table_id, created_at, version))
+        return None if filed is None else filed.wire
+
+    def warm(self, table_id: int) -> None:
+        """Build the current state now (right after a commit), for the sockets about to ask."""
+        try:
+            self.current(table_id)
+        except Table.DoesNotExist:
+            pass
 
 
 def _recent(table_id: int) -> str:
@@ -223,15 +381,7 @@ def _chat(table_id: int) -> str:
     )
 
 
-def _store(state: _TableState) -> _Filed:
-    filed = _filed(state)
-    table = state.table
-    with _STATE_LOCK:
-        _STATE_CACHE[(table.pk, table.created_at, table.version)] = filed
-    return filed
-
-
-def _filed(state: _TableState) -> _Filed:
+def _filed(state: _TableState, memo: _Memo) -> _Filed:
     hand = state.hand
     if (
         hand is not None
@@ -246,83 +396,12 @@ def _filed(state: _TableState) -> _Filed:
         # A finished hand shows the equity of the moment the hands were turned up, and so
         # does a hand whose players are asked to run it twice (no card is out yet).
         board_cards = state.engine.runout_from if hand.is_complete else hand.board_shown
-        state.equity, state.pot_equity = _runout_equity(hand, state.engine, board_cards)
-    return _Filed(state.table.version, _wire(state))
-
-
-@dataclass(frozen=True)
-class Built:
-    """A move's new state, built before its write is known to have gone through
-    (``table_state_built``): filed only once it has (``table_state_file``)."""
-
-    key: tuple[int, Any, int]
-    filed: _Filed
-
-
-def table_state_built(table: Table, hand: Hand, engine: EngineHand, seats: list[Seat]) -> Built:
-    """``table_state_after_move``'s state, built and not filed: for a move made on an event
-    loop, which builds it while PostgreSQL writes the move (``table_tail_known`` must have
-    said it needs no query)."""
-    state = _state_after_move(table, hand, engine, seats, on_loop=True)
-    return Built((table.pk, table.created_at, table.version), _filed(state))
-
-
-def table_state_file(built: Built) -> None:
-    """File a state ``table_state_built`` made, now that its move is written."""
-    with _STATE_LOCK:
-        _STATE_CACHE[built.key] = built.filed
-
-
-def table_state_after_move(table: Table, hand: Hand, engine: EngineHand, seats: list[Seat]) -> None:
-    """File the state a move just committed, from the rows it wrote, without reading back.
-
-    The objects are the writer's, never changed after its commit. The recent hands and chat
-    come from the version before when this process has it (its own state, or the parts a
-    broadcast from another process carried) and no hand ended since (a chat line bumps the
-    version and is read back in full); otherwise they are read. A move that ends the hand
-    puts it at the head of the recent hands.
-    """
-    _store(_state_after_move(table, hand, engine, seats))
-
-
-def _state_after_move(
-    table: Table, hand: Hand, engine: EngineHand, seats: list[Seat], *, on_loop: bool = False
-) -> _TableState:
-    key = (table.pk, table.created_at, table.version - 1)
-    with _STATE_LOCK:
-        before = _STATE_CACHE.get(key)
-        heard = _TAILS.get(table.pk)
-    if before is not None:
-        tail = (before.recent, before.chat)
-    elif heard is not None and heard[0] == key:
-        tail = heard[1]
-    else:
-        tail = None
-    if tail is None:
-        recent = _recent(table.pk)
-    elif hand.ended_at is None:
-        recent = tail[0]
-    else:
-        hands = json.loads(tail[0])
-        if hands and hands[0]["id"] == hand.pk:
-            recent = tail[0]  # the version before already had this hand ended (a chat line)
-        else:
-            # This move ended the hand: it heads the recent hands (hands end in number order).
-            recent = _json([_recent_hand(hand), *hands[: RECENT_HANDS - 1]])
-    chat = tail[1] if tail is not None else _chat(table.pk)
-    held = _held_seats(hand, engine, seats, may_read=not on_loop)
-    return _TableState(
-        table, sorted(seats, key=lambda s: s.number), hand, engine, recent, chat, held
-    )
-
-
-# Per table, the newest hand a state was built for here, (id, commitment), and who was
-# dealt into its seats ({seat: user id}): that never changes once the hand is dealt.
-_DEALT: dict[int, tuple[tuple[int, str], dict[int, int]]] = {}
+        state.equity, state.pot_equity = _runout_equity(memo, hand, state.engine, board_cards)
+    return _Filed(state.table.version, _wire(state, memo))
 
 
 def _held_seats(
-    hand: Hand | None, engine: EngineHand | None, seats: list[Seat], *, may_read: bool
+    memo: _Memo, hand: Hand | None, engine: EngineHand | None, seats: list[Seat], *, may_read: bool
 ) -> frozenset[int]:
     """The seats whose player now is the player dealt into them in ``hand``.
 
@@ -340,7 +419,7 @@ def _held_seats(
     if hand is None or engine is None:
         return frozenset()
     key = (hand.pk, hand.commitment)
-    known = _DEALT.get(hand.table_id)
+    known = memo.dealt.get(hand.table_id)
     if known is not None and known[0] == key:
         dealt = known[1]
     else:
@@ -351,93 +430,12 @@ def _held_seats(
             dealt = {
                 s.number: s.user_id for s in seats if s.number in numbers and s.user_id is not None
             }
-        if len(_DEALT) > _StateCache.TABLES:
-            _DEALT.clear()
-        _DEALT[hand.table_id] = (key, dealt)
+        if len(memo.dealt) > _StateCache.TABLES:
+            memo.dealt.clear()
+        memo.dealt[hand.table_id] = (key, dealt)
     return frozenset(
         s.number for s in seats if s.user_id is not None and dealt.get(s.number) == s.user_id
     )
-
-
-def table_tail_known(table: Table) -> bool:
-    """Whether ``table_state_after_move`` can file the move about to be made on ``table``
-    (its row as read, before the move's version bump) without a query: this process has
-    the recent hands and chat of that version, built here or carried by a broadcast."""
-    key = (table.pk, table.created_at, table.version)
-    with _STATE_LOCK:
-        heard = _TAILS.get(table.pk)
-        return _STATE_CACHE.get(key) is not None or (heard is not None and heard[0] == key)
-
-
-# Per table, the newest version another process built, as its broadcast told this one:
-# (table id, created_at, version) and that version's recent hands and chat.
-_TAILS: dict[int, tuple[tuple[int, Any, int], tuple[str, str]]] = {}
-
-
-def remember_wire(table_id: int, created_at: Any, version: int, wire: dict[str, Any]) -> None:
-    """Keep the recent hands and chat a broadcast carried, and follow the move it carried
-    in this process's kept rows (``kept_rows.rows_follow``), for this process's next move."""
-    key = (table_id, created_at, version)
-    with _STATE_LOCK:
-        heard = _TAILS.get(table_id)
-        fresh = heard is None or heard[0][1] != created_at or heard[0][2] < version
-        if fresh:
-            _TAILS[table_id] = (key, (wire["recent"], wire["chat"]))
-    news = wire.get("move")
-    if fresh and news is not None:
-        rows_follow(news)
-
-
-def table_snapshot(table: Table | int, user: Any) -> dict[str, Any]:
-    """The table as ``user`` (None or anonymous: a spectator) may see it, JSON-ready.
-
-    What is the same for every viewer is built once per version (``_table_state``); what
-    cards this viewer sees comes from the engine's ``view`` for their seat.
-    """
-    return json.loads(table_snapshot_text(table, user)[1])  # type: ignore[no-any-return]
-
-
-def table_snapshot_text(table: Table | int, user: Any) -> tuple[int, str]:
-    """``table_snapshot`` as the JSON text a socket sends, with its version."""
-    table_id = table if isinstance(table, int) else table.pk
-    filed = _table_state(table_id)
-    return filed.version, snapshot_text_from_wire(filed.wire, user)
-
-
-def table_snapshot_if_cached(
-    table_id: int, created_at: Any, version: int, user: Any
-) -> dict[str, Any] | None:
-    """The snapshot of that version if this process has built it already, without a query.
-
-    Pure Python, so a consumer may call it on the event loop: after a move, the process
-    that made it has built the new state, and its sockets skip the database entirely.
-    """
-    text = table_snapshot_text_if_cached(table_id, created_at, version, user)
-    return None if text is None else json.loads(text)  # type: ignore[no-any-return]
-
-
-def table_snapshot_text_if_cached(
-    table_id: int, created_at: Any, version: int, user: Any
-) -> str | None:
-    """``table_snapshot_if_cached`` as the JSON text a socket sends."""
-    with _STATE_LOCK:
-        filed = _STATE_CACHE.get((table_id, created_at, version))
-    return None if filed is None else snapshot_text_from_wire(filed.wire, user)
-
-
-def table_wire_if_cached(table_id: int, created_at: Any, version: int) -> dict[str, Any] | None:
-    """The parts every viewer's snapshot text of that version is made of (``_wire``), if built."""
-    with _STATE_LOCK:
-        filed = _STATE_CACHE.get((table_id, created_at, version))
-    return None if filed is None else filed.wire
-
-
-def table_state_warm(table_id: int) -> None:
-    """Build the current state now (right after a commit), for the sockets about to ask."""
-    try:
-        _table_state(table_id)
-    except Table.DoesNotExist:
-        pass
 
 
 @dataclass
@@ -470,14 +468,14 @@ class _Shared:
     time_bank: bool = False
 
 
-def _shared(state: _TableState) -> _Shared:
+def _shared(state: _TableState, memo: _Memo) -> _Shared:
     found = state.shared
     if found is None:
-        found = state.shared = _build_shared(state)
+        found = state.shared = _build_shared(state, memo)
     return found
 
 
-def _build_shared(state: _TableState) -> _Shared:
+def _build_shared(state: _TableState, memo: _Memo) -> _Shared:
     table, seats, hand, engine = state.table, state.seats, state.hand, state.engine
     running_out = hand is not None and not hand.is_complete and hand.board_shown is not None
     if engine is None:
@@ -527,7 +525,7 @@ def _build_shared(state: _TableState) -> _Shared:
             entry["all_in"] = dealt["status"] == "all-in"
             entry["card_count"] = 4 if dealt["status"] in ("active", "all-in") else 0
             if entry["card_count"] and board_seen >= 3:
-                helpers[seat.number] = _helper(hand, engine, seat.number, board_seen)  # type: ignore[arg-type]
+                helpers[seat.number] = _helper(memo, hand, engine, seat.number, board_seen)  # type: ignore[arg-type]
             if dealt["shown_after"]:
                 # Cards its player showed after the hand (the engine's Hand.show): public.
                 entry["shown_after"] = dealt["shown_after"]
@@ -792,10 +790,9 @@ def _pre_action_offers(hand: Hand, engine: EngineHand) -> dict[int, dict[str, An
     return offers
 
 
-_HELPERS: dict[tuple[int, str, int, int], dict[str, Any]] = {}
-
-
-def _helper(hand: Hand, engine: EngineHand, seat: int, board_cards: int) -> dict[str, Any]:
+def _helper(
+    memo: _Memo, hand: Hand, engine: EngineHand, seat: int, board_cards: int
+) -> dict[str, Any]:
     """A seat's best high (and in Hi/Lo its best low, or None) with the board shown so far.
 
     Codes and ranks, not words: ``{"high": {"code": "two-pair", "ranks": ["K", "K", "5", "5",
@@ -803,7 +800,7 @@ def _helper(hand: Hand, engine: EngineHand, seat: int, board_cards: int) -> dict
     the hands; a hand's helper changes only with the board, so it is kept per board length.
     """
     key = (hand.pk, hand.commitment, seat, board_cards)
-    found = _HELPERS.get(key)
+    found = memo.helpers.get(key)
     if found is not None:
         return found
     hole: tuple[Card, ...] = engine.hole_cards(seat)
@@ -819,13 +816,13 @@ def _helper(hand: Hand, engine: EngineHand, seat: int, board_cards: int) -> dict
     }
     if engine.config.game is Game.OMAHA_HI_LO:
         found["low"] = None if low is None else [RANKS[rank] for rank in low_ranks(low)]
-    if len(_HELPERS) > 4096:
-        _HELPERS.clear()
-    _HELPERS[key] = found
+    if len(memo.helpers) > 4096:
+        memo.helpers.clear()
+    memo.helpers[key] = found
     return found
 
 
-def _wire(state: _TableState) -> dict[str, Any]:
+def _wire(state: _TableState, memo: _Memo) -> dict[str, Any]:
     """Everything any socket's snapshot text is made of, as JSON text parts.
 
     Built once per version by the process that made the change, and sent with the "changed"
@@ -837,7 +834,7 @@ def _wire(state: _TableState) -> dict[str, Any]:
     found = state.wire
     if found is not None:
         return found
-    shared = _shared(state)
+    shared = _shared(state, memo)
     # Per seated player: where their seat is in the list, its text with their own cards
     # (None when they hold none), and their "you".
     you: dict[str, list[Any]] = {}
@@ -888,28 +885,26 @@ def snapshot_text_from_wire(wire: dict[str, Any], user: Any) -> str:
     )
 
 
-# Per (hand, commitment, board cards): each seat's share of every chip in the pots, and
-# each pot's amount and shares, as the snapshot carries them; None for no run-out.
-_Equities = tuple[dict[str, float] | None, list[dict[str, Any]] | None]
-_EQUITY_CACHE: dict[tuple[int, str, int | None], _Equities] = {}
 # Before the flop the equity is a seeded estimate over this many boards (standard error under
 # 1.6 points). It runs in Python with the GIL held, so it stalls every table of the process:
 # 10,000 boards took 100-240 ms, 1,000 take 10-25 ms.
 LIVE_PREFLOP_SAMPLES = 1_000
 
 
-def _runout_equity(hand: Hand, engine: Any, board_cards: int | None = None) -> _Equities:
+def _runout_equity(
+    memo: _Memo, hand: Hand, engine: Any, board_cards: int | None = None
+) -> _Equities:
     """All-in equity at the run-out (with ``board_cards`` of the board out, while it is
     dealt): per seat, its expected share of all the chips in the middle, and per pot (main
     pot first), the share each hand that can win it may expect. The records of a run-out
     never change, so each process computes it once per street (a pre-flop estimate samples
     boards and takes tens of milliseconds)."""
     key = (hand.pk, hand.commitment, board_cards)
-    if key not in _EQUITY_CACHE:
-        if len(_EQUITY_CACHE) > 256:
-            _EQUITY_CACHE.clear()
-        _EQUITY_CACHE[key] = runout_equities(engine.records, board_cards)
-    return _EQUITY_CACHE[key]
+    if key not in memo.equities:
+        if len(memo.equities) > 256:
+            memo.equities.clear()
+        memo.equities[key] = runout_equities(engine.records, board_cards)
+    return memo.equities[key]
 
 
 def runout_equities(records: Any, board_cards: int | None) -> _Equities:

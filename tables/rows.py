@@ -18,8 +18,8 @@ Writes go out one statement each, inside the service's ``transaction.atomic``:
   again after a database crash took back a move written with asynchronous commit
   (``tables.loop_db``), the nonce does not.
 
-A move made on a socket's event loop (``services.table_act_on_loop``) sends the same read
-and write on the loop's own connections (``move_rows_on_loop``, ``move_write_on_loop``,
+A move made on a socket's event loop (``tables.table_state``) sends the same read and write
+on the loop's own connections (``move_rows_on_loop``, ``move_write_on_loop``,
 ``hand_end_write_on_loop``: ``tables.loop_db``), outside any transaction.
 
 Everything else (seating, ledgers, histories, the admin) stays on the ORM.
@@ -34,9 +34,8 @@ from functools import cache
 from typing import Any, TypeVar
 
 import psycopg
-from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import Field, Model
 
 from tables import loop_db
@@ -179,17 +178,21 @@ def move_rows(table_id: int, *, lock: bool = True) -> tuple[Table | None, list[S
     On PostgreSQL one statement reads and locks them all (one round trip instead of
     three): a row per seat with its player, the table's and the hand's columns beside it;
     the hand's record list travels once, on seat 1's row (every table has a seat 1).
-    ``lock=False`` (PostgreSQL only) reads the same rows without locking them, for a move
-    made outside a transaction and written with ``move_write(..., table_columns=())``,
-    whose version condition refuses it if anything changed the table since this read.
+    ``lock=False`` reads the same rows without locking them, for a move made outside a
+    transaction and written with ``move_write(..., table_columns=())``, whose version
+    condition refuses it if anything changed the table since this read. (On SQLite, three
+    reads: whatever is written between them bumps the version after the one read first.)
     """
-    if not lock and not _postgres():
-        raise ValueError("unlocked move reads are for PostgreSQL")
     if not _postgres():
-        table = table_locked(table_id)
+        table = table_locked(table_id) if lock else Table.objects.filter(pk=table_id).first()
         if table is None:
             return None, [], None
-        return table, seats_locked(table_id), current_hand(table_id)
+        if lock:
+            return table, seats_locked(table_id), current_hand(table_id)
+        seats = list(
+            Seat.objects.filter(table_id=table_id).select_related("user").order_by("number")
+        )
+        return table, seats, current_hand(table_id)
     with connection.cursor() as cursor:
         cursor.execute(_move_sql(lock), [table_id])
         found = cursor.fetchall()
@@ -555,17 +558,3 @@ def _bump_sql(columns: tuple[str, ...]) -> str:
         f"UPDATE {_quote(Table._meta.db_table)} SET {version} = {version} + 1, "
         f"{nonce} = %s{sets} WHERE {_quote('id')} = %s AND {version} = %s AND {nonce} = %s"
     )
-
-
-def unlocked_moves_possible_on_loop() -> bool:
-    """Whether a move may be written from an event loop (``move_write_on_loop``): on
-    PostgreSQL, unless the site turns it off (``TABLES_MOVES_ON_LOOP``). There is never a
-    transaction around it: Django's connections are not used on a loop."""
-    return _postgres() and bool(getattr(settings, "TABLES_MOVES_ON_LOOP", True))
-
-
-def unlocked_moves_possible() -> bool:
-    """Whether a move may be made without a transaction: on PostgreSQL (its conditional
-    ``UPDATE`` is atomic on its own), and only when no transaction is open around the
-    caller (inside one, the move joins it the locked way)."""
-    return _postgres() and transaction.get_autocommit()

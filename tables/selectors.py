@@ -25,9 +25,9 @@ from tables.engine.records import (
     records_visible_to,
 )
 from tables.engine.state import Hand as EngineHand
-from tables.engines import engine_of
 from tables.fairness import deck_from_text
 from tables.models import Hand, HandPlayer, Seat, Table
+from tables.table_state import engine_of
 
 # ----------------------------------------------------------------------------- histories
 

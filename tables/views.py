@@ -1,7 +1,7 @@
 """Pages of the live tables: the lobby, a table, and the hands played there.
 
 Thin views: check who may do it, call a selector or a service, render. The table page is
-painted from `live.table_snapshot` so it shows before its socket connects; from then on
+painted from `table_state.table_snapshot` so it shows before its socket connects; from then on
 static/tables/table.js renders each snapshot the socket sends.
 """
 
@@ -25,7 +25,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from core import csv_safe, request_values
 from core.permissions import is_director
-from tables import live, panels, selectors, services
+from tables import panels, selectors, services, table_state
 from tables.fairness import commitment_of_leaves
 from tables.forms import BotsForm, ForcedBetsForm, TableCreateForm
 from tables.models import Hand, SeatRequestStatus, Table
@@ -147,7 +147,7 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
         return _private_page(request, table)
     context = {
         "table": table,
-        "snapshot": live.table_snapshot(table, request.user),
+        "snapshot": table_state.table_snapshot(table, request.user),
         # House bots join a tournament through its console, not at one of its tables.
         "bots_form": BotsForm() if is_director(request.user) and not table.is_tournament else None,
         "chat_max_length": CHAT_MAX_LENGTH,

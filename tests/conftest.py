@@ -177,17 +177,16 @@ def sockets_close_connections() -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def fresh_kept_rows() -> Iterator[None]:
-    """Each test starts with no table's rows or hands' engines kept by this process
-    (``tables.kept_rows``, ``tables.engines``): a test database's ids come round again
+    """Each test starts with nothing kept by this process's table state (rows, engines,
+    built snapshots: ``tables.table_state``): a test database's ids come round again
     (SQLite reuses them after a rollback), and a test may write rows behind the services'
     back."""
-    from tables import engines, kept_rows, loop_db
+    from tables import loop_db
+    from tables.table_state import STATE
 
-    kept_rows.rows_forget()
-    engines.engines_forget()
+    STATE.forget()
     yield
-    kept_rows.rows_forget()
-    engines.engines_forget()
+    STATE.forget()
     # And the event loops' own connections (``tables.loop_db``): each test's loop is gone
     # after it, and the test database cannot be dropped while one is open.
     loop_db.loop_db_forget()

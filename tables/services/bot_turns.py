@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from tables import live
 from tables.botbrain import decide
 from tables.models import Hand, Seat
 from tables.services.common import TableError
 from tables.services.play import run_twice_vote, table_act
+from tables.table_state import table_snapshot
 
 
 def bot_to_act(table_id: int) -> tuple[Any, dict[str, Any]] | None:
@@ -34,7 +34,7 @@ def bot_to_act(table_id: int) -> tuple[Any, dict[str, Any]] | None:
     )
     if seat is None or seat.user is None:
         return None
-    frame = decide(seat.bot_style, live.table_snapshot(table_id, seat.user))
+    frame = decide(seat.bot_style, table_snapshot(table_id, seat.user))
     return None if frame is None else (seat.user, frame)
 
 

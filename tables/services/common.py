@@ -1,20 +1,19 @@
 """What every table service shares: the transaction, the lock, the error, the broadcast.
 
-Every change runs in one transaction with the table row locked (``select_for_update``), so
-two daphne processes, a Celery worker and the periodic sweep can all touch one table and
-moves are applied one at a time in a single order. The database holds the truth: a hand is
-its list of engine records, the turn clock is stored on the hand row. After commit the new
-state is filed in the live read model and a thin ``table.changed`` message goes to the
-table's group (``changed``).
+Every change but a player's simple move runs in one transaction with the table row locked
+(``select_for_update``), so two daphne processes, a Celery worker and the periodic sweep can
+all touch one table and changes are applied one at a time in a single order; a simple move
+is one write conditional on the version it read (``play.table_act``). The database holds
+the truth: a hand is its list of engine records, the turn clock is stored on the hand row.
+Every change is written and published through the table state (``tables.table_state``,
+``changed``): after commit the new state is filed and a thin ``table.changed`` message goes
+to the table's group.
 """
 
 from __future__ import annotations
 
-import asyncio
 import functools
-import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, ParamSpec, TypeVar
 
@@ -24,15 +23,14 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from core.permissions import is_director
-from tables import broadcast, kept_rows, live, rows
+from tables import rows
 from tables.engine.deal_in import rebuy_amount
 from tables.engine.errors import RuleError
-from tables.engine.state import Hand as EngineHand
-from tables.engines import engine_file
 from tables.i18n import render, rule_message
 from tables.models import Hand, LedgerKind, Seat, SeatState, Table, TableLedger
 from tables.scheduling import schedule_bot, schedule_bot_now, schedule_tick, schedule_tick_now
 from tables.signals import hand_ended
+from tables.table_state import STATE, Moved
 from tables.timing import next_hand_delay_seconds
 
 TIMED_OUT = "timed out"
@@ -41,27 +39,15 @@ NO_CHIPS = "no chips"
 P = ParamSpec("P")
 R = TypeVar("R")
 
-# SQLite has one writer at a time. Its busy handler waits by sleeping (1, 2, 5 ... 100 ms),
-# which under load turned a 2 ms move into a 50 ms one; threads of this process queue here
-# instead and are woken the moment the writer before them commits. Other processes (a
-# restarted server, a management command) still meet the busy timeout.
-#
-# Only a thread outside any transaction queues here. One already inside one (a tournament's
-# workflow holding or releasing its tables, the clock setting their stakes) holds SQLite's
-# write lock since its BEGIN IMMEDIATE; queueing then would take the two locks in the other
-# order from a move, which holds this one while its BEGIN waits for SQLite's: each waited for
-# the other until the move's busy timeout (30 s) failed it with "database is locked", and
-# every other writer waiting meanwhile (logins, sessions, ticks) failed with it.
-_SQLITE_WRITER = threading.RLock()
-
 
 def table_write(func: Callable[P, R]) -> Callable[P, R]:
     """``transaction.atomic`` for the table services, one writer at a time on SQLite."""
 
     @functools.wraps(func)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        # SQLite's one writer at a time: see ``TableState.sqlite_writer``.
         if connection.vendor == "sqlite" and transaction.get_autocommit():
-            with _SQLITE_WRITER, transaction.atomic():
+            with STATE.sqlite_writer, transaction.atomic():
                 return func(*args, **kwargs)
         with transaction.atomic():
             return func(*args, **kwargs)
@@ -126,27 +112,6 @@ def current_hand(table: Table) -> Hand | None:
     return rows.current_hand(table.pk)
 
 
-@dataclass(frozen=True)
-class Moved:
-    """What a move changed, all of it current: the new state is built from it without a
-    query. ``added`` are the hand's new records, written with the table's version bump."""
-
-    hand: Hand
-    engine: EngineHand
-    seats: dict[int, Seat]
-    added: tuple[dict[str, Any], ...] = ()
-    # The next to act is a house bot: its move is scheduled once this one is written.
-    wake_bot: bool = False
-    # A tournament table's hand is over: the ``hand_ended`` news (``tables.signals``), sent
-    # after the commit once the table's own news is out, so the players see the hand's end
-    # without waiting for the tournament's work (eliminations, moves).
-    hand_ended: dict[str, Any] | None = None
-    # A cash hand's end written with the move in one statement (``changed_on_loop``): the
-    # dealt seats, as they are after the hand, and when the next hand is dealt (a tick).
-    ended_seats: tuple[Seat, ...] = ()
-    next_hand_in: float | None = None
-
-
 def changed(
     table: Table,
     moved: Moved | None = None,
@@ -154,60 +119,28 @@ def changed(
     table_columns: tuple[str, ...] | None = None,
     gathered: bool = False,
 ) -> None:
-    """Bump the version and broadcast it once the transaction has committed (at once for a
-    move made outside a transaction, ``table_columns=()``: see ``play.table_act``).
+    """Bump the version, write the change and publish it once the transaction has committed
+    (at once for a move made outside a transaction, ``table_columns=()``: see
+    ``play.table_act``).
 
     ``gathered``: news that comes in bursts (sockets opening) goes out with the others of
     its burst (``broadcast.table_changed_soon``)."""
     table.version += 1
     try:
-        if moved is None:
-            rows.table_bump(table)
-        else:
-            # The hand's new records and the version in one statement (one round trip).
-            rows.move_write(table, moved.hand, list(moved.added), table_columns=table_columns)
+        STATE.write(table, moved, table_columns=table_columns)
     except rows.Stale:
-        # Only reachable if something wrote the table without its lock: refuse the change.
+        # The table moved on since it was read (a move read unlocked): refuse the change.
         raise _changed_meanwhile() from None
-    version = table.version
-    table_id = table.pk
-    # A move written with no table column (play.table_act's unlocked path) only added its
-    # records: other processes can follow it from the news alone (kept_rows.move_news).
-    only_records = table_columns == ()
-    transaction.on_commit(
-        lambda: _after_commit(table_id, version, table, moved, only_records, gathered)
-    )
+    # A move written with no table column only added its records: other processes can
+    # follow it from the news alone.
+    STATE.publish(table, moved, only_records=table_columns == (), gathered=gathered)
+    if moved is not None and moved.hand_ended is not None:
+        # After the table's own news (callbacks run in order), so the players see the
+        # hand's end without waiting for the tournament's work.
+        news = moved.hand_ended
+        transaction.on_commit(lambda: hand_ended.send(sender=Table, table_id=table.pk, **news))
     if moved is not None and moved.wake_bot:
-        schedule_bot(table_id)
-
-
-class _Soon:
-    """``call(*args)`` on the event loop's next turn, or when its result is asked for first,
-    whichever comes first; its result (or its error) is kept for ``result``."""
-
-    def __init__(self, call: Callable[..., Any], *args: Any) -> None:
-        self._call = functools.partial(call, *args)
-        self._outcome: tuple[bool, Any] | None = None
-        self._turn = asyncio.get_running_loop().call_soon(self._run)
-
-    def _run(self) -> None:
-        if self._outcome is None:
-            try:
-                self._outcome = (True, self._call())
-            except Exception as exc:  # noqa: BLE001 - raised again by result()
-                self._outcome = (False, exc)
-
-    def cancel(self) -> None:
-        self._turn.cancel()
-
-    def result(self) -> Any:
-        self._turn.cancel()
-        self._run()
-        assert self._outcome is not None
-        done, value = self._outcome
-        if not done:
-            raise value
-        return value
+        schedule_bot(table.pk)
 
 
 def _changed_meanwhile() -> TableError:
@@ -216,99 +149,22 @@ def _changed_meanwhile() -> TableError:
 
 async def changed_on_loop(table: Table, moved: Moved) -> None:
     """``changed`` for a move made on an event loop (``play.table_act_on_loop``): it only
-    added records, or ended a cash hand simply (``Moved.next_hand_in``), so its one
-    conditional statement goes out on the loop's own connection (``rows.move_write_on_loop``,
-    ``rows.hand_end_write_on_loop``). While PostgreSQL writes it, the new state is built;
-    once it is written, the state is filed and broadcast from the loop, as ``changed``'s
-    after-commit work does on a thread (a cash hand has no ``hand_ended``).
+    added records, or ended a cash hand simply (``Moved.next_hand_in``), in one conditional
+    statement on the loop's own connection (``TableState.write_on_loop``), then published
+    from the loop (a cash hand has no ``hand_ended``).
 
-    ``rows.LoopUnavailable`` (the connection failed: written or not, unknown) drops the kept
-    rows, so the caller's retry reads the table afresh."""
+    ``rows.LoopUnavailable``: the connection failed (written or not, unknown); the caller
+    makes the move again on a thread, from a fresh read."""
     table.version += 1
-    if moved.next_hand_in is None:
-        write = rows.move_write_on_loop(table, moved.hand, list(moved.added))
-    else:
-        write = rows.hand_end_write_on_loop(
-            table, moved.hand, list(moved.added), list(moved.ended_seats)
-        )
-    # Awaiting the write sends its statement at once (its first step, with no hop through a
-    # task that other sockets' work queued before would delay); the new state is built on
-    # the loop's next turn, while PostgreSQL writes, or once written if that turn is late.
-    state = _Soon(
-        live.table_state_built, table, moved.hand, moved.engine, list(moved.seats.values())
-    )
     try:
-        await write
+        built = await STATE.write_on_loop(table, moved)
     except rows.Stale:
         raise _changed_meanwhile() from None
-    except rows.LoopUnavailable:
-        kept_rows.rows_drop(table.pk)
-        raise
-    finally:
-        state.cancel()  # not built if nothing was written; else built below if not yet
-    built = state.result()
     if moved.wake_bot:
         schedule_bot_now(table.pk)
     if moved.next_hand_in is not None:
         schedule_tick_now(table.pk, moved.next_hand_in)
-    wire = _filed(table.pk, table.version, table, moved, moved.next_hand_in is None, built)
-    # Sent from here, not handed to a task: the news leaves as soon as it is filed.
-    await broadcast.table_changed_on_loop(table.pk, table.version, wire)
-
-
-def _after_commit(
-    table_id: int,
-    version: int,
-    table: Table,
-    moved: Moved | None,
-    only_records: bool = False,
-    gathered: bool = False,
-) -> None:
-    wire = _filed(table_id, version, table, moved, only_records)
-    if gathered:
-        broadcast.table_changed_soon(table_id, version, wire)
-    else:
-        broadcast.table_changed(table_id, version, wire)
-    if moved is not None and moved.hand_ended is not None:
-        hand_ended.send(sender=Table, table_id=table_id, **moved.hand_ended)
-
-
-def _filed(
-    table_id: int,
-    version: int,
-    table: Table,
-    moved: Moved | None,
-    only_records: bool = False,
-    built: live.Built | None = None,
-) -> dict[str, Any] | None:
-    """File what a committed change leaves for the sockets and the next move; the parts
-    its broadcast carries (``live._wire``), where sockets may be in other processes."""
-    # Build the shared part of the new snapshot here, once, before the sockets ask for it:
-    # after a move from the rows this transaction just wrote (the objects are not touched
-    # again), otherwise by reading the table back.
-    if moved is None:
-        live.table_state_warm(table_id)
-        kept_rows.rows_drop(table_id)
-    else:
-        # The move's engine is filed: the sockets and the next move read it from now on.
-        engine_file(moved.hand, moved.engine)
-        if built is None:
-            live.table_state_after_move(table, moved.hand, moved.engine, list(moved.seats.values()))
-        else:
-            live.table_state_file(built)
-        # And its rows, for the next move here (kept_rows).
-        kept_rows.rows_file(table, list(moved.seats.values()), moved.hand)
-    # Where sockets may be in other processes, the snapshot travels with the news, so they
-    # need no query; a move that only added records travels too, so the next move there
-    # needs none either.
-    wire = (
-        live.table_wire_if_cached(table_id, table.created_at, version)
-        if broadcast.carries_state()
-        else None
-    )
-    if wire is not None and moved is not None and only_records:
-        wire = {**wire, "move": kept_rows.move_news(table, moved.hand, list(moved.added))}
-    return wire
+    await STATE.publish_on_loop(table, moved, built)
 
 
 def seat_of(table: Table, user: AbstractBaseUser) -> Seat:

@@ -14,12 +14,11 @@ from typing import Any
 from django.db.models import Q
 from django.utils import timezone
 
-from tables import live, rows
+from tables import rows
 from tables.botbrain import decide
 from tables.engine.deal_in import ButtonMode, deal_in
 from tables.engine.errors import RuleError
 from tables.engine.state import Hand as EngineHand
-from tables.engines import engine_to_move
 from tables.fairness import deal_new
 from tables.models import Hand, HandPlayer, Seat, SeatState, Table
 from tables.services.common import (
@@ -32,6 +31,7 @@ from tables.services.common import (
 )
 from tables.services.forced_bets import forced_bets_choose, forced_bets_spent
 from tables.services.play import after_moves, reveal_street, run_twice_time_out, timeout_move
+from tables.table_state import STATE
 
 logger = logging.getLogger(__name__)
 
@@ -89,7 +89,7 @@ def _table_tick(table_id: int, now: datetime) -> bool:
     if hand is not None:
         if hand.deadline is None or hand.deadline > now or hand.to_act is None:
             return False
-        engine = engine_to_move(hand)
+        engine = STATE.engine_to_move(hand)
         seat = table.seats.select_for_update().get(number=hand.to_act)
         if seat.is_bot:
             # A house bot never times out: its task was lost or late (a worker restarted,
@@ -128,7 +128,7 @@ def _bot_turn(table: Table, engine: EngineHand, seat: Seat) -> list[Any]:
     ``tables.bots.bot_move`` decides it; the time-out rule's move (check if free, else fold)
     only when it has none the engine accepts."""
     try:
-        frame = decide(seat.bot_style, live.table_snapshot(table.pk, seat.user))
+        frame = decide(seat.bot_style, STATE.snapshot(table.pk, seat.user))
     except Exception:  # noqa: BLE001 - a bot's bug must not stall the hand: the rule plays
         logger.exception("table %s: the bot at seat %s could not decide", table.pk, seat.number)
         frame = None

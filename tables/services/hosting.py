@@ -15,7 +15,6 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from tables.engines import engine_to_move
 from tables.models import Seat, Table
 from tables.notices import REMOVED, notice_add
 from tables.services.common import (
@@ -31,6 +30,7 @@ from tables.services.common import (
     table_write,
 )
 from tables.services.play import seats_locked
+from tables.table_state import STATE
 
 
 def _open_table(table_id: int, user: Any) -> Table:
@@ -86,7 +86,7 @@ def seat_remove(table_id: int, user: Any, seat_number: int) -> Seat:
     if seat is None or seat.user_id is None:
         raise TableError("not_seated", _("seat %(n)d is empty"), {"n": seat_number})
     hand = current_hand(table)
-    if hand is not None and seat.number in engine_to_move(hand).seats:
+    if hand is not None and seat.number in STATE.engine_to_move(hand).seats:
         # Told when the hand ends and the seat goes (play._hand_finish); meanwhile the
         # snapshot says so (``seats[].removing``).
         seat.removing = True

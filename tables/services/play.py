@@ -10,11 +10,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.db import transaction
 from django.db.models import Case, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from tables import kept_rows, live, rows
+from tables import rows
 from tables.botbrain import run_twice_answer
 from tables.engine.autoplay import show_or_muck, time_out
 from tables.engine.errors import RuleError
@@ -23,7 +24,6 @@ from tables.engine.records import MOVE_RECORDS, PotAwarded, record_to_json
 from tables.engine.state import Hand as EngineHand
 from tables.engine.state import Street
 from tables.engine.timebank import bank_left
-from tables.engines import engine_of, engine_to_move
 from tables.i18n import hand_awards
 from tables.models import (
     PRE_ACTION_FIELDS,
@@ -55,6 +55,7 @@ from tables.services.common import (
     table_close_now,
     table_write,
 )
+from tables.table_state import STATE
 from tables.timing import RUN_TWICE_VOTE_SECONDS, TURN_SECONDS, runout_step_seconds
 
 
@@ -84,17 +85,17 @@ def table_act(
     The version check makes a double click or a replayed frame a no-op ("stale"); the
     engine decides whose turn it is and what is legal.
 
-    Most moves only add their records to the hand and hand the turn on. On PostgreSQL, and
-    outside any transaction, such a move is made without one: one unlocked read of the
-    table, its seats and its hand, then one statement that bumps the version *if it is still
-    the one read* and appends the records (``rows.move_write``), which PostgreSQL applies
-    atomically on its own. Whatever changed the table in between bumped the version, so the
-    write finds nothing to update and the move is refused as stale, exactly as if it had
-    waited for the lock: BEGIN and COMMIT, two of a move's four round trips, are saved. A
-    move that must write more rows is made again the locked way.
+    Most moves only add their records to the hand and hand the turn on. Outside any
+    transaction such a move is made without the table's lock (``tables.table_state``): the
+    rows kept of ``version`` or one unlocked read, then one conditional write that bumps the
+    version *if it is still the one read* and appends the records. Whatever changed the
+    table in between bumped the version, so the write finds nothing to update and the move
+    is refused as stale, exactly as if it had waited for the lock. A move that must write
+    more rows (a hand's end, a showdown, a player back from a time-out...) is made again
+    the locked way, inside a transaction; so is every move inside a caller's transaction.
     """
     asked = _Asked(table_id, user, hand_id, version, action, amount, now or timezone.now())
-    if rows.unlocked_moves_possible():
+    if transaction.get_autocommit():
         try:
             return _act(asked, locked=False)
         except _NeedsTransaction:
@@ -123,11 +124,9 @@ def _act_locked(asked: _Asked) -> ActResult:
 def _act(asked: _Asked, *, locked: bool) -> ActResult:
     table_id, version = asked.table_id, asked.version
     require_user(asked.user)
-    # The table row, its seats and its hand in play: outside a transaction, as this process
-    # keeps them when they are of the frame's version (kept_rows); else in one round trip
-    # (locked, unless the move is made outside a transaction: see table_act).
-    kept = None if locked else kept_rows.rows_for_move(table_id, version)
-    table, seat_rows, hand = kept or rows.move_rows(table_id, lock=locked)
+    # The table row, its seats and its hand in play: locked inside the transaction, or as
+    # kept or read for the frame's version (see table_act).
+    table, seat_rows, hand = STATE.read(table_id, version, lock=locked)
     if table is None:
         raise TableError("not_found", _("there is no table %(table)s"), {"table": table_id})
     moved = _move(table, seat_rows, hand, asked, locked)
@@ -143,27 +142,26 @@ async def table_act_on_loop(
     action: str,
     amount: int | None = None,
 ) -> ActResult | None:
-    """``table_act`` without leaving the caller's event loop, when it can be done so: the
-    move starts from the rows this process keeps of ``version`` (``kept_rows``), or else
-    reads them unlocked on the loop's own connection (``rows.move_rows_on_loop``); it only
-    adds its records, or ends a cash hand simply (``_hand_end_on_loop``), and its one
-    conditional statement goes out on that connection too (``common.changed_on_loop``). The
-    rules, the checks and the write are ``table_act``'s unlocked path, step for step.
+    """``table_act`` without leaving the caller's event loop, when the table state makes
+    moves there (``TableState.on_loop``: PostgreSQL): the same read, checks, engine and
+    conditional write as ``table_act``'s unlocked path, step for step, with the read and the
+    write on the loop's own connection. It only adds its records, or ends a cash hand
+    simply (``_hand_end_on_loop``).
 
-    None when it cannot (not PostgreSQL, a move that writes more, recent hands and chat this
-    process would have to read, or the loop's connection failing): the caller makes it with
-    ``table_act`` on a database thread.
+    None when it is not made here (not PostgreSQL, a move that writes more, a read that
+    would need a query on a thread, or the loop's connection failing): the caller makes it
+    with ``table_act`` on a database thread.
     A refusal raises ``TableError`` as ``table_act`` does, with nothing written.
     """
-    if not rows.unlocked_moves_possible_on_loop():
+    if not STATE.on_loop():
         return None
     require_user(user)
+    found = await STATE.read_on_loop(table_id, version)
+    if found is None or found[0] is None:
+        return None
+    table, seat_rows, hand = found
     asked = _Asked(table_id, user, hand_id, version, action, amount, timezone.now())
     try:
-        kept = kept_rows.rows_for_move(table_id, version) or await rows.move_rows_on_loop(table_id)
-        table, seat_rows, hand = kept
-        if table is None or not live.table_tail_known(table):
-            return None
         moved = _move(table, seat_rows, hand, asked, locked=False, on_loop=True)
         await changed_on_loop(table, moved)
     except (_NeedsTransaction, rows.LoopUnavailable):
@@ -194,7 +192,7 @@ def _move(
         raise TableError("stale", _("that hand is over: your move came too late"))
     if table.version != version:
         raise TableError("stale", _("the table moved on meanwhile; try again"))
-    engine = engine_to_move(hand)
+    engine = STATE.engine_to_move(hand)
     if engine.to_act != seat.number:
         raise TableError("not_your_turn", _("it is not your turn"))
     try:
@@ -435,7 +433,7 @@ def _run_twice_clock(table: Table, hand: Hand, now: datetime) -> None:
 def run_twice_time_out(table: Table, hand: Hand, now: datetime) -> Moved:
     """The time to answer is up: the first player still silent says no for them all
     (RULES.md, Home-game options: "silence is no"), and the board is run once."""
-    engine = engine_to_move(hand)
+    engine = STATE.engine_to_move(hand)
     seats = seats_locked(table)
     vote = engine.run_twice_vote
     new = [] if vote is None else engine.vote_run_twice(vote.waiting[0], False, silent=True)
@@ -472,7 +470,7 @@ def run_twice_vote(
     hand = current_hand(table)
     if hand is None or hand.pk != hand_id:
         raise TableError("stale", _("that hand is over: your answer came too late"))
-    engine = engine_to_move(hand)
+    engine = STATE.engine_to_move(hand)
     try:
         new = engine.vote_run_twice(mine.number, agree)
     except RuleError as exc:
@@ -492,7 +490,7 @@ def _next_reveal(table: Table, hand: Hand, now: datetime) -> None:
 
 def reveal_street(table: Table, hand: Hand, now: datetime) -> Moved:
     """Deal the next street of a run-out to the table; with the river, settle the hand."""
-    engine = engine_of(hand)
+    engine = STATE.engine(hand)
     seats = seats_locked(table)
     shown = hand.board_shown or 0
     hand.board_shown = 3 if shown < 3 else shown + 1

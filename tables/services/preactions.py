@@ -18,7 +18,6 @@ from django.utils.translation import gettext_lazy as _
 from tables import rows
 from tables.engine.errors import RuleError
 from tables.engine.preactions import pre_action_choose
-from tables.engines import engine_to_move
 from tables.models import PRE_ACTION_FIELDS, Seat, SeatState
 from tables.services.common import (
     TIMED_OUT,
@@ -30,6 +29,7 @@ from tables.services.common import (
     seat_of,
     table_write,
 )
+from tables.table_state import STATE
 
 
 @table_write
@@ -68,7 +68,7 @@ def pre_action_set(
         return seat
     if hand is None or hand.pk != hand_id:
         raise TableError("stale", _("that hand is over: your choice came too late"))
-    engine = engine_to_move(hand)
+    engine = STATE.engine_to_move(hand)
     if seat.leaving or not engine.may_bet_later(seat.number):
         raise TableError("not_in_hand", _("you have no more bets to make in this hand"))
     if engine.to_act == seat.number:

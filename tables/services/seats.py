@@ -20,7 +20,6 @@ from tables.engine.deal_in import rebuy_amount
 from tables.engine.errors import RuleError
 from tables.engine.state import Action
 from tables.engine.state import Hand as EngineHand
-from tables.engines import engine_to_move
 from tables.models import (
     BOT_STYLES,
     Hand,
@@ -51,6 +50,7 @@ from tables.services.common import (
 from tables.services.forced_bets import forced_bets_check
 from tables.services.play import after_moves
 from tables.services.servers import SERVER_NAME
+from tables.table_state import STATE
 from tables.timing import RECONNECT_BONUS_SECONDS
 
 
@@ -278,7 +278,7 @@ def _incurrent_hand(table: Table, seat: Seat) -> tuple[Hand | None, EngineHand |
     hand = current_hand(table)
     if hand is None:
         return None, None
-    engine = engine_to_move(hand)
+    engine = STATE.engine_to_move(hand)
     if seat.number not in engine.seats:
         return hand, None
     return hand, engine

@@ -18,9 +18,9 @@ from tables import rows
 from tables.engine.cards import parse_card
 from tables.engine.errors import RuleError
 from tables.engine.records import record_to_json
-from tables.engines import engine_to_move
 from tables.models import Hand, HandPlayer
 from tables.services.common import Moved, TableError, changed, lock, require_user, table_write
+from tables.table_state import STATE
 
 
 def cards_show(table_id: int, user: Any, hand_id: int, cards: Sequence[str]) -> int:
@@ -65,7 +65,7 @@ def _cards_show(table_id: int, user: Any, hand_id: int, cards: list[int]) -> int
     seat = HandPlayer.objects.filter(hand=hand, user=user).values_list("seat", flat=True).first()
     if seat is None:
         raise TableError("not_dealt_in", _("you were not dealt into this hand"))
-    engine = engine_to_move(hand)
+    engine = STATE.engine_to_move(hand)
     try:
         new = engine.show(seat, cards)
     except RuleError as exc:

@@ -15,12 +15,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from tables.live import table_snapshot_text
 from tables.models import Table
 from tables.notices import notices_take
 from tables.selectors import may_watch
 from tables.services.seats import seat_connection
 from tables.services.tournament import seat_elsewhere
+from tables.table_state import STATE
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,7 @@ def socket_open(table_id: int, user: Any, session: Any) -> SocketOpened:
     player = user is not None and user.is_authenticated
     if player:
         seat_connection(table_id, user, 1)
-    version, text = table_snapshot_text(table_id, user)
+    version, text = STATE.snapshot_text(table_id, user)
     return SocketOpened(
         created_at=table.created_at,
         watchable=True,

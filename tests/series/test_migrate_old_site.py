@@ -21,7 +21,7 @@ READ = """
 import json
 from series.models import Event, Result, Transfer
 from series.services.settle import settle_up_lines
-from tables.engines import engine_of
+from tables.table_state import engine_of
 from tables.models import Hand
 from django.contrib.auth.models import Group, Permission
 from tournaments.models import BlindLevel, Entry, Tournament

@@ -16,8 +16,8 @@ from tables.engine.cards import shuffled_deck
 from tables.engine.config import Config, Game, Structure
 from tables.engine.records import Bet, BoardDealt, Called, Checked, Folded, Raised, Record, SeatSpec
 from tables.engine.state import Hand
-from tables.live import table_snapshot
 from tables.models import Table
+from tables.table_state import table_snapshot
 from tests.tables.conftest import deal
 from tests.tables.test_services import current, user_at
 

@@ -18,9 +18,9 @@ from playwright.sync_api import Browser, expect
 
 from series.services import director_grant
 from tables import services
-from tables.live import table_snapshot
 from tables.models import Hand, Seat, Table
 from tables.notices import PRE_ACTION_CLEARED, notice_frame
+from tables.table_state import table_snapshot
 from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium
 from tests.conftest import PASSWORD
 from tests.tables.conftest import deal, make_players

@@ -16,9 +16,9 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from series.services import director_grant
 from tables import services
-from tables.live import table_snapshot
 from tables.models import Hand
 from tables.services import dealing
+from tables.table_state import table_snapshot
 from tests.browser import ARTIFACTS, needs_chromium
 from tests.chromium import launch_chromium
 from tests.conftest import PASSWORD

@@ -22,8 +22,9 @@ from django.utils import timezone
 from playwright.sync_api import Browser, expect
 
 from series.services import director_grant
-from tables import kept_rows, live, services
+from tables import services
 from tables.models import Hand, Table
+from tables.table_state import STATE
 from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium
 from tests.conftest import PASSWORD
 from tests.tables.conftest import deal, make_players
@@ -71,8 +72,7 @@ def in_the_bank(transactional_db: None) -> tuple[Table, User]:
         turn_started_at=began, deadline=began + timedelta(seconds=30 + 20)
     )
     # Written behind the services' back: the snapshot kept of this version is out of date.
-    live.live_forget()
-    kept_rows.rows_forget()
+    STATE.forget()
     hand = Hand.objects.get(table=table)
     return table, table.seats.get(number=hand.to_act).user  # type: ignore[return-value]
 

@@ -15,6 +15,7 @@ from tables import live, services
 from tables.engine.cards import RANKS, parse_cards
 from tables.engine.evaluator import best_high, best_low, high_category, high_ranks, low_ranks
 from tables.models import Hand, Seat, Table
+from tables.table_state import STATE
 from tests.tables.conftest import deal
 
 pytestmark = pytest.mark.django_db
@@ -24,11 +25,11 @@ def _to_flop(table: Table, now, capture) -> Hand:  # type: ignore[no-untyped-def
     """Call and check until the flop is out."""
     for _ in range(20):
         hand = Hand.objects.filter(table=table).order_by("-number").first()
-        snap = live.table_snapshot(table.pk, None)
+        snap = STATE.snapshot(table.pk, None)
         if len(snap["hand"]["board"]) >= 3:
             return hand
         actor = Seat.objects.get(table=table, number=hand.to_act).user
-        legal = live.table_snapshot(table.pk, actor)["you"]["legal"]
+        legal = STATE.snapshot(table.pk, actor)["you"]["legal"]
         with capture(execute=True):
             services.table_act(
                 table.pk,
@@ -64,30 +65,30 @@ def test_each_player_gets_their_own_best_hands_and_nobody_else_does(
     now = deal(seated_table)
     # Before the flop there is no helper: nothing but the hole cards to go on.
     for player in players:
-        assert "helper" not in live.table_snapshot(seated_table.pk, player)["you"]
+        assert "helper" not in STATE.snapshot(seated_table.pk, player)["you"]
 
     _to_flop(seated_table, now, django_capture_on_commit_callbacks)
     stranger = User.objects.create_user("rail", password="x")
     for viewer in (stranger, None):
-        assert "helper" not in live.table_snapshot(seated_table.pk, viewer)["you"]
+        assert "helper" not in STATE.snapshot(seated_table.pk, viewer)["you"]
     seated_table.refresh_from_db()
     key = (seated_table.pk, seated_table.created_at, seated_table.version)
     for player in players:
-        snap = live.table_snapshot(seated_table.pk, player)
+        snap = STATE.snapshot(seated_table.pk, player)
         mine = next(s for s in snap["seats"] if s["seat"] == snap["you"]["seat"])
         assert snap["you"]["helper"] == _expected(
             mine, snap["hand"]["board"], game == "omaha-hi-lo"
         )
         # In every other viewer's text there is no helper but their own.
         for other in [p for p in players if p != player] + [stranger, None]:
-            text = live.table_snapshot_text_if_cached(*key, other)
+            text = STATE.snapshot_text_if_cached(*key, other)
             assert text is not None
             other_you = json.loads(text)["you"]
             assert text.count('"helper"') == (1 if other in players else 0)
             assert other_you.get("seat") != mine["seat"]
     # The parts every socket shares (what the broadcast carries beside each player's own
     # "you") hold no helper at all.
-    wire = live.table_wire_if_cached(*key)
+    wire = STATE.wire_if_cached(*key)
     assert wire is not None
     shared = [wire["head"], wire["middle"], *wire["seats"], wire["tail"], wire["end"]]
     assert not any('"helper"' in part for part in [*shared, wire["spectator"]])
@@ -100,15 +101,15 @@ def test_a_folded_player_gets_no_helper(
     now = deal(seated_table)
     hand = Hand.objects.filter(table=seated_table).get()
     folder = Seat.objects.get(table=seated_table, number=hand.to_act).user
-    legal = live.table_snapshot(seated_table.pk, folder)["you"]["legal"]
+    legal = STATE.snapshot(seated_table.pk, folder)["you"]["legal"]
     with django_capture_on_commit_callbacks(execute=True):
         services.table_act(
             seated_table.pk, folder, legal["hand"], legal["version"], "fold", now=now
         )
     _to_flop(seated_table, now, django_capture_on_commit_callbacks)
-    assert "helper" not in live.table_snapshot(seated_table.pk, folder)["you"]
+    assert "helper" not in STATE.snapshot(seated_table.pk, folder)["you"]
     others = [p for p in players if p != folder]
-    assert all("helper" in live.table_snapshot(seated_table.pk, p)["you"] for p in others)
+    assert all("helper" in STATE.snapshot(seated_table.pk, p)["you"] for p in others)
 
 
 def _helper_paths(value: object, path: str = "") -> list[str]:

@@ -320,9 +320,9 @@ def test_a_snapshot_carries_no_words_for_a_finished_hand(
     assert hand.awards
     award = hand.awards[0]
     assert set(award) == {"seat", "name", "amount", "half", "hand"}
-    from tables.live import table_snapshot_text
+    from tables.table_state import STATE
 
-    _version, text = table_snapshot_text(seated_table.pk, None)
+    _version, text = STATE.snapshot_text(seated_table.pk, None)
     snapshot = json.loads(text)
     assert "label" not in snapshot["table"] and "summary" not in snapshot["hand"]
     assert snapshot["recent_hands"][0]["awards"] == hand.awards

@@ -14,16 +14,13 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection
 
 from tables import services
-from tables.engines import engine_of
-from tables.live import table_snapshot, table_snapshot_text
 from tables.models import Hand, Seat, SeatState, Table
 from tables.notices import notice_frame, notices_take
 from tables.protocol import handle_frame
+from tables.table_state import STATE, engine_of, table_snapshot
 from tests.tables.conftest import deal, make_players
-from tests.tables.test_unlocked_moves import read_spy
 
 pytestmark = pytest.mark.django_db
 
@@ -184,7 +181,7 @@ def test_only_the_player_sees_their_pre_action(three: Hand3) -> None:
     assert three.you("third")["pre_action"]["chosen"] is None
     assert "pre_action" not in three.you("first")  # their turn: they act
     for viewer in (None, three.user["third"], three.user["first"]):
-        assert '"chosen":{' not in table_snapshot_text(three.table, viewer)[1]
+        assert '"chosen":{' not in STATE.snapshot_text(three.table, viewer)[1]
 
 
 def test_refused_pre_actions_change_nothing(three: Hand3, players: list[User]) -> None:
@@ -265,19 +262,15 @@ def test_pre_actions_work_at_a_tournament_table(db: None) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.skipif(
-    connection.vendor != "postgresql", reason="moves without a transaction are PostgreSQL's"
-)
-def test_with_a_pre_action_chosen_moves_are_made_the_locked_way(
-    seated_table: Table, monkeypatch: pytest.MonkeyPatch
+def test_with_a_pre_action_chosen_moves_outside_a_transaction_make_it_too(
+    seated_table: Table,
 ) -> None:
-    # A move that may make or drop a pre-action writes a seat: never the unlocked way.
+    # A move that may make or drop a pre-action writes a seat too (made under the lock, on
+    # a thread), whether the move comes from a socket's thread or its event loop.
     deal(seated_table)
     three = Hand3(seated_table)
     three.choose("second", "call", 1)
-    reads = read_spy(monkeypatch)
     three.act("first", "call")
-    assert reads[-1] is True  # read again under the lock
     assert three.moves("second") == ["Called"]
     three.choose("second", "check_fold")
     legal = three.you("third")["legal"]

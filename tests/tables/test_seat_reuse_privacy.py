@@ -17,10 +17,10 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from tables import live, services
-from tables.live import table_snapshot
+from tables import services
 from tables.models import Hand, Table
 from tables.selectors import hand_verification
+from tables.table_state import STATE, table_snapshot
 from tests.tables.conftest import make_players
 from tests.tables.test_show_cards import (
     cards_in,
@@ -122,12 +122,12 @@ def test_a_state_built_from_a_move_after_the_hand_keeps_the_newcomer_out(
         services.seat_leave(table.pk, ann)
         services.seat_take(table.pk, bob, ANN_SEAT, 100)
     shower = next(n for n in folded if n != ANN_SEAT)
-    with live._STATE_LOCK:
-        live._STATE_CACHE.clear()
+    STATE.forget()  # nothing built here before the show
     with django_capture_on_commit_callbacks(execute=True):
         services.cards_show(table.pk, user_at(table, shower), hand.pk, hole(hand, shower)[:1])
     table.refresh_from_db()
-    filed = live.table_snapshot_if_cached(table.pk, table.created_at, table.version, bob)
-    assert filed is not None, "the show filed no state"
+    text = STATE.snapshot_text_if_cached(table.pk, table.created_at, table.version, bob)
+    assert text is not None, "the show filed no state"
+    filed = json.loads(text)
     assert_holds_nothing_of(filed, secret)
     assert seat_entry(filed, shower)["shown_after"] == hole(hand, shower)[:1]

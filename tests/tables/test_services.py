@@ -9,11 +9,10 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
 
-from tables import engines, fairness, services, timing
+from tables import fairness, services, timing
 from tables.bots import bot_move, decide
 from tables.engine.cards import cards_str
 from tables.engine.records import BlindPosted, HoleDealt, Shown, record_from_json
-from tables.live import table_snapshot
 from tables.models import Hand, HandPlayer, Seat, SeatState, ServerProcess, Table, TableLedger
 from tables.replay import hand_replay_steps
 from tables.selectors import (
@@ -23,6 +22,7 @@ from tables.selectors import (
     hands_played_by,
     table_chip_count,
 )
+from tables.table_state import STATE, table_snapshot
 from tests.tables.conftest import deal, later, make_players
 
 pytestmark = pytest.mark.django_db
@@ -444,57 +444,6 @@ def test_showing_options_need_a_seat(table: Table, players: list[User]) -> None:
     assert refused.value.code == "not_seated"
 
 
-def test_a_kept_hand_another_process_moved_on_catches_up_before_the_next_move(
-    seated_table: Table, django_capture_on_commit_callbacks, monkeypatch
-) -> None:
-    """Two servers share a table: each keeps the engine of its own last move, and the other
-    may have moved since. The next move replays only what it missed, and a kept engine that
-    is not this hand's is never used."""
-    from tables.engine.records import record_to_json
-    from tables.engine.state import Hand as EngineHand
-
-    now = deal(seated_table)
-    hand = current(seated_table)
-
-    def move() -> None:
-        hand.refresh_from_db()
-        user = user_at(seated_table, hand.to_act)
-        legal = table_snapshot(seated_table, user)["you"]["legal"]
-        action = "call" if legal["call"] else "check"
-        with django_capture_on_commit_callbacks(execute=True):
-            services.table_act(
-                seated_table.pk, user, legal["hand"], legal["version"], action, now=now
-            )
-
-    def stored() -> list:
-        hand.refresh_from_db()
-        return hand.records
-
-    move()
-    behind = engines.engine_kept(hand).copy()  # what this process kept after its move
-    move()  # ... then "another process" moved twice
-    move()
-    engines.engine_file(hand, behind)
-    with monkeypatch.context() as patch:
-
-        def no_rebuild(records):  # type: ignore[no-untyped-def]
-            raise AssertionError("rebuilt every record instead of catching up")
-
-        patch.setattr(EngineHand, "from_records", no_rebuild)
-        move()
-    kept = engines.engine_kept(hand)
-    assert [record_to_json(r) for r in kept.records] == stored()
-    rebuilt = EngineHand.from_records([record_from_json(r) for r in stored()])
-    assert kept.view(None) == rebuilt.view(None) and kept.view(1) == rebuilt.view(1)
-
-    # A kept engine whose last record is not the row's is not used: rebuilt instead.
-    wrong = kept.copy()
-    wrong._records[-1] = wrong.records[0]
-    engines.engine_file(hand, wrong)
-    move()
-    assert [record_to_json(r) for r in engines.engine_kept(hand).records] == stored()
-
-
 def test_sockets_of_a_server_that_stopped_beating_are_forgotten(
     seated_table: Table, django_capture_on_commit_callbacks
 ) -> None:
@@ -606,8 +555,8 @@ def test_a_tables_next_hand_replaces_its_previous_hands_engine(seated_table: Tab
     older hand read again (a history page) is kept beside the newest without pushing it out."""
     deal(seated_table)
     first = Hand.objects.get(table=seated_table, ended_at__isnull=True)
-    engines.engine_of(first)  # (a move files it after its commit; this test commits none)
-    assert engines.engine_kept(first) is not None
+    kept = STATE.engine(first)  # (a move files it after its commit; this test commits none)
+    assert STATE.engine(first) is kept
     for _ in range(2):  # three players: two folds end the hand
         hand = Hand.objects.get(pk=first.pk)
         services.table_act(
@@ -617,13 +566,17 @@ def test_a_tables_next_hand_replaces_its_previous_hands_engine(seated_table: Tab
             Table.objects.get(pk=seated_table.pk).version,
             "fold",
         )
+    first.refresh_from_db()
+    ended = STATE.engine(first)
+    assert STATE.engine(first) is ended
     deal(seated_table, later(2 * (timing.NEXT_HAND_DELAY_SECONDS + 1)))
     second = Hand.objects.get(table=seated_table, ended_at__isnull=True)
     assert second.number == first.number + 1
-    engines.engine_of(second)
-    assert engines.engine_kept(second) is not None
-    assert engines.engine_kept(first) is None
-    # The finished hand read again: rebuilt and kept, the newest stays.
+    newest = STATE.engine(second)
+    assert STATE.engine(second) is newest
+    # The finished hand read again: rebuilt (its engine was let go), then kept beside the
+    # newest, which stays.
     first.refresh_from_db()
-    engines.engine_of(first)
-    assert engines.engine_kept(first) is not None and engines.engine_kept(second) is not None
+    again = STATE.engine(first)
+    assert again is not ended and STATE.engine(first) is again
+    assert STATE.engine(second) is newest

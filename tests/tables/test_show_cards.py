@@ -21,9 +21,9 @@ from django.urls import reverse
 from tables import services
 from tables.engine.cards import card_str
 from tables.engine.records import CardsShown, HoleDealt, record_from_json
-from tables.live import table_snapshot
 from tables.models import Hand, Seat, Table
 from tables.selectors import hand_verification
+from tables.table_state import table_snapshot
 from tests.tables.conftest import deal, later, make_players
 from tests.tables.test_consumers import open_socket
 

@@ -1,26 +1,41 @@
 """The state filed after a move, from the writer's own rows, is the state the database holds.
 
 After a move the service builds the shared snapshot state from the rows it has just written
-instead of reading them back (tables.live.table_state_after_move). Every viewer's
+instead of reading them back (``tables.table_state``: publish). Every viewer's
 snapshot built that way must equal the one built from a fresh read.
 """
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from tables import live, services, timing
-from tables.models import Hand, Seat, Table
+from tables.models import ChatMessage, Hand, Seat, Table
+from tables.table_state import STATE, TableState
 from tests.tables.conftest import later
 
 pytestmark = pytest.mark.django_db
 
 
 def _fresh(table: Table, viewer: User | None) -> dict:
-    with live._STATE_LOCK:
-        live._STATE_CACHE.clear()
-    return live.table_snapshot(table.pk, viewer)
+    """The snapshot as a process that kept nothing builds it, from a fresh read."""
+    return TableState().snapshot(table.pk, viewer)
+
+
+def _cached(table_id: int, created_at: Any, version: int, viewer: User | None) -> dict | None:
+    """The snapshot this process filed for that version, if any (no query)."""
+    text = STATE.snapshot_text_if_cached(table_id, created_at, version, viewer)
+    return None if text is None else json.loads(text)
+
+
+def _reads(queries: CaptureQueriesContext, table: str) -> list[str]:
+    return [q["sql"] for q in queries.captured_queries if table in q["sql"]]
 
 
 def _without_clock(snapshot: dict) -> dict:
@@ -48,7 +63,7 @@ def test_each_viewer_sees_the_same_snapshot_from_the_writer_as_from_the_database
                     assert services.table_tick(seated_table.pk, now=hand.reveal_at)
                 continue
             actor = Seat.objects.get(table=seated_table, number=hand.to_act).user
-            legal = live.table_snapshot(seated_table.pk, actor)["you"]["legal"]
+            legal = STATE.snapshot(seated_table.pk, actor)["you"]["legal"]
             action = (
                 "raise"
                 if legal["raise"] and hand_number == 1
@@ -61,9 +76,7 @@ def test_each_viewer_sees_the_same_snapshot_from_the_writer_as_from_the_database
                 )
             seated_table.refresh_from_db()
             filed = {
-                id(v): live.table_snapshot_if_cached(
-                    seated_table.pk, seated_table.created_at, seated_table.version, v
-                )
+                id(v): _cached(seated_table.pk, seated_table.created_at, seated_table.version, v)
                 for v in viewers
             }
             for viewer in viewers:
@@ -86,7 +99,7 @@ def test_each_viewer_s_text_holds_its_own_cards_and_nobody_else_s(
     seated_table.refresh_from_db()
     for viewer in [*players, None]:
         key = (seated_table.pk, seated_table.created_at, seated_table.version, viewer)
-        snapshot = json.loads(live.table_snapshot_text_if_cached(*key))
+        snapshot = json.loads(STATE.snapshot_text_if_cached(*key))
         assert snapshot["version"] == seated_table.version
         mine = [s["seat"] for s in snapshot["seats"] if s.get("cards")]
         seat = Seat.objects.filter(table=seated_table, user=viewer).first()
@@ -107,14 +120,12 @@ def test_the_wire_a_broadcast_carries_gives_each_viewer_its_own_text(
         assert services.table_tick(seated_table.pk, now=now)
     seated_table.refresh_from_db()
     stranger = User.objects.create_user("rail", password="x")
-    wire = live.table_wire_if_cached(seated_table.pk, seated_table.created_at, seated_table.version)
+    wire = STATE.wire_if_cached(seated_table.pk, seated_table.created_at, seated_table.version)
     delivered = msgpack.unpackb(msgpack.packb(wire, use_bin_type=True), raw=False)
     for viewer in [*players, stranger, None]:
         key = (seated_table.pk, seated_table.created_at, seated_table.version, viewer)
         text = live.snapshot_text_from_wire(delivered, viewer)
-        assert _without_clock(json.loads(text)) == _without_clock(
-            live.table_snapshot_if_cached(*key)
-        )
+        assert _without_clock(json.loads(text)) == _without_clock(_cached(*key))
         seats_with_cards = [s["seat"] for s in json.loads(text)["seats"] if s.get("cards")]
         mine = Seat.objects.filter(table=seated_table, user=viewer).first()
         assert seats_with_cards == ([mine.number] if viewer in players else [])
@@ -157,28 +168,23 @@ def test_a_move_after_another_process_s_broadcast_reads_no_chat_or_recent_hands(
         assert services.table_tick(seated_table.pk, now=now)
     seated_table.refresh_from_db()
     key = (seated_table.pk, seated_table.created_at, seated_table.version)
-    wire = live.table_wire_if_cached(*key)
-    with live._STATE_LOCK:
-        live._STATE_CACHE.clear()  # built "elsewhere": only the broadcast came here
-    live.remember_wire(*key, wire)
-
-    def no_query(table_id: int) -> None:
-        raise AssertionError("read back what the broadcast carried")
+    wire = STATE.wire_if_cached(*key)
+    STATE.forget()  # built "elsewhere": only the broadcast came here
+    STATE.heard(*key, wire)
 
     hand = Hand.objects.filter(table=seated_table).get()
     actor = Seat.objects.get(table=seated_table, number=hand.to_act).user
-    with monkeypatch.context() as patch:
-        patch.setattr(live, "_recent", no_query)
-        patch.setattr(live, "_chat", no_query)
+    with CaptureQueriesContext(connection) as queries:
         with django_capture_on_commit_callbacks(execute=True):
             services.table_act(
                 seated_table.pk, actor, hand.pk, seated_table.version, "call", now=now
             )
+    # Read back neither the chat nor the recent hands the broadcast carried.
+    assert _reads(queries, ChatMessage._meta.db_table) == []
+    assert _reads(queries, '"ended_at" IS NOT NULL') == []
     seated_table.refresh_from_db()
     for viewer in [*players, None]:
-        filed = live.table_snapshot_if_cached(
-            seated_table.pk, seated_table.created_at, seated_table.version, viewer
-        )
+        filed = _cached(seated_table.pk, seated_table.created_at, seated_table.version, viewer)
         assert filed is not None and filed["chat"][0]["text"] == "gl"
         assert _without_clock(filed) == _without_clock(_fresh(seated_table, viewer))
 
@@ -188,9 +194,6 @@ def test_a_move_that_ends_the_hand_puts_it_first_in_the_recent_hands_without_a_q
 ) -> None:
     """More hands than the snapshot recalls, each ended by a fold: the recent hands filed
     after the ending move are the database's, and the move read none of them."""
-
-    def no_query(table_id: int) -> None:
-        raise AssertionError("read back the recent hands")
 
     now = later(timing.NEXT_HAND_DELAY_SECONDS + 1)
     for _ in range(live.RECENT_HANDS + 2):
@@ -202,15 +205,17 @@ def test_a_move_that_ends_the_hand_puts_it_first_in_the_recent_hands_without_a_q
                 break
             seated_table.refresh_from_db()
             actor = Seat.objects.get(table=seated_table, number=hand.to_act).user
-            with monkeypatch.context() as patch, django_capture_on_commit_callbacks(execute=True):
-                patch.setattr(live, "_recent", no_query)
+            with (
+                CaptureQueriesContext(connection) as queries,
+                django_capture_on_commit_callbacks(execute=True),
+            ):
                 services.table_act(
                     seated_table.pk, actor, hand.pk, seated_table.version, "fold", now=now
                 )
+            # The recent hands (the hands ended) are not read back.
+            assert _reads(queries, '"ended_at" IS NOT NULL') == []
         seated_table.refresh_from_db()
-        filed = live.table_snapshot_if_cached(
-            seated_table.pk, seated_table.created_at, seated_table.version, None
-        )
+        filed = _cached(seated_table.pk, seated_table.created_at, seated_table.version, None)
         assert filed is not None and filed["recent_hands"][0]["id"] == hand.pk
         assert _without_clock(filed) == _without_clock(_fresh(seated_table, None))
         now = seated_table.next_hand_at

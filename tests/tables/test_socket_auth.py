@@ -4,7 +4,6 @@ opening a database connection per handshake."""
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 import pytest
@@ -18,43 +17,31 @@ from tables import consumers
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-READ_USER = consumers._session_user
 
-
-def scope_user(cookie: str | None, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, str]:
-    """The user the middleware hands the consumer for this session cookie, and the name of
-    the thread that read it."""
+def scope_user(cookie: str | None) -> Any:
+    """The user the middleware hands the consumer for this session cookie."""
     found: dict[str, Any] = {}
-
-    def spy(session: Any) -> Any:
-        found["thread"] = threading.current_thread().name
-        return READ_USER(session)
 
     async def inner(scope: Any, receive: Any, send: Any) -> None:
         found["user"] = await consumers.scope_user(scope)
 
-    monkeypatch.setattr(consumers, "_session_user", spy)
     headers = [(b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode())] if cookie else []
     app = SessionMiddlewareStack(consumers.SessionUserMiddleware(inner))
     async_to_sync(app)({"type": "websocket", "headers": headers}, None, None)
-    return found["user"], found["thread"]
+    return found["user"]
 
 
-def test_a_logged_in_session_gives_its_user_read_on_the_sockets_threads(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_a_logged_in_session_gives_its_user() -> None:
     user = User.objects.create_user("ana", password="pw-ana-123")
     client = Client()
     client.force_login(user)
-    found, read_on = scope_user(client.cookies[settings.SESSION_COOKIE_NAME].value, monkeypatch)
+    found = scope_user(client.cookies[settings.SESSION_COOKIE_NAME].value)
     assert found.is_authenticated and found.pk == user.pk
-    # Its own thread, not queued behind the accepted sockets' work on the others.
-    assert read_on.startswith("tables-db-handshake")
 
 
-def test_no_session_or_a_stale_one_is_anonymous(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert not scope_user(None, monkeypatch)[0].is_authenticated
-    assert not scope_user("not-a-session-key", monkeypatch)[0].is_authenticated
+def test_no_session_or_a_stale_one_is_anonymous() -> None:
+    assert not scope_user(None).is_authenticated
+    assert not scope_user("not-a-session-key").is_authenticated
     user = User.objects.create_user("bo", password="pw-bo-123")
     client = Client()
     client.force_login(user)
@@ -62,7 +49,7 @@ def test_no_session_or_a_stale_one_is_anonymous(monkeypatch: pytest.MonkeyPatch)
     # A password change ends the other sessions (Django's session hash check).
     user.set_password("pw-bo-456")
     user.save()
-    assert not scope_user(cookie, monkeypatch)[0].is_authenticated
+    assert not scope_user(cookie).is_authenticated
 
 
 def test_without_channels_session_middleware_it_refuses_to_guess() -> None:

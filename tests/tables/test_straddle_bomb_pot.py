@@ -12,12 +12,12 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from tables import engines, services
+from tables import services
 from tables.engine.records import AntePosted, BlindPosted
-from tables.live import table_snapshot
 from tables.models import Hand, Seat, SeatState, Table
 from tables.protocol import handle_frame
 from tables.replay import hand_replay_steps
+from tables.table_state import STATE, table_snapshot
 from tests.tables.conftest import deal, make_players
 
 pytestmark = pytest.mark.django_db
@@ -74,7 +74,7 @@ def test_the_player_left_of_the_big_blind_straddles_the_next_hand(director: User
     assert handle_frame(table.pk, dee, {"type": "straddle", "on": True}) == []
     assert table_snapshot(table, dee)["you"]["straddle_next"] is True
     deal(table)
-    engine = engines.engine_of(current(table))
+    engine = STATE.engine(current(table))
     posts = [(r.seat, r.amount, r.blind) for r in engine.records if isinstance(r, BlindPosted)]
     assert posts == [(2, 1, "small"), (3, 2, "big"), (4, 4, "straddle")]
     assert engine.to_act == 1
@@ -117,7 +117,7 @@ def test_the_button_straddle_lets_the_blinds_act_first(director: User) -> None:
     ann, *_ = seat_four(table)
     services.seat_straddle(table.pk, ann, True)
     deal(table)
-    engine = engines.engine_of(current(table))
+    engine = STATE.engine(current(table))
     assert engine.straddle == 1 and engine.to_act == 2
 
 
@@ -163,7 +163,7 @@ def test_when_every_player_votes_the_next_hand_is_a_bomb_pot(director: User) -> 
     assert forced["bomb_pot_next"] is True and forced["bomb_pot_votes"] == 0
     _finish(table)
     deal(table)
-    engine = engines.engine_of(current(table))
+    engine = STATE.engine(current(table))
     assert engine.bomb_pot and engine.street.value == "flop"
     assert [r.amount for r in engine.records if isinstance(r, AntePosted)] == [4, 4, 4, 4]
     assert not any(isinstance(r, BlindPosted) for r in engine.records)
@@ -193,7 +193,7 @@ def test_a_bomb_pot_comes_every_n_hands_and_when_the_host_calls_one(director: Us
     kinds = []
     for _ in range(3):
         deal(table)
-        kinds.append(engines.engine_of(current(table)).bomb_pot)
+        kinds.append(STATE.engine(current(table)).bomb_pot)
         _finish(table)
     assert kinds == [False, True, False]
     # The hand's page replays it as it was dealt.
@@ -204,7 +204,7 @@ def test_a_bomb_pot_comes_every_n_hands_and_when_the_host_calls_one(director: Us
     assert flop["kind"] == "street" and len(flop["view"]["hand"]["board"]) == 3
     services.bomb_pot_call(table.pk, director, True)
     deal(table)
-    assert engines.engine_of(current(table)).bomb_pot
+    assert STATE.engine(current(table)).bomb_pot
     assert not Table.objects.get(pk=table.pk).bomb_pot_next  # the call is used up
 
 

@@ -22,14 +22,14 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from tables import kept_rows, live, rows, services
+from tables import services
 from tables.engine import timebank
 from tables.engine.errors import RuleError
 from tables.engine.timebank import TimeBank, bank_left
 from tables.forms import TableCreateForm
 from tables.i18n import rule_message
-from tables.live import table_snapshot
 from tables.models import Hand, Seat, SeatState, Table
+from tables.table_state import STATE, table_snapshot
 from tests.tables.conftest import deal, later, make_players
 
 START, REFILL, CAP = 20, 5, 30
@@ -372,29 +372,17 @@ def test_a_bank_above_its_cap_is_refused_with_the_rule(director_client: Client) 
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="unlocked moves are PostgreSQL's")
-def test_a_move_in_the_bank_is_written_the_locked_way_and_one_in_time_is_not(
-    bank_table: Table, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    reads: list[bool] = []
-    real = rows.move_rows
-
-    def spy(table_id: int, *, lock: bool = True):  # type: ignore[no-untyped-def]
-        reads.append(lock)
-        return real(table_id, lock=lock)
-
-    monkeypatch.setattr(rows, "move_rows", spy)
-    monkeypatch.setattr(kept_rows, "rows_file", lambda *args: None)
+@pytest.mark.django_db(transaction=True)
+def test_a_move_in_the_bank_spends_it_and_one_in_time_does_not(bank_table: Table) -> None:
+    """Outside a transaction, as a socket's thread makes it: a move in the turn's own time
+    writes only its records, one into the bank writes the seat's bank too."""
     now = deal(bank_table)
     hand = current(bank_table)
     first = hand.to_act
     act(bank_table, hand, "call", now + timedelta(seconds=10))
-    assert reads == [False]  # in the turn's own time: only records, no transaction
     hand.refresh_from_db()
     second = hand.to_act
     act(bank_table, hand, "check", now + timedelta(seconds=10 + 30 + 3))
-    # Into the bank: the seat is written too, so the move is made again, locked.
-    assert reads == [False, False, True]
     assert bank_of(bank_table, first) == START * 1000
     assert bank_of(bank_table, second) == START * 1000 - 3_000
 
@@ -413,7 +401,7 @@ def test_on_the_loop_a_move_in_the_bank_is_handed_on_and_a_hand_end_refills(
 
     bank_table.refresh_from_db()
     deal(bank_table, bank_table.next_hand_at)
-    live.table_snapshot(bank_table, None)
+    STATE.snapshot(bank_table, None)
     hand = current(bank_table)
     # The hand's end on the loop writes the seats' refilled banks with it.
     assert on_loop(hand) is not None
@@ -427,8 +415,7 @@ def test_on_the_loop_a_move_in_the_bank_is_handed_on_and_a_hand_end_refills(
     Hand.objects.filter(pk=current(bank_table).pk).update(
         turn_started_at=began, deadline=began + timedelta(seconds=30 + START + REFILL)
     )
-    live.live_forget()
-    kept_rows.rows_forget()
+    STATE.forget()
     hand = current(bank_table)
     # Into the bank: the seat is written too, which the loop leaves to a thread.
     assert on_loop(hand) is None

@@ -19,9 +19,10 @@ from django.contrib.auth.models import User
 from django.db import connection
 from django.test import Client
 
-from tables import engines, services
+from tables import services
 from tables.models import Hand, Table
 from tables.selectors import table_chip_count
+from tables.table_state import STATE
 from tests.tables.conftest import make_players
 from tests.tables.servers import Player, free_port, server_env, start_daphne, stop
 
@@ -146,6 +147,6 @@ def test_players_on_two_daphnes_play_one_table(
                 for s in frame["seats"]
             ), f"{p.name} never saw their own cards"
     for hand in Hand.objects.filter(table=table):
-        engines.engine_of(hand)  # every hand replays from its records
+        STATE.engine(hand)  # every hand replays from its records
     counts = table_chip_count(table)
     assert counts["bought_in"] - counts["cashed_out"] == counts["seated"] == 300

@@ -155,7 +155,7 @@ def test_a_new_level_applies_from_the_next_hand(transactional_db: None) -> None:
         clock.clock_next(tournament.pk, by=None)
         table.refresh_from_db()
         assert table.big_blind == 15  # set for the next hand
-        from tables.engines import engine_of
+        from tables.table_state import engine_of
 
         assert engine_of(hand).config.big_blind == 10  # the hand in play keeps its level
 
@@ -250,8 +250,8 @@ def test_past_the_last_level_the_live_table_deals_doubled_blinds_at_the_next_han
 ) -> None:
     from django.utils import timezone
 
-    from tables.engines import engine_of
     from tables.services import table_tick
+    from tables.table_state import engine_of
 
     with override_settings(**FAST):
         tournament = _tournament(4, 6)
