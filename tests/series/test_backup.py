@@ -3,7 +3,9 @@
 Each site here is a real database in a subprocess, as ``manage.py backup`` and ``restore``
 run: a SQLite file in the test's folder (from the migrated template of
 ``tests.tables.servers``), or, when DATABASE_URL is PostgreSQL, a fresh database of its own
-on that server, dropped afterwards.
+on that server (from the migrated template of ``tests.series.sites``), dropped afterwards.
+What only needs making once (a site holding a row, a backup of it) is made once per run and
+copied: each ``manage.py`` started costs seconds of a shared core.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import fcntl
 import hashlib
 import json
 import os
+import shutil
 import sqlite3
 import subprocess
 from collections.abc import Iterator
@@ -24,11 +27,13 @@ import pytest
 from django.test import override_settings
 
 from series.services import backups
+from tests.series.sites import postgres_database_migrated
 from tests.tables.servers import (
     BASE_DIR,
     PYTHON,
     Player,
     free_port,
+    kill,
     manage,
     migrate,
     postgres_database_drop,
@@ -95,20 +100,49 @@ def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-@pytest.fixture
-def sqlite_site(tmp_path: Path) -> dict[str, str]:
-    """A migrated SQLite site holding one row of its own, to see whether a restore replaced
-    it."""
-    env = site_env(tmp_path, f"sqlite:///{tmp_path / 'site.sqlite3'}")
+def database_file(env: dict[str, str]) -> Path:
+    return Path(env["DATABASE_URL"].removeprefix("sqlite:///"))
+
+
+def player_names(database: Path) -> list[str]:
+    """The players' names in a SQLite site's file, read as the site reads them (its write
+    log too)."""
+    with closing(sqlite3.connect(database)) as db:
+        return sorted(name for (name,) in db.execute("SELECT name FROM series_player"))
+
+
+@pytest.fixture(scope="session")
+def zoe_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The database of a migrated SQLite site holding one row of its own, to see whether a
+    restore replaced it: made once, copied for each test."""
+    folder = tmp_path_factory.mktemp("zoe-site")
+    env = site_env(folder, f"sqlite:///{folder / 'site.sqlite3'}")
     migrate(env)
     manage(
         env, "shell", "-c", "from series.models import Player; Player.objects.create(name='Zoé')"
     )
+    # Everything in the one file (no write-ahead log beside it), so a copy is whole.
+    with closing(sqlite3.connect(database_file(env))) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return database_file(env)
+
+
+@pytest.fixture(scope="session")
+def zoe_backup(zoe_site: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``manage.py backup`` of that site, taken once: a restore only reads it. It is outside
+    every test's BACKUP_DIR, which so starts empty."""
+    folder = tmp_path_factory.mktemp("zoe-backup")
+    env = site_env(folder, f"sqlite:///{folder / 'site.sqlite3'}")
+    shutil.copyfile(zoe_site, database_file(env))
+    return backup_taken(env)
+
+
+@pytest.fixture
+def sqlite_site(zoe_site: Path, tmp_path: Path) -> dict[str, str]:
+    """A migrated SQLite site holding one row of its own: Zoé."""
+    env = site_env(tmp_path, f"sqlite:///{tmp_path / 'site.sqlite3'}")
+    shutil.copyfile(zoe_site, database_file(env))
     return env
-
-
-def database_file(env: dict[str, str]) -> Path:
-    return Path(env["DATABASE_URL"].removeprefix("sqlite:///"))
 
 
 # -- the round trip
@@ -122,11 +156,10 @@ def two_sites(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[
         migrate(source)
         yield source, site_env(tmp_path, f"sqlite:///{tmp_path / 'restored.sqlite3'}")
         return
-    made = [postgres_database_new(POSTGRES_URL, "backup_source")]
+    made = [postgres_database_migrated(POSTGRES_URL, "backup_source")]
     made.append(postgres_database_new(POSTGRES_URL, "backup_restored"))
     try:
         source = site_env(tmp_path, made[0][0])
-        migrate(source)
         yield source, site_env(tmp_path, made[1][0])
     finally:
         for _url, name in made:
@@ -171,7 +204,11 @@ def test_a_backup_taken_while_hands_are_played_restores_hands_that_replay(
     async def play_and_back_up() -> None:
         halt = asyncio.Event()
         tasks = [asyncio.create_task(p.run(halt)) for p in players]
-        await asyncio.sleep(4)  # the first hands are dealt and played
+        # The first hands are dealt and played: the players are acting in a third.
+        deadline = asyncio.get_running_loop().time() + 60
+        while len({move["hand"] for p in players for move in p.sent}) < 3:
+            assert asyncio.get_running_loop().time() < deadline, "no third hand was dealt"
+            await asyncio.sleep(0.05)
         taken.append(await asyncio.to_thread(backup_taken, env))
         await asyncio.sleep(1)
         halt.set()
@@ -181,7 +218,10 @@ def test_a_backup_taken_while_hands_are_played_restores_hands_that_replay(
     try:
         asyncio.run(play_and_back_up())
     finally:
-        stop(process)
+        # Its database is never read again (the restore reads the backup): ended as in a
+        # crash, not waited on through a shutdown (seconds, ten when a socket's last move is
+        # still being written).
+        kill(process)
     moves_sent = sum(len(p.sent) for p in players)
     assert moves_sent > 0, "nobody played"
 
@@ -199,8 +239,10 @@ def test_a_backup_taken_while_hands_are_played_restores_hands_that_replay(
 # -- refusals: each leaves the database as it was
 
 
-def test_restore_refuses_while_the_site_serves(sqlite_site: dict[str, str], tmp_path: Path) -> None:
-    backup = backup_taken(sqlite_site)
+def test_restore_refuses_while_the_site_serves(
+    sqlite_site: dict[str, str], zoe_backup: Path, tmp_path: Path
+) -> None:
+    backup = zoe_backup
     process = start_serve(sqlite_site, free_port(), log=tmp_path / "serve.log")
     try:
         refused = run_manage(sqlite_site, "restore", str(backup), "--yes")
@@ -254,16 +296,15 @@ def test_another_applications_database_is_refused(
     assert "is not a backup of this site's database" in refused_restore(sqlite_site, other)
 
 
-def test_a_damaged_backup_is_refused(sqlite_site: dict[str, str], tmp_path: Path) -> None:
-    backup = backup_taken(sqlite_site)
+def test_a_damaged_backup_is_refused(
+    sqlite_site: dict[str, str], zoe_backup: Path, tmp_path: Path
+) -> None:
     damaged = tmp_path / "damaged.sqlite3"
-    data = bytearray(backup.read_bytes())
+    data = bytearray(zoe_backup.read_bytes())
     # Past the header and the schema's first page: the tables are there, their pages are not.
     for offset in range(8192, len(data) - 4096, 4096):
         data[offset + 16 : offset + 400] = b"\xa5" * 384
     damaged.write_bytes(bytes(data))
-    for path in Path(sqlite_site["BACKUP_DIR"]).iterdir():
-        path.unlink()
     stderr = refused_restore(sqlite_site, damaged)
     assert "is damaged" in stderr or "is not a SQLite database" in stderr
 
@@ -284,9 +325,9 @@ def test_a_backup_of_newer_code_is_refused(sqlite_site: dict[str, str], tmp_path
 
 
 def test_restore_asks_first_and_no_changes_nothing(
-    sqlite_site: dict[str, str], tmp_path: Path
+    sqlite_site: dict[str, str], zoe_backup: Path
 ) -> None:
-    backup = backup_taken(sqlite_site)
+    backup = zoe_backup
     manage(
         sqlite_site,
         "shell",
@@ -304,17 +345,10 @@ def test_restore_asks_first_and_no_changes_nothing(
 
     result = run_manage(sqlite_site, "restore", str(backup), answer="yes\n")
     assert result.returncode == 0, result.stderr
-    names = manage(
-        sqlite_site,
-        "shell",
-        "-c",
-        "from series.models import Player; print(sorted(Player.objects.values_list('name', flat=True)))",
-    )
-    assert names.strip().splitlines()[-1] == "['Zoé']"  # Ann came after the backup
+    assert player_names(database_file(sqlite_site)) == ["Zoé"]  # Ann came after the backup
     kept = list(Path(sqlite_site["BACKUP_DIR"]).glob("before-restore-*.sqlite3"))
     assert len(kept) == 1
-    with closing(sqlite3.connect(kept[0])) as db:
-        assert {n for (n,) in db.execute("SELECT name FROM series_player")} == {"Zoé", "Ann"}
+    assert player_names(kept[0]) == ["Ann", "Zoé"]
 
 
 @needs_postgres
@@ -334,10 +368,9 @@ def test_backup_without_pg_dump_says_so(tmp_path: Path) -> None:
 def test_restore_refuses_while_another_client_is_connected(tmp_path: Path) -> None:
     import psycopg
 
-    url, name = postgres_database_new(POSTGRES_URL, "backup_busy")
+    url, name = postgres_database_migrated(POSTGRES_URL, "backup_busy")
     try:
         env = site_env(tmp_path, url)
-        migrate(env)
         backup = backup_taken(env)
         with psycopg.connect(url, application_name="another-daphne"):
             refused = run_manage(env, "restore", str(backup), "--yes")

@@ -18,7 +18,9 @@ from tests.tables.servers import manage, server_env
 OLD_SITE = Path(__file__).resolve().parent.parent / "data" / "site-at-091dc48.sqlite3.gz"
 
 READ = """
+import io
 import json
+from django.core.management import call_command
 from series.models import Event, Result, Transfer
 from series.services.settle import settle_up_lines
 from tables.table_state import engine_of
@@ -28,6 +30,8 @@ from tournaments.models import BlindLevel, Entry, Tournament
 hands = Hand.objects.filter(ended_at__isnull=False)
 replayed = sum(1 for hand in hands if engine_of(hand).is_complete)
 finished = Event.objects.filter(results__isnull=False).distinct().get()
+migrations = io.StringIO()
+call_command("showmigrations", stdout=migrations)
 print(json.dumps({
     "results": sorted(Result.objects.values_list("player__name", "place", "prize", "paid_in")),
     "transfers": Transfer.objects.count(),
@@ -44,6 +48,7 @@ print(json.dumps({
             content_type__model="blindlevel"
         ).values_list("codename", flat=True)
     ),
+    "showmigrations": migrations.getvalue(),
 }))
 """
 
@@ -73,4 +78,4 @@ def test_a_database_of_an_earlier_version_migrates_with_nothing_lost(tmp_path: P
         "view_blindlevel",
     ]
     # And the migrated site answers: the migrations are all applied.
-    assert "[ ]" not in manage(env, "showmigrations")
+    assert "[X]" in seen["showmigrations"] and "[ ]" not in seen["showmigrations"]
