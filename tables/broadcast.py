@@ -60,6 +60,18 @@ def _send(table_id: int, message: dict[str, Any]) -> None:
             return
         loop = _sending_loop(layer)
         if loop is None:
+            if (
+                isinstance(layer, InMemoryChannelLayer)
+                and _socket_loop is not None
+                and not _socket_loop.is_closed()
+            ):
+                # The sockets' loop has stopped and is not closed: the server is shutting
+                # down. Every socket this layer could reach was on that loop, so there is
+                # nobody to tell; and asgiref would hand the send to that loop (the one the
+                # calling thread was started from) and wait for it for ever, holding
+                # whatever the caller holds (the SQLite writer's lock): the process would
+                # never exit.
+                return
             # No socket served in this process yet (a management command, a test): no
             # loop to hand it to, so wait for this one send.
             async_to_sync(layer.group_send)(group, message)

@@ -154,8 +154,8 @@ def test_the_payload_carries_what_the_screens_show_not_the_structure(
             position=1000 + n,
             kind=LevelKind.LEVEL,
             minutes=20,
-            small_blind=400 << n,
-            big_blind=800 << n,
+            small_blind=400 + 400 * n,
+            big_blind=800 + 800 * n,
         )
         for n in range(40)
     )
