@@ -8,9 +8,10 @@ snapshot built that way must equal the one built from a fresh read.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
+from channels.layers import InMemoryChannelLayer
 from django.contrib.auth.models import User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -131,18 +132,32 @@ def test_the_wire_a_broadcast_carries_gives_each_viewer_its_own_text(
         assert seats_with_cards == ([mine.number] if viewer in players else [])
 
 
+class RecordingLayer(InMemoryChannelLayer):
+    """A channel layer that keeps what the tables send to their groups."""
+
+    sent: ClassVar[list[dict[str, Any]]] = []
+
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        self.sent.append(message)
+
+
 def test_a_change_carries_the_wire_only_on_a_layer_shared_between_processes(
-    seated_table: Table, players: list[User], django_capture_on_commit_callbacks, monkeypatch
+    seated_table: Table,
+    players: list[User],
+    django_capture_on_commit_callbacks,
+    monkeypatch,
+    settings,
 ) -> None:
-    from channels.layers import InMemoryChannelLayer, channel_layers
+    from channels.layers import channel_layers
 
     from tables import broadcast
 
     assert broadcast.carries_state() == (
         not isinstance(channel_layers["default"], InMemoryChannelLayer)
     )
-    sent: list[dict] = []
-    monkeypatch.setattr(broadcast, "_send", lambda table_id, message: sent.append(message))
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": f"{__name__}.RecordingLayer"}}
+    sent = RecordingLayer.sent
+    sent.clear()
     monkeypatch.setattr(broadcast, "carries_state", lambda: False)
     with django_capture_on_commit_callbacks(execute=True):
         services.chat_post(seated_table.pk, players[0], "in memory")

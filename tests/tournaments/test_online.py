@@ -842,24 +842,20 @@ def test_the_table_shows_a_hands_end_before_the_tournament_deals_with_it(
         events.append(("news", version))
         send(table_id, version, wire)
 
-    def heard(table_id: int, **kwargs: Any) -> None:
+    def heard(table_id: int, hand_number: int, **kwargs: Any) -> None:
         events.append(("hand_ended", LiveTable.objects.get(pk=table_id).version))
 
     monkeypatch.setattr(broadcast, "table_changed", recorded)
-    # Heard alone: the tournament's own receiver would release the table (a new version).
-    hand_ended.disconnect(online._hand_ended)
-    hand_ended.connect(heard)
-    try:
-        with override_settings(**FAST):
-            tournament = _tournament(3, 6)
-            (table,) = _live(tournament).values()
-            assert table_tick(table.pk, timezone.now())
-            for _ in range(200):
-                if any(kind == "hand_ended" for kind, _ in events):
-                    break
-                bot_move(table.pk) or table_tick(table.pk, timezone.now())
-    finally:
-        hand_ended.disconnect(heard)
-        hand_ended.connect(online._hand_ended)
+    # The tournament hears the hand's end here, and only records it: its own work would
+    # release the table (a new version).
+    monkeypatch.setattr(online, "online_hand_ended", heard)
+    with override_settings(**FAST):
+        tournament = _tournament(3, 6)
+        (table,) = _live(tournament).values()
+        assert table_tick(table.pk, timezone.now())
+        for _ in range(200):
+            if any(kind == "hand_ended" for kind, _ in events):
+                break
+            bot_move(table.pk) or table_tick(table.pk, timezone.now())
     ended = next(k for k, (kind, _) in enumerate(events) if kind == "hand_ended")
     assert ("news", events[ended][1]) in events[:ended]
