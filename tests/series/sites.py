@@ -10,31 +10,14 @@ the migrations, so the suite's workers, and the next runs, build it once between
 from __future__ import annotations
 
 import fcntl
-import hashlib
-import sys
 import tempfile
 import uuid
-from importlib import metadata
 from pathlib import Path
 from urllib.parse import urlparse, urlunparse
 
 import psycopg
 
-from tests.tables.servers import BASE_DIR, manage, server_env
-
-
-def migrations_key() -> str:
-    """Changes whenever a migration, Python or Django does: what the migrated schema and rows
-    depend on."""
-    key = hashlib.sha256(sys.version.encode())
-    for path in sorted(BASE_DIR.glob("*/migrations/*.py")):
-        key.update(str(path.relative_to(BASE_DIR)).encode() + path.read_bytes())
-    for name in ("django", "django-celery-beat", "django-celery-results"):
-        try:
-            key.update(metadata.version(name).encode())
-        except metadata.PackageNotFoundError:
-            pass
-    return key.hexdigest()[:16]
+from tests.tables.servers import manage, migrations_key, server_env
 
 
 def database_url(url: str, name: str) -> str:

@@ -76,7 +76,9 @@ def migrate(env: dict[str, str]) -> None:
     shutil.copyfile(_migrated_sqlite(env), Path(url.removeprefix("sqlite:///")))
 
 
-def _migrated_sqlite(env: dict[str, str]) -> Path:
+def migrations_key() -> str:
+    """Changes whenever a migration, Python or Django does: what the migrated schema and rows
+    depend on."""
     key = hashlib.sha256(sys.version.encode())
     for path in sorted(BASE_DIR.glob("*/migrations/*.py")):
         key.update(str(path.relative_to(BASE_DIR)).encode() + path.read_bytes())
@@ -85,7 +87,11 @@ def _migrated_sqlite(env: dict[str, str]) -> Path:
             key.update(metadata.version(name).encode())
         except metadata.PackageNotFoundError:
             pass
-    template = Path(tempfile.gettempdir()) / f"poker-migrated-{key.hexdigest()[:20]}.sqlite3"
+    return key.hexdigest()[:16]
+
+
+def _migrated_sqlite(env: dict[str, str]) -> Path:
+    template = Path(tempfile.gettempdir()) / f"poker-migrated-{migrations_key()}.sqlite3"
     # The suite's workers build it once between them: the first to come builds, the others wait.
     with open(template.with_suffix(".lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
