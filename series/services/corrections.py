@@ -21,7 +21,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from core.names import name_key
+from core.names import NameOrder, name_key
 from series.models import Event, Player, Result, ResultChange
 from series.services.settle import settle_up_refresh
 from series.services.standings import standings_schedule
@@ -61,8 +61,13 @@ class Row:
 
 
 def result_rows(event: Event) -> list[dict[str, Any]]:
-    """The event's results as the log stores them: plain dicts, best place first."""
-    results = Result.objects.filter(event=event).select_related("player").order_by("place")
+    """The event's results as the log stores them: plain dicts, best place first, tied
+    places in the results table's order."""
+    results = (
+        Result.objects.filter(event=event)
+        .select_related("player")
+        .order_by("place", NameOrder("player__name"), "pk")
+    )
     return [
         _logged(result.player, {name: getattr(result, name) for name in CORRECTABLE})
         for result in results
