@@ -1194,6 +1194,8 @@ class Hand:
 
     def can_declare_all_in(self, seat: int) -> bool:
         """Whether `declare_all_in(seat)` would be accepted."""
+        if not self._config.all_in_on_timeout:
+            return False  # the usual table: no exception made and caught per time-out
         try:
             self._check_declare_all_in(seat)
         except RuleError:
