@@ -3,38 +3,65 @@
     python tests/engine/fuzz_hands.py --hands 100000 [--seed 1] [--check-every 10]
 
 Each hand has random stakes, seats (2-10), stacks, antes and caps and is played with random
-legal moves. Checked for every hand: chips are conserved after every move, every offered
-action is accepted, the hand ends, views never show another player's unshown cards; for
-every `--check-every`-th hand also: a sample of illegal moves raises RuleError and changes
-nothing, and `Hand.from_records` (also through JSON) rebuilds an identical hand. Prints one
-summary line and exits non-zero on any failure.
+legal moves. Every other hand also plays the home-game options (RULES.md, "Home-game
+options"): a straddle or a Mississippi straddle, a bomb pot, a vote on running the board
+twice (answered yes, no or by silence), and cards shown after the hand. Checked for every
+hand: chips are conserved after every move, every offered action is accepted, the hand ends;
+for every `--check-every`-th hand also: a sample of illegal moves (and of illegal votes and
+shows) raises RuleError and changes nothing, no view and no viewer's PHH copy holds a card
+that viewer may not see, and `Hand.from_records` (also through JSON) rebuilds an identical
+hand. Prints one summary line and exits non-zero on any failure.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import re
 import sys
 import time
 import traceback
+from collections import Counter
 from pathlib import Path
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tables.engine.config import AnteKind, Config, Game, Structure
+from tables.engine.cards import card_str
+from tables.engine.config import AnteKind, Config, Game, Straddle, Structure
 from tables.engine.errors import RuleError
-from tables.engine.records import SeatSpec, record_from_json, record_to_json
-from tables.engine.state import Action, Hand, LegalActions
+from tables.engine.phh import hand_to_phh_for
+from tables.engine.records import (
+    CardsShown,
+    RunTwiceOffered,
+    SeatSpec,
+    Shown,
+    record_from_json,
+    record_to_json,
+)
+from tables.engine.state import Action, Hand, LegalActions, straddle_seat
 
 COMBOS = [(g, s) for g in Game for s in Structure]
 
+# How often each home-game option was played, for the summary line.
+PLAYED: Counter[str] = Counter()
 
-def random_config(rng: random.Random, game: Game, structure: Structure) -> Config:
+
+def random_config(
+    rng: random.Random, game: Game, structure: Structure, *, home: bool = False
+) -> Config:
+    """A random table; with `home`, the home-game options too (a straddle in pot-limit and
+    no-limit only, a bomb pot ante, running it twice)."""
     unit = rng.choice((1, 1, 1, 5))
     bb = unit * rng.choice((2, 2, 4, 10, 20))
     ante_kind = rng.choice((AnteKind.NONE, AnteKind.NONE, AnteKind.EACH, AnteKind.BIG_BLIND))
     ante = 0 if ante_kind is AnteKind.NONE else rng.choice((1, bb // 2, bb))
+    options: dict[str, object] = {}
+    if home:
+        if structure is not Structure.LIMIT:
+            options["straddle"] = rng.choice((Straddle.UNDER_THE_GUN, Straddle.BUTTON))
+        options["bomb_pot_ante"] = bb * rng.choice((0, 1, 2))
+        options["run_it_twice"] = rng.random() < 0.7
     return Config(
         game,
         structure,
@@ -45,6 +72,7 @@ def random_config(rng: random.Random, game: Game, structure: Structure) -> Confi
         raise_cap=rng.choice((4, 5, None)),
         uncapped_heads_up=rng.random() < 0.3,
         all_in_on_timeout=rng.random() < 0.1,
+        **options,  # type: ignore[arg-type]
     )
 
 
@@ -63,7 +91,17 @@ def random_hand(rng: random.Random, config: Config) -> Hand:
     button = rng.choice(seat_numbers) if rng.random() < 0.95 else rng.randint(0, 11)
     # A tournament's dead small blind (seating.deal_in decides when), three players or more.
     dead_small_blind = n > 2 and rng.random() < 0.1
-    return Hand.start(config, seats, button, deck, dead_small_blind=dead_small_blind)
+    if config.bomb_pot_ante and rng.random() < 0.3:
+        try:
+            return Hand.start(config, seats, button, deck, bomb_pot=True)
+        except RuleError:
+            pass  # a bomb pot this table cannot deal (someone posting to come in): a usual hand
+    straddle = None
+    if config.straddle is not Straddle.NONE and rng.random() < 0.6:
+        straddle = straddle_seat(config, seats, button, dead_small_blind=dead_small_blind)
+    return Hand.start(
+        config, seats, button, deck, dead_small_blind=dead_small_blind, straddle=straddle
+    )
 
 
 def random_move(
@@ -116,19 +154,92 @@ def illegal_moves(
     return moves
 
 
+def _card_texts(value: object) -> set[str]:
+    """Every card written in a view or a PHH text ("Ah", or "AhKd..." runs of them)."""
+    found: set[str] = set()
+    for token in CARD_RUN.findall(repr(value)):
+        found.update(token[i : i + 2] for i in range(0, len(token), 2))
+    return found
+
+
+CARD_RUN = re.compile(r"(?<![A-Za-z0-9?])((?:[2-9TJQKA][cdhs])+)(?![A-Za-z0-9])")
+
+
 def check_no_leak(hand: Hand) -> None:
+    """No view and no viewer's PHH copy holds a card that viewer may not see: only the
+    board (both runs), the viewer's own cards, hands turned up at the showdown and cards
+    shown after the hand (RULES.md, Home-game options: "no other card of a folded or mucked
+    hand is ever revealed")."""
     shown: set[int] = set()
+    public: set[int] = set(hand.board)
+    for board in hand.boards:
+        public.update(board)
     for record in hand.records:
-        if type(record).__name__ == "Shown":
-            shown.add(record.seat)  # type: ignore[union-attr]
+        if isinstance(record, Shown):
+            shown.add(record.seat)
+            public.update(record.cards)
+        elif isinstance(record, CardsShown):
+            public.update(record.cards)
     for viewer in (None, *hand.seats):
         view = hand.view(viewer)
         for s in view["seats"]:
             if s["cards"] is not None and s["seat"] != viewer and s["seat"] not in shown:
                 raise AssertionError(f"view for {viewer} shows seat {s['seat']}'s cards")
-        text = repr(view)
-        if "deck" in text:
+        if "deck" in repr(view):
             raise AssertionError("a view mentions the deck")
+        seen = public | (set(hand.hole_cards(viewer)) if viewer is not None else set())
+        allowed = {card_str(c) for c in seen}
+        extra = _card_texts(view) - allowed
+        if extra:
+            raise AssertionError(f"view for {viewer} holds {sorted(extra)}")
+        extra = _card_texts(hand_to_phh_for(hand, viewer)) - allowed
+        if extra:
+            raise AssertionError(f"PHH copy for {viewer} holds {sorted(extra)}")
+
+
+def vote(rng: random.Random, hand: Hand, deep: bool) -> None:
+    """Answer the open vote on running it twice: a waiting player agrees, or says no, or
+    lets the time pass (silence is no). Deep: a seat not asked is refused first."""
+    open_vote = hand.run_twice_vote
+    assert open_vote is not None
+    if deep:
+        outsiders = [s for s in hand.seats if s not in open_vote.waiting]
+        for seat in outsiders[:2]:
+            before = _state_key(hand)
+            try:
+                hand.vote_run_twice(seat, True)
+            except RuleError:
+                pass
+            else:
+                raise AssertionError(f"a vote from seat {seat}, not waiting, was accepted")
+            if _state_key(hand) != before:
+                raise AssertionError("a refused vote changed the hand")
+    seat = rng.choice(open_vote.waiting)
+    r = rng.random()
+    hand.vote_run_twice(seat, r < 0.8, silent=r > 0.95)
+
+
+def show_after(rng: random.Random, hand: Hand, deep: bool) -> None:
+    """Some players show some of their cards once the hand is over. Deep: a card not held
+    and a card already shown are refused first."""
+    for seat in hand.seats:
+        if rng.random() > 0.3:
+            continue
+        held = hand.hole_cards(seat)
+        if deep:
+            stranger = next(c for c in range(52) if c not in held)
+            before = _state_key(hand)
+            if hand.can_show(seat, [stranger]):
+                raise AssertionError(f"seat {seat} may show {card_str(stranger)}, not held")
+            try:
+                hand.show(seat, [stranger])
+            except RuleError:
+                pass
+            if _state_key(hand) != before:
+                raise AssertionError("a refused show changed the hand")
+        cards = [c for c in held if hand.can_show(seat, [c])]
+        if cards:
+            hand.show(seat, rng.sample(cards, rng.randint(1, len(cards))))
 
 
 def play_one(rng: random.Random, config: Config, deep: bool) -> int:
@@ -138,6 +249,10 @@ def play_one(rng: random.Random, config: Config, deep: bool) -> int:
     moves = 0
     while not hand.is_complete:
         legal = hand.legal_actions()
+        if legal.seat is None and hand.run_twice_vote is not None:
+            vote(rng, hand, deep)
+            moves += 1
+            continue
         assert legal.seat is not None, "an unfinished hand has nobody to act"
         if deep:
             for seat, action, amount in illegal_moves(rng, hand, legal):
@@ -171,6 +286,12 @@ def play_one(rng: random.Random, config: Config, deep: bool) -> int:
     assert final is not None
     if sum(final.values()) != total:
         raise AssertionError("final stacks do not add up")
+    show_after(rng, hand, deep)
+    PLAYED["straddles"] += hand.straddle is not None
+    PLAYED["bomb_pots"] += hand.bomb_pot
+    PLAYED["run_twice_votes"] += any(isinstance(r, RunTwiceOffered) for r in hand.records)
+    PLAYED["run_twice"] += len(hand.boards) == 2
+    PLAYED["shown_after"] += any(isinstance(r, CardsShown) for r in hand.records)
     if deep:
         check_no_leak(hand)
         records = hand.records
@@ -204,7 +325,7 @@ def main(argv: list[str] | None = None) -> int:
             )
         game, structure = COMBOS[k % len(COMBOS)]
         try:
-            config = random_config(rng, game, structure)
+            config = random_config(rng, game, structure, home=k % 2 == 1)
             moves += play_one(rng, config, k % args.check_every == 0)
         except Exception:
             failures += 1
@@ -216,6 +337,7 @@ def main(argv: list[str] | None = None) -> int:
         f"hands={args.hands} actions={moves} hands/s={args.hands / elapsed:.0f}"
         f" failures={failures} seconds={elapsed:.1f}"
     )
+    print(" ".join(f"{name}={PLAYED[name]}" for name in sorted(PLAYED)))
     return 1 if failures else 0
 
 
