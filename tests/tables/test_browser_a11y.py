@@ -5,7 +5,7 @@ live regions as a screen reader would: "your turn" (assertive), their cards read
 H, a move made with a key, and what the bots did (polite). The felt's accessibility tree
 names the cards in words. axe-core finds no serious or critical violation on the table, the
 cash-table lobby, a tournament's lobby, the director's console and the TV clock.
-Screenshots of the keyboard help land in /work/shots/a11y and test-artifacts/.
+Screenshots of the keyboard help land in test-artifacts/a11y/ and test-artifacts/.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from tournaments.models import Entry, Tournament, TournamentTable
 
 pytestmark = needs_chromium
 
-SHOTS = Path("/work/shots/a11y")
+SHOTS = ARTIFACTS / "a11y"
 CARD = re.compile(r"(Ace|King|Queen|Jack|10|[2-9]) of (spades|hearts|diamonds|clubs)")
 # A bot's move as the log words it (the player's own are "You call 2", "You check").
 BOT_MOVE = re.compile(

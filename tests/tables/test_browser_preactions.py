@@ -3,14 +3,12 @@ their turn, chosen with a thumb, the choice lit, and the word when it is dropped
 
 The page is painted from the snapshot embedded in it (pytest-django's live_server speaks no
 WebSocket); a stand-in socket keeps the frames the page sends, and passes it the frames the
-server would (the new snapshot, a notice). Screenshots land in /work/shots/pre-actions and
-test-artifacts/.
+server would (the new snapshot, a notice). Screenshots land in test-artifacts/pre-actions/ and test-artifacts/.
 """
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
@@ -27,7 +25,7 @@ from tests.tables.conftest import deal, make_players
 
 pytestmark = needs_chromium
 
-SHOTS = Path("/work/shots/pre-actions")
+SHOTS = ARTIFACTS / "pre-actions"
 
 # The page's socket, standing in for the server's: frames sent are kept in window.sent, and
 # window.serverSays(frame) delivers a frame as the server would.

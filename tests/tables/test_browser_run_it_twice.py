@@ -4,13 +4,12 @@ replay shows the two boards too.
 
 The page is painted from the snapshot embedded in it (pytest-django's live_server speaks no
 WebSocket); a stand-in socket keeps the frames the page sends and passes it the snapshots
-the server would. Screenshots land in /work/shots/run-twice and test-artifacts/.
+the server would. Screenshots land in test-artifacts/run-twice/ and test-artifacts/.
 """
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
@@ -29,7 +28,7 @@ from tests.tables.test_browser_preactions import FAKE_SOCKET
 
 pytestmark = needs_chromium
 
-SHOTS = Path("/work/shots/run-twice")
+SHOTS = ARTIFACTS / "run-twice"
 
 
 @pytest.fixture

@@ -4,13 +4,12 @@ two of their cards with a thumb and shows them; the table sees them on that seat
 
 The page is painted from the snapshot embedded in it (pytest-django's live_server speaks no
 WebSocket); a stand-in socket keeps the frames the page sends, and passes it the snapshot
-the server would. Screenshots land in /work/shots/show-cards and test-artifacts/.
+the server would. Screenshots land in test-artifacts/show-cards/ and test-artifacts/.
 """
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
@@ -29,7 +28,7 @@ from tests.tables.test_browser_preactions import FAKE_SOCKET
 
 pytestmark = needs_chromium
 
-SHOTS = Path("/work/shots/show-cards")
+SHOTS = ARTIFACTS / "show-cards"
 
 
 @pytest.fixture

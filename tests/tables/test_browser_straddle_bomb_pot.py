@@ -4,13 +4,12 @@ on the felt.
 
 The page is painted from the snapshot embedded in it (pytest-django's live_server speaks no
 WebSocket); a stand-in socket keeps the frames the page sends and passes it the snapshots
-the server would send. Screenshots land in /work/shots/forced-bets and test-artifacts/.
+the server would send. Screenshots land in test-artifacts/forced-bets/ and test-artifacts/.
 """
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
@@ -27,7 +26,7 @@ from tests.tables.test_browser_preactions import FAKE_SOCKET
 
 pytestmark = needs_chromium
 
-SHOTS = Path("/work/shots/forced-bets")
+SHOTS = ARTIFACTS / "forced-bets"
 
 
 @pytest.fixture

@@ -7,14 +7,13 @@ when their turn's time runs out".
 
 The page is painted from the snapshot embedded in it (pytest-django's live_server speaks no
 WebSocket; a stand-in socket keeps the page from reconnecting). Screenshots land in
-/work/shots/time-bank and test-artifacts/.
+test-artifacts/time-bank/ and test-artifacts/.
 """
 
 from __future__ import annotations
 
 import re
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
@@ -31,7 +30,7 @@ from tests.tables.conftest import deal, make_players
 
 pytestmark = needs_chromium
 
-SHOTS = Path("/work/shots/time-bank")
+SHOTS = ARTIFACTS / "time-bank"
 
 # The page's socket, standing in for the server's: it opens and says nothing more.
 QUIET_SOCKET = """
