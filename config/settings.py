@@ -9,7 +9,8 @@ distributed mode with ``DEBUG`` off (the default) the settings refuse to load wi
 
 Variables: DEBUG, SECRET_KEY, ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS, DATABASE_URL, REDIS_URL,
 TIME_ZONE, SECURE_SSL_REDIRECT, SECURE_HSTS_SECONDS, SECURE_PROXY_SSL_HEADER, LOG_LEVEL,
-BACKUP_DIR, BACKUP_KEEP, BACKUP_DAILY.
+BACKUP_DIR, BACKUP_KEEP, BACKUP_DAILY, SITE_URL, EMAIL_HOST (and EMAIL_PORT,
+EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS, EMAIL_USE_SSL, DEFAULT_FROM_EMAIL), MAIL_DIR.
 """
 
 import os
@@ -256,6 +257,39 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     },
 }
 WORKER_SILENT_AFTER_SECONDS = env_int("WORKER_SILENT_AFTER_SECONDS", 30)
+# E-mail notices (series.services.notices): beat looks for due messages every minute and
+# sends them, each once. Without EMAIL_HOST the site needs no mail server: every message is
+# written to MAIL_DIR (var/mail/), one .eml file each, which any mail program opens. With
+# EMAIL_HOST, Django's SMTP backend (port 587 with STARTTLS unless told otherwise).
+CELERY_BEAT_SCHEDULE["series-notices"] = {
+    "task": "series.tasks.notices_run",
+    "schedule": 60.0,
+    "options": {"expires": 60.0},
+}
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "").strip()
+if EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_PORT = env_int("EMAIL_PORT", 587)
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", not EMAIL_USE_SSL)
+    EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 30)
+else:
+    EMAIL_BACKEND = "series.mail.EmlFileBackend"
+MAIL_DIR = Path(os.environ.get("MAIL_DIR", "").strip() or VAR_DIR / "mail")
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "").strip() or (
+    "Home Game Omaha <noreply@localhost>"
+)
+# The site's address as friends type it, for the links in e-mails (no request to ask).
+SITE_URL = os.environ.get("SITE_URL", "").strip().rstrip("/")
+if not SITE_URL:
+    if EMAIL_HOST:
+        raise ImproperlyConfigured(
+            "SITE_URL must be set when EMAIL_HOST is: the links in the e-mails use it "
+            "(e.g. SITE_URL=https://poker.example.org)."
+        )
+    SITE_URL = "http://localhost:8000"
 # Backups (`manage.py backup`, series.services.backups): where they go and how many of the
 # newest are kept. The daily one is taken by beat, on by default only in embedded mode (a
 # distributed site's database is usually backed up by its server's own tools). A SQLite

@@ -4,7 +4,7 @@ from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
 from django.views.i18n import JavaScriptCatalog
 
-from series import views, views_health
+from series import views, views_health, views_pwa
 from series.forms import LoginForm
 
 urlpatterns = [
@@ -28,6 +28,9 @@ urlpatterns = [
     ),
     path("director/", views.director_dashboard, name="director_dashboard"),
     path("health/", views_health.health, name="health"),
+    # The installable site: at the root, the service worker's scope is the whole site.
+    path("manifest.webmanifest", views_pwa.manifest, name="manifest"),
+    path("sw.js", views_pwa.service_worker, name="service_worker"),
     path("series/", include("series.urls_series")),
     path("tables/", include("tables.urls")),
     path("tournaments/", include("tournaments.urls")),

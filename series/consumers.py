@@ -10,7 +10,7 @@ from typing import Any
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from tables.consumers import scope_user
+from core.sockets import scope_user
 
 HEALTH_GROUP = "health"
 

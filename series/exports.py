@@ -14,7 +14,7 @@ from typing import Any
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from icalendar import Calendar
+from icalendar import Alarm, Calendar
 from icalendar import Event as CalendarEvent
 
 from core import csv_safe
@@ -28,6 +28,10 @@ from tables.selectors import hand_phh_for, hands_played_by
 # tournament lasts (its structure belongs to the tournaments), and a home game's evening is
 # about this long.
 EVENT_LENGTH = timedelta(hours=4)
+# Every event rings on the phone an hour before it starts (a VALARM). The e-mail reminder
+# comes three hours before, when there is time to plan the evening; the alarm is the "time
+# to leave" nudge, and one at the same moment as the e-mail would only repeat it.
+ALARM_BEFORE = timedelta(hours=1)
 PRODID = "-//Home Game Omaha//Series calendar//EN"
 UID_DOMAIN = "home-game-omaha"
 
@@ -75,6 +79,14 @@ def _description(event: Event, url: str) -> str:
     return "\n".join(lines)
 
 
+def _alarm(event: Event) -> Alarm:
+    alarm = Alarm()
+    alarm.add("action", "DISPLAY")
+    alarm.add("trigger", -ALARM_BEFORE)
+    alarm.add("description", _("%(event)s starts in one hour.") % {"event": event.name})
+    return alarm
+
+
 def events_ical(name: str, events: Iterable[Event], url_of: Callable[[Event], str]) -> bytes:
     """An iCalendar (RFC 5545) file of ``events``, written by the ``icalendar`` library.
 
@@ -100,6 +112,7 @@ def events_ical(name: str, events: Iterable[Event], url_of: Callable[[Event], st
         item.add("description", _description(event, url))
         item.add("url", url)
         item.add("status", "CONFIRMED")
+        item.add_component(_alarm(event))
         calendar.add_component(item)
     return calendar.to_ical()
 

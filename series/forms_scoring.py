@@ -80,3 +80,11 @@ class ScoringForm(forms.ModelForm):
         # it here too showed two errors: a refused text is left out of the instance, so the
         # model then read the stored formula ("the formula is empty").
         return data
+
+
+class StandingsShareForm(forms.ModelForm):
+    """Whether the season's leaderboard may be shown on another site (its embed page)."""
+
+    class Meta:
+        model = Season
+        fields = ["standings_public"]

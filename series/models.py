@@ -8,8 +8,10 @@ running it twice, or twice at once, gives the same table.
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from core import amounts
@@ -53,6 +55,11 @@ class Season(models.Model):
         default=0,
         validators=[amounts.money_max()],
         help_text=_("Taken from each entry's fee for the final event or a trophy."),
+    )
+    standings_public = models.BooleanField(
+        _("public standings"),
+        default=False,
+        help_text=_("Anyone with the link may show the leaderboard on another site, in a frame."),
     )
 
     class Meta:
@@ -123,6 +130,52 @@ class Event(models.Model):
         _("points only (freeroll)"), default=False, help_text=_("No buy-in: points, no prizes.")
     )
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    # Who is coming (``Rsvp``, ``series.services.rsvp``): the host's numbers.
+    capacity = models.PositiveSmallIntegerField(
+        _("seats"),
+        null=True,
+        blank=True,
+        help_text=_("How many people fit, guests included. Empty: no limit."),
+    )
+    waiting_list_size = models.PositiveSmallIntegerField(
+        _("waiting list"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "How many people may wait once the seats are taken, guests included. "
+            "Empty: no limit; 0: no waiting list."
+        ),
+    )
+    rsvp_minimum = models.PositiveSmallIntegerField(
+        _("fewest people to play"),
+        null=True,
+        blank=True,
+        help_text=_("The host is told when fewer are going, guests included. Empty: no minimum."),
+    )
+    rsvp_minimum_hours = models.PositiveSmallIntegerField(
+        _("minimum checked (hours before)"),
+        default=24,
+        help_text=_("How many hours before the start the minimum is checked."),
+    )
+    late_drop_hours = models.PositiveSmallIntegerField(
+        _("late drop (hours before)"),
+        default=24,
+        help_text=_(
+            "Someone going who drops this many hours before the start or later is flagged."
+        ),
+    )
+    # Announcing the event (``series.services.notices``): invitations are e-mailed once
+    # ``published_at`` has passed, and ``invitations_queued_at`` records that they were
+    # queued, so they go out once. Events older than the notices were marked queued by the
+    # migration: nobody is invited to them after the fact.
+    published_at = models.DateTimeField(
+        _("published at"),
+        null=True,
+        blank=True,
+        default=timezone.now,
+        help_text=_("Invitations are e-mailed once this time has passed. Empty: a draft."),
+    )
+    invitations_queued_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["starts_at"]
@@ -457,3 +510,207 @@ class WorkerHeartbeat(models.Model):
     def __str__(self) -> str:
         seen = f"{self.seen_at:%Y-%m-%d %H:%M:%S}" if self.seen_at else "never"
         return f"{self.hostname or 'no worker'} at {seen}"
+
+
+# Who is coming to an event (``series.services.rsvp``) ------------------------------------
+
+# A player may bring up to this many guests (+1 ... +3).
+GUESTS_MAX = 3
+# The guests' names, comma-separated, for the director.
+GUEST_NAMES_MAX = 200
+
+
+class RsvpAnswer(models.TextChoices):
+    GOING = "going", _("Going")
+    MAYBE = "maybe", _("Maybe")
+    NO = "no", _("Not going")
+
+
+class Rsvp(models.Model):
+    """A player's answer to "are you coming?" for one event, with the guests they bring.
+
+    A Going answer takes ``seats`` (the player and their guests) in the order of
+    ``answered_at``; one that does not fit the event's ``capacity`` waits (``waiting``)
+    and is moved up by ``series.services.rsvp`` when seats free up (``promoted_at``).
+    """
+
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="rsvps", verbose_name=_("event")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="rsvps", verbose_name=_("player")
+    )
+    answer = models.CharField(_("answer"), max_length=10, choices=RsvpAnswer.choices)
+    guests = models.PositiveSmallIntegerField(
+        _("guests"),
+        default=0,
+        validators=[MaxValueValidator(GUESTS_MAX)],
+        help_text=_("People the player brings, each taking a seat."),
+    )
+    guest_names = models.CharField(
+        _("guests' names"),
+        max_length=GUEST_NAMES_MAX,
+        blank=True,
+        help_text=_("Optional, separated by commas."),
+    )
+    waiting = models.BooleanField(
+        _("on the waiting list"),
+        default=False,
+        help_text=_("Going, but the seats were taken when they answered."),
+    )
+    # The order seats are given in: when the answer became Going, kept while it stays
+    # Going (changing the guests keeps one's place); for Maybe and Not going, when that
+    # answer was given.
+    answered_at = models.DateTimeField(_("answered at"))
+    # When the waiting list moved this party up (the player is told from this).
+    promoted_at = models.DateTimeField(_("moved up at"), null=True, blank=True)
+    # When a confirmed Going dropped inside the event's late-drop window (the host is told
+    # from this); kept as a record after that.
+    dropped_late_at = models.DateTimeField(_("dropped late at"), null=True, blank=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+
+    class Meta:
+        ordering = ["event", "answered_at", "pk"]
+        verbose_name = _("RSVP")
+        verbose_name_plural = _("RSVPs")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player"], name="rsvp_one_per_player"),
+            models.CheckConstraint(
+                condition=models.Q(guests__lte=GUESTS_MAX), name="rsvp_guests_at_most_max"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(waiting=False) | models.Q(answer="going"),
+                name="rsvp_only_going_waits",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event}: {self.player} {self.answer}"
+
+    @property
+    def seats(self) -> int:
+        """The seats this answer takes when Going: the player and their guests."""
+        return 1 + self.guests
+
+    @property
+    def is_confirmed(self) -> bool:
+        """Going and holding seats (not waiting)."""
+        return self.answer == RsvpAnswer.GOING and not self.waiting
+
+
+# E-mail notices (``series.services.notices``) --------------------------------------------
+
+
+class NoticeKind(models.TextChoices):
+    INVITATION = "invitation", _("Invitation to a new event")
+    REMINDER_48H = "reminder_48h", _("Reminder two days before")
+    REMINDER_3H = "reminder_3h", _("Reminder three hours before")
+    PROMOTED = "promoted", _("A seat from the waiting list")
+    RESULTS = "results", _("Results and standings")
+    HOST_MINIMUM = "host_minimum", _("Too few going (to the hosts)")
+    HOST_LATE_DROP = "host_late_drop", _("A late drop (to the hosts)")
+
+
+class NoticeTopic(models.TextChoices):
+    """What a person may turn off: one checkbox of the preferences page, one unsubscribe
+    link. Each value is the name of its ``NoticeSettings`` field."""
+
+    INVITATIONS = "invitations", _("Invitations to new events")
+    REMINDERS = "reminders", _("Reminders two days and three hours before")
+    WAITING_LIST = "waiting_list", _("A seat from the waiting list")
+    RESULTS = "results", _("Results and standings after each event")
+    HOST = "host", _("Host alerts: too few going, late drops")
+
+
+NOTICE_TOPIC = {
+    NoticeKind.INVITATION: NoticeTopic.INVITATIONS,
+    NoticeKind.REMINDER_48H: NoticeTopic.REMINDERS,
+    NoticeKind.REMINDER_3H: NoticeTopic.REMINDERS,
+    NoticeKind.PROMOTED: NoticeTopic.WAITING_LIST,
+    NoticeKind.RESULTS: NoticeTopic.RESULTS,
+    NoticeKind.HOST_MINIMUM: NoticeTopic.HOST,
+    NoticeKind.HOST_LATE_DROP: NoticeTopic.HOST,
+}
+
+
+class NoticeState(models.TextChoices):
+    PENDING = "pending", _("waiting to be sent")
+    SENDING = "sending", _("being sent")
+    SENT = "sent", _("sent")
+    FAILED = "failed", _("not sent")
+    SKIPPED = "skipped", _("not needed any more")
+
+
+class Notice(models.Model):
+    """One e-mail to one person, recorded before it is sent: the outbox.
+
+    ``key`` says what the message is about (``reminder_3h:event:12:user:7``) and is unique,
+    so finding the same due message twice (a duplicated beat, two workers) makes one row.
+    The state moves pending → sending (committed before the mail server is asked) → sent,
+    so a process that dies in between leaves ``sending``, which is never sent again by
+    itself: the director's page shows it (``series.services.notices``).
+    """
+
+    kind = models.CharField(_("kind"), max_length=20, choices=NoticeKind.choices)
+    key = models.CharField(max_length=200, unique=True)
+    event = models.ForeignKey(
+        Event, null=True, blank=True, on_delete=models.CASCADE, related_name="notices"
+    )
+    recipient = models.ForeignKey("auth.User", on_delete=models.CASCADE, related_name="+")
+    # Whom the message is about: the recipient's own player, or for a late drop the player
+    # who dropped.
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    state = models.CharField(
+        _("state"), max_length=10, choices=NoticeState.choices, default=NoticeState.PENDING
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    # The sender that claimed the row (a random token) and when: the rows a sender sends.
+    claim = models.CharField(max_length=32, blank=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        verbose_name = _("e-mail notice")
+        verbose_name_plural = _("e-mail notices")
+        indexes = [models.Index(fields=["state", "created_at"], name="notice_state_created")]
+
+    def __str__(self) -> str:
+        return f"{self.key} ({self.state})"
+
+
+class NoticeSettings(models.Model):
+    """What e-mail an account receives, and in which language. No row: everything, in the
+    player's language. Kept per account, not per player: the hosts who get the host alerts
+    are directors, who may never have played."""
+
+    user = models.OneToOneField(
+        "auth.User", on_delete=models.CASCADE, related_name="notice_settings"
+    )
+    invitations = models.BooleanField(NoticeTopic.INVITATIONS.label, default=True)
+    reminders = models.BooleanField(NoticeTopic.REMINDERS.label, default=True)
+    waiting_list = models.BooleanField(NoticeTopic.WAITING_LIST.label, default=True)
+    results = models.BooleanField(NoticeTopic.RESULTS.label, default=True)
+    host = models.BooleanField(NoticeTopic.HOST.label, default=True)
+    language = models.CharField(
+        _("language of the e-mails"),
+        max_length=10,
+        blank=True,
+        choices=settings.LANGUAGES,
+        help_text=_("Empty: the language you chose for the site."),
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("e-mail settings")
+        verbose_name_plural = _("e-mail settings")
+
+    def __str__(self) -> str:
+        return f"{self.user}: e-mail settings"
+
+    def receives(self, topic: str) -> bool:
+        return bool(getattr(self, NoticeTopic(topic).value))

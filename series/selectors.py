@@ -3,11 +3,11 @@
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
 from django.utils import timezone
 
 from core.names import NameOrder
@@ -17,6 +17,8 @@ from series.models import (
     Player,
     Result,
     ResultChange,
+    Rsvp,
+    RsvpAnswer,
     Season,
     Standing,
     StandingPoint,
@@ -365,3 +367,162 @@ def night_players(event: Event | int) -> QuerySet[Player]:
     """The players of the night (a result in it), by name: the payers and sharers its
     expenses may have."""
     return Player.objects.filter(results__event=event).order_by(NameOrder("name"), "pk")
+
+
+# Who is coming (RSVP) ------------------------------------------------------------------------
+
+
+def name_shown(name: str) -> str:
+    """A person's name as other people read it: never an e-mail address. A username may be
+    one ("ann@example.com"); only the part before the "@" is shown.
+
+    >>> name_shown("ann@example.com"), name_shown("Ann")
+    ('ann', 'Ann')
+    """
+    return name.split("@", 1)[0] if "@" in name else name
+
+
+@dataclass(frozen=True)
+class RsvpSummary:
+    """Who is coming to an event: each list in the order seats are given (the order of
+    the answers), and the counts the event page and the director's page show. A party
+    takes one seat for the player and one for each guest."""
+
+    capacity: int | None
+    going: list[Rsvp]
+    waiting: list[Rsvp]
+    maybe: list[Rsvp]
+    not_going: list[Rsvp]
+
+    @property
+    def going_players(self) -> int:
+        return len(self.going)
+
+    @property
+    def going_seats(self) -> int:
+        return sum(rsvp.seats for rsvp in self.going)
+
+    @property
+    def waiting_players(self) -> int:
+        return len(self.waiting)
+
+    @property
+    def waiting_seats(self) -> int:
+        return sum(rsvp.seats for rsvp in self.waiting)
+
+    @property
+    def maybe_count(self) -> int:
+        return len(self.maybe)
+
+    @property
+    def not_going_count(self) -> int:
+        return len(self.not_going)
+
+    @property
+    def seats_left(self) -> int | None:
+        """Free seats (None: no limit; never below 0, even after the host lowered it)."""
+        if self.capacity is None:
+            return None
+        return max(self.capacity - self.going_seats, 0)
+
+    @property
+    def answered(self) -> bool:
+        return bool(self.going or self.waiting or self.maybe or self.not_going)
+
+    def of_player(self, player_id: int | None) -> Rsvp | None:
+        if player_id is None:
+            return None
+        for rsvp in (*self.going, *self.waiting, *self.maybe, *self.not_going):
+            if rsvp.player_id == player_id:
+                return rsvp
+        return None
+
+    def waiting_place(self, rsvp: Rsvp) -> int | None:
+        """1 for the first party on the waiting list (None: not waiting)."""
+        for place, row in enumerate(self.waiting, start=1):
+            if row.pk == rsvp.pk:
+                return place
+        return None
+
+
+def rsvp_summary(event: Event) -> RsvpSummary:
+    """The event's answers, sorted into Going (seated), waiting, Maybe and Not going."""
+    rows = list(
+        Rsvp.objects.filter(event=event).select_related("player").order_by("answered_at", "pk")
+    )
+    return RsvpSummary(
+        capacity=event.capacity,
+        going=[r for r in rows if r.answer == RsvpAnswer.GOING and not r.waiting],
+        waiting=[r for r in rows if r.answer == RsvpAnswer.GOING and r.waiting],
+        maybe=[r for r in rows if r.answer == RsvpAnswer.MAYBE],
+        not_going=[r for r in rows if r.answer == RsvpAnswer.NO],
+    )
+
+
+def rsvp_going_seats(event: Event) -> int:
+    """People going to the event and holding seats, guests included."""
+    totals = Rsvp.objects.filter(event=event, answer=RsvpAnswer.GOING, waiting=False).aggregate(
+        players=Count("pk"), guests=Sum("guests")
+    )
+    return totals["players"] + (totals["guests"] or 0)
+
+
+def rsvp_below_minimum(event: Event, now: datetime | None = None) -> bool:
+    """Whether fewer people are going (guests included: they sit at the table too) than
+    the host's minimum, now that the start is ``rsvp_minimum_hours`` away or less. False
+    with no minimum, before that window, and once the event has started or finished."""
+    now = now or timezone.now()
+    if event.rsvp_minimum is None or event.finished_at is not None:
+        return False
+    window_opens = event.starts_at - timedelta(hours=event.rsvp_minimum_hours)
+    if not window_opens <= now < event.starts_at:
+        return False
+    return rsvp_going_seats(event) < event.rsvp_minimum
+
+
+def rsvp_late_drops(event: Event) -> list[Rsvp]:
+    """Who dropped late (a Going turned Maybe or Not going inside the late-drop window)
+    and has not come back to Going, latest first."""
+    return list(
+        Rsvp.objects.filter(event=event, dropped_late_at__isnull=False)
+        .exclude(answer=RsvpAnswer.GOING)
+        .select_related("player")
+        .order_by("-dropped_late_at", "pk")
+    )
+
+
+@dataclass(frozen=True)
+class LateDrop:
+    """A late drop as the director's page shows it (the name never an e-mail address)."""
+
+    name: str
+    at: datetime
+
+
+@dataclass(frozen=True)
+class RsvpOverview:
+    """One upcoming event on the director's page: who is coming and what needs a look."""
+
+    event: Event
+    summary: RsvpSummary
+    below_minimum: bool
+    late_drops: list[LateDrop]
+
+
+def rsvp_overviews(now: datetime | None = None, limit: int = 5) -> list[RsvpOverview]:
+    """The next ``limit`` events not finished, with their answers, for the director."""
+    now = now or timezone.now()
+    events = events_upcoming(now).filter(finished_at__isnull=True)[:limit]
+    return [
+        RsvpOverview(
+            event=event,
+            summary=rsvp_summary(event),
+            below_minimum=rsvp_below_minimum(event, now),
+            late_drops=[
+                LateDrop(name_shown(rsvp.player.name), rsvp.dropped_late_at)
+                for rsvp in rsvp_late_drops(event)
+                if rsvp.dropped_late_at is not None
+            ],
+        )
+        for event in events
+    ]

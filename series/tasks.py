@@ -5,6 +5,7 @@ from celery import Task, shared_task
 from series.models import Season
 from series.services.backups import database_backup_if_due
 from series.services.health import worker_heartbeat_record
+from series.services.notices import notices_run as notices_run_now
 from series.services.standings import standings_recompute
 
 
@@ -39,3 +40,12 @@ def database_backup() -> str:
     old, so running it twice in a row takes one. Returns the new backup's path, or ""."""
     backup = database_backup_if_due()
     return "" if backup is None else str(backup.path)
+
+
+@shared_task(name="series.tasks.notices_run", ignore_result=True)
+def notices_run() -> int:
+    """Beat sends this every minute: record the e-mail notices now due and send the pending
+    ones, each exactly once (``series.services.notices``). A duplicated run records and
+    sends nothing twice; a lost one leaves its work to the next minute's. Returns how many
+    messages went out."""
+    return notices_run_now()

@@ -7,8 +7,10 @@ from series import (
     views_calendar,
     views_import,
     views_money,
+    views_notices,
     views_players,
     views_results,
+    views_rsvp,
     views_standings,
 )
 
@@ -32,6 +34,8 @@ urlpatterns = [
         name="event_results_csv",
     ),
     path("events/<int:event_id>/hands.phhs", views_calendar.event_hands, name="event_hands"),
+    # -- who is coming: a player's answer for an event
+    path("events/<int:event_id>/rsvp/", views_rsvp.rsvp, name="rsvp"),
     # -- players, guests, corrections and the settle-up (s3)
     path("players/me/", views_players.player_me, name="player_me"),
     path("players/guests/", views_players.guests, name="guests"),
@@ -51,11 +55,28 @@ urlpatterns = [
     ),
     path("seasons/<int:season_id>/pot/", views_money.season_pot, name="season_pot"),
     path("players/me/payment-handle/", views_money.payment_handle, name="payment_handle"),
+    # -- e-mail notices: a player's choices, the unsubscribe link, the director's decision
+    path("players/me/mail/", views_notices.notice_settings, name="notice_settings"),
+    path(
+        "mail/unsubscribe/<str:topic>/<str:token>/",
+        views_notices.unsubscribe,
+        name="unsubscribe",
+    ),
+    path(
+        "mail/notices/<int:notice_id>/decide/",
+        views_notices.notice_decide,
+        name="notice_decide",
+    ),
     # -- standings: the leaderboard, its CSV, the scoring settings (s1)
     path(
         "seasons/<int:season_id>/standings/",
         views_standings.season_standings,
         name="standings",
+    ),
+    path(
+        "seasons/<int:season_id>/standings/embed/",
+        views_standings.season_standings_embed,
+        name="standings_embed",
     ),
     path(
         "seasons/<int:season_id>/standings.csv",

@@ -64,7 +64,11 @@ def director_dashboard(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "series/director_dashboard.html",
-        {"seasons": selectors.seasons_with_events()},
+        {
+            "seasons": selectors.seasons_with_events(),
+            # Who is coming to the next events: counts, below the minimum, late drops.
+            "rsvp_overviews": selectors.rsvp_overviews(),
+        },
     )
 
 

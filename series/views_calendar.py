@@ -27,6 +27,7 @@ from series.elision import for_name
 from series.models import Event, Season
 from series.services.calendar import player_calendar_token_renew
 from series.services.languages import language_is_supported
+from series.views_rsvp import rsvp_context
 
 # No calendar token is longer (``Player.calendar_token``).
 TOKEN_MAX_LENGTH = 64
@@ -101,6 +102,8 @@ def event_detail(request: HttpRequest, event_id: int) -> HttpResponse:
             "has_online_tables": has_online_tables,
             "too_small": selectors.event_not_counted(event) == selectors.TOO_SMALL,
             "is_director": is_director(request.user),
+            # Who is coming: shown while answers are taken.
+            **rsvp_context(request, event),
         },
     )
 

@@ -1,22 +1,31 @@
-"""The leaderboard (with its chart and CSV) and the season's scoring settings.
+"""The leaderboard (with its chart and CSV), its embed page, and the season's scoring
+settings.
 
 Thin views: selectors read the stored standings, ``series.standings_chart`` lays out the
 picture, ``series.services.standings`` previews and saves new settings.
+
+The embed page is the leaderboard alone, for an ``<iframe>`` on another site: only when the
+director made the season's standings public (on the scoring page), and the only page of the
+site a frame may show (``xframe_options_exempt``; every other answer says DENY).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_GET, require_http_methods
 
 from core.permissions import director_required, is_director
 from series import selectors, standings_chart
-from series.forms_scoring import ScoringForm
+from series.forms_scoring import ScoringForm, StandingsShareForm
 from series.formula import VARIABLES, FormulaError
 from series.models import Season, Standing
 from series.services.standings import (
@@ -24,6 +33,7 @@ from series.services.standings import (
     Move,
     formula_error_text,
     season_scoring_update,
+    season_standings_public_set,
     standings_preview,
 )
 from series.standings_export import standings_csv
@@ -44,12 +54,29 @@ def _movement(line: Standing) -> tuple[str, str, str]:
     return "—", "move-same", _("no change")
 
 
-@require_GET
-def season_standings(request: HttpRequest, season_id: int) -> HttpResponse:
-    season = get_object_or_404(Season, pk=season_id)
+def _lines(season: Season) -> list[Standing]:
+    """The leaderboard's lines, each with its rank change in words."""
     lines = list(selectors.standings_of(season))
     for line in lines:
         line.move_text, line.move_class, line.move_words = _movement(line)  # type: ignore[attr-defined]
+    return lines
+
+
+def _embed_code(request: HttpRequest, season: Season) -> str:
+    """The ``<iframe>`` a director pastes into another site."""
+    return format_html(
+        '<iframe src="{}" title="{}" width="100%" height="600" loading="lazy" '
+        'style="border:0"></iframe>',
+        request.build_absolute_uri(reverse("series:standings_embed", args=[season.pk])),
+        _("Standings · %(name)s") % {"name": season.name},
+    )
+
+
+@require_GET
+def season_standings(request: HttpRequest, season_id: int) -> HttpResponse:
+    season = get_object_or_404(Season, pk=season_id)
+    lines = _lines(season)
+    director = is_director(request.user)
     events = selectors.standings_events(season)
     top = [line for line in lines if line.events][: standings_chart.TOP_PLAYERS]
     history = selectors.standings_history(season, [line.player_id for line in top])
@@ -65,7 +92,32 @@ def season_standings(request: HttpRequest, season_id: int) -> HttpResponse:
             "counted": len(events),
             "unqualified": any(not line.qualified for line in lines),
             "not_counted": selectors.events_not_counted(season),
-            "is_director": is_director(request.user),
+            "is_director": director,
+            "embed_code": _embed_code(request, season)
+            if director and season.standings_public
+            else None,
+        },
+    )
+
+
+@xframe_options_exempt
+@require_GET
+def season_standings_embed(request: HttpRequest, season_id: int) -> HttpResponse:
+    """The leaderboard alone, for another site's ``<iframe>``: 404 unless made public."""
+    season = get_object_or_404(Season, pk=season_id)
+    if not season.standings_public:
+        raise Http404(_("These standings are not public."))
+    lines = _lines(season)
+    return render(
+        request,
+        "series/standings_embed.html",
+        {
+            "season": season,
+            "lines": lines,
+            "counted": len(selectors.standings_events(season)),
+            "standings_url": request.build_absolute_uri(
+                reverse("series:standings", args=[season.pk])
+            ),
         },
     )
 
@@ -98,10 +150,26 @@ def _moves_for_session(moves: list[Move]) -> list[dict[str, Any]]:
     ]
 
 
+def _share(request: HttpRequest, season: Season) -> HttpResponse:
+    """The scoring page's second form: the standings public (embeddable) or not. A checkbox
+    is on when sent, so no value can be out of range; nothing is re-scored."""
+    form = StandingsShareForm(request.POST, instance=season)
+    form.is_valid()
+    public = bool(form.cleaned_data.get("standings_public"))
+    season_standings_public_set(season.pk, public)
+    if public:
+        messages.success(request, _("The standings are public: the code to embed them is below."))
+        return redirect("series:standings", season_id=season.pk)
+    messages.success(request, _("The standings are no longer shown on other sites."))
+    return redirect("series:scoring", season_id=season.pk)
+
+
 @director_required
 @require_http_methods(["GET", "POST"])
 def season_scoring(request: HttpRequest, season_id: int) -> HttpResponse:
     season = get_object_or_404(Season, pk=season_id)
+    if request.method == "POST" and "share" in request.POST:
+        return _share(request, season)
     form = ScoringForm(request.POST or None, instance=Season.objects.get(pk=season.pk))
     preview = None
     current_error = None
@@ -131,6 +199,7 @@ def season_scoring(request: HttpRequest, season_id: int) -> HttpResponse:
             "form": form,
             "preview": preview,
             "current_error": current_error,
+            "share_form": StandingsShareForm(instance=season),
             "saved": saved,
             "moved": [m for m in saved or [] if m["change"]],
             "variables": VARIABLES,

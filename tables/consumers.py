@@ -23,12 +23,12 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.middleware import BaseMiddleware
 from django.conf import settings
 from django.contrib.auth import get_user
-from django.contrib.auth.models import AnonymousUser
 from django.db import InterfaceError, OperationalError, connections
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from core.sockets import scope_user
 from tables import broadcast, services
 from tables.i18n import language_from_scope
 from tables.live import snapshot_text_from_wire
@@ -116,16 +116,6 @@ class SessionUserMiddleware(BaseMiddleware):
         # A consumer that never asks (the TV clock's) must not leave a failure unread.
         read.add_done_callback(lambda done: done.cancelled() or done.exception())
         return await super().__call__(dict(scope, user_read=read), receive, send)
-
-
-async def scope_user(scope: Any) -> Any:
-    """The socket's user (anonymous when its session has none), read by
-    ``SessionUserMiddleware`` from the handshake's session; kept in ``scope["user"]``."""
-    if "user" not in scope:
-        read = scope.get("user_read")
-        # Without the middleware (a test's bare scope) nobody is logged in.
-        scope["user"] = AnonymousUser() if read is None else await read
-    return scope["user"]
 
 
 _heartbeat: asyncio.Task[None] | None = None

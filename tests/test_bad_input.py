@@ -30,7 +30,9 @@ from django.test import Client
 from django.urls import get_resolver, reverse
 
 from core.request_values import AMOUNT_MAX
+from series.models import NoticeTopic
 from series.services.health import beat_tick_record, worker_heartbeat_record
+from series.services.notice_messages import unsubscribe_token
 from tests.bad_input_walk import (
     FLAG,
     ID,
@@ -66,6 +68,11 @@ STATIC: dict[tuple[str, str], dict[str, tuple[Kind, Good]]] = {
         "paid": (FLAG, "1"),
         "expense": (ID, "1"),
     },
+    ("series:rsvp", "POST"): {
+        "answer": (choice("going", "maybe", "no"), "maybe"),
+        "guests": (number(0, 3, required=False), "0"),
+        "guest_names": (text("guest_names", maxlength=200), ""),
+    },
     ("series:season_pot", "POST"): {
         "action": (choice("add", "remove"), "remove"),
         "payout": (ID, "1"),
@@ -73,7 +80,7 @@ STATIC: dict[tuple[str, str], dict[str, tuple[Kind, Good]]] = {
     ("health", "GET"): {
         "check": (choice("database", "channel_layer", "broker", "beat", "worker"), "database")
     },
-    ("series:scoring", "POST"): {"save": (FLAG, "1")},
+    ("series:scoring", "POST"): {"save": (FLAG, "1"), "share": (FLAG, "1")},
     ("set_language", "POST"): {"language": (choice("en", "fr"), "fr"), "next": (IGNORED, "/")},
     ("tables:hands", "GET"): {"page": (IGNORED, "1")},
     ("tables:table_host_action", "POST"): {
@@ -112,6 +119,13 @@ STATIC: dict[tuple[str, str], dict[str, tuple[Kind, Good]]] = {
         "seat": (ID, "4"),
     },
     ("tournaments:seating_button", "POST"): {"seat": (ID, "2")},
+    ("tournaments:night_ask", "POST"): {
+        "kind": (choice("rebuy", "addon"), "rebuy"),
+        "stack": (number(0, 10_000_000, required=False), "1500"),
+    },
+    ("tournaments:night_withdraw", "POST"): {"ask": (ID, "1")},
+    ("tournaments:console_request_approve", "POST"): {"ask": (ID, "1")},
+    ("tournaments:console_request_refuse", "POST"): {"ask": (ID, "1")},
     ("tournaments:seating_final_table", "POST"): {"seats": (number(2, 10, required=False), "7")},
     ("tournaments:results_eliminate", "POST"): {
         "out": (ID, lambda w: str(w.my_live_entry.pk)),
@@ -209,6 +223,15 @@ ONLINE = {
 }
 
 
+def _token(name: str, world: World, table: Any) -> str:
+    if name == "tables:table_invite":
+        return str(table.invite_token)
+    if name == "series:unsubscribe":
+        assert world.me.user_id is not None
+        return unsubscribe_token(world.me.user_id, NoticeTopic.REMINDERS.value)
+    return str(world.live.tv_token)
+
+
 def _kwargs(name: str, keys: list[str], world: World) -> dict[str, Any]:
     tournament = world.online if name in ONLINE else world.live
     table = world.private_table if name == "tables:table_invite" else world.table
@@ -226,7 +249,10 @@ def _kwargs(name: str, keys: list[str], world: World) -> dict[str, Any]:
         else world.my_live_entry.pk,
         "table_number": 1,
         "key": clock_dealer_key(world.live, 1),
-        "token": table.invite_token if name == "tables:table_invite" else world.live.tv_token,
+        "token": _token(name, world, table),
+        "topic": NoticeTopic.REMINDERS.value,
+        # No notice is recorded in this world: the decision page answers 404 for any id.
+        "notice_id": 1,
     }
     return {key: values[key] for key in keys}
 

@@ -1,4 +1,5 @@
-"""Broadcasts to a tournament's clock screens: its whole public state, after each change.
+"""Broadcasts to a tournament's clock screens: its whole public state, after each change;
+and to one player's night pages, a thin "your night changed" (``night_changed``).
 
 The clock's state is the same for every viewer (a TV, a phone, the console, an overlay), so
 the message carries it and each socket forwards it as it is: one read per change, not one
@@ -40,6 +41,11 @@ _in_flight_lock = threading.Lock()
 def clock_group(tournament_id: int) -> str:
     """The Channels group of a tournament's clock screens and consoles."""
     return f"tournament-{tournament_id}-clock"
+
+
+def night_group(tournament_id: int, player_id: int) -> str:
+    """The Channels group of one player's night pages (their phone, a second tab)."""
+    return f"tournament-{tournament_id}-night-{player_id}"
 
 
 def remember_socket_loop() -> None:
@@ -98,7 +104,21 @@ def clock_changed(tournament_id: int, payload: dict[str, Any]) -> None:
         "version": payload.get("version", 0),
         "text": json.dumps(payload, separators=(",", ":")),
     }
-    group = clock_group(tournament_id)
+    _group_send(clock_group(tournament_id), message)
+
+
+def night_changed(tournament_id: int, player_id: int, notice: dict[str, Any] | None) -> None:
+    """Tell a player's night pages that their night changed: a thin message (each socket
+    reads and renders the player's state in its own language), with ``notice`` the data of
+    what happened to them (a move's from and to, a place), or None."""
+    _group_send(night_group(tournament_id, player_id), {"type": "night.changed", "notice": notice})
+
+
+def _group_send(group: str, message: dict[str, Any]) -> None:
+    """Send ``message`` to ``group`` from any thread, as the module's docstring says."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
     try:
         running: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
     except RuntimeError:

@@ -6,6 +6,13 @@ version it last sent. Every ``RESYNC_SECONDS`` without news it re-reads the stat
 so a lost broadcast (a Redis hiccup, a server restart) costs at most that long, and the
 players-left and prize figures follow even without a clock change. It answers the page's
 pings (``receive``); other frames from the client are ignored: the socket only tells.
+
+The night socket (``NightConsumer``) is a player's own: it joins the tournament's clock
+group and the player's night group (``broadcast.night_group``), and sends the player's night
+rendered in the page's language (``services.night.night_frame``) on connect, on each change
+of the clock (a level, a break, anyone's rebuy or elimination: the payouts and what the
+player may ask for follow), on each change of the player's own night, with its notice (a
+move's from and to, their place), and every ``RESYNC_SECONDS`` without news.
 """
 
 from __future__ import annotations
@@ -15,17 +22,24 @@ import json
 import logging
 import time
 from typing import Any
+from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from core.sockets import scope_user
+from series.models import Player
 from tournaments import broadcast
 from tournaments.models import Tournament
+from tournaments.night_access import night_player
+from tournaments.services import night
 from tournaments.services.clock import clock_payload
 
 logger = logging.getLogger(__name__)
 
 CLOSE_NO_TOURNAMENT = 4004
+# A night page whose viewer is nobody it may show (logged out, a PIN expired).
+CLOSE_NOBODY = 4003
 PONG = '{"type":"pong"}'
 RESYNC_SECONDS = 30.0
 
@@ -34,7 +48,10 @@ def _tournament_id(token: str) -> int | None:
     return Tournament.objects.filter(tv_token=token).values_list("pk", flat=True).first()
 
 
-class ClockConsumer(AsyncWebsocketConsumer):
+class LeanConsumer(AsyncWebsocketConsumer):
+    """The tournaments' read-only sockets: Channels' dispatch without its database hop, and
+    a "pong" for each "ping"."""
+
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch, without its ``close_old_connections`` before every handler.
 
@@ -50,6 +67,15 @@ class ClockConsumer(AsyncWebsocketConsumer):
             raise ValueError(f"no handler for message type {message.get('type')}")
         await handler(message)
 
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """Read-only, but a page's "ping" gets a "pong": a socket whose far end has gone (a
+        dropped Wi-Fi, a server stopped dead) never says it closed, so the page counts its
+        link dead when a ping goes unanswered. Nothing else is answered."""
+        if text_data == "ping":
+            await self.send(text_data=PONG)
+
+
+class ClockConsumer(LeanConsumer):
     async def connect(self) -> None:
         token = str(self.scope["url_route"]["kwargs"]["token"])
         self.sent_version = 0
@@ -75,13 +101,6 @@ class ClockConsumer(AsyncWebsocketConsumer):
         group = getattr(self, "group", None)
         if group is not None:
             await self.channel_layer.group_discard(group, self.channel_name)
-
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """Read-only, but a page's "ping" gets a "pong": a socket whose far end has gone (a
-        dropped Wi-Fi, a server stopped dead) never says it closed, so the page counts its
-        link dead when a ping goes unanswered. Nothing else is answered."""
-        if text_data == "ping":
-            await self.send(text_data=PONG)
 
     async def _resync(self) -> None:
         while True:
@@ -116,3 +135,89 @@ class ClockConsumer(AsyncWebsocketConsumer):
 
     async def clock_changed(self, event: dict[str, Any]) -> None:
         await self._send_text(int(event.get("version", 0)), event["text"])
+
+
+def _night_player_id(user: Any, session: Any, tournament_id: int) -> int | None:
+    if not Tournament.objects.filter(pk=tournament_id).exists():
+        return None
+    player = night_player(user, session, tournament_id)
+    return player.pk if player is not None else None
+
+
+def _night_language(asked: str | None, player_id: int) -> str:
+    return night.night_language(asked, Player.objects.filter(pk=player_id).first())
+
+
+class NightConsumer(LeanConsumer):
+    """One player's night page: always the viewer's own night (``night_player``), never an
+    id from the address."""
+
+    async def connect(self) -> None:
+        self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
+        self.heard_at = time.monotonic()
+        self.groups_joined: list[str] = []
+        # One read and send at a time: a resync never overtakes a newer change.
+        self.sending = asyncio.Lock()
+        # The user the session says (``tables.consumers.SessionUserMiddleware``), or the
+        # guest whose PIN the session proved.
+        user = await scope_user(self.scope)
+        player_id = await database_sync_to_async(_night_player_id)(
+            user, self.scope["session"], self.tournament_id
+        )
+        await self.accept()
+        if player_id is None:
+            # Nobody this page may show (logged out, a guest's PIN expired): the page stops
+            # retrying and asks to log in again.
+            await self.close(code=CLOSE_NOBODY)
+            return
+        self.player_id = player_id
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        self.language = await database_sync_to_async(_night_language)(
+            (query.get("lang") or [None])[0], player_id
+        )
+        broadcast.remember_socket_loop()
+        for group in (
+            broadcast.clock_group(self.tournament_id),
+            broadcast.night_group(self.tournament_id, player_id),
+        ):
+            await self.channel_layer.group_add(group, self.channel_name)
+            self.groups_joined.append(group)
+        await self.send_night()
+        self.resync = asyncio.get_running_loop().create_task(self._resync())
+
+    async def disconnect(self, code: int) -> None:
+        resync = getattr(self, "resync", None)
+        if resync is not None:
+            resync.cancel()
+        for group in getattr(self, "groups_joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def _resync(self) -> None:
+        while True:
+            await asyncio.sleep(RESYNC_SECONDS)
+            if time.monotonic() - self.heard_at < RESYNC_SECONDS:
+                continue
+            try:
+                await self.send_night()
+            except Exception:  # noqa: BLE001 - keep the socket; the next round retries
+                logger.exception("night of tournament %s: resync failed", self.tournament_id)
+
+    async def send_night(self, notice: dict[str, Any] | None = None) -> None:
+        async with self.sending:
+            frame = await database_sync_to_async(night.night_frame)(
+                self.tournament_id, self.player_id, self.language, notice
+            )
+            if frame is None:
+                await self.close(code=CLOSE_NO_TOURNAMENT)
+                return
+            self.heard_at = time.monotonic()
+            await self.send(text_data=json.dumps(frame, separators=(",", ":")))
+
+    async def clock_changed(self, event: dict[str, Any]) -> None:
+        # The clock's payload itself reaches the page over the clock's socket (clock.js);
+        # here it only means the night may have changed with it.
+        await self.send_night()
+
+    async def night_changed(self, event: dict[str, Any]) -> None:
+        notice = event.get("notice")
+        await self.send_night(notice if isinstance(notice, dict) else None)

@@ -738,3 +738,103 @@ class ChipCount(models.Model):
 
     def __str__(self) -> str:
         return f"{self.entry} {self.chips}"
+
+
+class PurchaseKind(models.TextChoices):
+    REBUY = "rebuy", _("Rebuy")
+    ADDON = "addon", _("Add-on")
+
+
+class PurchaseRequestState(models.TextChoices):
+    PENDING = "pending", _("Waiting for the director")
+    APPROVED = "approved", _("Approved")
+    REFUSED = "refused", _("Refused")
+    WITHDRAWN = "withdrawn", _("Withdrawn")
+
+
+class PurchaseRequest(models.Model):
+    """A player's ask, from their night page, for a rebuy or the add-on at a tournament
+    played in person; the director approves it with one tap in the console
+    (``tournaments.services.purchase_requests``), which records the purchase itself.
+
+    ``stack`` is the chips the player said they have when asking for a rebuy: the rebuy
+    rule ("at or below the starting stack") is checked against it, then and on approval.
+    """
+
+    entry = models.ForeignKey(
+        Entry, verbose_name=_("entry"), on_delete=models.CASCADE, related_name="purchase_requests"
+    )
+    kind = models.CharField(_("kind"), max_length=10, choices=PurchaseKind.choices)
+    state = models.CharField(
+        _("state"),
+        max_length=10,
+        choices=PurchaseRequestState.choices,
+        default=PurchaseRequestState.PENDING,
+    )
+    stack = models.PositiveIntegerField(
+        _("stack when asked"), null=True, blank=True, validators=[amounts.chips_max()]
+    )
+    created_at = models.DateTimeField(_("asked at"), auto_now_add=True)
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("decided by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        verbose_name = _("purchase request")
+        verbose_name_plural = _("purchase requests")
+        constraints = [
+            # One pending ask of a kind per entry: a double tap asks once.
+            models.UniqueConstraint(
+                fields=["entry", "kind"],
+                condition=Q(state="pending"),
+                name="purchase_request_one_pending",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry} {self.kind} ({self.state})"
+
+
+class GuestPin(models.Model):
+    """The PIN a guest (a player with no account) types to open their night page.
+
+    The director prints it on the seat card (``tournaments.services.guest_pins``); the page
+    that checks it is ``tournaments:night_pin``. Only an HMAC of the PIN is stored, so the
+    database and its backups never hold one a person could type; a new PIN replaces the old
+    one (``tournaments.night_access`` says how long a proved PIN holds).
+    """
+
+    tournament = models.ForeignKey(
+        Tournament,
+        verbose_name=_("tournament"),
+        on_delete=models.CASCADE,
+        related_name="guest_pins",
+    )
+    player = models.ForeignKey(
+        "series.Player",
+        verbose_name=_("player"),
+        on_delete=models.CASCADE,
+        related_name="guest_pins",
+    )
+    pin_hmac = models.CharField(max_length=128, editable=False)
+    expires_at = models.DateTimeField(_("expires at"))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("guest PIN")
+        verbose_name_plural = _("guest PINs")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "player"], name="guest_pin_one_per_player"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id} {self.player_id}"

@@ -269,3 +269,18 @@ def deal_latest(tournament: Tournament) -> DealOffer | None:
         .prefetch_related("answers__entry__player")
         .first()
     )
+
+
+def guest_entrants(tournament: Tournament | int) -> QuerySet[Player]:
+    """The guests (players with no account) who entered ``tournament`` (or its id), by name:
+    the names a guest picks from on the PIN page of their night, and whose seat cards carry
+    a PIN."""
+    return (
+        Player.objects.filter(
+            user__isnull=True,
+            entries__tournament=tournament,
+            entries__state__in=[*LIVE_STATES, EntryState.OUT],
+        )
+        .distinct()
+        .order_by("name", "pk")
+    )

@@ -7,7 +7,10 @@ from tournaments.views import (
     console_chips,
     console_online,
     console_ops,
+    console_requests,
     lobby,
+    night,
+    night_pin,
     pages,
     sheets,
 )
@@ -24,4 +27,7 @@ urlpatterns = [
     *console_online.urlpatterns,
     *lobby.urlpatterns,
     *sheets.urlpatterns,
+    *night_pin.urlpatterns,
+    *night.urlpatterns,
+    *console_requests.urlpatterns,
 ]

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from core.permissions import DIRECTORS_GROUP
 from series.models import Event, Season
+from series.services.rsvp import rsvp_demo_load
 from tables.engine.config import Game, Structure
 
 # Directors manage the calendar in the admin; the live-table and tournament apps add their
@@ -88,8 +89,10 @@ def demo_load(now: datetime | None = None) -> DemoAccounts | None:
         "director", email="director@example.com", password=accounts.director_password
     )
     director_grant(director)
-    for name in DEMO_PLAYERS:
-        User.objects.create_user(name, password=accounts.passwords[name])
+    players = {
+        name: User.objects.create_user(name, password=accounts.passwords[name])
+        for name in DEMO_PLAYERS
+    }
 
     today = timezone.localdate(now)
     season = Season.objects.create(
@@ -108,17 +111,21 @@ def demo_load(now: datetime | None = None) -> DemoAccounts | None:
         ("Hi/Lo classic", Game.OMAHA_HI_LO, Structure.POT_LIMIT, 20, 5, "Dee's flat"),
         ("Season finale", Game.OMAHA_HI_LO, Structure.POT_LIMIT, 50, 10, "Ann's kitchen"),
     ]
+    events = []
     for week, (name, game, structure, buy_in, fee, venue) in enumerate(schedule):
         day = first_friday + timedelta(weeks=4 * week)
-        Event.objects.create(
-            season=season,
-            name=name,
-            starts_at=timezone.make_aware(datetime.combine(day, time(19, 30))),
-            venue=venue,
-            game=game,
-            structure=structure,
-            buy_in=buy_in,
-            fee=fee,
-            starting_stack=10000,
+        events.append(
+            Event.objects.create(
+                season=season,
+                name=name,
+                starts_at=timezone.make_aware(datetime.combine(day, time(19, 30))),
+                venue=venue,
+                game=game,
+                structure=structure,
+                buy_in=buy_in,
+                fee=fee,
+                starting_stack=10000,
+            )
         )
+    rsvp_demo_load(events[0], players, now)
     return accounts

@@ -450,3 +450,17 @@ def standings_preview(season: Season, changes: Mapping[str, Any]) -> Preview:
             )
         )
     return Preview(previews, standings_moves(before, score, data.names))
+
+
+# Sharing ---------------------------------------------------------------------------------------
+
+
+def season_standings_public_set(season_id: int, public: bool) -> None:
+    """Open the season's leaderboard to other sites (its embed page) or close it again.
+
+    One conditional UPDATE (no row written when the season already is so): the standings
+    themselves are untouched, nothing is re-scored.
+    """
+    Season.objects.filter(pk=season_id).exclude(standings_public=public).update(
+        standings_public=public
+    )

@@ -9,6 +9,13 @@
  * server stores the level change (the level-change task, or the sweep) and sends it over the
  * socket (reconnect with backoff; each state replaces the one before). Texts go through
  * Django's JavaScript catalog (gettext, interpolate).
+ *
+ * A screen with the buttons for them (the TV) also announces what happens while it is open:
+ * a sound for each new level (a break's end too), each break and the last minute of a row,
+ * each with a pattern of its own, and the browser's own speech ("Level 5: blinds 100 and
+ * 200, ante 25") in the page's language. Both are off until switched on, remembered by the
+ * browser (localStorage), and start only after a click: browsers refuse sound and speech
+ * to a page nobody has touched.
  */
 (function () {
   "use strict";
@@ -193,9 +200,57 @@
 
   // ------------------------------------------------------------------ sound (Web Audio)
 
+  /* A switch this browser remembers ("1" on, anything else off); storage may be refused. */
+  function remembered(key) {
+    try {
+      return window.localStorage.getItem(key) === "1";
+    } catch (error) {
+      return false;
+    }
+  }
+
+  function remember(key, on) {
+    try {
+      window.localStorage.setItem(key, on ? "1" : "0");
+    } catch (error) {
+      /* no storage: the switch lasts as long as the page */
+    }
+  }
+
   const sound = {
     context: null,
-    on: window.localStorage && localStorage.getItem("clock-sound") === "1",
+    on: remembered("clock-sound"),
+
+    // Each moment has its own tune, told apart without looking by rhythm and pitch:
+    // [frequency Hz, start s, length s] of each tone, and the wave.
+    PATTERNS: {
+      // A level starts (a break's end too): three quick rising tones.
+      level: {
+        wave: "sine",
+        tones: [
+          [660, 0, 0.35],
+          [880, 0.4, 0.35],
+          [1100, 0.8, 0.6],
+        ],
+      },
+      // A break starts: two long, low, falling chimes.
+      break: {
+        wave: "triangle",
+        tones: [
+          [784, 0, 0.9],
+          [523, 0.8, 1.3],
+        ],
+      },
+      // One minute left: three short high pips.
+      minute: {
+        wave: "sine",
+        tones: [
+          [1320, 0, 0.12],
+          [1320, 0.22, 0.12],
+          [1320, 0.44, 0.12],
+        ],
+      },
+    },
 
     /* Browsers start audio only from a click: the sound button creates the context. */
     enable() {
@@ -205,11 +260,11 @@
       if (this.context.state === "suspended") this.context.resume();
     },
 
-    beep(frequency, start, length) {
+    beep(frequency, start, length, wave) {
       const ctx = this.context;
       const oscillator = ctx.createOscillator();
       const gain = ctx.createGain();
-      oscillator.type = "sine";
+      oscillator.type = wave;
       oscillator.frequency.value = frequency;
       const t0 = ctx.currentTime + start;
       gain.gain.setValueAtTime(0.0001, t0);
@@ -220,20 +275,173 @@
       oscillator.stop(t0 + length + 0.05);
     },
 
+    /* Play a pattern; how long it lasts in seconds (0 when nothing plays). */
     play(kind) {
-      if (!this.on || !this.context || this.context.state !== "running") return;
-      if (kind === "level") {
-        // Three rising tones: a new level (or a break) has started.
-        this.beep(660, 0, 0.35);
-        this.beep(880, 0.4, 0.35);
-        this.beep(1100, 0.8, 0.6);
-      } else {
-        // Two short tones: one minute left.
-        this.beep(880, 0, 0.2);
-        this.beep(880, 0.3, 0.2);
+      if (!this.on || !this.context || this.context.state !== "running") return 0;
+      const pattern = this.PATTERNS[kind];
+      if (!pattern) return 0;
+      let end = 0;
+      for (const [frequency, start, length] of pattern.tones) {
+        this.beep(frequency, start, length, pattern.wave);
+        end = Math.max(end, start + length);
       }
+      return end;
     },
   };
+
+  // ------------------------------------------------------------------ speech (Web Speech API)
+
+  /* Amounts as plain digits ("1000"): a speech engine reads a number in the voice's language,
+   * while a thousands separator ("1,000", "1 000" with a narrow space) may be read as a
+   * pause between two numbers. */
+  const spoken = (value) => String(value);
+
+  /* "25", "25 and 100", "25, 100 and 500", in the page's language. */
+  function spokenList(values) {
+    const words = values.map(spoken);
+    if (typeof Intl.ListFormat !== "function") return words.join(", ");
+    return new Intl.ListFormat(document.documentElement.lang || undefined, { type: "conjunction" }).format(words);
+  }
+
+  /* The words for a row that has just started: its level and blinds, or its break. */
+  function levelWords(clock, tv) {
+    const row = clock.current;
+    if (row.is_break) {
+      const addon = tv.addon_break !== undefined && tv.addon_break !== null && tv.addon_break === row.index;
+      const format = addon
+        ? ngettext("Add-on break: %(minutes)s minute", "Add-on break: %(minutes)s minutes", row.minutes)
+        : ngettext("Break: %(minutes)s minute", "Break: %(minutes)s minutes", row.minutes);
+      const words = [fill(format, { minutes: spoken(row.minutes) })];
+      const race = clock.chip_race || [];
+      if (race.length) words.push(fill(_("Chip race: the %(chips)s chips come off"), { chips: spokenList(race) }));
+      return words;
+    }
+    const limit = row.small_bet !== null && row.big_bet !== null;
+    const parts = [
+      limit
+        ? fill(_("Level %(number)s: limits %(small)s and %(big)s"), {
+            number: spoken(row.number),
+            small: spoken(row.small_bet),
+            big: spoken(row.big_bet),
+          })
+        : fill(_("Level %(number)s: blinds %(small)s and %(big)s"), {
+            number: spoken(row.number),
+            small: spoken(row.small_blind),
+            big: spoken(row.big_blind),
+          }),
+    ];
+    if (limit) {
+      parts.push(fill(_("blinds %(small)s and %(big)s"), { small: spoken(row.small_blind), big: spoken(row.big_blind) }));
+    }
+    if (row.ante && row.ante_kind !== "none") {
+      const format = row.ante_kind === "big-blind" ? _("big blind ante %(ante)s") : _("ante %(ante)s");
+      parts.push(fill(format, { ante: spoken(row.ante) }));
+    }
+    const words = [parts.join(", ")];
+    const leaving = tv.colour_up || [];
+    if (leaving.length) {
+      words.push(fill(_("Colour-up: the %(chips)s chips are no longer used"), { chips: spokenList(leaving) }));
+    }
+    return words;
+  }
+
+  /* What the screen says for an announcement (see ``announcement``). */
+  function speech(kind, payload) {
+    const clock = payload.clock;
+    const row = clock.current;
+    if (kind === "minute") {
+      if (row.is_break) return _("One minute left in the break");
+      return fill(_("One minute left in level %(number)s"), { number: spoken(row.number) });
+    }
+    return levelWords(clock, payload.tv || {}).join(". ");
+  }
+
+  const voice = {
+    on: remembered("clock-voice"),
+    // Only a page with the voice button speaks (the TV): the console and the lobby, open in
+    // the same browser, stay quiet.
+    here: false,
+    supported: "speechSynthesis" in window && typeof window.SpeechSynthesisUtterance === "function",
+
+    /* The page's language ("fr", "en"): the utterance's, and its voice's. */
+    lang() {
+      return document.documentElement.lang || "en";
+    },
+
+    /* A voice of the browser for ``lang``: the same language and region, else the same
+     * language (the browser's default one first); null lets the browser choose. */
+    choose(lang) {
+      const voices = window.speechSynthesis.getVoices() || [];
+      const wanted = lang.toLowerCase();
+      const base = wanted.split("-")[0];
+      const tag = (candidate) => String(candidate.lang || "").toLowerCase().replace("_", "-");
+      const same = voices.filter((candidate) => tag(candidate) === wanted || tag(candidate).split("-")[0] === base);
+      return (
+        same.find((candidate) => tag(candidate) === wanted && candidate.default) ||
+        same.find((candidate) => tag(candidate) === wanted) ||
+        same.find((candidate) => candidate.default) ||
+        same[0] ||
+        null
+      );
+    },
+
+    say(text, delaySeconds) {
+      if (!this.on || !this.here || !this.supported || !text) return;
+      const speak = () => {
+        if (!this.on) return;
+        const utterance = new window.SpeechSynthesisUtterance(text);
+        utterance.lang = this.lang();
+        const chosen = this.choose(utterance.lang);
+        if (chosen) utterance.voice = chosen;
+        window.speechSynthesis.speak(utterance);
+      };
+      // After the sound, not over it.
+      if (delaySeconds > 0) window.setTimeout(speak, Math.round(delaySeconds * 1000) + 200);
+      else speak();
+    },
+
+    stop() {
+      if (this.supported) window.speechSynthesis.cancel();
+    },
+  };
+
+  // ------------------------------------------------------------------ announcements
+
+  // A change seen this long after it happened is old news (a screen back from sleep, a socket
+  // back after an outage, a level the director adjusted): it is shown, not announced.
+  const FRESH_MS = 30000;
+  // The last minute is announced only when the countdown crosses it, not seconds later (a
+  // page whose timers the browser slowed down while hidden).
+  const MINUTE_LATE_MS = 10000;
+
+  /* What has just happened on a feed's clock, seen at this tick: "level" (a level started,
+   * the end of a break too), "break" (a break started), "minute" (one minute left in the
+   * row), or null. Compares with the last tick, so a state sent again (a resync, a reconnect)
+   * announces nothing, and the first state of a page is never announced. */
+  function announcement(feed, view, now) {
+    const clock = feed.payload.clock;
+    const row = clock.started ? clock.index : -1;
+    const before = feed.lastIndex;
+    const remainingBefore = feed.lastRemaining;
+    feed.lastIndex = row;
+    feed.lastRemaining = view.remaining;
+    if (before === null || !view.running || !clock.current) return null;
+    if (row !== before) {
+      // The row started its full length before its end (a running clock has an end).
+      const startedAt = clock.ends_at_ms - clock.current.minutes * MINUTE;
+      if (now - startedAt > FRESH_MS) return null;
+      return clock.current.is_break ? "break" : "level";
+    }
+    if (remainingBefore > MINUTE && view.remaining <= MINUTE && view.remaining > MINUTE - MINUTE_LATE_MS) {
+      return "minute";
+    }
+    return null;
+  }
+
+  function announce(kind, payload) {
+    const length = sound.play(kind);
+    voice.say(speech(kind, payload), length);
+  }
 
   // ------------------------------------------------------------------ feeds (one per socket)
 
@@ -594,13 +802,10 @@
         continue;
       }
       if (!feed.payload) continue;
-      const view = texts(feed.payload, Date.now() + feed.offset);
-      if (view.running && feed.lastIndex !== null) {
-        if (view.index !== feed.lastIndex) sound.play("level");
-        else if (feed.lastRemaining > MINUTE && view.remaining <= MINUTE) sound.play("minute");
-      }
-      feed.lastIndex = view.index;
-      feed.lastRemaining = view.remaining;
+      const now = Date.now() + feed.offset;
+      const view = texts(feed.payload, now);
+      const kind = announcement(feed, view, now);
+      if (kind) announce(kind, feed.payload);
       for (const root of feed.roots) render(root, view, feed);
     }
   }
@@ -615,7 +820,7 @@
     show();
     button.addEventListener("click", () => {
       sound.on = !sound.on;
-      if (window.localStorage) localStorage.setItem("clock-sound", sound.on ? "1" : "0");
+      remember("clock-sound", sound.on);
       if (sound.on) {
         sound.enable();
         sound.play("minute");
@@ -625,6 +830,38 @@
     // A remembered "on" still needs one tap after a reload before a browser plays sound.
     if (sound.on) {
       document.addEventListener("pointerdown", () => sound.enable(), { once: true });
+    }
+  }
+
+  function voiceButton(button) {
+    if (!voice.supported) {
+      button.hidden = true;
+      return;
+    }
+    voice.here = true;
+    const show = () => {
+      button.setAttribute("aria-pressed", voice.on ? "true" : "false");
+      button.textContent = voice.on ? _("Voice on") : _("Voice off");
+    };
+    show();
+    button.addEventListener("click", () => {
+      voice.on = !voice.on;
+      remember("clock-voice", voice.on);
+      // The click is the gesture a browser asks for before it speaks: say so now.
+      if (voice.on) voice.say(_("Voice on"), 0);
+      else voice.stop();
+      show();
+    });
+    // A remembered "on" still needs one tap after a reload: an empty utterance spoken from
+    // it is what lets a phone's browser (Safari) speak later without one.
+    if (voice.on) {
+      document.addEventListener(
+        "pointerdown",
+        () => {
+          if (voice.on) window.speechSynthesis.speak(new window.SpeechSynthesisUtterance(""));
+        },
+        { once: true },
+      );
     }
   }
 
@@ -652,6 +889,7 @@
     if (data) accept(feed, JSON.parse(data.textContent));
     feed.roots.add(root);
     for (const button of root.querySelectorAll('[data-clock-toggle="sound"]')) soundButton(button);
+    for (const button of root.querySelectorAll('[data-clock-toggle="voice"]')) voiceButton(button);
     for (const button of root.querySelectorAll('[data-clock-toggle="fullscreen"]')) {
       if (!document.fullscreenEnabled) {
         button.hidden = true;

@@ -42,6 +42,7 @@ SAMPLE_KWARGS: dict[str, dict[str, object] | Callable[[], dict[str, object]]] = 
     "tournaments:console_online": _tournament_kwargs,
     "tournaments:console_chips": _tournament_kwargs,
     "tournaments:console_chips_section": _tournament_kwargs,
+    "tournaments:console_requests": _tournament_kwargs,
     "tournaments:console_walk_in_suggest": _tournament_kwargs,
     "tournaments:clock_panel": _tournament_kwargs,
     "tournaments:sheet_seats": _tournament_kwargs,
@@ -49,6 +50,7 @@ SAMPLE_KWARGS: dict[str, dict[str, object] | Callable[[], dict[str, object]]] = 
     "tournaments:sheet_payouts": _tournament_kwargs,
     "series:event_corrections": _event_kwargs,
     "series:scoring": lambda: {"season_id": _event_kwargs_season()},
+    "series:notice_decide": {"notice_id": 1},
 }
 
 

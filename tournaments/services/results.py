@@ -55,7 +55,7 @@ from tournaments.models import (
 )
 from tournaments.permissions import require_director
 from tournaments.services import chips as chip_counts
-from tournaments.services import undo
+from tournaments.services import night_news, undo
 from tournaments.signals import tournament_finished
 from tournaments.summaries import Message, joined, message
 
@@ -374,6 +374,7 @@ def eliminations_from_hand(
         if winners:
             Entry.objects.filter(pk=winners[0].pk).update(knockouts_count=F("knockouts_count") + 1)
     places_update(tournament)
+    night_news.night_tell_out(Entry.objects.filter(pk__in=[entry.pk for entry, _ in out]))
     return out_hand
 
 
@@ -647,6 +648,7 @@ def entry_eliminate(
             Entry.objects.select_related("player").filter(pk__in=ids),
             key=lambda e: (e.place or 0, -(e.stack_at_hand_start or 0), e.pk),
         )
+        night_news.night_tell_out(placed)
         # Counted over everyone out: a player out at another table on the same
         # hand-for-hand hand, recorded before, shares the place too.
         sharing = Counter(
@@ -762,6 +764,7 @@ def _undo_eliminate(tournament: Tournament, action: TournamentAction) -> None:
     data = action.undo
     for before in data["entries"]:
         entry = Entry.objects.select_related("player").get(pk=before["id"])
+        night_news.night_tell_back([entry])
         if entry.state != EntryState.OUT or entry.out_hand != data["out_hand"]:
             raise TournamentError(
                 _("%(name)s's elimination has changed since; it cannot be undone.")

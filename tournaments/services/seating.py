@@ -53,7 +53,7 @@ from tournaments.models import (
     TournamentTable,
 )
 from tournaments.permissions import require_director
-from tournaments.services import undo
+from tournaments.services import night_news, undo
 from tournaments.summaries import Message, joined, message
 
 # A live Omaha hand takes two or three minutes: a button told longer ago than this has
@@ -443,6 +443,9 @@ def _apply(moves: Sequence[tuple[Entry, int, int]]) -> None:
     The moving players leave their seats first: one may take a seat another is leaving in
     the same redraw, and the one-player-per-seat constraint is checked row by row.
     """
+    # Every seat change comes through here: each player's night page hears theirs after
+    # commit, read from the entries as they were (their old seat).
+    night_news.night_tell_moves(moves)
     ids = [entry.pk for entry, _, _ in moves]
     Entry.objects.filter(pk__in=ids).update(table_number=None, seat_number=None)
     for entry, table_number, seat_number in moves:
@@ -997,6 +1000,7 @@ def _restore(tournament: Tournament, action: TournamentAction) -> None:
                     "moved": entry.player.name,
                 }
             )
+    night_news.night_tell_moves([(entry, table, seat) for entry, table, seat, _ in back])
     Entry.objects.filter(pk__in=moving).update(table_number=None, seat_number=None)
     for entry, from_table, from_seat, state in back:
         entry.state = state

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import segno
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
@@ -28,6 +29,7 @@ from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 from django.urls import URLPattern, path, reverse
 from django.utils.crypto import constant_time_compare
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -84,8 +86,30 @@ def tv_clock(request: HttpRequest, token: str) -> HttpResponse:
         "token": token,
         "socket_path": f"/ws/tournaments/{token}/clock/",
         "json_url": reverse("tournaments:tv_clock_json", args=[token]),
+        "night_qr": _night_qr(request, payload["tournament"]["id"]),
     }
     return render(request, "tournaments/tv_clock.html", context)
+
+
+def _night_qr(request: HttpRequest, tournament_id: int) -> str:
+    """The QR code of the players' night page, as inline SVG for the TV's corner.
+
+    Drawn here by segno (SVG, no image file): a phone that scans it opens the night page,
+    which asks for a login or a guest's PIN. Error correction M survives a glare on the
+    screen; the quiet zone of 4 modules is the standard's, which phones need to find it.
+    """
+    url = request.build_absolute_uri(reverse("tournaments:night", args=[tournament_id]))
+    svg = segno.make(url, error="m").svg_inline(
+        scale=1,
+        border=4,
+        omitsize=True,
+        svgclass="tv-qr-code",
+        title=_("Scan for your seat and the clock"),
+        dark="#000",
+        light="#fff",
+    )
+    # segno escapes the title and writes the URL as modules, not text.
+    return mark_safe(svg)
 
 
 @require_GET

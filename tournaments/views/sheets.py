@@ -17,13 +17,14 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.urls import URLPattern, path
+from django.urls import URLPattern, path, reverse
+from django.views.decorators.cache import never_cache
 
 from tournaments import selectors
 from tournaments.errors import TournamentError
 from tournaments.models import LevelKind, Tournament, TournamentState
 from tournaments.permissions import director_required, is_director
-from tournaments.services import results
+from tournaments.services import guest_pins, results
 from tournaments.services.blind_structures import duration_text
 
 # The papers a sheet prints on: ``?paper=`` value to the CSS ``@page`` size.
@@ -77,14 +78,25 @@ def _percent(basis_points: int) -> int | Decimal:
 
 
 @director_required
+@never_cache
 def sheet_seats(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _tournament(tournament_id)
     seated = selectors.entries_seated(tournament)
+    # Each guest's card carries a fresh PIN for their night page: only its HMAC is stored,
+    # so printing is the one moment it can be shown, and a reprint replaces the old PINs.
+    pins = guest_pins.guest_pins_issue(tournament, [entry.player for entry in seated])
+    cards = [{"entry": entry, "pin": pins.get(entry.player_id)} for entry in seated]
     pages = [
-        seated[start : start + SEAT_CARDS_PER_PAGE]
-        for start in range(0, len(seated), SEAT_CARDS_PER_PAGE)
+        cards[start : start + SEAT_CARDS_PER_PAGE]
+        for start in range(0, len(cards), SEAT_CARDS_PER_PAGE)
     ]
-    return _sheet(request, tournament, "tournaments/sheet_seats.html", {"pages": pages})
+    pin_address = request.build_absolute_uri(reverse("tournaments:night_pin", args=[tournament.pk]))
+    return _sheet(
+        request,
+        tournament,
+        "tournaments/sheet_seats.html",
+        {"pages": pages, "pin_address": pin_address.split("://", 1)[-1]},
+    )
 
 
 @director_required

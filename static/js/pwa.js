@@ -1,0 +1,35 @@
+/* Installs the site's service worker (its address in this script's data-worker, scope "/";
+ * templates/pwa/sw.js says what it keeps), once the page has loaded.
+ *
+ * The visit that installs the worker loads before the worker runs, so the worker never saw
+ * its page and files: once it is ready, it is told the addresses this page loaded, and keeps
+ * those its rules keep (a TV clock opened once is then there offline).
+ */
+(function () {
+  "use strict";
+  if (!("serviceWorker" in navigator)) return;
+  const script = document.currentScript;
+  const worker = script && script.dataset.worker;
+  if (!worker) return;
+  const seen = Boolean(navigator.serviceWorker.controller);
+
+  function tell(registration) {
+    if (seen || !registration.active) return;
+    const urls = [window.location.href];
+    for (const entry of performance.getEntriesByType("resource")) urls.push(entry.name);
+    registration.active.postMessage({ type: "keep", urls });
+  }
+
+  function register() {
+    navigator.serviceWorker
+      .register(worker, { scope: "/" })
+      .then(() => navigator.serviceWorker.ready)
+      .then(tell)
+      .catch(() => {
+        /* no worker (a private window, an old browser): the site works as before */
+      });
+  }
+
+  if (document.readyState === "complete") register();
+  else window.addEventListener("load", register);
+})();

@@ -1,0 +1,191 @@
+"""Guest PINs: how a guest (a player with no account) opens their night page on a phone.
+
+The director prints the seat cards; each guest's card carries a fresh PIN
+(``guest_pin_issue``; a new one replaces the old, which stops working). On the night's PIN
+page the guest picks their name and types it (``guest_pin_check``), and the session
+remembers the proof until the PIN expires (``tournaments.night_access``).
+
+The PIN is six digits from ``secrets``; the database keeps only an HMAC of it keyed with
+the site's secret key, so neither the database nor a backup holds a PIN anyone can type,
+and without the key a stolen table cannot even be brute-forced offline. A PIN lasts one
+night (``PIN_LIFETIME``).
+
+Six digits are guessable online, so wrong tries are throttled twice: per name (no one can
+try many PINs against one guest) and per client address (no one can try a few PINs
+against each of many guests). The counts live in Django's cache, which is Redis in the
+distributed run mode, so every web process counts the same tries, and expire by
+themselves. django-axes, which throttles the password logins, does not fit: it counts
+failed ``authenticate`` calls of a username, and a guest has no account to authenticate.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.core.cache import cache
+from django.db import transaction
+from django.utils import timezone
+from django.utils.crypto import constant_time_compare, salted_hmac
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from series.models import Player
+from tournaments import selectors
+from tournaments.errors import TournamentError
+from tournaments.models import GuestPin, Tournament
+
+PIN_DIGITS = 6
+# One night: a PIN printed at seven in the evening still opens the page at dawn, and is
+# useless the next day.
+PIN_LIFETIME = timedelta(hours=12)
+# Wrong PINs allowed in a window: per name, and per client address (a little more, since
+# several guests at one table may share the house's Wi-Fi and each mistype once or twice).
+WRONG_TRIES_PER_PLAYER = 5
+WRONG_TRIES_PER_ADDRESS = 10
+TRY_WINDOW = timedelta(minutes=15)
+
+_HMAC_SALT = "tournaments.services.guest_pins"
+
+
+@dataclass(frozen=True)
+class GuestPass:
+    """A PIN proved: who the guest is, and until when the proof holds."""
+
+    player: Player
+    expires_at: datetime
+
+
+def _pin_hmac(tournament_id: int, player_id: int, pin: str) -> str:
+    # The tournament and the player are part of the message, so a row's HMAC copied to
+    # another row proves nothing there.
+    value = f"{tournament_id}:{player_id}:{pin}"
+    return salted_hmac(_HMAC_SALT, value, algorithm="sha256").hexdigest()
+
+
+def guest_pin_issue(tournament: Tournament, player: Player) -> str:
+    """A new PIN for ``player``, a guest entered in ``tournament``, replacing any older one.
+
+    Returns the PIN itself, to print on the seat card: it is stored only as an HMAC, so
+    this is the one moment it can be shown.
+    """
+    if player.user_id is not None:
+        raise TournamentError(_("Only guests get a PIN: players with an account log in."))
+    if not selectors.guest_entrants(tournament).filter(pk=player.pk).exists():
+        raise TournamentError(_("%(name)s is not in this tournament.") % {"name": player.name})
+    pin = f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
+    GuestPin.objects.update_or_create(
+        tournament=tournament,
+        player=player,
+        defaults={
+            "pin_hmac": _pin_hmac(tournament.pk, player.pk, pin),
+            "expires_at": timezone.now() + PIN_LIFETIME,
+        },
+    )
+    return pin
+
+
+def guest_pins_issue(tournament: Tournament, players: list[Player]) -> dict[int, str]:
+    """New PINs for the guests among ``players`` (the seat cards being printed), by player id."""
+    with transaction.atomic():
+        return {
+            player.pk: guest_pin_issue(tournament, player)
+            for player in players
+            if player.user_id is None
+        }
+
+
+def _counter_key(kind: str, value: str) -> str:
+    # Hashed: an address or id of any shape makes a short key every cache backend accepts.
+    return "guest-pin:" + kind + ":" + hashlib.sha256(value.encode()).hexdigest()[:32]
+
+
+def _wait_minutes(key: str, limit: int) -> int | None:
+    """Whole minutes left before ``key`` may try again, or None if it may try now."""
+    if cache.get(f"{key}:count", 0) < limit:
+        return None
+    until = cache.get(f"{key}:until")
+    seconds = (until - time.time()) if until is not None else TRY_WINDOW.total_seconds()
+    return max(1, -(-int(seconds) // 60))
+
+
+def _count_wrong_try(key: str) -> int:
+    """Count one wrong try against ``key``; the count of its window so far."""
+    window = int(TRY_WINDOW.total_seconds())
+    # ``add`` only starts a window that is not running; ``incr`` is atomic in Redis, so two
+    # processes counting at once both count.
+    cache.add(f"{key}:until", time.time() + window, window)
+    cache.add(f"{key}:count", 0, window)
+    try:
+        return cache.incr(f"{key}:count")
+    except ValueError:  # the window ended between ``add`` and ``incr``
+        cache.set(f"{key}:count", 1, window)
+        return 1
+
+
+def _wait_message(minutes: int) -> str:
+    return ngettext(
+        "Too many wrong PINs. Try again in %(minutes)s minute.",
+        "Too many wrong PINs. Try again in %(minutes)s minutes.",
+        minutes,
+    ) % {"minutes": minutes}
+
+
+def guest_pin_check(tournament_id: int, player_id: int, pin: str, client_key: str) -> GuestPass:
+    """The guest ``player_id`` of ``tournament_id`` if ``pin`` is theirs, else a refusal.
+
+    ``client_key`` is the client's address. Raises ``TournamentError`` with a message for
+    the guest: a name not on the list, a PIN of the wrong shape, no PIN issued, a wrong PIN
+    (with the tries left), or too many wrong PINs (with the minutes to wait). Only a wrong
+    PIN counts as a try: the others reveal nothing a guest's card does not.
+    """
+    player = selectors.guest_entrants(tournament_id).filter(pk=player_id).first()
+    if player is None:
+        raise TournamentError(_("Pick your name from the list."), field="player")
+    player_key = _counter_key("player", f"{tournament_id}:{player_id}")
+    address_key = _counter_key("address", client_key)
+    for key, limit in (
+        (address_key, WRONG_TRIES_PER_ADDRESS),
+        (player_key, WRONG_TRIES_PER_PLAYER),
+    ):
+        minutes = _wait_minutes(key, limit)
+        if minutes is not None:
+            raise TournamentError(_wait_message(minutes), field="pin")
+    typed = "".join(pin.split())
+    if len(typed) != PIN_DIGITS or not typed.isascii() or not typed.isdigit():
+        raise TournamentError(
+            _("The PIN is the %(digits)s digits on your seat card.") % {"digits": PIN_DIGITS},
+            field="pin",
+        )
+    row = GuestPin.objects.filter(
+        tournament_id=tournament_id, player_id=player_id, expires_at__gt=timezone.now()
+    ).first()
+    if row is None:
+        raise TournamentError(
+            _("There is no PIN for you tonight: ask the director to print your seat card."),
+            field="pin",
+        )
+    if not constant_time_compare(row.pin_hmac, _pin_hmac(tournament_id, player_id, typed)):
+        address_count = _count_wrong_try(address_key)
+        player_count = _count_wrong_try(player_key)
+        left = min(WRONG_TRIES_PER_PLAYER - player_count, WRONG_TRIES_PER_ADDRESS - address_count)
+        if left <= 0:
+            waits = [_wait_minutes(player_key, WRONG_TRIES_PER_PLAYER)]
+            waits.append(_wait_minutes(address_key, WRONG_TRIES_PER_ADDRESS))
+            raise TournamentError(_wait_message(max(m for m in waits if m)), field="pin")
+        raise TournamentError(
+            ngettext(
+                "Wrong PIN. %(left)s try left before a wait.",
+                "Wrong PIN. %(left)s tries left before a wait.",
+                left,
+            )
+            % {"left": left},
+            field="pin",
+        )
+    # The guest got it right: their own slips are forgiven. The address's are not, or one
+    # known PIN would let its holder keep guessing the others'.
+    cache.delete_many([f"{player_key}:count", f"{player_key}:until"])
+    return GuestPass(player=player, expires_at=row.expires_at)
