@@ -24,6 +24,7 @@ from django.db import models
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from series.models import Event, Player
+from series.services.notice_messages import unsubscribe_token
 from tables import services as table_services
 from tables.models import Hand
 from tests.series.night import finished_event
@@ -187,6 +188,11 @@ def site(settings: Any) -> dict[str, Any]:
             "table_number": 1,
             "token": tournament.tv_token,
             "invite": private.invite_token,
+            # The unsubscribe link of the player's reminders (its page, read in French).
+            "topic": "reminders",
+            "unsubscribe": unsubscribe_token(player.pk, "reminders"),
+            # No notice is recorded here: the director's decision page answers 404.
+            "notice_id": 1,
             # The dealer's page of table 1 during hand-for-hand, opened with its key.
             "key": clock_dealer_key(tournament, 1),
         },
@@ -210,6 +216,8 @@ def page_urls(ids: dict[str, Any]) -> list[str]:
                 values = {name: ids[name] for name in names if name in ids}
                 if "invite/" in route:
                     values["token"] = ids["invite"]
+                if "unsubscribe/" in route:
+                    values["token"] = ids["unsubscribe"]
                 if len(values) < len(names):
                     raise AssertionError(f"no value for a parameter of {route}: add it to ids")
                 urls.append(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -44,7 +45,8 @@ def test_the_tv_clock_needs_no_login(client: Client, running_now: Tournament) ->
     assert "Level 1" in page
     assert "25 / 50" in page  # the blinds, painted before the socket connects
     assert "Level 2: 50 / 100" in page  # the next level
-    assert "40:00" in page  # the break in 40 minutes
+    # The break in 40 minutes, less the seconds the page took on a busy machine.
+    assert re.search(r"\b(40:00|39:[0-5]\d)\b", page)
     assert f"/ws/tournaments/{running_now.tv_token}/clock/" in page
     assert 'id="clock-data"' in page
     assert reverse("javascript-catalog") in page

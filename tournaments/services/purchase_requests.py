@@ -113,7 +113,7 @@ def _pending(
 ) -> tuple[Tournament, PurchaseRequest]:
     """The request (of ``tournament_id``, of ``player``'s entries when given), read again
     under its tournament's lock; refused unless still pending."""
-    pk = request_values.id_or_none(request_id)
+    pk = request_id if type(request_id) is int else request_values.id_or_none(request_id)
     if pk is None:
         raise TournamentError(_("This request does not exist."))
     found = PurchaseRequest.objects.filter(pk=pk)
