@@ -459,11 +459,13 @@ def rsvp_summary(event: Event) -> RsvpSummary:
     )
 
 
-def rsvp_going_seats(event: Event) -> int:
-    """People going to the event and holding seats, guests included."""
-    totals = Rsvp.objects.filter(event=event, answer=RsvpAnswer.GOING, waiting=False).aggregate(
-        players=Count("pk"), guests=Sum("guests")
-    )
+def rsvp_going_seats(event: Event, *, waiting: bool = False, excluding: Rsvp | None = None) -> int:
+    """People going to the event and holding seats (or with ``waiting``, on its waiting
+    list), guests included; ``excluding`` one answer (the one being changed)."""
+    rows = Rsvp.objects.filter(event=event, answer=RsvpAnswer.GOING, waiting=waiting)
+    if excluding is not None and excluding.pk:
+        rows = rows.exclude(pk=excluding.pk)
+    totals = rows.aggregate(players=Count("pk"), guests=Sum("guests"))
     return totals["players"] + (totals["guests"] or 0)
 
 

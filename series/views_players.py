@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from core.ordinals import place_ordinal
 from core.permissions import director_required, is_director
 from series import ledgers, selectors
 from series.models import PaymentHandle, Player
@@ -16,18 +17,6 @@ from series.money_forms import PaymentHandleForm
 from series.profile_chart import Finish, results_chart
 from series.result_forms import MergeForm
 from series.services.players import PlayerError, player_for_account, player_merge
-
-
-def _ordinal(place: int) -> str:
-    """ "1st", "21st", "11th" in English; one message per English ending, so French can write
-    "1er" for the first only and "%(n)se" for all the others. (Django's humanize ``ordinal``
-    writes French with <sup> markup, which a chart's tooltip cannot show.)"""
-    if place == 1:
-        return _("1st")
-    if place % 100 in (11, 12, 13):
-        return _("%(n)sth") % {"n": place}
-    endings = {1: _("%(n)sst"), 2: _("%(n)snd"), 3: _("%(n)srd")}
-    return endings.get(place % 10, _("%(n)sth")) % {"n": place}
 
 
 def _profile_page(
@@ -39,7 +28,7 @@ def _profile_page(
             Finish(
                 label=str(r.event.number or index + 1),
                 title=_("%(event)s: %(place)s of %(field)s")
-                % {"event": r.event.name, "place": _ordinal(r.place), "field": r.field},
+                % {"event": r.event.name, "place": place_ordinal(r.place), "field": r.field},
                 place=r.place,
                 field=r.field,
                 cashed=r.cashed,

@@ -50,7 +50,13 @@ KEPT_PAGES = (
 # What those pages load: the static files and Django's JavaScript catalog.
 KEPT_ASSETS = (r"^/static/", r"^/jsi18n/$")
 # Posting these changes whose pages are whose: the kept pages are forgotten.
-FORGET_ON = (r"^/accounts/login/$", r"^/accounts/logout/$")
+FORGET_ON = (
+    r"^/accounts/login/$",
+    r"^/accounts/logout/$",
+    r"^/accounts/signup/$",
+    r"^/admin/login/$",
+    r"^/tournaments/\d+/night/pin/$",
+)
 
 
 @require_GET

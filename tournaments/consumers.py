@@ -28,10 +28,8 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from core.sockets import scope_user
-from series.models import Player
 from tournaments import broadcast
 from tournaments.models import Tournament
-from tournaments.night_access import night_player
 from tournaments.services import night
 from tournaments.services.clock import clock_payload
 
@@ -74,33 +72,21 @@ class LeanConsumer(AsyncWebsocketConsumer):
         if text_data == "ping":
             await self.send(text_data=PONG)
 
-
-class ClockConsumer(LeanConsumer):
-    async def connect(self) -> None:
-        token = str(self.scope["url_route"]["kwargs"]["token"])
-        self.sent_version = 0
-        self.heard_at = time.monotonic()
-        self.tournament_id = await database_sync_to_async(_tournament_id)(token)
-        if self.tournament_id is None:
-            # Accepting first lets the client see why: a 4004 close, not a failed handshake
-            # that a page would retry forever.
-            await self.accept()
-            await self.close(code=CLOSE_NO_TOURNAMENT)
-            return
+    async def join(self, *groups: str) -> None:
+        """Join ``groups`` (left again on disconnect)."""
         broadcast.remember_socket_loop()
-        self.group = broadcast.clock_group(self.tournament_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
-        await self.send_state()
-        self.resync = asyncio.get_running_loop().create_task(self._resync())
+        for group in groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+            self.groups_joined.append(group)
 
-    async def disconnect(self, code: int) -> None:
-        resync = getattr(self, "resync", None)
-        if resync is not None:
-            resync.cancel()
-        group = getattr(self, "group", None)
-        if group is not None:
-            await self.channel_layer.group_discard(group, self.channel_name)
+    async def send_state(self) -> None:
+        """Send the whole state this socket shows (each consumer says what)."""
+        raise NotImplementedError
+
+    def resync_start(self) -> None:
+        """Every ``RESYNC_SECONDS`` without news, re-read the state and send it: a lost
+        broadcast (a Redis hiccup, a server restart) costs at most that long."""
+        self.resync = asyncio.get_running_loop().create_task(self._resync())
 
     async def _resync(self) -> None:
         while True:
@@ -110,7 +96,35 @@ class ClockConsumer(LeanConsumer):
             try:
                 await self.send_state()
             except Exception:  # noqa: BLE001 - keep the socket; the next round retries
-                logger.exception("clock of tournament %s: resync failed", self.tournament_id)
+                logger.exception(
+                    "%s of tournament %s: resync failed", type(self).__name__, self.tournament_id
+                )
+
+    async def disconnect(self, code: int) -> None:
+        resync = getattr(self, "resync", None)
+        if resync is not None:
+            resync.cancel()
+        for group in getattr(self, "groups_joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+
+class ClockConsumer(LeanConsumer):
+    async def connect(self) -> None:
+        token = str(self.scope["url_route"]["kwargs"]["token"])
+        self.sent_version = 0
+        self.heard_at = time.monotonic()
+        self.groups_joined: list[str] = []
+        self.tournament_id = await database_sync_to_async(_tournament_id)(token)
+        if self.tournament_id is None:
+            # Accepting first lets the client see why: a 4004 close, not a failed handshake
+            # that a page would retry forever.
+            await self.accept()
+            await self.close(code=CLOSE_NO_TOURNAMENT)
+            return
+        await self.join(broadcast.clock_group(self.tournament_id))
+        await self.accept()
+        await self.send_state()
+        self.resync_start()
 
     async def send_state(self) -> None:
         payload = await database_sync_to_async(clock_payload)(self.tournament_id)
@@ -137,17 +151,6 @@ class ClockConsumer(LeanConsumer):
         await self._send_text(int(event.get("version", 0)), event["text"])
 
 
-def _night_player_id(user: Any, session: Any, tournament_id: int) -> int | None:
-    if not Tournament.objects.filter(pk=tournament_id).exists():
-        return None
-    player = night_player(user, session, tournament_id)
-    return player.pk if player is not None else None
-
-
-def _night_language(asked: str | None, player_id: int) -> str:
-    return night.night_language(asked, Player.objects.filter(pk=player_id).first())
-
-
 class NightConsumer(LeanConsumer):
     """One player's night page: always the viewer's own night (``night_player``), never an
     id from the address."""
@@ -161,7 +164,7 @@ class NightConsumer(LeanConsumer):
         # The user the session says (``tables.consumers.SessionUserMiddleware``), or the
         # guest whose PIN the session proved.
         user = await scope_user(self.scope)
-        player_id = await database_sync_to_async(_night_player_id)(
+        player_id = await database_sync_to_async(night.night_viewer)(
             user, self.scope["session"], self.tournament_id
         )
         await self.accept()
@@ -172,35 +175,18 @@ class NightConsumer(LeanConsumer):
             return
         self.player_id = player_id
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
-        self.language = await database_sync_to_async(_night_language)(
+        self.language = await database_sync_to_async(night.night_socket_language)(
             (query.get("lang") or [None])[0], player_id
         )
-        broadcast.remember_socket_loop()
-        for group in (
+        await self.join(
             broadcast.clock_group(self.tournament_id),
             broadcast.night_group(self.tournament_id, player_id),
-        ):
-            await self.channel_layer.group_add(group, self.channel_name)
-            self.groups_joined.append(group)
+        )
         await self.send_night()
-        self.resync = asyncio.get_running_loop().create_task(self._resync())
+        self.resync_start()
 
-    async def disconnect(self, code: int) -> None:
-        resync = getattr(self, "resync", None)
-        if resync is not None:
-            resync.cancel()
-        for group in getattr(self, "groups_joined", []):
-            await self.channel_layer.group_discard(group, self.channel_name)
-
-    async def _resync(self) -> None:
-        while True:
-            await asyncio.sleep(RESYNC_SECONDS)
-            if time.monotonic() - self.heard_at < RESYNC_SECONDS:
-                continue
-            try:
-                await self.send_night()
-            except Exception:  # noqa: BLE001 - keep the socket; the next round retries
-                logger.exception("night of tournament %s: resync failed", self.tournament_id)
+    async def send_state(self) -> None:
+        await self.send_night()
 
     async def send_night(self, notice: dict[str, Any] | None = None) -> None:
         async with self.sending:

@@ -806,9 +806,10 @@ class GuestPin(models.Model):
     """The PIN a guest (a player with no account) types to open their night page.
 
     The director prints it on the seat card (``tournaments.services.guest_pins``); the page
-    that checks it is ``tournaments:night_pin``. Only an HMAC of the PIN is stored, so the
-    database and its backups never hold one a person could type; a new PIN replaces the old
-    one (``tournaments.night_access`` says how long a proved PIN holds).
+    that checks it is ``tournaments:night_pin``. The PIN is drawn from an HMAC of the row's
+    random nonce keyed with the site's secret key, so the database and its backups never
+    hold one a person could type; a new nonce replaces the old PIN
+    (``tournaments.night_access`` says how long a proved PIN holds).
     """
 
     tournament = models.ForeignKey(
@@ -823,7 +824,7 @@ class GuestPin(models.Model):
         on_delete=models.CASCADE,
         related_name="guest_pins",
     )
-    pin_hmac = models.CharField(max_length=128, editable=False)
+    nonce = models.CharField(max_length=64, editable=False)
     expires_at = models.DateTimeField(_("expires at"))
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 

@@ -178,6 +178,11 @@ def _context_of(notice: Notice, event: Event, now: datetime) -> dict[str, Any]:
         rsvp = _rsvp_of(event, notice.recipient)
         if rsvp is None or not rsvp.is_confirmed:
             raise NoticeSkipped("no longer has a seat")
+        # One message for the seat held now: a move up that was undone and made again
+        # has its own notice, and the older one says nothing the newer does not.
+        moved_at = rsvp.promoted_at.timestamp() if rsvp.promoted_at else None
+        if moved_at is None or not notice.key.endswith(f":at:{int(moved_at)}"):
+            raise NoticeSkipped("moved up again since")
         return {"rsvp": rsvp}
     if kind == NoticeKind.RESULTS:
         return _results_context(event, notice.recipient)

@@ -43,6 +43,7 @@ nothing):
 from __future__ import annotations
 
 import logging
+import smtplib
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -85,6 +86,16 @@ RESULTS_DELAY = timedelta(minutes=10)
 NEWS_FOR = timedelta(days=1)
 # A row claimed this long ago and still ``sending`` is shown to the director.
 UNCONFIRMED_AFTER = timedelta(minutes=10)
+# What the mail server says before it takes a message: it was not sent, and may be tried
+# again. Anything else (a connection lost, a time-out) may come after the server took it.
+CLEAR_REFUSALS = (
+    smtplib.SMTPRecipientsRefused,
+    smtplib.SMTPSenderRefused,
+    smtplib.SMTPDataError,
+    smtplib.SMTPHeloError,
+    smtplib.SMTPAuthenticationError,
+    smtplib.SMTPNotSupportedError,
+)
 # A message the mail server refused is tried again this much later, at most this many times.
 RETRY_AFTER = timedelta(minutes=5)
 ATTEMPTS_MAX = 5
@@ -373,11 +384,23 @@ def notices_send(batch: int = BATCH, now: datetime | None = None) -> SendOutcome
                 _refused(notice, claim, error)
                 refused += 1
                 continue
+            # Still this sender's, and claimed from now: a director who took the row back
+            # ("Send again") while an earlier message of this batch was slow has its row
+            # sent by the next run, never also by this one.
+            if not _mark(notice, claim, claimed_at=timezone.now()):
+                continue
             try:
                 count = connection.send_messages([message])
-            except Exception as error:
+            except CLEAR_REFUSALS as error:
                 logger.warning("e-mail notice %s refused: %s", notice.key, error)
                 _refused(notice, claim, error)
+                refused += 1
+                continue
+            except Exception as error:
+                # A connection lost or a time-out may come after the server took the
+                # message: it stays ``sending``, and the director sees it may not have gone.
+                logger.warning("e-mail notice %s may not have gone out: %s", notice.key, error)
+                _mark(notice, claim, last_error=_error_text(error))
                 refused += 1
                 continue
             if count:

@@ -29,11 +29,11 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from series import selectors
 from series.models import GUEST_NAMES_MAX, GUESTS_MAX, Event, Player, Rsvp, RsvpAnswer
 
 
@@ -83,23 +83,6 @@ def _event_locked(event_id: int) -> Event:
     return event
 
 
-def _seats_taken(event: Event, *, excluding: Rsvp | None = None) -> int:
-    """Seats the confirmed Going answers hold (the player and each guest)."""
-    rows = Rsvp.objects.filter(event=event, answer=RsvpAnswer.GOING, waiting=False)
-    if excluding is not None and excluding.pk:
-        rows = rows.exclude(pk=excluding.pk)
-    totals = rows.aggregate(players=Count("pk"), guests=Sum("guests"))
-    return totals["players"] + (totals["guests"] or 0)
-
-
-def _people_waiting(event: Event, *, excluding: Rsvp | None = None) -> int:
-    rows = Rsvp.objects.filter(event=event, answer=RsvpAnswer.GOING, waiting=True)
-    if excluding is not None and excluding.pk:
-        rows = rows.exclude(pk=excluding.pk)
-    totals = rows.aggregate(players=Count("pk"), guests=Sum("guests"))
-    return totals["players"] + (totals["guests"] or 0)
-
-
 def _player_of(user: Any) -> Player:
     """The account's series player, made on first use as registering for a tournament or
     asking for a calendar feed does; only a logged-in account answers."""
@@ -126,8 +109,10 @@ def _guests_of(raw: Any) -> int:
 
 
 def rsvp_event_open(event: Event, now: datetime) -> bool:
-    """Whether answers are still taken: the event has neither started nor finished."""
-    return event.finished_at is None and event.starts_at > now
+    """Whether answers are taken: the event is not a draft (``published_at`` empty) and has
+    neither started nor finished."""
+    published = event.published_at is not None
+    return published and event.finished_at is None and event.starts_at > now
 
 
 def rsvp_waiting_promote(event: Event, now: datetime) -> list[Rsvp]:
@@ -137,7 +122,7 @@ def rsvp_waiting_promote(event: Event, now: datetime) -> list[Rsvp]:
     if event.capacity is None:
         left = None
     else:
-        left = event.capacity - _seats_taken(event)
+        left = event.capacity - selectors.rsvp_going_seats(event)
     waiting = Rsvp.objects.filter(event=event, answer=RsvpAnswer.GOING, waiting=True).order_by(
         "answered_at", "pk"
     )
@@ -188,6 +173,8 @@ def rsvp_answer(
     player = _player_of(user)
     event = _event_locked(event_id)
     if not rsvp_event_open(event, now):
+        if event.published_at is None:
+            raise RsvpError(_("This event is not published yet: answers open when it is."))
         raise RsvpError(_("This event has started or is over: answers are closed."))
     # Seats the host added in the admin, say, go to the waiting list before this answer is
     # placed: after this no waiting party fits, so a new Going only takes seats none of
@@ -224,7 +211,7 @@ def _going_place(event: Event, rsvp: Rsvp, guests: int, *, was_confirmed: bool) 
     if event.capacity is None:
         rsvp.waiting = False
         return
-    left = event.capacity - _seats_taken(event, excluding=rsvp)
+    left = event.capacity - selectors.rsvp_going_seats(event, excluding=rsvp)
     if was_confirmed:
         # Already seated: the seats held are kept (even when the host has since lowered the
         # capacity under them); more guests only into seats that are free.
@@ -244,7 +231,10 @@ def _going_place(event: Event, rsvp: Rsvp, guests: int, *, was_confirmed: bool) 
     room = event.waiting_list_size
     if room == 0:
         raise RsvpError(_("The event is full, and it has no waiting list."))
-    if room is not None and _people_waiting(event, excluding=rsvp) + party > room:
+    if (
+        room is not None
+        and selectors.rsvp_going_seats(event, waiting=True, excluding=rsvp) + party > room
+    ):
         raise RsvpError(_("The event is full and so is its waiting list."))
     rsvp.waiting = True
 

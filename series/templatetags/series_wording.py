@@ -13,7 +13,7 @@ from typing import Any
 from django import template
 
 from core import amounts
-from series import elision
+from series import elision, selectors
 
 register = template.Library()
 
@@ -48,3 +48,10 @@ def chip_count(value: Any) -> Any:
 @register.filter
 def elides(name: Any) -> bool:
     return elision.elides(str(name or ""))
+
+
+@register.filter
+def name_shown(name: Any) -> str:
+    """A person's name as other people read it: never an e-mail address
+    (``series.selectors.name_shown``)."""
+    return selectors.name_shown(str(name))

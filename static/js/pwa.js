@@ -4,6 +4,11 @@
  * The visit that installs the worker loads before the worker runs, so the worker never saw
  * its page and files: once it is ready, it is told the addresses this page loaded, and keeps
  * those its rules keep (a TV clock opened once is then there offline).
+ *
+ * A page also says who it was made for (data-viewer, an opaque mark of the account or the
+ * visitor's session): when that changes (another person logged in on this phone, a guest's
+ * PIN, a session that ended), the worker is told to forget the pages it kept, so nobody is
+ * shown someone else's night offline.
  */
 (function () {
   "use strict";
@@ -12,6 +17,21 @@
   const worker = script && script.dataset.worker;
   if (!worker) return;
   const seen = Boolean(navigator.serviceWorker.controller);
+  const viewer = script.dataset.viewer || "";
+
+  function forgetIfAnotherViewer(registration) {
+    let before = null;
+    try {
+      before = window.localStorage.getItem("pwa-viewer");
+      window.localStorage.setItem("pwa-viewer", viewer);
+    } catch (error) {
+      before = null; /* no storage (a private window): nothing was kept for anyone */
+    }
+    if (before !== null && before !== viewer && registration.active) {
+      registration.active.postMessage({ type: "forget" });
+    }
+    return registration;
+  }
 
   function tell(registration) {
     if (seen || !registration.active) return;
@@ -24,6 +44,7 @@
     navigator.serviceWorker
       .register(worker, { scope: "/" })
       .then(() => navigator.serviceWorker.ready)
+      .then(forgetIfAnotherViewer)
       .then(tell)
       .catch(() => {
         /* no worker (a private window, an old browser): the site works as before */

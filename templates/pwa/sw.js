@@ -137,6 +137,11 @@ self.addEventListener("fetch", (event) => {
  * loaded: the worker keeps those its rules keep (static/js/pwa.js). */
 self.addEventListener("message", (event) => {
   const data = event.data || {};
+  if (data.type === "forget") {
+    // Another person now uses this browser: the pages kept for the one before go.
+    event.waitUntil(forgetPages());
+    return;
+  }
   if (data.type !== "keep" || !Array.isArray(data.urls)) return;
   event.waitUntil(
     (async () => {

@@ -498,6 +498,54 @@ def test_a_message_refused_every_time_ends_failed_and_is_shown(
     assert list(notices_unconfirmed()) == [notice]
 
 
+def test_a_connection_lost_while_sending_is_never_sent_again_by_itself(
+    event: Event, ann: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The server may have taken the message before the line dropped: it stays "sending",
+    # no later run sends it, and the director is shown it may not have gone out.
+    notices_due()
+
+    def drop(self: LocmemBackend, messages: list[EmailMessage]) -> int:
+        raise smtplib.SMTPServerDisconnected("Connection unexpectedly closed")
+
+    monkeypatch.setattr(LocmemBackend, "send_messages", drop)
+    now = timezone.now()
+    assert notices_send(now=now).sent == 0
+    monkeypatch.undo()
+    notice = Notice.objects.get()
+    assert notice.state == NoticeState.SENDING
+    assert "SMTPServerDisconnected" in notice.last_error
+    for minutes in (6, 30, 120):
+        assert notices_send(now=now + timedelta(minutes=minutes)).claimed == 0
+    assert sent_to() == []
+    assert list(notices_unconfirmed(now + timedelta(minutes=11))) == [notice]
+
+
+def test_a_row_taken_back_by_the_director_mid_batch_is_not_also_sent_by_the_first_sender(
+    event: Event, ann: User, ben: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A slow first message: meanwhile the director sends the second one again, and another
+    # run sends it. The first sender, reaching it, finds it no longer its own.
+    notices_due()
+    first, second = Notice.objects.order_by("created_at", "pk")
+    real_send = LocmemBackend.send_messages
+
+    def slow_then_taken_back(self: LocmemBackend, messages: list[EmailMessage]) -> int:
+        if messages[0].to == [first.recipient.email]:
+            # "Send again" on the second row, and another run sends it.
+            Notice.objects.filter(pk=second.pk).update(
+                state=NoticeState.PENDING, claim="", claimed_at=None
+            )
+            monkeypatch.setattr(LocmemBackend, "send_messages", real_send)
+            assert notices_send(now=timezone.now()).sent == 1
+        return real_send(self, messages)
+
+    monkeypatch.setattr(LocmemBackend, "send_messages", slow_then_taken_back)
+    outcome = notices_send(now=timezone.now())
+    assert outcome.sent == 1
+    assert sorted(sent_to()) == sorted([first.recipient.email, second.recipient.email])
+
+
 @pytest.mark.django_db(transaction=True)
 def test_two_senders_at_once_send_each_message_once(
     season: Season, monkeypatch: pytest.MonkeyPatch

@@ -125,3 +125,26 @@ def test_the_tv_clock_links_the_manifest_and_keeps_its_own_colour(
     # The first theme colour in the page is the one a browser uses: the TV's own.
     colours = re.findall(r'<meta name="theme-color" content="([^"]+)">', page)
     assert colours[0] == "#05080a"
+
+
+def viewer_of(page: str) -> str:
+    found = re.search(r'data-viewer="([0-9a-f]{16})"', page)
+    assert found, "the page does not say who it was made for"
+    return found[1]
+
+
+def test_each_page_says_who_it_was_made_for_and_logging_in_forgets_the_kept_pages(
+    client: Client, player_client: Client, director_client: Client
+) -> None:
+    # The worker forgets what it kept when the mark changes (static/js/pwa.js), and on the
+    # posts that change whose pages are whose.
+    home = "/"
+    visitor = viewer_of(client.get(home).content.decode())
+    player = viewer_of(player_client.get(home).content.decode())
+    director = viewer_of(director_client.get(home).content.decode())
+    assert len({visitor, player, director}) == 3
+    assert viewer_of(player_client.get(home).content.decode()) == player
+    for path in ("/accounts/login/", "/accounts/logout/", "/accounts/signup/", "/admin/login/"):
+        assert any(re.match(pattern, path) for pattern in views_pwa.FORGET_ON), path
+    pin = reverse("tournaments:night_pin", args=[7])
+    assert any(re.match(pattern, pin) for pattern in views_pwa.FORGET_ON)

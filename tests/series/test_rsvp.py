@@ -541,3 +541,12 @@ def test_the_demo_has_answers_on_its_first_event() -> None:
     summary = selectors.rsvp_summary(first)
     assert (summary.going_seats, summary.seats_left, summary.waiting_players) == (4, 2, 1)
     assert summary.maybe_count == 1 and summary.not_going_count == 1
+
+
+def test_a_draft_event_takes_no_answer(event: Event, ann: User) -> None:
+    # A draft (no publication time) invites nobody; answers would move a waiting list that
+    # no e-mail tells about.
+    Event.objects.filter(pk=event.pk).update(published_at=None)
+    with pytest.raises(RsvpError, match="not published"):
+        rsvp_answer(event.pk, ann, GOING)
+    assert not Rsvp.objects.exists()

@@ -18,7 +18,7 @@ class Migration(migrations.Migration):
                         auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
                     ),
                 ),
-                ("pin_hmac", models.CharField(editable=False, max_length=128)),
+                ("nonce", models.CharField(editable=False, max_length=64)),
                 ("expires_at", models.DateTimeField(verbose_name="expires at")),
                 ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="created at")),
                 (

@@ -1,19 +1,23 @@
 """Guest PINs: how a guest (a player with no account) opens their night page on a phone.
 
-The director prints the seat cards; each guest's card carries a fresh PIN
-(``guest_pin_issue``; a new one replaces the old, which stops working). On the night's PIN
-page the guest picks their name and types it (``guest_pin_check``), and the session
-remembers the proof until the PIN expires (``tournaments.night_access``).
+The director prints the seat cards; each guest's card carries their PIN for the night
+(``guest_pins_for``: the PIN already given while it holds, a new one for a guest who has
+none, so a reprint or a second look at the sheet changes nothing on the cards already
+printed). ``guest_pin_issue`` replaces a guest's PIN (a lost card): the old one stops
+working. On the night's PIN page the guest picks their name and types it
+(``guest_pin_check``), and the session remembers the proof until the PIN expires
+(``tournaments.night_access``).
 
-The PIN is six digits from ``secrets``; the database keeps only an HMAC of it keyed with
-the site's secret key, so neither the database nor a backup holds a PIN anyone can type,
-and without the key a stolen table cannot even be brute-forced offline. A PIN lasts one
-night (``PIN_LIFETIME``).
+A PIN is six digits drawn from an HMAC, keyed with the site's secret key, of the
+tournament, the player and a random nonce kept in the row: the database holds no PIN
+anyone can type, and without the key a stolen table gives none. A PIN lasts one night
+(``PIN_LIFETIME``).
 
 Six digits are guessable online, so wrong tries are throttled twice: per name (no one can
 try many PINs against one guest) and per client address (no one can try a few PINs
-against each of many guests). The counts live in Django's cache, which is Redis in the
-distributed run mode, so every web process counts the same tries, and expire by
+against each of many guests). A try is counted before the PIN is compared, so tries made
+at once in several processes all count. The counts live in Django's cache, which is Redis
+in the distributed run mode, so every web process counts the same tries, and expire by
 themselves. django-axes, which throttles the password logins, does not fit: it counts
 failed ``authenticate`` calls of a username, and a guest has no account to authenticate.
 """
@@ -59,42 +63,57 @@ class GuestPass:
     expires_at: datetime
 
 
-def _pin_hmac(tournament_id: int, player_id: int, pin: str) -> str:
-    # The tournament and the player are part of the message, so a row's HMAC copied to
-    # another row proves nothing there.
-    value = f"{tournament_id}:{player_id}:{pin}"
-    return salted_hmac(_HMAC_SALT, value, algorithm="sha256").hexdigest()
+def _pin(tournament_id: int, player_id: int, nonce: str) -> str:
+    # The tournament and the player are part of the message, so a row's nonce copied to
+    # another row gives another PIN there.
+    value = f"{tournament_id}:{player_id}:{nonce}"
+    digest = salted_hmac(_HMAC_SALT, value, algorithm="sha256").digest()
+    return f"{int.from_bytes(digest[:8], 'big') % 10**PIN_DIGITS:0{PIN_DIGITS}d}"
 
 
-def guest_pin_issue(tournament: Tournament, player: Player) -> str:
-    """A new PIN for ``player``, a guest entered in ``tournament``, replacing any older one.
-
-    Returns the PIN itself, to print on the seat card: it is stored only as an HMAC, so
-    this is the one moment it can be shown.
-    """
+def _check_guest(tournament: Tournament, player: Player) -> None:
     if player.user_id is not None:
         raise TournamentError(_("Only guests get a PIN: players with an account log in."))
     if not selectors.guest_entrants(tournament).filter(pk=player.pk).exists():
         raise TournamentError(_("%(name)s is not in this tournament.") % {"name": player.name})
-    pin = f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
-    GuestPin.objects.update_or_create(
+
+
+def guest_pin_issue(tournament: Tournament, player: Player) -> str:
+    """A new PIN for ``player``, a guest entered in ``tournament``, replacing any older one
+    (which stops working); returns it."""
+    _check_guest(tournament, player)
+    row, _created = GuestPin.objects.update_or_create(
         tournament=tournament,
         player=player,
         defaults={
-            "pin_hmac": _pin_hmac(tournament.pk, player.pk, pin),
+            "nonce": secrets.token_hex(16),
             "expires_at": timezone.now() + PIN_LIFETIME,
         },
     )
-    return pin
+    return _pin(tournament.pk, player.pk, row.nonce)
 
 
-def guest_pins_issue(tournament: Tournament, players: list[Player]) -> dict[int, str]:
-    """New PINs for the guests among ``players`` (the seat cards being printed), by player id."""
+def guest_pins_for(tournament: Tournament, players: list[Player]) -> dict[int, str]:
+    """The PINs of the guests among ``players`` (the seat cards), by player id: the PIN a
+    guest already has while it holds, a new one for a guest who has none (or whose PIN has
+    expired). Printing the cards again shows the same PINs."""
+    guests = [player for player in players if player.user_id is None]
     with transaction.atomic():
+        held = {
+            row.player_id: row
+            for row in GuestPin.objects.select_for_update().filter(
+                tournament=tournament,
+                player__in=guests,
+                expires_at__gt=timezone.now(),
+            )
+        }
         return {
-            player.pk: guest_pin_issue(tournament, player)
-            for player in players
-            if player.user_id is None
+            player.pk: (
+                _pin(tournament.pk, player.pk, held[player.pk].nonce)
+                if player.pk in held
+                else guest_pin_issue(tournament, player)
+            )
+            for player in guests
         }
 
 
@@ -113,7 +132,8 @@ def _wait_minutes(key: str, limit: int) -> int | None:
 
 
 def _count_wrong_try(key: str) -> int:
-    """Count one wrong try against ``key``; the count of its window so far."""
+    """Count one try against ``key`` (taken back when the PIN was right); the count of its
+    window so far."""
     window = int(TRY_WINDOW.total_seconds())
     # ``add`` only starts a window that is not running; ``incr`` is atomic in Redis, so two
     # processes counting at once both count.
@@ -124,6 +144,13 @@ def _count_wrong_try(key: str) -> int:
     except ValueError:  # the window ended between ``add`` and ``incr``
         cache.set(f"{key}:count", 1, window)
         return 1
+
+
+def _uncount_try(key: str) -> None:
+    try:
+        cache.decr(f"{key}:count")
+    except ValueError:  # the window ended meanwhile: nothing to take back
+        pass
 
 
 def _wait_message(minutes: int) -> str:
@@ -168,9 +195,15 @@ def guest_pin_check(tournament_id: int, player_id: int, pin: str, client_key: st
             _("There is no PIN for you tonight: ask the director to print your seat card."),
             field="pin",
         )
-    if not constant_time_compare(row.pin_hmac, _pin_hmac(tournament_id, player_id, typed)):
-        address_count = _count_wrong_try(address_key)
-        player_count = _count_wrong_try(player_key)
+    # Counted first, then compared: tries made at once in several processes all count, and
+    # one over the limit is refused even when it is right.
+    address_count = _count_wrong_try(address_key)
+    player_count = _count_wrong_try(player_key)
+    if address_count > WRONG_TRIES_PER_ADDRESS or player_count > WRONG_TRIES_PER_PLAYER:
+        waits = [_wait_minutes(player_key, WRONG_TRIES_PER_PLAYER)]
+        waits.append(_wait_minutes(address_key, WRONG_TRIES_PER_ADDRESS))
+        raise TournamentError(_wait_message(max(m for m in waits if m)), field="pin")
+    if not constant_time_compare(_pin(tournament_id, player_id, row.nonce), typed):
         left = min(WRONG_TRIES_PER_PLAYER - player_count, WRONG_TRIES_PER_ADDRESS - address_count)
         if left <= 0:
             waits = [_wait_minutes(player_key, WRONG_TRIES_PER_PLAYER)]
@@ -185,7 +218,9 @@ def guest_pin_check(tournament_id: int, player_id: int, pin: str, client_key: st
             % {"left": left},
             field="pin",
         )
-    # The guest got it right: their own slips are forgiven. The address's are not, or one
-    # known PIN would let its holder keep guessing the others'.
+    # The guest got it right: their own slips are forgiven, and this try is not one. The
+    # address's are kept (less this try), or one known PIN would let its holder keep
+    # guessing the others'.
     cache.delete_many([f"{player_key}:count", f"{player_key}:until"])
+    _uncount_try(address_key)
     return GuestPass(player=player, expires_at=row.expires_at)

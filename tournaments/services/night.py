@@ -24,6 +24,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from core.ordinals import place_ordinal
 from series.models import Player
 from tournaments import selectors
 from tournaments.errors import TournamentError
@@ -36,23 +37,13 @@ from tournaments.models import (
     Tournament,
     TournamentState,
 )
+from tournaments.night_access import night_player
 from tournaments.services import entries, night_news, results
 
 STATE_TEMPLATE = "tournaments/_night_state.html"
 # An answered ask stays on the page this long, so the player sees how it ended.
 ANSWER_SHOWN = timedelta(minutes=15)
 LANGUAGE_CODES = {code for code, _name in settings.LANGUAGES}
-
-
-def place_ordinal(place: int) -> str:
-    """ "1st", "22nd", "7th"; in French "1er", "7e". The same messages as the series'
-    player pages (``series.views_players``), so one translation serves both."""
-    if place == 1:
-        return _("1st")
-    if place % 100 in (11, 12, 13):
-        return _("%(n)sth") % {"n": place}
-    endings = {1: _("%(n)sst"), 2: _("%(n)snd"), 3: _("%(n)srd")}
-    return endings.get(place % 10, _("%(n)sth")) % {"n": place}
 
 
 @dataclass
@@ -215,6 +206,21 @@ def notice_text(notice: dict[str, Any] | None) -> str:
     if kind == night_news.DECIDED and notice.get("state") != PurchaseRequestState.WITHDRAWN:
         return answer_text(str(notice.get("purchase")), str(notice.get("state")))
     return ""
+
+
+def night_viewer(user: Any, session: Any, tournament_id: int) -> int | None:
+    """The id of the player whose night a socket shows (``night_player``: the logged-in
+    user's, or the guest's whose PIN the session proved), or None: no such tournament, or
+    nobody it may show."""
+    if not Tournament.objects.filter(pk=tournament_id).exists():
+        return None
+    player = night_player(user, session, tournament_id)
+    return player.pk if player is not None else None
+
+
+def night_socket_language(asked: str | None, player_id: int) -> str:
+    """``night_language`` for a socket, which knows its player by id."""
+    return night_language(asked, Player.objects.filter(pk=player_id).first())
 
 
 def night_language(asked: str | None, player: Player | None) -> str:

@@ -56,7 +56,7 @@ def _stack(value: Any) -> int:
     """The chips a player says they have, as typed ("3 000", "3,000" and "3000" alike)."""
     text = "".join(str(value if value is not None else "").split()).replace(",", "")
     text = text.replace(".", "").replace("\u202f", "")
-    if not (text.isascii() and text.isdigit()):
+    if not (text.isascii() and text.isdigit()) or len(text) > len(str(amounts.CHIPS_MAX)):
         raise TournamentError(_("Enter your stack in chips, to ask for a rebuy."))
     stack = int(text)
     if stack > amounts.CHIPS_MAX:

@@ -82,9 +82,9 @@ def _percent(basis_points: int) -> int | Decimal:
 def sheet_seats(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _tournament(tournament_id)
     seated = selectors.entries_seated(tournament)
-    # Each guest's card carries a fresh PIN for their night page: only its HMAC is stored,
-    # so printing is the one moment it can be shown, and a reprint replaces the old PINs.
-    pins = guest_pins.guest_pins_issue(tournament, [entry.player for entry in seated])
+    # Each guest's card carries their PIN for the night page: the one already given while it
+    # holds, so a reprint shows the same PINs.
+    pins = guest_pins.guest_pins_for(tournament, [entry.player for entry in seated])
     cards = [{"entry": entry, "pin": pins.get(entry.player_id)} for entry in seated]
     pages = [
         cards[start : start + SEAT_CARDS_PER_PAGE]
