@@ -36,7 +36,7 @@ ICONS = (
 
 # The service worker's cache: bump the version when what it keeps, or how, changes; the new
 # worker deletes every older cache when it takes over.
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 
 # The pages kept for a dropped network, as paths the worker tests (JavaScript regular
 # expressions, written so Python's ``re`` reads them the same: tests check them against

@@ -130,7 +130,19 @@ self.addEventListener("fetch", (event) => {
   }
   const what = kind(url);
   if (!what) return;
-  event.respondWith(networkFirst(event, request, what === "page"));
+  if (what === "page") {
+    event.respondWith(networkFirst(event, request, true));
+    return;
+  }
+  // A static file or the catalog is kept only for the pages that are kept: any other page
+  // (a live table, the console) gets it from the network as if there were no worker.
+  event.respondWith(
+    (async () => {
+      const client = event.clientId ? await self.clients.get(event.clientId) : null;
+      if (!client || kind(new URL(client.url)) !== "page") return fetch(request);
+      return networkFirst(event, request, false);
+    })(),
+  );
 });
 
 /* A page the worker did not see load (the visit that installed it) sends the addresses it
@@ -143,6 +155,14 @@ self.addEventListener("message", (event) => {
     return;
   }
   if (data.type !== "keep" || !Array.isArray(data.urls)) return;
+  // Only a kept page's files are kept (the page itself comes first in the list).
+  let first;
+  try {
+    first = new URL(String(data.urls[0]), self.location.origin);
+  } catch (error) {
+    return;
+  }
+  if (kind(first) !== "page") return;
   event.waitUntil(
     (async () => {
       const cache = await caches.open(CACHE);

@@ -359,14 +359,14 @@ def test_two_answers_for_the_last_seat_at_once_give_one_seat(
     )
     users = [account("one"), account("two")]
     # Slow the seat count down so both transactions are inside it together without the lock.
-    real = rsvp_service._seats_taken
+    real = selectors.rsvp_going_seats
 
     def slow(*args: Any, **kwargs: Any) -> int:
         taken = real(*args, **kwargs)
         time.sleep(0.3)
         return taken
 
-    monkeypatch.setattr(rsvp_service, "_seats_taken", slow)
+    monkeypatch.setattr(selectors, "rsvp_going_seats", slow)
     barrier = threading.Barrier(2)
     errors: list[BaseException] = []
 
