@@ -18,7 +18,6 @@ from django.utils import timezone
 from series import selectors
 from series.models import Event, Player, Rsvp, RsvpAnswer, Season
 from series.services import demo_load
-from series.services import rsvp as rsvp_service
 from series.services.rsvp import (
     RsvpError,
     rsvp_answer,
