@@ -46,7 +46,11 @@ async function fetchAndKeep(cache, request) {
     headers.set(STORED_AT, String(Date.now()));
     const body = await response.clone().blob();
     const copy = new Response(body, { status: response.status, statusText: response.statusText, headers });
-    await cache.put(typeof request === "string" ? request : request.url, copy);
+    try {
+      await cache.put(typeof request === "string" ? request : request.url, copy);
+    } catch (error) {
+      /* storage full or gone: the answer still goes to the page, only not kept */
+    }
   }
   return response;
 }
@@ -66,24 +70,38 @@ async function aged(response) {
 }
 
 /* Network first; the kept copy when the network fails, the server is away, or the network
- * says nothing for WAIT_MS (a Wi-Fi that has gone without saying so). */
-async function networkFirst(event, request, page) {
-  const cache = await caches.open(CACHE);
-  const network = fetchAndKeep(cache, request);
-  // The copy is refreshed even when the kept one has already answered.
-  event.waitUntil(network.catch(() => null));
-  // By address alone: the pages vary on Accept-Language and Cookie, which a request made
-  // here and the browser's own do not carry alike.
-  const kept = await cache.match(request.url, { ignoreVary: true });
-  if (!kept) return network;
+ * says nothing for WAIT_MS (a Wi-Fi that has gone without saying so). ``refreshing`` is the
+ * network's answer, started (and kept alive by the event) before anything is awaited. */
+async function networkFirst(request, refreshing, page) {
+  let kept;
+  try {
+    // By address alone: the pages vary on Accept-Language and Cookie, which a request made
+    // here and the browser's own do not carry alike. In every cache of this worker's family
+    // (a copy kept by an older worker still beats the browser's error page).
+    kept = await caches.match(request.url, { ignoreVary: true });
+  } catch (error) {
+    kept = undefined; /* storage unreadable: the network alone answers */
+  }
+  if (!kept) return refreshing;
   let timer;
   const silence = new Promise((resolve) => {
     timer = setTimeout(resolve, WAIT_MS, null);
   });
-  const answer = await Promise.race([network.catch(() => null), silence]);
+  const answer = await Promise.race([refreshing.catch(() => null), silence]);
   clearTimeout(timer);
   if (answer && answer.status < 500) return answer;
-  return page ? aged(kept) : kept;
+  try {
+    return page ? await aged(kept) : kept;
+  } catch (error) {
+    return kept;
+  }
+}
+
+/* Fetch and keep (the copy is refreshed even when the kept one has already answered). */
+function refresh(event, request) {
+  const refreshing = caches.open(CACHE).then((cache) => fetchAndKeep(cache, request));
+  event.waitUntil(refreshing.catch(() => null));
+  return refreshing;
 }
 
 /* The kept pages belong to whoever was signed in: a log-in or log-out forgets them. */
@@ -131,7 +149,7 @@ self.addEventListener("fetch", (event) => {
   const what = kind(url);
   if (!what) return;
   if (what === "page") {
-    event.respondWith(networkFirst(event, request, true));
+    event.respondWith(networkFirst(request, refresh(event, request), true));
     return;
   }
   // A static file or the catalog is kept only for the pages that are kept: any other page
@@ -140,7 +158,7 @@ self.addEventListener("fetch", (event) => {
     (async () => {
       const client = event.clientId ? await self.clients.get(event.clientId) : null;
       if (!client || kind(new URL(client.url)) !== "page") return fetch(request);
-      return networkFirst(event, request, false);
+      return networkFirst(request, refresh(event, request), false);
     })(),
   );
 });
