@@ -29,10 +29,11 @@
  *   then drop it once the first answer replaced the section, leaving the first answer's
  *   (older) state on screen;
  * - while the director is filling in one of its forms (a field changed since the section
- *   came): the swap would wipe the ticks and typing; an answer to a fetch sent before
+ *   came), or has a player's sheet open (a popover: the swap would close it under the
+ *   thumb): the swap would wipe the ticks and typing; an answer to a fetch sent before
  *   the director began is not swapped in either.
- * The fetch owed is made once the first one is back, the form is sent, or the director
- * goes on to something outside the form. (No hx-sync on the sections: htmx gives it to
+ * The fetch owed is made once the first one is back, the form is sent, the sheet closes,
+ * or the director goes on to something outside the form. (No hx-sync on the sections: htmx gives it to
  * every form inside, which would queue a tap behind the section's fetch and lose it.) */
 (function () {
   "use strict";
@@ -40,6 +41,7 @@
   const loading = new WeakSet(); // sections whose own fetch is on its way
   const edited = new Set(); // forms changed since their section was rendered
   const owed = new Set(); // ids of the sections with a fetch owed
+  const sent = new WeakSet(); // open sheets whose form was sent: their answer may replace them
 
   function isRefresh(elt, verb) {
     return (
@@ -50,7 +52,18 @@
     );
   }
 
+  function isOpen(sheet) {
+    try {
+      return sheet.matches(":popover-open");
+    } catch (error) {
+      return false; /* a browser without popovers shows the sheets in the page */
+    }
+  }
+
   function editing(section) {
+    for (const sheet of section.querySelectorAll("[popover]")) {
+      if (isOpen(sheet) && !sent.has(sheet)) return true;
+    }
     for (const form of edited) {
       if (section.contains(form)) return true;
     }
@@ -110,7 +123,22 @@
   document.addEventListener("change", noteEdit);
 
   // Sent: its answer (the section, or a refusal in it) comes back, then the fetch owed.
-  document.addEventListener("submit", (event) => edited.delete(event.target));
+  document.addEventListener("submit", (event) => {
+    edited.delete(event.target);
+    const sheet = event.target.closest("[popover]");
+    if (sheet) sent.add(sheet);
+  });
+
+  // A sheet opened or closed (popovers' toggle does not bubble: caught on the way down).
+  document.addEventListener(
+    "toggle",
+    (event) => {
+      if (!(event.target instanceof Element) || !event.target.matches("[popover]")) return;
+      sent.delete(event.target);
+      if (event.newState === "closed") fetchOwed();
+    },
+    true,
+  );
 
   // Left: a tap or the focus elsewhere (Safari focuses no tapped checkbox, hence taps).
   function leave(event) {
