@@ -1466,6 +1466,7 @@ class Site:
         timing = {
             "TABLES_NEXT_HAND_DELAY_MS": str(options.next_hand_ms),
             "TABLES_BOT_THINK_MS": str(options.bot_think_ms),
+            "TABLES_TURN_SECONDS": str(options.turn_seconds),
         }
         if mode == "embedded":
             env = server_env(DATABASE_URL=f"sqlite:///{workdir / 'soak.sqlite3'}", **timing)
@@ -1567,6 +1568,7 @@ class Options:
     tournament_timeout: float = 900.0
     next_hand_ms: int = 1000
     bot_think_ms: int = 300
+    turn_seconds: int = 30
     redis_db: int = 9
     shared_redis: bool = False
     verbose: bool = False
@@ -1901,6 +1903,7 @@ def main() -> None:
     parser.add_argument("--tournament-timeout", type=float, default=900.0, help="seconds")
     parser.add_argument("--next-hand-ms", type=int, default=1000)
     parser.add_argument("--bot-think-ms", type=int, default=300)
+    parser.add_argument("--turn-seconds", type=int, default=30, help="the turn clock")
     parser.add_argument(
         "--shared-redis",
         action="store_true",
@@ -1921,6 +1924,7 @@ def main() -> None:
         tournament_timeout=args.tournament_timeout,
         next_hand_ms=args.next_hand_ms,
         bot_think_ms=args.bot_think_ms,
+        turn_seconds=args.turn_seconds,
         redis_db=args.redis_db,
         shared_redis=args.shared_redis,
         verbose=args.verbose,

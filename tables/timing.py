@@ -35,5 +35,10 @@ def runout_step_seconds() -> float:
     return int(getattr(settings, "TABLES_RUNOUT_STEP_MS", RUNOUT_STEP_SECONDS * 1000)) / 1000
 
 
+def turn_seconds() -> int:
+    """A turn's own time, before the time bank (``TABLES_TURN_SECONDS``)."""
+    return int(getattr(settings, "TABLES_TURN_SECONDS", TURN_SECONDS))
+
+
 def bot_think_seconds() -> float:
     return int(getattr(settings, "TABLES_BOT_THINK_MS", 1000)) / 1000

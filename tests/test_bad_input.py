@@ -340,6 +340,7 @@ def clients(world: World) -> dict[str, Client]:
     return {"visitor": Client(), "player": player, "director": director}
 
 
+@pytest.mark.long(150)
 def test_bad_values_make_no_500_and_change_nothing(
     world: World, clients: dict[str, Client]
 ) -> None:

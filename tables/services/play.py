@@ -56,7 +56,7 @@ from tables.services.common import (
     table_write,
 )
 from tables.table_state import STATE
-from tables.timing import RUN_TWICE_VOTE_SECONDS, TURN_SECONDS, runout_step_seconds
+from tables.timing import RUN_TWICE_VOTE_SECONDS, runout_step_seconds, turn_seconds
 
 
 @dataclass(frozen=True)
@@ -387,7 +387,7 @@ def after_moves(
             # The player's time bank is part of the deadline: they draw on it when the
             # turn's own time runs out, and time out only once it is spent too.
             bank = table.turn_bank_ms(actor) if actor is not None else 0
-            hand.deadline = now + timedelta(seconds=TURN_SECONDS, milliseconds=bank)
+            hand.deadline = now + timedelta(seconds=turn_seconds(), milliseconds=bank)
             hand.turn_extended = False
             # No timer task per turn: the sweep (every second) applies a passed deadline, so
             # a move costs no scheduling and a restart forgets nothing.

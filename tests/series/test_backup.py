@@ -166,6 +166,7 @@ def two_sites(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[
             postgres_database_drop(POSTGRES_URL, name)
 
 
+@pytest.mark.long
 def test_a_season_restored_into_an_empty_database_reads_the_same_bytes(
     two_sites: tuple[dict[str, str], dict[str, str]],
 ) -> None:
@@ -187,6 +188,7 @@ def test_a_season_restored_into_an_empty_database_reads_the_same_bytes(
     assert not list(Path(restored["BACKUP_DIR"]).glob("before-restore-*"))
 
 
+@pytest.mark.long
 def test_a_backup_taken_while_hands_are_played_restores_hands_that_replay(
     tmp_path: Path,
 ) -> None:
@@ -239,6 +241,7 @@ def test_a_backup_taken_while_hands_are_played_restores_hands_that_replay(
 # -- refusals: each leaves the database as it was
 
 
+@pytest.mark.long
 def test_restore_refuses_while_the_site_serves(
     sqlite_site: dict[str, str], zoe_backup: Path, tmp_path: Path
 ) -> None:

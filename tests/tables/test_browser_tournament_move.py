@@ -73,6 +73,7 @@ def browser() -> Iterator[Browser]:
         browser.close()
 
 
+@pytest.mark.long
 def test_a_moved_players_page_follows_them_to_the_new_table(
     browser: Browser, served: tuple[str, int, int, dict[str, str]]
 ) -> None:

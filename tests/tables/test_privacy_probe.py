@@ -61,6 +61,7 @@ def snapshot_in(page: str) -> dict[str, Any]:
     return json.loads(found.group(1))  # type: ignore[no-any-return]
 
 
+@pytest.mark.long
 def test_no_page_shows_a_card_its_viewer_did_not_see(
     session: list[Hand],  # noqa: F811
     client: Client,

@@ -88,6 +88,7 @@ def replay_in(page: str) -> dict[str, Any]:
     return json.loads(found.group(1))  # type: ignore[no-any-return]
 
 
+@pytest.mark.long(45)
 def test_every_hand_of_a_long_session_replays_showing_only_what_each_viewer_saw(
     session: list[Hand], client: Client
 ) -> None:
@@ -147,6 +148,7 @@ def test_every_hand_of_a_long_session_replays_showing_only_what_each_viewer_saw(
             assert steps[-1]["view"]["hand"]["results"] and "wins" in steps[-1]["text"]
 
 
+@pytest.mark.long
 def test_a_run_out_replays_street_by_street_with_the_chips_in_the_middle(
     session: list[Hand],
 ) -> None:

@@ -87,6 +87,7 @@ def max_hand_seen(players: list[Player]) -> int:
     return max(numbers, default=0)
 
 
+@pytest.mark.long(50)
 def test_hands_survive_sigkill_at_random_points(server_database: str) -> None:
     env = server_env(DATABASE_URL=server_database, TABLES_NEXT_HAND_DELAY_MS="500")
     env.pop("REDIS_URL", None)  # embedded mode: the server runs its own Celery worker and beat

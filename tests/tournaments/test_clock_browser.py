@@ -67,6 +67,7 @@ def director_shell(served: dict[str, Any], code: str) -> None:
     manage(served["env"], "shell", "-c", code)
 
 
+@pytest.mark.long
 def test_the_tv_clock_counts_follows_and_survives_its_server(
     chromium: Browser, served: dict[str, Any]
 ) -> None:
@@ -156,6 +157,7 @@ def test_the_console_clock_on_a_phone(chromium: Browser, served: dict[str, Any])
     page.screenshot(path=str(ARTIFACTS / "console-phone-with-clock.png"), full_page=True)
 
 
+@pytest.mark.long
 def test_the_tv_counts_down_to_0_00_and_waits_for_the_server(
     chromium: Browser, served: dict[str, Any]
 ) -> None:

@@ -188,6 +188,7 @@ def heartbeat_after(moment: object) -> bool:
     return WorkerHeartbeat.objects.filter(seen_at__gt=moment).exists()
 
 
+@pytest.mark.long
 def test_the_worker_outlives_a_redis_restart_and_the_clock_goes_on(
     celery_on_private_redis: Celeries, clock_tournament: Tournament, director: User
 ) -> None:

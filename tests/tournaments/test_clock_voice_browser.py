@@ -170,6 +170,7 @@ def shoot(page: Page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / name))
 
 
+@pytest.mark.long
 def test_the_tv_says_each_level_break_and_last_minute_once_and_plays_three_tunes(
     chromium: Browser, served: dict[str, Any]
 ) -> None:

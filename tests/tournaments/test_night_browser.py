@@ -87,6 +87,7 @@ def move_in_console(console: Page, name: str, table: int, seat: int) -> float:
     return tapped
 
 
+@pytest.mark.long
 def test_a_move_reaches_the_players_phone_within_a_second(
     chromium: Browser, served: dict[str, Any]
 ) -> None:

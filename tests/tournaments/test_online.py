@@ -526,6 +526,7 @@ def _chips_in_play(tournament: Tournament) -> int:
     return total
 
 
+@pytest.mark.long
 def test_thirty_bots_play_five_tables_to_one_winner(transactional_db: None) -> None:
     checks = Counter()
     thresholds_broken: list[str] = []
