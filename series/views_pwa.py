@@ -49,7 +49,10 @@ KEPT_PAGES = (
 )
 # What those pages load: the static files and Django's JavaScript catalog.
 KEPT_ASSETS = (r"^/static/", r"^/jsi18n/$")
-# Posting these changes whose pages are whose: the kept pages are forgotten.
+# Of those, the pages made for one person (their night): forgotten when another person uses
+# the browser. The TV clock is the same for everyone who holds its link, and stays.
+PERSONAL_PAGES = (r"^/tournaments/\d+/night/$",)
+# Posting these changes whose pages are whose: the personal pages are forgotten.
 FORGET_ON = (
     r"^/accounts/login/$",
     r"^/accounts/logout/$",
@@ -98,6 +101,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         "cache": f"hgo-v{CACHE_VERSION}",
         "pages": KEPT_PAGES,
         "assets": KEPT_ASSETS,
+        "personal": PERSONAL_PAGES,
         "forget": FORGET_ON,
         "precache": [
             static("css/site.css"),

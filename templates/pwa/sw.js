@@ -25,6 +25,7 @@ const WAIT_MS = 4000;
 
 const PAGES = CONFIG.pages.map((pattern) => new RegExp(pattern));
 const ASSETS = CONFIG.assets.map((pattern) => new RegExp(pattern));
+const PERSONAL = CONFIG.personal.map((pattern) => new RegExp(pattern));
 const FORGET = CONFIG.forget.map((pattern) => new RegExp(pattern));
 const matches = (patterns, path) => patterns.some((pattern) => pattern.test(path));
 
@@ -104,11 +105,13 @@ function refresh(event, request) {
   return refreshing;
 }
 
-/* The kept pages belong to whoever was signed in: a log-in or log-out forgets them. */
+/* A player's night belongs to whoever was signed in: a log-in or log-out forgets it (the TV
+ * clock, the same for everyone with its link, stays). */
 async function forgetPages() {
   const cache = await caches.open(CACHE);
   for (const request of await cache.keys()) {
-    if (kind(new URL(request.url)) === "page") await cache.delete(request);
+    const url = new URL(request.url);
+    if (kind(url) === "page" && matches(PERSONAL, url.pathname)) await cache.delete(request);
   }
 }
 

@@ -105,6 +105,11 @@ def test_the_night_page_pattern_matches_its_url_when_it_exists(tournament: Tourn
     except NoReverseMatch:
         pytest.skip("the night page is not in this tree")
     assert any(re.search(pattern, path) for pattern in views_pwa.KEPT_PAGES)
+    # A night is one person's: forgotten when another signs in. The TV clock is not.
+    assert any(re.search(pattern, path) for pattern in views_pwa.PERSONAL_PAGES)
+    tv = reverse("tournaments:tv_clock", args=[tournament.tv_token])
+    assert not any(re.search(pattern, tv) for pattern in views_pwa.PERSONAL_PAGES)
+    assert set(views_pwa.PERSONAL_PAGES) <= set(views_pwa.KEPT_PAGES)
 
 
 def test_every_page_links_the_manifest_and_the_worker(client: Client, event: Event) -> None:
