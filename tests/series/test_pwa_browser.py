@@ -213,10 +213,7 @@ def test_the_worker_leaves_other_pages_and_forms_to_the_network(
     worker_in_control(page)
     page.goto(f"{served['base']}/accounts/login/")
     page.wait_for_timeout(500)
-    kept = page.evaluate(
-        "async () => (await Promise.all((await caches.keys()).map(async (name) =>"
-        " (await (await caches.open(name)).keys()).map((request) => request.url)))).flat()"
-    )
+    kept = [address for urls in page.evaluate(KEPT_IN_WORKER).values() for address in urls]
     paths = [re.sub(r"^https?://[^/]+", "", address) for address in kept]
     assert paths and all(path.startswith(("/static/", "/jsi18n/")) for path in paths), paths
     context.close()
