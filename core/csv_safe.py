@@ -12,7 +12,8 @@ Every CSV writer of the site goes through ``writer``; the importer undoes the gu
 
 >>> import io
 >>> out = io.StringIO()
->>> writer(out, lineterminator="\\n").writerow(["=1+1", -20, "Ann"])
+>>> writer(out, lineterminator="\\n").writerow(["=1+1", -20, "Ann"])  # the characters written
+14
 >>> out.getvalue()
 "'=1+1,-20,Ann\\n"
 >>> unguard("'=1+1")
