@@ -9,12 +9,12 @@ from django.contrib.auth.models import User
 from django.db import connections
 from django.test import Client, override_settings
 from django.utils import timezone
-from playwright.sync_api import Browser, expect, sync_playwright
+from playwright.sync_api import Browser, Playwright, expect
 
 from series.models import Event, Season
 from series.services import director_grant
 from tables.engine.config import Game, Structure
-from tests.chromium import launch_chromium
+from tests.chromium import SHARED
 from tests.tournaments.levels import BREAK_1, ROWS
 from tournaments.models import BlindLevel, BlindStructure, Tournament
 
@@ -42,6 +42,14 @@ def database_group(item: pytest.Item) -> int:
     return 2
 
 
+# The fixtures that open pages in this process's one Chromium (``tests.chromium.SHARED``).
+BROWSER_FIXTURES = frozenset({"live_browser", "chromium", "shared_playwright"})
+
+
+def uses_browser(item: pytest.Item) -> bool:
+    return bool(BROWSER_FIXTURES.intersection(getattr(item, "fixturenames", ())))
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The long tests first, the longest first: pytest-xdist hands the tests out in this
@@ -49,16 +57,34 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     took minutes longer with them in pytest-django's order, where the tests with servers of
     their own come last). pytest-django's order holds where it matters: a test that rolls
     back runs before any that flushes the database (and its migrations' rows), on every
-    worker; a test with no test database may run anywhere."""
+    worker; a test with no test database may run anywhere.
+
+    The browser tests come after all the others, the longest first: a worker hands out its
+    tests in this order, so it starts Playwright and Chromium once, for its last tests,
+    instead of once per test (``pytest_runtest_setup`` stops them before any other test)."""
 
     def order(item: pytest.Item) -> tuple[int, float]:
         group = database_group(item)
         seconds = long_seconds(item)
+        if uses_browser(item) and group != 0:
+            return (4, -seconds)
         if group == 2:
             return (0, -seconds) if seconds else (3, 0.0)
         return (1 + group, -seconds)
 
     items.sort(key=order)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Playwright's loop, running in this thread, would make the ORM and asyncio of a test
+    without a browser think they run in an async context: it stops before such a test."""
+    if not uses_browser(item):
+        SHARED.stop()
+
+
+def pytest_sessionfinish() -> None:
+    SHARED.stop()
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -160,23 +186,23 @@ def tournament(event: Event, blind_structure: BlindStructure, director: User) ->
     )
 
 
-# Chromium for the browser tests (``tests/browser.py`` has the rest of their set-up).
+# Chromium for the browser tests (``tests/browser.py`` has the rest of their set-up). Each
+# test gets the process's one browser (``tests.chromium.SHARED``) and opens contexts in it;
+# whatever contexts it left open are closed after it.
 @pytest.fixture
-def live_browser(live_server: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Browser]:
+def live_browser(live_server: Any) -> Iterator[Browser]:
     """Chromium for the pages of ``live_server`` (its ``url``).
 
-    Depending on ``live_server`` makes the browser close first: its keep-alive connections
-    end, and the server's threads close their database connections before the test
-    database is dropped. Playwright's sync API runs an event loop in this thread; the ORM
-    calls a test makes are still plain synchronous ones, and those made while that loop
+    Depending on ``live_server`` makes the test's contexts close first: their keep-alive
+    connections end, and the server's threads close their database connections before the
+    test database is flushed. Playwright's sync API runs an event loop in this thread; the
+    ORM calls a test makes are still plain synchronous ones, and those made while that loop
     runs get connections of their own, closed at the end.
     """
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
-        yield browser
-        browser.close()
-        connections.close_all()
+    browser = SHARED.browser_get()
+    yield browser
+    SHARED.contexts_close()
+    connections.close_all()
 
 
 @pytest.fixture
@@ -185,10 +211,17 @@ def chromium() -> Iterator[Browser]:
     change over a socket, from another process: an expectation waits up to 15 seconds for
     it."""
     expect.set_options(timeout=15_000)
-    with sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
-        yield browser
-        browser.close()
+    browser = SHARED.browser_get()
+    yield browser
+    SHARED.contexts_close()
+
+
+@pytest.fixture
+def shared_playwright() -> Iterator[Playwright]:
+    """The process's Playwright, for a test that needs a browser of another kind (a profile
+    on disk); the test closes what it launches."""
+    yield SHARED.playwright_get()
+    connections.close_all()
 
 
 @pytest.fixture(autouse=True)

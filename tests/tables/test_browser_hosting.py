@@ -14,10 +14,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from tests.browser import ARTIFACTS, needs_chromium
-from tests.chromium import launch_chromium
 from tests.conftest import PASSWORD
 from tests.tables.servers import migrate
 from tests.tables.test_browser_table import BASE_DIR, LAPTOP, PHONE, free_port
@@ -94,12 +93,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int,
 
 
 @pytest.fixture
-def browser() -> Iterator[Browser]:
+def browser(chromium: Browser) -> Browser:
     expect.set_options(timeout=10_000)
-    with sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
-        yield browser
-        browser.close()
+    return chromium
 
 
 def log_in(browser: Browser, base: str, path: str, username: str) -> Page:

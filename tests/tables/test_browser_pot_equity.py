@@ -9,12 +9,9 @@ Screenshots at a laptop and a phone size land in test-artifacts/. Deselect with
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from django.contrib.auth.models import User
-from django.db import connections
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from series.services import director_grant
 from tables import services
@@ -22,7 +19,6 @@ from tables.models import Hand, Seat, SeatState, Table
 from tables.services import dealing
 from tables.table_state import table_snapshot
 from tests.browser import ARTIFACTS, needs_chromium
-from tests.chromium import launch_chromium
 from tests.conftest import PASSWORD
 from tests.tables.conftest import later, make_players
 from tests.tables.sessions import seeded_deal_new
@@ -59,14 +55,9 @@ def side_pot_table(transactional_db: None, monkeypatch: pytest.MonkeyPatch) -> T
 
 
 @pytest.fixture
-def browser(live_server: object, monkeypatch: pytest.MonkeyPatch) -> Iterator[Browser]:
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+def browser(live_browser: Browser) -> Browser:
     expect.set_options(timeout=10_000)
-    with sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
-        yield browser
-        browser.close()
-        connections.close_all()
+    return live_browser
 
 
 def log_in(page: Page, base: str, name: str, next_url: str) -> None:

@@ -7,12 +7,9 @@ test-artifacts/. Deselect with ``-m "not browser"``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from django.contrib.auth.models import User
-from django.db import connections
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from series.services import director_grant
 from tables import services
@@ -20,7 +17,6 @@ from tables.models import Hand
 from tables.services import dealing
 from tables.table_state import table_snapshot
 from tests.browser import ARTIFACTS, needs_chromium
-from tests.chromium import launch_chromium
 from tests.conftest import PASSWORD
 from tests.tables.conftest import later, make_players
 from tests.tables.sessions import play_out, seeded_deal_new
@@ -60,16 +56,9 @@ def all_in_hand(transactional_db: None, monkeypatch: pytest.MonkeyPatch) -> Hand
 
 
 @pytest.fixture
-def browser(live_server: object, monkeypatch: pytest.MonkeyPatch) -> Iterator[Browser]:
-    # As in tests/series/test_browser.py: the browser closes before live_server, and the
-    # connections made while Playwright's loop runs are closed before the database goes.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+def browser(live_browser: Browser) -> Browser:
     expect.set_options(timeout=10_000)
-    with sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
-        yield browser
-        browser.close()
-        connections.close_all()
+    return live_browser
 
 
 def step_text(page: Page) -> str:

@@ -18,10 +18,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from tests.browser import ARTIFACTS, needs_chromium
-from tests.chromium import launch_chromium
 from tests.conftest import PASSWORD
 from tests.tables.servers import migrate
 
@@ -91,13 +90,10 @@ def server(tmp_path: Path) -> Iterator[tuple[str, int]]:
 
 
 @pytest.fixture
-def browser() -> Iterator[Browser]:
+def browser(chromium: Browser) -> Browser:
     # A loaded machine (make test runs two workers) can take a few seconds to deal.
     expect.set_options(timeout=10_000)
-    with sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
-        yield browser
-        browser.close()
+    return chromium
 
 
 def log_in_at_table(browser: Browser, base: str, table_id: int, username: str) -> Page:

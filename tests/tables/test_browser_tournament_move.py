@@ -14,10 +14,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, expect, sync_playwright
+from playwright.sync_api import Browser, expect
 
 from tests.browser import ARTIFACTS, needs_chromium
-from tests.chromium import launch_chromium
 from tests.conftest import PASSWORD
 from tests.tables.servers import free_port, manage, migrate, server_env, start_serve, stop
 
@@ -65,12 +64,9 @@ def served(tmp_path: Path) -> Iterator[tuple[str, int, int, dict[str, str]]]:
 
 
 @pytest.fixture
-def browser() -> Iterator[Browser]:
+def browser(chromium: Browser) -> Browser:
     expect.set_options(timeout=10_000)
-    with sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
-        yield browser
-        browser.close()
+    return chromium
 
 
 @pytest.mark.long

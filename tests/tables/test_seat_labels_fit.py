@@ -10,16 +10,14 @@ test-artifacts/ (seat-labels-*.png).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import polib
 import pytest
 from django.conf import settings
-from playwright.sync_api import Browser, Route, expect, sync_playwright
+from playwright.sync_api import Browser, Route, expect
 
 from tests.browser import ARTIFACTS, needs_chromium
-from tests.chromium import launch_chromium
 
 pytestmark = needs_chromium
 
@@ -94,11 +92,8 @@ PAGE = """<!doctype html><html lang="fr"><head><meta charset="utf-8">
 
 
 @pytest.fixture
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
-        yield browser
-        browser.close()
+def browser(chromium: Browser) -> Browser:
+    return chromium
 
 
 def _serve(route: Route) -> None:

@@ -11,20 +11,17 @@ test-artifacts/ (console-phone-*.png, console-desktop-*.png). Deselect with
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connections
 from django.utils import timezone
-from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from series.models import Event, Season
 from series.services import director_grant
 from series.services.health import worker_heartbeat_record
 from tests.browser import ARTIFACTS, needs_chromium
-from tests.chromium import launch_chromium
 from tests.conftest import PASSWORD
 from tests.tournaments.factories import make_user
 from tests.tournaments.levels import BREAK_1, ROWS
@@ -98,13 +95,8 @@ def night(transactional_db: None, settings) -> Tournament:  # type: ignore[no-un
 
 
 @pytest.fixture
-def browser(live_server: object, monkeypatch: pytest.MonkeyPatch) -> Iterator[Browser]:
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
-        yield browser
-        browser.close()
-        connections.close_all()
+def browser(live_browser: Browser) -> Browser:
+    return live_browser
 
 
 def console_page(

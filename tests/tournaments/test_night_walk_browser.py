@@ -26,10 +26,9 @@ from typing import Any
 import pytest
 from django.utils import translation
 from django.utils.translation import gettext, ngettext, npgettext, pgettext
-from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from tests.browser import ARTIFACTS, needs_chromium
-from tests.chromium import launch_chromium
 from tests.conftest import PASSWORD
 from tests.tables.servers import free_port, manage, migrate, server_env, start_serve, stop
 from tournaments.services.chips import StackCheck
@@ -169,12 +168,9 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
 
 
 @pytest.fixture
-def browser() -> Iterator[Browser]:
+def browser(chromium: Browser) -> Browser:
     expect.set_options(timeout=15_000)
-    with sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
-        yield browser
-        browser.close()
+    return chromium
 
 
 # -- the night's language -------------------------------------------------------------------
