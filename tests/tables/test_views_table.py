@@ -107,7 +107,6 @@ def test_players_may_not_seat_bots(player_client: Client, table: Table) -> None:
 
 
 def test_a_tampered_bot_count_changes_nothing(director_client: Client, table: Table) -> None:
-    pytest.importorskip("tables.bots")
     response = director_client.post(
         reverse("tables:table_bots", args=[table.pk]), {"count": "50"}, follow=True
     )
@@ -116,7 +115,6 @@ def test_a_tampered_bot_count_changes_nothing(director_client: Client, table: Ta
 
 
 def test_the_director_seats_bots(director_client: Client, table: Table) -> None:
-    pytest.importorskip("tables.bots")
     response = director_client.post(reverse("tables:table_bots", args=[table.pk]), {"count": "2"})
     assert response.status_code == 302
     assert table.seats.filter(user__isnull=False).count() == 2
