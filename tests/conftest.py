@@ -1,10 +1,12 @@
 """Fixtures shared by the Django tests, named for the role each one plays."""
 
+import os
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connections
 from django.test import Client, override_settings
@@ -15,6 +17,7 @@ from series.models import Event, Season
 from series.services import director_grant
 from tables.engine.config import Game, Structure
 from tests.chromium import SHARED
+from tests.template_database import test_database_copy, test_database_drop
 from tests.tournaments.levels import BREAK_1, ROWS
 from tournaments.models import BlindLevel, BlindStructure, Tournament
 
@@ -85,6 +88,26 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 def pytest_sessionfinish() -> None:
     SHARED.stop()
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings() -> Iterator[None]:
+    """This worker's test database is a copy of one migrated once (``tests.template_database``),
+    named in the test settings before pytest-django opens it, and dropped after the run."""
+    settings_dict = settings.DATABASES["default"]
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    name = test_database_copy(settings_dict, worker)
+    settings_dict.setdefault("TEST", {})["NAME"] = name
+    yield
+    connections.close_all()
+    test_database_drop(settings_dict, name)
+
+
+@pytest.fixture(scope="session")
+def django_db_keepdb() -> bool:
+    """The copy is the test database: pytest-django keeps it (its ``migrate`` has nothing
+    left to do) and ``django_db_modify_db_settings`` drops it."""
+    return True
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -73,7 +73,7 @@ def migrate(env: dict[str, str]) -> None:
     if not url.startswith("sqlite:///"):
         manage(env, "migrate", "--noinput", "-v", "0")
         return
-    shutil.copyfile(_migrated_sqlite(env), Path(url.removeprefix("sqlite:///")))
+    shutil.copyfile(migrated_sqlite(env), Path(url.removeprefix("sqlite:///")))
 
 
 def migrations_key() -> str:
@@ -90,7 +90,8 @@ def migrations_key() -> str:
     return key.hexdigest()[:16]
 
 
-def _migrated_sqlite(env: dict[str, str]) -> Path:
+def migrated_sqlite(env: dict[str, str]) -> Path:
+    """A SQLite file migrated once for these migrations, to copy (never to write to)."""
     template = Path(tempfile.gettempdir()) / f"poker-migrated-{migrations_key()}.sqlite3"
     # The suite's workers build it once between them: the first to come builds, the others wait.
     with open(template.with_suffix(".lock"), "w") as lock:
