@@ -4,10 +4,10 @@ n − (the most zero-sum groups), checked against a brute force on random cases.
 from __future__ import annotations
 
 import random
-import time
 from functools import cache
 
 from series.settle import EXACT_LIMIT, Payment, fewest_payments, settle
+from tests.work import python_lines
 
 
 def most_zero_sum_groups(values: tuple[int, ...]) -> int:
@@ -79,17 +79,16 @@ def test_carried_debts_are_covered_by_the_same_fewest_payments() -> None:
 
 def test_fifteen_balances_are_exact_and_fast() -> None:
     rng = random.Random(15)
-    slowest = 0.0
     for spread in (2, 3, 5, 50, 500):
         for _ in range(4):
             values = random_balances(rng, EXACT_LIMIT, spread)
             while len(values) < EXACT_LIMIT:
                 values = random_balances(rng, EXACT_LIMIT, spread)
             balances = dict(enumerate(values))
-            start = time.perf_counter()
             payments = settle(balances)
-            slowest = max(slowest, time.perf_counter() - start)
             assert squared(balances, payments)
             assert len(payments) == fewest_payments(values)
-    # The search looks at 2**15 subsets; measured at about 0.03 s here.
-    assert slowest < 1.0
+    # The search looks at 2**15 subsets: the widest of these fields runs 1,259,452 lines of
+    # Python today (about 0.03 s); counted, not timed, so only a slower search fails it.
+    with python_lines(3_000_000, "settling fifteen balances does more work than it should"):
+        settle(balances)

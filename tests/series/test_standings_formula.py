@@ -1,7 +1,6 @@
 """The director's formula language: worked examples, and every refusal naming its column."""
 
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
@@ -156,29 +155,23 @@ def test_parsing_nested_ifs_is_linear_in_their_depth(no_limits: None) -> None:
     assert at_40[0] <= 2 * at_20[0]
 
 
-def test_a_40_deep_formula_parses_in_milliseconds(no_limits: None) -> None:
+def test_a_40_deep_formula_parses_within_the_call_budget(no_limits: None) -> None:
     text = nested_ifs(40)
-    started = time.perf_counter()
     with python_calls():
         parsed = Formula.parse(text)
-    assert time.perf_counter() - started < 1.0
     assert parsed.evaluate(RESULT) == 1
 
 
-def test_the_deepest_formula_the_limits_allow_parses_in_milliseconds() -> None:
+def test_the_deepest_formula_the_limits_allow_parses_within_the_call_budget() -> None:
     depth = max(d for d in range(60) if len(nested_ifs(d)) <= MAX_LENGTH)
     text = nested_ifs(depth)
-    started = time.perf_counter()
     try:
         with python_calls():
             Formula.parse(text)
     except FormulaError as error:  # past the depth limit, if that is the tighter one
         assert "nested too deeply" in error.message and MAX_DEPTH < 2 * depth
-    assert time.perf_counter() - started < 1.0
-    started = time.perf_counter()
-    with pytest.raises(FormulaError, match=f"at most {MAX_LENGTH}"):
+    with python_calls(), pytest.raises(FormulaError, match=f"at most {MAX_LENGTH}"):
         Formula.parse(nested_ifs(40))
-    assert time.perf_counter() - started < 1.0
 
 
 @pytest.mark.parametrize(
