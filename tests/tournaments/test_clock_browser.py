@@ -210,16 +210,19 @@ def test_the_tv_counts_down_to_0_00_and_waits_for_the_server(
 def test_past_the_last_level_the_server_sends_the_doubled_levels(
     chromium: Browser, served: dict[str, Any]
 ) -> None:
-    # The last level (400/800, big-blind ante 800) has eight seconds left: time for the page
-    # to load and show it first, on a busy machine too.
-    director_shell(
-        served,
-        "from datetime import timedelta\n"
-        "from django.utils import timezone\n"
-        "from tournaments.models import Tournament\n"
-        f"Tournament.objects.filter(pk={served['id']}).update(level_index=9,"
-        " level_ends_at=timezone.now() + timedelta(seconds=8))",
-    )
+    # The last level (400/800, big-blind ante 800), with time left for the page to load and
+    # show it however busy the machine; then its end is moved to now, as a level that ran out.
+    def last_level_ends_in(seconds: int) -> None:
+        director_shell(
+            served,
+            "from datetime import timedelta\n"
+            "from django.utils import timezone\n"
+            "from tournaments.models import Tournament\n"
+            f"Tournament.objects.filter(pk={served['id']}).update(level_index=9,"
+            f" level_ends_at=timezone.now() + timedelta(seconds={seconds}))",
+        )
+
+    last_level_ends_in(600)
     tv = chromium.new_context(viewport=TV).new_page()
     tv.goto(f"{served['base']}/tournaments/tv/{served['token']}/")
     expect(tv.locator('.tv [data-clock="link"]')).to_have_attribute("data-state", "live")
@@ -227,6 +230,7 @@ def test_past_the_last_level_the_server_sends_the_doubled_levels(
     expect(tv.locator('.tv [data-clock="next"]')).to_have_text(
         "Level 9: 800 / 1,600 · Big-blind ante 1,600"
     )
+    last_level_ends_in(0)
     # The server's sweep stores the next level and sends it: the doubled one.
     expect(tv.locator('.tv [data-clock="level"]')).to_have_text("Level 9", timeout=15_000)
     expect(tv.locator('.tv [data-clock="bets"]')).to_have_text("800 / 1,600")
