@@ -222,21 +222,33 @@ def _board_low_mask(ranks: Sequence[int]) -> int:
     return mask
 
 
-_TRIPLE_ROWS: dict[tuple[int, ...], list[int]] = {}
-"""Built on first use: for a 3-rank board multiset, its non-flush value with each of the 91
-rank pairs."""
+_ROWS: dict[tuple[int, ...], list[int]] = {}
+"""Built on first use: for a board's 3 or 4 ranks (sorted), its best non-flush value with
+each of the 91 rank pairs."""
 
 
-def _triple_row(triple: tuple[int, ...]) -> list[int]:
-    row = _TRIPLE_ROWS.get(triple)
-    if row is None:
-        key = rank_key(triple)
+def _row(ranks: tuple[int, ...]) -> list[int]:
+    """The row of a board's 3, 4 or 5 sorted ranks; those of 3 and 4 are kept."""
+    row = _ROWS.get(ranks)
+    if row is not None:
+        return row
+    if len(ranks) == 3:
+        key = rank_key(ranks)
         get = FIVE_HIGH.get
         row = [get(key + pair_key, 0) for pair_key in _PAIR_KEYS]
-        if triple[0] == triple[2]:
+        if ranks[0] == ranks[2]:
             # Five of a rank cannot be dealt, and its key may be another hand's: 0 never wins.
-            row[_FIVE_OF_A_KIND[triple[0]]] = 0
-        _TRIPLE_ROWS[triple] = row
+            row[_FIVE_OF_A_KIND[ranks[0]]] = 0
+    else:
+        # A hand plays three of the board: the best of the rows of the board less one card.
+        # Every three of five cards lie in one of the four made by leaving out each of its
+        # four lowest distinct ranks in turn.
+        distinct = sorted(set(ranks))[:4]
+        rows = [_row(ranks[:i] + ranks[i + 1 :]) for i in map(ranks.index, distinct)]
+        row = rows[0] if len(rows) == 1 else list(map(max, *rows))
+        if len(ranks) == 5:
+            return row
+    _ROWS[ranks] = row
     return row
 
 
@@ -265,14 +277,12 @@ def board_entry(board: Sequence[int]) -> BoardEntry:
     Two threads may build the same entry at once: they build equal tuples and either store
     wins, so no lock is needed.
     """
-    ranks = sorted(card >> 2 for card in board)
+    ranks = tuple(sorted(card >> 2 for card in board))
     key = rank_key(ranks)
     known = BOARDS_5[key] if len(ranks) == 5 else _BOARDS_SMALL[len(ranks)].get(key)
     if known:
         return known
-    # A hand plays three of the board: its best is the best over the board's triples.
-    rows = [_triple_row(triple) for triple in sorted(set(combinations(ranks, 3)))]
-    row = rows[0] if len(rows) == 1 else list(map(max, *rows))
+    row = _row(ranks)
     values = sorted(set(row))
     where = {value: index for index, value in enumerate(values, 2)}
     entry = (bytes(map(where.__getitem__, row)), _board_low_mask(ranks), *values)

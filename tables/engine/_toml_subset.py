@@ -76,7 +76,12 @@ def _array(text: str) -> list[Any]:
     if "#" not in text:
         # The usual arrays, all numbers or all strings of one quote, split at C speed.
         if "'" not in text and '"' not in text:
-            return [_scalar(item.strip()) for item in text[1:-1].split(",") if item.strip()]
+            items = text[1:-1].split(",")
+            if not items[-1].strip():
+                items.pop()  # a trailing comma, or an empty array
+            if "." in text or "e" in text:  # a float, true or false among the numbers
+                return [_scalar(item.strip()) for item in items]
+            return [int(item) for item in items]  # int() allows the spaces around
         if '"' not in text and not _LITERAL_ELEMENT.sub("", text).strip("[], \t\n"):
             return _LITERAL_ELEMENT.findall(text)
         if "'" not in text and not _BASIC_ELEMENT.sub("", text).strip("[], \t\n"):
