@@ -1,6 +1,6 @@
 """The engine against PokerKit and phevaluator, measured in one run on one machine.
 
-    make bench                                   # about a minute of CPU
+    make bench                                   # a few minutes of CPU
     .venv/bin/python benchmarks/engine.py --seconds 1 --seed 7
 
 Prints one table: metric, ours, reference, ratio, goal, met?. What each line measures is in
