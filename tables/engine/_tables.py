@@ -1,15 +1,19 @@
-"""Lookup tables behind the Omaha evaluator, built once at import (about 0.1 s).
+"""Lookup tables behind the Omaha evaluator, read at import from `_tables.bin`.
 
 Outside flushes, an Omaha high depends only on the ranks. So the work splits into
 - a value for every 5-rank multiset (6,175 of them) and for every 5-rank flush (1,287);
 - for every board's ranks (455 of 3 cards, 1,820 of 4, 6,175 of 5), a row of 91 values: the
-  best non-flush high with each hole rank pair; a hand's non-flush high is then the best of
-  at most six entries of its board's row (four aces are one pair, A-A). Rows of 5-card
-  boards, and the compact form the evaluator reads (`board_entry`), are built on first
-  use;
+  best non-flush high with each hole rank pair, the best over the board's rank triples; a
+  hand's non-flush high is then the best of at most six entries of its board's row (four
+  aces are one pair, A-A). A board's row, in the compact form the evaluator reads
+  (`board_entry`), is built on first use;
 - a flush only when the board has three of a suit and the hole two of it;
 - for the 8-or-better low, which depends only on the sets of distinct low ranks in the hole
   and on the board, one flat table indexed by both 8-bit masks.
+
+The tables that take pure Python a tenth of a second to build (the 5-rank values, the
+flushes, the lows, the holes' pairs) are built once by `tables.engine._tables_build` and
+stored in `_tables.bin` (about 60 KB); reading them at import takes about a millisecond.
 
 A card's weight packs what the evaluator needs into one int, so a hand's key is a sum:
 - bits 0-18: the sum of the cards' rank weights, which differs for every multiset of up to
@@ -21,6 +25,11 @@ The whole key stays below 2**30, one CPython digit, which keeps the sums and loo
 
 from __future__ import annotations
 
+import os
+import struct
+import sys
+import zlib
+from array import array
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
@@ -106,83 +115,104 @@ def rank_value(ranks: Sequence[int], flush: bool) -> int:
     return _pack(category, order)
 
 
-def _rank_key(ranks: Sequence[int]) -> int:
+def rank_key(ranks: Sequence[int]) -> int:
+    """The rank part of a key: the sum of the ranks' weights, one per multiset."""
     return sum(RANK_WEIGHT[rank] for rank in ranks)
 
 
-def _build_five_high() -> dict[int, int]:
-    return {
-        _rank_key(ranks): rank_value(ranks, flush=False)
-        for ranks in combinations_with_replacement(range(13), 5)
-        if ranks[0] != ranks[4]
-    }
-
-
-FIVE_HIGH: dict[int, int] = _build_five_high()
-assert len(FIVE_HIGH) == 6175, "rank weights must keep every 5-rank multiset apart"
-"""Non-flush value of every 5-rank multiset, keyed by its rank key."""
-
-FLUSH_HIGH: dict[int, int] = {
-    sum(1 << rank for rank in ranks): rank_value(ranks, flush=True)
-    for ranks in combinations(range(13), 5)
-}
-"""Flush (or straight flush) value of five different ranks, keyed by their 13-bit mask."""
-
-FLUSH_BY_MASK: list[int] = [FLUSH_HIGH.get(mask, 0) for mask in range(1 << 13)]
-"""The same as a list over all 13-bit masks (0 unless five bits): two suited hole cards and
-three suited board cards, the usual flush, need no search."""
-
 PAIRS: tuple[tuple[int, int], ...] = tuple(combinations_with_replacement(range(13), 2))
 PAIR_INDEX: dict[tuple[int, int], int] = {pair: index for index, pair in enumerate(PAIRS)}
+_PAIR_KEYS: tuple[int, ...] = tuple(rank_key(pair) for pair in PAIRS)
+_FIVE_OF_A_KIND: tuple[int, ...] = tuple(PAIR_INDEX[rank, rank] for rank in range(13))
+"""By rank: the index of its pair, which with three of the rank on the board would be five of
+a kind."""
 
 
-def _build_triple_rows() -> dict[int, list[int]]:
-    rows: dict[int, list[int]] = {}
-    pair_keys = [_rank_key(pair) for pair in PAIRS]
-    for triple in combinations_with_replacement(range(13), 3):
-        key = _rank_key(triple)
-        row = [FIVE_HIGH.get(key + pair_key, 0) for pair_key in pair_keys]
-        if triple[0] == triple[2]:
-            # Five of a rank cannot be dealt, and its key may be another hand's: 0 never wins.
-            row[PAIR_INDEX[triple[0], triple[0]]] = 0
-        rows[key] = row
-    return rows
+def _sections() -> list[bytes]:
+    """The stored tables (`_tables_build` documents the format), or, when the file is
+    missing, the same built here (slower)."""
+    try:
+        with open(os.path.join(os.path.dirname(__file__), "_tables.bin"), "rb") as handle:
+            data = zlib.decompress(handle.read())
+    except FileNotFoundError:
+        # The build script reads this module's rules: imported here, once, not at the top.
+        from tables.engine._tables_build import payload  # noqa: PLC0415
+
+        data = payload()
+    sections = []
+    position = 0
+    while position < len(data):
+        (size,) = struct.unpack_from("<I", data, position)
+        sections.append(data[position + 4 : position + 4 + size])
+        position += 4 + size
+    return sections
 
 
-TRIPLE_ROWS: dict[int, list[int]] = _build_triple_rows()
-"""For each 3-rank board multiset: the non-flush value with each of the 91 rank pairs."""
-
-Getter = Callable[[list[int]], tuple[int, ...]]
-
-
-def _build_holes() -> dict[int, tuple[Getter, int]]:
-    holes: dict[int, tuple[Getter, int]] = {}
-    for ranks in combinations_with_replacement(range(13), 4):
-        indexes = sorted({PAIR_INDEX[pair] for pair in combinations(ranks, 2)})
-        # itemgetter of one index returns a bare value; two keep max() over a tuple.
-        getter: Getter = itemgetter(*indexes) if len(indexes) > 1 else itemgetter(*indexes * 2)
-        low_mask = 0
-        for rank in ranks:
-            low_mask |= LOW_BIT[rank * 4]
-        holes[_rank_key(ranks)] = (getter, low_mask << 8)
-    return holes
+def _u32(section: bytes) -> array[int]:
+    values = array("I", section)
+    assert values.itemsize == 4, "the stored tables hold 32-bit ints"
+    if sys.byteorder == "big":
+        values.byteswap()
+    return values
 
 
-def _hole_list() -> list[tuple[Getter, int]]:
-    by_key = _build_holes()
-    assert len(by_key) == 1820, "rank weights must keep every 4-rank multiset apart"
+(
+    _five_keys,
+    _five_values,
+    _flush_by_mask,
+    _low_best,
+    _flush_suit,
+    _hole_flushable,
+    _hole_keys,
+    _hole_lows,
+    _hole_pairs,
+) = _sections()
+
+FIVE_HIGH: dict[int, int] = dict(zip(_u32(_five_keys), _u32(_five_values), strict=True))
+"""Non-flush value of every 5-rank multiset, keyed by its rank key."""
+
+FLUSH_BY_MASK: list[int] = _u32(_flush_by_mask).tolist()
+"""The flush (or straight flush) value of five different ranks by their 13-bit mask, 0
+unless five bits: two suited hole cards and three suited board cards, the usual flush, need
+no search."""
+
+LOW_BEST: bytes = _low_best
+"""Best low value (``255 - mask``, 7 to 224) by ``hole_low_mask << 8 | board_low_mask``;
+0: no low. Bytes, not a list: 64 KB stays in the processor's cache where 512 KB of pointers
+would not."""
+
+FLUSH_SUIT: tuple[list[int], ...] = tuple(
+    [suit if suit < 4 else -1 for suit in _flush_suit[size * 512 : size * 512 + 512]]
+    for size in range(6)
+)
+"""`FLUSH_SUIT[n][key >> SUIT_SHIFT]`: an n-card board (n <= 5) has at most one suit with
+three cards or more; -1 when it has none."""
+
+HOLE_FLUSHABLE: list[int] = list(_hole_flushable)
+"""By a 4-card hole's suit field: a bit per suit it holds two or more of."""
+
+Getter = Callable[[bytes], tuple[int, ...]]
+
+
+def _hole_list(hole_keys: bytes, hole_lows: bytes, hole_pairs: bytes) -> list[tuple[Getter, int]]:
+    keys = _u32(hole_keys)
     no_hole: tuple[Getter, int] = (itemgetter(0, 0), 0)
-    holes = [no_hole] * (max(by_key) + 1)
-    for key, entry in by_key.items():
-        holes[key] = entry
+    holes = [no_hole] * (max(keys) + 1)
+    for key, low, pairs in zip(keys, hole_lows, hole_pairs.split(b"\xff"), strict=True):
+        # itemgetter of one index returns a bare value; two keep max() over a tuple.
+        getter: Getter = itemgetter(*pairs) if len(pairs) > 1 else itemgetter(pairs[0], pairs[0])
+        holes[key] = (getter, low << 8)
     return holes
 
 
-HOLES: list[tuple[Getter, int]] = _hole_list()
+HOLES: list[tuple[Getter, int]] = _hole_list(_hole_keys, _hole_lows, _hole_pairs)
 """For each 4-rank hole multiset: a getter of its rank pairs' entries in a board's row, and
 its low mask shifted left 8 (ready to index `LOW_BEST`). Four aces give the one pair (A, A):
 they play as two aces. A list indexed by the rank key rather than a dict: one memory access
 instead of two or three (the keys are below 320,000, so 2.5 MB of pointers)."""
+
+del _five_keys, _five_values, _flush_by_mask, _low_best, _flush_suit, _hole_flushable
+del _hole_keys, _hole_lows, _hole_pairs
 
 
 def _board_low_mask(ranks: Sequence[int]) -> int:
@@ -192,18 +222,35 @@ def _board_low_mask(ranks: Sequence[int]) -> int:
     return mask
 
 
-def _build_rows_4() -> dict[int, list[int]]:
-    """The row of every 4-card board: the best of its triples' rows."""
-    rows_4: dict[int, list[int]] = {}
-    for ranks in combinations_with_replacement(range(13), 4):
-        key = _rank_key(ranks)
-        rows = [TRIPLE_ROWS[key - RANK_WEIGHT[rank]] for rank in sorted(set(ranks))]
-        rows_4[key] = rows[0] if len(rows) == 1 else list(map(max, *rows))
-    return rows_4
+_ROWS: dict[tuple[int, ...], list[int]] = {}
+"""Built on first use: for a board's 3 or 4 ranks (sorted), its best non-flush value with
+each of the 91 rank pairs."""
 
 
-ROWS_4: dict[int, list[int]] = _build_rows_4()
-"""For each 4-rank board multiset: its best non-flush value with each of the 91 rank pairs."""
+def _row(ranks: tuple[int, ...]) -> list[int]:
+    """The row of a board's 3, 4 or 5 sorted ranks; those of 3 and 4 are kept."""
+    row = _ROWS.get(ranks)
+    if row is not None:
+        return row
+    if len(ranks) == 3:
+        key = rank_key(ranks)
+        get = FIVE_HIGH.get
+        row = [get(key + pair_key, 0) for pair_key in _PAIR_KEYS]
+        if ranks[0] == ranks[2]:
+            # Five of a rank cannot be dealt, and its key may be another hand's: 0 never wins.
+            row[_FIVE_OF_A_KIND[ranks[0]]] = 0
+    else:
+        # A hand plays three of the board: the best of the rows of the board less one card.
+        # Every three of five cards lie in one of the four made by leaving out each of its
+        # four lowest distinct ranks in turn.
+        distinct = sorted(set(ranks))[:4]
+        rows = [_row(ranks[:i] + ranks[i + 1 :]) for i in map(ranks.index, distinct)]
+        row = rows[0] if len(rows) == 1 else list(map(max, *rows))
+        if len(ranks) == 5:
+            return row
+    _ROWS[ranks] = row
+    return row
+
 
 BoardEntry = tuple[Any, ...]
 """A board's entry: ``(ranks, low_mask, value_0, value_1, ...)``.
@@ -230,19 +277,12 @@ def board_entry(board: Sequence[int]) -> BoardEntry:
     Two threads may build the same entry at once: they build equal tuples and either store
     wins, so no lock is needed.
     """
-    ranks = sorted(card >> 2 for card in board)
-    key = _rank_key(ranks)
+    ranks = tuple(sorted(card >> 2 for card in board))
+    key = rank_key(ranks)
     known = BOARDS_5[key] if len(ranks) == 5 else _BOARDS_SMALL[len(ranks)].get(key)
     if known:
         return known
-    if len(ranks) == 3:
-        row = TRIPLE_ROWS[key]
-    elif len(ranks) == 4:
-        row = ROWS_4[key]
-    else:
-        # Every triple of five cards lies in one of four of its 4-card subsets.
-        rows = [ROWS_4[key - RANK_WEIGHT[rank]] for rank in sorted(set(ranks))[:4]]
-        row = rows[0] if len(rows) == 1 else list(map(max, *rows))
+    row = _row(ranks)
     values = sorted(set(row))
     where = {value: index for index, value in enumerate(values, 2)}
     entry = (bytes(map(where.__getitem__, row)), _board_low_mask(ranks), *values)
@@ -260,86 +300,9 @@ def build_all_boards() -> int:
     Returns how many entries there are.
     """
     for ranks in combinations_with_replacement(range(13), 5):
-        if ranks[0] != ranks[4] and not BOARDS_5[_rank_key(ranks)]:
+        if ranks[0] != ranks[4] and not BOARDS_5[rank_key(ranks)]:
             board_entry([rank * 4 for rank in ranks])
     return sum(1 for entry in BOARDS_5 if entry)
-
-
-def _lowest_three(mask: int) -> int:
-    """The three lowest bits of `mask`, or `NO_LOW` when it has fewer than three."""
-    picked = 0
-    for bit in range(8):
-        if mask >> bit & 1:
-            picked |= 1 << bit
-            if picked.bit_count() == 3:
-                return picked
-    return NO_LOW
-
-
-def _build_low_best() -> bytes:
-    """Best low value by ``hole_mask << 8 | board_mask``, 0 where there is none.
-
-    Bytes, not a list: 64 KB stays in the processor's cache where 512 KB of pointers would
-    not.
-
-    For two given hole ranks the best three board ranks are the three lowest others:
-    comparing from the highest card down is comparing masks as numbers.
-    """
-    lowest_three = [_lowest_three(mask) for mask in range(256)]
-    pair_masks = [(1 << a) | (1 << b) for a, b in combinations(range(8), 2)]
-    boards = [mask for mask in range(256) if 3 <= mask.bit_count() <= 5]
-    best_for_pair: dict[int, list[int]] = {}
-    for pair in pair_masks:
-        row = [NO_LOW] * 256
-        for board in boards:
-            three = lowest_three[board & ~pair]
-            if three != NO_LOW:
-                row[board] = pair | three
-        best_for_pair[pair] = row
-    table = bytearray(256 * 256)
-    for hole in range(256):
-        if not 2 <= hole.bit_count() <= 4:
-            continue
-        rows = [best_for_pair[pair] for pair in pair_masks if pair & hole == pair]
-        best = list(map(min, *rows)) if len(rows) > 1 else rows[0]
-        base = hole << 8
-        for board in boards:
-            if best[board] != NO_LOW:
-                table[base | board] = 255 - best[board]
-    return bytes(table)
-
-
-LOW_BEST: bytes = _build_low_best()
-"""Best low value (``255 - mask``, 7 to 224) by hole and board low masks; 0: no low."""
-
-
-def _suit_counts(field: int, cards: int) -> list[int]:
-    counts = [field >> 3 * suit & 7 for suit in range(3)]
-    return counts + [cards - sum(counts)]
-
-
-def _build_flush_suit() -> tuple[list[int], ...]:
-    """By board size, then by the key's suit field: the suit with three cards, or -1."""
-    tables: list[list[int]] = []
-    for cards in range(6):
-        table = [-1] * 512
-        for field in range(512):
-            for suit, count in enumerate(_suit_counts(field, cards)):
-                if count >= 3:
-                    table[field] = suit
-        tables.append(table)
-    return tuple(tables)
-
-
-FLUSH_SUIT: tuple[list[int], ...] = _build_flush_suit()
-"""`FLUSH_SUIT[n][key >> SUIT_SHIFT]`: an n-card board (n <= 5) has at most one suit with
-three cards or more."""
-
-HOLE_FLUSHABLE: list[int] = [
-    sum(1 << suit for suit, count in enumerate(_suit_counts(field, 4)) if count >= 2)
-    for field in range(512)
-]
-"""By a 4-card hole's suit field: a bit per suit it holds two or more of."""
 
 
 @lru_cache(maxsize=1 << 16)
@@ -355,7 +318,7 @@ def flush_value(masks: int) -> int:
     best = 0
     for a, b in combinations(hole_bits, 2):
         for x, y, z in combinations(board_bits, 3):
-            value = FLUSH_HIGH[a | b | x | y | z]
+            value = FLUSH_BY_MASK[a | b | x | y | z]
             if value > best:
                 best = value
     return best

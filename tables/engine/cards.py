@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import math
 import random
-import secrets
 from collections.abc import Iterable
 
 from tables.engine.errors import RuleError
@@ -107,14 +106,15 @@ _ORDER_BITS = _ORDERS.bit_length()
 def shuffled_deck(rng: random.Random | None = None) -> tuple[Card, ...]:
     """A fresh 52-card order for one hand, dealt from the front.
 
-    `rng` defaults to a new `secrets.SystemRandom` (the operating system's CSPRNG), so
-    nothing of one hand's shuffle is reused in the next; tests pass `random.Random(seed)`.
+    `rng` defaults to a new `random.SystemRandom` (the operating system's CSPRNG, the class
+    `secrets` exports, without the cost of importing `secrets`), so nothing of one hand's
+    shuffle is reused in the next; tests pass `random.Random(seed)`.
 
     >>> shuffled_deck(random.Random(1))[:3] == shuffled_deck(random.Random(1))[:3]
     True
     """
     if rng is None:
-        rng = secrets.SystemRandom()
+        rng = random.SystemRandom()
     # One draw, uniform over the 52! orders (rejection keeps it exact), whose mixed-radix
     # digits are the swaps of a Fisher-Yates shuffle. It is the same uniform shuffle as
     # `rng.shuffle`, with one call to the generator instead of 51: with SystemRandom that is

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -63,9 +63,7 @@ class _Hand:
 
     def __init__(self, hole: Sequence[Card]) -> None:
         self.key = sum(t.CARD_WEIGHT[card] for card in hole)
-        entry: tuple[Callable[[list[int]], tuple[int, ...]], int] = t.HOLES[
-            self.key & t.RANK_KEY_MASK
-        ]
+        entry: tuple[t.Getter, int] = t.HOLES[self.key & t.RANK_KEY_MASK]
         self.getter, self.low = entry
         cards = sum(t.SUITED_BIT[card] for card in hole)
         # Per suit: the hole's ranks in it, or -1 when the hole has fewer than two of the

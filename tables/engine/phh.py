@@ -63,12 +63,14 @@ import json
 import math
 import operator
 import re
-import tomllib
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
+from functools import lru_cache
+from types import ModuleType
 from typing import Any
 
+from tables.engine import _toml_subset
 from tables.engine.cards import RANKS, SUITS, Card, parse_card
 from tables.engine.config import AnteKind, Config, Game, Straddle, Structure
 from tables.engine.errors import RuleError
@@ -229,6 +231,8 @@ def parse_cards_text(text: str) -> tuple[Card | None, ...]:
 
 def parse_amount(text: str) -> int:
     """A chip amount: a whole number (`40`, or `40.0` as TOML floats are written)."""
+    if text.isdigit() and text.isascii():
+        return int(text)
     if not _AMOUNT.fullmatch(text):
         raise PhhError(f"{text!r} is not an amount of chips")
     value = Decimal(text)
@@ -247,6 +251,13 @@ def parse_action(line: str) -> PhhAction:
     """
     if not isinstance(line, str):
         raise PhhError(f"action {line!r} is not a string")
+    return _parse_action(line)
+
+
+@lru_cache(maxsize=4096)
+def _parse_action(line: str) -> PhhAction:
+    # Cached: most lines ("p2 f", "p1 cbr 40") come back hand after hand, and an action is
+    # immutable.
     words = line.split()
     # A commentary starts at a lone '#' word (PokerKit splits the same way).
     if "#" in words:
@@ -286,6 +297,8 @@ def parse_action(line: str) -> PhhAction:
 
 
 def _whole(name: str, value: Any, *, minimum: int = 0) -> int:
+    if type(value) is int and value >= minimum:
+        return value
     if isinstance(value, bool) or not isinstance(value, int | Decimal | float):
         raise PhhError(f"{name} must be a number, not {value!r}")
     if isinstance(value, Decimal | float) and not math.isfinite(value):
@@ -481,7 +494,7 @@ class PhhHand:
                 f"antes {list(antes)} are neither the same for everyone nor the big blind's alone"
             )
         try:
-            return Config(
+            return _config(
                 game=self.game,
                 structure=self.structure,
                 big_blind=big_blind,
@@ -524,7 +537,7 @@ class PhhHand:
         big_blind = self.small_bet if self.structure is Structure.LIMIT else self.min_bet
         assert big_blind is not None
         try:
-            return Config(
+            return _config(
                 game=self.game,
                 structure=self.structure,
                 big_blind=big_blind,
@@ -537,14 +550,33 @@ class PhhHand:
             raise PhhError(str(exc)) from None
 
 
+@lru_cache(maxsize=256)
+def _config(**fields: Any) -> Config:
+    """`Config(**fields)`, shared by the hands played under the same one (it is frozen)."""
+    return Config(**fields)
+
+
 # --- reading files -------------------------------------------------------------------------
 
 
+def _tomllib() -> ModuleType:
+    """`tomllib`, imported on first need: hand histories in the plain TOML of
+    `_toml_subset` (ours, PokerKit's) never need it, and a replay starts faster without."""
+    import tomllib  # noqa: PLC0415 - see the docstring
+
+    return tomllib
+
+
 def _loads(text: str) -> dict[str, Any]:
+    fast = _toml_subset.loads(text)
+    if fast is not None:
+        return fast
+    tomllib = _tomllib()
     try:
-        return tomllib.loads(text, parse_float=Decimal)
+        document: dict[str, Any] = tomllib.loads(text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as exc:
         raise PhhError(f"not valid TOML: {exc}") from None
+    return document
 
 
 def parse_phh(text: str) -> PhhHand:
@@ -560,6 +592,7 @@ _HEADER = re.compile(
 
 
 def _header_name(raw: str) -> str:
+    tomllib = _tomllib()
     try:
         parsed = tomllib.loads(f"[{raw}]\n")
     except tomllib.TOMLDecodeError:
@@ -589,10 +622,13 @@ def split_phhs(text: str) -> list[HandEntry]:
     malformed TOML among good ones) is cut at its table headers and each part read alone,
     so one broken hand does not hide the others.
     """
-    try:
-        document = tomllib.loads(text, parse_float=Decimal)
-    except tomllib.TOMLDecodeError:
-        return _split_by_headers(text)
+    document = _toml_subset.loads(text)
+    if document is None:
+        tomllib = _tomllib()
+        try:
+            document = tomllib.loads(text, parse_float=Decimal)
+        except tomllib.TOMLDecodeError:
+            return _split_by_headers(text)
     if document and all(not isinstance(v, dict) for v in document.values()):
         raise PhhError("a .phhs file holds its hands as TOML tables ([1], [2], ...)")
     entries = []
@@ -843,6 +879,16 @@ def _cards_text(cards: Sequence[Card | None]) -> str:
 # --- replay --------------------------------------------------------------------------------
 
 
+# Record kinds looked for on every move, as tuples: `isinstance(r, A | B)` builds the union
+# anew at each call, several times slower.
+_BOARD_OR_SHOWN = (BoardDealt, Shown)
+_BET_OR_RAISE = (Bet, Raised)
+_MOVES = (Checked, Called, Bet, Raised, Folded)
+_CHIPS_IN = (AntePosted, BlindPosted, Called, Bet, Raised)
+_OUT = (Folded, Mucked)
+_FOLD, _CHECK, _CALL = Action.FOLD, Action.CHECK, Action.CALL
+
+
 def _player_seat(player: int) -> int:
     """Replays seat PHH player p(k+1) in seat k+1; the button is the last seat."""
     return player + 1
@@ -906,7 +952,7 @@ class Replay:
         # A hand can be settled by its forced bets alone (everyone all-in on the blinds and
         # antes): then the start already shows the hands and runs the board out.
         started = [*game.records, *self.agree_to_run_twice()]
-        self.pending: list[Record] = [r for r in started if isinstance(r, BoardDealt | Shown)]
+        self.pending: list[Record] = [r for r in started if isinstance(r, _BOARD_OR_SHOWN)]
         self.position = 0
         # A bomb pot has no betting before the flop, but PokerKit still opens a first round
         # (p1 first) for every player with chips left after the antes, so its files record
@@ -926,7 +972,8 @@ class Replay:
             if action.verb == "dh":
                 self.deal_hole(action)
             else:
-                self.check_hole_cards_dealt(action)
+                if not self.betting_began:
+                    self.check_hole_cards_dealt(action)
                 if action.verb not in ("cc", "f", "cbr"):
                     self.idle_check = None
                 if self.bomb_checks:
@@ -1021,9 +1068,9 @@ class Replay:
         choice: Action
         amount: int | None = None
         if action.verb == "f":
-            choice = Action.FOLD
+            choice = _FOLD
         elif action.verb == "cc":
-            choice = Action.CHECK if Action.CHECK in legal.actions else Action.CALL
+            choice = _CHECK if _CHECK in legal.actions else _CALL
         else:
             amount = action.amount
             if legal.bet_or_raise is not None:
@@ -1038,14 +1085,18 @@ class Replay:
             raise RuleError(
                 f"{action.line!r}: {_as_players(str(exc))}", code=exc.code, params=exc.params
             ) from None
-        if action.verb == "cbr" and not any(isinstance(r, Bet | Raised) for r in records):
+        if action.verb == "cbr" and not any(isinstance(r, _BET_OR_RAISE) for r in records):
             # The engine takes an all-in for no more than the bet as a call; PHH does not.
             raise RuleError(
                 f"{action.line!r}: a bet or raise must go above the current bet",
                 code="phh_bet_not_above",
             )
-        records = [*records, *self.agree_to_run_twice()]
-        self.pending.extend(r for r in records if isinstance(r, BoardDealt | Shown))
+        if game.run_twice_vote is not None:
+            records = [*records, *self.agree_to_run_twice()]
+        pending = self.pending
+        for record in records:
+            if isinstance(record, _BOARD_OR_SHOWN):
+                pending.append(record)
         self.idle_check = self.pokerkit_idle_check(records)
 
     def agree_to_run_twice(self) -> list[Record]:
@@ -1076,7 +1127,7 @@ class Replay:
         if game.to_act is not None and game.street is not Street.SHOWDOWN:
             return None  # the round goes on: the engine asks someone itself
         if (
-            not any(isinstance(r, BoardDealt | Shown) for r in records)
+            not any(isinstance(r, _BOARD_OR_SHOWN) for r in records)
             and game.street is not Street.SHOWDOWN
         ):
             return None
@@ -1088,19 +1139,11 @@ class Replay:
                 start = k + 1
         street = history[start : move + 1]
         last_raise = max(
-            (k for k, r in enumerate(street) if isinstance(r, Bet | Raised)), default=-1
+            (k for k, r in enumerate(street) if isinstance(r, _BET_OR_RAISE)), default=-1
         )
-        acted = {
-            r.seat
-            for r in street[max(last_raise, 0) :]
-            if isinstance(r, Checked | Called | Bet | Raised | Folded)
-        }
+        acted = {r.seat for r in street[max(last_raise, 0) :] if isinstance(r, _MOVES)}
         folded = {r.seat for r in history if isinstance(r, Folded)}
-        all_in = {
-            r.seat
-            for r in history[: move + 1]
-            if isinstance(r, AntePosted | BlindPosted | Called | Bet | Raised) and r.all_in
-        }
+        all_in = {r.seat for r in history[: move + 1] if isinstance(r, _CHIPS_IN) and r.all_in}
         able = [seat for seat in game.seats if seat not in folded | all_in | acted]
         return _player_index(able[0]) if len(able) == 1 else None
 
@@ -1182,7 +1225,7 @@ class Replay:
         if player is None:
             return False
         seat = _player_seat(player)
-        return not any(isinstance(r, Folded | Mucked) and r.seat == seat for r in self.game.records)
+        return not any(isinstance(r, _OUT) and r.seat == seat for r in self.game.records)
 
     def confirm_all_in_show(self, action: PhhAction) -> None:
         assert action.actor is not None
@@ -1335,7 +1378,7 @@ def hand_to_fields(
     for r in game.records:
         if isinstance(r, CardsShown):
             shown_after.setdefault(r.seat, set()).update(r.cards)
-    gone = {r.seat for r in game.records if isinstance(r, Folded | Mucked)}
+    gone = {r.seat for r in game.records if isinstance(r, _OUT)}
     config = game.config
     code = VARIANT_CODES[(config.game, config.structure)]
     order = game.seats

@@ -91,7 +91,9 @@ def test_the_default_generator_is_the_system_csprng(monkeypatch: pytest.MonkeyPa
             super().__init__()
             made.append(self)
 
-    monkeypatch.setattr(secrets, "SystemRandom", Spy)
+    # `secrets.SystemRandom` is `random.SystemRandom`: the engine takes it from `random`.
+    assert secrets.SystemRandom is random.SystemRandom
+    monkeypatch.setattr(random, "SystemRandom", Spy)
     first, second = shuffled_deck(), shuffled_deck()
     assert len(made) == 2 and made[0] is not made[1]
     assert all(isinstance(rng, secrets.SystemRandom) for rng in made)

@@ -23,6 +23,7 @@ DOCUMENTED = [
     "tables.engine.deal_in",
     "tables.engine.state",
     "tables.engine.timebank",
+    "tables.engine._toml_subset",
 ]
 
 
