@@ -105,7 +105,19 @@ class ExpenseForm(forms.Form):
         cleaned["split"] = split
         sharers = cleaned.get("sharers") or []
         amount = cleaned.get("amount")
-        if split == SPLIT_EQUAL or not sharers or amount is None:
+        # A part is empty or a whole number whatever the split: what is typed and not used
+        # (an untouched sharer, an equal split) is still never nonsense that gets through.
+        checked_below = set() if split == SPLIT_EQUAL else {player.pk for player in sharers}
+        for player in self.players:
+            if player.pk in checked_below:
+                continue
+            raw = (self.data.get(f"part_{player.pk}") or "").strip()
+            if raw:
+                try:
+                    request_values.whole_number(raw, minimum=0, maximum=amounts.MONEY_MAX)
+                except request_values.BadValue as error:
+                    self.add_error(f"part_{player.pk}", error.message)
+        if split == SPLIT_EQUAL or not sharers or amount is None or self.errors:
             return cleaned
         parts: dict[int, int] = {}
         for player in sharers:

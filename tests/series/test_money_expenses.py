@@ -388,3 +388,17 @@ def test_the_page_says_why_a_split_is_refused(
     )
     assert page.startswith("400 ")
     assert not Expense.objects.exists()
+
+
+def test_a_part_that_is_no_number_is_refused_whatever_the_split(
+    director_client: Client, night: dict[str, object]
+) -> None:
+    ann, ben = (night[k].pk for k in ("ann", "ben"))  # type: ignore[attr-defined]
+    for split in ("equal", "shares"):
+        page = post_expense(
+            director_client,
+            night,
+            {"amount": "40", "split": split, "sharers": [ann], f"part_{ben}": "1e400"},
+        )
+        assert page.startswith("400 ") and "Enter a whole number." in page
+    assert not Expense.objects.exists()
