@@ -9,7 +9,7 @@ distributed mode with ``DEBUG`` off (the default) the settings refuse to load wi
 
 Variables: DEBUG, SECRET_KEY, ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS, DATABASE_URL, REDIS_URL,
 TIME_ZONE, SECURE_SSL_REDIRECT, SECURE_HSTS_SECONDS, SECURE_PROXY_SSL_HEADER, LOG_LEVEL,
-BACKUP_DIR, BACKUP_KEEP, BACKUP_DAILY, SITE_URL, EMAIL_HOST (and EMAIL_PORT,
+SECRET_KEY_FILE, BACKUP_DIR, BACKUP_KEEP, BACKUP_DAILY, SITE_URL, EMAIL_HOST (and EMAIL_PORT,
 EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS, EMAIL_USE_SSL, DEFAULT_FROM_EMAIL), MAIL_DIR.
 """
 
@@ -68,15 +68,20 @@ def _channels_prefix(url: str) -> str:
     return "asgi" if db == "0" else f"asgi-db{db}"
 
 
+# Where the site keeps the secret key it made (when SECRET_KEY is not set): var/secret_key.
+# Backups carry it, and a restore puts it back here (series.services.backups).
+SECRET_KEY_FILE = Path(os.environ.get("SECRET_KEY_FILE", "").strip() or VAR_DIR / "secret_key")
+
+
 def _kept_secret_key() -> str:
     """The embedded site's own secret: made on first use, kept in var/, readable only by its
     owner, so a home game needs none set and keeps its sessions across restarts."""
-    path = VAR_DIR / "secret_key"
+    path = SECRET_KEY_FILE
     try:
         return path.read_text().strip()
     except FileNotFoundError:
         pass
-    VAR_DIR.mkdir(exist_ok=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
     key = secrets.token_urlsafe(50)
     try:
         descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -88,6 +93,8 @@ def _kept_secret_key() -> str:
 
 
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
+# Whether the key is the one kept in SECRET_KEY_FILE (a backup then carries it).
+SECRET_KEY_KEPT = not SECRET_KEY
 if not SECRET_KEY:
     if not DEBUG and not EMBEDDED:
         raise ImproperlyConfigured(

@@ -646,9 +646,11 @@ class Notice(models.Model):
 
     ``key`` says what the message is about (``reminder_3h:event:12:user:7``) and is unique,
     so finding the same due message twice (a duplicated beat, two workers) makes one row.
-    The state moves pending → sending (committed before the mail server is asked) → sent,
-    so a process that dies in between leaves ``sending``, which is never sent again by
-    itself: the director's page shows it (``series.services.notices``).
+    A sender claims a batch of pending rows (``claim``, ``claimed_at``: a lease), and each
+    row moves pending → sending (committed just before its message goes to the mail
+    server) → sent, so a process that dies in between leaves that one row ``sending``, which
+    is never sent again by itself: the director's page shows it. Rows of the batch never
+    tried stay pending (``series.services.notices``).
     """
 
     kind = models.CharField(_("kind"), max_length=20, choices=NoticeKind.choices)
@@ -666,7 +668,8 @@ class Notice(models.Model):
         _("state"), max_length=10, choices=NoticeState.choices, default=NoticeState.PENDING
     )
     created_at = models.DateTimeField(default=timezone.now)
-    # The sender that claimed the row (a random token) and when: the rows a sender sends.
+    # The sender that claimed the row (a random token) and when (when it began sending it,
+    # once ``sending``): the rows a sender sends.
     claim = models.CharField(max_length=32, blank=True)
     claimed_at = models.DateTimeField(null=True, blank=True)
     sent_at = models.DateTimeField(null=True, blank=True)

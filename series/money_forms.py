@@ -14,7 +14,7 @@ from core import amounts, request_values
 from core.names import NameOrder
 from series.models import Event, Player, Season
 from series.selectors import night_players
-from series.services.expenses import DESCRIPTION_MAX
+from series.services.expenses import DESCRIPTION_MAX, SHARES_MAX
 from series.services.handles import HANDLE_MAX
 from series.services.pot import REASON_MAX
 
@@ -41,9 +41,16 @@ class PlayersChoice(forms.ModelMultipleChoiceField):
         return super()._check_values(value)
 
 
+SPLIT_EQUAL, SPLIT_SHARES, SPLIT_AMOUNTS = "equal", "shares", "amounts"
+# A sharer's part typed in the form: a handful of digits (a share, or an amount).
+PART_MAX_LENGTH = 12
+
+
 class ExpenseForm(forms.Form):
     """A shared expense of the night: what, how much, who paid, who shares it (everyone who
-    played, unless the director unticks some)."""
+    played, unless the director unticks some), and how: equally, by shares (``part_<id>``:
+    the sharer's shares, empty for one) or by amounts (``part_<id>``: what the sharer pays,
+    the amounts adding up to the expense). ``split_parts()`` gives the service its input."""
 
     description = forms.CharField(
         label=_("What for"), max_length=DESCRIPTION_MAX, help_text=_("Pizza, the room…")
@@ -56,15 +63,109 @@ class ExpenseForm(forms.Form):
         widget=forms.CheckboxSelectMultiple,
         error_messages={"required": _("Choose at least one player to share the expense.")},
     )
+    split = forms.ChoiceField(
+        label=_("Split"),
+        choices=[
+            (SPLIT_EQUAL, _("Equally")),
+            (SPLIT_SHARES, _("By shares")),
+            (SPLIT_AMOUNTS, _("By amounts")),
+        ],
+        initial=SPLIT_EQUAL,
+        required=False,
+        widget=forms.RadioSelect,
+    )
 
     def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         players = night_players(event)
+        self.players = list(players)
         self.fields["payer"].queryset = players  # type: ignore[attr-defined]
         self.fields["sharers"].queryset = players  # type: ignore[attr-defined]
         self.fields["amount"].widget.attrs["inputmode"] = "numeric"
+        for player in self.players:
+            self.fields[f"part_{player.pk}"] = forms.CharField(
+                label=player.name,
+                required=False,
+                max_length=PART_MAX_LENGTH,
+                widget=forms.TextInput(
+                    attrs={"inputmode": "numeric", "size": 5, "class": "expense-part"}
+                ),
+            )
         if not self.is_bound:
             self.initial["sharers"] = list(players)
+
+    def sharer_rows(self) -> list[tuple[Any, forms.BoundField]]:
+        """Each player's box of the sharers, with their part's field beside it."""
+        parts = {str(player.pk): self[f"part_{player.pk}"] for player in self.players}
+        return [(box, parts[str(box.data["value"])]) for box in self["sharers"]]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        split = cleaned.get("split") or SPLIT_EQUAL
+        cleaned["split"] = split
+        sharers = cleaned.get("sharers") or []
+        amount = cleaned.get("amount")
+        # A part is empty or a whole number whatever the split: what is typed and not used
+        # (an untouched sharer, an equal split) is still never nonsense that gets through.
+        checked_below = set() if split == SPLIT_EQUAL else {player.pk for player in sharers}
+        for player in self.players:
+            if player.pk in checked_below:
+                continue
+            raw = (self.data.get(f"part_{player.pk}") or "").strip()
+            if raw:
+                try:
+                    request_values.whole_number(raw, minimum=0, maximum=amounts.MONEY_MAX)
+                except request_values.BadValue as error:
+                    self.add_error(f"part_{player.pk}", error.message)
+        if split == SPLIT_EQUAL or not sharers or amount is None or self.errors:
+            return cleaned
+        parts: dict[int, int] = {}
+        for player in sharers:
+            raw = (self.data.get(f"part_{player.pk}") or "").strip()
+            if split == SPLIT_SHARES:
+                try:
+                    parts[player.pk] = (
+                        request_values.whole_number(raw, minimum=1, maximum=SHARES_MAX)
+                        if raw
+                        else 1
+                    )
+                except request_values.BadValue:
+                    self.add_error(
+                        f"part_{player.pk}",
+                        _("Each share is a whole number from 1 to %(most)s.")
+                        % {"most": SHARES_MAX},
+                    )
+                continue
+            if not raw:
+                self.add_error(
+                    f"part_{player.pk}", _("Give the amount %(name)s pays.") % {"name": player.name}
+                )
+                continue
+            try:
+                parts[player.pk] = request_values.whole_number(raw, minimum=0, maximum=amount)
+            except request_values.BadValue:
+                self.add_error(
+                    f"part_{player.pk}",
+                    _("Each amount is a whole number from 0 to %(amount)s.") % {"amount": amount},
+                )
+        if self.errors:
+            return cleaned
+        if split == SPLIT_AMOUNTS and sum(parts.values()) != amount:
+            raise ValidationError(
+                _("The amounts add up to %(total)s, not %(amount)s."),
+                params={"total": sum(parts.values()), "amount": amount},
+            )
+        cleaned["parts"] = parts
+        return cleaned
+
+    def split_parts(self) -> dict[str, dict[int, int]]:
+        """The service's ``by_shares`` or ``by_amounts`` for a valid form ({} if equal)."""
+        split = self.cleaned_data["split"]
+        if split == SPLIT_SHARES:
+            return {"by_shares": self.cleaned_data["parts"]}
+        if split == SPLIT_AMOUNTS:
+            return {"by_amounts": self.cleaned_data["parts"]}
+        return {}
 
 
 class PayoutForm(forms.Form):

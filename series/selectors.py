@@ -393,6 +393,8 @@ class RsvpSummary:
     waiting: list[Rsvp]
     maybe: list[Rsvp]
     not_going: list[Rsvp]
+    # People the waiting list holds (None: no limit, 0: no waiting list).
+    waiting_list_size: int | None = None
 
     @property
     def going_players(self) -> int:
@@ -417,6 +419,13 @@ class RsvpSummary:
     @property
     def not_going_count(self) -> int:
         return len(self.not_going)
+
+    @property
+    def waiting_room(self) -> int | None:
+        """Places free on the waiting list (None: no limit)."""
+        if self.waiting_list_size is None:
+            return None
+        return max(self.waiting_list_size - self.waiting_seats, 0)
 
     @property
     def seats_left(self) -> int | None:
@@ -452,6 +461,7 @@ def rsvp_summary(event: Event) -> RsvpSummary:
     )
     return RsvpSummary(
         capacity=event.capacity,
+        waiting_list_size=event.waiting_list_size,
         going=[r for r in rows if r.answer == RsvpAnswer.GOING and not r.waiting],
         waiting=[r for r in rows if r.answer == RsvpAnswer.GOING and r.waiting],
         maybe=[r for r in rows if r.answer == RsvpAnswer.MAYBE],

@@ -148,6 +148,7 @@ def _settle_up_change(request: HttpRequest, event: Event) -> ExpenseForm | None:
                 amount=form.cleaned_data["amount"],
                 description=form.cleaned_data["description"],
                 sharer_ids=[player.pk for player in form.cleaned_data["sharers"]],
+                **form.split_parts(),
                 by=request.user,  # type: ignore[arg-type]
             )
             messages.success(request, _("Expense added: %(expense)s.") % {"expense": expense})

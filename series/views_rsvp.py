@@ -23,7 +23,12 @@ from core import request_values
 from core.permissions import is_director
 from series import selectors
 from series.models import GUEST_NAMES_MAX, GUESTS_MAX, Event, Rsvp, RsvpAnswer
-from series.services.rsvp import RsvpError, rsvp_answer, rsvp_event_open
+from series.services.rsvp import (
+    RsvpError,
+    rsvp_answer,
+    rsvp_event_open,
+    rsvp_fewer_would_fit,
+)
 
 
 @dataclass(frozen=True)
@@ -64,6 +69,7 @@ def rsvp_context(request: HttpRequest, event: Event) -> dict[str, Any]:
         "summary": summary,
         "mine": mine,
         "my_waiting_place": summary.waiting_place(mine) if mine else None,
+        "my_fewer_fit": rsvp_fewer_would_fit(mine, summary.seats_left),
         "going_lines": _lines(summary.going, my_id, director),
         "waiting_lines": _lines(summary.waiting, my_id, director),
         "maybe_lines": _lines(summary.maybe, my_id, director),

@@ -195,6 +195,8 @@ STATIC[("tournaments:clock_hand_done", "POST")] = {
 # The clock's controls all read ``next``.
 for _control in ("start", "pause", "resume", "next", "previous", "break"):
     STATIC[(f"tournaments:clock_{_control}", "POST")] = {"next": (IGNORED, "/")}
+# A guest's new PIN: the guest's id.
+STATIC[("tournaments:console_guest_pin", "POST")] = {"player": (ID, "1")}
 # The TV's layout: a theme, and checkboxes (on when sent).
 STATIC[("tournaments:tv_layout", "POST")] = {
     "theme": (choice("dark", "light", "contrast", "felt"), "light"),

@@ -11,6 +11,15 @@ Backups are named for the moment they were taken (``homegame-2026-11-26T031205Z.
 in ``BACKUP_DIR``; pruning keeps the newest ``BACKUP_KEEP`` of those and never touches
 another file there (the copies a restore keeps aside are named ``before-restore-...``).
 
+A backup is readable by its owner only (mode 600): it holds every account, and the site's
+secret key. That key signs the links already sent by e-mail (unsubscribe) and the guests'
+PINs on printed seat cards, so a site restored on a new machine needs it: when the site
+keeps its own key (``SECRET_KEY_FILE``, ``var/secret_key``, SECRET_KEY unset), a SQLite
+backup carries it in a table of its own, and a restore puts it back in that file (the key
+there before kept aside as ``secret_key.before-restore-...``) and drops the table. A key set
+in the environment is the operator's to keep, as is the key of a PostgreSQL site (its
+``pg_dump`` file holds the database only).
+
 A restore refuses while the site serves: ``manage.py serve`` holds a shared ``flock`` on
 the database's serve lock for its whole life (the kernel drops it when the process ends,
 however it ends), and a restore takes the same lock exclusively, without waiting, for its
@@ -55,6 +64,8 @@ _STAMP = "%Y-%m-%dT%H%M%SZ"
 _NAMED = re.compile(
     rf"^{PREFIX}-(?P<stamp>\d{{4}}-\d\d-\d\dT\d{{6}}Z)(?:-(?P<n>\d+))?\.(?:sqlite3|pgdump)$"
 )
+# The table of a SQLite backup that carries the site's kept secret key.
+KEY_TABLE = "homegame_backup_secret_key"
 # Tables a database of this site has had since its first migrations: a file without them is
 # another application's database, whatever it is.
 _SITE_MODELS = (Season, Event, Player, Result)
@@ -117,11 +128,16 @@ def database_backup_create(
     partial = path.with_name(path.name + ".partial")
     partial.unlink(missing_ok=True)
     try:
+        # Readable by its owner only from its first byte: it holds every account, and the
+        # secret key.
+        os.close(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         if _is_sqlite():
             _sqlite_copy(Path(_database()["NAME"]), partial)
+            _secret_key_keep(partial)
             backup_file_check(partial)
         elif _is_postgres():
             _pg_dump(partial)
+            partial.chmod(0o600)
         else:
             raise BackupError(
                 _("Backups support SQLite and PostgreSQL; this site uses %(engine)s.")
@@ -144,6 +160,65 @@ def _sqlite_copy(source: Path, target: Path) -> None:
         # site's writers carry on meanwhile.
         src.backup(dst)
         dst.execute("PRAGMA journal_mode=DELETE")
+
+
+def _secret_key_keep(backup: Path) -> None:
+    """Write the site's kept secret key into the SQLite ``backup`` (nothing when the key
+    is set in the environment: that one is the operator's to keep)."""
+    if not settings.SECRET_KEY_KEPT:
+        return
+    with closing(sqlite3.connect(backup)) as db, db:
+        db.execute(f"CREATE TABLE {KEY_TABLE} (key TEXT NOT NULL)")
+        db.execute(f"INSERT INTO {KEY_TABLE} (key) VALUES (?)", (settings.SECRET_KEY,))
+
+
+def _secret_key_take(database: Path) -> str | None:
+    """The secret key a restored SQLite ``database`` carries, dropped from it (the live
+    database never holds the key); None when the backup carried none."""
+    with closing(sqlite3.connect(database, timeout=30)) as db, db:
+        found = db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (KEY_TABLE,)
+        ).fetchone()
+        if found is None:
+            return None
+        row = db.execute(f"SELECT key FROM {KEY_TABLE}").fetchone()
+        db.execute(f"DROP TABLE {KEY_TABLE}")
+    return str(row[0]).strip() if row and row[0] else None
+
+
+@dataclass(frozen=True)
+class KeyRestored:
+    """What a restore did with the secret key its backup carried."""
+
+    path: Path
+    # The key file as it was, kept aside (None: there was none, or it held the same key).
+    aside: Path | None
+    # Whether the site's key is set in the environment, so the file is not what it uses.
+    overridden: bool
+
+
+def _secret_key_restore(key: str, now: datetime) -> KeyRestored:
+    """Put the backup's ``key`` in ``SECRET_KEY_FILE`` (mode 600), the key there before
+    kept aside beside it."""
+    path = Path(settings.SECRET_KEY_FILE)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    aside = None
+    try:
+        before = path.read_text().strip()
+    except FileNotFoundError:
+        before = None
+    if before != key:
+        if before is not None:
+            stamp = now.astimezone(UTC).strftime(_STAMP)
+            aside = path.with_name(f"{path.name}.{BEFORE_RESTORE_PREFIX}-{stamp}")
+            path.replace(aside)
+        partial = path.with_name(path.name + ".partial")
+        partial.unlink(missing_ok=True)
+        descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "w") as out:
+            out.write(key + "\n")
+        partial.replace(path)
+    return KeyRestored(path=path, aside=aside, overridden=not settings.SECRET_KEY_KEPT)
 
 
 def backups_prune(keep: int | None = None, folder: Path | None = None) -> list[Path]:
@@ -249,14 +324,26 @@ def _migrations_check(path: Path, applied: set[tuple[str, str]]) -> None:
 # -- restoring
 
 
+@dataclass(frozen=True)
+class Restored:
+    """A restore done: the database as it was, kept aside (None when there was none), and
+    the secret key the backup carried, put back (None when it carried none)."""
+
+    kept: Backup | None
+    key: KeyRestored | None
+
+
 def database_restore(
     path: Path, *, now: datetime | None = None, stdout: IO[str] | None = None
-) -> Backup | None:
+) -> Restored:
     """Replace the site's database with the backup at ``path``, then ``migrate`` it.
 
     Checks the file first and refuses while the site serves (``BackupError``; nothing is
-    changed then); keeps the current database aside in ``BACKUP_DIR`` and returns it (None
-    when there was none to keep). ``migrate``'s output goes to ``stdout``."""
+    changed then); keeps the current database aside in ``BACKUP_DIR``, and puts back the
+    secret key the backup carries (see the module's notes). ``migrate``'s output goes to
+    ``stdout``."""
+    now = now or timezone.now()
+    key = None
     backup_file_check(path)
     with restore_lock():
         if _is_postgres():
@@ -275,6 +362,9 @@ def database_restore(
                 # Through SQLite, not a file copy: the database keeps its WAL mode, and a
                 # write log left beside it can never be replayed over the restored pages.
                 src.backup(dst)
+            carried = _secret_key_take(target)
+            if carried:
+                key = _secret_key_restore(carried, now)
         else:
             if _pg_tables():
                 kept = database_backup_create(now=now, prefix=BEFORE_RESTORE_PREFIX)
@@ -289,7 +379,7 @@ def database_restore(
             )
         # An older backup moves forward to this code's migrations.
         call_command("migrate", interactive=False, verbosity=1, stdout=stdout or io.StringIO())
-    return kept
+    return Restored(kept=kept, key=key)
 
 
 def serve_lock_path() -> Path:

@@ -1,20 +1,30 @@
 """A night's shared expenses (the pizza, the room): added and removed by the director on the
 settle-up page.
 
-An expense is split among its sharers in whole units: each pays ``amount // n`` and the
-remainder goes one unit each to the first sharers in alphabetical order of their names
-(``expense_split``), so 10 among Ann, Ben and Cal is 4, 3 and 3. The default sharers are
-everyone who played the night. Payer and sharers are players of the night (a result in it):
+An expense is split among its sharers in whole units, as Splitwise splits one:
+
+- equally: each pays ``amount // n`` and the remainder goes one unit each to the first
+  sharers in alphabetical order of their names (``expense_split``), so 10 among Ann, Ben
+  and Cal is 4, 3 and 3;
+- by shares (a couple two shares, a guest who only had a drink a half... in whole shares):
+  each pays their part rounded down, and the units left go one each to the largest
+  remainders, ties to the first in alphabetical order (``expense_split_by_shares``);
+- by amounts: each sharer's amount as typed, which must add up to the expense.
+
+Every way, the shares add up to the amount exactly, so the night's balances still sum to
+zero and the settle-up balances. The default sharers are everyone who played the night. Payer and sharers are players of the night (a result in it):
 an id from elsewhere is refused. Adding or removing an expense brings the night's transfers
 up to date at once (``settle_up_refresh``).
 
 >>> expense_split(10, 3)
 [4, 3, 3]
+>>> expense_split_by_shares(10, [2, 1, 1])
+[5, 3, 2]
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -48,6 +58,23 @@ def expense_split(amount: int, sharers: int) -> list[int]:
     return [base + (1 if i < remainder else 0) for i in range(sharers)]
 
 
+# The most shares one sharer may have (a split by shares is a handful of small numbers).
+SHARES_MAX = 100
+
+
+def expense_split_by_shares(amount: int, shares: list[int]) -> list[int]:
+    """``amount`` split in whole units in proportion to ``shares`` (each at least 1), for
+    sharers listed in alphabetical order: each gets their part rounded down, then the units
+    left go one each to the largest remainders, the first in the list among equals."""
+    total = sum(shares)
+    parts = [amount * share // total for share in shares]
+    remainders = [amount * share % total for share in shares]
+    left = amount - sum(parts)
+    for index in sorted(range(len(shares)), key=lambda i: (-remainders[i], i))[:left]:
+        parts[index] += 1
+    return parts
+
+
 def _night_open(event_id: int) -> Event:
     """The night, locked (its expenses change one at a time); refused when it is closed."""
     event = Event.objects.select_for_update().filter(pk=event_id).first()
@@ -66,13 +93,18 @@ def expense_add(
     amount: int,
     description: str,
     sharer_ids: Iterable[int] | None = None,
+    by_shares: Mapping[int, int] | None = None,
+    by_amounts: Mapping[int, int] | None = None,
     by: User,
 ) -> Expense:
-    """Add a shared expense to a night; ``sharer_ids`` None means everyone who played.
+    """Add a shared expense to a night, split equally among ``sharer_ids`` (None: everyone
+    who played), or ``by_shares`` (player id -> shares) or ``by_amounts`` (player id ->
+    amount), whose players are then the sharers.
 
     Refused (``SettleUpError``, nothing changed) when the night is closed, the amount is
-    not a positive whole number within the bounds, there is nobody to share it, or the
-    payer or a sharer is not a player of the night.
+    not a positive whole number within the bounds, there is nobody to share it, the payer
+    or a sharer is not a player of the night, a share is not a whole number from 1 to
+    ``SHARES_MAX``, or the amounts are not whole numbers that add up to the expense.
     """
     event = _night_open(event_id)
     description = description.strip()
@@ -88,11 +120,19 @@ def expense_add(
     players = {player.pk: player for player in night_players(event)}
     if payer_id not in players:
         raise SettleUpError(_("The payer must be a player of this night."))
+    if by_shares is not None and by_amounts is not None:
+        raise SettleUpError(_("Split an expense either by shares or by amounts."))
+    uneven = by_shares if by_shares is not None else by_amounts
+    if uneven is not None:
+        sharer_ids = list(uneven)
     sharers = list(players) if sharer_ids is None else list(dict.fromkeys(sharer_ids))
     if not sharers:
         raise SettleUpError(_("Choose at least one player to share the expense."))
     if any(pk not in players for pk in sharers):
         raise SettleUpError(_("Only players of this night can share its expenses."))
+    # Alphabetical, then by id: two players of one name keep a stable order.
+    ordered = sorted(sharers, key=lambda pk: (name_key(players[pk].name), pk))
+    parts = _parts(amount, ordered, by_shares=by_shares, by_amounts=by_amounts)
     expense = Expense.objects.create(
         event=event,
         payer_id=payer_id,
@@ -100,14 +140,49 @@ def expense_add(
         description=description,
         created_by=by,
     )
-    # Alphabetical, then by id: two players of one name keep a stable order.
-    ordered = sorted(sharers, key=lambda pk: (name_key(players[pk].name), pk))
     ExpenseShare.objects.bulk_create(
-        ExpenseShare(expense=expense, player_id=pk, amount=share)
-        for pk, share in zip(ordered, expense_split(amount, len(ordered)), strict=True)
+        ExpenseShare(expense=expense, player_id=pk, amount=part)
+        for pk, part in zip(ordered, parts, strict=True)
+        # A sharer who owes nothing of it (an amount of 0) needs no row.
+        if part or by_amounts is None
     )
     settle_up_refresh(event.pk)
     return expense
+
+
+def _is_whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _parts(
+    amount: int,
+    ordered: list[int],
+    *,
+    by_shares: Mapping[int, int] | None,
+    by_amounts: Mapping[int, int] | None,
+) -> list[int]:
+    """Each sharer's part of ``amount``, in the order of ``ordered``, adding up to it."""
+    if by_shares is not None:
+        shares = by_shares
+        if not all(_is_whole(shares[pk]) and 1 <= shares[pk] <= SHARES_MAX for pk in ordered):
+            raise SettleUpError(
+                _("Each share is a whole number from 1 to %(most)s.") % {"most": SHARES_MAX}
+            )
+        return expense_split_by_shares(amount, [shares[pk] for pk in ordered])
+    if by_amounts is not None:
+        amounts = by_amounts
+        if not all(_is_whole(amounts[pk]) and 0 <= amounts[pk] <= amount for pk in ordered):
+            raise SettleUpError(
+                _("Each amount is a whole number from 0 to %(amount)s.") % {"amount": amount}
+            )
+        total = sum(amounts[pk] for pk in ordered)
+        if total != amount:
+            raise SettleUpError(
+                _("The amounts add up to %(total)s, not %(amount)s.")
+                % {"total": total, "amount": amount}
+            )
+        return [amounts[pk] for pk in ordered]
+    return expense_split(amount, len(ordered))
 
 
 @transaction.atomic

@@ -7,16 +7,24 @@ message has a unique key (``reminder_3h:event:12:user:7``) and rows are inserted
 record nothing twice.
 
 ``notices_send()`` sends the pending rows. It claims a batch under ``SELECT ... FOR UPDATE
-SKIP LOCKED`` (two senders take different rows), marks it ``sending`` and *commits* before
-it asks the mail server anything, then marks each row ``sent`` once the server took it. The
-order is what makes a crash harmless:
+SKIP LOCKED`` (two senders take different rows): the rows stay pending, with the sender's
+claim and a lease of ``RETRY_AFTER`` during which no other sender takes them. Then, one
+message at a time, it marks the row ``sending`` and *commits* before it asks the mail server
+anything, and marks it ``sent`` once the server took it. The order is what makes a crash
+harmless:
 
-- a process that dies before the commit leaves the rows pending: the next run sends them;
-- one that dies after the commit, before or while sending, leaves rows in ``sending``. Such
+- a process that dies before a row is marked ``sending`` leaves it pending: it was never
+  tried, and a later run sends it (at once when the sender could still hand the rest of its
+  batch back, after the lease when it was killed outright);
+- one that dies after that commit, while sending, leaves that one row in ``sending``. Such
   a row is never sent again by itself, because nobody can tell whether the mail server got
   it: a duplicate e-mail is the failure this design refuses. After
   ``UNCONFIRMED_AFTER`` the director's page lists it ("1 message may not have gone out"),
   and the director sends it again or lets it be (``notice_resolve``);
+- a line dropped or a time-out while sending (the server may have taken the message) flags
+  that message as above and ends the batch: the connection is gone, so the messages after it
+  go back unsent, never tried, for the next run, instead of each failing on the dead line
+  and being flagged too;
 - a message the server refused (an exception from the backend, before it took the message)
   was not sent: it goes back to pending and is tried again after ``RETRY_AFTER``, up to
   ``ATTEMPTS_MAX`` times, then stays ``failed`` (also listed for the director).
@@ -310,26 +318,48 @@ class SendOutcome:
 
 
 def _claim(batch: int, now: datetime) -> tuple[str, list[int]]:
-    """Mark up to ``batch`` pending rows ``sending`` for this sender, and commit."""
+    """Claim up to ``batch`` pending rows for this sender, and commit. They stay pending: a
+    row becomes ``sending`` only when its message is handed to the mail server (``_take``)."""
     claim = uuid.uuid4().hex
     with transaction.atomic():
         ids = list(
-            Notice.objects.select_for_update(skip_locked=True)
-            .filter(state=NoticeState.PENDING)
-            .filter(Q(claimed_at__isnull=True) | Q(claimed_at__lte=now - RETRY_AFTER))
+            _claimable(Notice.objects.select_for_update(skip_locked=True), now)
             .order_by("created_at", "pk")
             .values_list("pk", flat=True)[:batch]
         )
         if ids:
-            # The state in the WHERE as well: on SQLite, where FOR UPDATE is not a thing, the
-            # write lock taken at BEGIN (IMMEDIATE) already keeps a second sender out.
-            Notice.objects.filter(pk__in=ids, state=NoticeState.PENDING).update(
-                state=NoticeState.SENDING,
-                claim=claim,
-                claimed_at=now,
-                attempts=F("attempts") + 1,
-            )
+            # The same conditions in the WHERE as well: on SQLite, where FOR UPDATE is not a
+            # thing, the write lock taken at BEGIN (IMMEDIATE) already keeps a second sender
+            # out, and on PostgreSQL the row locks do.
+            _claimable(Notice.objects.filter(pk__in=ids), now).update(claim=claim, claimed_at=now)
     return claim, ids
+
+
+def _claimable(notices: QuerySet[Notice], now: datetime) -> QuerySet[Notice]:
+    """Pending rows nobody holds: never claimed, handed back, or their lease (or the wait
+    after a refusal) is over."""
+    return notices.filter(state=NoticeState.PENDING).filter(
+        Q(claimed_at__isnull=True) | Q(claimed_at__lte=now - RETRY_AFTER)
+    )
+
+
+def _take(notice: Notice, claim: str) -> bool:
+    """Mark the row ``sending`` (committed, autocommit) just before its message is handed to
+    the mail server; False if it is no longer this sender's (a director took it back, or the
+    lease ran out and another sender claimed it)."""
+    taken = Notice.objects.filter(pk=notice.pk, state=NoticeState.PENDING, claim=claim).update(
+        state=NoticeState.SENDING, claimed_at=timezone.now(), attempts=F("attempts") + 1
+    )
+    notice.attempts += 1
+    return bool(taken)
+
+
+def _hand_back(claim: str, untried: Iterable[int]) -> None:
+    """The rows of this claim never tried are free for the next run at once (a row refused
+    by the server is pending too, but waits ``RETRY_AFTER`` from its try)."""
+    Notice.objects.filter(pk__in=list(untried), claim=claim, state=NoticeState.PENDING).update(
+        claim="", claimed_at=None
+    )
 
 
 def _mark(notice: Notice, claim: str, **values: object) -> int:
@@ -356,7 +386,7 @@ def notices_send(batch: int = BATCH, now: datetime | None = None) -> SendOutcome
         return SendOutcome()
     # Committed: from here on these rows are this sender's, and no other sender takes them.
     notices = list(
-        Notice.objects.filter(claim=claim, state=NoticeState.SENDING)
+        Notice.objects.filter(claim=claim, state=NoticeState.PENDING)
         .select_related("recipient", "event__season", "player")
         .order_by("created_at", "pk")
     )
@@ -364,30 +394,37 @@ def notices_send(batch: int = BATCH, now: datetime | None = None) -> SendOutcome
     try:
         connection.open()
     except Exception as error:
-        # No server, nothing sent: every row goes back for a later try.
+        # No server, nothing sent: every row goes back for a later try, and the try counts,
+        # so a server down for good ends in ``failed`` rows the director is shown.
         logger.warning("e-mail: could not reach the mail server: %s", error)
         for notice in notices:
-            _refused(notice, claim, error)
+            if _take(notice, claim):
+                _refused(notice, claim, error)
         return SendOutcome(claimed=len(notices), refused=len(notices))
     sent = skipped = refused = 0
+    untried = {notice.pk for notice in notices}
     try:
         for notice in notices:
+            untried.discard(notice.pk)
             try:
                 message = notice_message(notice, now)
             except NoticeSkipped as reason:
-                _mark(notice, claim, state=NoticeState.SKIPPED, last_error=str(reason)[:ERROR_MAX])
+                Notice.objects.filter(pk=notice.pk, state=NoticeState.PENDING, claim=claim).update(
+                    state=NoticeState.SKIPPED, last_error=str(reason)[:ERROR_MAX]
+                )
                 skipped += 1
                 continue
             except Exception as error:
                 # A message that cannot be written was not sent either.
                 logger.exception("e-mail notice %s could not be written", notice.key)
-                _refused(notice, claim, error)
+                if _take(notice, claim):
+                    _refused(notice, claim, error)
                 refused += 1
                 continue
-            # Still this sender's, and claimed from now: a director who took the row back
+            # Still this sender's, and ``sending`` from now: a director who took the row back
             # ("Send again") while an earlier message of this batch was slow has its row
             # sent by the next run, never also by this one.
-            if not _mark(notice, claim, claimed_at=timezone.now()):
+            if not _take(notice, claim):
                 continue
             try:
                 count = connection.send_messages([message])
@@ -399,10 +436,12 @@ def notices_send(batch: int = BATCH, now: datetime | None = None) -> SendOutcome
             except Exception as error:
                 # A connection lost or a time-out may come after the server took the
                 # message: it stays ``sending``, and the director sees it may not have gone.
+                # The line is gone, so the batch ends here: the rest, never tried, is handed
+                # back below for the next run.
                 logger.warning("e-mail notice %s may not have gone out: %s", notice.key, error)
                 _mark(notice, claim, last_error=_error_text(error))
                 refused += 1
-                continue
+                break
             if count:
                 _mark(notice, claim, state=NoticeState.SENT, sent_at=timezone.now(), last_error="")
                 sent += 1
@@ -410,6 +449,10 @@ def notices_send(batch: int = BATCH, now: datetime | None = None) -> SendOutcome
                 _refused(notice, claim, RuntimeError("the backend sent nothing"))
                 refused += 1
     finally:
+        # Also when the sender is stopped by an exception it cannot catch: what it never
+        # tried is not the director's worry. A sender killed outright cannot do this; its
+        # untried rows wait out the lease instead.
+        _hand_back(claim, untried)
         connection.close()
     return SendOutcome(claimed=len(notices), sent=sent, skipped=skipped, refused=refused)
 

@@ -230,13 +230,58 @@ def _going_place(event: Event, rsvp: Rsvp, guests: int, *, was_confirmed: bool) 
         return
     room = event.waiting_list_size
     if room == 0:
+        if left > 0:
+            raise RsvpError(_fewer_fit(left))
         raise RsvpError(_("The event is full, and it has no waiting list."))
     if (
         room is not None
         and selectors.rsvp_going_seats(event, waiting=True, excluding=rsvp) + party > room
     ):
+        if left > 0:
+            raise RsvpError(_fewer_fit(left, party_waiting=party))
         raise RsvpError(_("The event is full and so is its waiting list."))
     rsvp.waiting = True
+
+
+def _fewer_fit(left: int, *, party_waiting: int | None = None) -> str:
+    """A party too big for the ``left`` free seats (at least one), with no room on the
+    waiting list (none, or none for its ``party_waiting`` people): how many would get in."""
+    guests = left - 1
+    if party_waiting is None:
+        if guests == 0:
+            return _("Only 1 seat is left: answer Going without guests to get in.")
+        return ngettext(
+            "Only %(left)s seats are left: answer Going with at most %(count)s guest to get in.",
+            "Only %(left)s seats are left: answer Going with at most %(count)s guests to get in.",
+            guests,
+        ) % {"left": left, "count": guests}
+    if guests == 0:
+        return _(
+            "Only 1 seat is left and the waiting list has no room for %(party)s: answer Going "
+            "without guests to get in."
+        ) % {"party": party_waiting}
+    return ngettext(
+        "Only %(left)s seats are left and the waiting list has no room for %(party)s: answer "
+        "Going with at most %(count)s guest to get in.",
+        "Only %(left)s seats are left and the waiting list has no room for %(party)s: answer "
+        "Going with at most %(count)s guests to get in.",
+        guests,
+    ) % {"left": left, "party": party_waiting, "count": guests}
+
+
+def rsvp_fewer_would_fit(rsvp: Rsvp | None, seats_left: int | None) -> str:
+    """For a party on the waiting list while some seats are free (too few for it): how many
+    would get in now; "" otherwise."""
+    if rsvp is None or not rsvp.waiting or not seats_left or rsvp.seats <= seats_left:
+        return ""
+    guests = seats_left - 1
+    if guests == 0:
+        return _("Only 1 seat is left: without guests you would get in now.")
+    return ngettext(
+        "Only %(left)s seats are left: with at most %(count)s guest you would get in now.",
+        "Only %(left)s seats are left: with at most %(count)s guests you would get in now.",
+        guests,
+    ) % {"left": seats_left, "count": guests}
 
 
 @transaction.atomic

@@ -464,3 +464,74 @@ def test_beat_asks_for_the_daily_backup_in_embedded_mode_only() -> None:
     assert loaded(REDIS_URL="redis://127.0.0.1:6379/0") == "False False"
     assert loaded(REDIS_URL="redis://127.0.0.1:6379/0", BACKUP_DAILY="1") == "True True"
     assert loaded(BACKUP_DAILY="0") == "False False"
+
+
+# -- the secret key travels with the backup
+
+
+OLD_KEY = "the-old-machine-s-key-" + "k" * 40
+
+
+def last_line(out: str) -> str:
+    return out.strip().splitlines()[-1]
+
+
+def keyed_env(env: dict[str, str], key_file: Path) -> dict[str, str]:
+    """``env`` with the site's kept secret key in ``key_file`` (SECRET_KEY unset)."""
+    env = {**env, "SECRET_KEY_FILE": str(key_file)}
+    env.pop("SECRET_KEY", None)
+    return env
+
+
+def test_a_backup_carries_the_secret_key_and_only_its_owner_reads_it(
+    sqlite_site: dict[str, str], tmp_path: Path
+) -> None:
+    key_file = tmp_path / "old-machine" / "secret_key"
+    key_file.parent.mkdir()
+    key_file.write_text(OLD_KEY + "\n")
+    backup = backup_taken(keyed_env(sqlite_site, key_file))
+    assert backup.stat().st_mode & 0o777 == 0o600
+    with closing(sqlite3.connect(backup)) as db:
+        assert db.execute(f"SELECT key FROM {backups.KEY_TABLE}").fetchall() == [(OLD_KEY,)]
+
+
+def test_a_backup_restored_on_a_new_machine_brings_the_secret_key_back(
+    sqlite_site: dict[str, str], tmp_path: Path
+) -> None:
+    old = keyed_env(sqlite_site, tmp_path / "old-machine" / "secret_key")
+    Path(old["SECRET_KEY_FILE"]).parent.mkdir()
+    Path(old["SECRET_KEY_FILE"]).write_text(OLD_KEY + "\n")
+    backup = backup_taken(old)
+    # The new machine: an empty database, and a key of its own made on its first run.
+    new_folder = tmp_path / "new-machine"
+    new_folder.mkdir()
+    new = keyed_env(
+        site_env(new_folder, f"sqlite:///{new_folder / 'site.sqlite3'}"),
+        new_folder / "var" / "secret_key",
+    )
+    migrate(new)
+    unsubscribe = (
+        "from series.services.notice_messages import unsubscribe_token, unsubscribe_user_id; "
+    )
+    token = last_line(
+        manage(old, "shell", "-c", unsubscribe + "print(unsubscribe_token(7, 'results'))")
+    )
+    check = unsubscribe + f"print(unsubscribe_user_id('results', {token!r}))"
+    assert last_line(manage(new, "shell", "-c", check)) == "None"  # another key: a dead link
+    new_key = Path(new["SECRET_KEY_FILE"]).read_text()
+
+    out = manage(new, "restore", str(backup), "--yes")
+
+    key_file = Path(new["SECRET_KEY_FILE"])
+    assert key_file.read_text().strip() == OLD_KEY
+    assert key_file.stat().st_mode & 0o777 == 0o600
+    assert f"The site's secret key was restored to {key_file}" in out
+    aside = list(key_file.parent.glob("secret_key.before-restore-*"))
+    assert [path.read_text() for path in aside] == [new_key]
+    assert aside[0].stat().st_mode & 0o777 == 0o600
+    # The old e-mails' unsubscribe links work again; the database itself keeps no key.
+    assert last_line(manage(new, "shell", "-c", check)) == "7"
+    with closing(sqlite3.connect(database_file(new))) as db:
+        tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master")}
+    assert backups.KEY_TABLE not in tables
+    assert player_names(database_file(new)) == ["Zoé"]

@@ -1,8 +1,12 @@
+import stat
 from io import StringIO
+from pathlib import Path
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
+from django.db import connection
 from django.utils import timezone
 
 from core.permissions import is_director
@@ -49,8 +53,6 @@ def test_an_existing_account_keeps_the_demo_away() -> None:
 def test_every_demo_account_has_its_own_password_kept_in_a_private_file(settings, tmp_path) -> None:  # type: ignore[no-untyped-def]
     # all demo players shared one password, so any of them could log in
     # as another and see their cards; the passwords scrolled away under the worker's logs.
-    import stat
-
     settings.VAR_DIR = tmp_path
     output = load_demo()
     names = ["director", "ann", "ben", "cal", "dee", "eve", "fay"]
@@ -58,6 +60,47 @@ def test_every_demo_account_has_its_own_password_kept_in_a_private_file(settings
     assert len(set(passwords.values())) == len(names)
     for name, password in passwords.items():
         assert User.objects.get(username=name).check_password(password)
-    kept = tmp_path / "demo-passwords.txt"
+    kept = passwords_file(output)
+    assert kept.parent == tmp_path
     assert stat.S_IMODE(kept.stat().st_mode) == 0o600
     assert all(f"password: {p}" in kept.read_text() for p in passwords.values())
+
+
+def passwords_file(output: str) -> Path:
+    return Path(output.split("They are also in ")[1].split(" (readable only by you)")[0])
+
+
+def test_a_second_database_keeps_the_first_ones_passwords(
+    settings: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The usual database, var/db.sqlite3, writes var/demo-passwords.txt (the README says so).
+    settings.VAR_DIR = tmp_path
+    monkeypatch.setitem(connection.settings_dict, "NAME", str(tmp_path / "db.sqlite3"))
+    first = load_demo()
+    assert passwords_file(first) == tmp_path / "demo-passwords.txt"
+    kept = (tmp_path / "demo-passwords.txt").read_text()
+    # Another database, empty, gets the demo too: its passwords go to a file of its own.
+    User.objects.all().delete()
+    Season.objects.all().delete()
+    monkeypatch.setitem(connection.settings_dict, "NAME", str(tmp_path / "second.sqlite3"))
+    second = load_demo()
+    path = passwords_file(second)
+    assert path.parent == tmp_path
+    assert path.name.startswith("demo-passwords-second") and path.suffix == ".txt"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert (tmp_path / "demo-passwords.txt").read_text() == kept
+    director = second.split("director  password: ")[1].split()[0]
+    assert f"director  password: {director}" in path.read_text()
+    assert f"director  password: {director}" not in kept
+
+
+def test_databases_of_the_same_name_on_two_servers_get_two_files(
+    settings: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from series.management.commands.load_demo import passwords_path
+
+    settings.VAR_DIR = tmp_path
+    one = {"ENGINE": "django.db.backends.postgresql", "NAME": "poker", "HOST": "db1", "PORT": ""}
+    two = {**one, "HOST": "db2"}
+    assert passwords_path(one) != passwords_path(two)
+    assert passwords_path(one).name.startswith("demo-passwords-poker")

@@ -63,7 +63,7 @@ def test_expense_close_carry_ledger_and_pot(
     page.evaluate("window.noReload = true")
     page.get_by_text("Add an expense").click()
     page.get_by_label("What for").fill("Pizza")
-    page.get_by_label("Amount").fill("42")
+    page.get_by_label("Amount:").fill("42")
     page.get_by_label("Paid by").select_option(label="Dee")
     page.get_by_role("button", name="Add the expense").click()
     expect(page.get_by_text("Expense added")).to_be_visible()
@@ -107,4 +107,42 @@ def test_expense_close_carry_ledger_and_pot(
     expect(page.get_by_text("Ledger of Omaha 2026")).to_be_visible()
     page.set_viewport_size(LAPTOP)
     page.screenshot(path=str(ARTIFACTS / "money-profile-laptop.png"), full_page=True)
+    context.close()
+
+
+def test_an_expense_split_by_amounts_on_a_phone_says_what_does_not_add_up(
+    transactional_db: None, live_server, live_browser: Browser
+) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    ann, ben, cal = account("Ann"), account("Ben"), account("Cal")
+    night = finished_event(season(), [(ann, 1, 40, 20), (ben, 2, 20, 20), (cal, 3, 0, 20)])
+    host = User.objects.create_user("host")
+    director_grant(host)
+    context = logged_in(live_browser, live_server.url, host, PHONE)
+    page = context.new_page()
+    page.goto(live_server.url + reverse("series:settle_up", args=[night.pk]))
+    page.get_by_text("Add an expense").click()
+    page.get_by_label("What for").fill("Drinks")
+    page.get_by_label("Amount:").fill("30")
+    page.get_by_label("Paid by").select_option(label="Cal")
+    page.get_by_label("By amounts").check()
+    page.get_by_label("Ann's part").fill("20")
+    page.get_by_label("Ben's part").fill("5")
+    page.get_by_label("Cal's part").fill("0")
+    page.get_by_role("button", name="Add the expense").click()
+    expect(page.get_by_text("The amounts add up to 25, not 30.")).to_be_visible()
+    assert not Expense.objects.exists()
+    assert fits(page, PHONE["width"])
+    page.locator("#expenses").screenshot(
+        path=str(ARTIFACTS / "money-expense-split-error-phone.png")
+    )
+    page.get_by_label("Ben's part").fill("10")
+    page.get_by_role("button", name="Add the expense").click()
+    expect(page.get_by_text("Expense added")).to_be_visible()
+    shares = {
+        s.player.name: s.amount for s in Expense.objects.get().shares.select_related("player")
+    }
+    assert shares == {"Ann": 20, "Ben": 10}
+    assert fits(page, PHONE["width"])
+    page.locator("#expenses").screenshot(path=str(ARTIFACTS / "money-expense-split-phone.png"))
     context.close()

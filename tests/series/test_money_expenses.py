@@ -9,7 +9,12 @@ from django.test import Client
 from django.urls import reverse
 
 from series.models import Expense, ExpenseShare, Transfer
-from series.services.expenses import expense_add, expense_remove, expense_split
+from series.services.expenses import (
+    expense_add,
+    expense_remove,
+    expense_split,
+    expense_split_by_shares,
+)
 from series.services.settle import SettleUpError, settle_up_balances, settle_up_compute
 from tests.series.night import account, finished_event, guest, season
 
@@ -218,3 +223,182 @@ def test_a_sharer_id_beyond_any_column_is_a_wrong_choice(
         },
     )
     assert response.status_code == 400 and not Expense.objects.exists()
+
+
+# -- split unevenly: by shares or by amounts
+
+
+def test_shares_split_in_proportion_and_the_units_left_go_to_the_largest_remainders() -> None:
+    assert expense_split_by_shares(30, [2, 1]) == [20, 10]
+    # 10 in 2:1:1 is 5, 2.5, 2.5: the unit left goes to the first of the tied remainders.
+    assert expense_split_by_shares(10, [2, 1, 1]) == [5, 3, 2]
+    # 7 in 1:3 is 1.75 and 5.25: the larger remainder (0.75) gets the unit.
+    assert expense_split_by_shares(7, [1, 3]) == [2, 5]
+    assert expense_split_by_shares(1, [1, 1, 1]) == [1, 0, 0]
+    for amount in (1, 99, 1_000_000):
+        assert sum(expense_split_by_shares(amount, [3, 7, 1, 5])) == amount
+
+
+def settles_to_zero(event: object) -> None:
+    left = balances(event)
+    assert sum(left.values()) == 0
+    for t in Transfer.objects.select_related("payer", "payee"):
+        left[t.payer.name] += t.amount
+        left[t.payee.name] -= t.amount
+    assert set(left.values()) == {0}
+
+
+def test_an_expense_split_by_shares(night: dict[str, object], director: User) -> None:
+    # Ann came with her partner (two shares); Ben and Cal one each; Dee did not eat.
+    ann, ben, cal = night["ann"], night["ben"], night["cal"]
+    expense_add(
+        night["event"].pk,  # type: ignore[attr-defined]
+        payer_id=cal.pk,  # type: ignore[attr-defined]
+        amount=41,
+        description="Pizza",
+        by_shares={ann.pk: 2, ben.pk: 1, cal.pk: 1},  # type: ignore[attr-defined]
+        by=director,
+    )
+    shares = {s.player.name: s.amount for s in ExpenseShare.objects.select_related("player")}
+    # 41 in 2:1:1 is 20.5, 10.25, 10.25: Ann's half unit is the largest remainder.
+    assert shares == {"Ann": 21, "Ben": 10, "Cal": 10}
+    settles_to_zero(night["event"])
+
+
+def test_an_expense_split_by_amounts(night: dict[str, object], director: User) -> None:
+    ann, dee = night["ann"], night["dee"]
+    expense_add(
+        night["event"].pk,  # type: ignore[attr-defined]
+        payer_id=ann.pk,  # type: ignore[attr-defined]
+        amount=30,
+        description="Drinks",
+        by_amounts={ann.pk: 12, dee.pk: 18},  # type: ignore[attr-defined]
+        by=director,
+    )
+    shares = {s.player.name: s.amount for s in ExpenseShare.objects.select_related("player")}
+    assert shares == {"Ann": 12, "Dee": 18}
+    settles_to_zero(night["event"])
+
+
+@pytest.mark.parametrize(
+    ("split", "message"),
+    [
+        ({"by_amounts": {"ann": 12, "dee": 17}}, "The amounts add up to 29, not 30."),
+        ({"by_amounts": {"ann": 20, "dee": 11}}, "The amounts add up to 31, not 30."),
+        ({"by_amounts": {"ann": -1, "dee": 31}}, "Each amount is a whole number from 0 to 30."),
+        ({"by_shares": {"ann": 0, "dee": 1}}, "Each share is a whole number from 1 to 100."),
+        ({"by_shares": {"ann": 101}}, "Each share is a whole number from 1 to 100."),
+        ({"by_shares": {}}, "at least one player"),
+        ({"by_shares": {"ann": 1}, "by_amounts": {"ann": 30}}, "either by shares or by amounts"),
+    ],
+)
+def test_a_split_that_does_not_add_up_is_refused_and_changes_nothing(
+    night: dict[str, object], director: User, split: dict[str, dict[str, int]], message: str
+) -> None:
+    named = {
+        kind: {night[name].pk: value for name, value in values.items()}  # type: ignore[attr-defined]
+        for kind, values in split.items()
+    }
+    with pytest.raises(SettleUpError) as refusal:
+        expense_add(
+            night["event"].pk,  # type: ignore[attr-defined]
+            payer_id=night["ann"].pk,  # type: ignore[attr-defined]
+            amount=30,
+            description="Drinks",
+            by=director,
+            **named,  # type: ignore[arg-type]
+        )
+    assert message in str(refusal.value)
+    assert not Expense.objects.exists() and not ExpenseShare.objects.exists()
+    assert not Transfer.objects.filter(payer__name="Ann", amount=30).exists()
+
+
+def post_expense(client: Client, night: dict[str, object], data: dict[str, object]) -> str:
+    url = reverse("series:settle_up", args=[night["event"].pk])  # type: ignore[attr-defined]
+    base = {"action": "expense_add", "description": "Pizza", "payer": night["ann"].pk}  # type: ignore[attr-defined]
+    response = client.post(url, base | data, HTTP_HX_REQUEST="true")
+    return f"{response.status_code} {response.content.decode()}"
+
+
+def test_the_page_splits_by_shares_and_by_amounts(
+    director_client: Client, night: dict[str, object]
+) -> None:
+    ann, ben, cal, dee = (night[k].pk for k in ("ann", "ben", "cal", "dee"))  # type: ignore[attr-defined]
+    page = post_expense(
+        director_client,
+        night,
+        {
+            "amount": "40",
+            "split": "shares",
+            "sharers": [ann, ben],
+            f"part_{ann}": "3",
+            f"part_{ben}": "",
+        },
+    )
+    assert page.startswith("200 ") and "Expense added" in page
+    shares = {s.player.name: s.amount for s in ExpenseShare.objects.select_related("player")}
+    assert shares == {"Ann": 30, "Ben": 10}  # an empty share counts as one
+    page = post_expense(
+        director_client,
+        night,
+        {
+            "amount": "25",
+            "split": "amounts",
+            "sharers": [cal, dee],
+            f"part_{cal}": "5",
+            f"part_{dee}": "20",
+            f"part_{ann}": "99",
+        },
+    )
+    assert page.startswith("200 ") and "Expense added" in page
+    assert Expense.objects.count() == 2
+    settles_to_zero(night["event"])
+
+
+def test_the_page_says_why_a_split_is_refused(
+    director_client: Client, night: dict[str, object]
+) -> None:
+    ann, ben = (night[k].pk for k in ("ann", "ben"))  # type: ignore[attr-defined]
+    page = post_expense(
+        director_client,
+        night,
+        {
+            "amount": "40",
+            "split": "amounts",
+            "sharers": [ann, ben],
+            f"part_{ann}": "10",
+            f"part_{ben}": "20",
+        },
+    )
+    assert page.startswith("400 ") and "The amounts add up to 30, not 40." in page
+    page = post_expense(
+        director_client,
+        night,
+        {"amount": "40", "split": "amounts", "sharers": [ann, ben], f"part_{ann}": "40"},
+    )
+    assert page.startswith("400 ") and "Give the amount Ben pays." in page
+    page = post_expense(
+        director_client,
+        night,
+        {"amount": "40", "split": "shares", "sharers": [ann], f"part_{ann}": "two"},
+    )
+    assert page.startswith("400 ") and "Each share is a whole number from 1 to 100." in page
+    page = post_expense(
+        director_client, night, {"amount": "40", "split": "thirds", "sharers": [ann]}
+    )
+    assert page.startswith("400 ")
+    assert not Expense.objects.exists()
+
+
+def test_a_part_that_is_no_number_is_refused_whatever_the_split(
+    director_client: Client, night: dict[str, object]
+) -> None:
+    ann, ben = (night[k].pk for k in ("ann", "ben"))  # type: ignore[attr-defined]
+    for split in ("equal", "shares"):
+        page = post_expense(
+            director_client,
+            night,
+            {"amount": "40", "split": split, "sharers": [ann], f"part_{ben}": "1e400"},
+        )
+        assert page.startswith("400 ") and "Enter a whole number." in page
+    assert not Expense.objects.exists()

@@ -546,6 +546,87 @@ def test_a_row_taken_back_by_the_director_mid_batch_is_not_also_sent_by_the_firs
     assert sorted(sent_to()) == sorted([first.recipient.email, second.recipient.email])
 
 
+class LineDropsAfter(LocmemBackend):
+    """A mail server that takes ``TAKES`` messages, then drops the line: like Django's SMTP
+    backend, every later send on the same connection fails at once, before anything is
+    handed over."""
+
+    TAKES = 2
+
+    def open(self) -> bool:
+        self.taken = 0
+        return True
+
+    def send_messages(self, messages: Any) -> int:
+        if self.taken >= self.TAKES:
+            raise smtplib.SMTPServerDisconnected("Connection unexpectedly closed")
+        self.taken += 1
+        return int(super().send_messages(messages))
+
+
+def test_a_line_dropped_mid_batch_flags_only_the_message_being_sent(
+    season: Season, settings: Any
+) -> None:
+    event = Event.objects.create(
+        season=season, name="Five friends", starts_at=timezone.now() + STARTS, buy_in=20
+    )
+    for name in ("ann", "ben", "cat", "dan", "eve"):
+        person(name)
+    assert notices_due() == 5
+    order = list(Notice.objects.filter(event=event).order_by("created_at", "pk"))
+    settings.EMAIL_BACKEND = f"{__name__}.LineDropsAfter"
+    now = timezone.now()
+    outcome = notices_send(now=now)
+    assert (outcome.sent, outcome.refused) == (2, 1)
+
+    states = {n.pk: (n.state, n.attempts) for n in Notice.objects.all()}
+    assert [states[n.pk] for n in order] == [
+        (NoticeState.SENT, 1),
+        (NoticeState.SENT, 1),
+        (NoticeState.SENDING, 1),  # handed over when the line dropped: it may have gone
+        (NoticeState.PENDING, 0),  # never tried
+        (NoticeState.PENDING, 0),
+    ]
+    assert list(notices_unconfirmed(now + timedelta(minutes=11))) == [order[2]]
+
+    # The next run sends the two never tried, and only them.
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    assert notices_send(now=now + timedelta(minutes=1)).sent == 2
+    assert sent_to() == sorted(n.recipient.email for n in order[:2] + order[3:])
+    assert list(notices_unconfirmed(now + timedelta(minutes=11))) == [order[2]]
+
+
+def test_a_sender_killed_mid_batch_leaves_the_untried_messages_to_a_later_run(
+    season: Season, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    event = Event.objects.create(
+        season=season, name="Three friends", starts_at=timezone.now() + STARTS, buy_in=20
+    )
+    for name in ("ann", "ben", "cat"):
+        person(name)
+    notices_due()
+    first, second, third = Notice.objects.filter(event=event).order_by("created_at", "pk")
+    real_send = LocmemBackend.send_messages
+
+    def die_on_the_second(self: LocmemBackend, messages: list[EmailMessage]) -> int:
+        if messages[0].to == [second.recipient.email]:
+            raise Crash
+        return int(real_send(self, messages))
+
+    monkeypatch.setattr(LocmemBackend, "send_messages", die_on_the_second)
+    now = timezone.now()
+    with pytest.raises(Crash):
+        notices_send(now=now)
+    monkeypatch.undo()
+    later = now + timedelta(hours=1)
+    assert list(notices_unconfirmed(later)) == [second]
+    third.refresh_from_db()
+    assert (third.state, third.attempts) == (NoticeState.PENDING, 0)
+    assert notices_send(now=now + timedelta(minutes=1)).sent == 1
+    assert sent_to() == sorted([first.recipient.email, third.recipient.email])
+    assert list(notices_unconfirmed(later)) == [second]
+
+
 @pytest.mark.django_db(transaction=True)
 def test_two_senders_at_once_send_each_message_once(
     season: Season, monkeypatch: pytest.MonkeyPatch

@@ -129,6 +129,72 @@ def test_no_waiting_list_refuses_a_going_once_full(
     assert answer(small_event, ben, MAYBE).answer == MAYBE
 
 
+def test_a_party_too_big_for_the_free_seats_with_no_waiting_list_is_told_fewer_fit(
+    small_event: Event, ann: User, ben: User, cal: User
+) -> None:
+    small_event.waiting_list_size = 0
+    small_event.save()
+    answer(small_event, ann, GOING, 1)  # two seats left
+    before = snapshot(small_event)
+    with pytest.raises(RsvpError) as refusal:
+        answer(small_event, ben, GOING, 2)
+    assert refusal.value.message == (
+        "Only 2 seats are left: answer Going with at most 1 guest to get in."
+    )
+    assert snapshot(small_event) == before
+    answer(small_event, ben, GOING, 0)  # one seat left
+    with pytest.raises(RsvpError) as refusal:
+        answer(small_event, cal, GOING, 1)
+    assert refusal.value.message == "Only 1 seat is left: answer Going without guests to get in."
+
+
+def test_a_party_too_big_for_the_free_seats_and_a_full_waiting_list_is_told_fewer_fit(
+    small_event: Event, ann: User, ben: User, cal: User
+) -> None:
+    small_event.waiting_list_size = 2
+    small_event.save()
+    answer(small_event, ann, GOING, 2)  # one seat left
+    with pytest.raises(RsvpError) as refusal:
+        answer(small_event, ben, GOING, 2)  # three people: more than the list holds
+    assert refusal.value.message == (
+        "Only 1 seat is left and the waiting list has no room for 3: answer Going without "
+        "guests to get in."
+    )
+
+
+def test_a_party_that_waits_for_want_of_seats_is_told_fewer_would_fit_now(
+    small_event: Event, ann: User, ben: User
+) -> None:
+    answer(small_event, ann, GOING, 1)  # two seats left
+    response = client_of(ben).post(
+        rsvp_url(small_event), {"answer": "going", "guests": "2"}, HTTP_HX_REQUEST="true"
+    )
+    body = response.content.decode()
+    assert "You're on the waiting list, number 1." in body
+    assert "Only 2 seats are left: with at most 1 guest you would get in now." in body
+
+
+def test_a_full_event_with_no_waiting_list_says_so(
+    small_event: Event, ann: User, ben: User
+) -> None:
+    small_event.waiting_list_size = 0
+    small_event.save()
+    answer(small_event, ann, GOING, 3)
+    body = client_of(ben).get(reverse("series:event", args=[small_event.pk])).content.decode()
+    assert "Full: there is no waiting list." in body
+    assert "waiting list." not in body.replace("Full: there is no waiting list.", "")
+
+
+def test_a_full_event_with_a_full_waiting_list_says_so(
+    small_event: Event, ann: User, ben: User, cal: User
+) -> None:
+    answer(small_event, ann, GOING, 3)
+    answer(small_event, ben, GOING, 2)  # the three places of the waiting list
+    body = client_of(cal).get(reverse("series:event", args=[small_event.pk])).content.decode()
+    assert "Full, and so is the waiting list." in body
+    assert "joins the waiting list" not in body
+
+
 def test_no_capacity_means_nobody_waits(event: Event, ann: User, ben: User) -> None:
     answer(event, ann, GOING, 3)
     assert not answer(event, ben, GOING, 3).waiting

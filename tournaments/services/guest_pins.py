@@ -13,10 +13,16 @@ tournament, the player and a random nonce kept in the row: the database holds no
 anyone can type, and without the key a stolen table gives none. A PIN lasts one night
 (``PIN_LIFETIME``).
 
-Six digits are guessable online, so wrong tries are throttled twice: per name (no one can
-try many PINs against one guest) and per client address (no one can try a few PINs
-against each of many guests). A try is counted before the PIN is compared, so tries made
-at once in several processes all count. The counts live in Django's cache, which is Redis
+Six digits are guessable online, so wrong tries are throttled three times, the address
+first: per client address at one name (a few tries, then that address waits for that name),
+per client address (no one can try a few PINs against each of many guests), and per name
+(no one can try many PINs against one guest from many addresses). A try refused for its
+address is not counted against the name, so one person typing wrong PINs stops themselves
+and never locks the guest out of their own night page: the guest's phone, on another
+address, still gets in. Only tries from several addresses lock a name; the director then
+gives the guest a new PIN (``guest_pin_reissue``), which ends the lock: the counts of a
+name are kept per PIN. A try is counted before the PIN is compared, so tries made at once
+in several processes all count. The counts live in Django's cache, which is Redis
 in the distributed run mode, so every web process counts the same tries, and expire by
 themselves. django-axes, which throttles the password logins, does not fit: it counts
 failed ``authenticate`` calls of a username, and a guest has no account to authenticate.
@@ -46,10 +52,13 @@ PIN_DIGITS = 6
 # One night: a PIN printed at seven in the evening still opens the page at dawn, and is
 # useless the next day.
 PIN_LIFETIME = timedelta(hours=12)
-# Wrong PINs allowed in a window: per name, and per client address (a little more, since
-# several guests at one table may share the house's Wi-Fi and each mistype once or twice).
-WRONG_TRIES_PER_PLAYER = 5
+# Wrong PINs allowed in a window: per client address at one name (a guest's own slips),
+# per client address (a little more, since several guests at one table may share the
+# house's Wi-Fi and each mistype once or twice), and per name, which only tries from
+# several addresses reach (the address is stopped first).
+WRONG_TRIES_PER_ADDRESS_AT_NAME = 3
 WRONG_TRIES_PER_ADDRESS = 10
+WRONG_TRIES_PER_PLAYER = 10
 TRY_WINDOW = timedelta(minutes=15)
 
 _HMAC_SALT = "tournaments.services.guest_pins"
@@ -161,6 +170,31 @@ def _wait_message(minutes: int) -> str:
     ) % {"minutes": minutes}
 
 
+def _keys(tournament_id: int, player_id: int, nonce: str, client_key: str) -> dict[str, str]:
+    """The counters a try at this guest's PIN from ``client_key`` counts in. Those of the
+    name carry the PIN's nonce: a new PIN starts them afresh."""
+    name = f"{tournament_id}:{player_id}:{nonce}"
+    return {
+        "address_at_name": _counter_key("address-at-name", f"{client_key}|{name}"),
+        "address": _counter_key("address", client_key),
+        "player": _counter_key("player", name),
+    }
+
+
+def _limits(keys: dict[str, str]) -> list[tuple[str, int]]:
+    # The address first: a try it refuses is never counted against the name.
+    return [
+        (keys["address_at_name"], WRONG_TRIES_PER_ADDRESS_AT_NAME),
+        (keys["address"], WRONG_TRIES_PER_ADDRESS),
+        (keys["player"], WRONG_TRIES_PER_PLAYER),
+    ]
+
+
+def _refuse_wait(limits: list[tuple[str, int]]) -> TournamentError:
+    waits = [minutes for key, limit in limits if (minutes := _wait_minutes(key, limit))]
+    return TournamentError(_wait_message(max(waits, default=1)), field="pin")
+
+
 def guest_pin_check(tournament_id: int, player_id: int, pin: str, client_key: str) -> GuestPass:
     """The guest ``player_id`` of ``tournament_id`` if ``pin`` is theirs, else a refusal.
 
@@ -172,43 +206,37 @@ def guest_pin_check(tournament_id: int, player_id: int, pin: str, client_key: st
     player = selectors.guest_entrants(tournament_id).filter(pk=player_id).first()
     if player is None:
         raise TournamentError(_("Pick your name from the list."), field="player")
-    player_key = _counter_key("player", f"{tournament_id}:{player_id}")
-    address_key = _counter_key("address", client_key)
-    for key, limit in (
-        (address_key, WRONG_TRIES_PER_ADDRESS),
-        (player_key, WRONG_TRIES_PER_PLAYER),
-    ):
-        minutes = _wait_minutes(key, limit)
-        if minutes is not None:
-            raise TournamentError(_wait_message(minutes), field="pin")
+    row = GuestPin.objects.filter(
+        tournament_id=tournament_id, player_id=player_id, expires_at__gt=timezone.now()
+    ).first()
+    keys = _keys(tournament_id, player_id, row.nonce if row else "", client_key)
+    limits = _limits(keys)
+    for key, limit in limits:
+        if _wait_minutes(key, limit) is not None:
+            raise _refuse_wait(limits)
     typed = "".join(pin.split())
     if len(typed) != PIN_DIGITS or not typed.isascii() or not typed.isdigit():
         raise TournamentError(
             _("The PIN is the %(digits)s digits on your seat card.") % {"digits": PIN_DIGITS},
             field="pin",
         )
-    row = GuestPin.objects.filter(
-        tournament_id=tournament_id, player_id=player_id, expires_at__gt=timezone.now()
-    ).first()
     if row is None:
         raise TournamentError(
             _("There is no PIN for you tonight: ask the director to print your seat card."),
             field="pin",
         )
     # Counted first, then compared: tries made at once in several processes all count, and
-    # one over the limit is refused even when it is right.
-    address_count = _count_wrong_try(address_key)
-    player_count = _count_wrong_try(player_key)
-    if address_count > WRONG_TRIES_PER_ADDRESS or player_count > WRONG_TRIES_PER_PLAYER:
-        waits = [_wait_minutes(player_key, WRONG_TRIES_PER_PLAYER)]
-        waits.append(_wait_minutes(address_key, WRONG_TRIES_PER_ADDRESS))
-        raise TournamentError(_wait_message(max(m for m in waits if m)), field="pin")
+    # one over the limit is refused even when it is right. The address's counts first: a
+    # try over the address's limit stops there, uncounted against the name.
+    counts: dict[str, int] = {}
+    for key, limit in limits:
+        counts[key] = _count_wrong_try(key)
+        if counts[key] > limit:
+            raise _refuse_wait(limits)
     if not constant_time_compare(_pin(tournament_id, player_id, row.nonce), typed):
-        left = min(WRONG_TRIES_PER_PLAYER - player_count, WRONG_TRIES_PER_ADDRESS - address_count)
+        left = min(limit - counts[key] for key, limit in limits)
         if left <= 0:
-            waits = [_wait_minutes(player_key, WRONG_TRIES_PER_PLAYER)]
-            waits.append(_wait_minutes(address_key, WRONG_TRIES_PER_ADDRESS))
-            raise TournamentError(_wait_message(max(m for m in waits if m)), field="pin")
+            raise _refuse_wait(limits)
         raise TournamentError(
             ngettext(
                 "Wrong PIN. %(left)s try left before a wait.",
@@ -219,8 +247,41 @@ def guest_pin_check(tournament_id: int, player_id: int, pin: str, client_key: st
             field="pin",
         )
     # The guest got it right: their own slips are forgiven, and this try is not one. The
-    # address's are kept (less this try), or one known PIN would let its holder keep
-    # guessing the others'.
-    cache.delete_many([f"{player_key}:count", f"{player_key}:until"])
-    _uncount_try(address_key)
+    # address's count across names is kept (less this try), or one known PIN would let its
+    # holder keep guessing the others'.
+    cache.delete_many(
+        [
+            f"{keys[kind]}:{part}"
+            for kind in ("player", "address_at_name")
+            for part in ("count", "until")
+        ]
+    )
+    _uncount_try(keys["address"])
     return GuestPass(player=player, expires_at=row.expires_at)
+
+
+def guest_pins_locked(tournament: Tournament) -> dict[int, int]:
+    """The guests of ``tournament`` locked out by wrong PINs typed from several addresses,
+    by player id: the minutes left before the lock ends by itself."""
+    rows = GuestPin.objects.filter(
+        tournament=tournament,
+        player__in=selectors.guest_entrants(tournament),
+        expires_at__gt=timezone.now(),
+    )
+    locked = {}
+    for row in rows:
+        key = _keys(tournament.pk, row.player_id, row.nonce, "")["player"]
+        minutes = _wait_minutes(key, WRONG_TRIES_PER_PLAYER)
+        if minutes is not None:
+            locked[row.player_id] = minutes
+    return locked
+
+
+def guest_pin_reissue(tournament: Tournament, player_id: int) -> tuple[Player, str]:
+    """The director's answer to a guest locked out, or who lost their card: a new PIN,
+    which ends the lock (the counts are kept per PIN) and stops the old one working.
+    Returns the guest and the new PIN, to tell them."""
+    player = selectors.guest_entrants(tournament).filter(pk=player_id).first()
+    if player is None:
+        raise TournamentError(_("Pick a guest of this tournament."), field="player")
+    return player, guest_pin_issue(tournament, player)

@@ -55,6 +55,7 @@ PARTIALS = {
     "results": "tournaments/_console_results.html",
     "chips": "tournaments/_console_chips.html",
     "tv": "tournaments/_console_tv.html",
+    "pins": "tournaments/_console_guest_pins.html",
 }
 
 ContextProvider = Callable[[HttpRequest, Tournament], dict[str, Any]]

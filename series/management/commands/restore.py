@@ -3,7 +3,8 @@
 Stop the site first: a restore refuses while ``manage.py serve`` runs on this database (and,
 on PostgreSQL, while any other client is connected). The file is checked before anything is
 replaced; the current database is kept aside in ``BACKUP_DIR`` as ``before-restore-...``;
-then ``migrate`` moves an older backup forward to this code.
+the site's secret key the backup carries is put back in ``var/secret_key``; then
+``migrate`` moves an older backup forward to this code.
 """
 
 from pathlib import Path
@@ -34,13 +35,36 @@ class Command(BaseCommand):
         if not yes and not self._confirmed(path):
             raise CommandError(_("Restore cancelled: nothing was changed."))
         try:
-            kept = database_restore(path, stdout=self.stdout)
+            restored = database_restore(path, stdout=self.stdout)
         except BackupError as error:
             raise CommandError(str(error)) from None
-        if kept is not None:
+        if restored.kept is not None:
             self.stdout.write(
-                _("The database as it was is kept in %(path)s.") % {"path": kept.path}
+                _("The database as it was is kept in %(path)s.") % {"path": restored.kept.path}
             )
+        key = restored.key
+        if key is not None:
+            self.stdout.write(
+                _(
+                    "The site's secret key was restored to %(path)s: links already sent by "
+                    "e-mail and the PINs on printed seat cards keep working."
+                )
+                % {"path": key.path}
+            )
+            if key.aside is not None:
+                self.stdout.write(
+                    _("The key that was there is kept in %(path)s.") % {"path": key.aside}
+                )
+            if key.overridden:
+                self.stdout.write(
+                    self.style.WARNING(
+                        _(
+                            "This site's SECRET_KEY is set in its environment and wins over "
+                            "that file: set it to the key in %(path)s for the old links to work."
+                        )
+                        % {"path": key.path}
+                    )
+                )
         self.stdout.write(self.style.SUCCESS(_("Restored from %(path)s.") % {"path": path}))
 
     def _confirmed(self, path: Path) -> bool:
