@@ -31,6 +31,7 @@ from core import amounts, csv_safe
 from core.names import name_key
 from series.models import Event, Player, Result, Season
 from series.services.standings import standings_schedule
+from series.td_nights import TDNight
 
 # The largest file read. The page sends the file back with its confirmation as a form
 # field, and Django refuses a form whose fields pass 2.5 MB (DATA_UPLOAD_MAX_MEMORY_SIZE):
@@ -54,9 +55,12 @@ RESULT_BOUNDS = {
 }
 EVENT_BOUNDS = {"buy_in": amounts.MONEY_MAX, "fee": amounts.MONEY_MAX}
 EVENT_FLAGS = ("counts", "points_only")
+# Text kept on a new event (TD's game name, for one): not compared with an event found.
+EVENT_TEXT = ("notes",)
+NOTES_MAX = 1000
 # The site's export writes these; the site computes them, so an import reads past them.
 DERIVED = ("points", "net")
-COLUMNS = (*REQUIRED, *EVENT_BOUNDS, *RESULT_BOUNDS, *EVENT_FLAGS, *DERIVED)
+COLUMNS = (*REQUIRED, *EVENT_BOUNDS, *RESULT_BOUNDS, *EVENT_FLAGS, *EVENT_TEXT, *DERIVED)
 # What a result is compared on when it is already on the site.
 COMPARED = ("place", *RESULT_BOUNDS)
 YES = {"yes": True, "y": True, "true": True, "1": True, "no": False, "n": False}
@@ -140,6 +144,9 @@ class ImportPlan:
     events: list[PlannedEvent]
     people: list[Person]
     problems: list[Problem]
+    # The nights of TD saves the file was made from, with their notes (``import_source_read``).
+    nights: list[TDNight] = field(default_factory=list)
+    source_notes: list[str] = field(default_factory=list)
 
     @property
     def valid(self) -> bool:
@@ -387,6 +394,9 @@ def _row(
                 )
             else:
                 event_values[name] = flag
+    for name in EVENT_TEXT:
+        if name in given and given[name].strip():
+            event_values[name] = " ".join(csv_safe.unguard(given[name].strip()).split())[:NOTES_MAX]
     if len(problems) > before or when is None or event is None or player is None or not place:
         if when is not None and event is not None:
             broken.add((when[0], _bare(event)))
@@ -536,7 +546,7 @@ def _check_event(
             "points_only": event.existing.points_only,
         }
         for name, value in event.values.items():
-            if own[name] != value:
+            if name in own and own[name] != value:
                 problems.append(
                     Problem(
                         event.line,
@@ -762,6 +772,7 @@ def results_import_apply(
                     fee=planned.values.get("fee", 0),
                     counts=planned.values.get("counts", True),
                     points_only=planned.values.get("points_only", False),
+                    notes=planned.values.get("notes", ""),
                     # The file does not say when the night ended.
                     finished_at=starts_at,
                 )
