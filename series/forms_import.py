@@ -25,7 +25,10 @@ class ImportUploadForm(forms.Form):
         label=_("New season's name"),
         max_length=NAME_MAX,
         required=False,
-        help_text=_("For a new season: its dates are the first and last nights of the file."),
+        help_text=_(
+            "For a new season: its dates are the first and last nights of the file. Empty "
+            "for TD's saves: TD's league and season."
+        ),
     )
     existing_events_only = forms.BooleanField(
         label=_("Only add results to events already on the site"),
@@ -33,14 +36,21 @@ class ImportUploadForm(forms.Form):
         help_text=_("An event of the file that the season does not have is then an error."),
     )
     file = forms.FileField(
-        label=_("CSV file"),
-        help_text=_("UTF-8, one row per result; see the columns below."),
-        widget=forms.ClearableFileInput(attrs={"accept": ".csv,text/csv"}),
+        label=_("File"),
+        help_text=_(
+            "A CSV file, one row per result (see the columns below), or The Tournament "
+            "Director's saves: a .tdt file, or a .zip of them."
+        ),
+        widget=forms.ClearableFileInput(attrs={"accept": ".csv,text/csv,.tdt,.zip"}),
     )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        if not data.get("season") and not (data.get("season_name") or "").strip():
+        upload = data.get("file")
+        name = (getattr(upload, "name", "") or "").lower()
+        from_td = ".tdt" in name or name.endswith(".zip")
+        # TD's saves name their league and season: the new season takes that name.
+        if not from_td and not data.get("season") and not (data.get("season_name") or "").strip():
             self.add_error("season_name", _("Choose a season, or name a new one."))
         return data
 

@@ -20,6 +20,7 @@ from core.permissions import director_required
 from series import exports
 from series.forms_import import ImportConfirmForm, ImportUploadForm
 from series.models import Season
+from series.services.import_sources import import_source_read
 from series.services.imports import (
     IMPORT_MAX_BYTES,
     ImportPlan,
@@ -28,6 +29,7 @@ from series.services.imports import (
     results_import_apply,
     results_import_preview,
 )
+from series.td_formula import td_formula_translate
 
 # Room for the form's other fields and the multipart boundaries around the file.
 BODY_SLACK = 64 * 1024
@@ -126,14 +128,28 @@ def _results_import(request: HttpRequest) -> HttpResponse:
         return _page(request, form, problems=[_too_large()], status=413)
     if not form.is_valid():
         return _page(request, form, status=400)
-    data = form.cleaned_data["file"].read(IMPORT_MAX_BYTES + 1)
+    upload = form.cleaned_data["file"]
+    source = import_source_read([(upload.name or "", upload.read(IMPORT_MAX_BYTES + 1))])
     arguments = form.season_arguments()
-    plan = results_import_preview(data, **arguments)
+    if not source.problems and arguments["season_id"] is None and not arguments["season_name"]:
+        names = source.season_names
+        if len(names) == 1:
+            arguments["season_name"] = names[0]
+        else:
+            source.problems.append(Problem(0, "", _("Choose a season, or name a new one.")))
+    if source.problems:
+        return _page(request, form, problems=source.problems, status=400)
+    plan = results_import_preview(source.text, **arguments)
+    plan.nights, plan.source_notes = source.nights, source.notes
+    plan.skipped, plan.formulas = (
+        source.skipped,
+        [(formula, td_formula_translate(formula)) for formula in source.formulas],
+    )
     if plan.problems:
         return _page(request, form, plan=plan, status=400)
     confirm = ImportConfirmForm(
         initial={
-            "content": data.decode("utf-8-sig"),
+            "content": source.text,
             "season": arguments["season_id"],
             "season_name": arguments["season_name"],
             "existing_events_only": arguments["existing_events_only"],

@@ -146,7 +146,9 @@ class ImportPlan:
     problems: list[Problem]
     # The nights of TD saves the file was made from, with their notes (``import_source_read``).
     nights: list[TDNight] = field(default_factory=list)
+    skipped: list[TDNight] = field(default_factory=list)
     source_notes: list[str] = field(default_factory=list)
+    formulas: list[tuple[str, Any]] = field(default_factory=list)  # TD's, and said here
 
     @property
     def valid(self) -> bool:

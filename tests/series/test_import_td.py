@@ -261,3 +261,30 @@ def test_every_save_of_a_full_copy_reads() -> None:
         assert not source.problems, path
         if source.nights:
             assert results_import_preview(source.text, season_name="All").valid, path
+
+
+def test_the_page_takes_a_zip_of_saves(director_client: Any) -> None:
+    import html
+    import re
+
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    archive = io.BytesIO()
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as written:
+        for name in ("ORF_Poker_20250116.tdt", "ORF_Poker_20250313.tdt"):
+            written.write(DATA / name, name)
+    upload = SimpleUploadedFile("orf.zip", archive.getvalue(), "application/zip")
+    response = director_client.post("/series/import/", {"file": upload, "season_name": ""})
+    page = response.content.decode()
+    assert response.status_code == 200, page
+    assert "The Tournament Director's nights" in page
+    assert "ORF Poker 20250116" in page and "Texas Hold &#x27;Em" in page
+    assert "not the pool (4400): imported as paid" in page
+    assert "TD's points formula:" in page and "totalBuyInsAmount" in page
+    assert "Into a new season, <strong>ORF 2025</strong>" in page
+    found = re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', page, re.S)
+    sent = {k: html.unescape(v) for k, v in found if k != "csrfmiddlewaretoken"}
+    response = director_client.post("/series/import/confirm/", sent)
+    assert response.status_code == 302
+    season = Season.objects.get(name="ORF 2025")
+    assert Result.objects.filter(event__season=season).count() == 27
