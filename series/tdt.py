@@ -29,19 +29,23 @@ from django.utils.translation import gettext as _
 
 # The largest save read. TD's saves of a night are some 200 KB; one with a long history
 # of a big field is under 2 MB.
-MAX_BYTES = 8 * 1024 * 1024
+MAX_BYTES = 4 * 1024 * 1024
 # How deep values nest: TD's saves go some 12 levels down.
 MAX_DEPTH = 64
 
-TOKEN = re.compile(
-    r"""\s*(?:
-    (?P<string>"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')
-    |(?P<number>-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)
-    |(?P<name>[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*)
-    |(?P<punct>[{}\[\](),:])
-    )""",
-    re.VERBOSE | re.DOTALL,
+# Every token of the text, in one pass of the regular-expression engine: strings, numbers,
+# names (dotted: ``Map.from``, ``LO.Set``), punctuation, and any other single character
+# (refused by the parser). Whitespace between them is skipped.
+TOKENS = re.compile(
+    r"""\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'"""
+    r"""|-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?"""
+    r"""|[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*"""
+    r"""|\S)""",
+    re.DOTALL,
 )
+NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_$")
+NUMBER_START = frozenset("-.0123456789")
+PUNCTUATION = frozenset("{}[](),:")
 SPACE = re.compile(r"\s*")
 ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|.)", re.DOTALL)
 SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
@@ -76,40 +80,40 @@ def _unescape(match: re.Match[str]) -> str:
 class _Parser:
     def __init__(self, text: str) -> None:
         self.text = text
-        self.position = 0
+        self.tokens: list[str] = TOKENS.findall(text)
+        self.index = 0
         self.depth = 0
 
-    def fail(self, message: str, position: int | None = None) -> TDFileError:
-        where = self.position if position is None else position
+    def where(self, index: int) -> int:
+        """The character at which token ``index`` starts (computed for a refusal only)."""
+        for number, match in enumerate(TOKENS.finditer(self.text)):
+            if number == index:
+                return match.start(1)
+        return len(self.text)
+
+    def fail(self, message: str, index: int | None = None) -> TDFileError:
+        at = self.where(self.index - 1 if index is None else index)
         return TDFileError(
-            _("%(message)s (at character %(position)s).")
-            % {"message": message, "position": where + 1}
+            _("%(message)s (at character %(position)s).") % {"message": message, "position": at + 1}
         )
 
-    def token(self) -> tuple[str, str, int]:
-        match = TOKEN.match(self.text, self.position)
-        if match is None or match.lastgroup is None:
-            start = SPACE.match(self.text, self.position)
-            at = start.end() if start else self.position
-            if at >= len(self.text):
-                raise self.fail(_("the file ends too early"), at)
-            raise self.fail(_("unexpected “%(text)s”") % {"text": self.text[at : at + 12]}, at)
-        self.position = match.end()
-        return match.lastgroup, match.group(match.lastgroup), match.start(match.lastgroup)
+    def take(self) -> str:
+        if self.index >= len(self.tokens):
+            raise self.fail(_("the file ends too early"), len(self.tokens))
+        token = self.tokens[self.index]
+        self.index += 1
+        return token
 
     def expect(self, punct: str) -> None:
-        kind, text, at = self.token()
-        if kind != "punct" or text != punct:
+        token = self.take()
+        if token != punct:
             raise self.fail(
-                _("“%(wanted)s” expected, not “%(found)s”") % {"wanted": punct, "found": text[:12]},
-                at,
+                _("“%(wanted)s” expected, not “%(found)s”") % {"wanted": punct, "found": token[:12]}
             )
 
     def peek(self, punct: str) -> bool:
-        start = SPACE.match(self.text, self.position)
-        at = start.end() if start else self.position
-        if self.text.startswith(punct, at):
-            self.position = at + len(punct)
+        if self.index < len(self.tokens) and self.tokens[self.index] == punct:
+            self.index += 1
             return True
         return False
 
@@ -117,26 +121,31 @@ class _Parser:
         self.depth += 1
         if self.depth > MAX_DEPTH:
             raise self.fail(_("values nest more than %(depth)s deep") % {"depth": MAX_DEPTH})
-        kind, text, at = self.token()
+        token = self.take()
+        first = token[0]
         try:
-            if kind == "string":
-                body = text[1:-1]
+            if first == '"' or first == "'":
+                if len(token) < 2 or token[-1] != first:
+                    raise self.fail(_("unexpected “%(text)s”") % {"text": token[:12]})
+                body = token[1:-1]
                 return ESCAPE.sub(_unescape, body) if "\\" in body else body
-            if kind == "number":
-                return float(text) if any(c in text for c in ".eE") else int(text)
-            if kind == "punct":
-                if text == "{":
-                    return self.object()
-                if text == "[":
-                    return self.array("]")
-                raise self.fail(_("unexpected “%(text)s”") % {"text": text}, at)
-            if text in CONSTANTS:
-                return CONSTANTS[text]
-            if text == "new":
+            if first in NUMBER_START:
+                if len(token) == 1 and first in "-.":
+                    raise self.fail(_("unexpected “%(text)s”") % {"text": token})
+                return float(token) if any(c in token for c in ".eE") else int(token)
+            if first == "{":
+                return self.object()
+            if first == "[":
+                return self.array("]")
+            if first not in NAME_START:
+                raise self.fail(_("unexpected “%(text)s”") % {"text": token[:12]})
+            if token in CONSTANTS:
+                return CONSTANTS[token]
+            if token == "new":
                 return self.construct()
-            if text == "Map.from":
-                return self.map_from(at)
-            raise self.fail(_("unexpected name “%(name)s”") % {"name": text[:40]}, at)
+            if token == "Map.from":
+                return self.map_from()
+            raise self.fail(_("unexpected name “%(name)s”") % {"name": token[:40]})
         finally:
             self.depth -= 1
 
@@ -145,11 +154,11 @@ class _Parser:
         if self.peek("}"):
             return fields
         while True:
-            kind, key, at = self.token()
-            if kind == "string":
+            key = self.take()
+            if key[0] in "\"'" and len(key) > 1 and key[-1] == key[0]:
                 key = key[1:-1]
-            elif kind != "name" or "." in key:
-                raise self.fail(_("a field's name expected, not “%(text)s”") % {"text": key}, at)
+            elif key[0] not in NAME_START or "." in key:
+                raise self.fail(_("a field's name expected, not “%(text)s”") % {"text": key[:12]})
             self.expect(":")
             fields[key] = self.value()
             if self.peek("}"):
@@ -171,9 +180,10 @@ class _Parser:
                 return items
 
     def construct(self) -> Any:
-        kind, name, at = self.token()
-        if kind != "name" or name in CONSTANTS:
-            raise self.fail(_("a constructor's name expected after “new”"), at)
+        name = self.take()
+        if name[0] not in NAME_START or name in CONSTANTS:
+            raise self.fail(_("a constructor's name expected after “new”"))
+        at = self.index
         self.expect("(")
         args = self.array(")")
         if name == "Map":
@@ -187,7 +197,8 @@ class _Parser:
             return TDObject(name, args[0], [])
         return TDObject(name, {}, args)
 
-    def map_from(self, at: int) -> dict[Any, Any]:
+    def map_from(self) -> dict[Any, Any]:
+        at = self.index - 1
         self.expect("(")
         pairs = self.array(")")
         if len(pairs) != 1 or not isinstance(pairs[0], list):
@@ -232,9 +243,9 @@ def tdt_parse(text: str) -> dict[str, Any]:
         save = parser.value()
     except RecursionError:
         raise parser.fail(_("values nest too deep")) from None
-    if SPACE.match(text, parser.position).end() != len(text):  # type: ignore[union-attr]
+    if parser.index != len(parser.tokens):
         # TD ends its saves with the object; anything after it is not TD's.
-        raise parser.fail(_("text after the end of the save"))
+        raise parser.fail(_("text after the end of the save"), parser.index)
     tournament = save.get("T") if isinstance(save, dict) else None
     version = save.get("V") if isinstance(save, dict) else None
     if not isinstance(version, str) or not isinstance(tournament, TDObject):

@@ -13,11 +13,14 @@ nobody bought in is skipped with a line; a file that is not a save is refused wi
 
 from __future__ import annotations
 
+import csv
 import io
 import zipfile
 from dataclasses import dataclass, field
+from datetime import date, datetime, time
 from pathlib import PurePosixPath
 
+import openpyxl
 from django.utils.translation import gettext as _
 
 from series import tdt
@@ -67,6 +70,76 @@ class ImportSource:
 def is_td_save(name: str, data: bytes) -> bool:
     stripped = data[:64].lstrip(b"\xef\xbb\xbf \t\r\n")
     return ".tdt" in name.lower() or stripped.startswith(b"{ V:") or stripped.startswith(b"{V:")
+
+
+XLSX_MAX_ROWS = 50_000
+XLSX_MAX_COLUMNS = 60
+XLSX_MAX_BYTES = 64 * 1024 * 1024
+
+
+def _cell(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, datetime):
+        return (
+            value.strftime("%Y-%m-%d %H:%M")
+            if value.time() != time(0)
+            else value.date().isoformat()
+        )
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def xlsx_text(name: str, data: bytes, problems: list[Problem]) -> str:
+    """The first sheet of a spreadsheet (.xlsx) as CSV text: read-only, values only (a
+    formula's last computed value, never the formula), bounded in rows, columns and size."""
+    unreadable = Problem(0, "", _("%(name)s: not a readable .xlsx file.") % {"name": name})
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            if sum(info.file_size for info in archive.infolist()) > XLSX_MAX_BYTES:
+                problems.append(
+                    Problem(
+                        0,
+                        "",
+                        _("%(name)s expands to more than %(size)s MB: split it.")
+                        % {"name": name, "size": XLSX_MAX_BYTES // (1024 * 1024)},
+                    )
+                )
+                return ""
+        book = openpyxl.load_workbook(
+            io.BytesIO(data), read_only=True, data_only=True, keep_links=False
+        )
+    except Exception:  # openpyxl raises many kinds on a broken file
+        problems.append(unreadable)
+        return ""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    try:
+        sheet = book.worksheets[0]
+        for number, row in enumerate(sheet.iter_rows(values_only=True), start=1):
+            if number > XLSX_MAX_ROWS:
+                problems.append(
+                    Problem(
+                        0,
+                        "",
+                        _("%(name)s has more than %(count)s rows: split it into seasons.")
+                        % {"name": name, "count": XLSX_MAX_ROWS},
+                    )
+                )
+                return ""
+            cells = [_cell(value) for value in row[:XLSX_MAX_COLUMNS]]
+            while cells and cells[-1] == "":
+                cells.pop()
+            writer.writerow(cells)
+    except Exception:
+        problems.append(unreadable)
+        return ""
+    finally:
+        book.close()
+    return out.getvalue()
 
 
 def _expand(name: str, data: bytes, problems: list[Problem]) -> list[tuple[str, bytes]]:
@@ -125,6 +198,22 @@ def import_source_read(files: list[tuple[str, bytes]]) -> ImportSource:
     problems = source.problems
     expanded: list[tuple[str, bytes]] = []
     for name, data in files:
+        if name.lower().endswith(".xlsx"):
+            if len(files) > 1:
+                problems.append(Problem(0, "", _("Give one spreadsheet at a time.")))
+                return source
+            if len(data) > IMPORT_MAX_BYTES:
+                problems.append(
+                    Problem(
+                        0,
+                        "",
+                        _("The file is larger than %(size)s MB: split it into seasons.")
+                        % {"size": IMPORT_MAX_BYTES // (1024 * 1024)},
+                    )
+                )
+                return source
+            source.text = xlsx_text(name, data, problems)
+            return source
         expanded.extend(_expand(name, data, problems))
     saves = [(name, data) for name, data in expanded if is_td_save(name, data)]
     others = [(name, data) for name, data in expanded if not is_td_save(name, data)]

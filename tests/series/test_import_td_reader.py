@@ -58,7 +58,7 @@ def test_utf8_bom_and_latin1() -> None:
         (save("X: eval(1)"), "unexpected"),
         (save("X: Function"), "unexpected name"),
         (save('X: alert("x")'), "unexpected"),
-        (save("X: 1 + 1"), "unexpected"),
+        (save("X: 1 + 1"), "expected, not “+”"),
         (save("X: `template`"), "unexpected"),
         (save("X: /regex/"), "unexpected"),
         (save("X: () => 1"), "unexpected"),

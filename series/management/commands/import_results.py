@@ -23,6 +23,9 @@ from core.names import name_key
 from series import tdt
 from series.services.import_sources import ImportSource, import_source_read
 from series.services.imports import (
+    COLUMNS,
+    DATE_ORDERS,
+    IGNORE,
     IMPORT_MAX_BYTES,
     ImportPlan,
     Problem,
@@ -41,7 +44,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "file",
             nargs="+",
-            help="The CSV file (- to read it from the input), or TD saves: .tdt files, "
+            help="The CSV file (- to read it from the input) or .xlsx spreadsheet, or TD saves: .tdt files, "
             "folders of them, .zip files.",
         )
         season = parser.add_mutually_exclusive_group()
@@ -61,6 +64,20 @@ class Command(BaseCommand):
             metavar="NAME",
             help="Make NAME a new guest even if a player of that name is on the site.",
         )
+        parser.add_argument(
+            "--column",
+            action="append",
+            default=[],
+            metavar="THEIRS=OURS",
+            help="The file's column THEIRS is our column OURS (or 'ignore'), e.g. "
+            "--column 'Joueur=player' --column 'Commentaire=ignore'. Repeatable.",
+        )
+        parser.add_argument(
+            "--dates",
+            choices=DATE_ORDERS,
+            default="",
+            help="Typed dates such as 03/04/2025 put the day first (dmy) or the month (mdy).",
+        )
         parser.add_argument("--dry-run", action="store_true", help="Say what, write nothing.")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -69,6 +86,8 @@ class Command(BaseCommand):
             "season_name": options["season_name"] or "",
             "existing_events_only": options["existing_events_only"],
             "choices": {name_key(name)[0]: None for name in options["new_guest"]},
+            "mapping": self._mapping(options["column"]),
+            "date_order": options["dates"],
         }
         source = import_source_read(self._read_all(options["file"]))
         if not source.problems and arguments["season_id"] is None and not arguments["season_name"]:
@@ -132,6 +151,19 @@ class Command(BaseCommand):
                 "unchanged": outcome.unchanged,
             }
         )
+
+    def _mapping(self, given: list[str]) -> dict[str, str]:
+        mapping = {}
+        for pair in given:
+            theirs, equals, ours = pair.rpartition("=")
+            ours = ours.strip().lower()
+            if not equals or not theirs.strip() or ours not in (*COLUMNS, IGNORE):
+                raise CommandError(
+                    _("--column %(pair)s: write THEIRS=OURS, OURS one of %(columns)s or ignore.")
+                    % {"pair": pair, "columns": ", ".join(COLUMNS)}
+                )
+            mapping[theirs.strip()] = ours
+        return mapping
 
     def _read_all(self, paths: list[str]) -> list[tuple[str, bytes]]:
         files: list[tuple[str, bytes]] = []
