@@ -140,3 +140,39 @@ def test_the_command_takes_the_mapping_and_the_date_order(tmp_path: Any) -> None
     assert Event.objects.get(name="Ouverture").starts_at.date() == date(2025, 9, 2)
     with pytest.raises(CommandError, match="THEIRS=OURS"):
         call_command("import_results", str(path), "--season-name", "S", "--column=Joueur=who")
+
+
+def test_the_page_maps_the_columns_asks_the_dates_and_remembers(director_client: Any) -> None:
+    import html
+    import re
+
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    def fields(page: str) -> dict[str, str]:
+        found = re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', page, re.S)
+        return {k: html.unescape(v) for k, v in found if k != "csrfmiddlewaretoken"}
+
+    # Every date reads both ways: the page asks.
+    text = FRENCH.replace("26/09", "01/09").replace("12/09", "02/09")
+    upload = SimpleUploadedFile("saison.csv", text.encode("cp1252"), "text/csv")
+    page = director_client.post("/series/import/", {"file": upload, "season_name": "2025"})
+    body = page.content.decode()
+    assert page.status_code == 200 and "Your columns" in body and "Joueur" in body
+    assert "Ann" in body and "1 105 €" in body  # the first values, under their column
+    sent = fields(body)
+    assert sent["step"] == "map"
+    choices = {f"column_{i}": ours for i, ours in enumerate(MAPPING.values())}
+    page = director_client.post("/series/import/", {**sent, **choices})
+    assert page.status_code == 400 and "read both ways" in page.content.decode()
+    page = director_client.post("/series/import/", {**sent, **choices, "date_order": "dmy"})
+    body = page.content.decode()
+    assert page.status_code == 200 and "Dry run: what the import does" in body
+    response = director_client.post("/series/import/confirm/", fields(body))
+    assert response.status_code == 302
+    assert Event.objects.get(name="Ouverture").starts_at.date() == date(2025, 9, 2)
+    # The same header next time: remembered, straight to the dry run.
+    upload = SimpleUploadedFile("saison.csv", FRENCH.encode(), "text/csv")
+    body = director_client.post(
+        "/series/import/", {"file": upload, "season_name": "2026"}
+    ).content.decode()
+    assert "Dry run: what the import does" in body and "Your columns" not in body
