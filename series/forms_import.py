@@ -24,6 +24,24 @@ from series.services.imports import (
 NEW_GUEST = "new"
 
 
+class MultipleFileInput(forms.ClearableFileInput):
+    """A file input that takes several files (TD's saves of several nights)."""
+
+    allow_multiple_selected = True
+
+
+class MultipleFileField(forms.FileField):
+    """Django's documented way to take several files in one field: each is checked."""
+
+    def clean(self, data: Any, initial: Any = None) -> list[Any]:
+        single = super().clean
+        if isinstance(data, list | tuple) and data:
+            return [single(item, initial) for item in data]
+        if isinstance(data, list | tuple):
+            data = None  # none sent: required
+        return [single(data, initial)]
+
+
 class ImportUploadForm(forms.Form):
     season = forms.ModelChoiceField(
         Season.objects.order_by("-starts_on", "pk"),
@@ -45,20 +63,20 @@ class ImportUploadForm(forms.Form):
         required=False,
         help_text=_("An event of the file that the season does not have is then an error."),
     )
-    file = forms.FileField(
+    file = MultipleFileField(
         label=_("File"),
         help_text=_(
-            "A CSV file, one row per result (see the columns below), or The Tournament "
-            "Director's saves: a .tdt file, or a .zip of them."
+            "A CSV or .xlsx file, one row per result (see the columns below), or The "
+            "Tournament Director's saves: one or several .tdt files, or a .zip of them."
         ),
-        widget=forms.ClearableFileInput(attrs={"accept": ".csv,text/csv,.tdt,.zip"}),
+        widget=MultipleFileInput(attrs={"accept": ".csv,text/csv,.tdt,.zip,.xlsx"}),
     )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        upload = data.get("file")
-        name = (getattr(upload, "name", "") or "").lower()
-        from_td = ".tdt" in name or name.endswith(".zip")
+        uploads = data.get("file") or []
+        names = [(getattr(upload, "name", "") or "").lower() for upload in uploads]
+        from_td = any(".tdt" in name or name.endswith(".zip") for name in names)
         # TD's saves name their league and season: the new season takes that name.
         if not from_td and not data.get("season") and not (data.get("season_name") or "").strip():
             self.add_error("season_name", _("Choose a season, or name a new one."))

@@ -135,8 +135,12 @@ def _results_import(request: HttpRequest) -> HttpResponse:
         return _page(request, form, problems=[_too_large()], status=413)
     if not form.is_valid():
         return _page(request, form, status=400)
-    upload = form.cleaned_data["file"]
-    source = import_source_read([(upload.name or "", upload.read(IMPORT_MAX_BYTES + 1))])
+    source = import_source_read(
+        [
+            (upload.name or "", upload.read(IMPORT_MAX_BYTES + 1))
+            for upload in form.cleaned_data["file"]
+        ]
+    )
     arguments = form.season_arguments()
     if not source.problems and arguments["season_id"] is None and not arguments["season_name"]:
         names = source.season_names

@@ -274,6 +274,7 @@ def import_source_read(files: list[tuple[str, bytes]]) -> ImportSource:
     source.nights = [night for night in nights if not night.skipped]
     source.skipped = [night for night in nights if night.skipped]
     if not source.nights and not problems:
-        problems.append(Problem(0, "", _("No night of these saves has anybody bought in.")))
+        problems.append(Problem(0, "", _("No night of these saves can be imported.")))
+        problems.extend(Problem(0, "", f"{n.source}: {n.skipped}") for n in source.skipped)
     source.text = td_nights_csv(source.nights)
     return source
