@@ -93,6 +93,24 @@ def _round(args: list[float], column: int) -> float:
     return float(round(args[0], digits))
 
 
+def _pow(args: list[float], column: int) -> float:
+    base, exponent = args
+    if abs(exponent) > MAX_EXPONENT:
+        raise FormulaError(
+            _("exponent %(value)s is above %(limit)s at column %(column)s")
+            % {"value": _number(exponent), "limit": _number(MAX_EXPONENT), "column": column},
+            column,
+        )
+    if base == 0 and exponent < 0:
+        raise FormulaError(_("division by zero at column %(column)s") % {"column": column}, column)
+    if base < 0 and exponent != int(exponent):
+        raise FormulaError(
+            _("fractional power of a negative number at column %(column)s") % {"column": column},
+            column,
+        )
+    return float(base**exponent)
+
+
 # name: (fewest arguments, most arguments or None for any, implementation)
 FUNCTIONS: dict[str, tuple[int, int | None, Callable[[list[float], int], float]]] = {
     "sqrt": (1, 1, _sqrt),
@@ -103,6 +121,9 @@ FUNCTIONS: dict[str, tuple[int, int | None, Callable[[list[float], int], float]]
     "max": (2, None, lambda a, c: max(a)),
     "round": (1, 2, _round),
     "abs": (1, 1, lambda a, c: abs(a[0])),
+    "floor": (1, 1, lambda a, c: float(math.floor(a[0]))),
+    "ceil": (1, 1, lambda a, c: float(math.ceil(a[0]))),
+    "pow": (2, 2, _pow),
 }
 
 KEYWORDS = ("if", "then", "else", "and", "or", "not")

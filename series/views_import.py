@@ -4,6 +4,7 @@ confirm. And a season's results as one CSV, the file another site imports."""
 from __future__ import annotations
 
 import io
+import json
 from typing import Any
 
 from django.contrib import messages
@@ -18,16 +19,22 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from core.permissions import director_required
 from series import exports
-from series.forms_import import ImportConfirmForm, ImportUploadForm
+from series.forms_import import ImportConfirmForm, ImportMappingForm, ImportUploadForm
 from series.models import Season
+from series.services.import_sources import import_source_read
 from series.services.imports import (
+    COLUMNS,
+    DATES_AMBIGUOUS,
+    IGNORE,
     IMPORT_MAX_BYTES,
     ImportPlan,
     Problem,
     ResultsImportError,
+    csv_rows,
     results_import_apply,
     results_import_preview,
 )
+from series.td_formula import td_formula_translate
 
 # Room for the form's other fields and the multipart boundaries around the file.
 BODY_SLACK = 64 * 1024
@@ -120,23 +127,154 @@ def results_import(request: HttpRequest) -> HttpResponse:
 def _results_import(request: HttpRequest) -> HttpResponse:
     if request.method != "POST":
         return _page(request, ImportUploadForm())
+    if request.POST.get("step") == "map":
+        return _map_step(request)
     form = ImportUploadForm(request.POST, request.FILES)
     capped = [h for h in request.upload_handlers if isinstance(h, CappedUploadHandler)]
     if capped and capped[0].too_large:
         return _page(request, form, problems=[_too_large()], status=413)
     if not form.is_valid():
         return _page(request, form, status=400)
-    data = form.cleaned_data["file"].read(IMPORT_MAX_BYTES + 1)
+    source = import_source_read(
+        [
+            (upload.name or "", upload.read(IMPORT_MAX_BYTES + 1))
+            for upload in form.cleaned_data["file"]
+        ]
+    )
     arguments = form.season_arguments()
-    plan = results_import_preview(data, **arguments)
+    if not source.problems and arguments["season_id"] is None and not arguments["season_name"]:
+        names = source.season_names
+        if len(names) == 1:
+            arguments["season_name"] = names[0]
+        else:
+            source.problems.append(Problem(0, "", _("Choose a season, or name a new one.")))
+    if source.problems:
+        return _page(request, form, problems=source.problems, status=400)
+    mapping: dict[str, str] = {}
+    if not source.is_td:
+        rows = csv_rows(source.text, SAMPLE_ROWS + 1)
+        header = rows[0] if rows else []
+        mapping = _remembered(request).get(_header_key(header), {})
+        if header and _needs_mapping(header, mapping):
+            return _mapping_page(request, source.text, arguments, header, rows[1:], mapping)
+    plan = results_import_preview(source.text, mapping=mapping, **arguments)
+    plan.nights, plan.source_notes = source.nights, source.notes
+    plan.skipped, plan.formulas = (
+        source.skipped,
+        [(formula, td_formula_translate(formula)) for formula in source.formulas],
+    )
+    if plan.ask_date_order:
+        rows = csv_rows(source.text, SAMPLE_ROWS + 1)
+        return _mapping_page(request, source.text, arguments, rows[0], rows[1:], mapping, plan)
+    return _preview(request, form, plan, source.text, arguments, mapping, "")
+
+
+# The rows of the file shown under each column in the mapping step.
+SAMPLE_ROWS = 3
+# Headers whose mapping a director's session remembers.
+REMEMBERED_HEADERS = 20
+
+
+def _header_key(header: list[str]) -> str:
+    return "|".join(" ".join(cell.split()).lower() for cell in header)[:2000]
+
+
+def _remembered(request: HttpRequest) -> dict[str, dict[str, str]]:
+    kept = request.session.get("import_mappings", {})
+    return kept if isinstance(kept, dict) else {}
+
+
+def _remember(request: HttpRequest, header: list[str], mapping: dict[str, str]) -> None:
+    kept = {k: v for k, v in _remembered(request).items() if k != _header_key(header)}
+    kept[_header_key(header)] = mapping
+    request.session["import_mappings"] = dict(list(kept.items())[-REMEMBERED_HEADERS:])
+
+
+def _needs_mapping(header: list[str], mapping: dict[str, str]) -> bool:
+    for cell in header:
+        own = mapping.get(cell) or " ".join(cell.split()).lower()
+        if own != IGNORE and own not in COLUMNS:
+            return True
+    return False
+
+
+def _mapping_page(
+    request: HttpRequest,
+    text: str,
+    arguments: dict[str, Any],
+    header: list[str],
+    samples: list[list[str]],
+    remembered: dict[str, str],
+    plan: ImportPlan | None = None,
+    form: ImportMappingForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    if form is None:
+        form = ImportMappingForm(
+            initial={
+                "content": text,
+                "season": arguments["season_id"],
+                "season_name": arguments["season_name"],
+                "existing_events_only": arguments["existing_events_only"],
+            },
+            header=header,
+            samples=samples,
+            remembered=remembered,
+        )
+    problems = [p for p in plan.problems if p.column != DATES_AMBIGUOUS] if plan else []
+    return render(
+        request,
+        "series/import.html",
+        {
+            "form": ImportUploadForm(),
+            "mapping": form,
+            "ask_date_order": bool(plan and plan.ask_date_order),
+            "problems": problems,
+        },
+        status=status,
+    )
+
+
+def _map_step(request: HttpRequest) -> HttpResponse:
+    """The mapping step posted: the file's columns named, the dates' order said."""
+    text = request.POST.get("content", "")
+    rows = csv_rows(text, SAMPLE_ROWS + 1)
+    header, samples = (rows[0], rows[1:]) if rows else ([], [])
+    form = ImportMappingForm(request.POST, header=header, samples=samples)
+    if not header or not form.is_valid():
+        problem = Problem(0, "", _("The mapping was not understood: upload the file again."))
+        return _page(request, ImportUploadForm(), problems=[problem], status=400)
+    mapping = form.mapping()
+    arguments = form.season_arguments()
+    date_order = form.cleaned_data.get("date_order", "")
+    _remember(request, header, mapping)
+    plan = results_import_preview(text, mapping=mapping, date_order=date_order, **arguments)
+    if plan.problems:
+        return _mapping_page(
+            request, text, arguments, header, samples, mapping, plan, form, status=400
+        )
+    return _preview(request, ImportUploadForm(), plan, text, arguments, mapping, date_order)
+
+
+def _preview(
+    request: HttpRequest,
+    form: ImportUploadForm,
+    plan: ImportPlan,
+    text: str,
+    arguments: dict[str, Any],
+    mapping: dict[str, str],
+    date_order: str,
+) -> HttpResponse:
     if plan.problems:
         return _page(request, form, plan=plan, status=400)
     confirm = ImportConfirmForm(
         initial={
-            "content": data.decode("utf-8-sig"),
+            "content": text,
             "season": arguments["season_id"],
             "season_name": arguments["season_name"],
             "existing_events_only": arguments["existing_events_only"],
+            "mapping": json.dumps(mapping, ensure_ascii=False),
+            "date_order": date_order,
         },
         people=plan.people,
     )

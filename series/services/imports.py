@@ -31,6 +31,7 @@ from core import amounts, csv_safe
 from core.names import name_key
 from series.models import Event, Player, Result, Season
 from series.services.standings import standings_schedule
+from series.td_nights import TDNight
 
 # The largest file read. The page sends the file back with its confirmation as a form
 # field, and Django refuses a form whose fields pass 2.5 MB (DATA_UPLOAD_MAX_MEMORY_SIZE):
@@ -54,9 +55,14 @@ RESULT_BOUNDS = {
 }
 EVENT_BOUNDS = {"buy_in": amounts.MONEY_MAX, "fee": amounts.MONEY_MAX}
 EVENT_FLAGS = ("counts", "points_only")
+# Columns of money, read as people type amounts (``_amount``).
+MONEY = ("buy_in", "fee", "prize", "bounties", "paid_in")
+# Text kept on a new event (TD's game name, for one): not compared with an event found.
+EVENT_TEXT = ("notes",)
+NOTES_MAX = 1000
 # The site's export writes these; the site computes them, so an import reads past them.
 DERIVED = ("points", "net")
-COLUMNS = (*REQUIRED, *EVENT_BOUNDS, *RESULT_BOUNDS, *EVENT_FLAGS, *DERIVED)
+COLUMNS = (*REQUIRED, *EVENT_BOUNDS, *RESULT_BOUNDS, *EVENT_FLAGS, *EVENT_TEXT, *DERIVED)
 # What a result is compared on when it is already on the site.
 COMPARED = ("place", *RESULT_BOUNDS)
 YES = {"yes": True, "y": True, "true": True, "1": True, "no": False, "n": False}
@@ -140,10 +146,20 @@ class ImportPlan:
     events: list[PlannedEvent]
     people: list[Person]
     problems: list[Problem]
+    # The nights of TD saves the file was made from, with their notes (``import_source_read``).
+    nights: list[TDNight] = field(default_factory=list)
+    skipped: list[TDNight] = field(default_factory=list)
+    source_notes: list[str] = field(default_factory=list)
+    formulas: list[tuple[str, Any]] = field(default_factory=list)  # TD's, and said here
 
     @property
     def valid(self) -> bool:
         return not self.problems
+
+    @property
+    def ask_date_order(self) -> bool:
+        """The file's dates read two ways: the director says which comes first."""
+        return any(problem.column == DATES_AMBIGUOUS for problem in self.problems)
 
     @property
     def new_results(self) -> int:
@@ -185,7 +201,7 @@ def _bare(name: str) -> str:
 def file_text(source: bytes | IO[bytes]) -> tuple[str, list[Problem]]:
     """The file's text, read from bytes or a stream, never more than ``IMPORT_MAX_BYTES``
     (a larger stream is not read to its end). UTF-8, with or without the byte-order mark a
-    spreadsheet writes."""
+    spreadsheet writes, else Windows-1252."""
     data = source if isinstance(source, bytes) else source.read(IMPORT_MAX_BYTES + 1)
     if len(data) > IMPORT_MAX_BYTES:
         return "", [
@@ -199,24 +215,62 @@ def file_text(source: bytes | IO[bytes]) -> tuple[str, list[Problem]]:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
+        try:
+            # What a spreadsheet saves as plain "CSV" on Windows in Western Europe.
+            return _no_nul(data.decode("cp1252"))
+        except UnicodeDecodeError:
+            pass
         line = data[: error.start].count(b"\n") + 1
         return "", [
             Problem(
                 line,
                 "",
                 _(
-                    "the file is not UTF-8 text. Save it as “CSV UTF-8” (in a spreadsheet) "
-                    "or as UTF-8 (in a text editor)."
+                    "the file is neither UTF-8 nor Windows-1252 text. Save it as “CSV UTF-8” "
+                    "(in a spreadsheet) or as UTF-8 (in a text editor)."
                 ),
             )
         ]
+    return _no_nul(text)
+
+
+def _no_nul(text: str) -> tuple[str, list[Problem]]:
     if "\x00" in text:
         line = text[: text.index("\x00")].count("\n") + 1
         return "", [Problem(line, "", _("the file holds a NUL character: it is not a CSV file."))]
     return text, []
 
 
+CURRENCY = re.compile(
+    r"^[\s$€£¥₣]*(?:CHF|EUR|USD|GBP|SEK|kr|Fr\.?)?[\s$€£¥₣]*|[\s$€£¥₣]*(?:CHF|EUR|USD|GBP|SEK|kr|Fr\.?)?[\s$€£¥₣]*$"
+)
+THOUSANDS = re.compile(r"[0-9]{1,3}(?:[ \u00a0\u202f'.,][0-9]{3})+")
+
+
+def _amount(text: str) -> str:
+    """A money cell as people type it, made plain: its currency sign taken off (``20 €``,
+    ``$1,234``), its thousands separators (a space, an apostrophe, a comma or a point
+    before three digits) and a decimal part of zeros (``20,00``, ``20.00``) dropped. What
+    is not such a number is left for ``_whole`` to refuse."""
+    plain = CURRENCY.sub("", text.strip())
+    sign = ""
+    if plain.startswith("-"):
+        sign, plain = "-", plain[1:].strip()
+    decimals = re.fullmatch(r"(.*?)[.,]([0-9]{1,2})", plain)
+    if decimals and not THOUSANDS.fullmatch(plain):
+        if int(decimals[2]) != 0:
+            return text  # not a whole amount: refused as it is
+        plain = decimals[1]
+    if THOUSANDS.fullmatch(plain):
+        separators = {c for c in plain if not c.isdigit()}
+        if len(separators) == 1:
+            plain = "".join(c for c in plain if c.isdigit())
+    return sign + plain
+
+
 def _whole(text: str, column: str, line: int, bound: int, problems: list[Problem]) -> int | None:
+    if column in MONEY:
+        text = _amount(text)
     text = text.strip()
     if WHOLE.fullmatch(text):
         value = int(text)
@@ -239,9 +293,66 @@ def _whole(text: str, column: str, line: int, bound: int, problems: list[Problem
     return None
 
 
-def _when(text: str, line: int, problems: list[Problem]) -> tuple[date, time | None] | None:
+DAY_FIRST, MONTH_FIRST = "dmy", "mdy"
+DATE_ORDERS = (DAY_FIRST, MONTH_FIRST)
+# 12/09/2025, 12.09.2025 or 12-09-2025 (or 25 for 2025), maybe with a time: 20:00 or 20h00.
+TYPED_DATE = re.compile(
+    r"([0-9]{1,2})[/.-]([0-9]{1,2})[/.-]([0-9]{4}|[0-9]{2})(?:[ T]+([0-9]{1,2})[:hH]([0-9]{2}))?"
+)
+# The column of the problem that asks which comes first, the day or the month.
+DATES_AMBIGUOUS = "dates"
+
+
+def _date_order(texts: list[str], given: str, problems: list[Problem]) -> str:
+    """Whether the file's typed dates put the day or the month first: ``given`` when the
+    director said it, else what a part above 12 shows; a file where every date reads both
+    ways is a problem that asks."""
+    if given in DATE_ORDERS:
+        return given
+    day_first = month_first = False
+    example = ""
+    for text in texts:
+        match = TYPED_DATE.fullmatch(text.strip())
+        if match is None:
+            continue
+        example = example or text.strip()
+        if int(match[1]) > 12:
+            day_first = True
+        if int(match[2]) > 12:
+            month_first = True
+    if day_first and not month_first:
+        return DAY_FIRST
+    if month_first and not day_first:
+        return MONTH_FIRST
+    if example:
+        problems.append(
+            Problem(
+                0,
+                DATES_AMBIGUOUS,
+                _(
+                    "The dates can be read two ways (is %(example)s day/month or month/day?): "
+                    "say which comes first."
+                )
+                % {"example": example[:20]},
+            )
+        )
+    return ""
+
+
+def _when(
+    text: str, line: int, problems: list[Problem], order: str = ""
+) -> tuple[date, time | None] | None:
     text = text.strip()
+    typed = TYPED_DATE.fullmatch(text)
     try:
+        if typed is not None:
+            if not order:
+                return None  # the file's problem asks the order
+            first, second, year = int(typed[1]), int(typed[2]), int(typed[3])
+            day, month = (first, second) if order == DAY_FIRST else (second, first)
+            year = year + 2000 if year < 100 else year
+            start = time(int(typed[4]), int(typed[5])) if typed[4] else None
+            return date(year, month, day), start
         if len(text) == 10:
             return date.fromisoformat(text), None
         moment = datetime.fromisoformat(text)
@@ -275,21 +386,53 @@ def _name(text: str, column: str, line: int, problems: list[Problem]) -> str | N
     return name
 
 
-def _header(cells: list[str], problems: list[Problem]) -> list[str]:
-    header = [cell.strip().lower() for cell in cells]
-    if len(header) == 1 and ";" in header[0]:
-        problems.append(
-            Problem(1, "", _("the columns are separated by “;”: separate them with commas."))
-        )
-        return header
+IGNORE = "ignore"
+
+
+def csv_delimiter(text: str) -> str:
+    """The separator of the file's columns: a comma, a semicolon (what a French or German
+    spreadsheet writes) or a tab, whichever its first line has most of."""
+    first = text.split("\n", 1)[0]
+    counts = {delimiter: first.count(delimiter) for delimiter in (",", ";", "\t")}
+    best = max(counts, key=lambda d: counts[d])
+    return best if counts[best] else ","
+
+
+def csv_rows(text: str, limit: int) -> list[list[str]]:
+    """The file's first ``limit`` rows (its header first), for the mapping step."""
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=csv_delimiter(text))
+    rows: list[list[str]] = []
+    try:
+        for cells in reader:
+            rows.append(cells)
+            if len(rows) >= limit:
+                break
+    except csv.Error:
+        pass
+    return rows
+
+
+def _header(
+    cells: list[str], problems: list[Problem], mapping: Mapping[str, str] | None = None
+) -> list[str]:
+    mapping = {" ".join(k.split()).lower(): v for k, v in (mapping or {}).items()}
+    header = []
+    for cell in cells:
+        own = " ".join(csv_safe.unguard(cell.strip()).split()).lower()
+        header.append(mapping.get(own, own))
     seen: set[str] = set()
     for name in header:
+        if name == IGNORE:
+            continue
         if name not in COLUMNS:
             problems.append(
                 Problem(
                     1,
                     name or "?",
-                    _("unknown column “%(name)s”. The columns are: %(columns)s.")
+                    _(
+                        "unknown column “%(name)s”. The columns are: %(columns)s. Map it to "
+                        "one of them, or ignore it."
+                    )
                     % {"name": name[:40], "columns": ", ".join(COLUMNS)},
                 )
             )
@@ -302,25 +445,37 @@ def _header(cells: list[str], problems: list[Problem]) -> list[str]:
     return header
 
 
-def results_file_read(text: str) -> tuple[list[Row], list[Problem], set[tuple[date, str]]]:
+def results_file_read(
+    text: str, mapping: Mapping[str, str] | None = None, date_order: str = ""
+) -> tuple[list[Row], list[Problem], set[tuple[date, str]]]:
     """The file's rows, what is wrong with them, and the events (date, name key) of rows
     left out for a problem, whose places are then not checked (nothing read from the
-    database)."""
+    database). ``mapping`` names the column of the site each of the file's own headers is
+    (or ``IGNORE``); ``date_order`` says whether typed dates (12/09/2025) put the day or
+    the month first, when the file cannot tell."""
     problems: list[Problem] = []
     broken: set[tuple[date, str]] = set()
-    reader = csv.reader(io.StringIO(text, newline=""))
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=csv_delimiter(text))
     try:
         first = next(reader, None)
         if first is None:
             return [], [Problem(0, "", _("The file is empty."))], broken
-        header = _header(first, problems)
+        header = _header(first, problems, mapping)
+        if problems:
+            return [], problems, broken
+        lines = []
+        for cells in reader:
+            if any(cell.strip() for cell in cells):
+                lines.append((reader.line_num, cells))
+        at = header.index("date")
+        order = _date_order(
+            [cells[at] for _line, cells in lines if len(cells) > at], date_order, problems
+        )
         if problems:
             return [], problems, broken
         rows = []
-        for cells in reader:
-            if not any(cell.strip() for cell in cells):
-                continue
-            row = _row(reader.line_num, header, cells, problems, broken)
+        for line, cells in lines:
+            row = _row(line, header, cells, problems, broken, order)
             if row is not None:
                 rows.append(row)
     except csv.Error as error:
@@ -339,6 +494,7 @@ def _row(
     cells: list[str],
     problems: list[Problem],
     broken: set[tuple[date, str]],
+    order: str = "",
 ) -> Row | None:
     if len(cells) != len(header):
         problems.append(
@@ -352,7 +508,7 @@ def _row(
         return None
     given = dict(zip(header, cells, strict=True))
     before = len(problems)
-    when = _when(given["date"], line, problems)
+    when = _when(given["date"], line, problems, order)
     event = _name(given["event"], "event", line, problems)
     player = _name(given["player"], "player", line, problems)
     place = None
@@ -387,6 +543,9 @@ def _row(
                 )
             else:
                 event_values[name] = flag
+    for name in EVENT_TEXT:
+        if name in given and given[name].strip():
+            event_values[name] = " ".join(csv_safe.unguard(given[name].strip()).split())[:NOTES_MAX]
     if len(problems) > before or when is None or event is None or player is None or not place:
         if when is not None and event is not None:
             broken.add((when[0], _bare(event)))
@@ -536,7 +695,7 @@ def _check_event(
             "points_only": event.existing.points_only,
         }
         for name, value in event.values.items():
-            if own[name] != value:
+            if name in own and own[name] != value:
                 problems.append(
                     Problem(
                         event.line,
@@ -679,6 +838,8 @@ def results_import_preview(
     season_name: str = "",
     existing_events_only: bool = False,
     choices: Mapping[str, int | None] | None = None,
+    mapping: Mapping[str, str] | None = None,
+    date_order: str = "",
 ) -> ImportPlan:
     """What importing ``source`` (the file's bytes or stream, or its text) does, without
     writing anything. ``choices`` maps a person's key (``Person.key``) to the player they
@@ -692,7 +853,7 @@ def results_import_preview(
     name = season.name if season is not None else " ".join(season_name.split())
     if problems:
         return ImportPlan(season, name, [], [], sorted(problems))
-    rows, problems, broken = results_file_read(text)
+    rows, problems, broken = results_file_read(text, mapping, date_order)
     people = _people(rows, choices or {}, problems)
     events = _events(season, rows, problems)
     by_key = {person.key: person for person in people}
@@ -716,6 +877,8 @@ def results_import_apply(
     season_name: str = "",
     existing_events_only: bool = False,
     choices: Mapping[str, int | None] | None = None,
+    mapping: Mapping[str, str] | None = None,
+    date_order: str = "",
 ) -> ImportOutcome:
     """Import ``source`` as ``results_import_preview`` shows it, all or nothing.
 
@@ -732,6 +895,8 @@ def results_import_apply(
             season_name=season_name,
             existing_events_only=existing_events_only,
             choices=choices,
+            mapping=mapping,
+            date_order=date_order,
         )
         if plan.problems:
             raise ResultsImportError(plan.problems)
@@ -762,6 +927,7 @@ def results_import_apply(
                     fee=planned.values.get("fee", 0),
                     counts=planned.values.get("counts", True),
                     points_only=planned.values.get("points_only", False),
+                    notes=planned.values.get("notes", ""),
                     # The file does not say when the night ended.
                     finished_at=starts_at,
                 )

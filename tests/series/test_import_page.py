@@ -101,8 +101,8 @@ def test_a_bad_file_shows_every_problem_and_imports_nothing(director_client: Cli
 
 def test_a_file_that_is_not_utf8_is_refused(director_client: Client) -> None:
     data = "date,event,player,place\n2024-09-12,Night,Zoé,1\n".encode("latin-1")
-    page = upload(director_client, data).content.decode()
-    assert "Line 2: the file is not UTF-8 text" in page
+    page = upload(director_client, data.replace(b"Zo", b"Z\x81o")).content.decode()
+    assert "Line 2: the file is neither UTF-8 nor Windows-1252 text" in page
     assert not Player.objects.exists()
 
 

@@ -1,7 +1,9 @@
-"""Bring a series' past into the site from a CSV file of results (``docs/import.md``).
+"""Bring a series' past into the site from a CSV file of results, or from The Tournament
+Director's saves (``docs/import.md``).
 
     python manage.py import_results past.csv --season-name "Omaha 2024" --dry-run
     python manage.py import_results past.csv --season 3
+    python manage.py import_results league/2025/ --dry-run     (TD's .tdt files, or a .zip)
 
 Says what the import does (events, players, results) and every problem of the file with its
 line and column; writes nothing unless the whole file is right, and nothing with
@@ -11,28 +13,41 @@ line and column; writes nothing unless the whole file is right, and nothing with
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.translation import gettext as _
 
 from core.names import name_key
+from series import tdt
+from series.services.import_sources import ImportSource, import_source_read
 from series.services.imports import (
+    COLUMNS,
+    DATE_ORDERS,
+    IGNORE,
     IMPORT_MAX_BYTES,
     ImportPlan,
+    Problem,
     ResultsImportError,
     results_import_apply,
     results_import_preview,
 )
 from series.services.standings import standings_recompute
+from series.td_formula import td_formula_translate
 
 
 class Command(BaseCommand):
     help = "Import past results from a CSV file (see docs/import.md)."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("file", help="The CSV file, or - to read it from the input.")
-        season = parser.add_mutually_exclusive_group(required=True)
+        parser.add_argument(
+            "file",
+            nargs="+",
+            help="The CSV file (- to read it from the input) or .xlsx spreadsheet, or TD saves: .tdt files, "
+            "folders of them, .zip files.",
+        )
+        season = parser.add_mutually_exclusive_group()
         season.add_argument("--season", type=int, help="The id of the season to import into.")
         season.add_argument(
             "--season-name", help="The season's name; made from the file's dates if new."
@@ -49,6 +64,20 @@ class Command(BaseCommand):
             metavar="NAME",
             help="Make NAME a new guest even if a player of that name is on the site.",
         )
+        parser.add_argument(
+            "--column",
+            action="append",
+            default=[],
+            metavar="THEIRS=OURS",
+            help="The file's column THEIRS is our column OURS (or 'ignore'), e.g. "
+            "--column 'Joueur=player' --column 'Commentaire=ignore'. Repeatable.",
+        )
+        parser.add_argument(
+            "--dates",
+            choices=DATE_ORDERS,
+            default="",
+            help="Typed dates such as 03/04/2025 put the day first (dmy) or the month (mdy).",
+        )
         parser.add_argument("--dry-run", action="store_true", help="Say what, write nothing.")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -57,8 +86,38 @@ class Command(BaseCommand):
             "season_name": options["season_name"] or "",
             "existing_events_only": options["existing_events_only"],
             "choices": {name_key(name)[0]: None for name in options["new_guest"]},
+            "mapping": self._mapping(options["column"]),
+            "date_order": options["dates"],
         }
-        data = self._read(options["file"])
+        source = import_source_read(self._read_all(options["file"]))
+        if not source.problems and arguments["season_id"] is None and not arguments["season_name"]:
+            names = source.season_names
+            if len(names) == 1:
+                arguments["season_name"] = names[0]
+            elif len(names) > 1:
+                source.problems.append(
+                    Problem(
+                        0,
+                        "",
+                        _(
+                            "The saves are of several seasons (%(names)s): import one at a "
+                            "time, or name the season with --season-name."
+                        )
+                        % {"names": ", ".join(names)},
+                    )
+                )
+        if source.problems:
+            self._describe_source(source)
+            for problem in source.problems:
+                self.stderr.write(str(problem))
+            raise CommandError(
+                _("Nothing imported: the file has %(count)s problem(s).")
+                % {"count": len(source.problems)}
+            )
+        if arguments["season_id"] is None and not arguments["season_name"]:
+            raise CommandError(_("Name the season: --season ID or --season-name NAME."))
+        data = source.text
+        self._describe_source(source)
         plan = results_import_preview(data, **arguments)
         self._describe(plan)
         if plan.problems:
@@ -93,16 +152,88 @@ class Command(BaseCommand):
             }
         )
 
+    def _mapping(self, given: list[str]) -> dict[str, str]:
+        mapping = {}
+        for pair in given:
+            theirs, equals, ours = pair.rpartition("=")
+            ours = ours.strip().lower()
+            if not equals or not theirs.strip() or ours not in (*COLUMNS, IGNORE):
+                raise CommandError(
+                    _("--column %(pair)s: write THEIRS=OURS, OURS one of %(columns)s or ignore.")
+                    % {"pair": pair, "columns": ", ".join(COLUMNS)}
+                )
+            mapping[theirs.strip()] = ours
+        return mapping
+
+    def _read_all(self, paths: list[str]) -> list[tuple[str, bytes]]:
+        files: list[tuple[str, bytes]] = []
+        for path in paths:
+            if path != "-" and Path(path).is_dir():
+                found = sorted(
+                    p
+                    for p in Path(path).rglob("*")
+                    if p.is_file() and (".tdt" in p.name.lower() or p.suffix.lower() == ".zip")
+                )
+                if not found:
+                    raise CommandError(
+                        _("%(path)s holds no TD save (.tdt) and no .zip.") % {"path": path}
+                    )
+                files.extend((str(p), self._read(str(p))) for p in found)
+            else:
+                files.append((path, self._read(path)))
+        return files
+
     def _read(self, path: str) -> bytes:
+        # Enough to see that a file is over its limit, never more.
+        limit = max(IMPORT_MAX_BYTES, tdt.MAX_BYTES, 64 * 1024 * 1024)
         if path == "-":
-            return sys.stdin.buffer.read(IMPORT_MAX_BYTES + 1)
+            return sys.stdin.buffer.read(limit + 1)
         try:
             with open(path, "rb") as file:
-                return file.read(IMPORT_MAX_BYTES + 1)
+                return file.read(limit + 1)
         except OSError as error:
             raise CommandError(
                 _("Cannot read %(path)s: %(error)s") % {"path": path, "error": error.strerror}
             ) from None
+
+    def _describe_source(self, source: ImportSource) -> None:
+        for note in source.notes:
+            self.stdout.write(note)
+        for night in source.skipped:
+            self.stdout.write(
+                _("%(file)s, %(title)s: %(reason)s")
+                % {"file": night.source, "title": night.title, "reason": night.skipped}
+            )
+        for night in source.nights:
+            self.stdout.write(
+                _(
+                    "Night %(date)s %(title)s (%(file)s): %(players)s player(s), buy-in %(buy_in)s, fee %(fee)s%(game)s"
+                )
+                % {
+                    "date": night.day.isoformat() if night.day else "?",
+                    "title": night.title,
+                    "file": night.source,
+                    "players": len(night.results),
+                    "buy_in": night.buy_in,
+                    "fee": night.fee,
+                    "game": f", {night.game_name}" if night.game_name else "",
+                }
+            )
+            for note in night.notes:
+                self.stdout.write(f"  {note}")
+        for formula in source.formulas:
+            self.stdout.write(_("TD's points formula:"))
+            self.stdout.write("  " + "\n  ".join(formula.splitlines()))
+            translated = td_formula_translate(formula)
+            if translated.formula:
+                self.stdout.write(
+                    _("As the season's formula: %(formula)s") % {"formula": translated.formula}
+                )
+            else:
+                self.stdout.write(
+                    _("The season's formula cannot say it: %(reason)s")
+                    % {"reason": translated.reason}
+                )
 
     def _describe(self, plan: ImportPlan) -> None:
         new = _("new") if plan.season is None else _("existing")
