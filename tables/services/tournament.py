@@ -379,6 +379,12 @@ def seat_chips_add(table_id: int, number: int, chips: int) -> Seat:
     else:
         seat.stack += chips
     rows.save(seat)
+    if hand is None and not table.held and table.next_hand_at is None:
+        # A table left waiting with one stack (the other busted, offered the rebuy) deals
+        # again once the rebuy's chips are on the seat.
+        players = table.seats.filter(user__isnull=False, stack__gt=0).count()
+        if players >= 2:
+            schedule_next_hand(table, timezone.now())
     changed(table)
     return seat
 
