@@ -191,6 +191,8 @@ export function createControls({ root, send, toast }) {
       }
       let text = "";
       if (hand && hand.to_act) text = interpolate(gettext("Waiting for %s…"), [nameOf(snap, hand.to_act)]);
+      // A closed table deals no next hand (a tournament's panel names its winner).
+      else if (snap.table.closed) text = gettext("This table is closed.");
       else if (!hand || hand.results) text = gettext("Waiting for the next hand…");
       // After the hand, until the next one (the clock counts it down in the line below):
       // the player's cards still face down, to show.
