@@ -1241,7 +1241,7 @@ class Human:
         found = ids_in(r'href="/tables/(\d+)/"', answer.body)
         if found:
             return found[0]
-        if "you are out" in answer.body or "you finished in place" in answer.body:
+        if "you are out</span>" in answer.body or "you finished in place" in answer.body:
             self.out = True
         return None
 
@@ -1434,7 +1434,9 @@ class Human:
                 if self.buster and "No chips left" in answer.body and self.busted_at is None:
                     self.busted_at = time.monotonic()
                     self.t.log(f"{self.name} busted; the panel offers the rebuy")
-                if self.buster and self.busted_at is not None and "you are out" in answer.body:
+                # The panel's title says it (its rebuy note says "or you are out" too).
+                out = "you are out</span>" in answer.body
+                if self.buster and self.busted_at is not None and out:
                     self.t.outcome.busts_put_out.append(self.name)
                     self.buster = False
                 for form in forms_in(answer.body, lobby):

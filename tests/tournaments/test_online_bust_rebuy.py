@@ -211,3 +211,27 @@ def test_the_table_panel_says_how_long_the_seat_is_kept(night: dict[str, Entry])
     assert "No chips left" in html
     assert "seconds (until" in html and "or you are out" in html
     assert "Rebuy: 10,000 chips for" in html
+
+
+def test_a_house_bot_rebuys_once_then_waits_out_the_offer(
+    tournament: Tournament, settings: Any
+) -> None:
+    settings.TABLES_SCHEDULE_TASKS = False
+    settings.TOURNAMENTS_SCHEDULE_TASKS = False
+    tournament.online = True
+    tournament.save(update_fields=["online"])
+    start(tournament)
+    clock_running(tournament)
+    bot = tables.house_bot_user(f"t{tournament.pk}", 0)
+    entries = seat_online(
+        tournament, {1: {1: (bot.username, 6000), 3: ("ben", 14000), 5: ("cal", 9000)}}
+    )
+    robot = entries[bot.username]
+    Entry.objects.filter(pk=robot.pk).update(rebuys=1)
+    hand_busts(robot, entries["ben"])
+    robot.refresh_from_db()
+    assert (robot.state, robot.rebuys) == (EntryState.PLAYING, 1)
+    assert robot.rebuy_offer_until is not None
+    assert online.online_rebuy_offers_lapse(now=timezone.now() + timedelta(seconds=61)) == 1
+    robot.refresh_from_db()
+    assert robot.state == EntryState.OUT

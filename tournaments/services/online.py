@@ -606,11 +606,12 @@ def _rebuy_offer(
     tournament: Tournament, entry: Entry, before: int, knocked: Sequence[Entry], until: datetime
 ) -> None:
     """Keep the busted ``entry``'s seat (no chips: never dealt in) and offer the rebuy until
-    ``until``; a house bot takes it at once (its stated rule: it always rebuys)."""
+    ``until``; a house bot takes it at once the first time (its stated rule: one rebuy,
+    so a field of bots does not double the chips in play), and lets it lapse after."""
     entry.rebuy_offer_until = until
     entry.rebuy_offer = {"before": before, "by": [w.pk for w in knocked if w.pk != entry.pk]}
     entry.save(update_fields=["rebuy_offer_until", "rebuy_offer"])
-    if tables.bot_style_of(_user_of(entry)):
+    if tables.bot_style_of(_user_of(entry)) and entry.rebuys == 0:
         entries.rebuy_take(tournament, entry, stack=0, by=None)
         online_chips_add(entry.pk, tournament.rebuy_chips)
 
