@@ -89,6 +89,9 @@ class Table(models.Model):
 
     name = models.CharField(max_length=100)
     kind = models.CharField(max_length=20, choices=TableKind.choices, default=TableKind.CASH)
+    # The tables opened together by whoever runs them (a tournament's): a page left at one
+    # follows its player only to another of the same group (``seat_elsewhere``).
+    group = models.CharField(max_length=40, blank=True, default="", db_index=True)
     game = models.CharField(
         max_length=20,
         choices=GAME_CHOICES,

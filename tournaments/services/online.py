@@ -334,6 +334,7 @@ def _open_live(
         pot_assumes_small_blind_call=tournament.pot_assumes_small_blind_call,
         time_bank=tournament.time_bank,
         rng=rng,
+        group=f"tournament-{tournament.pk}",
     )
     tt.live_table = live
     tt.save(update_fields=["live_table"])
