@@ -32,7 +32,8 @@ export function createControls({ root, send, toast }) {
   function act(action, amount) {
     const legal = snap && snap.you && snap.you.legal;
     if (!legal || pending) return;
-    if (action === "fold" && legal.check && Date.now() > foldArmedUntil) {
+    // Unless the player chose to fold at once (their setting, kept in this browser).
+    if (action === "fold" && legal.check && pref("foldFreeAsks", true) && Date.now() > foldArmedUntil) {
       foldArmedUntil = Date.now() + 4000;
       const button = actionBar.querySelector('button[data-action="fold"]');
       button.textContent = gettext("Fold? Checking is free");
@@ -340,6 +341,16 @@ export function createControls({ root, send, toast }) {
     helper.append(helperBox, document.createTextNode(" " + gettext("Hand helper")));
     helper.title = gettext("Shows your best hand so far; nobody else sees it");
     seatControls.append(helper);
+    // Folding when checking is free: asked again (the default), or done at the first tap.
+    const foldAsks = el("label", "fold-free-choice");
+    const foldBox = document.createElement("input");
+    foldBox.type = "checkbox";
+    foldBox.name = "fold-free-asks";
+    foldBox.checked = pref("foldFreeAsks", true);
+    foldBox.addEventListener("change", () => setPref("foldFreeAsks", foldBox.checked));
+    foldAsks.append(foldBox, document.createTextNode(" " + gettext("Ask before folding when checking is free")));
+    foldAsks.title = gettext("Off: Fold folds at the first tap, even when you could check for nothing");
+    seatControls.append(foldAsks);
   }
 
   /* "Straddle next hand" for the player in the straddle's seat for it, and the vote for a bomb

@@ -54,3 +54,34 @@ def test_the_phone_table_in_play_has_no_colour_contrast_violation(
     problems["waiting"] = contrast_violations(page)
     context.close()
     assert not any(problems.values()), problems
+
+
+def test_folding_when_checking_is_free_is_the_players_setting(
+    chromium: Browser, table_served: tuple[str, int]
+) -> None:
+    base, table_id = table_served
+    context = chromium.new_context(viewport=PHONE)
+    page = context.new_page()
+    log_in(page, base, "pat", then=f"/tables/{table_id}/")
+    setting = page.get_by_label("Ask before folding when checking is free")
+    expect(setting).to_be_checked()
+    setting.uncheck()
+    buttons = page.locator(".act-buttons")
+    # Play on (calling, never folding) until a turn where checking is free.
+    for _ in range(40):
+        expect(buttons).to_be_visible(timeout=30_000)
+        if page.locator(".act-check").count():
+            break
+        page.locator(".act-call").click()
+        expect(buttons).to_be_hidden(timeout=15_000)
+    else:
+        pytest.fail("no turn with a free check in 40 turns")
+    page.locator(".act-fold").click()
+    # One tap folds: no "Fold? Checking is free" asked first.
+    expect(buttons).to_be_hidden(timeout=15_000)
+    expect(page.locator(".seat-mine .seat-note")).to_have_text("Folded", ignore_case=True)
+    page.screenshot(path=str(ARTIFACTS / "table-fold-free-setting-phone.png"))
+    # Kept in this browser: the box is still unchecked after a reload.
+    page.reload()
+    expect(page.get_by_label("Ask before folding when checking is free")).not_to_be_checked()
+    context.close()
