@@ -342,6 +342,9 @@ class Seat(models.Model):
     # The player asked to straddle the next hand (allowed only in the straddle's position
     # for it), and voted for a bomb pot next hand; both cleared when a hand is dealt.
     straddle_next = models.BooleanField(default=False)
+    # "Straddle every hand": the player's standing choice, kept across hands; they straddle
+    # each hand they are in the straddle's seat for (the deal checks it as for one hand).
+    straddle_always = models.BooleanField(default=False)
     votes_bomb_pot = models.BooleanField(default=False)
     # What is left of the player's time bank, in milliseconds so that it is spent exactly
     # (the time past the turn's own deadline); ``time_bank_level`` is the tournament level

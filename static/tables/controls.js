@@ -367,6 +367,19 @@ export function createControls({ root, send, toast }) {
         [chips(2 * snap.table.big_blind)]);
       box.append(b);
     }
+    if (forced.straddle !== "none") {
+      // The standing choice: straddle every hand this player is in the straddle's seat for.
+      const always = el("label", "straddle-always-choice");
+      const alwaysBox = document.createElement("input");
+      alwaysBox.type = "checkbox";
+      alwaysBox.checked = Boolean(you.straddle_always);
+      alwaysBox.addEventListener("change", () => {
+        if (!send({ type: "straddle", on: alwaysBox.checked, always: true })) alwaysBox.checked = !alwaysBox.checked;
+      });
+      always.append(alwaysBox, document.createTextNode(" " + gettext("Straddle every hand")));
+      always.title = gettext("Straddle each hand you are in the straddle's seat for, until you untick it");
+      box.append(always);
+    }
     if (forced.bomb_pot_next) {
       box.append(el("span", "forced-bets-note", gettext("Next hand: bomb pot")));
     } else if (forced.bomb_pot_by_vote && mine.state === "playing" && !mine.bot) {

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tables', '0017_hand_level'),
+        ("tables", "0017_hand_level"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='table',
-            name='group',
-            field=models.CharField(blank=True, db_index=True, default='', max_length=40),
+            model_name="table",
+            name="group",
+            field=models.CharField(blank=True, db_index=True, default="", max_length=40),
         ),
     ]
