@@ -206,6 +206,8 @@ class Table(models.Model):
     # host for a seat. The token is unguessable (secrets.token_urlsafe).
     is_private = models.BooleanField(default=False)
     invite_token = models.CharField(max_length=64, blank=True)
+    # The host's choice: the invite link seats a player at once, without their approval.
+    invite_seats = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-created_at"]
