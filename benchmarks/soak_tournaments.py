@@ -36,7 +36,9 @@ only over HTTP and WebSockets, as people would:
   player saw) with think times; some let their turn clock run out and sit in again, close
   the socket mid-hand and come back, open a second tab; they take rebuys and the add-on
   from the lobby's panel, answer deals (some decline, some let them lapse), follow a move to
-  another table, and watch the lobby and its public fragment now and then;
+  another table, and watch the lobby and its public fragment now and then; the first person
+  of each tournament plays all in until they bust during the rebuy period, then takes the
+  rebuy their panel offers (their seat kept meanwhile) and plays on to the end;
 - a spectator socket watches every table of every tournament.
 
 The games and betting structures rotate: tournament k plays ``GAMES[k % 2]`` with
@@ -51,7 +53,8 @@ the server's own ``now``), and the chips. The chips are checked three ways:
 - at every hand's start and end at any table, the stacks, bets, chips being added and pots
   of the latest snapshot of every table of the tournament add up to the chips in play
   (entries x starting stack + rebuys x rebuy chips + add-ons x add-on chips, counted as the
-  people take them); snapshots of different tables arrive at different moments (a player
+  people take them; the house bots' rebuys, taken by the server when a bot busts, are the
+  tournament's rebuys on its TV clock less the people's); snapshots of different tables arrive at different moments (a player
   moved between two tables is in both for a few milliseconds), so a sum that is off must
   come right within ``SETTLE_SECONDS`` or it is a failure;
 - within a hand, the dealt seats' stacks and bets and the pots never change;
@@ -59,7 +62,8 @@ the server's own ``now``), and the chips. The chips are checked three ways:
   chips in play are what the soak counted, and the winner holds them all (or the deal
   shared them all out).
 
-Goals (the exit status is 1 when one fails): every tournament finished; no HTTP 5xx; no
+Goals (the exit status is 1 when one fails): every tournament finished; a person who busted
+during a rebuy period rebought and played on; no HTTP 5xx; no
 socket handshake refused; no Celery task failed; no table waited more than
 ``LATE_GOAL_SECONDS`` past a deadline; the chips exact. Every run is bounded
 (``--tournament-timeout`` per tournament) and talks to 127.0.0.1 only.
@@ -685,6 +689,12 @@ class Outcome:
     hands_started: int = 0
     entries: int = 0
     rebuys: int = 0
+    # The house bots' rebuys (the tournament's count less the people's, from the TV clock).
+    bot_rebuys: int = 0
+    # People who busted during the rebuy period and rebought with their seat kept; and those
+    # the panel put out instead.
+    bust_rebuys: int = 0
+    busts_put_out: list[str] = field(default_factory=list)
     addons: int = 0
     deal_offered: str | None = None
     deal_answers: list[str] = field(default_factory=list)
@@ -718,6 +728,7 @@ class Tournament:
         self.off_since: tuple[float, str] | None = None
         self.off_seen = 0
         self.humans: list[Human] = []
+        self.tv_json: str | None = None
 
     # -- the chips in play, as the soak counted them
     @property
@@ -725,7 +736,7 @@ class Tournament:
         o = self.outcome
         return (
             o.entries * self.plan.starting_stack
-            + o.rebuys * self.rebuy_chips
+            + (o.rebuys + o.bot_rebuys) * self.rebuy_chips
             + o.addons * self.addon_chips
         )
 
@@ -898,6 +909,7 @@ class Tournament:
         rounds = 0
         while not self.stop.is_set():
             try:
+                await self.bot_rebuys_read()
                 if await self.director_looks(rounds):
                     await asyncio.sleep(2)  # the last snapshots
                     self.finished.set()
@@ -906,6 +918,21 @@ class Tournament:
                 self.trouble("director", error)
             rounds += 1
             await asyncio.sleep(1.5)
+
+    async def bot_rebuys_read(self) -> None:
+        """The house bots' rebuys: the tournament's rebuys on its TV clock (the link on the
+        console) less the ones the people took."""
+        if self.tv_json is None:
+            page = await self.director.get(f"/tournaments/{self.id}/console/")
+            found = re.findall(r'href="[^"]*/tournaments/tv/([\w-]+)/"', page.body)
+            if not found:
+                return
+            self.tv_json = f"/tournaments/tv/{found[0]}.json"
+        answer = await self.director.get(self.tv_json)
+        if answer.status != 200:
+            return
+        rebuys = int(json.loads(answer.body)["field"]["rebuys"])
+        self.outcome.bot_rebuys = max(0, rebuys - self.outcome.rebuys)
 
     async def director_looks(self, rounds: int) -> bool:
         """One look at the console and the lobby; True once the tournament is over."""
@@ -1088,6 +1115,16 @@ class Tournament:
 # --------------------------------------------------------------------------- the people
 
 
+def all_in_move(legal: dict[str, Any]) -> dict[str, Any]:
+    """The buster's choice: the most they may bet or raise, else a call, never a fold."""
+    span = legal.get("raise") or legal.get("bet")
+    if span:
+        return {"action": "raise" if legal.get("raise") else "bet", "amount": span["max"]}
+    if legal.get("call") is not None:
+        return {"action": "call"}
+    return {"action": "check"}
+
+
 def human_move(legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """A loose player's choice: calls a lot, raises and moves in now and then."""
     roll = rng.random()
@@ -1124,6 +1161,9 @@ class Human:
         self.time_outs = self.rng.randint(1, plan.time_outs_each) if index < plan.time_outs else 0
         self.turns = 0
         self.rebuys_wanted = self.rng.choice((0, 1, 1, 2))
+        # The first person plays all in until they bust in the rebuy period, then rebuys.
+        self.buster = index == 0
+        self.busted_at: float | None = None
         self.addon_wanted = self.rng.random() < 0.8
         self.answered: set[str] = set()
         self.out = False
@@ -1201,7 +1241,7 @@ class Human:
         found = ids_in(r'href="/tables/(\d+)/"', answer.body)
         if found:
             return found[0]
-        if "you are out" in answer.body or "you finished in place" in answer.body:
+        if "you are out</span>" in answer.body or "you finished in place" in answer.body:
             self.out = True
         return None
 
@@ -1362,7 +1402,7 @@ class Human:
             if current is None or current["hand"] != legal["hand"]:
                 return
             frame = {"type": "act", "hand": current["hand"], "version": current["version"]}
-            frame.update(human_move(current, self.rng))
+            frame.update(all_in_move(current) if self.buster else human_move(current, self.rng))
             await self.send(frame)
             for _ in range(50):
                 await asyncio.sleep(0.1)
@@ -1391,6 +1431,14 @@ class Human:
             await asyncio.sleep(self.rng.uniform(2, 5))
             try:
                 answer = await self.browser.get(lobby + "mine/", htmx=True)
+                if self.buster and "No chips left" in answer.body and self.busted_at is None:
+                    self.busted_at = time.monotonic()
+                    self.t.log(f"{self.name} busted; the panel offers the rebuy")
+                # The panel's title says it (its rebuy note says "or you are out" too).
+                out = "you are out</span>" in answer.body
+                if self.buster and self.busted_at is not None and out:
+                    self.t.outcome.busts_put_out.append(self.name)
+                    self.buster = False
                 for form in forms_in(answer.body, lobby):
                     if form.action.endswith("/take/"):
                         await self.take(form, lobby)
@@ -1405,7 +1453,24 @@ class Human:
 
     async def take(self, form: Form, lobby: str) -> None:
         kind = form.value("kind")
-        if kind == "rebuy" and self.rebuys_wanted > 0 and self.rng.random() < 0.5:
+        if kind == "rebuy" and self.buster and self.busted_at is not None:
+            done = await self.browser.post(form.action, form.data({}), htmx=True)
+            if "Rebuy taken" in done.body:
+                self.t.outcome.rebuys += 1
+                self.t.outcome.bust_rebuys += 1
+                self.t.log(
+                    f"{self.name} rebought {time.monotonic() - self.busted_at:.0f} s after busting"
+                )
+                # Rebought: plays on as the others do.
+                self.buster = False
+            else:
+                self.t.log(f"{self.name}: rebuy after the bust refused: {messages_in(done.body)}")
+        elif (
+            kind == "rebuy"
+            and not self.buster
+            and self.rebuys_wanted > 0
+            and self.rng.random() < 0.5
+        ):
             done = await self.browser.post(form.action, form.data({}), htmx=True)
             if "Rebuy taken" in done.body:
                 self.rebuys_wanted -= 1
@@ -1604,7 +1669,7 @@ class Report:
             if counted is not None and counted.started:
                 soak_chips = (
                     counted.entries,
-                    counted.rebuys,
+                    counted.rebuys + counted.bot_rebuys,
                     counted.addons,
                 )
                 if soak_chips != (row["entries"], row["rebuys"], row["addons"]):
@@ -1621,12 +1686,20 @@ class Report:
                         f"tournament {tournament_id}: {row['chips_in_play']} chips in play, "
                         f"{end} at the end"
                     )
+        busts = sum(o.bust_rebuys for o in self.outcomes)
+        put_out = [b for o in self.outcomes for b in o.busts_put_out]
         return [
             (
                 "every tournament finished",
                 len(finished) == len(self.outcomes) and not db_unfinished,
                 f"{len(finished)} of {len(self.outcomes)}"
                 + (f"; not finished in the database: {db_unfinished}" if db_unfinished else ""),
+            ),
+            (
+                "a person busted in the rebuy period rebought and played on",
+                busts > 0 and not put_out,
+                f"{busts} rebought with their seat kept"
+                + (f"; put out instead: {put_out}" if put_out else ""),
             ),
             (
                 "no HTTP 5xx",
@@ -1721,6 +1794,8 @@ class Report:
                     "hands": self.database.get(str(o.tournament), {}).get("hands"),
                     "entries": o.entries,
                     "rebuys": o.rebuys,
+                    "bot_rebuys": o.bot_rebuys,
+                    "bust_rebuys": o.bust_rebuys,
                     "addons": o.addons,
                     "deal": o.deal_offered,
                     "deal_answers": o.deal_answers,

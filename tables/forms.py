@@ -192,6 +192,14 @@ class TableCreateForm(ForcedBetsForm):
         ),
     )
 
+    invite_seats = forms.BooleanField(
+        label=_("The invite link seats players at once"),
+        required=False,
+        help_text=_(
+            "Private tables: whoever has your link sits without waiting for your approval."
+        ),
+    )
+
     def clean_raise_cap(self) -> int | None:
         return RAISE_CAPS[self.cleaned_data["raise_cap"]]
 

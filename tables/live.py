@@ -732,6 +732,8 @@ def _you(shared: _Shared, mine: Seat | None) -> dict[str, Any]:
     }
     if mine is not None and mine.straddle_next:
         you["straddle_next"] = True  # asked to straddle the next hand
+    if mine is not None and mine.straddle_always:
+        you["straddle_always"] = True  # straddles every hand in the straddle's seat
     if mine is not None and mine.votes_bomb_pot:
         you["votes_bomb_pot"] = True  # voted for a bomb pot next hand
     if mine is not None and shared.time_bank and not mine.is_bot:

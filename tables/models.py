@@ -89,6 +89,9 @@ class Table(models.Model):
 
     name = models.CharField(max_length=100)
     kind = models.CharField(max_length=20, choices=TableKind.choices, default=TableKind.CASH)
+    # The tables opened together by whoever runs them (a tournament's): a page left at one
+    # follows its player only to another of the same group (``seat_elsewhere``).
+    group = models.CharField(max_length=40, blank=True, default="", db_index=True)
     game = models.CharField(
         max_length=20,
         choices=GAME_CHOICES,
@@ -203,6 +206,8 @@ class Table(models.Model):
     # host for a seat. The token is unguessable (secrets.token_urlsafe).
     is_private = models.BooleanField(default=False)
     invite_token = models.CharField(max_length=64, blank=True)
+    # The host's choice: the invite link seats a player at once, without their approval.
+    invite_seats = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-created_at"]
@@ -339,6 +344,9 @@ class Seat(models.Model):
     # The player asked to straddle the next hand (allowed only in the straddle's position
     # for it), and voted for a bomb pot next hand; both cleared when a hand is dealt.
     straddle_next = models.BooleanField(default=False)
+    # "Straddle every hand": the player's standing choice, kept across hands; they straddle
+    # each hand they are in the straddle's seat for (the deal checks it as for one hand).
+    straddle_always = models.BooleanField(default=False)
     votes_bomb_pot = models.BooleanField(default=False)
     # What is left of the player's time bank, in milliseconds so that it is spent exactly
     # (the time past the turn's own deadline); ``time_bank_level`` is the tournament level

@@ -205,7 +205,10 @@ def handle_frame(table_id: int, user: Any, frame: Any) -> list[dict[str, Any]]:
             if "on" not in frame:
                 raise TableError("malformed", gettext_lazy("say 'on': true or false"))
             services.require_user(user)
-            services.seat_straddle(table_id, user, _bool(frame, "on", False))
+            # "always": the standing choice to straddle every hand in that seat.
+            services.seat_straddle(
+                table_id, user, _bool(frame, "on", False), always=_bool(frame, "always", False)
+            )
         elif kind == "bomb_pot_vote":
             if "yes" not in frame:
                 raise TableError("malformed", gettext_lazy("say 'yes': true or false"))

@@ -277,6 +277,8 @@ def table_me(request: HttpRequest, table_id: int) -> JsonResponse:
     out: dict[str, Any] = {
         "host": host,
         "private": table.is_private,
+        # The host's choice: the invite link seats a player at once.
+        "invite_seats": table.invite_seats,
         "authenticated": request.user.is_authenticated,
         "invite": table.invite_token
         if table.is_private and (host or _invited(request, table))

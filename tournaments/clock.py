@@ -451,3 +451,35 @@ def current_level_number(fields: ClockFields, rows: Sequence[ClockRow], now: dat
     if not rows:
         return 0
     return _level_number(row_at(rows, position(fields, rows, now).index))
+
+
+def window_closes_at(
+    fields: ClockFields, rows: Sequence[ClockRow], now: datetime, until: int
+) -> datetime | None:
+    """When a window "until level ``until``" (rebuys, say) closes as the clock runs: the
+    start of the first row past it. ``now`` when it is closed already; None while the clock
+    is paused or not started (its time does not pass), or when no row ever closes it.
+
+    >>> from types import SimpleNamespace as Row
+    >>> rows = rows_from([Row(kind="level", minutes=20), Row(kind="level", minutes=20),
+    ...                   Row(kind="break", minutes=10), Row(kind="level", minutes=20)])
+    >>> start = datetime(2026, 1, 1, 20, 0)
+    >>> clock = Row(level_index=0, level_ends_at=start, paused_remaining=None)
+    >>> f"{window_closes_at(clock, rows, start - timedelta(minutes=5), 2):%H:%M}"
+    '20:30'
+    """
+    at = position(fields, rows, now)
+    if at.ends_at is None:
+        return None
+    if _level_number(row_at(rows, at.index)) > until:
+        return now
+    closes = at.ends_at
+    index = at.index + 1
+    while True:
+        row = row_at(rows, index)
+        if row is None:
+            return None
+        if _level_number(row) > until:
+            return closes
+        closes += row.duration
+        index += 1

@@ -54,7 +54,14 @@ SECTIONS = [
     ),
     (
         gettext_lazy("Rebuys"),
-        ["rebuys_allowed", "rebuy_until_level", "rebuy_chips", "rebuy_price", "rebuy_max_stack"],
+        [
+            "rebuys_allowed",
+            "rebuy_until_level",
+            "rebuy_chips",
+            "rebuy_price",
+            "rebuy_max_stack",
+            "rebuy_after_bust_seconds",
+        ],
     ),
     (gettext_lazy("Add-on"), ["addon_after_level", "addon_chips", "addon_price"]),
     (gettext_lazy("Re-entry"), ["reentries_allowed", "reentry_until_level"]),

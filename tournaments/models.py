@@ -14,6 +14,7 @@ import secrets
 from datetime import timedelta
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
@@ -232,6 +233,17 @@ class Tournament(models.Model):
         validators=[amounts.chips_max()],
         help_text=_("Empty: the starting stack."),
     )
+    # Online: a player who busts while they may still rebuy keeps their seat this long,
+    # offered the rebuy, before they are out (never past the rebuy period).
+    rebuy_after_bust_seconds = models.PositiveSmallIntegerField(
+        _("seconds to rebuy after a bust (online)"),
+        default=60,
+        validators=[MinValueValidator(10), MaxValueValidator(600)],
+        help_text=_(
+            "Online: a player who loses their last chip while they may still rebuy keeps "
+            "their seat this long to rebuy (never past the rebuy period), then is out."
+        ),
+    )
     # The add-on is offered at one break (its position in the structure).
     addon_at_break = models.PositiveIntegerField(_("add-on at break"), null=True, blank=True)
     addon_chips = models.PositiveIntegerField(
@@ -392,6 +404,11 @@ class Entry(models.Model):
     seat_number = models.PositiveSmallIntegerField(_("seat"), null=True, blank=True)
     rebuys = models.PositiveSmallIntegerField(_("rebuys"), default=0)
     addon = models.BooleanField(_("add-on"), default=False)
+    # Online: busted while a rebuy was open, the player keeps their seat with no chips until
+    # then (``services.online``); ``rebuy_offer`` keeps what the elimination needs if the
+    # rebuy is not taken: the stack at the start of the hand and who won the last pot.
+    rebuy_offer_until = models.DateTimeField(_("rebuy offered until"), null=True, blank=True)
+    rebuy_offer = models.JSONField(_("rebuy offer"), default=dict, blank=True)
     # Set when the player goes out.
     out_at = models.DateTimeField(_("out at"), null=True, blank=True)
     out_hand = models.PositiveIntegerField(

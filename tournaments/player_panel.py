@@ -91,6 +91,18 @@ def deal_view(offer: DealOffer | None, entry: Entry | None) -> dict[str, Any] | 
     }
 
 
+def _ended_unmade(offer: DealOffer | None) -> bool:
+    """A deal declined, withdrawn or lapsed (no answer in time)."""
+    return offer is not None and offer.state in (DealState.DECLINED, DealState.CANCELLED)
+
+
+def _winner(tournament: Tournament) -> str | None:
+    if not tournament.is_over:
+        return None
+    first = tournament.entries.filter(place=1).select_related("player").order_by("number").first()
+    return first.player.name if first is not None else None
+
+
 def my_table_url(tournament: Tournament, entry: Entry | None) -> str | None:
     """The live table page of the viewer's seat, while they play."""
     if (
@@ -119,13 +131,27 @@ def panel_context(
     """The viewer's own part of an online tournament (``table``: shown on that live table)."""
     entry = _newest_entry(tournament, request.user)
     offer = selectors.deal_latest(tournament)
+    rebuy_until = (
+        entry.rebuy_offer_until
+        if entry is not None and entry.state == EntryState.PLAYING and not tournament.is_over
+        else None
+    )
     return {
+        # Busted with a rebuy open: the seat is kept until then (``services.online``).
+        "rebuy_offer_until": rebuy_until,
+        "rebuy_seconds_left": (
+            max(0, int((rebuy_until - timezone.now()).total_seconds())) if rebuy_until else None
+        ),
         "tournament": tournament,
         "my_entry": entry,
         # A place shared with others reads "3 (tied)", as on the results.
         "my_place_tied": _place_shared(entry),
         "my_purchases": purchases.purchases_for(tournament, request.user) if entry else [],
-        "deal": deal_view(offer, entry),
+        # A table's panel shows a deal while it is pending or once accepted; one declined or
+        # lapsed leaves it (play goes on there), the lobby tells how it ended.
+        "deal": deal_view(offer, entry) if table is None or not _ended_unmade(offer) else None,
+        # A finished tournament's table names its winner.
+        "winner": _winner(tournament),
         "my_table_url": my_table_url(tournament, entry),
         "lobby_url": reverse("tournaments:lobby", args=[tournament.pk]),
         "on_table": table.pk if table is not None else None,

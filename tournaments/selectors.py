@@ -85,6 +85,17 @@ def current_level_number(
     return clock.current_level_number(tournament, clock.rows_from(rows), now or timezone.now())
 
 
+def rebuy_period_closes_at(tournament: Tournament, now: datetime | None = None) -> datetime | None:
+    """When the rebuys end as the clock runs (the start of the first level past
+    ``rebuy_until_level``); None with no rebuy period, or while the clock is stopped."""
+    if tournament.rebuy_until_level is None or not tournament.is_started:
+        return None
+    rows = clock.rows_from(blind_structure_rows(tournament))
+    return clock.window_closes_at(
+        tournament, rows, now or timezone.now(), tournament.rebuy_until_level
+    )
+
+
 def entries_of(tournament: Tournament) -> QuerySet[Entry]:
     """Every entry of the tournament with its player, in registration order."""
     return tournament.entries.select_related("player", "player__user").order_by(

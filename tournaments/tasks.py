@@ -137,11 +137,15 @@ def deal_release_task(offer_id: int, attempt: int = 1) -> None:
 @shared_task(ignore_result=True)
 def online_sweep_task() -> None:
     """Online tournaments: deal with hands whose end was not dealt with (a lost signal),
-    release tables a lost release left waiting, and let deal offers whose answering time has
+    release tables a lost release left waiting, put out the busted players whose time to
+    rebuy ran out, and let deal offers whose answering time has
     run out lapse (so a deal nobody answers never holds the tables for good)."""
     handled = online.online_sweep()
     if handled:
         logger.info("online sweep dealt with %s hand(s)", handled)
+    out = online.online_rebuy_offers_lapse()
+    if out:
+        logger.info("online sweep: %s busted player(s) did not rebuy in time", out)
     lapsed = deals.deals_lapse_due()
     if lapsed:
         logger.info("online sweep: %s deal offer(s) lapsed unanswered", lapsed)

@@ -318,6 +318,7 @@ export function createA11y({ root, felt }) {
     if (snap.you && snap.you.legal) return sentence(gettext("Your turn")) + secondsLeft(hand);
     if (hand && hand.to_act) return sentence(interpolate(gettext("%s to act"), [nameOf(snap, hand.to_act)])) + secondsLeft(hand);
     if (hand && !hand.complete) return gettext("Nobody is to act: the cards are being dealt.");
+    if (snap.table.closed) return gettext("This table is closed.");
     if (snap.table.paused) return sentence(gettext("Paused by the host"));
     const next = snap.table.next_hand_at;
     const wait = next ? Math.ceil((next - Date.now() - skew) / 1000) : 0;

@@ -32,7 +32,8 @@ export function createControls({ root, send, toast }) {
   function act(action, amount) {
     const legal = snap && snap.you && snap.you.legal;
     if (!legal || pending) return;
-    if (action === "fold" && legal.check && Date.now() > foldArmedUntil) {
+    // Unless the player chose to fold at once (their setting, kept in this browser).
+    if (action === "fold" && legal.check && pref("foldFreeAsks", true) && Date.now() > foldArmedUntil) {
       foldArmedUntil = Date.now() + 4000;
       const button = actionBar.querySelector('button[data-action="fold"]');
       button.textContent = gettext("Fold? Checking is free");
@@ -191,6 +192,8 @@ export function createControls({ root, send, toast }) {
       }
       let text = "";
       if (hand && hand.to_act) text = interpolate(gettext("Waiting for %s…"), [nameOf(snap, hand.to_act)]);
+      // A closed table deals no next hand (a tournament's panel names its winner).
+      else if (snap.table.closed) text = gettext("This table is closed.");
       else if (!hand || hand.results) text = gettext("Waiting for the next hand…");
       // After the hand, until the next one (the clock counts it down in the line below):
       // the player's cards still face down, to show.
@@ -338,6 +341,16 @@ export function createControls({ root, send, toast }) {
     helper.append(helperBox, document.createTextNode(" " + gettext("Hand helper")));
     helper.title = gettext("Shows your best hand so far; nobody else sees it");
     seatControls.append(helper);
+    // Folding when checking is free: asked again (the default), or done at the first tap.
+    const foldAsks = el("label", "fold-free-choice");
+    const foldBox = document.createElement("input");
+    foldBox.type = "checkbox";
+    foldBox.name = "fold-free-asks";
+    foldBox.checked = pref("foldFreeAsks", true);
+    foldBox.addEventListener("change", () => setPref("foldFreeAsks", foldBox.checked));
+    foldAsks.append(foldBox, document.createTextNode(" " + gettext("Ask before folding when checking is free")));
+    foldAsks.title = gettext("Off: Fold folds at the first tap, even when you could check for nothing");
+    seatControls.append(foldAsks);
   }
 
   /* "Straddle next hand" for the player in the straddle's seat for it, and the vote for a bomb
@@ -353,6 +366,19 @@ export function createControls({ root, send, toast }) {
       b.title = interpolate(gettext("Post %s, twice the big blind, before the cards; you act last before the flop"),
         [chips(2 * snap.table.big_blind)]);
       box.append(b);
+    }
+    if (forced.straddle !== "none") {
+      // The standing choice: straddle every hand this player is in the straddle's seat for.
+      const always = el("label", "straddle-always-choice");
+      const alwaysBox = document.createElement("input");
+      alwaysBox.type = "checkbox";
+      alwaysBox.checked = Boolean(you.straddle_always);
+      alwaysBox.addEventListener("change", () => {
+        if (!send({ type: "straddle", on: alwaysBox.checked, always: true })) alwaysBox.checked = !alwaysBox.checked;
+      });
+      always.append(alwaysBox, document.createTextNode(" " + gettext("Straddle every hand")));
+      always.title = gettext("Straddle each hand you are in the straddle's seat for, until you untick it");
+      box.append(always);
     }
     if (forced.bomb_pot_next) {
       box.append(el("span", "forced-bets-note", gettext("Next hand: bomb pot")));

@@ -229,7 +229,8 @@ function drawRequest(box, snap) {
   buyIn.max = snap.table.max_buy_in;
   buyIn.value = snap.table.max_buy_in;
   buyIn.required = true;
-  const submit = el("button", "button button-small", gettext("Ask the host for a seat"));
+  const submit = el("button", "button button-small",
+    info.invite_seats ? gettext("Take this seat") : gettext("Ask the host for a seat"));
   submit.type = "submit";
   form.append(seatLabel, select, buyLabel, buyIn, submit);
   form.addEventListener("submit", (event) => {
@@ -238,7 +239,8 @@ function drawRequest(box, snap) {
       type: "request_seat", seat: parseInt(select.value, 10), buy_in: parseInt(buyIn.value, 10),
       invite: info.invite, wait_for_big_blind: true,
     });
-    ctx.toast(gettext("Asked: the host will answer here."));
+    // With the host's leave the link seats the player: the next snapshot shows the seat.
+    if (!info.invite_seats) ctx.toast(gettext("Asked: the host will answer here."));
     setTimeout(() => load(ctx.root), 500);
   });
   box.append(form);

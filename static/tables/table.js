@@ -32,6 +32,7 @@ const colourToggle = root.querySelector("[data-toggle=four-colour]");
 const initial = document.getElementById("snapshot");
 let snap = initial ? JSON.parse(initial.textContent) : null;
 let lastHandEnded = undefined;
+let lastClosed = undefined;
 
 function toast(message, kind) {
   const item = el("div", "toast" + (kind ? " toast-" + kind : ""), message);
@@ -107,10 +108,13 @@ function render() {
   // ends: the newest finished hand heads the recent list.
   const recent = snap.recent_hands;
   const ended = recent && recent.length ? recent[0].id : null;
-  if (lastHandEnded !== undefined && ended !== lastHandEnded) {
+  // A table closing (a tournament's end) refreshes them too: its panel names the winner.
+  const closedNow = Boolean(snap.table.closed);
+  if ((lastHandEnded !== undefined && ended !== lastHandEnded) || (closedNow && lastClosed === false)) {
     document.dispatchEvent(new CustomEvent("table-hand-ended", { detail: { hand: ended } }));
   }
   lastHandEnded = ended;
+  lastClosed = closedNow;
   import("./host.js").then((host) => host.renderHost({ root, snap, send, toast }));
 }
 

@@ -755,6 +755,32 @@
     renderResults(root, tv.results || null);
   }
 
+  // The side column's panels shrink together until they fit (``--tv-fit``, clock.css), and
+  // grow back when they have room again. Worked out again only when what the column shows
+  // or the screen's size changes: its digits change every second and never its size.
+  const FIT_SMALLEST = 0.4;
+  function fitSide(root) {
+    const side = root.querySelector(".tv-side");
+    if (!side) return;
+    const shown = [...side.querySelectorAll("[hidden]")].map((element) => element.dataset.tv || "").join();
+    const key = `${window.innerWidth}x${window.innerHeight}|${shown}|${side.textContent.replace(/\d/g, "0")}`;
+    if (side.dataset.fitKey === key) return;
+    side.dataset.fitKey = key;
+    const fits = (scale) => {
+      side.style.setProperty("--tv-fit", String(scale));
+      return side.scrollHeight <= side.clientHeight + 1 && side.scrollWidth <= side.clientWidth + 1;
+    };
+    if (fits(1)) return;
+    let low = FIT_SMALLEST;
+    let high = 1;
+    for (let step = 0; step < 7; step += 1) {
+      const middle = (low + high) / 2;
+      if (fits(middle)) low = middle;
+      else high = middle;
+    }
+    fits(low);
+  }
+
   function render(root, view, feed) {
     setText(root, "event", feed.payload.tournament.name);
     setText(root, "level", view.level);
@@ -790,7 +816,10 @@
     root.dataset.onBreak = view.onBreak ? "1" : "0";
     root.dataset.urgent = view.running && !view.onBreak && view.remaining <= MINUTE ? "1" : "0";
     // The TV page (it has a theme) also follows the director's layout and the end.
-    if (root.dataset.theme !== undefined) renderTv(root, view, feed.payload);
+    if (root.dataset.theme !== undefined) {
+      renderTv(root, view, feed.payload);
+      fitSide(root);
+    }
   }
 
   function tick() {

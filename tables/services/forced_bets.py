@@ -99,6 +99,9 @@ def table_forced_bets_set(
         if seat.straddle_next and straddle == Straddle.NONE:
             seat.straddle_next = False
             fields.append("straddle_next")
+        if seat.straddle_always and straddle == Straddle.NONE:
+            seat.straddle_always = False
+            fields.append("straddle_always")
         if seat.votes_bomb_pot and not (bomb_pot_ante and bomb_pot_by_vote):
             seat.votes_bomb_pot = False
             fields.append("votes_bomb_pot")
@@ -109,8 +112,9 @@ def table_forced_bets_set(
 
 
 @table_write
-def seat_straddle(table_id: int, user: Any, on: bool) -> Seat:
-    """Straddle the next hand (``on``), or take it back.
+def seat_straddle(table_id: int, user: Any, on: bool, *, always: bool = False) -> Seat:
+    """Straddle the next hand (``on``), or take it back; with ``always``, straddle every
+    hand (a standing choice, from any seat), or stop.
 
     RULES.md, Home-game options: "before the cards, the player left of the big blind may
     post a live straddle" (or the button, in "Mississippi"): only the player in that seat
@@ -120,6 +124,14 @@ def seat_straddle(table_id: int, user: Any, on: bool) -> Seat:
     table = lock(table_id)
     cash_only(table)
     seat = seat_of(table, user)
+    if always:
+        if on and table.straddle == Straddle.NONE:
+            raise TableError("straddle_off", _("this table plays no straddle"))
+        if seat.straddle_always != on:
+            seat.straddle_always = on
+            rows.save(seat, ("straddle_always",))
+            changed(table)
+        return seat
     if on:
         if table.straddle == Straddle.NONE:
             raise TableError("straddle_off", _("this table plays no straddle"))
@@ -201,7 +213,7 @@ def forced_bets_choose(table: Table, plan: DealPlan, seats: list[Seat]) -> tuple
     if table.bomb_pot_coming:
         return None, True
     straddler = plan.straddle_seat(table.config)
-    asked = {s.number for s in seats if s.straddle_next}
+    asked = {s.number for s in seats if s.straddle_next or s.straddle_always}
     return (straddler if straddler in asked else None), False
 
 

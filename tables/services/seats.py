@@ -102,12 +102,14 @@ def table_create(
     bomb_pot_every: int = 0,
     bomb_pot_by_vote: bool = False,
     private: bool = False,
+    invite_seats: bool = False,
     check_permission: bool = True,
 ) -> Table:
     """Open a cash table with its empty seats. Tournaments call this with their own stakes.
 
     A ``private`` table gets an unguessable invite token: only players with the link may ask
-    its host for a seat, and the lobby does not list it.
+    its host for a seat (or, with ``invite_seats``, sit at once), and the lobby does not
+    list it.
     """
     if check_permission and not may_open_table(created_by):
         raise TableError("forbidden", _("only directors may open tables here"))
@@ -144,6 +146,7 @@ def table_create(
         bomb_pot_by_vote=bomb_pot_by_vote,
         is_private=private,
         invite_token=secrets.token_urlsafe(24) if private else "",
+        invite_seats=private and invite_seats,
         created_by=created_by if getattr(created_by, "is_authenticated", False) else None,
     )
     try:
@@ -476,6 +479,8 @@ def seat_request(
     """Ask a private table's host for a seat, with the table's invite token.
 
     One request per player is pending at a time: asking again replaces its seat and buy-in.
+    At a table whose host lets the link seat players (``invite_seats``), the request is
+    approved at once and the player sits.
     """
     require_user(user)
     table = lock(table_id)
@@ -499,6 +504,20 @@ def seat_request(
             _("the buy-in is between %(min)d and %(max)d"),
             {"min": table.min_buy_in, "max": table.max_buy_in},
         )
+    if table.invite_seats:
+        now = timezone.now()
+        request = SeatRequest.objects.create(
+            table=table,
+            user=user,
+            seat=seat_number,
+            buy_in=buy_in,
+            wait_for_big_blind=wait_for_big_blind,
+            status=SeatRequestStatus.APPROVED,
+            decided_at=now,
+        )
+        # seat_take bumps the version itself, and checks the seat and buy-in again.
+        seat_take(table_id, user, seat_number, buy_in, wait_for_big_blind, approved=True, now=now)
+        return request
     request, _created = SeatRequest.objects.update_or_create(
         table=table,
         user=user,

@@ -148,9 +148,10 @@ def tournament_table_open(
     pot_assumes_small_blind_call: bool = False,
     time_bank: TimeBank | None = None,
     rng: random.Random | None = None,
+    group: str = "",
 ) -> Table:
     """Open a tournament table with its players (seat number -> ``Sitter``), held until its
-    first release. The first hand's button goes to a seat drawn at random (TDA 7). With a
+    first release; ``group`` names the tables of one tournament (``seat_elsewhere``). The first hand's button goes to a seat drawn at random (TDA 7). With a
     ``time_bank``, each player (not a house bot) starts with its starting seconds, refilled
     from the next level on (``Stakes.level``)."""
     if not 2 <= seat_count <= 10:
@@ -160,6 +161,7 @@ def tournament_table_open(
     table = Table(
         name=name,
         kind=TableKind.TOURNAMENT,
+        group=group,
         game=Game(game).value,
         structure=Structure(structure).value,
         raise_cap=raise_cap if structure == Structure.LIMIT else None,
@@ -379,6 +381,12 @@ def seat_chips_add(table_id: int, number: int, chips: int) -> Seat:
     else:
         seat.stack += chips
     rows.save(seat)
+    if hand is None and not table.held and table.next_hand_at is None:
+        # A table left waiting with one stack (the other busted, offered the rebuy) deals
+        # again once the rebuy's chips are on the seat.
+        players = table.seats.filter(user__isnull=False, stack__gt=0).count()
+        if players >= 2:
+            schedule_next_hand(table, timezone.now())
     changed(table)
     return seat
 
@@ -436,17 +444,26 @@ def seats_of(table_ids: Sequence[int]) -> list[Seat]:
 
 def seat_elsewhere(table_id: int, user: Any) -> tuple[int, int] | None:
     """Where a player watching tournament table ``table_id`` without a seat there sits now
-    (another open tournament table, seat), if anywhere: a page left at the old table after
-    a move (a lost ``moved`` frame, a page opened later) follows the player there."""
+    (another open table of its tournament, seat), if anywhere: a page left at the old table
+    after a move (a lost ``moved`` frame, a page opened later) follows the player there,
+    never to a seat of another tournament they play at the same time."""
     if user is None or not getattr(user, "is_authenticated", False):
         return None
-    if not Table.objects.filter(pk=table_id, kind=TableKind.TOURNAMENT).exists():
+    group = (
+        Table.objects.filter(pk=table_id, kind=TableKind.TOURNAMENT)
+        .values_list("group", flat=True)
+        .first()
+    )
+    if not group:
         return None
     if Seat.objects.filter(table_id=table_id, user=user).exists():
         return None
     found = (
         Seat.objects.filter(
-            user=user, table__kind=TableKind.TOURNAMENT, table__closed_at__isnull=True
+            user=user,
+            table__kind=TableKind.TOURNAMENT,
+            table__group=group,
+            table__closed_at__isnull=True,
         )
         .values_list("table_id", "number")
         .first()

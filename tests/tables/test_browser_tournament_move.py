@@ -34,7 +34,7 @@ stakes = services.Stakes(small_blind=10, big_blind=20)
 def table(name, sitters):
     return services.tournament_table_open(
         name=name, game="omaha-hi-lo", structure="pot-limit", seat_count=6, stakes=stakes,
-        sitters=sitters,
+        sitters=sitters, group="online-plo8",
     )
 one = table("Online PLO8, table 1", {{
     1: services.Sitter(ann.pk, 1500), 2: services.Sitter(bots[0].pk, 1500, "tight")}})

@@ -373,3 +373,36 @@ def test_a_removed_player_s_chips_bought_for_the_next_hand_are_cashed_out_too(
     assert kinds == ["buy_in", "rebuy", "cash_out"]
     assert balanced(seated_table)
     assert sum(r["net"] for r in table_ledger(seated_table)["players"]) == 0
+
+
+def test_the_host_may_let_the_invite_link_seat_players_at_once(director: User) -> None:
+    # The host's choice when opening the table: the invite link is enough, no approval.
+    table = services.table_create(
+        created_by=director,
+        name="Friends only",
+        big_blind=2,
+        min_buy_in=40,
+        max_buy_in=200,
+        private=True,
+        invite_seats=True,
+    )
+    ann, ben = make_players("ann", "ben")
+    # Without the link: still private.
+    with pytest.raises(services.TableError) as refused:
+        services.seat_take(table.pk, ann, 1, 100)
+    assert refused.value.code == "private"
+    bad = {"type": "request_seat", "seat": 1, "buy_in": 100, "invite": "guess"}
+    assert handle_frame(table.pk, ann, bad)[0]["code"] == "forbidden"
+    ok = {"type": "request_seat", "seat": 2, "buy_in": 100, "invite": table.invite_token}
+    assert handle_frame(table.pk, ann, ok) == []
+    assert seat(table, 2).user == ann
+    assert TableLedger.objects.get(table=table, user=ann).kind == "buy_in"
+    assert SeatRequest.objects.get(table=table, user=ann).status == "approved"
+    # The ledger and the rules of a seat still hold: a second seat is refused.
+    again = {"type": "request_seat", "seat": 3, "buy_in": 100, "invite": table.invite_token}
+    assert handle_frame(table.pk, ann, again)[0]["code"] == "already_seated"
+
+
+def test_the_new_table_form_offers_seating_by_the_invite_link(director_client) -> None:  # type: ignore[no-untyped-def]
+    page = director_client.get("/tables/new/").content.decode()
+    assert 'name="invite_seats"' in page

@@ -319,3 +319,47 @@ async def test_the_straddle_and_the_vote_over_the_socket(director: User) -> None
     assert reply["code"] == "not_playing"
     for viewer in (ann, dee):
         await viewer.ws.disconnect()
+
+
+def test_straddle_every_hand_is_a_standing_choice(director: User) -> None:
+    # RULES.md, Home-game options: the player in the straddle's seat may straddle; a player
+    # who always does says so once, and straddles each hand they are in that seat.
+    table = open_table(director, straddle="under-the-gun")
+    ann, _ben, _cal, dee = seat_four(table)
+    # Chosen from any seat: it is a standing choice, not a straddle of the next hand.
+    for user in (ann, dee):
+        assert handle_frame(table.pk, user, {"type": "straddle", "on": True, "always": True}) == []
+    assert table_snapshot(table, ann)["you"]["straddle_always"] is True
+    deal(table)
+    posts = [
+        (r.seat, r.amount, r.blind)
+        for r in STATE.engine(current(table)).records
+        if isinstance(r, BlindPosted)
+    ]
+    assert (4, 4, "straddle") in posts
+    _finish(table)
+    # The next hand: button 2, big blind 4, and ann (seat 1) left of it straddles too.
+    deal(table)
+    posts = [
+        (r.seat, r.amount, r.blind)
+        for r in STATE.engine(current(table)).records
+        if isinstance(r, BlindPosted)
+    ]
+    assert (1, 4, "straddle") in posts
+    assert Seat.objects.get(table=table, number=1).straddle_always
+    # Taken back, and gone with the host's option.
+    handle_frame(table.pk, ann, {"type": "straddle", "on": False, "always": True})
+    assert "straddle_always" not in table_snapshot(table, ann)["you"]
+    services.table_forced_bets_set(
+        table.pk,
+        director,
+        straddle="none",
+        bomb_pot_ante=0,
+        bomb_pot_every=0,
+        bomb_pot_by_vote=False,
+    )
+    assert not Seat.objects.get(table=table, number=4).straddle_always
+    plain = open_table(director)
+    services.seat_take(plain.pk, ann, 1, 100)
+    frame = {"type": "straddle", "on": True, "always": True}
+    assert refused(plain.pk, ann, frame)["code"] == "straddle_off"

@@ -65,6 +65,7 @@ def seat_online(
             seat_count=9,
             stakes=tables.Stakes(small_blind=25, big_blind=50, level=1),
             sitters=sitters,
+            group=f"tournament-{tournament.pk}",
         )
         TournamentTable.objects.create(tournament=tournament, number=number, live_table=table)
     return entries

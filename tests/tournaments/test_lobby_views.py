@@ -157,15 +157,19 @@ def test_one_tap_rebuy_from_the_table_with_htmx_answers_with_the_panel(
 def test_a_tap_without_javascript_redirects_back(online_tournament, online_night) -> None:
     ann = online_night["ann"]
     url = reverse("tournaments:purchase_take", args=[online_tournament.pk])
+    table = TournamentTable.objects.get(tournament=online_tournament, number=1).live_table_id
+    back = reverse("tables:table", args=[table])
     response = client_of("ann").post(
-        url, {"kind": "rebuy", "entry": ann.pk, "seen": 0, "next": "/elsewhere/"}
+        url, {"kind": "rebuy", "entry": ann.pk, "seen": 0, "next": back}
     )
     assert response.status_code == 302
-    assert response["Location"] == "/elsewhere/"
-    response = client_of("ann").post(
-        url, {"kind": "rebuy", "entry": ann.pk, "seen": 1, "next": "https://evil.example/"}
-    )
-    assert response["Location"] == lobby_url(online_tournament)
+    assert response["Location"] == back
+    # Its notice belongs to this tournament: never shown on a page that is not one of its.
+    for elsewhere in ("https://evil.example/", "/elsewhere/"):
+        response = client_of("ann").post(
+            url, {"kind": "rebuy", "entry": ann.pk, "seen": 1, "next": elsewhere}
+        )
+        assert response["Location"] == lobby_url(online_tournament)
 
 
 def test_anonymous_taps_go_to_log_in(online_tournament, online_night) -> None:

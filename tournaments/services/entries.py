@@ -514,7 +514,10 @@ def rebuy_take(tournament: Tournament, entry: Entry, *, stack: int | None, by: A
         raise TournamentError(refusal)
     before = entry.rebuys
     entry.rebuys = before + 1
-    entry.save(update_fields=["rebuys"])
+    # A player busted online and offered the rebuy plays on (``services.online``).
+    entry.rebuy_offer_until = None
+    entry.rebuy_offer = {}
+    entry.save(update_fields=["rebuys", "rebuy_offer_until", "rebuy_offer"])
     undo.action_record(
         tournament,
         ActionKind.REBUY,

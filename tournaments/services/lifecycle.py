@@ -52,6 +52,7 @@ TOURNAMENT_SETTINGS = (
     "rebuy_chips",
     "rebuy_price",
     "rebuy_max_stack",
+    "rebuy_after_bust_seconds",
     "addon_at_break",
     "addon_chips",
     "addon_price",

@@ -47,6 +47,7 @@ from tables.engine.config import Structure
 from tables.engine.deal_in import ButtonMode, SeatStatus, next_positions
 from tables.selectors import SeatTaken, hand_ended_report, hands_in_play, seats_in_play
 from tournaments import seat_rules as rules
+from tournaments import selectors
 from tournaments.errors import TournamentError
 from tournaments.models import (
     ActionKind,
@@ -71,6 +72,7 @@ __all__ = [
     "online_entry_seat",
     "online_hand_ended",
     "online_pause",
+    "online_rebuy_offers_lapse",
     "online_resume",
     "online_start",
     "online_tables_release",
@@ -150,7 +152,8 @@ class _Floor:
     with their live tables, the seats of the players still in, the hands in play.
 
     A seat with no chips is not among ``seats``: its player is going out (their table's
-    hand end, waiting for the tournament's lock, says so) and is never moved."""
+    hand end, waiting for the tournament's lock, says so) and is never moved; unless they
+    were offered the rebuy (``_add_offered``)."""
 
     tts: list[TournamentTable]
     seats: dict[int, list[SeatTaken]]
@@ -197,7 +200,29 @@ class _Floor:
 def _floor(tournament: Tournament) -> _Floor:
     tts = _live_tables(tournament)
     live_ids = [tt.live_table_id for tt in tts if tt.live_table_id is not None]
-    return _Floor(tts, seats_in_play(live_ids), _no_hand(live_ids))
+    seats = seats_in_play(live_ids)
+    _add_offered(tournament, tts, seats)
+    return _Floor(tts, seats, _no_hand(live_ids))
+
+
+def _add_offered(
+    tournament: Tournament, tts: Sequence[TournamentTable], seats: dict[int, list[SeatTaken]]
+) -> None:
+    """The busted players offered the rebuy keep their seats (no chips, so the tables leave
+    them out): counted as seated, so nobody is seated on them and they move with the
+    others (a broken table, the final table's draw)."""
+    live_of = {tt.number: tt.live_table_id for tt in tts if tt.live_table_id is not None}
+    offered = Entry.objects.filter(
+        tournament=tournament, state=EntryState.PLAYING, rebuy_offer_until__isnull=False
+    ).values_list("table_number", "seat_number", "player__user_id")
+    for table_number, seat_number, user_id in offered:
+        live_id = live_of.get(table_number)
+        if live_id is None or seat_number is None or user_id is None:
+            continue
+        at_table = seats.setdefault(live_id, [])
+        if all(taken.number != seat_number for taken in at_table):
+            at_table.append(SeatTaken(seat_number, user_id))
+            at_table.sort(key=lambda taken: taken.number)
 
 
 def _hold_between_hands(live_ids: Iterable[int]) -> set[int]:
@@ -309,6 +334,7 @@ def _open_live(
         pot_assumes_small_blind_call=tournament.pot_assumes_small_blind_call,
         time_bank=tournament.time_bank,
         rng=rng,
+        group=f"tournament-{tournament.pk}",
     )
     tt.live_table = live
     tt.save(update_fields=["live_table"])
@@ -521,6 +547,8 @@ def _eliminate(
     pots: Sequence[dict[str, Any]],
     eliminated_in: dict[int, int],
 ) -> None:
+    """Record who the hand left with no chips: out, or offered the rebuy with their seat
+    kept when they may still rebuy (``_rebuy_offer``)."""
     busted = [row for row in seats if row["after"] <= 0]
     if not busted:
         return
@@ -529,13 +557,20 @@ def _eliminate(
     winners = {int(p["pot"]): [by_seat.get(s) for s in p["winners"]] for p in pots}
     out: list[tuple[Entry, int]] = []
     knocked: dict[int, list[Entry]] = {}
+    vacated: list[dict[str, int]] = []
+    now = timezone.now()
     for row in busted:
         entry = by_seat.get(row["seat"])
         if entry is None:
             continue
-        out.append((entry, row["before"]))
         pot = eliminated_in.get(row["seat"], 0)
         knocked[entry.pk] = [w for w in winners.get(pot, []) if w is not None]
+        until = _rebuy_offer_until(tournament, entry, now)
+        if until is not None:
+            _rebuy_offer(tournament, entry, row["before"], knocked[entry.pk], until)
+            continue
+        out.append((entry, row["before"]))
+        vacated.append(row)
     if not out:
         return
     # A hand dealt hand-for-hand (not one already in play when it was announced): every
@@ -544,8 +579,114 @@ def _eliminate(
     results.eliminations_from_hand(
         tournament, out, knocked, hand_for_hand=shared is not None, out_hand=shared
     )
-    for row in busted:
+    for row in vacated:
         tables.seat_vacate(tt.live_table_id, row["seat"], row["user_id"])
+
+
+# ---------------------------------------------------------------------------- rebuy after a bust
+
+
+def _rebuy_offer_until(tournament: Tournament, entry: Entry, now: datetime) -> datetime | None:
+    """Until when ``entry``, just busted, keeps their seat to rebuy: the director's time
+    (``rebuy_after_bust_seconds``), cut at the end of the rebuy period. None when they
+    cannot rebuy now (no rebuys, none left, the period over, a deal on the table): out."""
+    if not tournament.rebuy_after_bust_seconds:
+        return None
+    if entries.rebuy_refusal(tournament, entry, stack=0) is not None:
+        return None
+    if selectors.deal_pending(tournament) is not None:
+        return None
+    until = now + timedelta(seconds=tournament.rebuy_after_bust_seconds)
+    closes = selectors.rebuy_period_closes_at(tournament, now)
+    if closes is not None:
+        until = min(until, closes)
+    return until if until > now else None
+
+
+def _rebuy_offer(
+    tournament: Tournament, entry: Entry, before: int, knocked: Sequence[Entry], until: datetime
+) -> None:
+    """Keep the busted ``entry``'s seat (no chips: never dealt in) and offer the rebuy until
+    ``until``; a house bot takes it at once the first time (its stated rule: one rebuy,
+    so a field of bots does not double the chips in play), and lets it lapse after."""
+    entry.rebuy_offer_until = until
+    entry.rebuy_offer = {"before": before, "by": [w.pk for w in knocked if w.pk != entry.pk]}
+    entry.save(update_fields=["rebuy_offer_until", "rebuy_offer"])
+    if tables.bot_style_of(_user_of(entry)) and entry.rebuys == 0:
+        entries.rebuy_take(tournament, entry, stack=0, by=None)
+        online_chips_add(entry.pk, tournament.rebuy_chips)
+
+
+def online_rebuy_offers_lapse(now: datetime | None = None) -> int:
+    """Put out the busted players whose time to rebuy has run out, or whose rebuy period
+    has ended meanwhile (the sweep's and the clock's call; idempotent). Returns how many."""
+    now = now or timezone.now()
+    due = (
+        Entry.objects.filter(
+            state=EntryState.PLAYING,
+            rebuy_offer_until__isnull=False,
+            tournament__online=True,
+            tournament__state__in=IN_PLAY,
+        )
+        .values_list("tournament_id", flat=True)
+        .distinct()
+    )
+    done = 0
+    for tournament_id in sorted(set(due)):
+        with transaction.atomic():
+            tournament = entries.tournament_locked(tournament_id)
+            if tournament.state not in IN_PLAY:
+                continue
+            done += _lapse(tournament, now)
+    return done
+
+
+def _lapse(tournament: Tournament, now: datetime) -> int:
+    offered = Entry.objects.select_related("player__user").filter(
+        tournament=tournament, state=EntryState.PLAYING, rebuy_offer_until__isnull=False
+    )
+    lapsed: list[Entry] = []
+    for entry in offered:
+        if entry.rebuy_offer_until > now and (
+            entries.rebuy_refusal(tournament, entry, stack=0) is None
+        ):
+            continue
+        if selectors.entry_live_stack(entry):
+            # Chips came to the seat another way (the director's rebuy): still in.
+            _offer_clear(entry)
+            continue
+        lapsed.append(entry)
+    if not lapsed:
+        return 0
+    by_id = {
+        e.pk: e
+        for e in Entry.objects.filter(
+            pk__in=[i for e in lapsed for i in e.rebuy_offer.get("by", [])]
+        )
+    }
+    for entry in lapsed:
+        knocked = {entry.pk: [by_id[i] for i in entry.rebuy_offer.get("by", []) if i in by_id]}
+        results.eliminations_from_hand(
+            tournament, [(entry, int(entry.rebuy_offer.get("before", 0)))], knocked
+        )
+        _offer_clear(entry)
+        tt = TournamentTable.objects.filter(
+            tournament=tournament, number=entry.table_number, live_table__isnull=False
+        ).first()
+        if tt is not None and entry.seat_number is not None:
+            tables.seat_vacate(tt.live_table_id, entry.seat_number, entry.player.user_id)
+    if not _finish_if_won(tournament):
+        floor = _floor(tournament)
+        if _keep_even(tournament, floor):
+            floor = _floor(tournament)
+        _release_ready(tournament, floor)
+    return len(lapsed)
+
+
+def _offer_clear(entry: Entry) -> None:
+    entry.rebuy_offer_until = None
+    entry.rebuy_offer = {}
+    entry.save(update_fields=["rebuy_offer_until", "rebuy_offer"])
 
 
 def _finish_if_won(tournament: Tournament) -> bool:
@@ -804,6 +945,8 @@ def _clock_stored(sender: Any, tournament_id: int, **_kwargs: Any) -> None:
 
 def _after_clock(tournament_id: int) -> None:
     try:
+        # The rebuy period may have ended: the busted players still offered it are out.
+        online_rebuy_offers_lapse()
         online_tables_release(tournament_id)
     except Exception:
         logger.exception("tournament %s: the tables missed a clock change", tournament_id)

@@ -42,7 +42,15 @@ from core.names import NameOrder
 from tables.selectors import table_find
 from tournaments import player_panel, selectors
 from tournaments.errors import TournamentError
-from tournaments.models import DealOffer, DealState, Entry, EntryState, Tournament, TournamentState
+from tournaments.models import (
+    DealOffer,
+    DealState,
+    Entry,
+    EntryState,
+    Tournament,
+    TournamentState,
+    TournamentTable,
+)
 from tournaments.permissions import is_director
 from tournaments.services import deals, purchases, results
 
@@ -187,22 +195,36 @@ def lobby_mine(request: HttpRequest, tournament_id: int) -> HttpResponse:
 # The player's taps --------------------------------------------------------------------------
 
 
-def _back(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    """htmx: the refreshed panel (of the live table it was tapped on, or the lobby's);
-    without JavaScript: back to the page it came from."""
+def _back(request: HttpRequest, tournament: Tournament, level: int, text: str) -> HttpResponse:
+    """The answer to a tap, with its notice: htmx gets the refreshed panel (of the live table
+    it was tapped on when that table is this tournament's, else the lobby's) with the notice
+    in it, so it shows where it was asked and never on another tournament's page; without
+    JavaScript, the notice waits for the page the tap came from (this tournament's)."""
     if request.htmx:
         table_id = request_values.id_or_none(request.POST.get("table"))
-        table = table_find(table_id)
+        ours = TournamentTable.objects.filter(tournament=tournament, live_table_id=table_id)
+        table = table_find(table_id) if table_id is not None and ours.exists() else None
         context = {
             "panel": player_panel.panel_context(tournament, request, table=table),
             "mine_poll": MINE_POLL_SECONDS,
-            "show_messages": True,
+            "notices": [{"tags": messages.DEFAULT_TAGS[level], "message": text}],
         }
         return render(request, "tournaments/_my_panel.html", context)
+    messages.add_message(request, level, text)
     target = request_values.next_path(request, request.POST.get("next"))
-    if target:
+    if target and _ours(tournament, target):
         return redirect(target)
     return redirect("tournaments:lobby", tournament.pk)
+
+
+def _ours(tournament: Tournament, path: str) -> bool:
+    """Whether ``path`` is a page of this tournament: its own, or one of its live tables."""
+    if path.startswith(reverse("tournaments:lobby", args=[tournament.pk]).rsplit("lobby/", 1)[0]):
+        return True
+    live_ids = TournamentTable.objects.filter(
+        tournament=tournament, live_table__isnull=False
+    ).values_list("live_table_id", flat=True)
+    return any(path == reverse("tables:table", args=[live_id]) for live_id in live_ids)
 
 
 # ``chips`` is "10,000 chips" (``core.amounts``), worded and counted in the reader's way.
@@ -225,29 +247,23 @@ def purchase_take(request: HttpRequest, tournament_id: int) -> HttpResponse:
         return redirect_to_login(reverse("tournaments:lobby", args=[tournament.pk]))
     entry_id = request_values.id_or_none(request.POST.get("entry"))
     if entry_id is None or not Entry.objects.filter(pk=entry_id, tournament=tournament).exists():
-        messages.error(request, _("This entry does not exist."))
-        return _back(request, tournament)
+        return _back(request, tournament, messages.ERROR, _("This entry does not exist."))
     try:
         purchases.purchase_take(entry_id, request.user, kind, seen=request.POST.get("seen"))
     except TournamentError as error:
-        messages.error(request, error.message)
-    else:
-        chips = {
-            "rebuy": tournament.rebuy_chips,
-            "addon": tournament.addon_chips,
-            "reentry": tournament.event.starting_stack,
-        }[kind]
-        price = {
-            "rebuy": tournament.rebuy_price,
-            "addon": tournament.addon_price,
-            "reentry": tournament.event.buy_in + tournament.event.fee,
-        }[kind]
-        messages.success(
-            request,
-            str(PURCHASE_DONE[kind])
-            % {"chips": amounts.chips(chips), "price": amounts.money(price)},
-        )
-    return _back(request, tournament)
+        return _back(request, tournament, messages.ERROR, error.message)
+    chips = {
+        "rebuy": tournament.rebuy_chips,
+        "addon": tournament.addon_chips,
+        "reentry": tournament.event.starting_stack,
+    }[kind]
+    price = {
+        "rebuy": tournament.rebuy_price,
+        "addon": tournament.addon_price,
+        "reentry": tournament.event.buy_in + tournament.event.fee,
+    }[kind]
+    done = str(PURCHASE_DONE[kind]) % {"chips": amounts.chips(chips), "price": amounts.money(price)}
+    return _back(request, tournament, messages.SUCCESS, done)
 
 
 @require_POST
@@ -260,21 +276,21 @@ def deal_answer(request: HttpRequest, tournament_id: int) -> HttpResponse:
         offer_id is None
         or not DealOffer.objects.filter(pk=offer_id, tournament=tournament).exists()
     ):
-        messages.error(request, _("This deal does not exist."))
-        return _back(request, tournament)
+        return _back(request, tournament, messages.ERROR, _("This deal does not exist."))
     answer = request.POST.get("answer", "")
     try:
         offer = deals.deal_answer(offer_id, request.user, answer)
     except TournamentError as error:
-        messages.error(request, error.message)
-    else:
-        if offer.state == DealState.ACCEPTED:
-            messages.success(request, _("Everyone accepted: the deal is recorded."))
-        elif answer == "decline":
-            messages.info(request, _("You declined the deal; play goes on."))
-        else:
-            messages.success(request, _("You accepted the deal; waiting for the others."))
-    return _back(request, tournament)
+        return _back(request, tournament, messages.ERROR, error.message)
+    if offer.state == DealState.ACCEPTED:
+        return _back(
+            request, tournament, messages.SUCCESS, _("Everyone accepted: the deal is recorded.")
+        )
+    if answer == "decline":
+        return _back(request, tournament, messages.INFO, _("You declined the deal; play goes on."))
+    return _back(
+        request, tournament, messages.SUCCESS, _("You accepted the deal; waiting for the others.")
+    )
 
 
 urlpatterns: list[URLPattern] = [
