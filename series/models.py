@@ -6,11 +6,12 @@ Standings are never incremented: a Celery task recomputes a season's ``Standing`
 running it twice, or twice at once, gives the same table.
 """
 
+from datetime import datetime
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator
 from django.db import models
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -24,6 +25,15 @@ class PointsFormula(models.TextChoices):
     SQUARE_ROOT = "sqrt", _("Square root: 10·√n/√k·(1 + log10(b + 0.25))")
     PLACES = "places", _("Points by place")
     CUSTOM = "custom", _("The director's own formula")
+
+
+class SeasonVisibility(models.TextChoices):
+    """Who sees a season that is not a draft. Directors see everything; drafts (events not
+    published yet) are theirs alone whatever the season says."""
+
+    PUBLIC = "public", _("Everyone: names and results too")
+    MEMBERS_NAMES = "members_names", _("Everyone sees the calendar; names and results for members")
+    MEMBERS = "members", _("Members only: nothing for visitors")
 
 
 class Season(models.Model):
@@ -60,6 +70,17 @@ class Season(models.Model):
         _("public standings"),
         default=False,
         help_text=_("Anyone with the link may show the leaderboard on another site, in a frame."),
+    )
+    # Who sees the season (``series.selectors``: ``season_shown_to``, ``names_shown_to``).
+    visibility = models.CharField(
+        _("who sees the season"),
+        max_length=20,
+        choices=SeasonVisibility.choices,
+        default=SeasonVisibility.MEMBERS_NAMES,
+        help_text=_(
+            "Members are the people with an account on this site, logged in. Visitors who "
+            "are not see at most how many are coming, never who."
+        ),
     )
 
     class Meta:
@@ -200,8 +221,13 @@ class Event(models.Model):
             "game": game,
         }
 
-    def get_admin_url(self) -> str:
-        return reverse("admin:series_event_change", args=[self.pk])
+    def is_draft_at(self, now: datetime) -> bool:
+        """A draft (no publication time) or published later: directors alone see it."""
+        return self.published_at is None or self.published_at > now
+
+    @property
+    def is_draft(self) -> bool:
+        return self.is_draft_at(timezone.now())
 
 
 class Player(models.Model):

@@ -162,9 +162,10 @@ def _rsvp_of(event: Event, user: User) -> Rsvp | None:
 
 def _context_of(notice: Notice, event: Event, now: datetime) -> dict[str, Any]:
     kind = notice.kind
-    if kind in (NoticeKind.INVITATION, NoticeKind.REMINDER_48H, NoticeKind.REMINDER_3H):
-        if event.published_at is None or event.published_at > now:
-            raise NoticeSkipped("the event is not published")
+    # A draft is in no e-mail: a notice recorded before the event went back to draft is not
+    # sent.
+    if event.is_draft_at(now):
+        raise NoticeSkipped("the event is not published")
     if kind != NoticeKind.RESULTS and (event.finished_at or event.starts_at <= now):
         raise NoticeSkipped("the event has started")
     if kind == NoticeKind.INVITATION:

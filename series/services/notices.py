@@ -241,8 +241,11 @@ def _promotions_due(now: datetime) -> int:
 
 def _results_due(now: datetime) -> int:
     created = 0
+    # A draft's results stay with the directors: drafts are in no e-mail.
     events = Event.objects.filter(
-        finished_at__gte=now - NEWS_FOR, finished_at__lte=now - RESULTS_DELAY
+        finished_at__gte=now - NEWS_FOR,
+        finished_at__lte=now - RESULTS_DELAY,
+        published_at__lte=now,
     ).filter(pk__in=Result.objects.values("event_id"))
     for event in events:
         played = Result.objects.filter(event=event).values_list("player_id", flat=True)
