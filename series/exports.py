@@ -113,7 +113,8 @@ def events_ical(
         item.add("location", event.venue or _("Online"))
         item.add("description", _description(event, url, names=names))
         item.add("url", url)
-        item.add("status", "CONFIRMED")
+        # A cancelled night stays in the feed as cancelled: calendar apps strike it out.
+        item.add("status", "CANCELLED" if event.cancelled_at else "CONFIRMED")
         item.add_component(_alarm(event))
         calendar.add_component(item)
     return calendar.to_ical()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, time
+from datetime import date, datetime, time
 from typing import Any
 
 from django import forms
@@ -136,4 +136,62 @@ class EventForm(forms.ModelForm):
         """What the services take: the model's fields, the start as one moment."""
         return {
             name: value for name, value in self.cleaned_data.items() if name not in ("date", "time")
+        }
+
+
+EVERY_WEEKS = (
+    (1, gettext_lazy("Every week")),
+    (2, gettext_lazy("Every other week")),
+    (3, gettext_lazy("Every three weeks")),
+    (4, gettext_lazy("Every four weeks")),
+)
+
+
+class RecurringForm(EventForm):
+    """Recurring nights: "every other Friday at 20:00 from 9 January to 26 June, skipping
+    3 April", with the settings every one of them gets."""
+
+    every_weeks = forms.TypedChoiceField(
+        label=gettext_lazy("How often"), choices=EVERY_WEEKS, coerce=int, initial=1
+    )
+    last_day = forms.DateField(label=gettext_lazy("Last night"), widget=DATE_INPUT)
+    skip = forms.CharField(
+        label=gettext_lazy("Skip these days"),
+        required=False,
+        max_length=2000,
+        help_text=gettext_lazy("Dates separated by commas: 2027-04-03, 2027-04-17."),
+    )
+
+    SECTIONS = (
+        (
+            gettext_lazy("Which nights"),
+            ("name", "date", "every_weeks", "last_day", "time", "skip", "venue"),
+        ),
+        *EventForm.SECTIONS[1:],
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["date"].label = gettext_lazy("First night")
+        del self.fields["number"]
+
+    def clean_skip(self) -> list[date]:
+        days = []
+        for part in (self.cleaned_data.get("skip") or "").split(","):
+            text = part.strip()
+            if not text:
+                continue
+            try:
+                days.append(date.fromisoformat(text))
+            except ValueError:
+                raise forms.ValidationError(
+                    _("“%(text)s” is not a date like 2027-04-03.") % {"text": text[:40]}
+                ) from None
+        return days
+
+    def values(self) -> dict[str, Any]:
+        return {
+            name: value
+            for name, value in self.cleaned_data.items()
+            if name not in ("date", "time", "every_weeks", "last_day", "skip", "starts_at")
         }

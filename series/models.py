@@ -197,6 +197,9 @@ class Event(models.Model):
         help_text=_("Invitations are e-mailed once this time has passed. Empty: a draft."),
     )
     invitations_queued_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # Cancelled by the director (``series.services.events``): answers are closed, and
+    # everyone who answered is told. Empty again when the cancellation is undone.
+    cancelled_at = models.DateTimeField(_("cancelled at"), null=True, blank=True)
 
     class Meta:
         ordering = ["starts_at"]
@@ -635,6 +638,8 @@ class NoticeKind(models.TextChoices):
     RESULTS = "results", _("Results and standings")
     HOST_MINIMUM = "host_minimum", _("Too few going (to the hosts)")
     HOST_LATE_DROP = "host_late_drop", _("A late drop (to the hosts)")
+    CANCELLED = "cancelled", _("The night is cancelled")
+    MOVED = "moved", _("The night moved to another time")
 
 
 class NoticeTopic(models.TextChoices):
@@ -656,6 +661,9 @@ NOTICE_TOPIC = {
     NoticeKind.RESULTS: NoticeTopic.RESULTS,
     NoticeKind.HOST_MINIMUM: NoticeTopic.HOST,
     NoticeKind.HOST_LATE_DROP: NoticeTopic.HOST,
+    # Changes to a night one answered for: with the reminders, which they replace.
+    NoticeKind.CANCELLED: NoticeTopic.REMINDERS,
+    NoticeKind.MOVED: NoticeTopic.REMINDERS,
 }
 
 

@@ -10,20 +10,26 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
 from core import request_values
 from core.permissions import director_required
-from series.forms_events import EventForm, SeasonForm
+from series.forms_events import EventForm, RecurringForm, SeasonForm
 from series.models import Event, Season
 from series.services.events import (
     EventError,
+    event_cancel,
+    event_cancel_undo,
     event_copy_values,
     event_create,
     event_defaults,
     event_draft_delete,
+    event_moved_told,
     event_publish,
     event_update,
+    events_recurring_create,
+    recurrence_days,
     season_save,
     venues_remembered,
 )
@@ -63,13 +69,20 @@ def _season_page(request: HttpRequest, season: Season) -> HttpResponse:
 
 
 def _event_page(
-    request: HttpRequest, form: EventForm, season: Season, event: Event | None, status: int
+    request: HttpRequest,
+    form: EventForm,
+    season: Season,
+    event: Event | None,
+    status: int,
+    *,
+    recurring: bool = False,
 ) -> HttpResponse:
     context: dict[str, Any] = {
         "form": form,
         "season": season,
         "event": event,
         "venues": venues_remembered(),
+        "recurring": recurring,
     }
     return render(request, "series/event_form.html", context, status=status)
 
@@ -129,12 +142,27 @@ def event_edit(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event.objects.select_related("season"), pk=event_id)
     form = EventForm(request.POST or None, instance=event)
     if request.method == "POST" and form.is_valid():
+        before = event.starts_at
         try:
-            event_update(event.pk, form.values())
+            saved = event_update(event.pk, form.values())
         except EventError as error:
             form.add_error(error.field, error.message)
         else:
-            messages.success(request, _("Saved."))
+            told = event_moved_told(saved) if saved.starts_at != before else 0
+            if told and not saved.is_draft:
+                messages.success(
+                    request,
+                    ngettext(
+                        "Moved. %(count)s person who answered is told by e-mail; the answers "
+                        "are kept, and each may change theirs.",
+                        "Moved. %(count)s people who answered are told by e-mail; the answers "
+                        "are kept, and each may change theirs.",
+                        told,
+                    )
+                    % {"count": told},
+                )
+            else:
+                messages.success(request, _("Saved."))
             return redirect("series:event", event_id=event.pk)
     status = 400 if request.method == "POST" else 200
     event.refresh_from_db()
@@ -186,3 +214,83 @@ def event_publish_now(request: HttpRequest, event_id: int) -> HttpResponse:
             _("“%(name)s” is published: the players are invited by e-mail.") % {"name": event.name},
         )
     return redirect("series:event", event_id=event.pk)
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def event_cancel_now(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=event_id)
+    if request.method == "GET":
+        question = _(
+            "Cancel “%(name)s”? Answers close, and everyone who answered is told by e-mail. "
+            "You can undo it until the night."
+        ) % {"name": event.name}
+        return _confirm(request, event, question, _("Cancel the night"))
+    try:
+        event_cancel(event.pk)
+    except EventError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request,
+            _("“%(name)s” is cancelled: everyone who answered is told.") % {"name": event.name},
+        )
+    return redirect("series:event", event_id=event.pk)
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def event_uncancel(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=event_id)
+    if request.method == "GET":
+        question = _(
+            "Undo the cancellation of “%(name)s”? Answers open again as they were; the "
+            "cancellation e-mails not sent yet are not sent."
+        ) % {"name": event.name}
+        return _confirm(request, event, question, _("Undo the cancellation"))
+    try:
+        event_cancel_undo(event.pk)
+    except EventError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("“%(name)s” is on again.") % {"name": event.name})
+    return redirect("series:event", event_id=event.pk)
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def events_recurring(request: HttpRequest, season_id: int) -> HttpResponse:
+    """Many nights in one step, all made or none."""
+    season = get_object_or_404(Season, pk=season_id)
+    if request.method == "GET":
+        form = RecurringForm(initial=event_defaults(season))
+        return _event_page(request, form, season, None, 200, recurring=True)
+    form = RecurringForm(request.POST)
+    if form.is_valid():
+        publish = request.POST.get("save") == PUBLISH
+        data = form.cleaned_data
+        try:
+            days = recurrence_days(
+                data["date"], data["last_day"], data["every_weeks"], data["skip"]
+            )
+            made = events_recurring_create(
+                season, form.values(), days, data["time"], publish=publish
+            )
+        except EventError as error:
+            form.add_error(error.field, error.message)
+        else:
+            if publish:
+                text = ngettext(
+                    "%(count)s night is published: the players are invited by e-mail.",
+                    "%(count)s nights are published: the players are invited by e-mail.",
+                    len(made),
+                )
+            else:
+                text = ngettext(
+                    "%(count)s night is saved as a draft: only directors see it.",
+                    "%(count)s nights are saved as drafts: only directors see them.",
+                    len(made),
+                )
+            messages.success(request, text % {"count": len(made)})
+            return redirect("series:season", season_id=season.pk)
+    return _event_page(request, form, season, None, 400, recurring=True)

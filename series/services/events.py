@@ -10,16 +10,18 @@ under the event's row lock, and changes nothing when it refuses.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime, time
 from typing import Any
 
+from dateutil.rrule import WEEKLY, rrule
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from series import selectors
-from series.models import Event, Rsvp, Season
+from series.models import Event, NoticeKind, Rsvp, Season
+from series.services.notices import notices_for_answers
 from series.services.rsvp import rsvp_waiting_promote
 
 # What an event form sets (the rest is the night's own record: results, the outbox).
@@ -44,6 +46,10 @@ EVENT_FIELDS = (
 )
 # "The same as last time": what a new event takes from the season's last one.
 REPEATED_FIELDS = tuple(name for name in EVENT_FIELDS if name not in ("starts_at", "number"))
+
+
+# Recurring nights: at most a year of them, in one step.
+RECURRENCE_DAYS_MAX = 366
 
 
 class EventError(Exception):
@@ -158,9 +164,13 @@ def event_update(event_id: int, values: dict[str, Any], *, now: datetime | None 
                 % {"taken": taken, "capacity": capacity},
                 "capacity",
             )
-    if values.get("starts_at") and values["starts_at"] != event.starts_at:
-        if event.finished_at is None:
-            _in_future(values["starts_at"], now)
+    moved = bool(values.get("starts_at")) and values["starts_at"] != event.starts_at
+    if moved:
+        if event.finished_at is not None:
+            raise EventError(_("This night is over: it cannot move."), "date")
+        if event.cancelled_at is not None:
+            raise EventError(_("This night is cancelled: undo that before moving it."), "date")
+        _in_future(values["starts_at"], now)
         _in_season(event.season, values["starts_at"])
     for name in EVENT_FIELDS:
         if name in values:
@@ -168,6 +178,48 @@ def event_update(event_id: int, values: dict[str, Any], *, now: datetime | None 
     event.full_clean()
     event.save()
     rsvp_waiting_promote(event, now)
+    if moved and not event.is_draft_at(now):
+        # Everyone who answered is told; their answers are kept, and each may change it.
+        notices_for_answers(event, NoticeKind.MOVED, now)
+    return event
+
+
+def event_moved_told(event: Event) -> int:
+    """How many people who answered are told of a move (the director's message says it)."""
+    return Rsvp.objects.filter(event=event).count()
+
+
+@transaction.atomic
+def event_cancel(event_id: int, *, now: datetime | None = None) -> Event:
+    """Cancel a published night before it starts: answers close (kept, for an undo) and
+    everyone who answered is told. A draft is deleted rather than cancelled."""
+    now = now or timezone.now()
+    event = Event.objects.select_for_update().get(pk=event_id)
+    if event.is_draft_at(now):
+        raise EventError(_("A draft is not cancelled: delete it."))
+    if event.cancelled_at is not None:
+        raise EventError(_("This night is already cancelled."))
+    if event.finished_at is not None or event.starts_at <= now:
+        raise EventError(_("This night has started: it can no longer be cancelled."))
+    event.cancelled_at = now
+    event.save(update_fields=["cancelled_at"])
+    notices_for_answers(event, NoticeKind.CANCELLED, now)
+    return event
+
+
+@transaction.atomic
+def event_cancel_undo(event_id: int, *, now: datetime | None = None) -> Event:
+    """Undo a cancellation before the night: answers open again as they were. The
+    cancellation notices not sent yet are not sent (``series.services.notice_messages``
+    skips them)."""
+    now = now or timezone.now()
+    event = Event.objects.select_for_update().get(pk=event_id)
+    if event.cancelled_at is None:
+        raise EventError(_("This night is not cancelled."))
+    if event.starts_at <= now:
+        raise EventError(_("This night's time has passed: the cancellation stays."))
+    event.cancelled_at = None
+    event.save(update_fields=["cancelled_at"])
     return event
 
 
@@ -194,8 +246,76 @@ def event_publish(event_id: int, *, now: datetime | None = None) -> Event:
     event = Event.objects.select_for_update().get(pk=event_id)
     if not event.is_draft_at(now):
         raise EventError(_("This night is already published."))
+    if event.cancelled_at is not None:
+        raise EventError(_("This night is cancelled."))
     if event.starts_at <= now:
         raise EventError(_("This night has started: it can no longer be published."))
     event.published_at = now
     event.save(update_fields=["published_at"])
     return event
+
+
+def recurrence_days(first: date, last: date, every_weeks: int, skip: list[date]) -> list[date]:
+    """The days of "every ``every_weeks`` weeks from ``first`` to ``last``", without
+    ``skip``. Refused: an end before the start, more than a year, a skipped day that is not
+    one of the nights, no night left.
+
+    >>> [d.isoformat() for d in recurrence_days(date(2027, 1, 1), date(2027, 1, 29), 2, [])]
+    ['2027-01-01', '2027-01-15', '2027-01-29']
+    """
+    if last < first:
+        raise EventError(_("The last night comes before the first."), "last_day")
+    if (last - first).days >= RECURRENCE_DAYS_MAX:
+        raise EventError(_("At most a year of nights at once."), "last_day")
+    days = [
+        moment.date()
+        for moment in rrule(
+            WEEKLY,
+            interval=every_weeks,
+            dtstart=datetime.combine(first, time()),
+            until=datetime.combine(last, time()),
+        )
+    ]
+    strays = sorted(set(skip) - set(days))
+    if strays:
+        raise EventError(
+            _("%(day)s is not one of the nights: nothing to skip.")
+            % {"day": strays[0].isoformat()},
+            "skip",
+        )
+    kept = [day for day in days if day not in set(skip)]
+    if not kept:
+        raise EventError(_("These dates make no night."), "skip")
+    return kept
+
+
+@transaction.atomic
+def events_recurring_create(
+    season: Season,
+    values: dict[str, Any],
+    days: list[date],
+    at: time,
+    *,
+    publish: bool,
+    now: datetime | None = None,
+) -> list[Event]:
+    """One event per day of ``days`` at ``at``, numbered after the season's last: all made,
+    or none (the first refused night rolls every one back). Each is its own event
+    afterwards, edited, moved or cancelled alone."""
+    now = now or timezone.now()
+    Season.objects.select_for_update().filter(pk=season.pk).first()
+    numbers = Event.objects.filter(season=season).exclude(number=None)
+    number = max(numbers.values_list("number", flat=True), default=0) or 0
+    made = []
+    for day in days:
+        starts_at = timezone.make_aware(datetime.combine(day, at))
+        number += 1
+        made.append(
+            event_create(
+                season,
+                {**values, "starts_at": starts_at, "number": number},
+                publish=publish,
+                now=now,
+            )
+        )
+    return made
