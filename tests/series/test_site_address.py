@@ -4,6 +4,7 @@ on a loopback address the TV says how to serve on the Wi-Fi."""
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import pytest
@@ -38,6 +39,8 @@ def quiet_serve(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(serve, "CommandLineInterface", _NoDaphne)
     monkeypatch.setattr(serve, "embedded_celery_start", lambda: None)
     monkeypatch.setattr(serve, "servers_forget_gone", lambda **kwargs: None)
+    # The lock file sits beside the database: none for the test's in-memory one.
+    monkeypatch.setattr(serve, "serve_lock", contextlib.nullcontext)
     monkeypatch.setattr(settings, "SITE_URL", settings.SITE_URL)
 
 

@@ -262,3 +262,18 @@ def test_seasons_without_dates_in_common_still_list(people: dict[str, User]) -> 
     _season(SeasonVisibility.MEMBERS, name="Closed club")
     response = Client().get(reverse("series:seasons"))
     assert response.context["current"] == old
+
+
+def test_a_drafts_tournament_pages_are_the_directors(
+    tournament: object, director_client: Client
+) -> None:
+    event = tournament.event  # type: ignore[attr-defined]
+    Event.objects.filter(pk=event.pk).update(published_at=None)
+    for name in ("tournaments:detail", "tournaments:lobby"):
+        url = reverse(name, args=[tournament.pk])  # type: ignore[attr-defined]
+        assert Client().get(url).status_code == 404, name
+        assert director_client.get(url).status_code == 200, name
+    Event.objects.filter(pk=event.pk).update(published_at=timezone.now())
+    Season.objects.filter(pk=event.season_id).update(visibility=SeasonVisibility.MEMBERS)
+    response = Client().get(reverse("tournaments:detail", args=[tournament.pk]))  # type: ignore[attr-defined]
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
