@@ -26,6 +26,8 @@ $(VENV)/.installed-dev: requirements.txt requirements-dev.txt | $(PY)
 
 # The local embedded run, nothing else needed. Debug pages only on the loopback address:
 # served to the Wi-Fi (HOST=0.0.0.0) it runs without them, over plain HTTP on the LAN.
+# The links in e-mails and the TV's QR code use the address served on (SITE_URL overrides):
+# `manage.py serve` derives it from HOST and PORT.
 LOOPBACK := $(filter 127.0.0.1 localhost ::1,$(HOST))
 run: export DEBUG ?= $(if $(LOOPBACK),1,0)
 run: export SECURE_SSL_REDIRECT ?= 0

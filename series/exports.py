@@ -61,7 +61,7 @@ DATE_FORMAT = "%Y-%m-%d %H:%M"
 CENT = Decimal("0.01")
 
 
-def _description(event: Event, url: str) -> str:
+def _description(event: Event, url: str, *, names: bool) -> str:
     lines = [
         _("Game: %(game)s") % {"game": event.game_label},
         (_("Buy-in: %(price)s (points only)") if event.points_only else _("Buy-in: %(price)s"))
@@ -70,7 +70,7 @@ def _description(event: Event, url: str) -> str:
     if not event.counts:
         lines.append(_("Does not count for the standings."))
     winners = getattr(event, "winners", None)
-    if event.finished_at and winners:
+    if names and event.finished_at and winners:
         names = ", ".join(result.player.name for result in winners)
         lines.append(_("Won by %(names)s.") % {"names": names})
     if event.notes:
@@ -87,12 +87,14 @@ def _alarm(event: Event) -> Alarm:
     return alarm
 
 
-def events_ical(name: str, events: Iterable[Event], url_of: Callable[[Event], str]) -> bytes:
+def events_ical(
+    name: str, events: Iterable[Event], url_of: Callable[[Event], str], *, names: bool = True
+) -> bytes:
     """An iCalendar (RFC 5545) file of ``events``, written by the ``icalendar`` library.
 
     ``url_of`` gives each event's page address (absolute), put in URL and the description.
     Every event keeps one UID, so a subscribed calendar updates it in place when the
-    director moves it.
+    director moves it. ``names``: whether the winners are named (not to every reader).
     """
     calendar = Calendar()
     calendar.add("prodid", PRODID)
@@ -109,9 +111,10 @@ def events_ical(name: str, events: Iterable[Event], url_of: Callable[[Event], st
         item.add("dtend", event.starts_at + EVENT_LENGTH)
         item.add("summary", f"{event.name} · {event.price} {event.game_label}")
         item.add("location", event.venue or _("Online"))
-        item.add("description", _description(event, url))
+        item.add("description", _description(event, url, names=names))
         item.add("url", url)
-        item.add("status", "CONFIRMED")
+        # A cancelled night stays in the feed as cancelled: calendar apps strike it out.
+        item.add("status", "CANCELLED" if event.cancelled_at else "CONFIRMED")
         item.add_component(_alarm(event))
         calendar.add_component(item)
     return calendar.to_ical()

@@ -6,11 +6,12 @@ Standings are never incremented: a Celery task recomputes a season's ``Standing`
 running it twice, or twice at once, gives the same table.
 """
 
+from datetime import datetime
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator
 from django.db import models
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -24,6 +25,15 @@ class PointsFormula(models.TextChoices):
     SQUARE_ROOT = "sqrt", _("Square root: 10·√n/√k·(1 + log10(b + 0.25))")
     PLACES = "places", _("Points by place")
     CUSTOM = "custom", _("The director's own formula")
+
+
+class SeasonVisibility(models.TextChoices):
+    """Who sees a season that is not a draft. Directors see everything; drafts (events not
+    published yet) are theirs alone whatever the season says."""
+
+    PUBLIC = "public", _("Everyone: names and results too")
+    MEMBERS_NAMES = "members_names", _("Everyone sees the calendar; names and results for members")
+    MEMBERS = "members", _("Members only: nothing for visitors")
 
 
 class Season(models.Model):
@@ -60,6 +70,17 @@ class Season(models.Model):
         _("public standings"),
         default=False,
         help_text=_("Anyone with the link may show the leaderboard on another site, in a frame."),
+    )
+    # Who sees the season (``series.selectors``: ``season_shown_to``, ``names_shown_to``).
+    visibility = models.CharField(
+        _("who sees the season"),
+        max_length=20,
+        choices=SeasonVisibility.choices,
+        default=SeasonVisibility.MEMBERS_NAMES,
+        help_text=_(
+            "Members are the people with an account on this site, logged in. Visitors who "
+            "are not see at most how many are coming, never who."
+        ),
     )
 
     class Meta:
@@ -176,6 +197,9 @@ class Event(models.Model):
         help_text=_("Invitations are e-mailed once this time has passed. Empty: a draft."),
     )
     invitations_queued_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # Cancelled by the director (``series.services.events``): answers are closed, and
+    # everyone who answered is told. Empty again when the cancellation is undone.
+    cancelled_at = models.DateTimeField(_("cancelled at"), null=True, blank=True)
 
     class Meta:
         ordering = ["starts_at"]
@@ -200,8 +224,13 @@ class Event(models.Model):
             "game": game,
         }
 
-    def get_admin_url(self) -> str:
-        return reverse("admin:series_event_change", args=[self.pk])
+    def is_draft_at(self, now: datetime) -> bool:
+        """A draft (no publication time) or published later: directors alone see it."""
+        return self.published_at is None or self.published_at > now
+
+    @property
+    def is_draft(self) -> bool:
+        return self.is_draft_at(timezone.now())
 
 
 class Player(models.Model):
@@ -609,6 +638,8 @@ class NoticeKind(models.TextChoices):
     RESULTS = "results", _("Results and standings")
     HOST_MINIMUM = "host_minimum", _("Too few going (to the hosts)")
     HOST_LATE_DROP = "host_late_drop", _("A late drop (to the hosts)")
+    CANCELLED = "cancelled", _("The night is cancelled")
+    MOVED = "moved", _("The night moved to another time")
 
 
 class NoticeTopic(models.TextChoices):
@@ -630,6 +661,9 @@ NOTICE_TOPIC = {
     NoticeKind.RESULTS: NoticeTopic.RESULTS,
     NoticeKind.HOST_MINIMUM: NoticeTopic.HOST,
     NoticeKind.HOST_LATE_DROP: NoticeTopic.HOST,
+    # Changes to a night one answered for: with the reminders, which they replace.
+    NoticeKind.CANCELLED: NoticeTopic.REMINDERS,
+    NoticeKind.MOVED: NoticeTopic.REMINDERS,
 }
 
 

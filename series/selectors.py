@@ -11,6 +11,7 @@ from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, Sub
 from django.utils import timezone
 
 from core.names import NameOrder
+from core.permissions import is_director
 from series import scoring
 from series.models import (
     Event,
@@ -20,11 +21,57 @@ from series.models import (
     Rsvp,
     RsvpAnswer,
     Season,
+    SeasonVisibility,
     Standing,
     StandingPoint,
     Transfer,
 )
 from series.net import net_result
+
+# -- who sees what -------------------------------------------------------------------------
+#
+# Directors see everything, drafts included (an event whose ``published_at`` is empty or
+# later). Everyone else sees published events only; a visitor who is not logged in sees
+# nothing of a members-only season, and the calendar of another season without the names
+# (who is coming, who won, results, profiles) unless the host made it public.
+
+
+def is_member(user: Any) -> bool:
+    """A logged-in, active account: a member of the series."""
+    return bool(getattr(user, "is_authenticated", False) and getattr(user, "is_active", False))
+
+
+def season_shown_to(season: Season, user: Any) -> bool:
+    return season.visibility != SeasonVisibility.MEMBERS or is_member(user)
+
+
+def names_shown_to(season: Season, user: Any) -> bool:
+    """Whether ``user`` may read people's names in the season: who is coming, results."""
+    return season.visibility == SeasonVisibility.PUBLIC or is_member(user)
+
+
+def event_shown_to(event: Event, user: Any, now: datetime | None = None) -> bool:
+    if is_director(user):
+        return True
+    return not event.is_draft_at(now or timezone.now()) and season_shown_to(event.season, user)
+
+
+def events_shown_to(
+    events: QuerySet[Event], user: Any, now: datetime | None = None
+) -> QuerySet[Event]:
+    """``events`` without what ``user`` may not see (drafts, members-only seasons)."""
+    if is_director(user):
+        return events
+    events = events.filter(published_at__lte=now or timezone.now())
+    if not is_member(user):
+        events = events.exclude(season__visibility=SeasonVisibility.MEMBERS)
+    return events
+
+
+def seasons_shown_to(seasons: QuerySet[Season], user: Any) -> QuerySet[Season]:
+    if is_member(user):
+        return seasons
+    return seasons.exclude(visibility=SeasonVisibility.MEMBERS)
 
 
 def events_upcoming(now: datetime | None = None) -> QuerySet[Event]:
@@ -36,6 +83,12 @@ def event_next(now: datetime | None = None) -> Event | None:
     return events_upcoming(now).first()
 
 
+def event_next_for(user: Any, now: datetime | None = None) -> Event | None:
+    """The next event ``user`` may see (the home page's)."""
+    now = now or timezone.now()
+    return events_shown_to(events_upcoming(now), user, now).first()
+
+
 def seasons_with_events() -> QuerySet[Season]:
     return Season.objects.prefetch_related("events")
 
@@ -43,36 +96,49 @@ def seasons_with_events() -> QuerySet[Season]:
 # -- the calendar and event pages -----------------------------------------
 
 
-def events_later_this_season(event: Event | None, limit: int = 3) -> list[Event]:
-    """The events after ``event`` in the same season: the home page's "later this season"
-    (another season's events do not belong there)."""
+def events_later_this_season(event: Event | None, user: Any, limit: int = 3) -> list[Event]:
+    """The events after ``event`` in the same season that ``user`` may see: the home page's
+    "later this season" (another season's events do not belong there)."""
     if event is None:
         return []
+    events = Event.objects.filter(season_id=event.season_id, starts_at__gte=event.starts_at)
     return list(
-        Event.objects.filter(season_id=event.season_id, starts_at__gte=event.starts_at)
+        events_shown_to(events, user)
         .exclude(pk=event.pk)
         .select_related("season")
         .order_by("starts_at", "pk")[:limit]
     )
 
 
-def seasons_listed() -> QuerySet[Season]:
-    """Every season, newest first, with how many events it has and how many are over."""
-    return Season.objects.annotate(
-        event_count=Count("events", distinct=True),
-        finished_count=Count("events", filter=Q(events__finished_at__isnull=False), distinct=True),
-    ).order_by("-starts_on", "-pk")
-
-
-def season_current(now: datetime | None = None) -> Season | None:
-    """The season on now (the latest one started), else the next one, else the last one."""
-    today = timezone.localdate(now or timezone.now())
+def seasons_listed(user: Any) -> QuerySet[Season]:
+    """Every season ``user`` may see, newest first, with how many of its events they see
+    and how many of those are over."""
+    shown = Q()
+    if not is_director(user):
+        shown = Q(events__published_at__lte=timezone.now())
     return (
-        Season.objects.filter(starts_on__lte=today, ends_on__gte=today)
+        seasons_shown_to(Season.objects.all(), user)
+        .annotate(
+            event_count=Count("events", filter=shown, distinct=True),
+            finished_count=Count(
+                "events", filter=shown & Q(events__finished_at__isnull=False), distinct=True
+            ),
+        )
+        .order_by("-starts_on", "-pk")
+    )
+
+
+def season_current(user: Any, now: datetime | None = None) -> Season | None:
+    """The season on now (the latest one started), else the next one, else the last one,
+    among those ``user`` may see."""
+    today = timezone.localdate(now or timezone.now())
+    seasons = seasons_shown_to(Season.objects.all(), user)
+    return (
+        seasons.filter(starts_on__lte=today, ends_on__gte=today)
         .order_by("-starts_on", "-pk")
         .first()
-        or Season.objects.filter(starts_on__gt=today).order_by("starts_on", "pk").first()
-        or Season.objects.order_by("-ends_on", "-pk").first()
+        or seasons.filter(starts_on__gt=today).order_by("starts_on", "pk").first()
+        or seasons.order_by("-ends_on", "-pk").first()
     )
 
 
@@ -87,15 +153,16 @@ def _with_winners_and_field(events: QuerySet[Event]) -> QuerySet[Event]:
     )
 
 
-def season_events(season: Season) -> list[Event]:
-    """The season's calendar in order, each event with ``winners`` (first place: one, or
-    several after a shared first place) and ``field_size`` (results stored)."""
+def season_events(season: Season, user: Any) -> list[Event]:
+    """The season's calendar in order as ``user`` may see it, each event with ``winners``
+    (first place: one, or several after a shared first place) and ``field_size`` (results
+    stored)."""
     events = (
         Event.objects.filter(season=season)
         .select_related("season")
         .order_by("starts_at", "number", "pk")
     )
-    return list(_with_winners_and_field(events))
+    return list(_with_winners_and_field(events_shown_to(events, user)))
 
 
 def event_for_page(event_id: int) -> Event | None:
@@ -182,9 +249,12 @@ def player_by_calendar_token(token: str) -> Player | None:
     return Player.objects.filter(calendar_token=token).first()
 
 
-def events_by_ids(event_ids: list[int]) -> list[Event]:
-    """Events in calendar order (the player's own feed)."""
-    events = Event.objects.filter(pk__in=event_ids).select_related("season")
+def events_by_ids(event_ids: list[int], now: datetime | None = None) -> list[Event]:
+    """The published events among ``event_ids``, in calendar order (the player's own feed:
+    its token stands for a member, so members-only seasons are in it)."""
+    events = Event.objects.filter(
+        pk__in=event_ids, published_at__lte=now or timezone.now()
+    ).select_related("season")
     return list(_with_winners_and_field(events).order_by("starts_at", "pk"))
 
 

@@ -5,6 +5,7 @@ from django.urls import path
 
 from series import (
     views_calendar,
+    views_events,
     views_import,
     views_money,
     views_notices,
@@ -34,6 +35,20 @@ urlpatterns = [
         name="event_results_csv",
     ),
     path("events/<int:event_id>/hands.phhs", views_calendar.event_hands, name="event_hands"),
+    # -- the director's seasons and nights
+    path("seasons/new/", views_events.season_new, name="season_new"),
+    path("seasons/<int:season_id>/edit/", views_events.season_edit, name="season_edit"),
+    path("seasons/<int:season_id>/events/new/", views_events.event_new, name="event_new"),
+    path(
+        "seasons/<int:season_id>/events/recurring/",
+        views_events.events_recurring,
+        name="events_recurring",
+    ),
+    path("events/<int:event_id>/edit/", views_events.event_edit, name="event_edit"),
+    path("events/<int:event_id>/delete/", views_events.event_delete, name="event_delete"),
+    path("events/<int:event_id>/publish/", views_events.event_publish_now, name="event_publish"),
+    path("events/<int:event_id>/cancel/", views_events.event_cancel_now, name="event_cancel"),
+    path("events/<int:event_id>/uncancel/", views_events.event_uncancel, name="event_uncancel"),
     # -- who is coming: a player's answer for an event
     path("events/<int:event_id>/rsvp/", views_rsvp.rsvp, name="rsvp"),
     # -- players, guests, corrections and the settle-up (s3)

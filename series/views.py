@@ -17,16 +17,16 @@ from series.services.languages import SESSION_KEY, language_is_supported, player
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    next_event = selectors.event_next()
+    next_event = selectors.event_next_for(request.user)
     # Only the next event's own season: another season's events are not "later this season".
-    later = selectors.events_later_this_season(next_event)
+    later = selectors.events_later_this_season(next_event, request.user)
     return render(
         request,
         "series/home.html",
         {
             "next_event": next_event,
             "later_events": later,
-            "season": next_event.season if next_event else selectors.season_current(),
+            "season": next_event.season if next_event else selectors.season_current(request.user),
         },
     )
 

@@ -8,6 +8,7 @@ series never imports tournament internals.
 from __future__ import annotations
 
 from django.contrib import messages
+from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -23,6 +24,7 @@ from django.views.decorators.http import require_GET, require_POST
 from core import request_values
 from core.permissions import is_director
 from series import event_sections, exports, ledgers, selectors
+from series.access import event_refusal, season_refusal
 from series.elision import for_name
 from series.models import Event, Season
 from series.services.calendar import player_calendar_token_renew
@@ -53,14 +55,21 @@ def season_list(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "series/season_list.html",
-        {"seasons": selectors.seasons_listed(), "current": selectors.season_current()},
+        {
+            "seasons": selectors.seasons_listed(request.user),
+            "current": selectors.season_current(request.user),
+            "is_director": is_director(request.user),
+        },
     )
 
 
 @require_GET
 def season_calendar(request: HttpRequest, season_id: int) -> HttpResponse:
     season = get_object_or_404(Season, pk=season_id)
-    events = selectors.season_events(season)
+    refusal = season_refusal(request, season)
+    if refusal is not None:
+        return refusal
+    events = selectors.season_events(season, request.user)
     now = timezone.now()
     next_event = next((e for e in events if e.starts_at >= now and not e.finished_at), None)
     return render(
@@ -73,6 +82,7 @@ def season_calendar(request: HttpRequest, season_id: int) -> HttpResponse:
             "now": now,
             "my_feed_url": _my_feed_url(request),
             "is_director": is_director(request.user),
+            "names_shown": selectors.names_shown_to(season, request.user),
             "pot": ledgers.season_pot(season),
         },
     )
@@ -81,11 +91,15 @@ def season_calendar(request: HttpRequest, season_id: int) -> HttpResponse:
 @require_GET
 def event_detail(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _event(event_id)
+    refusal = event_refusal(request, event)
+    if refusal is not None:
+        return refusal
+    names_shown = selectors.names_shown_to(event.season, request.user)
     sections = [
         mark_safe(render_to_string(template, context, request=request))  # noqa: S308
         for template, context in event_sections.sections_for(event, request)
     ]
-    results = list(selectors.event_results(event)) if event.finished_at else []
+    results = list(selectors.event_results(event)) if event.finished_at and names_shown else []
     has_online_tables = bool(event_sections.live_table_ids(event))
     return render(
         request,
@@ -102,6 +116,7 @@ def event_detail(request: HttpRequest, event_id: int) -> HttpResponse:
             "has_online_tables": has_online_tables,
             "too_small": selectors.event_not_counted(event) == selectors.TOO_SMALL,
             "is_director": is_director(request.user),
+            "names_shown": names_shown,
             # Who is coming: shown while answers are taken.
             **rsvp_context(request, event),
         },
@@ -117,10 +132,16 @@ def _ical_response(content: bytes, filename: str) -> HttpResponse:
 @require_GET
 def season_ical(request: HttpRequest, season_id: int) -> HttpResponse:
     season = get_object_or_404(Season, pk=season_id)
+    # A calendar app fetches the feed without a session: it is what a visitor may see,
+    # whoever downloads it (a member's own feed is ``my_ical``, behind its token).
+    visitor = AnonymousUser()
+    if not selectors.season_shown_to(season, visitor):
+        raise Http404(_("This season's calendar is for members: use your own calendar address."))
     content = exports.events_ical(
         season.name,
-        selectors.season_events(season),
+        selectors.season_events(season, visitor),
         lambda event: request.build_absolute_uri(reverse("series:event", args=[event.pk])),
+        names=selectors.names_shown_to(season, visitor),
     )
     return _ical_response(content, f"{slugify(season.name) or 'season'}.ics")
 
@@ -169,6 +190,11 @@ def my_calendar_link(request: HttpRequest) -> HttpResponse:
 @require_GET
 def event_results_csv(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _event(event_id)
+    refusal = event_refusal(request, event)
+    if refusal is not None:
+        return refusal
+    if not selectors.names_shown_to(event.season, request.user):
+        return redirect_to_login(request.get_full_path())
     if not event.finished_at:
         raise Http404(_("This event has no results yet."))
     response = HttpResponse(exports.event_results_csv(event), content_type="text/csv")
@@ -183,6 +209,9 @@ def event_hands(request: HttpRequest, event_id: int) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     event = _event(event_id)
+    refusal = event_refusal(request, event)
+    if refusal is not None:
+        return refusal
     response = HttpResponse(
         exports.event_hands_phhs(event, request.user), content_type="text/plain; charset=utf-8"
     )

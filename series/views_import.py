@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
 from django.core.files.uploadedfile import InMemoryUploadedFile
 from django.core.files.uploadhandler import FileUploadHandler, SkipFile
 from django.http import HttpRequest, HttpResponse
@@ -18,7 +19,7 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods
 
 from core.permissions import director_required
-from series import exports
+from series import exports, selectors
 from series.forms_import import ImportConfirmForm, ImportMappingForm, ImportUploadForm
 from series.models import Season
 from series.services.import_sources import import_source_read
@@ -330,6 +331,8 @@ def results_import_confirm(request: HttpRequest) -> HttpResponse:
 def season_results_csv(request: HttpRequest, season_id: int) -> HttpResponse:
     """The season's finished events' results in one file (what ``import_results`` reads)."""
     season = get_object_or_404(Season, pk=season_id)
+    if not selectors.names_shown_to(season, request.user):
+        return redirect_to_login(request.get_full_path())
     response = HttpResponse(
         exports.season_results_csv(season), content_type="text/csv; charset=utf-8"
     )

@@ -64,7 +64,9 @@ def _money_of(request: HttpRequest, player: Player, *, own: bool) -> dict[str, o
     }
 
 
+@login_required
 def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
+    """A player's profile: for the series' members (logged in), never for a visitor."""
     player = get_object_or_404(Player.objects.select_related("user"), pk=player_id)
     own = request.user.is_authenticated and player.user_id == request.user.pk
     return _profile_page(request, player, own=own)

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods
 from core import request_values
 from core.permissions import director_required, is_director
 from series import ledgers, selectors
+from series.access import event_refusal
 from series.models import Event, NightClose
 from series.money_forms import ExpenseForm
 from series.result_forms import CorrectionFormSet, ReasonForm
@@ -95,6 +96,11 @@ def _described(event: Event) -> list[tuple[object, list[object]]]:
 def event_history(request: HttpRequest, event_id: int) -> HttpResponse:
     """Every correction of an event's results: who, when, why, and what it was before."""
     event = _event(event_id)
+    refusal = event_refusal(request, event)
+    if refusal is not None:
+        return refusal
+    if not selectors.names_shown_to(event.season, request.user):
+        return redirect_to_login(request.get_full_path())
     return render(
         request,
         "series/event_history.html",

@@ -63,6 +63,9 @@ def rsvp_context(request: HttpRequest, event: Event) -> dict[str, Any]:
     my_id = player.pk if player else None
     mine = summary.of_player(my_id)
     director = is_director(request.user)
+    # A visitor who is not logged in sees how many are coming, not who (unless the season
+    # is public).
+    names = selectors.names_shown_to(event.season, request.user)
     return {
         "event": event,
         "rsvp_open": rsvp_event_open(event, timezone.now()),
@@ -70,10 +73,11 @@ def rsvp_context(request: HttpRequest, event: Event) -> dict[str, Any]:
         "mine": mine,
         "my_waiting_place": summary.waiting_place(mine) if mine else None,
         "my_fewer_fit": rsvp_fewer_would_fit(mine, summary.seats_left),
-        "going_lines": _lines(summary.going, my_id, director),
-        "waiting_lines": _lines(summary.waiting, my_id, director),
-        "maybe_lines": _lines(summary.maybe, my_id, director),
-        "not_going_lines": _lines(summary.not_going, my_id, director),
+        "names_shown": names,
+        "going_lines": _lines(summary.going, my_id, director) if names else [],
+        "waiting_lines": _lines(summary.waiting, my_id, director) if names else [],
+        "maybe_lines": _lines(summary.maybe, my_id, director) if names else [],
+        "not_going_lines": _lines(summary.not_going, my_id, director) if names else [],
         "guest_choices": range(GUESTS_MAX + 1),
         "guest_names_max": GUEST_NAMES_MAX,
         "answers": RsvpAnswer,
@@ -101,7 +105,7 @@ def rsvp(request: HttpRequest, event_id: int) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect_to_login(_event_page(event_id))
     event = selectors.event_for_page(event_id)
-    if event is None:
+    if event is None or not selectors.event_shown_to(event, request.user):
         raise Http404(_("No such event."))
     try:
         guests = request_values.whole_number(

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -27,7 +28,7 @@ from core.permissions import director_required, is_director
 from series import selectors, standings_chart
 from series.forms_scoring import ScoringForm, StandingsShareForm
 from series.formula import VARIABLES, FormulaError
-from series.models import Season, Standing
+from series.models import Season, SeasonVisibility, Standing
 from series.services.standings import (
     SCORING_FIELDS,
     Move,
@@ -75,6 +76,8 @@ def _embed_code(request: HttpRequest, season: Season) -> str:
 @require_GET
 def season_standings(request: HttpRequest, season_id: int) -> HttpResponse:
     season = get_object_or_404(Season, pk=season_id)
+    if not selectors.names_shown_to(season, request.user):
+        return redirect_to_login(request.get_full_path())
     lines = _lines(season)
     director = is_director(request.user)
     events = selectors.standings_events(season)
@@ -105,7 +108,8 @@ def season_standings(request: HttpRequest, season_id: int) -> HttpResponse:
 def season_standings_embed(request: HttpRequest, season_id: int) -> HttpResponse:
     """The leaderboard alone, for another site's ``<iframe>``: 404 unless made public."""
     season = get_object_or_404(Season, pk=season_id)
-    if not season.standings_public:
+    # The host's choice to show the leaderboard elsewhere; never for a members-only season.
+    if not season.standings_public or season.visibility == SeasonVisibility.MEMBERS:
         raise Http404(_("These standings are not public."))
     lines = _lines(season)
     return render(
@@ -125,6 +129,8 @@ def season_standings_embed(request: HttpRequest, season_id: int) -> HttpResponse
 @require_GET
 def season_standings_csv(request: HttpRequest, season_id: int) -> HttpResponse:
     season = get_object_or_404(Season, pk=season_id)
+    if not selectors.names_shown_to(season, request.user):
+        return redirect_to_login(request.get_full_path())
     response = HttpResponse(standings_csv(season), content_type="text/csv; charset=utf-8")
     name = slugify(season.name) or f"season-{season.pk}"
     response["Content-Disposition"] = f'attachment; filename="{name}-standings.csv"'

@@ -81,6 +81,13 @@ STATIC: dict[tuple[str, str], dict[str, tuple[Kind, Good]]] = {
         "check": (choice("database", "channel_layer", "broker", "beat", "worker"), "database")
     },
     ("series:scoring", "POST"): {"save": (FLAG, "1"), "share": (FLAG, "1")},
+    # The director's nights: a duplicate's source, which button saved, what comes next.
+    ("series:event_new", "GET"): {"from": (OPTIONAL_ID, "")},
+    ("series:event_new", "POST"): {
+        "save": (choice("publish", "draft"), "draft"),
+        "tournament": (FLAG, ""),
+    },
+    ("series:events_recurring", "POST"): {"save": (choice("publish", "draft"), "draft")},
     ("set_language", "POST"): {"language": (choice("en", "fr"), "fr"), "next": (IGNORED, "/")},
     ("tables:hands", "GET"): {"page": (IGNORED, "1")},
     ("tables:table_host_action", "POST"): {

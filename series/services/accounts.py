@@ -125,6 +125,8 @@ def demo_load(now: datetime | None = None) -> DemoAccounts | None:
                 buy_in=buy_in,
                 fee=fee,
                 starting_stack=10000,
+                # Published by the time the demo's answers are given, and by now.
+                published_at=min(now, timezone.now()),
             )
         )
     rsvp_demo_load(events[0], players, now)

@@ -162,11 +162,23 @@ def _rsvp_of(event: Event, user: User) -> Rsvp | None:
 
 def _context_of(notice: Notice, event: Event, now: datetime) -> dict[str, Any]:
     kind = notice.kind
-    if kind in (NoticeKind.INVITATION, NoticeKind.REMINDER_48H, NoticeKind.REMINDER_3H):
-        if event.published_at is None or event.published_at > now:
-            raise NoticeSkipped("the event is not published")
+    # A draft is in no e-mail: a notice recorded before the event went back to draft is not
+    # sent.
+    if event.is_draft_at(now):
+        raise NoticeSkipped("the event is not published")
     if kind != NoticeKind.RESULTS and (event.finished_at or event.starts_at <= now):
         raise NoticeSkipped("the event has started")
+    if kind == NoticeKind.CANCELLED:
+        if event.cancelled_at is None:
+            raise NoticeSkipped("the cancellation was undone")
+        return {"rsvp": _rsvp_of(event, notice.recipient)}
+    if event.cancelled_at is not None:
+        raise NoticeSkipped("the event is cancelled")
+    if kind == NoticeKind.MOVED:
+        rsvp = _rsvp_of(event, notice.recipient)
+        if rsvp is None:
+            raise NoticeSkipped("no answer any more")
+        return {"rsvp": rsvp, "answers": RsvpAnswer}
     if kind == NoticeKind.INVITATION:
         return {}
     if kind in (NoticeKind.REMINDER_48H, NoticeKind.REMINDER_3H):
@@ -246,6 +258,10 @@ def _subject(notice: Notice, event: Event, context: dict[str, Any]) -> str:
         return _("Results: %(event)s") % values
     if kind == NoticeKind.HOST_MINIMUM:
         return _("Too few going: %(event)s") % values
+    if kind == NoticeKind.CANCELLED:
+        return _("Cancelled: %(event)s, %(when)s") % values
+    if kind == NoticeKind.MOVED:
+        return _("New time: %(event)s, %(when)s") % values
     return _("Late drop: %(player)s, %(event)s") % {
         "player": context["dropped"].name,
         "event": event.name,

@@ -67,6 +67,7 @@ from django.utils.translation import gettext as _
 from core.permissions import DIRECTORS_GROUP
 from series import selectors
 from series.models import (
+    NOTICE_TOPIC,
     Event,
     Notice,
     NoticeKind,
@@ -175,7 +176,24 @@ def _record(kind: str, event: Event, rows: Iterable[tuple[str, int, int | None]]
 
 
 def _published(now: datetime) -> QuerySet[Event]:
-    return Event.objects.filter(published_at__lte=now, finished_at__isnull=True, starts_at__gt=now)
+    return Event.objects.filter(
+        published_at__lte=now, finished_at__isnull=True, starts_at__gt=now, cancelled_at=None
+    )
+
+
+def notices_for_answers(event: Event, kind: str, at: datetime) -> int:
+    """Record a notice of ``kind`` (a cancellation, a move) to everyone who answered for
+    ``event``, whatever they answered, for the change made ``at``: a change undone and made
+    again is told again. The outbox sends them like the rest."""
+    answered = Rsvp.objects.filter(event=event).values_list("player_id", flat=True)
+    return _record(
+        kind,
+        event,
+        (
+            (f"{kind}:event:{event.pk}:user:{user_id}:at:{_stamp(at)}", user_id, player_id)
+            for user_id, player_id in _player_users(answered, NOTICE_TOPIC[NoticeKind(kind)])
+        ),
+    )
 
 
 def _invitations_due(now: datetime) -> int:
@@ -249,8 +267,11 @@ def _promotions_due(now: datetime) -> int:
 
 def _results_due(now: datetime) -> int:
     created = 0
+    # A draft's results stay with the directors: drafts are in no e-mail.
     events = Event.objects.filter(
-        finished_at__gte=now - NEWS_FOR, finished_at__lte=now - RESULTS_DELAY
+        finished_at__gte=now - NEWS_FOR,
+        finished_at__lte=now - RESULTS_DELAY,
+        published_at__lte=now,
     ).filter(pk__in=Result.objects.values("event_id"))
     for event in events:
         played = Result.objects.filter(event=event).values_list("player_id", flat=True)

@@ -109,10 +109,14 @@ def _guests_of(raw: Any) -> int:
 
 
 def rsvp_event_open(event: Event, now: datetime) -> bool:
-    """Whether answers are taken: the event is not a draft (``published_at`` empty) and has
-    neither started nor finished."""
-    published = event.published_at is not None
-    return published and event.finished_at is None and event.starts_at > now
+    """Whether answers are taken: the event is published (not a draft), not cancelled, and
+    has neither started nor finished."""
+    return (
+        not event.is_draft_at(now)
+        and event.cancelled_at is None
+        and event.finished_at is None
+        and event.starts_at > now
+    )
 
 
 def rsvp_waiting_promote(event: Event, now: datetime) -> list[Rsvp]:
@@ -173,8 +177,10 @@ def rsvp_answer(
     player = _player_of(user)
     event = _event_locked(event_id)
     if not rsvp_event_open(event, now):
-        if event.published_at is None:
+        if event.is_draft_at(now):
             raise RsvpError(_("This event is not published yet: answers open when it is."))
+        if event.cancelled_at is not None:
+            raise RsvpError(_("This night is cancelled: answers are closed."))
         raise RsvpError(_("This event has started or is over: answers are closed."))
     # Seats the host added in the admin, say, go to the waiting list before this answer is
     # placed: after this no waiting party fits, so a new Going only takes seats none of

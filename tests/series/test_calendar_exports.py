@@ -15,7 +15,7 @@ from django.urls import reverse
 from icalendar import Calendar
 
 from series.exports import RESULTS_CSV_HEADER
-from series.models import Event, Player, Season
+from series.models import Event, Player, Season, SeasonVisibility
 from series.services.calendar import player_calendar_token_renew
 from tables import services as table_services
 from tables import timing
@@ -64,6 +64,13 @@ def test_the_season_feed_is_ical_with_every_event(client: Client, season: Season
     online = by_uid[f"series-event-{numbered(season, 3).pk}@home-game-omaha"]
     assert str(online["LOCATION"]) == "Online"
     first = numbered(season, 1)
+    described = str(by_uid[f"series-event-{first.pk}@home-game-omaha"]["DESCRIPTION"])
+    # The feed is read without a session: names only when the host made the season public.
+    assert "Won by" not in described
+    season.visibility = SeasonVisibility.PUBLIC
+    season.save(update_fields=["visibility"])
+    items = parse(client.get(reverse("series:season_ical", args=[season.pk])).content)
+    by_uid = {str(item["UID"]): item for item in items}
     described = str(by_uid[f"series-event-{first.pk}@home-game-omaha"]["DESCRIPTION"])
     assert "Won by " + first.results.get(place=1).player.name in described
 
@@ -116,9 +123,9 @@ def test_a_players_feed_refuses_a_wrong_or_missing_token(client: Client, player:
 # -- results CSV ------------------------------------------------------------------------
 
 
-def test_an_events_results_as_csv(client: Client, season: Season) -> None:
+def test_an_events_results_as_csv(player_client: Client, season: Season) -> None:
     event = numbered(season, 1)
-    response = client.get(reverse("series:event_results_csv", args=[event.pk]))
+    response = player_client.get(reverse("series:event_results_csv", args=[event.pk]))
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/csv")
     assert "attachment" in response["Content-Disposition"]
@@ -132,9 +139,11 @@ def test_an_events_results_as_csv(client: Client, season: Season) -> None:
         assert row[9] == f"{result.points:.2f}"
 
 
-def test_an_upcoming_event_has_no_results_csv(client: Client, season: Season) -> None:
+def test_an_upcoming_event_has_no_results_csv(player_client: Client, season: Season) -> None:
     event = numbered(season, 6)
-    assert client.get(reverse("series:event_results_csv", args=[event.pk])).status_code == 404
+    assert (
+        player_client.get(reverse("series:event_results_csv", args=[event.pk])).status_code == 404
+    )
 
 
 # -- hands as PHH -----------------------------------------------------------------------

@@ -50,6 +50,14 @@ SAMPLE_KWARGS: dict[str, dict[str, object] | Callable[[], dict[str, object]]] = 
     "tournaments:sheet_payouts": _tournament_kwargs,
     "series:event_corrections": _event_kwargs,
     "series:scoring": lambda: {"season_id": _event_kwargs_season()},
+    "series:season_edit": lambda: {"season_id": _event_kwargs_season()},
+    "series:event_new": lambda: {"season_id": _event_kwargs_season()},
+    "series:events_recurring": lambda: {"season_id": _event_kwargs_season()},
+    "series:event_edit": _event_kwargs,
+    "series:event_delete": _event_kwargs,
+    "series:event_publish": _event_kwargs,
+    "series:event_cancel": _event_kwargs,
+    "series:event_uncancel": _event_kwargs,
     "series:notice_decide": {"notice_id": 1},
 }
 

@@ -73,11 +73,14 @@ def test_later_this_season_lists_only_the_next_events_season(
 
 
 def test_events_later_this_season_selector(season: Season) -> None:
+    from django.contrib.auth.models import AnonymousUser
+
     from series.selectors import events_later_this_season
 
     first = make_event(season, "One", days=1)
     second = make_event(season, "Two", days=2)
     third = make_event(season, "Three", days=3)
     make_event(season, "Four", days=4)
-    assert events_later_this_season(first, limit=2) == [second, third]
-    assert events_later_this_season(None) == []
+    visitor = AnonymousUser()
+    assert events_later_this_season(first, visitor, limit=2) == [second, third]
+    assert events_later_this_season(None, visitor) == []

@@ -105,10 +105,10 @@ def small_night() -> dict[str, object]:
 
 
 def test_the_leaderboard_says_which_events_do_not_count(
-    client: Client, small_night: dict[str, object]
+    player_client: Client, small_night: dict[str, object]
 ) -> None:
     s, small = small_night["season"], small_night["small"]
-    html = client.get(reverse("series:standings", args=[s.pk])).content.decode()  # type: ignore[attr-defined]
+    html = player_client.get(reverse("series:standings", args=[s.pk])).content.decode()  # type: ignore[attr-defined]
 
     listed = re.search(r'<ul class="not-counted">(.*?)</ul>', html, re.S)
     assert listed, "the leaderboard lists the events that do not count"
@@ -136,10 +136,10 @@ def test_the_calendar_marks_an_event_too_small_as_not_counting(
 
 
 def test_the_results_csv_has_a_net_column_with_the_same_definition(
-    night: dict[str, object],
+    night: dict[str, object], player_client: Client
 ) -> None:
     event = night["event"]
-    response = Client().get(reverse("series:event_results_csv", args=[event.pk]))  # type: ignore[attr-defined]
+    response = player_client.get(reverse("series:event_results_csv", args=[event.pk]))  # type: ignore[attr-defined]
     rows = list(csv.DictReader(io.StringIO(response.content.decode())))
     assert {row["player"]: row["net"] for row in rows} == {
         "Ann": "25",

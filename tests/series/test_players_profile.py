@@ -42,8 +42,8 @@ def test_the_record_adds_up(ann: Player) -> None:
     assert [r.field for r in profile.results] == [4, 4, 3]
 
 
-def test_anyone_may_read_a_profile(client: Client, ann: Player) -> None:
-    response = client.get(reverse("series:player", args=[ann.pk]))
+def test_a_member_may_read_a_profile(player_client: Client, ann: Player) -> None:
+    response = player_client.get(reverse("series:player", args=[ann.pk]))
     assert response.status_code == 200
     body = response.content.decode()
     for text in ("Events played", "67% in the money", "+15", "won 90, paid in 75", "Knockouts"):
@@ -85,14 +85,14 @@ def test_an_account_that_never_played_sees_an_empty_record(
     assert not Player.objects.filter(user=player).exists()
 
 
-def test_a_guest_profile_says_guest(client: Client, ann: Player) -> None:
+def test_a_guest_profile_says_guest(player_client: Client, ann: Player) -> None:
     cal = Player.objects.get(name="Cal")
-    body = client.get(reverse("series:player", args=[cal.pk])).content.decode()
+    body = player_client.get(reverse("series:player", args=[cal.pk])).content.decode()
     assert ">guest<" in body and "0% in the money" in body
 
 
-def test_an_unknown_player_is_not_found(client: Client, db: None) -> None:
-    assert client.get(reverse("series:player", args=[999])).status_code == 404
+def test_an_unknown_player_is_not_found(player_client: Client, db: None) -> None:
+    assert player_client.get(reverse("series:player", args=[999])).status_code == 404
 
 
 def test_the_chart_puts_first_at_the_top_and_scales_to_the_biggest_field() -> None:
@@ -119,7 +119,7 @@ def test_the_chart_labels_every_column_while_they_fit() -> None:
     assert few.label_every == 1 and many.label_every > 1
 
 
-def test_the_profile_queries_do_not_grow_with_the_events(client: Client, db: None) -> None:
+def test_the_profile_queries_do_not_grow_with_the_events(player_client: Client, db: None) -> None:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -128,7 +128,7 @@ def test_the_profile_queries_do_not_grow_with_the_events(client: Client, db: Non
 
     def queries() -> int:
         with CaptureQueriesContext(connection) as captured:
-            assert client.get(reverse("series:player", args=[ann.pk])).status_code == 200
+            assert player_client.get(reverse("series:player", args=[ann.pk])).status_code == 200
         return len(captured.captured_queries)
 
     finished_event(s, [(ann, 1, 40, 25), (ben, 2, 0, 25)], number=1)
@@ -138,14 +138,14 @@ def test_the_profile_queries_do_not_grow_with_the_events(client: Client, db: Non
     assert queries() == few
 
 
-def test_a_shared_place_reads_tied_on_the_profile(client: Client) -> None:
+def test_a_shared_place_reads_tied_on_the_profile(player_client: Client) -> None:
     # TDA: players out on one hand with equal stacks share the place.
     s = season()
     ann, ben, cal = account("Ann"), account("Ben"), account("Cal")
     finished_event(s, [(ben, 1, 60, 25), (ann, 2, 10, 25), (cal, 2, 10, 25)], number=1)
     profile = player_profile(Player.objects.get(name="Ann"))
     assert [(r.place, r.tied) for r in profile.results] == [(2, True)]
-    body = client.get(reverse("series:player", args=[ann.pk])).content.decode()
+    body = player_client.get(reverse("series:player", args=[ann.pk])).content.decode()
     assert "2 (tied)" in body
-    alone = client.get(reverse("series:player", args=[ben.pk])).content.decode()
+    alone = player_client.get(reverse("series:player", args=[ben.pk])).content.decode()
     assert "(tied)" not in alone

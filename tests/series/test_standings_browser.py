@@ -28,7 +28,9 @@ def season(transactional_db: None) -> Season:
 def test_leaderboard_on_a_phone(season: Season, live_server, live_browser: Browser) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page = live_browser.new_page(viewport=PHONE, device_scale_factor=2)
-    page.goto(f"{live_server.url}/series/seasons/{season.pk}/standings/")
+    # The leaderboard names people: a member's page.
+    User.objects.create_user("mia", password=PASSWORD)
+    log_in(page, live_server.url, "mia", then=f"/series/seasons/{season.pk}/standings/")
     expect(page.get_by_role("heading", name="Standings", exact=True)).to_be_visible()
     leader = Standing.objects.filter(season=season).order_by("rank").first()
     assert leader is not None

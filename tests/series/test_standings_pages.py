@@ -20,8 +20,10 @@ def season(db: None) -> Season:
     return season
 
 
-def test_the_leaderboard_shows_every_player_with_a_chart(client: Client, season: Season) -> None:
-    response = client.get(reverse("series:standings", args=[season.pk]))
+def test_the_leaderboard_shows_every_player_with_a_chart(
+    player_client: Client, season: Season
+) -> None:
+    response = player_client.get(reverse("series:standings", args=[season.pk]))
     assert response.status_code == 200
     html = response.content.decode()
     lines = list(Standing.objects.filter(season=season).order_by("rank"))
@@ -35,16 +37,16 @@ def test_the_leaderboard_shows_every_player_with_a_chart(client: Client, season:
     assert reverse("series:scoring", args=[season.pk]) not in html
 
 
-def test_an_empty_season_says_so(client: Client, db: None) -> None:
+def test_an_empty_season_says_so(player_client: Client, db: None) -> None:
     season = Season.objects.create(
         name="Empty", starts_on=date(2026, 1, 1), ends_on=date(2026, 2, 1)
     )
-    response = client.get(reverse("series:standings", args=[season.pk]))
+    response = player_client.get(reverse("series:standings", args=[season.pk]))
     assert response.status_code == 200 and "No standings yet." in response.content.decode()
 
 
-def test_the_csv_download_is_the_commands_output(client: Client, season: Season) -> None:
-    response = client.get(reverse("series:standings_csv", args=[season.pk]))
+def test_the_csv_download_is_the_commands_output(player_client: Client, season: Season) -> None:
+    response = player_client.get(reverse("series:standings_csv", args=[season.pk]))
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/csv")
     assert "attachment" in response["Content-Disposition"]
@@ -215,6 +217,7 @@ def test_saving_a_season_in_the_admin_re_scores_it(
         "min_events": "0",
         "min_field": "4",
         "season_pot_per_entry": "0",
+        "visibility": "members_names",
         "events-TOTAL_FORMS": "0",
         "events-INITIAL_FORMS": "0",
         "events-MIN_NUM_FORMS": "0",

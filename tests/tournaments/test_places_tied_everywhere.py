@@ -64,7 +64,7 @@ def test_a_player_out_alone_reads_a_bare_place(
 
 
 def test_the_series_page_of_the_event_shows_the_shared_place(
-    client: Client,
+    player_client: Client,
     running_clock: Tournament,
     tied_on_the_bubble: dict[str, Entry],
     director: User,
@@ -74,7 +74,9 @@ def test_the_series_page_of_the_event_shows_the_shared_place(
     with django_capture_on_commit_callbacks(execute=True):
         tournament_finish(running_clock.pk, by=director)
 
-    page = client.get(reverse("series:event", args=[running_clock.event_id])).content.decode()
+    # The results are the members' (a visitor sees that there are some).
+    page = player_client.get(reverse("series:event", args=[running_clock.event_id]))
+    page = page.content.decode()
     assert page.count("3 (tied)") == 2
     assert '<td class="num">1</td>' in page and '<td class="num">5</td>' in page
 
@@ -109,7 +111,7 @@ def test_the_shared_place_on_a_phone_and_a_laptop(
     tournament_finish(running_clock.pk, by=director)
     for viewport in (PHONE, LAPTOP):
         page = live_browser.new_page(viewport=viewport)
-        page.goto(f"{base}/series/events/{running_clock.event_id}/")
+        log_in(page, base, player.get_username(), then=f"/series/events/{running_clock.event_id}/")
         results = page.locator("table.results-table")
         expect(results.locator("tbody tr").nth(2)).to_contain_text("3 (tied)")
         results.screenshot(path=str(ARTIFACTS / f"places-tied-event-{viewport['width']}.png"))

@@ -81,7 +81,7 @@ def test_the_tv_qr_code_leads_a_guest_to_their_night(
 
     tv = live_browser.new_context(viewport=TV).new_page()
     tv.goto(tv_url(live_server, tournament))
-    expect(tv.locator(".tv-qr figcaption")).to_have_text("Scan for your seat and the clock")
+    expect(tv.locator(".tv-qr-caption")).to_have_text("Scan for your seat and the clock")
     address = scan(tv)
     assert address == live_server.url + reverse("tournaments:night", args=[tournament.pk])
     tv.screenshot(path=str(ARTIFACTS / "tv-qr-en.png"))

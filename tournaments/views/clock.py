@@ -18,8 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 import segno
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
@@ -35,6 +37,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from core import request_values
 from core.permissions import is_director
+from core.site_address import WIFI_COMMAND, is_loopback, url_is_loopback
 from tournaments.blind_structures import MAX_MINUTES
 from tournaments.clock import MOST_CHIPS
 from tournaments.errors import TournamentError
@@ -86,19 +89,35 @@ def tv_clock(request: HttpRequest, token: str) -> HttpResponse:
         "token": token,
         "socket_path": f"/ws/tournaments/{token}/clock/",
         "json_url": reverse("tournaments:tv_clock_json", args=[token]),
-        "night_qr": _night_qr(request, payload["tournament"]["id"]),
     }
+    address = _night_address(request, payload["tournament"]["id"])
+    context["night_qr"] = _night_qr(address)
+    # A loopback address in the code: no phone can open it, and the TV says how to serve on
+    # the Wi-Fi instead.
+    host = urlsplit(address).hostname or ""
+    context["loopback_host"] = host if is_loopback(host) else None
+    context["wifi_command"] = WIFI_COMMAND
     return render(request, "tournaments/tv_clock.html", context)
 
 
-def _night_qr(request: HttpRequest, tournament_id: int) -> str:
+def _night_address(request: HttpRequest, tournament_id: int) -> str:
+    """The players' night page as phones reach it: the TV's own address, unless that is a
+    loopback one and the site knows a better (``SITE_URL``, which ``make run`` derives from
+    the address it serves on)."""
+    path = reverse("tournaments:night", args=[tournament_id])
+    url = request.build_absolute_uri(path)
+    if url_is_loopback(url) and not url_is_loopback(settings.SITE_URL):
+        return settings.SITE_URL + path
+    return url
+
+
+def _night_qr(url: str) -> str:
     """The QR code of the players' night page, as inline SVG for the TV's corner.
 
     Drawn here by segno (SVG, no image file): a phone that scans it opens the night page,
     which asks for a login or a guest's PIN. Error correction M survives a glare on the
     screen; the quiet zone of 4 modules is the standard's, which phones need to find it.
     """
-    url = request.build_absolute_uri(reverse("tournaments:night", args=[tournament_id]))
     svg = segno.make(url, error="m").svg_inline(
         scale=1,
         border=4,

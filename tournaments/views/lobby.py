@@ -39,6 +39,7 @@ from redis.exceptions import RedisError
 
 from core import amounts, request_values
 from core.names import NameOrder
+from series.access import event_refusal
 from tables.selectors import table_find
 from tournaments import player_panel, selectors
 from tournaments.errors import TournamentError
@@ -168,6 +169,10 @@ def _mine_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
 
 def lobby(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _tournament(tournament_id)
+    # A draft's tournament is the directors' (404), a members-only season's asks to log in.
+    refusal = event_refusal(request, tournament.event)
+    if refusal is not None:
+        return refusal
     context = {
         "tournament": tournament,
         "event": tournament.event,

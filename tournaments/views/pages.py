@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from core import request_values
+from series.access import event_refusal
 from series.models import Event, Player
 from tournaments import selectors
 from tournaments.errors import TournamentError
@@ -99,6 +100,10 @@ def registration_context(request: HttpRequest, tournament: Tournament) -> dict[s
 
 def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _tournament(tournament_id)
+    # A draft's tournament is the directors' (404), a members-only season's asks to log in.
+    refusal = event_refusal(request, tournament.event)
+    if refusal is not None:
+        return refusal
     context = registration_context(request, tournament)
     mine = context["mine"]
     context.update(

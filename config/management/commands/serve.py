@@ -5,6 +5,7 @@ beat in this process. In distributed mode it serves only; start the worker and b
 (see the Procfile).
 """
 
+import os
 from typing import Any
 
 from daphne.cli import CommandLineInterface
@@ -12,6 +13,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from config.embedded import embedded_celery_start
+from core.site_address import site_url_for
 from series.services.backups import BackupError, serve_lock
 from tables.services import SERVER_NAME, servers_forget_gone
 
@@ -34,6 +36,11 @@ class Command(BaseCommand):
             raise CommandError(str(error)) from None
 
     def _serve(self, host: str, port: int) -> None:
+        # The links in e-mails and the TV's QR code: the address served on, unless SITE_URL
+        # says otherwise (the embedded worker runs in this process and reads the same).
+        if not os.environ.get("SITE_URL", "").strip():
+            settings.SITE_URL = site_url_for(host, port)
+            os.environ["SITE_URL"] = settings.SITE_URL
         embedded = None
         if settings.EMBEDDED:
             # The only process: sockets counted by an earlier run that was killed are gone.
@@ -42,10 +49,7 @@ class Command(BaseCommand):
             mode = "embedded mode: in-memory channel layer and broker, Celery in this process"
         else:
             mode = "distributed mode: channels-redis and the Redis broker"
-        shown_host = "127.0.0.1" if host in {"0.0.0.0", "::"} else host
-        self.stdout.write(
-            self.style.SUCCESS(f"Serving the site at http://{shown_host}:{port}/ ({mode})")
-        )
+        self.stdout.write(self.style.SUCCESS(f"Serving the site at {settings.SITE_URL}/ ({mode})"))
         self.stdout.flush()
         try:
             CommandLineInterface().run(["-b", host, "-p", str(port), "config.asgi:application"])

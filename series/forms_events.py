@@ -1,0 +1,197 @@
+"""The director's season and event forms, in a host's words, laid out for a phone."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time
+from typing import Any
+
+from django import forms
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from core import request_values
+from series.models import Event, Season
+
+DATE_INPUT = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+TIME_INPUT = forms.TimeInput(attrs={"type": "time"}, format="%H:%M")
+
+
+class SeasonForm(forms.ModelForm):
+    class Meta:
+        model = Season
+        fields = [
+            "name",
+            "starts_on",
+            "ends_on",
+            "description",
+            "visibility",
+            "season_pot_per_entry",
+        ]
+        widgets = {
+            "starts_on": DATE_INPUT,
+            "ends_on": DATE_INPUT,
+            "description": forms.Textarea(attrs={"rows": 3}),
+            "visibility": forms.RadioSelect,
+        }
+        labels = {
+            "starts_on": gettext_lazy("First day"),
+            "ends_on": gettext_lazy("Last day"),
+            "description": gettext_lazy("A word for the players"),
+        }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        request_values.integer_fields_bounded(self)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        start, end = cleaned.get("starts_on"), cleaned.get("ends_on")
+        if start and end and end < start:
+            self.add_error("ends_on", _("The last day comes before the first."))
+        return cleaned
+
+
+class EventForm(forms.ModelForm):
+    """An event: the day and time as two fields (a phone's own pickers), the venue with the
+    ones used before offered as you type."""
+
+    date = forms.DateField(label=gettext_lazy("Day"), widget=DATE_INPUT)
+    time = forms.TimeField(label=gettext_lazy("Start time"), widget=TIME_INPUT)
+
+    SECTIONS = (
+        (gettext_lazy("When and where"), ("name", "date", "time", "venue", "number")),
+        (
+            gettext_lazy("The game"),
+            ("game", "structure", "buy_in", "fee", "points_only", "starting_stack", "counts"),
+        ),
+        (
+            gettext_lazy("Who is coming"),
+            (
+                "capacity",
+                "waiting_list_size",
+                "rsvp_minimum",
+                "rsvp_minimum_hours",
+                "late_drop_hours",
+            ),
+        ),
+        (gettext_lazy("Notes for the players"), ("notes",)),
+    )
+
+    class Meta:
+        model = Event
+        fields = [
+            "name",
+            "venue",
+            "number",
+            "game",
+            "structure",
+            "buy_in",
+            "fee",
+            "points_only",
+            "starting_stack",
+            "counts",
+            "capacity",
+            "waiting_list_size",
+            "rsvp_minimum",
+            "rsvp_minimum_hours",
+            "late_drop_hours",
+            "notes",
+        ]
+        widgets = {
+            "venue": forms.TextInput(attrs={"list": "venues-known", "autocomplete": "off"}),
+            "notes": forms.Textarea(attrs={"rows": 3}),
+            "number": forms.NumberInput(attrs={"inputmode": "numeric"}),
+        }
+        labels = {
+            "name": gettext_lazy("Name of the night"),
+            "venue": gettext_lazy("Where"),
+            "rsvp_minimum": gettext_lazy("Fewest people to play"),
+            "rsvp_minimum_hours": gettext_lazy("Alert me this many hours before if fewer"),
+            "late_drop_hours": gettext_lazy("A drop counts as late this many hours before"),
+        }
+        help_texts = {"venue": gettext_lazy("Empty: played online.")}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        request_values.integer_fields_bounded(self)
+        for name in ("buy_in", "fee", "starting_stack", "capacity", "waiting_list_size"):
+            self.fields[name].widget.attrs["inputmode"] = "numeric"
+        if self.instance.pk and not self.is_bound:
+            local = timezone.localtime(self.instance.starts_at)
+            self.initial.setdefault("date", local.date())
+            self.initial.setdefault("time", local.time().replace(second=0, microsecond=0))
+
+    def sections(self) -> list[tuple[str, list[forms.BoundField]]]:
+        return [(str(legend), [self[name] for name in names]) for legend, names in self.SECTIONS]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        day, at = cleaned.get("date"), cleaned.get("time")
+        if day is not None and isinstance(at, time):
+            cleaned["starts_at"] = timezone.make_aware(datetime.combine(day, at))
+        return cleaned
+
+    def values(self) -> dict[str, Any]:
+        """What the services take: the model's fields, the start as one moment."""
+        return {
+            name: value for name, value in self.cleaned_data.items() if name not in ("date", "time")
+        }
+
+
+EVERY_WEEKS = (
+    (1, gettext_lazy("Every week")),
+    (2, gettext_lazy("Every other week")),
+    (3, gettext_lazy("Every three weeks")),
+    (4, gettext_lazy("Every four weeks")),
+)
+
+
+class RecurringForm(EventForm):
+    """Recurring nights: "every other Friday at 20:00 from 9 January to 26 June, skipping
+    3 April", with the settings every one of them gets."""
+
+    every_weeks = forms.TypedChoiceField(
+        label=gettext_lazy("How often"), choices=EVERY_WEEKS, coerce=int, initial=1
+    )
+    last_day = forms.DateField(label=gettext_lazy("Last night"), widget=DATE_INPUT)
+    skip = forms.CharField(
+        label=gettext_lazy("Skip these days"),
+        required=False,
+        max_length=2000,
+        help_text=gettext_lazy("Dates separated by commas: 2027-04-03, 2027-04-17."),
+    )
+
+    SECTIONS = (
+        (
+            gettext_lazy("Which nights"),
+            ("name", "date", "every_weeks", "last_day", "time", "skip", "venue"),
+        ),
+        *EventForm.SECTIONS[1:],
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["date"].label = gettext_lazy("First night")
+        del self.fields["number"]
+
+    def clean_skip(self) -> list[date]:
+        days = []
+        for part in (self.cleaned_data.get("skip") or "").split(","):
+            text = part.strip()
+            if not text:
+                continue
+            try:
+                days.append(date.fromisoformat(text))
+            except ValueError:
+                raise forms.ValidationError(
+                    _("“%(text)s” is not a date like 2027-04-03.") % {"text": text[:40]}
+                ) from None
+        return days
+
+    def values(self) -> dict[str, Any]:
+        return {
+            name: value
+            for name, value in self.cleaned_data.items()
+            if name not in ("date", "time", "every_weeks", "last_day", "skip", "starts_at")
+        }

@@ -1,0 +1,321 @@
+"""A director's seasons and events from the site's own pages: create, edit, duplicate,
+delete a draft, publish.
+
+A new event is a draft (``published_at`` empty) unless published as it is made; publishing
+sets ``published_at`` to now, and the outbox's next run invites the players
+(``series.services.notices``: invitations are due once ``published_at`` has passed). Every
+workflow checks what the form cannot (the seats already taken, a draft that got answers)
+under the event's row lock, and changes nothing when it refuses.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time
+from typing import Any
+
+from dateutil.rrule import WEEKLY, rrule
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from series import selectors
+from series.models import Event, NoticeKind, Rsvp, Season
+from series.services.notices import notices_for_answers
+from series.services.rsvp import rsvp_waiting_promote
+
+# What an event form sets (the rest is the night's own record: results, the outbox).
+EVENT_FIELDS = (
+    "name",
+    "starts_at",
+    "venue",
+    "game",
+    "structure",
+    "buy_in",
+    "fee",
+    "starting_stack",
+    "notes",
+    "number",
+    "counts",
+    "points_only",
+    "capacity",
+    "waiting_list_size",
+    "rsvp_minimum",
+    "rsvp_minimum_hours",
+    "late_drop_hours",
+)
+# "The same as last time": what a new event takes from the season's last one.
+REPEATED_FIELDS = tuple(name for name in EVENT_FIELDS if name not in ("starts_at", "number"))
+
+
+# Recurring nights: at most a year of them, in one step.
+RECURRENCE_DAYS_MAX = 366
+
+
+class EventError(Exception):
+    """A change refused; ``message`` says why (in the reader's language), ``field`` where."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+def season_save(season: Season, values: dict[str, Any]) -> Season:
+    """Create or update a season from the director's form (validated by it)."""
+    for name, value in values.items():
+        setattr(season, name, value)
+    season.full_clean()
+    season.save()
+    return season
+
+
+def event_defaults(season: Season) -> dict[str, Any]:
+    """A new event's form, prefilled "the same as last time": the season's latest event,
+    else the latest event of any season, else the model's defaults. The next number and
+    the start time of day follow the last one."""
+    last = (
+        Event.objects.filter(season=season).order_by("-starts_at", "-pk").first()
+        or Event.objects.order_by("-starts_at", "-pk").first()
+    )
+    if last is None:
+        return {"number": 1}
+    values = {name: getattr(last, name) for name in REPEATED_FIELDS}
+    values["name"] = ""
+    numbers = Event.objects.filter(season=season).exclude(number=None)
+    values["number"] = (max(numbers.values_list("number", flat=True), default=0) or 0) + 1
+    values["time"] = timezone.localtime(last.starts_at).time().replace(second=0, microsecond=0)
+    return values
+
+
+def event_copy_values(event: Event) -> dict[str, Any]:
+    """A duplicate's form: everything of ``event`` but its date (the director picks it)."""
+    values = {name: getattr(event, name) for name in REPEATED_FIELDS}
+    values["time"] = timezone.localtime(event.starts_at).time().replace(second=0, microsecond=0)
+    values["number"] = None
+    return values
+
+
+def venues_remembered(limit: int = 20) -> list[str]:
+    """The venues events were held at, most recent first, each once: the form offers them."""
+    seen: list[str] = []
+    for venue in (
+        Event.objects.exclude(venue="").order_by("-starts_at").values_list("venue", flat=True)
+    ):
+        if venue not in seen:
+            seen.append(venue)
+        if len(seen) == limit:
+            break
+    return seen
+
+
+def _in_future(starts_at: datetime, now: datetime) -> None:
+    if starts_at <= now:
+        raise EventError(_("A new night cannot start in the past."), "date")
+
+
+def _in_season(season: Season, starts_at: datetime) -> None:
+    day = timezone.localdate(starts_at)
+    if not season.starts_on <= day <= season.ends_on:
+        raise EventError(
+            _("The night is outside the season (%(start)s to %(end)s).")
+            % {"start": season.starts_on.isoformat(), "end": season.ends_on.isoformat()},
+            "date",
+        )
+
+
+@transaction.atomic
+def event_create(
+    season: Season, values: dict[str, Any], *, publish: bool, now: datetime | None = None
+) -> Event:
+    """A new event of ``season``: a draft, or published now (the invitations follow)."""
+    now = now or timezone.now()
+    Season.objects.select_for_update().filter(pk=season.pk).first()
+    _in_future(values["starts_at"], now)
+    _in_season(season, values["starts_at"])
+    event = Event(season=season, published_at=now if publish else None)
+    for name in EVENT_FIELDS:
+        if name in values:
+            setattr(event, name, values[name])
+    event.full_clean()
+    event.save()
+    return event
+
+
+@transaction.atomic
+def event_update(event_id: int, values: dict[str, Any], *, now: datetime | None = None) -> Event:
+    """Save the director's changes. Refused: seats below the people already going (a
+    confirmed seat is never taken back), a finished night moved into the future. Raised
+    seats move the waiting list up at once."""
+    now = now or timezone.now()
+    event = Event.objects.select_for_update().select_related("season").get(pk=event_id)
+    capacity = values.get("capacity", event.capacity)
+    if capacity is not None:
+        taken = selectors.rsvp_going_seats(event)
+        if capacity < taken:
+            raise EventError(
+                ngettext(
+                    "%(taken)s person is already going: the seats cannot be fewer "
+                    "(you asked for %(capacity)s).",
+                    "%(taken)s people are already going: the seats cannot be fewer "
+                    "(you asked for %(capacity)s).",
+                    taken,
+                )
+                % {"taken": taken, "capacity": capacity},
+                "capacity",
+            )
+    moved = bool(values.get("starts_at")) and values["starts_at"] != event.starts_at
+    if moved:
+        if event.finished_at is not None:
+            raise EventError(_("This night is over: it cannot move."), "date")
+        if event.cancelled_at is not None:
+            raise EventError(_("This night is cancelled: undo that before moving it."), "date")
+        _in_future(values["starts_at"], now)
+        _in_season(event.season, values["starts_at"])
+    for name in EVENT_FIELDS:
+        if name in values:
+            setattr(event, name, values[name])
+    event.full_clean()
+    event.save()
+    rsvp_waiting_promote(event, now)
+    if moved and not event.is_draft_at(now):
+        # Everyone who answered is told; their answers are kept, and each may change it.
+        notices_for_answers(event, NoticeKind.MOVED, now)
+    return event
+
+
+def event_moved_told(event: Event) -> int:
+    """How many people who answered are told of a move (the director's message says it)."""
+    return Rsvp.objects.filter(event=event).count()
+
+
+@transaction.atomic
+def event_cancel(event_id: int, *, now: datetime | None = None) -> Event:
+    """Cancel a published night before it starts: answers close (kept, for an undo) and
+    everyone who answered is told. A draft is deleted rather than cancelled."""
+    now = now or timezone.now()
+    event = Event.objects.select_for_update().get(pk=event_id)
+    if event.is_draft_at(now):
+        raise EventError(_("A draft is not cancelled: delete it."))
+    if event.cancelled_at is not None:
+        raise EventError(_("This night is already cancelled."))
+    if event.finished_at is not None or event.starts_at <= now:
+        raise EventError(_("This night has started: it can no longer be cancelled."))
+    event.cancelled_at = now
+    event.save(update_fields=["cancelled_at"])
+    notices_for_answers(event, NoticeKind.CANCELLED, now)
+    return event
+
+
+@transaction.atomic
+def event_cancel_undo(event_id: int, *, now: datetime | None = None) -> Event:
+    """Undo a cancellation before the night: answers open again as they were. The
+    cancellation notices not sent yet are not sent (``series.services.notice_messages``
+    skips them)."""
+    now = now or timezone.now()
+    event = Event.objects.select_for_update().get(pk=event_id)
+    if event.cancelled_at is None:
+        raise EventError(_("This night is not cancelled."))
+    if event.starts_at <= now:
+        raise EventError(_("This night's time has passed: the cancellation stays."))
+    event.cancelled_at = None
+    event.save(update_fields=["cancelled_at"])
+    return event
+
+
+@transaction.atomic
+def event_draft_delete(event_id: int, *, now: datetime | None = None) -> Season:
+    """Delete a draft nobody saw. Refused: a published event (cancel it instead), or a
+    draft with answers or results."""
+    now = now or timezone.now()
+    event = Event.objects.select_for_update().select_related("season").get(pk=event_id)
+    if not event.is_draft_at(now):
+        raise EventError(_("Only a draft can be deleted; a published night is cancelled."))
+    if Rsvp.objects.filter(event=event).exists() or event.results.exists():
+        raise EventError(_("This draft has answers or results: it cannot be deleted."))
+    season = event.season
+    event.delete()
+    return season
+
+
+@transaction.atomic
+def event_publish(event_id: int, *, now: datetime | None = None) -> Event:
+    """Publish a draft now: it shows to everyone who may see the season, answers open, and
+    the outbox's next run sends the invitations."""
+    now = now or timezone.now()
+    event = Event.objects.select_for_update().get(pk=event_id)
+    if not event.is_draft_at(now):
+        raise EventError(_("This night is already published."))
+    if event.cancelled_at is not None:
+        raise EventError(_("This night is cancelled."))
+    if event.starts_at <= now:
+        raise EventError(_("This night has started: it can no longer be published."))
+    event.published_at = now
+    event.save(update_fields=["published_at"])
+    return event
+
+
+def recurrence_days(first: date, last: date, every_weeks: int, skip: list[date]) -> list[date]:
+    """The days of "every ``every_weeks`` weeks from ``first`` to ``last``", without
+    ``skip``. Refused: an end before the start, more than a year, a skipped day that is not
+    one of the nights, no night left.
+
+    >>> [d.isoformat() for d in recurrence_days(date(2027, 1, 1), date(2027, 1, 29), 2, [])]
+    ['2027-01-01', '2027-01-15', '2027-01-29']
+    """
+    if last < first:
+        raise EventError(_("The last night comes before the first."), "last_day")
+    if (last - first).days >= RECURRENCE_DAYS_MAX:
+        raise EventError(_("At most a year of nights at once."), "last_day")
+    days = [
+        moment.date()
+        for moment in rrule(
+            WEEKLY,
+            interval=every_weeks,
+            dtstart=datetime.combine(first, time()),
+            until=datetime.combine(last, time()),
+        )
+    ]
+    strays = sorted(set(skip) - set(days))
+    if strays:
+        raise EventError(
+            _("%(day)s is not one of the nights: nothing to skip.")
+            % {"day": strays[0].isoformat()},
+            "skip",
+        )
+    kept = [day for day in days if day not in set(skip)]
+    if not kept:
+        raise EventError(_("These dates make no night."), "skip")
+    return kept
+
+
+@transaction.atomic
+def events_recurring_create(
+    season: Season,
+    values: dict[str, Any],
+    days: list[date],
+    at: time,
+    *,
+    publish: bool,
+    now: datetime | None = None,
+) -> list[Event]:
+    """One event per day of ``days`` at ``at``, numbered after the season's last: all made,
+    or none (the first refused night rolls every one back). Each is its own event
+    afterwards, edited, moved or cancelled alone."""
+    now = now or timezone.now()
+    Season.objects.select_for_update().filter(pk=season.pk).first()
+    numbers = Event.objects.filter(season=season).exclude(number=None)
+    number = max(numbers.values_list("number", flat=True), default=0) or 0
+    made = []
+    for day in days:
+        starts_at = timezone.make_aware(datetime.combine(day, at))
+        number += 1
+        made.append(
+            event_create(
+                season,
+                {**values, "starts_at": starts_at, "number": number},
+                publish=publish,
+                now=now,
+            )
+        )
+    return made

@@ -1,0 +1,296 @@
+"""The director's own pages for a season and its nights: new, edit, duplicate, delete a
+draft, publish. Thin views: ``series.forms_events`` reads the form, ``series.services.events``
+does the work and refuses what would leave a night half-made."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_http_methods
+
+from core import request_values
+from core.permissions import director_required
+from series.forms_events import EventForm, RecurringForm, SeasonForm
+from series.models import Event, Season
+from series.services.events import (
+    EventError,
+    event_cancel,
+    event_cancel_undo,
+    event_copy_values,
+    event_create,
+    event_defaults,
+    event_draft_delete,
+    event_moved_told,
+    event_publish,
+    event_update,
+    events_recurring_create,
+    recurrence_days,
+    season_save,
+    venues_remembered,
+)
+
+# The submit buttons of a new night: kept as a draft, or published at once.
+PUBLISH = "publish"
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def season_new(request: HttpRequest) -> HttpResponse:
+    return _season_page(request, Season())
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def season_edit(request: HttpRequest, season_id: int) -> HttpResponse:
+    return _season_page(request, get_object_or_404(Season, pk=season_id))
+
+
+def _season_page(request: HttpRequest, season: Season) -> HttpResponse:
+    new = season.pk is None
+    form = SeasonForm(request.POST or None, instance=season)
+    if request.method == "POST" and form.is_valid():
+        saved = season_save(season, form.cleaned_data)
+        if new:
+            messages.success(
+                request,
+                _("The season “%(name)s” is ready: add its nights.") % {"name": saved.name},
+            )
+        else:
+            messages.success(request, _("Saved."))
+        return redirect("series:season", season_id=saved.pk)
+    status = 400 if request.method == "POST" else 200
+    context = {"form": form, "season": season, "new": new}
+    return render(request, "series/season_form.html", context, status=status)
+
+
+def _event_page(
+    request: HttpRequest,
+    form: EventForm,
+    season: Season,
+    event: Event | None,
+    status: int,
+    *,
+    recurring: bool = False,
+) -> HttpResponse:
+    context: dict[str, Any] = {
+        "form": form,
+        "season": season,
+        "event": event,
+        "venues": venues_remembered(),
+        "recurring": recurring,
+    }
+    return render(request, "series/event_form.html", context, status=status)
+
+
+def _copied_from(request: HttpRequest, season: Season) -> dict[str, Any] | None:
+    """The duplicate's values (``?from=<event id>``): an event of this season only."""
+    raw = request.GET.get("from")
+    if raw is None:
+        return None
+    try:
+        source_id = request_values.whole_number(raw, minimum=1, maximum=2**31 - 1)
+    except request_values.BadValue:
+        source_id = None
+    source = Event.objects.filter(pk=source_id, season=season).first() if source_id else None
+    if source is None:
+        messages.error(request, _("That night is not one of this season's: nothing was copied."))
+        return None
+    return event_copy_values(source)
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def event_new(request: HttpRequest, season_id: int) -> HttpResponse:
+    season = get_object_or_404(Season, pk=season_id)
+    if request.method == "GET":
+        initial = _copied_from(request, season) or event_defaults(season)
+        return _event_page(request, EventForm(initial=initial), season, None, 200)
+    form = EventForm(request.POST)
+    if form.is_valid():
+        publish = request.POST.get("save") == PUBLISH
+        try:
+            event = event_create(season, form.values(), publish=publish)
+        except EventError as error:
+            form.add_error(error.field, error.message)
+        else:
+            if publish:
+                messages.success(
+                    request,
+                    _("“%(name)s” is published: the players are invited by e-mail.")
+                    % {"name": event.name},
+                )
+            else:
+                messages.success(
+                    request,
+                    _("“%(name)s” is saved as a draft: only directors see it.")
+                    % {"name": event.name},
+                )
+            if request.POST.get("tournament"):
+                return redirect("tournaments:new", event.pk)
+            return redirect("series:event", event_id=event.pk)
+    return _event_page(request, form, season, None, 400)
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def event_edit(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = get_object_or_404(Event.objects.select_related("season"), pk=event_id)
+    form = EventForm(request.POST or None, instance=event)
+    if request.method == "POST" and form.is_valid():
+        before = event.starts_at
+        try:
+            saved = event_update(event.pk, form.values())
+        except EventError as error:
+            form.add_error(error.field, error.message)
+        else:
+            told = event_moved_told(saved) if saved.starts_at != before else 0
+            if told and not saved.is_draft:
+                messages.success(
+                    request,
+                    ngettext(
+                        "Moved. %(count)s person who answered is told by e-mail; the answers "
+                        "are kept, and each may change theirs.",
+                        "Moved. %(count)s people who answered are told by e-mail; the answers "
+                        "are kept, and each may change theirs.",
+                        told,
+                    )
+                    % {"count": told},
+                )
+            else:
+                messages.success(request, _("Saved."))
+            return redirect("series:event", event_id=event.pk)
+    status = 400 if request.method == "POST" else 200
+    event.refresh_from_db()
+    return _event_page(request, form, event.season, event, status)
+
+
+def _confirm(
+    request: HttpRequest, event: Event, question: str, button: str, status: int = 200
+) -> HttpResponse:
+    """The page that asks before a night changes for everyone (a tap too fast on a phone
+    changes nothing): the question, one button."""
+    context = {"event": event, "question": question, "button": button}
+    return render(request, "series/event_confirm.html", context, status=status)
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def event_delete(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=event_id)
+    if request.method == "GET":
+        question = _("Delete the draft “%(name)s”? Nobody else has seen it.") % {"name": event.name}
+        return _confirm(request, event, question, _("Delete the draft"))
+    try:
+        season = event_draft_delete(event.pk)
+    except EventError as error:
+        messages.error(request, error.message)
+        return redirect("series:event", event_id=event.pk)
+    messages.success(request, _("The draft “%(name)s” is deleted.") % {"name": event.name})
+    return redirect("series:season", season_id=season.pk)
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def event_publish_now(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=event_id)
+    if request.method == "GET":
+        question = _(
+            "Publish “%(name)s”? Everyone who may see the season sees it, and the "
+            "players are invited by e-mail."
+        ) % {"name": event.name}
+        return _confirm(request, event, question, _("Publish and invite"))
+    try:
+        event_publish(event.pk)
+    except EventError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request,
+            _("“%(name)s” is published: the players are invited by e-mail.") % {"name": event.name},
+        )
+    return redirect("series:event", event_id=event.pk)
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def event_cancel_now(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=event_id)
+    if request.method == "GET":
+        question = _(
+            "Cancel “%(name)s”? Answers close, and everyone who answered is told by e-mail. "
+            "You can undo it until the night."
+        ) % {"name": event.name}
+        return _confirm(request, event, question, _("Cancel the night"))
+    try:
+        event_cancel(event.pk)
+    except EventError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request,
+            _("“%(name)s” is cancelled: everyone who answered is told.") % {"name": event.name},
+        )
+    return redirect("series:event", event_id=event.pk)
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def event_uncancel(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=event_id)
+    if request.method == "GET":
+        question = _(
+            "Undo the cancellation of “%(name)s”? Answers open again as they were; the "
+            "cancellation e-mails not sent yet are not sent."
+        ) % {"name": event.name}
+        return _confirm(request, event, question, _("Undo the cancellation"))
+    try:
+        event_cancel_undo(event.pk)
+    except EventError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("“%(name)s” is on again.") % {"name": event.name})
+    return redirect("series:event", event_id=event.pk)
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def events_recurring(request: HttpRequest, season_id: int) -> HttpResponse:
+    """Many nights in one step, all made or none."""
+    season = get_object_or_404(Season, pk=season_id)
+    if request.method == "GET":
+        form = RecurringForm(initial=event_defaults(season))
+        return _event_page(request, form, season, None, 200, recurring=True)
+    form = RecurringForm(request.POST)
+    if form.is_valid():
+        publish = request.POST.get("save") == PUBLISH
+        data = form.cleaned_data
+        try:
+            days = recurrence_days(
+                data["date"], data["last_day"], data["every_weeks"], data["skip"]
+            )
+            made = events_recurring_create(
+                season, form.values(), days, data["time"], publish=publish
+            )
+        except EventError as error:
+            form.add_error(error.field, error.message)
+        else:
+            if publish:
+                text = ngettext(
+                    "%(count)s night is published: the players are invited by e-mail.",
+                    "%(count)s nights are published: the players are invited by e-mail.",
+                    len(made),
+                )
+            else:
+                text = ngettext(
+                    "%(count)s night is saved as a draft: only directors see it.",
+                    "%(count)s nights are saved as drafts: only directors see them.",
+                    len(made),
+                )
+            messages.success(request, text % {"count": len(made)})
+            return redirect("series:season", season_id=season.pk)
+    return _event_page(request, form, season, None, 400, recurring=True)
