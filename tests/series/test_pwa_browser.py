@@ -23,7 +23,7 @@ from series.services.standings import standings_recompute
 from tests.browser import ARTIFACTS, LAPTOP, PHONE, TV, needs_chromium, served_night
 from tests.chromium import CHROMIUM
 from tests.series.season_fixture import build_season
-from tests.tables.servers import stop
+from tests.tables.servers import manage, stop
 
 pytestmark = needs_chromium
 
@@ -223,6 +223,57 @@ def test_the_tv_clock_reloads_offline_from_the_kept_copy_and_counts_down(
         page.set_viewport_size(PHONE)
         page.screenshot(path=str(SHOTS / f"tv-offline-phone-{language}.png"))
         context.close()
+
+
+# Level 1's end, this many seconds after the page is asked for: time for a busy machine to
+# load the page and the worker to keep it before level 1 ends.
+LEVEL_ONE_LEFT = 40
+
+
+def test_the_tv_reloaded_offline_shows_the_level_the_clock_is_at_now(
+    chromium: Any, served: dict[str, Any]
+) -> None:
+    """The worker's copy was kept during level 1; reloaded without a network after level 1
+    ended, it shows level 2 with level 2's time left (the rows ahead the page was sent),
+    and so does the page left open."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    manage(
+        served["env"],
+        "shell",
+        "-c",
+        "from datetime import timedelta\n"
+        "from django.utils import timezone\n"
+        "from tournaments.models import Tournament\n"
+        f"Tournament.objects.filter(pk={served['id']}).update("
+        f"level_ends_at=timezone.now() + timedelta(seconds={LEVEL_ONE_LEFT}))",
+    )
+    context = chromium.new_context(viewport=TV)
+    page = context.new_page()
+    page.goto(f"{served['base']}/tournaments/tv/{served['token']}/")
+    worker_in_control(page)
+    kept_by_worker(page)
+    level = page.locator('.tv [data-clock="level"]')
+    expect(level).to_have_text("Level 1")
+    # When level 1 ends, as the page counts it (to the second it shows).
+    level_one_ends = time.monotonic() + seconds_shown(page)
+    assert level_one_ends - time.monotonic() > 3, "level 1 ended before the page was kept"
+    stop(served["process"])
+    context.set_offline(True)
+    # Open, the page moves on to level 2 when level 1's time is up.
+    expect(level).to_have_text("Level 2", timeout=(LEVEL_ONE_LEFT + 10) * 1000)
+    page.wait_for_timeout(1500)
+    # Reloaded from the copy kept during level 1: level 2, and level 2's time.
+    reload_offline(page)
+    expect(level).to_have_text("Level 2")
+    expect(page.locator('.tv [data-clock="bets"]')).to_have_text("50 / 100")
+    expect(page.locator('.tv [data-clock="next"]')).to_have_text("Level 3: 75 / 150")
+    into_level_two = time.monotonic() - level_one_ends
+    shown = seconds_shown(page)
+    assert abs(shown - (20 * 60 - into_level_two)) <= 3, (shown, into_level_two)
+    expect(page.locator('.tv [data-clock="coming"] li').first).to_contain_text("Level 3")
+    expect(page.locator('.tv [data-clock="link"]')).not_to_have_attribute("data-state", "live")
+    page.screenshot(path=str(SHOTS / "tv-offline-level-2.png"))
+    context.close()
 
 
 def test_the_worker_leaves_other_pages_and_forms_to_the_network(

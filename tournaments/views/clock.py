@@ -86,6 +86,7 @@ def tv_clock(request: HttpRequest, token: str) -> HttpResponse:
         "token": token,
         "socket_path": f"/ws/tournaments/{token}/clock/",
         "json_url": reverse("tournaments:tv_clock_json", args=[token]),
+        "ahead": clock_services.clock_ahead(payload["tournament"]["id"]),
         "night_qr": _night_qr(request, payload["tournament"]["id"]),
     }
     return render(request, "tournaments/tv_clock.html", context)
