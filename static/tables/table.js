@@ -74,7 +74,7 @@ const a11y = createA11y({ root, felt });
 // between the two (a snapshot landing mid-press, as a bot acts or a seat fills) loses the
 // tap, and the player taps again. So a snapshot that comes while a button is pressed is
 // drawn once the press is over, after its click (the newest one only).
-const PRESS_MOST_MS = 1000;
+const PRESS_MOST_MS = 10000;
 let pressing = false;
 let drawAfterPress = false;
 let pressTimer = 0;
@@ -96,11 +96,13 @@ root.addEventListener("pointerdown", (event) => {
   if (!event.isPrimary || !(event.target instanceof Element) || !event.target.closest("button")) return;
   pressing = true;
   window.clearTimeout(pressTimer);
-  // A finger resting on a button is no tap: the table is drawn again after a second.
+  // A press whose end the page never hears (the window left meanwhile) waits no longer.
   pressTimer = window.setTimeout(pressOver, PRESS_MOST_MS);
 }, true);
 window.addEventListener("pointerup", pressOver, true);
 window.addEventListener("pointercancel", pressOver, true);
+window.addEventListener("blur", pressOver);
+document.addEventListener("visibilitychange", pressOver);
 
 const socket = openTableSocket(root.dataset.wsPath, {
   onSnapshot(frame) {
