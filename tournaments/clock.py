@@ -319,11 +319,7 @@ class ClockState:
     def chip_race(self) -> tuple[int, ...]:
         """Denominations raced off at this break (TDA 24), or at the next row if it is a
         colour-up break: screens announce it while it is coming."""
-        if self.current is not None and self.current.is_break and self.current.colour_up:
-            return self.current.colour_up
-        if self.next is not None and self.next.is_break:
-            return self.next.colour_up
-        return ()
+        return chip_race(self.current, self.next)
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-able form for sockets and overlays: instants in epoch milliseconds.
@@ -331,10 +327,11 @@ class ClockState:
         ``now_ms`` is the server's clock, so a client counts down from ``ends_at_ms`` (and
         each ``starts_at_ms``) against its own clock corrected by the difference, and shows
         the rows as sent: the level in play, ``next``, ``next_break`` and ``coming``. When
-        the countdown reaches zero it shows 0:00 and waits: the server stores the change
-        (the level-change task, or the sweep) and sends the next state. Only this module
-        plays the structure forward. The structure itself is not sent: no screen lists it
-        (the console's forms read it on the server), and a socket sends this on every change.
+        the countdown reaches zero the server stores the change (the level-change task, or
+        the sweep) and sends the next state; meanwhile the TV moves through the rows
+        ``ahead`` its page was sent, else it shows 0:00 and waits. Only this module plays
+        the structure forward. The structure itself is not sent: no screen lists it (the
+        console's forms read it on the server), and a socket sends this on every change.
         """
         return {
             "now_ms": _ms(self.now),
@@ -362,6 +359,78 @@ class ClockState:
             "finishes_at_ms": _ms(self.finishes_at),
             "chip_race": list(self.chip_race),
         }
+
+
+def chip_race(current: ClockRow | None, following: ClockRow | None) -> tuple[int, ...]:
+    """The chips raced off at ``current`` if it is a colour-up break, else at ``following``
+    if that one is (``ClockState.chip_race``)."""
+    if current is not None and current.is_break and current.colour_up:
+        return current.colour_up
+    if following is not None and following.is_break:
+        return following.colour_up
+    return ()
+
+
+# How far ahead of the row in play a screen is sent the rows to come (``ahead``), and at
+# most how many.
+AHEAD = timedelta(hours=12)
+AHEAD_ROWS = 60
+
+
+@dataclass(frozen=True)
+class Ahead:
+    """A row a running clock comes to after the one in play, when it starts, and what a
+    screen shows with it: the chips raced off then (``chip_race``), and whether any row
+    follows it (``is_last``: none, when the structure has no level to double)."""
+
+    row: ClockRow
+    starts_at: datetime
+    chip_race: tuple[int, ...]
+    is_last: bool
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            **self.row.as_dict(),
+            "starts_at_ms": _ms(self.starts_at),
+            "chip_race": list(self.chip_race),
+            "is_last": self.is_last,
+        }
+
+
+def ahead(fields: ClockFields, rows: Sequence[ClockRow], now: datetime) -> tuple[Ahead, ...]:
+    """The rows a running clock plays after the one in play, each with its start, up to
+    ``AHEAD`` from ``now`` (at most ``AHEAD_ROWS``; the first one always, and the one after
+    the last, whose start ends it); none while the clock is paused or not started.
+
+    The projection of ``position``, written out in advance: a screen that has lost its
+    server (a TV reloaded from the service worker's copy without a network) moves through
+    these rows itself when their time comes, instead of stopping at 0:00 on the row that
+    was in play when the page was made.
+
+    >>> from types import SimpleNamespace as Row
+    >>> rows = rows_from([Row(kind="level", minutes=20, small_blind=25, big_blind=50),
+    ...                   Row(kind="break", minutes=10, colour_up=[25])])
+    >>> start = datetime(2026, 5, 1, 19, 0)
+    >>> fields = Row(level_index=0, level_ends_at=start + timedelta(minutes=20),
+    ...              paused_remaining=None)
+    >>> [(a.row.number, f"{a.starts_at:%H:%M}", a.chip_race) for a in ahead(fields, rows, start)][:3]
+    [(None, '19:20', (25,)), (2, '19:30', ()), (3, '19:50', ())]
+    """
+    rows = tuple(rows)
+    at = position(fields, rows, now)
+    if at.ends_at is None:
+        return ()
+    found: list[Ahead] = []
+    starts_at = at.ends_at
+    row = row_at(rows, at.index + 1)
+    while row is not None and len(found) < AHEAD_ROWS:
+        following = row_at(rows, row.index + 1)
+        found.append(Ahead(row, starts_at, chip_race(row, following), following is None))
+        if starts_at - now > AHEAD:
+            break
+        starts_at += row.duration
+        row = following
+    return tuple(found)
 
 
 def _ms(moment: datetime) -> int:

@@ -70,9 +70,48 @@ const clock = startClock({ root, felt, current: () => snap });
 const motion = createMotion({ root, felt, toggle: root.querySelector("[data-toggle=motion]") });
 const sound = createSound({ root, toggle: soundToggle });
 const a11y = createA11y({ root, felt });
+// Every snapshot redraws the table's buttons (the action bar, the seats, the host's panel).
+// A click counts only where the press began and ended on the same button: a button replaced
+// between the two (a snapshot landing mid-press, as a bot acts or a seat fills) loses the
+// tap, and the player taps again. So a snapshot that comes while a button is pressed is
+// drawn once the press is over, after its click (the newest one only).
+const PRESS_MOST_MS = 10000;
+let pressing = false;
+let drawAfterPress = false;
+let pressTimer = 0;
+
+function pressOver() {
+  if (!pressing) return;
+  window.clearTimeout(pressTimer);
+  // Later than the click, which the browser sends right after the press ends.
+  window.setTimeout(() => {
+    pressing = false;
+    if (drawAfterPress) {
+      drawAfterPress = false;
+      render();
+    }
+  }, 0);
+}
+
+root.addEventListener("pointerdown", (event) => {
+  if (!event.isPrimary || !(event.target instanceof Element) || !event.target.closest("button")) return;
+  pressing = true;
+  window.clearTimeout(pressTimer);
+  // A press whose end the page never hears (the window left meanwhile) waits no longer.
+  pressTimer = window.setTimeout(pressOver, PRESS_MOST_MS);
+}, true);
+window.addEventListener("pointerup", pressOver, true);
+window.addEventListener("pointercancel", pressOver, true);
+window.addEventListener("blur", pressOver);
+document.addEventListener("visibilitychange", pressOver);
+
 const socket = openTableSocket(root.dataset.wsPath, {
   onSnapshot(frame) {
     snap = frame;
+    if (pressing) {
+      drawAfterPress = true;
+      return;
+    }
     render();
   },
   onError(frame) {

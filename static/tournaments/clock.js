@@ -5,10 +5,13 @@
  * tournaments/clock.py: the row in play and when it ends (epoch ms), the server's now, the
  * next row, the next break and the rows coming up, each with when it starts. This script
  * only counts down to those instants against the server's clock and shows the rows as sent.
- * When the countdown reaches zero it shows 0:00 and waits for the server's next state: the
- * server stores the level change (the level-change task, or the sweep) and sends it over the
- * socket (reconnect with backoff; each state replaces the one before). Texts go through
- * Django's JavaScript catalog (gettext, interpolate).
+ * The server stores each level change (the level-change task, or the sweep) and sends it over
+ * the socket (reconnect with backoff; each state replaces the one before). Until it does, the
+ * TV moves on by itself through the rows ahead its page was sent (services.clock.clock_ahead,
+ * the server's own projection written out): a TV whose server is away, or the service
+ * worker's copy reloaded without a network, shows the level the clock is at now. Past those
+ * rows, or when they no longer fit the clock, the countdown stops at 0:00 and waits. Texts go
+ * through Django's JavaScript catalog (gettext, interpolate).
  *
  * A screen with the buttons for them (the TV) also announces what happens while it is open:
  * a sound for each new level (a break's end too), each break and the last minute of a row,
@@ -196,6 +199,55 @@
       payouts: field.payouts,
       handForHand: over ? "" : handForHandText(payload.hand_for_hand),
     };
+  }
+
+  // ------------------------------------------------------------------ the rows ahead
+
+  const ROW_KEYS = ["index", "is_break", "number", "minutes", "small_blind", "big_blind", "ante", "ante_kind", "small_bet", "big_bet"];
+  const sameRow = (one, other) => Boolean(one && other) && ROW_KEYS.every((key) => one[key] === other[key]);
+
+  /* The feed's payload as it is at `now`: when the row in play has ended and no state from
+   * the server has said what follows, the clock moved on through the rows ahead that the page
+   * was sent (`feed.ahead`), as the server projects it. They are used while they fit the
+   * clock in play (the next row and the ones coming are theirs), moved in time as the clock
+   * was since they were made (a pause, a minute added); a row is entered only when its end
+   * is known (the next row's start) or none follows it. Otherwise the payload as it is. */
+  function projected(feed, now) {
+    const payload = feed.payload;
+    const clock = payload.clock;
+    const ahead = feed.ahead;
+    if (!ahead || !ahead.length || !counting(clock) || now < clock.ends_at_ms) return payload;
+    const first = ahead.findIndex((row) => row.index === clock.index + 1);
+    if (first < 0 || !sameRow(ahead[first], clock.next)) return payload;
+    if (!(clock.coming || []).every((row, k) => !ahead[first + k] || sameRow(ahead[first + k], row))) return payload;
+    const shift = clock.ends_at_ms - ahead[first].starts_at_ms;
+    const rows = ahead.slice(first).map((row) => Object.assign({}, row, { starts_at_ms: row.starts_at_ms + shift }));
+    let at = -1;
+    for (let k = 0; k < rows.length && rows[k].starts_at_ms <= now; k++) {
+      if (k + 1 < rows.length || rows[k].is_last) at = k;
+    }
+    if (at < 0) return payload;
+    const row = rows[at];
+    const later = rows.slice(at + 1);
+    const endsAt = later.length ? later[0].starts_at_ms : row.starts_at_ms + row.minutes * MINUTE;
+    const nextBreak = later.find((other) => other.is_break) || null;
+    const moved = Object.assign({}, clock, {
+      index: row.index,
+      level_number: row.number !== null ? row.number : row.levels_before,
+      on_break: row.is_break,
+      current: row,
+      next: later[0] || null,
+      ends_at_ms: endsAt,
+      remaining_ms: Math.max(0, endsAt - now),
+      is_last: row.is_last,
+      overtime: row.is_last && now >= endsAt,
+      next_break: nextBreak,
+      next_break_at_ms: nextBreak ? nextBreak.starts_at_ms : null,
+      next_break_in_ms: nextBreak ? nextBreak.starts_at_ms - now : null,
+      coming: later.slice(0, 3).map((other) => Object.assign({}, other, { starts_in_ms: other.starts_at_ms - now })),
+      chip_race: row.chip_race || [],
+    });
+    return Object.assign({}, payload, { clock: moved, tv: Object.assign({}, payload.tv, { colour_up: row.leaving || [] }) });
   }
 
   // ------------------------------------------------------------------ sound (Web Audio)
@@ -418,8 +470,7 @@
    * the end of a break too), "break" (a break started), "minute" (one minute left in the
    * row), or null. Compares with the last tick, so a state sent again (a resync, a reconnect)
    * announces nothing, and the first state of a page is never announced. */
-  function announcement(feed, view, now) {
-    const clock = feed.payload.clock;
+  function announcement(feed, clock, view, now) {
     const row = clock.started ? clock.index : -1;
     const before = feed.lastIndex;
     const remainingBefore = feed.lastRemaining;
@@ -451,6 +502,8 @@
     const feed = {
       path,
       payload: null,
+      // The rows the clock comes to after the one in play (the TV page's), with their starts.
+      ahead: null,
       offset: 0,
       roots: new Set(),
       socket: null,
@@ -832,9 +885,10 @@
       }
       if (!feed.payload) continue;
       const now = Date.now() + feed.offset;
-      const view = texts(feed.payload, now);
-      const kind = announcement(feed, view, now);
-      if (kind) announce(kind, feed.payload);
+      const payload = projected(feed, now);
+      const view = texts(payload, now);
+      const kind = announcement(feed, payload.clock, view, now);
+      if (kind) announce(kind, payload);
       for (const root of feed.roots) render(root, view, feed);
     }
   }
@@ -916,6 +970,8 @@
     }
     const data = root.dataset.clockData && document.getElementById(root.dataset.clockData);
     if (data) accept(feed, JSON.parse(data.textContent));
+    const ahead = root.dataset.clockAhead && document.getElementById(root.dataset.clockAhead);
+    if (ahead) feed.ahead = JSON.parse(ahead.textContent);
     feed.roots.add(root);
     for (const button of root.querySelectorAll('[data-clock-toggle="sound"]')) soundButton(button);
     for (const button of root.querySelectorAll('[data-clock-toggle="voice"]')) voiceButton(button);

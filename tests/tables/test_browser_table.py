@@ -22,7 +22,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.browser import ARTIFACTS, needs_chromium
 from tests.conftest import PASSWORD
-from tests.tables.servers import migrate
+from tests.tables.servers import migrate, wait_for_port
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 LAPTOP = {"width": 1366, "height": 768}
@@ -68,17 +68,10 @@ def server(tmp_path: Path) -> Iterator[tuple[str, int]]:
         [*manage, "serve", "--port", str(port)], env=env, cwd=BASE_DIR, stdout=log, stderr=log
     )
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError((tmp_path / "serve.log").read_text())
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.1)
+        try:
+            wait_for_port(port, process)
+        except RuntimeError as error:
+            raise RuntimeError((tmp_path / "serve.log").read_text()) from error
         yield f"http://127.0.0.1:{port}", table_id
     finally:
         process.terminate()

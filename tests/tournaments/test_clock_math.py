@@ -240,3 +240,32 @@ def test_limit_rows_carry_their_bets() -> None:
 def test_no_rows_gives_an_empty_clock() -> None:
     state = clock_state(fields(), (), at())
     assert state.current is None and state.next is None and state.remaining == timedelta(0)
+
+
+def test_the_rows_ahead_are_what_the_clock_plays_from_each_start(
+    rows: tuple[clock.ClockRow, ...],
+) -> None:
+    """A screen without its server moves through ``ahead``: each row, read at its start,
+    is what the server's own projection says then (row, chip race, whether one follows)."""
+    running = fields(0, at(20))
+    found = clock.ahead(running, rows, at(1))
+    assert [a.row.index for a in found[:6]] == [1, 2, 3, 4, 5, 6]
+    assert found[0].starts_at == at(20)
+    for row in found:
+        state = clock_state(running, rows, row.starts_at)
+        assert (state.index, state.current) == (row.row.index, row.row)
+        assert (state.chip_race, state.is_last) == (row.chip_race, row.is_last)
+    # Up to AHEAD from now (the first row past it included), never more than AHEAD_ROWS.
+    assert found[-2].starts_at - at(1) <= clock.AHEAD < found[-1].starts_at - at(1)
+    assert len(found) <= clock.AHEAD_ROWS
+    as_dict = found[1].as_dict()
+    assert as_dict["starts_at_ms"] == int(at(40).timestamp() * 1000)
+    assert as_dict["chip_race"] == [25] and as_dict["is_last"] is False
+    # Paused or not started: nothing moves on by itself.
+    assert clock.ahead(fields(0, None, timedelta(minutes=3)), rows, at()) == ()
+    assert clock.ahead(fields(0), rows, at()) == ()
+    # With no level to double, the last row is the last.
+    only_breaks = rows_from([brk(5), brk(10)])
+    assert [(a.row.index, a.is_last) for a in clock.ahead(fields(0, at(5)), only_breaks, at())] == [
+        (1, True)
+    ]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import json
 import re
 from datetime import timedelta
 
@@ -50,6 +52,32 @@ def test_the_tv_clock_needs_no_login(client: Client, running_now: Tournament) ->
     assert f"/ws/tournaments/{running_now.tv_token}/clock/" in page
     assert 'id="clock-data"' in page
     assert reverse("javascript-catalog") in page
+
+
+def test_the_tv_page_carries_the_rows_ahead_while_the_clock_runs(
+    client: Client, running_now: Tournament
+) -> None:
+    """The rows the clock comes to next, with their starts, for a TV that loses its server
+    (static/tournaments/clock.js moves on through them)."""
+    response = client.get(tv_url(running_now))
+    ahead = json.loads(
+        re.search(r'id="clock-ahead"[^>]*>(.*?)</script>', response.content.decode())[1]
+    )
+    payload = response.context["payload"]["clock"]
+    assert ahead[0]["index"] == payload["index"] + 1
+    assert ahead[0]["starts_at_ms"] == payload["ends_at_ms"]
+    assert ahead[0]["number"] == 2 and ahead[0]["big_blind"] == 100
+    assert all(
+        later["starts_at_ms"] > earlier["starts_at_ms"]
+        for earlier, later in itertools.pairwise(ahead)
+    )
+    assert {"chip_race", "is_last", "leaving"} <= set(ahead[0])
+    # Paused: nothing moves on by itself.
+    Tournament.objects.filter(pk=running_now.pk).update(
+        level_ends_at=None, paused_remaining=timedelta(minutes=7)
+    )
+    page = client.get(tv_url(running_now)).content.decode()
+    assert '<script id="clock-ahead" type="application/json">[]</script>' in page
 
 
 def test_a_paused_clock_and_an_ante_show(client: Client, running_now: Tournament) -> None:

@@ -50,6 +50,7 @@ from tournaments.clock import (
     row_at,
     rows_from,
 )
+from tournaments.clock import ahead as clock_rows_ahead
 from tournaments.errors import TournamentError
 from tournaments.models import (
     ActionKind,
@@ -1597,6 +1598,26 @@ def clock_payloads(
             "hand_for_hand": hand_for_hand[tournament.pk].as_dict(),
         }
     return payloads
+
+
+def clock_ahead(tournament_id: int, now: datetime | None = None) -> list[dict[str, Any]]:
+    """The rows a tournament's running clock comes to after the one in play, each with its
+    start (``tournaments.clock.ahead``) and the chips no longer used from it on
+    (``leaving``, the TV's ``colour_up`` then). The TV page carries them, so a screen whose
+    server is away, or the service worker's copy reloaded without a network, moves on to
+    the level the clock is at now. Not in ``clock_payloads``: a socket sends that on every
+    change, and the rows ahead change only with the clock."""
+    now = now or timezone.now()
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        return []
+    structure_id = tournament.blind_structure_id
+    rows = clock_rows_many([structure_id]).get(structure_id, ())
+    colours = tv.tv_colour_ups({structure_id}, {structure_id: rows})[structure_id]
+    return [
+        {**row.as_dict(), "leaving": tv.tv_colour_up(colours, row.row.index)}
+        for row in clock_rows_ahead(tournament, rows, now)
+    ]
 
 
 def clock_payload(tournament_id: int, now: datetime | None = None) -> dict[str, Any] | None:

@@ -149,11 +149,29 @@ def tv_parts(
     row index of the add-on break, or None), ``colour_up`` (the chips no longer used from
     the row in play on, ``in_play``: each tournament's row index) and ``results`` (None
     unless finished)."""
-    structure_ids = {t.blind_structure_id for t in tournaments}
+    colours = tv_colour_ups({t.blind_structure_id for t in tournaments}, rows_by_structure)
+    addon_rows = _addon_rows([t for t in tournaments if t.addon_at_break is not None])
+    results = _results([t for t in tournaments if t.state == TournamentState.FINISHED])
+    return {
+        t.pk: {
+            "layout": tv_layout(t),
+            "addon_break": addon_rows.get(t.pk),
+            "colour_up": tv_colour_up(colours[t.blind_structure_id], in_play[t.pk]),
+            "results": results.get(t.pk),
+        }
+        for t in tournaments
+    }
+
+
+def tv_colour_ups(
+    structure_ids: set[int], rows_by_structure: Mapping[int, Sequence[ClockRow]]
+) -> dict[int, list[list[int]]]:
+    """Each structure's chips no longer used from each of its rows on (by row index), as the
+    TV's ``colour_up`` names them, in one query."""
     chip_sets = dict(
         BlindStructure.objects.filter(pk__in=structure_ids).values_list("pk", "chip_set")
     )
-    colours = {
+    return {
         structure_id: [
             list(chips)
             for chips in colour_ups(
@@ -162,21 +180,11 @@ def tv_parts(
         ]
         for structure_id in structure_ids
     }
-    addon_rows = _addon_rows([t for t in tournaments if t.addon_at_break is not None])
-    results = _results([t for t in tournaments if t.state == TournamentState.FINISHED])
-    return {
-        t.pk: {
-            "layout": tv_layout(t),
-            "addon_break": addon_rows.get(t.pk),
-            "colour_up": _colour_up(colours[t.blind_structure_id], in_play[t.pk]),
-            "results": results.get(t.pk),
-        }
-        for t in tournaments
-    }
 
 
-def _colour_up(colours: Sequence[list[int]], index: int) -> list[int]:
-    # Past the structure's end (its extra levels) no chip goes.
+def tv_colour_up(colours: Sequence[list[int]], index: int) -> list[int]:
+    """The chips no longer used from row ``index`` on, from a structure's list of
+    ``tv_colour_ups`` (past the structure's end, its extra levels, no chip goes)."""
     return colours[index] if 0 <= index < len(colours) else []
 
 

@@ -89,6 +89,7 @@ def tv_clock(request: HttpRequest, token: str) -> HttpResponse:
         "token": token,
         "socket_path": f"/ws/tournaments/{token}/clock/",
         "json_url": reverse("tournaments:tv_clock_json", args=[token]),
+        "ahead": clock_services.clock_ahead(payload["tournament"]["id"]),
     }
     address = _night_address(request, payload["tournament"]["id"])
     context["night_qr"] = _night_qr(address)
