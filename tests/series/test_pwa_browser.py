@@ -15,13 +15,13 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from playwright.sync_api import BrowserContext, Page, expect, sync_playwright
+from playwright.sync_api import BrowserContext, Page, Playwright, expect
 from playwright.sync_api import Error as PlaywrightError
 
 from series.models import Season
 from series.services.standings import standings_recompute
 from tests.browser import ARTIFACTS, LAPTOP, PHONE, TV, needs_chromium, served_night
-from tests.chromium import CHROMIUM
+from tests.chromium import ARGS, CHROMIUM
 from tests.series.season_fixture import build_season
 from tests.tables.servers import manage, stop
 
@@ -32,29 +32,26 @@ LANGUAGES = ("en", "fr")
 
 
 @pytest.fixture
-def profile(live_server: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+def profile(live_server: Any, tmp_path: Path, shared_playwright: Playwright) -> Iterator[Any]:
     """Chromium with a profile on disk: an off-the-record context (Playwright's
-    ``new_context``) is never installable, Chromium says so ("in-incognito")."""
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as playwright:
+    ``new_context``) is never installable, Chromium says so ("in-incognito"). Each profile is
+    a browser of its own, closed after the test."""
+    opened: list[BrowserContext] = []
 
-        def open_profile(language: str, viewport: dict[str, int]) -> BrowserContext:
-            return playwright.chromium.launch_persistent_context(
-                str(tmp_path / language),
-                executable_path=str(CHROMIUM),
-                # As tests.chromium.launch_chromium.
-                args=[
-                    "--headless",
-                    "--no-sandbox",
-                    "--disable-gpu",
-                    "--disable-background-networking",
-                    "--disable-component-update",
-                ],
-                viewport=viewport,
-                locale=language,
-            )
+    def open_profile(language: str, viewport: dict[str, int]) -> BrowserContext:
+        context = shared_playwright.chromium.launch_persistent_context(
+            str(tmp_path / language),
+            executable_path=str(CHROMIUM),
+            args=ARGS,
+            viewport=viewport,
+            locale=language,
+        )
+        opened.append(context)
+        return context
 
-        yield open_profile
+    yield open_profile
+    for context in opened:
+        context.close()
 
 
 def enum(value: str) -> str:
