@@ -5,9 +5,10 @@ results), each included only when its template exists, and this module's own par
 sticky bar (the clock, pause or resume, a menu of the sections), the players first, with
 the last action and its Undo above them, walk-ins, and the action log at the end.
 
-Each player's row carries the one-tap actions (late entry, add-on, re-entry, remove) and
-opens the player's panel for those that need a choice or a number: out (knocked out by
-whom), rebuy (the stack), move (table and seat). Every button is shown only when the
+Each player's row carries the one-tap actions (late entry, rebuy of a busted player,
+add-on, re-entry, remove) and opens the player's panel for those that need a choice or a
+number: out (knocked out by whom), a rebuy with chips left (the stack), move (table and
+seat). Every button is shown only when the
 service would accept it, and posts to the endpoint that owns the action (the clock's, the
 results', the seating's), so on a phone the night's commonest taps need no scrolling.
 
@@ -161,6 +162,7 @@ def _console_context(request: HttpRequest, tournament: Tournament) -> dict[str, 
         "walk_in_form": WalkInForm() if entries.registration_refusal(tournament) is None else None,
         "rebuy_form": RebuyForm(),
         "rebuy_limit": entries.rebuy_limit(tournament),
+        "rebuy_chips": tournament.rebuy_chips,
         "last_action": last,
         "can_undo": undo.action_can_undo(last),
         "actions": selectors.actions_recent(tournament),
@@ -334,8 +336,9 @@ def console_rebuy(request: HttpRequest, tournament_id: int, entry_id: int) -> Ht
     else:
         _run(
             request,
+            # No stack typed: the player has busted, the night's usual rebuy.
             lambda: entries.entry_rebuy(
-                entry.pk, by=request.user, stack=form.cleaned_data["stack"]
+                entry.pk, by=request.user, stack=form.cleaned_data["stack"] or 0
             ),
             _("Rebuy for %(name)s."),
         )
