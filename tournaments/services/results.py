@@ -167,6 +167,10 @@ class ResultsOverview:
     prizes_left: int | None = None
     # The places two or more players share (``places_tied``), shown "3 (tied)".
     tied_places: frozenset[int] = frozenset()
+    # Finished with a deal (not undone): the players still in shared what it says.
+    deal: bool = False
+    # Once finished, what was paid, best place first (prize or bounties).
+    paid: list[Entry] = field(default_factory=list)
 
 
 def prizes_of_places(
@@ -208,6 +212,10 @@ def results_overview(tournament: Tournament) -> ResultsOverview:
         if tournament.state == TournamentState.FINISHED
         else []
     )
+    dealt = (
+        tournament.state == TournamentState.FINISHED
+        and tournament.actions.filter(kind=ActionKind.DEAL, undone_at__isnull=True).exists()
+    )
     prizes_left = None
     if payouts is not None and tournament.state in IN_PLAY:
         prizes_left = sum(_prizes_for(payouts, _players_count(tournament))[: len(playing)])
@@ -220,7 +228,18 @@ def results_overview(tournament: Tournament) -> ResultsOverview:
         can_finish=tournament.state in IN_PLAY and len(playing) == 1 and payouts is not None,
         prizes_left=prizes_left,
         tied_places=places_tied(entries),
+        deal=dealt,
+        paid=[e for e in finished if e.prize or e.bounties],
     )
+
+
+def overview_payable(tournament: Tournament) -> bool:
+    """Whether the payouts can be worked out (the finish refuses while they cannot)."""
+    try:
+        payouts_compute(tournament)
+    except TournamentError:
+        return False
+    return True
 
 
 # Eliminations -----------------------------------------------------------------------------

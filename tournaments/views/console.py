@@ -42,7 +42,7 @@ from series.models import Player
 from tournaments import selectors
 from tournaments.errors import NameInUse, TournamentError
 from tournaments.forms import RebuyForm, WalkInForm
-from tournaments.models import Entry, EntryState, Tournament
+from tournaments.models import Entry, EntryState, Tournament, TournamentState
 from tournaments.permissions import director_required
 from tournaments.services import entries, lifecycle, purchases, results, undo
 from tournaments.views.once import console_action
@@ -168,10 +168,37 @@ def _console_context(request: HttpRequest, tournament: Tournament) -> dict[str, 
         "actions": selectors.actions_recent(tournament),
         "start_refusal": lifecycle.start_refusal(tournament),
         "seats_drawn": selectors.seats_drawn(tournament),
+        **_end_context(tournament, rows),
         # The sections on the page, for the bar's jump menu (sent again with each refresh).
         "partials": partials_present(),
     }
     return context
+
+
+def _end_context(tournament: Tournament, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The end at the top of the players: one player left while a player out may still
+    re-enter asks whether to end it (the last elimination ended it otherwise); once over,
+    who won, or that a deal shared the prizes."""
+    playing = [row["entry"] for row in rows if row["entry"].state == EntryState.PLAYING]
+    if tournament.state == TournamentState.FINISHED:
+        overview = results.results_overview(tournament)
+        return {
+            "end_finished": True,
+            "end_deal": ", ".join(
+                e.player.name for e in overview.finished if e.state == EntryState.PLAYING
+            )
+            if overview.deal
+            else "",
+            "end_winner": overview.finished[0] if overview.finished else None,
+        }
+    if (
+        tournament.is_started
+        and not tournament.is_over
+        and len(playing) == 1
+        and results.overview_payable(tournament)
+    ):
+        return {"end_ask": {"winner": playing[0], "why": entries.reentry_still_open(tournament)}}
+    return {}
 
 
 def _tournament(tournament_id: int) -> Tournament:
