@@ -55,6 +55,8 @@ from tournaments.models import (
     ActionKind,
     BlindLevel,
     BlindStructure,
+    DealOffer,
+    DealState,
     Entry,
     EntryState,
     LevelKind,
@@ -342,6 +344,15 @@ def clock_resume(tournament_id: int, *, by: Any, now: datetime | None = None) ->
             # TDA RP-8: the clock stays stopped; each hand takes its minutes off instead.
             raise TournamentError(
                 _("The clock stays stopped during hand-for-hand: end hand-for-hand to run it.")
+            )
+        if tournament.online_paused:
+            # The tables are held too (a pause online, or a deal the players are answering):
+            # they resume with the clock, from the online section, which asks about a deal.
+            raise TournamentError(
+                _(
+                    "The tables are held: resume the tournament from the online section "
+                    "(a deal still open is withdrawn, after asking)."
+                )
             )
         before = _clock_fields(tournament)
         tournament.level_ends_at = now + remaining
@@ -1572,6 +1583,14 @@ def clock_payloads(
         tournaments, rows_by_structure, {pk: state.index for pk, state in states.items()}
     )
     hand_for_hand = clock_hand_for_hand_many(tournaments)
+    # A deal offered online holds the tables and stops the clock: its screens say so,
+    # apart from a director's pause.
+    deal_held = set(
+        DealOffer.objects.filter(
+            tournament_id__in=[t.pk for t in tournaments if t.online_paused],
+            state__in=(DealState.HELD, DealState.OPEN),
+        ).values_list("tournament_id", flat=True)
+    )
     payloads = {}
     for tournament in tournaments:
         state = states[tournament.pk]
@@ -1595,6 +1614,7 @@ def clock_payloads(
             "tv": tv_parts[tournament.pk],
             # Table numbers only: which tables are still playing the hand-for-hand hand.
             "hand_for_hand": hand_for_hand[tournament.pk].as_dict(),
+            "deal_held": tournament.pk in deal_held,
         }
     return payloads
 
