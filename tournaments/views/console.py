@@ -58,6 +58,10 @@ PARTIALS = {
     "tv": "tournaments/_console_tv.html",
 }
 
+# How many players' rows a phone shows under the console's bar; beyond, the list gets a
+# search by name and a view table by table.
+PLAYERS_ON_A_SCREEN = 10
+
 ContextProvider = Callable[[HttpRequest, Tournament], dict[str, Any]]
 _context_providers: list[ContextProvider] = []
 
@@ -159,6 +163,8 @@ def _console_context(request: HttpRequest, tournament: Tournament) -> dict[str, 
         "entry_rows": [row for row in rows if row["entry"].state != EntryState.OUT],
         "out_rows": out_rows,
         "out_open": any(row["can_reentry"] or row["has_panel"] for row in out_rows),
+        # A field larger than a phone's screen shows: a search and the list by table.
+        "players_find": len(rows) > PLAYERS_ON_A_SCREEN,
         "walk_in_form": WalkInForm() if entries.registration_refusal(tournament) is None else None,
         "rebuy_form": RebuyForm(),
         "rebuy_limit": entries.rebuy_limit(tournament),
