@@ -249,6 +249,15 @@ def _row_label(row: ClockRow) -> Message:
     return message(gettext_noop("level %(number)s"), number=row.number)
 
 
+def _after_row(row: ClockRow) -> Message:
+    """ "after level 3", whole, so a language can put its article in ("après le niveau 3")."""
+    if row.is_break:
+        return message(
+            gettext_noop("after the break after level %(number)s"), number=row.levels_before
+        )
+    return message(gettext_noop("after level %(number)s"), number=row.number)
+
+
 def _record(
     tournament: Tournament, op: str, summary: Message, before: dict[str, Any], by: Any
 ) -> None:
@@ -869,11 +878,11 @@ def clock_level_add(
         _check_rows(tournament, levels, target)
         rows = rows_from(levels.rows)
         return message(
-            gettext_noop("Added level %(number)s (%(bets)s, %(minutes)s min) after %(row)s"),
+            gettext_noop("Added level %(number)s (%(bets)s, %(minutes)s min) %(after)s"),
             number=rows[target].number,
             bets=_bets(rows[target]),
             minutes=length,
-            row=_row_label(rows[at.index]),
+            after=_after_row(rows[at.index]),
         )
 
     return _levels_change(
@@ -946,8 +955,8 @@ def clock_levels_minutes(
                 _("The levels to come already last %(minutes)s min.") % {"minutes": minutes}
             )
         return message(
-            gettext_noop("Levels after %(row)s now last %(minutes)s min"),
-            row=_row_label(rows_from(levels.rows)[at.index]),
+            gettext_noop("Levels %(after)s now last %(minutes)s min"),
+            after=_after_row(rows_from(levels.rows)[at.index]),
             minutes=minutes,
         )
 
@@ -979,9 +988,9 @@ def clock_break_add(
             )
         levels.insert(index + 1, pure.Row.pause(minutes))
         return message(
-            gettext_noop("Added a %(minutes)s min break after %(row)s"),
+            gettext_noop("Added a %(minutes)s min break %(after)s"),
             minutes=minutes,
-            row=_row_label(rows[index]),
+            after=_after_row(rows[index]),
         )
 
     return _levels_change(
