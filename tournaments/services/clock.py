@@ -259,15 +259,20 @@ def _after_row(row: ClockRow) -> Message:
 
 
 def _record(
-    tournament: Tournament, op: str, summary: Message, before: dict[str, Any], by: Any
+    tournament: Tournament,
+    op: str,
+    summary: Message,
+    before: dict[str, Any],
+    by: Any,
+    *,
+    dealer: int | None = None,
 ) -> None:
-    undo.action_record(
-        tournament,
-        ActionKind.CLOCK,
-        summary,
-        by=by,
-        undo={"op": op, "clock": before},
-    )
+    """Log a clock action; ``dealer``: the table whose dealer did it (their page, no login),
+    which the log names instead of "automatic"."""
+    data: dict[str, Any] = {"op": op, "clock": before}
+    if dealer is not None:
+        data["dealer"] = dealer
+    undo.action_record(tournament, ActionKind.CLOCK, summary, by=by, undo=data)
 
 
 def _set_row(tournament: Tournament, row: ClockRow, now: datetime, *, paused: bool) -> None:
@@ -1261,7 +1266,14 @@ def clock_hand_done(
         _save_hand_for_hand(tournament)
         # The clock's version moves with every tap, so each screen takes the new state.
         _save(tournament, rows)
-        _record(tournament, "hand-done", summary, before, by)
+        _record(
+            tournament,
+            "hand-done",
+            summary,
+            before,
+            by,
+            dealer=table if by is None and table is not None else None,
+        )
     return tournament
 
 
