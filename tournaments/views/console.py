@@ -120,6 +120,15 @@ def _entry_rows(tournament: Tournament) -> list[dict[str, Any]]:
     in_play = [entry for entry in listed if entry.state == EntryState.PLAYING]
     can_out = tournament.is_started and not tournament.is_over and len(in_play) > 1
     can_move = not tournament.online and tournament.is_started and not tournament.is_over
+    # A place out can still change while the field may grow (a late entry, a re-entry: those
+    # out move down) or while the hand-for-hand hand it was lost on is still in play (others
+    # out on it tie): shown "for now" until then.
+    field_open = (
+        tournament.is_started
+        and not tournament.is_over
+        and (late_open or entries.reentry_still_open(tournament) is not None)
+    )
+    shared_hand = tournament.hand_for_hand_out_hand if tournament.hand_for_hand else None
     result = []
     for entry in listed:
         waiting = entry.state in (EntryState.REGISTERED, EntryState.WAITING)
@@ -128,6 +137,9 @@ def _entry_rows(tournament: Tournament) -> list[dict[str, Any]]:
             "entry": entry,
             "waiting_place": waiting_place.get(entry.pk),
             "place_tied": entry.place in tied,
+            "place_provisional": bool(entry.place)
+            and not tournament.is_over
+            and (field_open or (shared_hand is not None and entry.out_hand == shared_hand)),
             "can_late": late_open and waiting,
             "can_remove": waiting and not tournament.is_over,
             "can_rebuy": entries.rebuy_refusal(tournament, entry, rows) is None,
