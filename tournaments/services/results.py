@@ -169,8 +169,6 @@ class ResultsOverview:
     tied_places: frozenset[int] = frozenset()
     # Finished with a deal (not undone): the players still in shared what it says.
     deal: bool = False
-    # Once finished, what was paid, best place first (prize or bounties).
-    paid: list[Entry] = field(default_factory=list)
 
 
 def prizes_of_places(
@@ -229,7 +227,6 @@ def results_overview(tournament: Tournament) -> ResultsOverview:
         prizes_left=prizes_left,
         tied_places=places_tied(entries),
         deal=dealt,
-        paid=[e for e in finished if e.prize or e.bounties],
     )
 
 
@@ -704,6 +701,16 @@ def entry_eliminate(
                 summary=summary,
                 name=eliminator.label,
             )
+        if tournament.hand_for_hand and not tournament.online and shared is None:
+            # Out on the hand in play when hand-for-hand began: it was not dealt hand-for-hand,
+            # so the place is the player's own; the line says so (a tie on a hand dealt
+            # hand-for-hand reads "places 3-4 shared").
+            why = message(
+                gettext_noop(
+                    "on the hand in play when hand-for-hand began: not dealt hand-for-hand, no tie"
+                )
+            )
+            summary = message(gettext_noop("%(summary)s; %(why)s"), summary=summary, why=why)
         undo.action_record(
             tournament,
             ActionKind.ELIMINATE,
