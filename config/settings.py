@@ -171,6 +171,9 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "series.context_processors.roles",
             ],
+            # Every page's ``date`` filter writes the first of the month as French does
+            # ("1er janvier"); series.templatetags.series_dates.
+            "builtins": ["series.templatetags.series_dates"],
         },
     },
 ]

@@ -216,13 +216,10 @@ class Event(models.Model):
 
     @property
     def game_label(self) -> str:
-        """Short name for listings: "Pot-Limit Omaha Hi/Lo" (in French "Omaha Hi/Lo limite
-        du pot": the format lets a language put the structure after the game)."""
-        game = _("Omaha Hi/Lo") if self.game == Game.OMAHA_HI_LO else _("Omaha High")
-        return _("%(structure)s %(game)s") % {
-            "structure": self.get_structure_display(),
-            "game": game,
-        }
+        """Short name for listings: "Pot-Limit Omaha Hi/Lo", in French as French players
+        write it, "Omaha Hi/Lo pot-limit" (each a whole phrase, as the live tables' names)."""
+        label = GAME_LABELS.get((self.structure, self.game))
+        return str(label) if label is not None else str(self.get_game_display())
 
     def is_draft_at(self, now: datetime) -> bool:
         """A draft (no publication time) or published later: directors alone see it."""
@@ -231,6 +228,18 @@ class Event(models.Model):
     @property
     def is_draft(self) -> bool:
         return self.is_draft_at(timezone.now())
+
+
+# An event's game and structure as one name, each a whole phrase for the translators (the
+# word order differs between languages); the same phrases as the live tables' names.
+GAME_LABELS = {
+    (Structure.LIMIT.value, Game.OMAHA.value): _("Limit Omaha High"),
+    (Structure.POT_LIMIT.value, Game.OMAHA.value): _("Pot-Limit Omaha High"),
+    (Structure.NO_LIMIT.value, Game.OMAHA.value): _("No-Limit Omaha High"),
+    (Structure.LIMIT.value, Game.OMAHA_HI_LO.value): _("Limit Omaha Hi/Lo"),
+    (Structure.POT_LIMIT.value, Game.OMAHA_HI_LO.value): _("Pot-Limit Omaha Hi/Lo"),
+    (Structure.NO_LIMIT.value, Game.OMAHA_HI_LO.value): _("No-Limit Omaha Hi/Lo"),
+}
 
 
 class Player(models.Model):

@@ -273,7 +273,10 @@ class WalkInForm(forms.Form):
 
 
 class RebuyForm(forms.Form):
+    """The player's chips before the rebuy; left empty, the player has busted (0)."""
+
     stack = amounts.chips_field(
+        required=False,
         label=gettext_lazy("Stack"),
         widget=forms.NumberInput(
             attrs={"inputmode": "numeric", "placeholder": gettext_lazy("chips")}

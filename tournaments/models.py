@@ -601,6 +601,12 @@ class TournamentAction(models.Model):
         return self.summary_text
 
     @property
+    def dealer_table(self) -> int | None:
+        """The table whose dealer did this from their page (no login), if it was one."""
+        dealer = self.undo.get("dealer") if isinstance(self.undo, dict) else None
+        return dealer if self.by_id is None and isinstance(dealer, int) else None
+
+    @property
     def summary_text(self) -> str:
         """The summary in the active language (the reader's), or as logged when it has no
         data."""

@@ -14,6 +14,7 @@ from datetime import datetime
 from django.db.models import Count, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from core.names import NameOrder
 from series.models import Player
@@ -29,6 +30,7 @@ from tournaments.models import (
     LevelKind,
     Tournament,
     TournamentAction,
+    TournamentState,
     TournamentTable,
 )
 
@@ -94,6 +96,23 @@ def rebuy_period_closes_at(tournament: Tournament, now: datetime | None = None) 
     return clock.window_closes_at(
         tournament, rows, now or timezone.now(), tournament.rebuy_until_level
     )
+
+
+def status_shown(tournament: Tournament, now: datetime | None = None) -> tuple[str, str]:
+    """The tournament's status as a badge shows it, (css name, words): in play, what the
+    clock is on now (a break over counts as over, even if the task storing the change is a
+    moment late), "Paused" while the clock is stopped, "Held for a deal" while a deal
+    offered online holds the tables; otherwise the stored state."""
+    if tournament.state not in (TournamentState.RUNNING, TournamentState.ON_BREAK):
+        return tournament.state, tournament.get_state_display()
+    if tournament.online_paused and deal_pending(tournament) is not None:
+        return "paused", _("Held for a deal")
+    if tournament.paused_remaining is not None or tournament.online_paused:
+        return "paused", _("Paused")
+    row = current_row(tournament, now=now)
+    if row is not None and row.kind == LevelKind.BREAK:
+        return TournamentState.ON_BREAK, TournamentState.ON_BREAK.label
+    return TournamentState.RUNNING, TournamentState.RUNNING.label
 
 
 def entries_of(tournament: Tournament) -> QuerySet[Entry]:

@@ -143,6 +143,7 @@
     else if (state === "cancelled") status = _("Cancelled");
     else if (!clock.started) status = _("Not started");
     else if (payload.hand_for_hand && payload.hand_for_hand.on) status = _("Hand-for-hand");
+    else if (clock.paused && payload.deal_held) status = _("Held for a deal");
     else if (clock.paused) status = _("Paused");
     else if (overtime) status = _("Last level: the blinds stay");
     const onBreak = Boolean(current && current.is_break);

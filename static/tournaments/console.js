@@ -154,3 +154,117 @@
   document.addEventListener("focusin", leave);
   document.addEventListener("click", leave);
 })();
+
+/* A large field: the players' search keeps the rows whose name holds the letters typed
+ * (accents and case aside), and "By table" lists the players in play table by table, by
+ * seat, under a heading per table (kept on this phone). Both are applied again after each
+ * refresh of the players: the letters typed stay. */
+(function () {
+  "use strict";
+
+  const KEY = "console-players-by-table";
+  let typed = "";
+
+  function fold(text) {
+    return String(text || "")
+      .normalize("NFD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .toLowerCase();
+  }
+
+  function byTable() {
+    try {
+      return window.localStorage.getItem(KEY) === "1";
+    } catch (error) {
+      return false;
+    }
+  }
+
+  function remember(on) {
+    try {
+      window.localStorage.setItem(KEY, on ? "1" : "0");
+    } catch (error) {
+      /* private browsing: for this page only */
+    }
+  }
+
+  let grouped = byTable();
+
+  function group(form, list) {
+    for (const heading of list.querySelectorAll(":scope > li.entry-group")) heading.remove();
+    const rows = Array.from(list.querySelectorAll(":scope > li.entry"));
+    const number = (row, name) => Number(row.dataset[name] || 0) || Infinity;
+    rows.sort((a, b) =>
+      grouped
+        ? number(a, "table") - number(b, "table") || number(a, "seat") - number(b, "seat") ||
+          Number(a.dataset.order) - Number(b.dataset.order)
+        : Number(a.dataset.order) - Number(b.dataset.order),
+    );
+    let table = null;
+    for (const row of rows) {
+      if (grouped && row.dataset.table !== table) {
+        table = row.dataset.table;
+        const heading = document.createElement("li");
+        heading.className = "entry-group";
+        heading.dataset.table = table || "";
+        heading.textContent = table
+          ? `${form.dataset.labelTable} ${table}`
+          : form.dataset.labelUnseated;
+        list.append(heading);
+      }
+      list.append(row);
+    }
+  }
+
+  function apply() {
+    const section = document.getElementById("console-players");
+    const form = section && section.querySelector("form.players-find");
+    if (!form) return;
+    form.hidden = false;
+    const find = form.querySelector("#players-find");
+    if (find.value !== typed && document.activeElement !== find) find.value = typed;
+    const toggle = form.querySelector("[data-players-group]");
+    if (toggle) toggle.setAttribute("aria-pressed", grouped ? "true" : "false");
+    const lists = section.querySelectorAll(".entry-list");
+    if (lists.length) group(form, lists[0]);
+    const wanted = fold(find.value.trim());
+    let shown = 0;
+    for (const row of section.querySelectorAll(".entry-list > li.entry")) {
+      const match = !wanted || fold(row.dataset.name).includes(wanted);
+      row.hidden = !match;
+      if (match) shown += 1;
+    }
+    for (const heading of section.querySelectorAll(".entry-list > li.entry-group")) {
+      let next = heading.nextElementSibling;
+      let any = false;
+      while (next && !next.classList.contains("entry-group")) {
+        if (!next.hidden) any = true;
+        next = next.nextElementSibling;
+      }
+      heading.hidden = !any;
+    }
+    // A player out who matches is shown: their list opens.
+    const out = section.querySelector("details.entries-out");
+    if (out && wanted && out.querySelector("li.entry:not([hidden])")) out.open = true;
+    form.querySelector(".players-none").hidden = !wanted || shown > 0;
+  }
+
+  document.addEventListener("input", (event) => {
+    if (event.target.id !== "players-find") return;
+    typed = event.target.value;
+    apply();
+  });
+  document.addEventListener("submit", (event) => {
+    if (event.target.matches("form.players-find")) event.preventDefault();
+  });
+  document.addEventListener("click", (event) => {
+    const toggle = event.target.closest("[data-players-group]");
+    if (!toggle) return;
+    grouped = !grouped;
+    remember(grouped);
+    apply();
+  });
+  document.addEventListener("htmx:afterSettle", apply);
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", apply);
+  else apply();
+})();

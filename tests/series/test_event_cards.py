@@ -58,7 +58,7 @@ def test_the_card_is_in_the_visitors_language(client: Client, event: Event) -> N
     tags = card(client, event, HTTP_ACCEPT_LANGUAGE="fr")
     # The event's own words stay; the game's label is the French one.
     assert tags["og:title"] == "Thursday PLO8 · Spring"
-    assert "omaha hi/lo limite du pot" in tags["og:description"].lower()
+    assert "omaha hi/lo pot-limit" in tags["og:description"].lower()
 
 
 def test_an_online_freeroll_says_so(client: Client, event: Event) -> None:

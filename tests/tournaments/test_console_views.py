@@ -166,7 +166,7 @@ def test_refusals_come_back_as_messages_and_change_nothing(
     url = reverse("tournaments:console_rebuy", args=[tournament.pk, ann.pk])
     page = director_client.post(url, {"stack": "12000"}, **HTMX).content.decode()
     assert "only allowed at or below 10,000 chips; ann has 12,000 chips" in page
-    page = director_client.post(url, {"stack": ""}, **HTMX).content.decode()
+    page = director_client.post(url, {"stack": "lots"}, **HTMX).content.decode()
     assert "Enter ann&#x27;s stack in chips." in page
     addon = reverse("tournaments:console_addon", args=[tournament.pk, ann.pk])
     director_client.post(addon, **HTMX)

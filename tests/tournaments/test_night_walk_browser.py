@@ -491,11 +491,11 @@ def test_a_home_night_from_a_phone_with_the_tv_on(
         say("Level %(number)s: %(bets)s", number=3, bets="50 / 100")
     )
     added = say(
-        "Added level %(number)s (%(bets)s, %(minutes)s min) after %(row)s",
+        "Added level %(number)s (%(bets)s, %(minutes)s min) %(after)s",
         number=3,
         bets="50/100",
         minutes=20,
-        row=say("level %(number)s", number=2),
+        after=say("after level %(number)s", number=2),
     )
     expect(last_action(console)).to_contain_text(added)
     console.locator("#console-players").get_by_role("button", name=say("Undo")).click()

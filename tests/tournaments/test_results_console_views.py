@@ -186,9 +186,10 @@ def test_ending_the_tournament_from_the_console(
     entry_eliminate(
         tournament_in_play.pk, [players["Ben"].pk], by=director, eliminated_by=players["Ann"].pk
     )
+    # The end is asked at the top of the players, where the last one out was put out.
     assert (
         "End the tournament: Ann wins"
-        in director_client.get(url("console_results", tournament_in_play)).content.decode()
+        in director_client.get(url("console", tournament_in_play)).content.decode()
     )
 
     response = director_client.post(url("results_finish", tournament_in_play), follow=True)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from types import SimpleNamespace
 from typing import Any
@@ -56,6 +56,8 @@ from tournaments.models import (
     ActionKind,
     BlindLevel,
     BlindStructure,
+    DealOffer,
+    DealState,
     Entry,
     EntryState,
     LevelKind,
@@ -66,7 +68,7 @@ from tournaments.models import (
 from tournaments.services import chips as chip_counts
 from tournaments.services import results, tv, undo
 from tournaments.signals import clock_stored
-from tournaments.summaries import Message, message
+from tournaments.summaries import Message, joined, message
 
 logger = logging.getLogger(__name__)
 
@@ -248,16 +250,30 @@ def _row_label(row: ClockRow) -> Message:
     return message(gettext_noop("level %(number)s"), number=row.number)
 
 
+def _after_row(row: ClockRow) -> Message:
+    """ "after level 3", whole, so a language can put its article in ("après le niveau 3")."""
+    if row.is_break:
+        return message(
+            gettext_noop("after the break after level %(number)s"), number=row.levels_before
+        )
+    return message(gettext_noop("after level %(number)s"), number=row.number)
+
+
 def _record(
-    tournament: Tournament, op: str, summary: Message, before: dict[str, Any], by: Any
+    tournament: Tournament,
+    op: str,
+    summary: Message,
+    before: dict[str, Any],
+    by: Any,
+    *,
+    dealer: int | None = None,
 ) -> None:
-    undo.action_record(
-        tournament,
-        ActionKind.CLOCK,
-        summary,
-        by=by,
-        undo={"op": op, "clock": before},
-    )
+    """Log a clock action; ``dealer``: the table whose dealer did it (their page, no login),
+    which the log names instead of "automatic"."""
+    data: dict[str, Any] = {"op": op, "clock": before}
+    if dealer is not None:
+        data["dealer"] = dealer
+    undo.action_record(tournament, ActionKind.CLOCK, summary, by=by, undo=data)
 
 
 def _set_row(tournament: Tournament, row: ClockRow, now: datetime, *, paused: bool) -> None:
@@ -343,6 +359,15 @@ def clock_resume(tournament_id: int, *, by: Any, now: datetime | None = None) ->
             # TDA RP-8: the clock stays stopped; each hand takes its minutes off instead.
             raise TournamentError(
                 _("The clock stays stopped during hand-for-hand: end hand-for-hand to run it.")
+            )
+        if tournament.online_paused:
+            # The tables are held too (a pause online, or a deal the players are answering):
+            # they resume with the clock, from the online section, which asks about a deal.
+            raise TournamentError(
+                _(
+                    "The tables are held: resume the tournament from the online section "
+                    "(a deal still open is withdrawn, after asking)."
+                )
             )
         before = _clock_fields(tournament)
         tournament.level_ends_at = now + remaining
@@ -470,6 +495,15 @@ def clock_previous(tournament_id: int, *, by: Any, now: datetime | None = None) 
 # The most rows a tournament's own levels may hold (its structure's, and the extra levels
 # played past its end, which a change writes down so it can add after them).
 LEVELS_ROWS_MAX = 200
+# The tournament's rules counted in levels, and how the log says one moved.
+LEVEL_LIMITS = ("rebuy_until_level", "reentry_until_level", "late_registration_until_level")
+LEVEL_LIMIT_MOVED = {
+    "rebuy_until_level": gettext_noop("rebuys now end with level %(level)s"),
+    "reentry_until_level": gettext_noop("re-entries now end with level %(level)s"),
+    "late_registration_until_level": gettext_noop(
+        "late registration now ends with level %(level)s"
+    ),
+}
 # How long an inserted break lasts when the structure has no break to copy the length of.
 BREAK_MINUTES = 10
 NAME_MAX = BlindStructure._meta.get_field("name").max_length or 100
@@ -484,8 +518,20 @@ class _Levels:
     rows: list[pure.Row]
     addon: int | None
     changed: bool = False
+    # The rules counted in levels ("rebuys until level 3"), by field: they stay on the blind
+    # level they were set on, so a level added or removed before it renumbers them.
+    limits: dict[str, int] = field(default_factory=dict)
+
+    def _number(self, index: int) -> int:
+        """The level number a level at ``index`` has (or would have, inserted there)."""
+        return 1 + sum(1 for row in self.rows[:index] if not row.is_break)
 
     def insert(self, index: int, row: pure.Row) -> None:
+        if not row.is_break:
+            number = self._number(index)
+            for name, until in self.limits.items():
+                if until >= number:
+                    self.limits[name] = until + 1
         self.rows.insert(index, row)
         if self.addon is not None and index <= self.addon:
             self.addon += 1
@@ -494,6 +540,12 @@ class _Levels:
     def remove(self, index: int) -> pure.Row:
         if index == self.addon:
             raise TournamentError(_("The add-on is taken at this break: it stays."))
+        if not self.rows[index].is_break:
+            # Removing the limit's own level ends the rule with the level before it.
+            number = self._number(index)
+            for name, until in self.limits.items():
+                if until >= number and until > 1:
+                    self.limits[name] = until - 1
         if self.addon is not None and index < self.addon:
             self.addon -= 1
         self.changed = True
@@ -565,6 +617,7 @@ def _levels_read(
         "own": tournament.own_structure,
         "addon_at_break": tournament.addon_at_break,
         "rows": stored,
+        "limits": {name: getattr(tournament, name) for name in LEVEL_LIMITS},
     }
     addon = next(
         (
@@ -574,7 +627,15 @@ def _levels_read(
         ),
         None,
     )
-    levels = _Levels([_pure_row(values) for values in stored], addon)
+    levels = _Levels(
+        [_pure_row(values) for values in stored],
+        addon,
+        limits={
+            name: getattr(tournament, name)
+            for name in LEVEL_LIMITS
+            if getattr(tournament, name) is not None
+        },
+    )
     if index >= LEVELS_ROWS_MAX:
         raise TournamentError(
             _("The clock has run too far past the end of the levels to change them.")
@@ -635,7 +696,11 @@ def _levels_store(tournament: Tournament, levels: _Levels, by: Any) -> None:
     )
     if levels.addon is not None:
         tournament.addon_at_break = levels.addon + 1
-    tournament.save(update_fields=["blind_structure", "own_structure", "addon_at_break"])
+    for name, until in levels.limits.items():
+        setattr(tournament, name, until)
+    tournament.save(
+        update_fields=["blind_structure", "own_structure", "addon_at_break", *LEVEL_LIMITS]
+    )
 
 
 def _levels_restore(tournament: Tournament, saved: dict[str, Any]) -> None:
@@ -654,7 +719,13 @@ def _levels_restore(tournament: Tournament, saved: dict[str, Any]) -> None:
     else:
         _write_rows(current, rows)
     tournament.addon_at_break = saved.get("addon_at_break")
-    tournament.save(update_fields=["blind_structure", "own_structure", "addon_at_break"])
+    limits = saved.get("limits") or {}
+    for name in LEVEL_LIMITS:
+        if name in limits:
+            setattr(tournament, name, limits[name])
+    tournament.save(
+        update_fields=["blind_structure", "own_structure", "addon_at_break", *LEVEL_LIMITS]
+    )
     if tournament.blind_structure_id != current and not (
         Tournament.objects.filter(blind_structure_id=current).exists()
     ):
@@ -737,7 +808,18 @@ def _levels_change(
         tournament.level_index = at.index
         if not at.paused:
             tournament.level_ends_at = at.ends_at
+        limits_before = dict(levels.limits)
         summary = change(tournament, levels, at, now)
+        moved = [
+            message(LEVEL_LIMIT_MOVED[name], level=until)
+            for name, until in levels.limits.items()
+            if limits_before.get(name) != until
+        ]
+        if moved:
+            # Said in the log line: which rule now ends with which level.
+            summary = message(
+                gettext_noop("%(summary)s; %(moved)s"), summary=summary, moved=joined(moved)
+            )
         data: dict[str, Any] = {"op": op, "clock": before}
         if levels.changed:
             _levels_store(tournament, levels, by)
@@ -821,7 +903,7 @@ def clock_level_add(
     "These blinds once more" is the usual case: the console offers the blinds in play.
     Without ``minutes`` it lasts as long as the last level before it. The level numbers
     after it go up by one; the rules counted in levels ("late registration until level 4")
-    keep their number, as announced. Refused, changing nothing, when the level breaks a
+    stay on the blind level they were set on (renumbered with it, the log line says so). Refused, changing nothing, when the level breaks a
     rule of structures (``tournaments.blind_structures``: blinds the chips in play cannot make,
     an ante above the small blind ...).
     """
@@ -859,11 +941,11 @@ def clock_level_add(
         _check_rows(tournament, levels, target)
         rows = rows_from(levels.rows)
         return message(
-            gettext_noop("Added level %(number)s (%(bets)s, %(minutes)s min) after %(row)s"),
+            gettext_noop("Added level %(number)s (%(bets)s, %(minutes)s min) %(after)s"),
             number=rows[target].number,
             bets=_bets(rows[target]),
             minutes=length,
-            row=_row_label(rows[at.index]),
+            after=_after_row(rows[at.index]),
         )
 
     return _levels_change(
@@ -892,7 +974,8 @@ def clock_row_remove(
     """Remove a row still to come (a level or a break): the rows after it move up.
 
     Not the row in play (Next level ends it), nor the add-on's break, nor the last level
-    of all. The rules counted in levels keep their number, as when a level is added.
+    of all. The rules counted in levels stay on their blind level, as when a level is added
+    (the removed level's own rule ends with the level before it).
     """
 
     def change(tournament: Tournament, levels: _Levels, at: Position, now: datetime) -> Message:
@@ -936,8 +1019,8 @@ def clock_levels_minutes(
                 _("The levels to come already last %(minutes)s min.") % {"minutes": minutes}
             )
         return message(
-            gettext_noop("Levels after %(row)s now last %(minutes)s min"),
-            row=_row_label(rows_from(levels.rows)[at.index]),
+            gettext_noop("Levels %(after)s now last %(minutes)s min"),
+            after=_after_row(rows_from(levels.rows)[at.index]),
             minutes=minutes,
         )
 
@@ -969,9 +1052,9 @@ def clock_break_add(
             )
         levels.insert(index + 1, pure.Row.pause(minutes))
         return message(
-            gettext_noop("Added a %(minutes)s min break after %(row)s"),
+            gettext_noop("Added a %(minutes)s min break %(after)s"),
             minutes=minutes,
-            row=_row_label(rows[index]),
+            after=_after_row(rows[index]),
         )
 
     return _levels_change(
@@ -1242,7 +1325,14 @@ def clock_hand_done(
         _save_hand_for_hand(tournament)
         # The clock's version moves with every tap, so each screen takes the new state.
         _save(tournament, rows)
-        _record(tournament, "hand-done", summary, before, by)
+        _record(
+            tournament,
+            "hand-done",
+            summary,
+            before,
+            by,
+            dealer=table if by is None and table is not None else None,
+        )
     return tournament
 
 
@@ -1573,6 +1663,14 @@ def clock_payloads(
         tournaments, rows_by_structure, {pk: state.index for pk, state in states.items()}
     )
     hand_for_hand = clock_hand_for_hand_many(tournaments)
+    # A deal offered online holds the tables and stops the clock: its screens say so,
+    # apart from a director's pause.
+    deal_held = set(
+        DealOffer.objects.filter(
+            tournament_id__in=[t.pk for t in tournaments if t.online_paused],
+            state__in=(DealState.HELD, DealState.OPEN),
+        ).values_list("tournament_id", flat=True)
+    )
     payloads = {}
     for tournament in tournaments:
         state = states[tournament.pk]
@@ -1596,6 +1694,7 @@ def clock_payloads(
             "tv": tv_parts[tournament.pk],
             # Table numbers only: which tables are still playing the hand-for-hand hand.
             "hand_for_hand": hand_for_hand[tournament.pk].as_dict(),
+            "deal_held": tournament.pk in deal_held,
         }
     return payloads
 

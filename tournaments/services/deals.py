@@ -353,3 +353,28 @@ def deal_cancel(offer_id: Any, *, by: Any) -> DealOffer:
             )
         _settle(tournament, offer, DealState.CANCELLED, DealEnd.WITHDRAWN, by.get_username())
     return offer
+
+
+def resume_withdrawing(tournament_id: int, *, by: Any, withdraw: Any = None) -> None:
+    """The director resumes the tournament. While a deal is open the players are answering
+    it on chips the next hands would change: resuming withdraws it, and only when the
+    director said so (``withdraw``, the offer's id); otherwise refused, changing nothing."""
+    require_director(by)
+    with transaction.atomic():
+        tournament = entries.tournament_locked(tournament_id)
+        pending = DealOffer.objects.filter(
+            tournament=tournament, state__in=(DealState.HELD, DealState.OPEN)
+        ).first()
+        if pending is not None:
+            if str(withdraw or "") != str(pending.pk):
+                raise TournamentError(
+                    _(
+                        "A deal is open: the players are answering it. Resuming withdraws "
+                        "it; confirm to resume."
+                    )
+                )
+            deal_cancel(pending.pk, by=by)
+            tournament.refresh_from_db(fields=["online_paused"])
+            if not tournament.online_paused:
+                return
+        online.online_resume(tournament_id, by=by)

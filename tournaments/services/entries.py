@@ -751,3 +751,51 @@ def _undo_addon(tournament: Tournament, action: TournamentAction) -> None:
         raise _changed_since(action)
     entry.addon = False
     entry.save(update_fields=["addon"])
+
+
+# The last elimination ---------------------------------------------------------------------
+
+
+def reentry_still_open(tournament: Tournament) -> str | None:
+    """Why the night may not be over with one player left: a player out may still re-enter
+    (their newest entry, as the console offers it). None when nobody can come back."""
+    rows = selectors.blind_structure_rows(tournament)
+    newest: dict[int, Entry] = {}
+    for entry in tournament.entries.select_related("player").filter(state=EntryState.OUT):
+        if entry.player_id not in newest or entry.number > newest[entry.player_id].number:
+            newest[entry.player_id] = entry
+    if not any(reentry_refusal(tournament, entry, rows) is None for entry in newest.values()):
+        return None
+    return _("Re-entries are still open until the end of level %(level)s.") % {
+        "level": tournament.reentry_until_level
+    }
+
+
+def elimination_record(
+    tournament_id: int,
+    entry_ids: Sequence[Any],
+    *,
+    by: Any,
+    eliminated_by: Any = None,
+    stacks_at_hand_start: dict[Any, Any] | None = None,
+) -> tuple[list[Entry], list[dict[str, Any]] | None]:
+    """Record players out (``results.entry_eliminate``); when that leaves one player and
+    nobody out can re-enter, the same tap ends the tournament (``results.tournament_finish``,
+    undone on its own first). Returns the players out and the final results, or None while
+    the tournament goes on (the console then asks whether to end it)."""
+    with transaction.atomic():
+        placed = results.entry_eliminate(
+            tournament_id,
+            entry_ids,
+            by=by,
+            eliminated_by=eliminated_by,
+            stacks_at_hand_start=stacks_at_hand_start,
+        )
+        tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
+        if (
+            tournament.entries.filter(state=EntryState.PLAYING).count() != 1
+            or reentry_still_open(tournament) is not None
+            or not results.overview_payable(tournament)
+        ):
+            return placed, None
+        return placed, results.tournament_finish(tournament_id, by=by)

@@ -167,6 +167,8 @@ class ResultsOverview:
     prizes_left: int | None = None
     # The places two or more players share (``places_tied``), shown "3 (tied)".
     tied_places: frozenset[int] = frozenset()
+    # Finished with a deal (not undone): the players still in shared what it says.
+    deal: bool = False
 
 
 def prizes_of_places(
@@ -208,6 +210,10 @@ def results_overview(tournament: Tournament) -> ResultsOverview:
         if tournament.state == TournamentState.FINISHED
         else []
     )
+    dealt = (
+        tournament.state == TournamentState.FINISHED
+        and tournament.actions.filter(kind=ActionKind.DEAL, undone_at__isnull=True).exists()
+    )
     prizes_left = None
     if payouts is not None and tournament.state in IN_PLAY:
         prizes_left = sum(_prizes_for(payouts, _players_count(tournament))[: len(playing)])
@@ -220,7 +226,17 @@ def results_overview(tournament: Tournament) -> ResultsOverview:
         can_finish=tournament.state in IN_PLAY and len(playing) == 1 and payouts is not None,
         prizes_left=prizes_left,
         tied_places=places_tied(entries),
+        deal=dealt,
     )
+
+
+def overview_payable(tournament: Tournament) -> bool:
+    """Whether the payouts can be worked out (the finish refuses while they cannot)."""
+    try:
+        payouts_compute(tournament)
+    except TournamentError:
+        return False
+    return True
 
 
 # Eliminations -----------------------------------------------------------------------------
@@ -685,6 +701,16 @@ def entry_eliminate(
                 summary=summary,
                 name=eliminator.label,
             )
+        if tournament.hand_for_hand and not tournament.online and shared is None:
+            # Out on the hand in play when hand-for-hand began: it was not dealt hand-for-hand,
+            # so the place is the player's own; the line says so (a tie on a hand dealt
+            # hand-for-hand reads "places 3-4 shared").
+            why = message(
+                gettext_noop(
+                    "on the hand in play when hand-for-hand began: not dealt hand-for-hand, no tie"
+                )
+            )
+            summary = message(gettext_noop("%(summary)s; %(why)s"), summary=summary, why=why)
         undo.action_record(
             tournament,
             ActionKind.ELIMINATE,

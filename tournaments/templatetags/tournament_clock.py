@@ -151,6 +151,8 @@ def clock_texts(payload: dict[str, Any]) -> dict[str, str]:
         status = _("Not started")
     elif (payload.get("hand_for_hand") or {}).get("on"):
         status = _("Hand-for-hand")
+    elif clock["paused"] and payload.get("deal_held"):
+        status = _("Held for a deal")
     elif clock["paused"]:
         status = _("Paused")
     elif clock["overtime"]:

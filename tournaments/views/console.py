@@ -5,9 +5,10 @@ results), each included only when its template exists, and this module's own par
 sticky bar (the clock, pause or resume, a menu of the sections), the players first, with
 the last action and its Undo above them, walk-ins, and the action log at the end.
 
-Each player's row carries the one-tap actions (late entry, add-on, re-entry, remove) and
-opens the player's panel for those that need a choice or a number: out (knocked out by
-whom), rebuy (the stack), move (table and seat). Every button is shown only when the
+Each player's row carries the one-tap actions (late entry, rebuy of a busted player,
+add-on, re-entry, remove) and opens the player's panel for those that need a choice or a
+number: out (knocked out by whom), a rebuy with chips left (the stack), move (table and
+seat). Every button is shown only when the
 service would accept it, and posts to the endpoint that owns the action (the clock's, the
 results', the seating's), so on a phone the night's commonest taps need no scrolling.
 
@@ -41,7 +42,7 @@ from series.models import Player
 from tournaments import selectors
 from tournaments.errors import NameInUse, TournamentError
 from tournaments.forms import RebuyForm, WalkInForm
-from tournaments.models import Entry, EntryState, Tournament
+from tournaments.models import Entry, EntryState, Tournament, TournamentState
 from tournaments.permissions import director_required
 from tournaments.services import entries, lifecycle, purchases, results, undo
 from tournaments.views.once import console_action
@@ -57,6 +58,10 @@ PARTIALS = {
     "tv": "tournaments/_console_tv.html",
     "pins": "tournaments/_console_guest_pins.html",
 }
+
+# How many players' rows a phone shows under the console's bar; beyond, the list gets a
+# search by name and a view table by table.
+PLAYERS_ON_A_SCREEN = 10
 
 ContextProvider = Callable[[HttpRequest, Tournament], dict[str, Any]]
 _context_providers: list[ContextProvider] = []
@@ -116,6 +121,15 @@ def _entry_rows(tournament: Tournament) -> list[dict[str, Any]]:
     in_play = [entry for entry in listed if entry.state == EntryState.PLAYING]
     can_out = tournament.is_started and not tournament.is_over and len(in_play) > 1
     can_move = not tournament.online and tournament.is_started and not tournament.is_over
+    # A place out can still change while the field may grow (a late entry, a re-entry: those
+    # out move down) or while the hand-for-hand hand it was lost on is still in play (others
+    # out on it tie): shown "for now" until then.
+    field_open = (
+        tournament.is_started
+        and not tournament.is_over
+        and (late_open or entries.reentry_still_open(tournament) is not None)
+    )
+    shared_hand = tournament.hand_for_hand_out_hand if tournament.hand_for_hand else None
     result = []
     for entry in listed:
         waiting = entry.state in (EntryState.REGISTERED, EntryState.WAITING)
@@ -124,6 +138,9 @@ def _entry_rows(tournament: Tournament) -> list[dict[str, Any]]:
             "entry": entry,
             "waiting_place": waiting_place.get(entry.pk),
             "place_tied": entry.place in tied,
+            "place_provisional": bool(entry.place)
+            and not tournament.is_over
+            and (field_open or (shared_hand is not None and entry.out_hand == shared_hand)),
             "can_late": late_open and waiting,
             "can_remove": waiting and not tournament.is_over,
             "can_rebuy": entries.rebuy_refusal(tournament, entry, rows) is None,
@@ -159,18 +176,48 @@ def _console_context(request: HttpRequest, tournament: Tournament) -> dict[str, 
         "entry_rows": [row for row in rows if row["entry"].state != EntryState.OUT],
         "out_rows": out_rows,
         "out_open": any(row["can_reentry"] or row["has_panel"] for row in out_rows),
+        # A field larger than a phone's screen shows: a search and the list by table.
+        "players_find": len(rows) > PLAYERS_ON_A_SCREEN,
         "walk_in_form": WalkInForm() if entries.registration_refusal(tournament) is None else None,
         "rebuy_form": RebuyForm(),
         "rebuy_limit": entries.rebuy_limit(tournament),
+        "rebuy_chips": tournament.rebuy_chips,
         "last_action": last,
         "can_undo": undo.action_can_undo(last),
         "actions": selectors.actions_recent(tournament),
         "start_refusal": lifecycle.start_refusal(tournament),
         "seats_drawn": selectors.seats_drawn(tournament),
+        **_end_context(tournament, rows),
         # The sections on the page, for the bar's jump menu (sent again with each refresh).
         "partials": partials_present(),
     }
     return context
+
+
+def _end_context(tournament: Tournament, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The end at the top of the players: one player left while a player out may still
+    re-enter asks whether to end it (the last elimination ended it otherwise); once over,
+    who won, or that a deal shared the prizes."""
+    playing = [row["entry"] for row in rows if row["entry"].state == EntryState.PLAYING]
+    if tournament.state == TournamentState.FINISHED:
+        overview = results.results_overview(tournament)
+        return {
+            "end_finished": True,
+            "end_deal": ", ".join(
+                e.player.name for e in overview.finished if e.state == EntryState.PLAYING
+            )
+            if overview.deal
+            else "",
+            "end_winner": overview.finished[0] if overview.finished else None,
+        }
+    if (
+        tournament.is_started
+        and not tournament.is_over
+        and len(playing) == 1
+        and results.overview_payable(tournament)
+    ):
+        return {"end_ask": {"winner": playing[0], "why": entries.reentry_still_open(tournament)}}
+    return {}
 
 
 def _tournament(tournament_id: int) -> Tournament:
@@ -335,8 +382,9 @@ def console_rebuy(request: HttpRequest, tournament_id: int, entry_id: int) -> Ht
     else:
         _run(
             request,
+            # No stack typed: the player has busted, the night's usual rebuy.
             lambda: entries.entry_rebuy(
-                entry.pk, by=request.user, stack=form.cleaned_data["stack"]
+                entry.pk, by=request.user, stack=form.cleaned_data["stack"] or 0
             ),
             _("Rebuy for %(name)s."),
         )

@@ -56,6 +56,7 @@ def online_context(request: HttpRequest, tournament: Tournament) -> dict[str, An
             "hands_in_play": selectors.hands_in_play(tournament) if live else 0,
             "start_refusal": lifecycle.start_refusal(tournament),
             "deal": player_panel.deal_view(latest, None),
+            "deal_pending": latest if latest is not None and latest.is_pending else None,
             "deal_refusal": deals.offer_refusal(tournament),
             "deal_methods": results.DEAL_METHODS,
             "deal_form": DealOfferForm(),
@@ -148,7 +149,9 @@ def console_online_pause(request: HttpRequest, tournament_id: int) -> HttpRespon
 def console_online_resume(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """Resume the tournament: the clock runs and the tables deal."""
     try:
-        online.online_resume(tournament_id, by=request.user)
+        deals.resume_withdrawing(
+            tournament_id, by=request.user, withdraw=request.POST.get("withdraw_deal")
+        )
     except TournamentError as error:
         messages.error(request, error.message)
     else:

@@ -31,7 +31,7 @@ from core import amounts, request_values
 from tournaments.errors import TournamentError
 from tournaments.models import ActionKind, Entry, Tournament
 from tournaments.permissions import director_required
-from tournaments.services import chips, results, seating, undo
+from tournaments.services import chips, entries, results, seating, undo
 from tournaments.views.console import console_context
 from tournaments.views.once import console_action
 
@@ -304,16 +304,34 @@ def results_eliminate(request: HttpRequest, tournament_id: int) -> HttpResponse:
                     _("Each stack typed must be a number of chips from 1 to %(max)s.")
                     % {"max": amounts.number(amounts.CHIPS_MAX)}
                 ) from None
-        placed = results.entry_eliminate(
+        placed, standings = entries.elimination_record(
             tournament_id,
             out,
             by=request.user,
             eliminated_by=request.POST.get("by") or None,
             stacks_at_hand_start=stacks,
         )
-        return _("Out: %(names)s.") % {"names": ", ".join(e.player.name for e in placed)}
+        notice = _("Out: %(names)s.") % {"names": ", ".join(e.player.name for e in placed)}
+        if standings is not None:
+            ended.append(True)
+            notice = f"{notice} {_winner_notice(standings)}"
+        return notice
 
-    return _run(request, tournament_id, RESULTS_SECTION, action)
+    # The last one out ends the night when nobody can re-enter: the whole console changes.
+    ended: list[bool] = []
+    return _run(
+        request,
+        tournament_id,
+        RESULTS_SECTION,
+        action,
+        done=lambda r, t, notice: (_over if ended else _done)(r, t, notice),
+    )
+
+
+def _winner_notice(standings: list[dict[str, Any]]) -> str:
+    return _("The tournament is over: %(name)s wins.") % {
+        "name": standings[0]["player_name"] if standings else ""
+    }
 
 
 @console_action
@@ -360,10 +378,7 @@ def results_deal_record(request: HttpRequest, tournament_id: int) -> HttpRespons
 @console_action
 def results_finish(request: HttpRequest, tournament_id: int) -> HttpResponse:
     def action() -> str:
-        standings = results.tournament_finish(tournament_id, by=request.user)
-        return _("The tournament is over: %(name)s wins.") % {
-            "name": standings[0]["player_name"] if standings else ""
-        }
+        return _winner_notice(results.tournament_finish(tournament_id, by=request.user))
 
     return _run(request, tournament_id, RESULTS_SECTION, action, done=_over)
 

@@ -38,7 +38,7 @@ from django.views.decorators.http import require_GET, require_POST
 from redis.exceptions import RedisError
 
 from core import amounts, request_values
-from core.names import NameOrder
+from core.names import NameOrder, name_key
 from series.access import event_refusal
 from tables.selectors import table_find
 from tournaments import player_panel, selectors
@@ -106,7 +106,8 @@ def lobby_public_context(tournament: Tournament) -> dict[str, Any]:
     finished = tournament.state == TournamentState.FINISHED
     out = sorted(
         (e for e in listed if e.state == EntryState.OUT or (finished and e.place)),
-        key=lambda e: (e.place or 10**9, e.player.name),
+        # Tied players in the order of the TV's places (``services.tv``): by name as read.
+        key=lambda e: (e.place or 10**9, name_key(e.player.name), e.number),
     )
     prizes = payouts.prizes if payouts is not None else []
     # Players who tie show one place and their share of its prizes ("3 (tied)").

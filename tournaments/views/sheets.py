@@ -145,6 +145,17 @@ def sheet_payouts(request: HttpRequest, tournament_id: int) -> HttpResponse:
         for place, prize in enumerate(prizes, start=1)
         if prize > 0
     ]
+    paid: list[dict[str, Any]] = []
+    deal = False
+    if tournament.state == TournamentState.FINISHED:
+        # Over: the amounts paid to whom, a deal's included, instead of the schedule.
+        overview = results.results_overview(tournament)
+        deal = overview.deal
+        paid = [
+            {"place": e.place, "name": e.player.name, "prize": e.prize}
+            for e in overview.finished
+            if e.prize
+        ]
     return _sheet(
         request,
         tournament,
@@ -152,7 +163,9 @@ def sheet_payouts(request: HttpRequest, tournament_id: int) -> HttpResponse:
         {
             "payouts": payouts,
             "places": places,
-            "shares": bool(shares),
+            "paid": paid,
+            "deal": deal,
+            "shares": bool(shares) and not paid,
             "error": error,
             # Until the finish, late entries, rebuys and add-ons may still change the amounts.
             "provisional": tournament.state != TournamentState.FINISHED,
