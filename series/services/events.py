@@ -21,7 +21,7 @@ from django.utils.translation import ngettext
 
 from series import selectors
 from series.models import Event, NoticeKind, Rsvp, Season
-from series.services.notices import notices_for_answers
+from series.services.notices import notices_for_answers, notices_reminders_renew
 from series.services.rsvp import rsvp_waiting_promote
 from series.services.standings import standings_schedule
 
@@ -256,6 +256,10 @@ def event_update(event_id: int, values: dict[str, Any], *, now: datetime | None 
     event.full_clean()
     event.save()
     rsvp_waiting_promote(event, now)
+    if moved:
+        # The reminders follow the new time: the old time's are not sent, and stand in
+        # for nothing.
+        notices_reminders_renew(event, now)
     if moved and not event.is_draft_at(now):
         # Everyone who answered is told; their answers are kept, and each may change it.
         notices_for_answers(event, NoticeKind.MOVED, now)
