@@ -17,6 +17,17 @@ DATE_INPUT = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 TIME_INPUT = forms.TimeInput(attrs={"type": "time"}, format="%H:%M")
 
 
+# A season's defaults for its new nights: the second part of its form.
+DEFAULT_FIELDS = (
+    "default_venue",
+    "default_game",
+    "default_structure",
+    "default_buy_in",
+    "default_fee",
+    "default_capacity",
+)
+
+
 class SeasonForm(forms.ModelForm):
     class Meta:
         model = Season
@@ -27,8 +38,13 @@ class SeasonForm(forms.ModelForm):
             "description",
             "visibility",
             "season_pot_per_entry",
+            *DEFAULT_FIELDS,
         ]
         widgets = {
+            "default_venue": forms.TextInput(attrs={"list": "venues-known", "autocomplete": "off"}),
+            "default_buy_in": forms.NumberInput(attrs={"inputmode": "numeric"}),
+            "default_fee": forms.NumberInput(attrs={"inputmode": "numeric"}),
+            "default_capacity": forms.NumberInput(attrs={"inputmode": "numeric"}),
             "starts_on": DATE_INPUT,
             "ends_on": DATE_INPUT,
             "description": forms.Textarea(attrs={"rows": 3}),
@@ -38,11 +54,25 @@ class SeasonForm(forms.ModelForm):
             "starts_on": gettext_lazy("First day"),
             "ends_on": gettext_lazy("Last day"),
             "description": gettext_lazy("A word for the players"),
+            "default_venue": gettext_lazy("Where"),
+        }
+        help_texts = {
+            "default_venue": gettext_lazy("Empty: like the last night."),
+            "default_capacity": gettext_lazy("How many people fit, guests included."),
         }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         request_values.integer_fields_bounded(self)
+        for name in ("default_game", "default_structure"):
+            field = self.fields[name]
+            field.choices = [("", _("Like the last night")), *list(field.choices)[1:]]  # type: ignore[attr-defined]
+
+    def season_fields(self) -> list[forms.BoundField]:
+        return [field for field in self if field.name not in DEFAULT_FIELDS]
+
+    def default_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in DEFAULT_FIELDS]
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}

@@ -82,6 +82,28 @@ class Season(models.Model):
             "are not see at most how many are coming, never who."
         ),
     )
+    # What a new night of the season is filled in with (``series.services.events``:
+    # ``event_defaults``); each left empty is taken from the last night instead.
+    default_venue = models.CharField(_("venue"), max_length=200, blank=True)
+    default_game = models.CharField(
+        _("game"), max_length=20, blank=True, choices=choices_of(Game, GAME_NAMES)
+    )
+    default_structure = models.CharField(
+        _("betting structure"),
+        max_length=20,
+        blank=True,
+        choices=choices_of(Structure, STRUCTURE_NAMES),
+    )
+    default_buy_in = models.PositiveIntegerField(
+        _("buy-in"), null=True, blank=True, validators=[amounts.money_max()]
+    )
+    default_fee = models.PositiveIntegerField(
+        _("fee"), null=True, blank=True, validators=[amounts.money_max()]
+    )
+    default_capacity = models.PositiveSmallIntegerField(_("seats"), null=True, blank=True)
+    # Closed by the director (``series.services.events.season_close``): no new night, no
+    # answers for the nights still ahead, the standings final. Empty again when reopened.
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
 
     class Meta:
         ordering = ["-starts_on"]

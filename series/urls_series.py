@@ -38,6 +38,8 @@ urlpatterns = [
     # -- the director's seasons and nights
     path("seasons/new/", views_events.season_new, name="season_new"),
     path("seasons/<int:season_id>/edit/", views_events.season_edit, name="season_edit"),
+    path("seasons/<int:season_id>/close/", views_events.season_close_now, name="season_close"),
+    path("seasons/<int:season_id>/reopen/", views_events.season_reopen_now, name="season_reopen"),
     path("seasons/<int:season_id>/events/new/", views_events.event_new, name="event_new"),
     path(
         "seasons/<int:season_id>/events/recurring/",

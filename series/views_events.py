@@ -30,6 +30,9 @@ from series.services.events import (
     event_update,
     events_recurring_create,
     recurrence_days,
+    season_close,
+    season_has_defaults,
+    season_reopen,
     season_save,
     venues_remembered,
 )
@@ -64,8 +67,63 @@ def _season_page(request: HttpRequest, season: Season) -> HttpResponse:
             messages.success(request, _("Saved."))
         return redirect("series:season", season_id=saved.pk)
     status = 400 if request.method == "POST" else 200
-    context = {"form": form, "season": season, "new": new}
+    context = {"form": form, "season": season, "new": new, "venues": venues_remembered()}
     return render(request, "series/season_form.html", context, status=status)
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def season_close_now(request: HttpRequest, season_id: int) -> HttpResponse:
+    season = get_object_or_404(Season, pk=season_id)
+    if request.method == "GET":
+        question = _(
+            "Close “%(name)s”? No night can be added to it, answers close for the nights "
+            "still ahead, and the standings are final. You can reopen it."
+        ) % {"name": season.name}
+        return _season_confirm(request, season, question, _("Close the season"))
+    try:
+        season_close(season.pk)
+    except EventError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request, _("“%(name)s” is closed: its standings are final.") % {"name": season.name}
+        )
+    return redirect("series:season", season_id=season.pk)
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def season_reopen_now(request: HttpRequest, season_id: int) -> HttpResponse:
+    season = get_object_or_404(Season, pk=season_id)
+    if request.method == "GET":
+        question = _(
+            "Reopen “%(name)s”? Nights may be added and published again, and answers open "
+            "again for the published nights still ahead."
+        ) % {"name": season.name}
+        return _season_confirm(request, season, question, _("Reopen the season"))
+    try:
+        season_reopen(season.pk)
+    except EventError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("“%(name)s” is open again.") % {"name": season.name})
+    return redirect("series:season", season_id=season.pk)
+
+
+def _season_confirm(
+    request: HttpRequest, season: Season, question: str, button: str
+) -> HttpResponse:
+    context = {"season": season, "question": question, "button": button}
+    return render(request, "series/season_confirm.html", context)
+
+
+def _season_closed(request: HttpRequest, season: Season) -> HttpResponse | None:
+    """A closed season takes no new night: back to its page, saying so."""
+    if season.closed_at is None:
+        return None
+    messages.error(request, _("This season is closed: reopen it to add or publish a night."))
+    return redirect("series:season", season_id=season.pk)
 
 
 def _event_page(
@@ -83,6 +141,7 @@ def _event_page(
         "event": event,
         "venues": venues_remembered(),
         "recurring": recurring,
+        "season_defaults": season_has_defaults(season),
     }
     return render(request, "series/event_form.html", context, status=status)
 
@@ -107,6 +166,9 @@ def _copied_from(request: HttpRequest, season: Season) -> dict[str, Any] | None:
 @require_http_methods(["GET", "POST"])
 def event_new(request: HttpRequest, season_id: int) -> HttpResponse:
     season = get_object_or_404(Season, pk=season_id)
+    closed = _season_closed(request, season)
+    if closed is not None:
+        return closed
     if request.method == "GET":
         initial = _copied_from(request, season) or event_defaults(season)
         return _event_page(request, EventForm(initial=initial), season, None, 200)
@@ -262,6 +324,9 @@ def event_uncancel(request: HttpRequest, event_id: int) -> HttpResponse:
 def events_recurring(request: HttpRequest, season_id: int) -> HttpResponse:
     """Many nights in one step, all made or none."""
     season = get_object_or_404(Season, pk=season_id)
+    closed = _season_closed(request, season)
+    if closed is not None:
+        return closed
     if request.method == "GET":
         form = RecurringForm(initial=event_defaults(season))
         return _event_page(request, form, season, None, 200, recurring=True)

@@ -202,6 +202,11 @@ STATIC[("tournaments:clock_hand_done", "POST")] = {
 # The clock's controls all read ``next``.
 for _control in ("start", "pause", "resume", "next", "previous", "break"):
     STATIC[(f"tournaments:clock_{_control}", "POST")] = {"next": (IGNORED, "/")}
+# The import's second step: which step was posted, and the file's text sent back with it.
+STATIC[("series:import_results", "POST")] = {
+    "step": (choice("map"), "map"),
+    "content": (text("content"), ""),
+}
 # A guest's new PIN: the guest's id.
 STATIC[("tournaments:console_guest_pin", "POST")] = {"player": (ID, "1")}
 # The TV's layout: a theme, and checkboxes (on when sent).

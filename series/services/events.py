@@ -21,8 +21,9 @@ from django.utils.translation import ngettext
 
 from series import selectors
 from series.models import Event, NoticeKind, Rsvp, Season
-from series.services.notices import notices_for_answers
+from series.services.notices import notices_for_answers, notices_reminders_renew
 from series.services.rsvp import rsvp_waiting_promote
+from series.services.standings import standings_schedule
 
 # What an event form sets (the rest is the night's own record: results, the outbox).
 EVENT_FIELDS = (
@@ -70,21 +71,97 @@ def season_save(season: Season, values: dict[str, Any]) -> Season:
     return season
 
 
+def _season_open(season: Season) -> None:
+    if season.closed_at is not None:
+        raise EventError(_("This season is closed: reopen it to add or publish a night."))
+
+
+@transaction.atomic
+def season_close(season_id: int, *, now: datetime | None = None) -> Season:
+    """Close a season: no new night in it, answers closed for the nights still ahead, the
+    standings recomputed one last time and shown as final. Refused, changing nothing, when
+    it would lose something: a night being played (its results are still to come), or a
+    night still ahead that people answered (cancel it first, so they are told)."""
+    now = now or timezone.now()
+    season = Season.objects.select_for_update().get(pk=season_id)
+    if season.closed_at is not None:
+        raise EventError(_("This season is already closed."))
+    events = Event.objects.filter(season=season, cancelled_at=None, finished_at=None)
+    playing = [e.name for e in events.filter(starts_at__lte=now, published_at__lte=now)]
+    if playing:
+        raise EventError(
+            _("“%(names)s” is being played: close the season once it is over.")
+            % {"names": "”, “".join(playing)}
+        )
+    answered = [
+        e.name
+        for e in events.filter(starts_at__gt=now, published_at__lte=now)
+        if Rsvp.objects.filter(event=e).exists()
+    ]
+    if answered:
+        raise EventError(
+            ngettext(
+                "Players answered for “%(names)s”, still to come: cancel it first, so "
+                "they are told, then close the season.",
+                "Players answered for “%(names)s”, still to come: cancel them first, so "
+                "they are told, then close the season.",
+                len(answered),
+            )
+            % {"names": "”, “".join(answered)}
+        )
+    season.closed_at = now
+    season.save(update_fields=["closed_at"])
+    standings_schedule(season.pk)
+    return season
+
+
+@transaction.atomic
+def season_reopen(season_id: int) -> Season:
+    """Reopen a closed season: nights may be added and published again, answers reopen for
+    the published nights still ahead."""
+    season = Season.objects.select_for_update().get(pk=season_id)
+    if season.closed_at is None:
+        raise EventError(_("This season is not closed."))
+    season.closed_at = None
+    season.save(update_fields=["closed_at"])
+    return season
+
+
+# A season's defaults for its new nights: the event's field each one fills in.
+SEASON_DEFAULTS = {
+    "default_venue": "venue",
+    "default_game": "game",
+    "default_structure": "structure",
+    "default_buy_in": "buy_in",
+    "default_fee": "fee",
+    "default_capacity": "capacity",
+}
+
+
+def season_has_defaults(season: Season) -> bool:
+    return any(getattr(season, name) not in ("", None) for name in SEASON_DEFAULTS)
+
+
 def event_defaults(season: Season) -> dict[str, Any]:
-    """A new event's form, prefilled "the same as last time": the season's latest event,
-    else the latest event of any season, else the model's defaults. The next number and
-    the start time of day follow the last one."""
+    """A new event's form, prefilled from the season's defaults where it has them, the rest
+    "the same as last time": the season's latest event, else the latest event of any
+    season, else the model's defaults. The next number and the start time of day follow
+    the last one."""
     last = (
         Event.objects.filter(season=season).order_by("-starts_at", "-pk").first()
         or Event.objects.order_by("-starts_at", "-pk").first()
     )
-    if last is None:
-        return {"number": 1}
-    values = {name: getattr(last, name) for name in REPEATED_FIELDS}
-    values["name"] = ""
-    numbers = Event.objects.filter(season=season).exclude(number=None)
-    values["number"] = (max(numbers.values_list("number", flat=True), default=0) or 0) + 1
-    values["time"] = timezone.localtime(last.starts_at).time().replace(second=0, microsecond=0)
+    values: dict[str, Any] = {"number": 1}
+    if last is not None:
+        values = {name: getattr(last, name) for name in REPEATED_FIELDS}
+        values["name"] = ""
+        numbers = Event.objects.filter(season=season).exclude(number=None)
+        values["number"] = (max(numbers.values_list("number", flat=True), default=0) or 0) + 1
+        values["time"] = timezone.localtime(last.starts_at).time().replace(second=0, microsecond=0)
+    for name, field in SEASON_DEFAULTS.items():
+        value = getattr(season, name)
+        if value not in ("", None):
+            values[field] = value
     return values
 
 
@@ -130,7 +207,8 @@ def event_create(
 ) -> Event:
     """A new event of ``season``: a draft, or published now (the invitations follow)."""
     now = now or timezone.now()
-    Season.objects.select_for_update().filter(pk=season.pk).first()
+    locked = Season.objects.select_for_update().filter(pk=season.pk).first()
+    _season_open(locked or season)
     _in_future(values["starts_at"], now)
     _in_season(season, values["starts_at"])
     event = Event(season=season, published_at=now if publish else None)
@@ -178,6 +256,10 @@ def event_update(event_id: int, values: dict[str, Any], *, now: datetime | None 
     event.full_clean()
     event.save()
     rsvp_waiting_promote(event, now)
+    if moved:
+        # The reminders follow the new time: the old time's are not sent, and stand in
+        # for nothing.
+        notices_reminders_renew(event, now)
     if moved and not event.is_draft_at(now):
         # Everyone who answered is told; their answers are kept, and each may change it.
         notices_for_answers(event, NoticeKind.MOVED, now)
@@ -243,9 +325,10 @@ def event_publish(event_id: int, *, now: datetime | None = None) -> Event:
     """Publish a draft now: it shows to everyone who may see the season, answers open, and
     the outbox's next run sends the invitations."""
     now = now or timezone.now()
-    event = Event.objects.select_for_update().get(pk=event_id)
+    event = Event.objects.select_for_update().select_related("season").get(pk=event_id)
     if not event.is_draft_at(now):
         raise EventError(_("This night is already published."))
+    _season_open(event.season)
     if event.cancelled_at is not None:
         raise EventError(_("This night is cancelled."))
     if event.starts_at <= now:

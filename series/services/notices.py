@@ -196,6 +196,21 @@ def notices_for_answers(event: Event, kind: str, at: datetime) -> int:
     )
 
 
+def notices_reminders_renew(event: Event, at: datetime) -> int:
+    """After ``event`` moved ``at``: its reminders were for the old time. One not sent yet
+    is not sent, and every one gives up its key (kept, marked with the move), so the
+    reminders of the new time are recorded when they fall due. Returns how many were not
+    sent."""
+    reminders = Notice.objects.filter(event=event, kind__in=[kind for kind, _ in REMINDERS])
+    skipped = reminders.filter(state=NoticeState.PENDING).update(
+        state=NoticeState.SKIPPED, last_error="the night moved"
+    )
+    for notice in reminders.exclude(key__contains=":moved:"):
+        notice.key = f"{notice.key}:moved:{_stamp(at)}"
+        notice.save(update_fields=["key"])
+    return skipped
+
+
 def _invitations_due(now: datetime) -> int:
     created = 0
     for event in _published(now).filter(invitations_queued_at__isnull=True):

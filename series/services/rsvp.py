@@ -109,11 +109,12 @@ def _guests_of(raw: Any) -> int:
 
 
 def rsvp_event_open(event: Event, now: datetime) -> bool:
-    """Whether answers are taken: the event is published (not a draft), not cancelled, and
-    has neither started nor finished."""
+    """Whether answers are taken: the event is published (not a draft), not cancelled, in
+    a season not closed, and has neither started nor finished."""
     return (
         not event.is_draft_at(now)
         and event.cancelled_at is None
+        and event.season.closed_at is None
         and event.finished_at is None
         and event.starts_at > now
     )
@@ -181,6 +182,8 @@ def rsvp_answer(
             raise RsvpError(_("This event is not published yet: answers open when it is."))
         if event.cancelled_at is not None:
             raise RsvpError(_("This night is cancelled: answers are closed."))
+        if event.season.closed_at is not None:
+            raise RsvpError(_("This season is closed: answers are closed."))
         raise RsvpError(_("This event has started or is over: answers are closed."))
     # Seats the host added in the admin, say, go to the waiting list before this answer is
     # placed: after this no waiting party fits, so a new Going only takes seats none of

@@ -53,6 +53,8 @@ SAMPLE_KWARGS: dict[str, dict[str, object] | Callable[[], dict[str, object]]] = 
     "series:season_edit": lambda: {"season_id": _event_kwargs_season()},
     "series:event_new": lambda: {"season_id": _event_kwargs_season()},
     "series:events_recurring": lambda: {"season_id": _event_kwargs_season()},
+    "series:season_close": lambda: {"season_id": _event_kwargs_season()},
+    "series:season_reopen": lambda: {"season_id": _event_kwargs_season()},
     "series:event_edit": _event_kwargs,
     "series:event_delete": _event_kwargs,
     "series:event_publish": _event_kwargs,
