@@ -207,6 +207,8 @@ STATIC[("series:import_results", "POST")] = {
     "step": (choice("map"), "map"),
     "content": (text("content"), ""),
 }
+# Resuming online while a deal is open: the deal is withdrawn only when the director says so.
+STATIC[("tournaments:console_online_resume", "POST")] = {"withdraw_deal": (FLAG, "1")}
 # A guest's new PIN: the guest's id.
 STATIC[("tournaments:console_guest_pin", "POST")] = {"player": (ID, "1")}
 # The TV's layout: a theme, and checkboxes (on when sent).

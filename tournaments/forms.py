@@ -191,6 +191,8 @@ class TournamentForm(forms.ModelForm):
         for name in TIME_BANK_FIELDS:
             # Left empty, the tournament keeps what it has (no time bank for a new one).
             self.fields[name].required = False
+        # Left empty, the tournament keeps what it has (the model's 60 s for a new one).
+        self.fields["rebuy_after_bust_seconds"].required = False
         for field in self.fields.values():
             if isinstance(field.widget, forms.NumberInput):
                 field.widget.attrs.setdefault("inputmode", "numeric")
@@ -216,6 +218,10 @@ class TournamentForm(forms.ModelForm):
 
     def clean_payouts(self) -> list[int]:
         return payouts_parse(self.cleaned_data.get("payouts") or "")
+
+    def clean_rebuy_after_bust_seconds(self) -> int:
+        value = self.cleaned_data.get("rebuy_after_bust_seconds")
+        return self.instance.rebuy_after_bust_seconds if value is None else int(value)
 
     def clean_hand_for_hand_minutes(self) -> int:
         # Left empty, the tournament keeps what it has (the model's 2 minutes for a new one).

@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from series.models import Event, Player, Result, ResultChange, Transfer
+from series.models import Event, Player, Result, ResultChange, SeasonVisibility, Transfer
 from series.services import corrections
 from series.services.corrections import CorrectionError, result_change_lines, results_correct
 from tests.series.night import account, finished_event, guest, season
@@ -279,15 +279,21 @@ def test_removing_a_player_from_the_page(
     assert not Result.objects.filter(event=event, player__name="Dee").exists()
 
 
-def test_the_history_is_public(
-    client: Client, event: Event, director: User, scheduled: list[int]
+def test_the_history_is_the_members_and_public_with_a_public_season(
+    client: Client, player_client: Client, event: Event, director: User, scheduled: list[int]
 ) -> None:
     results_correct(
         event.pk, rows_of(event, Dee={"knockouts": 3}), by=director, reason="three knockouts"
     )
-    body = client.get(reverse("series:event_history", args=[event.pk])).content.decode()
+    url = reverse("series:event_history", args=[event.pk])
+    body = player_client.get(url).content.decode()
     assert "three knockouts" in body and "knockouts 0 → 3" in body
     assert "Correct the results" not in body
+    # A visitor reads results only in a season its host made public.
+    assert "three knockouts" not in client.get(url).content.decode()
+    event.season.visibility = SeasonVisibility.PUBLIC
+    event.season.save(update_fields=["visibility"])
+    assert "three knockouts" in client.get(url).content.decode()
 
 
 def test_players_never_lose_results_by_accident(event: Event) -> None:

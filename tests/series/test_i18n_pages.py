@@ -22,8 +22,9 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.db import models
 from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils import translation
 
-from series.models import Event, Player
+from series.models import GAME_LABELS, Event, Player
 from series.services.notice_messages import unsubscribe_token
 from tables import services as table_services
 from tables.models import Hand
@@ -99,7 +100,11 @@ class _Reader(HTMLParser):
 
 def stored_texts() -> list[str]:
     """Every text people typed or the demo made (names, venues, notes): not ours to translate."""
-    texts: set[str] = {"Home Game Omaha"}  # the site's name
+    # The site's name, and another program's (the import reads its save files).
+    texts: set[str] = {"Home Game Omaha", "The Tournament Director"}
+    # The games as French players write them: "limit" is a French poker word too.
+    with translation.override("fr"):
+        texts.update(str(label) for label in GAME_LABELS.values())
     texts.update(User.objects.values_list("username", flat=True))
     for config in apps.get_app_configs():
         if config.label not in {"series", "tables", "tournaments"}:

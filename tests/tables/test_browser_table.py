@@ -235,7 +235,7 @@ def test_the_director_opens_a_table_seats_bots_and_raises(
     form.get_by_label("Name").fill("No-limit night")
     form.get_by_label("Structure").select_option("no-limit")
     form.get_by_label("Game").select_option("omaha")
-    form.get_by_label("Seats").select_option("4")
+    form.get_by_label("Seats:", exact=True).select_option("4")
     form.get_by_role("button", name="Open the table").click()
     expect(page.get_by_role("heading", name="No-limit night")).to_be_visible()
     expect(page.locator(".table-stakes")).to_have_text("No-Limit Omaha High · 1/2")

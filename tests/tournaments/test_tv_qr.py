@@ -110,7 +110,7 @@ def test_a_wrong_pin_on_the_phone_says_so(
     phone.get_by_label("Your name").select_option(label="Hugo")
     phone.get_by_label("PIN").fill(f"{(int(pin) + 1) % 1_000_000:06d}")
     phone.get_by_role("button", name="Open my night").click()
-    expect(phone.locator(".errorlist")).to_have_text("Wrong PIN. 4 tries left before a wait.")
+    expect(phone.locator(".errorlist")).to_have_text("Wrong PIN. 2 tries left before a wait.")
     expect(phone.get_by_label("PIN")).to_have_value("")
     phone.screenshot(path=str(ARTIFACTS / "night-pin-wrong-phone-en.png"), full_page=True)
 

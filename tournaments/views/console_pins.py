@@ -18,9 +18,9 @@ from django.urls import URLPattern, path
 from tournaments import selectors
 from tournaments.errors import TournamentError
 from tournaments.models import Tournament
-from tournaments.permissions import director_action
 from tournaments.services import guest_pins
 from tournaments.views.console import _render, console_context
+from tournaments.views.once import console_action
 
 SECTION = "tournaments/_console_guest_pins.html"
 
@@ -41,7 +41,7 @@ def guest_pins_context(request: HttpRequest, tournament: Tournament) -> dict[str
     }
 
 
-@director_action
+@console_action
 def console_guest_pin(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """A new PIN for the guest chosen: the lock on their name ends, their old PIN stops."""
     tournament = get_object_or_404(Tournament.objects.select_related("event"), pk=tournament_id)
