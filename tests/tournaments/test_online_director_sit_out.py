@@ -148,6 +148,8 @@ def test_bad_requests_change_nothing(
             action(other.pk, ann.pk, "Because", by=director)
         with pytest.raises(TournamentError, match="reason"):
             action(tournament.pk, ann.pk, "   ", by=director)
+        with pytest.raises(TournamentError, match="Null characters"):
+            action(tournament.pk, ann.pk, "Why\x00", by=director)
         with pytest.raises(TournamentError, match="not in this tournament"):
             action(tournament.pk, "x", "Because", by=director)
     Entry.objects.filter(pk=ann.pk).update(table_number=None, seat_number=None)

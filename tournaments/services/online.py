@@ -419,6 +419,8 @@ def _director_target(
     director, a reason, an entry of this online tournament in play at a live seat."""
     require_director(by)
     reason = " ".join(str(reason or "").split())
+    if "\x00" in reason:
+        raise TournamentError(_("Null characters are not allowed."))
     if not reason:
         raise TournamentError(_("Give the player a reason."))
     if len(reason) > REASON_MAX:
