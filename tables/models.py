@@ -305,6 +305,10 @@ class Table(models.Model):
         )
 
 
+# Why a seat sits out when a tournament's director sat it out (``seat_sit_out_for``).
+SAT_OUT_BY_DIRECTOR = "director"
+
+
 class SeatState(models.TextChoices):
     EMPTY = "empty", _("Empty")
     PLAYING = "playing", _("Playing")

@@ -33,7 +33,7 @@ from tables import broadcast, rows
 from tables.engine.config import AnteKind, Game, Structure
 from tables.engine.errors import RuleError
 from tables.engine.timebank import TimeBank
-from tables.models import BOT_STYLES, Seat, SeatState, Table, TableKind
+from tables.models import BOT_STYLES, SAT_OUT_BY_DIRECTOR, Seat, SeatState, Table, TableKind
 from tables.services.common import (
     TableError,
     changed,
@@ -59,9 +59,6 @@ BOT_NAMES = (
     "Wheel",
     "Scoop",
 )
-
-# Why a seat sits out when the tournament's director sat it out (``seat_sit_out_for``).
-DIRECTOR = "director"
 
 
 @dataclass(frozen=True)
@@ -424,9 +421,9 @@ def seat_sit_out_for(table_id: int, number: int, user_id: int) -> Seat:
     seat = _seat_locked(table, number)
     if seat.user_id != user_id:
         raise TableError("not_seated", _("that player has no seat here"))
-    if seat.state != SeatState.SITTING_OUT or seat.sat_out_reason != DIRECTOR:
+    if seat.state != SeatState.SITTING_OUT or seat.sat_out_reason != SAT_OUT_BY_DIRECTOR:
         seat.state = SeatState.SITTING_OUT
-        seat.sat_out_reason = DIRECTOR
+        seat.sat_out_reason = SAT_OUT_BY_DIRECTOR
         seat.save(update_fields=["state", "sat_out_reason"])
         changed(table)
     return seat

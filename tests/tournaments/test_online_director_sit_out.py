@@ -16,6 +16,7 @@ from django.test import Client, RequestFactory
 from django.urls import reverse
 
 from series.models import Event
+from tables import services as tables
 from tables.models import Seat, SeatState
 from tables.models import Table as LiveTable
 from tests.tournaments.factories import start
@@ -192,3 +193,18 @@ def test_the_console_sits_out_and_refuses_with_the_reason(
     )
     assert "Ann sits out; they read your reason." in done.content.decode()
     assert seat(ann).state == SeatState.SITTING_OUT
+
+
+def test_the_reason_goes_once_the_player_is_back_or_out_by_the_cards(
+    night: dict[str, Entry], director: User
+) -> None:
+    ann = night["ann"]
+    table = live(ann)
+    online.online_entry_sit_out(ann.tournament_id, ann.pk, "Phone call", by=director)
+    tables.seat_sit_in(table.pk, User.objects.get(pk=ann.player.user_id))
+    assert "Phone call" not in panel_html(ann, table)
+    # Sat out again, then out on a hand of their own: the director did not remove them.
+    online.online_entry_sit_out(ann.tournament_id, ann.pk, "Phone call", by=director)
+    Entry.objects.filter(pk=ann.pk).update(state=EntryState.OUT, place=4)
+    ann.refresh_from_db()
+    assert "The director removed you" not in panel_html(ann, table)
