@@ -190,3 +190,9 @@ class BotClient:
                     if pending is not None and not pending.done():
                         pending.cancel()
                     pending = asyncio.create_task(act_later(move))
+
+
+def votes_bomb_pot(style: str) -> bool:
+    """A house bot's answer to a bomb pot vote at its table: yes, whatever its style (a
+    bomb pot is one more hand to play, and the bots are there to play)."""
+    return True

@@ -671,6 +671,8 @@ def _forced_bets(table: Table, seats: list[Seat]) -> dict[str, Any] | None:
         "bomb_pot_called": table.bomb_pot_next,  # by the host or the players' vote
         "bomb_pot_votes": sum(1 for s in voters if s.votes_bomb_pot),
         "bomb_pot_voters": len(voters),
+        # The vote is open until then (ms; null: no vote open); silence is no after it.
+        "bomb_pot_vote_until": _ms(table.bomb_pot_vote_until),
     }
 
 

@@ -160,6 +160,9 @@ class Table(models.Model):
     bomb_pot_every = models.PositiveSmallIntegerField(default=0)
     bomb_pot_by_vote = models.BooleanField(default=False)
     bomb_pot_next = models.BooleanField(default=False)
+    # The players' vote for a bomb pot is open until then (null: no vote open); when the
+    # time is up without every player's yes, it lapses, counted as no.
+    bomb_pot_vote_until = models.DateTimeField(null=True, blank=True, db_index=True)
     # RULES.md, Home-game options, "Time bank" (``tables.engine.timebank``), in whole seconds:
     # what each player starts with, what a hand played (cash) or a tournament level adds, and
     # the most a bank holds; a cap of 0 (the default) is no time bank.
@@ -302,6 +305,10 @@ class Table(models.Model):
         )
 
 
+# Why a seat sits out when a tournament's director sat it out (``seat_sit_out_for``).
+SAT_OUT_BY_DIRECTOR = "director"
+
+
 class SeatState(models.TextChoices):
     EMPTY = "empty", _("Empty")
     PLAYING = "playing", _("Playing")
@@ -427,8 +434,8 @@ class Seat(models.Model):
 
 def bomb_pot_voters(seats: Iterable[Seat]) -> list[Seat]:
     """Who the players' vote for a bomb pot counts (``seating.bomb_pot_vote_passes``): the
-    players in the game; the house bots go along."""
-    return [s for s in seats if s.user_id and not s.is_bot and s.state == SeatState.PLAYING]
+    players in the game, the house bots with them (they answer by ``botbrain``'s rule)."""
+    return [s for s in seats if s.user_id and s.state == SeatState.PLAYING]
 
 
 class Hand(models.Model):

@@ -26,7 +26,7 @@ from tables.engine.records import (
 )
 from tables.engine.state import Hand as EngineHand
 from tables.fairness import deck_from_text
-from tables.models import Hand, HandPlayer, Seat, Table
+from tables.models import SAT_OUT_BY_DIRECTOR, Hand, HandPlayer, Seat, SeatState, Table
 from tables.table_state import engine_of
 
 # ----------------------------------------------------------------------------- histories
@@ -266,6 +266,17 @@ def tables_version_total(table_ids: Iterable[int]) -> int | None:
         "total"
     ]
     return total
+
+
+def seat_sat_out_by_director(table_id: int, number: int) -> bool:
+    """Whether seat ``number`` of the table sits out because the tournament's director sat
+    it out (until its player sits back in)."""
+    return Seat.objects.filter(
+        table_id=table_id,
+        number=number,
+        state=SeatState.SITTING_OUT,
+        sat_out_reason=SAT_OUT_BY_DIRECTOR,
+    ).exists()
 
 
 def seats_in_play(table_ids: Iterable[int]) -> dict[int, list[SeatTaken]]:

@@ -22,6 +22,8 @@ NEXT_HAND_DELAY_SECONDS = 3
 RUNOUT_STEP_SECONDS = 1.5
 # Run it twice (house option): how long the players still in have to answer; silence is no.
 RUN_TWICE_VOTE_SECONDS = 10
+# A bomb pot vote (house option): how long it stays open for every player's yes; silence is no.
+BOMB_POT_VOTE_SECONDS = 60
 
 
 def next_hand_delay_seconds() -> float:

@@ -151,6 +151,11 @@ STATIC: dict[tuple[str, str], dict[str, tuple[Kind, Good]]] = {
     ("tournaments:online_bots", "POST"): {"count": (number(1, 300), "2")},
     ("tournaments:online_deal_offer", "POST"): {"method": (choice("icm", "chip-chop"), "icm")},
     ("tournaments:online_deal_cancel", "POST"): {"offer": (ID, lambda w: str(w.offer.pk))},
+    ("tournaments:online_player", "POST"): {
+        "action": (choice("sit-out", "remove"), "sit-out"),
+        "entry": (ID, lambda w: str(w.online.entries.filter(state="playing").first().pk)),
+        "reason": (text("reason", required=True, maxlength=200), "Back in five minutes"),
+    },
     ("tournaments:purchase_take", "POST"): {
         "kind": (choice("rebuy", "addon", "reentry"), "rebuy"),
         "entry": (ID, lambda w: str(w.online.entries.get(player=w.me).pk)),
@@ -231,6 +236,7 @@ ONLINE = {
     "tournaments:console_online_resume",
     "tournaments:online_deal_offer",
     "tournaments:online_deal_cancel",
+    "tournaments:online_player",
     "tournaments:lobby",
     "tournaments:lobby_public",
     "tournaments:lobby_mine",

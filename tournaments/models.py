@@ -440,6 +440,8 @@ class Entry(models.Model):
         _("bounties won (money)"), default=0, validators=[amounts.prize_max()]
     )
     knockouts_count = models.PositiveSmallIntegerField(_("knockouts"), default=0)
+    # Online: why the director sat the player out or removed them, shown on their panel.
+    director_note = models.CharField(_("director's reason"), max_length=200, blank=True)
 
     class Meta:
         ordering = ["tournament", "registered_at", "pk"]
@@ -539,6 +541,8 @@ class ActionKind(models.TextChoices):
     FINISH = "finish", _("Finished the tournament")
     CHIP_COUNT = "chip-count", _("Counted chips")
     TV = "tv", _("TV layout")
+    SIT_OUT = "sit-out", _("Sat a player out")
+    REMOVE = "remove", _("Removed a player")
 
 
 class TournamentAction(models.Model):

@@ -16,8 +16,18 @@ from django.urls import reverse
 from django.utils import timezone
 
 from core.names import name_key
+from tables.selectors import seat_sat_out_by_director
 from tournaments import selectors
-from tournaments.models import DealOffer, DealState, Entry, EntryState, Tournament, TournamentTable
+from tournaments.models import (
+    ActionKind,
+    DealOffer,
+    DealState,
+    Entry,
+    EntryState,
+    Tournament,
+    TournamentAction,
+    TournamentTable,
+)
 from tournaments.services import purchases
 
 if TYPE_CHECKING:
@@ -137,6 +147,8 @@ def panel_context(
         else None
     )
     return {
+        # Why the director sat the player out (while they are away) or removed them.
+        "director_note": _director_note(tournament, entry),
         # Busted with a rebuy open: the seat is kept until then (``services.online``).
         "rebuy_offer_until": rebuy_until,
         "rebuy_seconds_left": (
@@ -162,6 +174,28 @@ def panel_context(
         else reverse("tournaments:lobby", args=[tournament.pk]),
         "bubble": table_bubble_note(tournament, table),
     }
+
+
+def _director_note(tournament: Tournament, entry: Entry | None) -> dict[str, str] | None:
+    """The director's reason the player reads: "removed" once the director removed them,
+    "sat-out" while their seat sits out because the director sat it out."""
+    if entry is None or not entry.director_note:
+        return None
+    if entry.state == EntryState.OUT:
+        removed = TournamentAction.objects.filter(
+            tournament=tournament, kind=ActionKind.REMOVE, undo__entry=entry.pk
+        ).exists()
+        return {"kind": "removed", "reason": entry.director_note} if removed else None
+    if entry.table_number is None or entry.seat_number is None:
+        return None
+    live_id = (
+        TournamentTable.objects.filter(tournament=tournament, number=entry.table_number)
+        .values_list("live_table_id", flat=True)
+        .first()
+    )
+    if live_id is None or not seat_sat_out_by_director(live_id, entry.seat_number):
+        return None
+    return {"kind": "sat-out", "reason": entry.director_note}
 
 
 def table_bubble_note(tournament: Tournament, table: LiveTable | None) -> str | None:

@@ -387,8 +387,15 @@ export function createControls({ root, send, toast }) {
       const b = frameButton(interpolate(gettext("Bomb pot %(votes)s/%(voters)s"),
         { votes: forced.bomb_pot_votes, voters: forced.bomb_pot_voters }, true), "bomb_pot_vote", { yes: !voted });
       b.setAttribute("aria-pressed", String(voted));
-      b.title = gettext("Vote for a bomb pot next hand: it comes when every player in the game votes for it");
+      b.title = gettext("Vote for a bomb pot next hand: it comes when every player in the game votes for it (the house bots say yes)");
       box.append(b, el("span", "muted", gettext("all must vote")));
+      if (forced.bomb_pot_vote_until) {
+        // The vote is open until then: a player who has not said yes by that time counts as no.
+        const time = new Date(forced.bomb_pot_vote_until).toLocaleTimeString(
+          document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+        box.append(el("span", "muted forced-bets-note",
+          interpolate(gettext("vote open until %(time)s; no answer counts as no"), { time: time }, true)));
+      }
     }
     return box;
   }

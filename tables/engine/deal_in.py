@@ -305,7 +305,8 @@ def bomb_pot_due(hand_number: int, every: int) -> bool:
 def bomb_pot_vote_passes(votes: int, voters: int) -> bool:
     """The players' vote for a bomb pot next hand: it passes when every player in the game
     votes for it (a bomb pot costs everyone an ante, so nobody is outvoted into one). The
-    table counts its players in play, the house bots left out: they go along.
+    table counts its players in play, its house bots with them; a player who has not
+    answered when the vote's time is up counts as no, and the vote lapses.
 
     >>> bomb_pot_vote_passes(3, 4), bomb_pot_vote_passes(4, 4), bomb_pot_vote_passes(0, 0)
     (False, True, False)

@@ -29,8 +29,18 @@ from tables.services.common import (
     lock,
     table_write,
 )
-from tables.services.forced_bets import forced_bets_choose, forced_bets_spent
-from tables.services.play import after_moves, reveal_street, run_twice_time_out, timeout_move
+from tables.services.forced_bets import (
+    bomb_pot_vote_lapse,
+    forced_bets_choose,
+    forced_bets_spent,
+)
+from tables.services.play import (
+    after_moves,
+    reveal_street,
+    run_twice_time_out,
+    seats_locked,
+    timeout_move,
+)
 from tables.table_state import STATE
 
 logger = logging.getLogger(__name__)
@@ -54,26 +64,44 @@ def _tick_may_be_due(table_id: int, now: datetime) -> bool:
     # read without the lock stays true until the next read.
     row = (
         Hand.objects.filter(table_id=table_id, ended_at__isnull=True)
-        .values_list("deadline", "to_act", "reveal_at", "vote_until")
+        .values_list("deadline", "to_act", "reveal_at", "vote_until", "table__bomb_pot_vote_until")
         .first()
     )
     if row is not None:
-        deadline, to_act, reveal_at, vote_until = row
+        deadline, to_act, reveal_at, vote_until, bomb_pot_vote_until = row
+        if bomb_pot_vote_until is not None and bomb_pot_vote_until <= now:
+            return True
         if reveal_at is not None:
             return bool(reveal_at <= now)
         if vote_until is not None:
             return bool(vote_until <= now)
         return deadline is not None and deadline <= now and to_act is not None
-    table = Table.objects.filter(pk=table_id).values_list("next_hand_at", "closed_at").first()
+    table = (
+        Table.objects.filter(pk=table_id)
+        .values_list("next_hand_at", "closed_at", "bomb_pot_vote_until")
+        .first()
+    )
     if table is None:
         return True  # the locked read says "no such table"
-    next_hand_at, closed_at = table
+    next_hand_at, closed_at, bomb_pot_vote_until = table
+    if bomb_pot_vote_until is not None and bomb_pot_vote_until <= now:
+        return True
     return next_hand_at is not None and next_hand_at <= now and closed_at is None
 
 
 @table_write
 def _table_tick(table_id: int, now: datetime) -> bool:
     table = lock(table_id)
+    # A bomb pot vote whose time is up lapses first (silence is no), so a hand dealt now
+    # is an ordinary one; then whatever else is due.
+    if bomb_pot_vote_lapse(table, list(seats_locked(table).values()), now):
+        if not _table_tick_due(table, now):
+            changed(table)
+        return True
+    return _table_tick_due(table, now)
+
+
+def _table_tick_due(table: Table, now: datetime) -> bool:
     hand = current_hand(table)
     if hand is not None and hand.reveal_at is not None:
         if hand.reveal_at > now:
@@ -251,7 +279,9 @@ def tables_due(now: datetime | None = None) -> list[int]:
         ended_at__isnull=True,
     ).values_list("table_id", flat=True)
     due = Table.objects.filter(
-        Q(next_hand_at__lte=now, closed_at__isnull=True) | Q(pk__in=timed_out)
+        Q(next_hand_at__lte=now, closed_at__isnull=True)
+        | Q(bomb_pot_vote_until__lte=now, closed_at__isnull=True)
+        | Q(pk__in=timed_out)
     ).values_list("pk", flat=True)
     return list(due)
 

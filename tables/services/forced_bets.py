@@ -9,7 +9,11 @@ decides who may straddle (``tables.engine.state.straddle_seat``) and when a vote
 - ``seat_straddle``: a player asks to straddle the next hand, or takes it back; only the
   player in the straddle's seat for that hand may ask (``Table.next_straddle_seat``);
 - ``bomb_pot_vote``: a player in the game votes for a bomb pot next hand (or takes the vote
-  back); when every player in the game has voted, the next hand is a bomb pot;
+  back); the first yes opens the vote for ``timing.BOMB_POT_VOTE_SECONDS`` and the house
+  bots answer it (``botbrain.votes_bomb_pot``); when every player in the game has voted,
+  the next hand is a bomb pot;
+- ``bomb_pot_vote_lapse``: the vote's time is up without every yes: silence is no, the
+  votes go (``dealing.table_tick``, before anything else it does);
 - ``bomb_pot_call``: the host calls a bomb pot for the next hand, or calls it off;
 - ``forced_bets_choose`` and ``forced_bets_spent``: the straddle and the bomb pot of the hand
   being dealt, then the one-hand choices cleared (``dealing._hand_start``).
@@ -17,11 +21,14 @@ decides who may straddle (``tables.engine.state.straddle_seat``) and when a vote
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tables import rows
+from tables.botbrain import votes_bomb_pot
 from tables.engine.config import Straddle
 from tables.engine.deal_in import DealPlan, bomb_pot_vote_passes
 from tables.engine.errors import RuleError
@@ -33,6 +40,7 @@ from tables.models import (
     Table,
     bomb_pot_voters,
 )
+from tables.scheduling import schedule_tick
 from tables.services.common import (
     TableError,
     cash_only,
@@ -44,6 +52,7 @@ from tables.services.common import (
     table_write,
 )
 from tables.services.play import seats_locked
+from tables.timing import BOMB_POT_VOTE_SECONDS
 
 
 def forced_bets_check(straddle: str, bomb_pot_ante: int, bomb_pot_every: int) -> None:
@@ -92,6 +101,8 @@ def table_forced_bets_set(
         raise TableError.from_rule("bad_table", exc) from None
     if not bomb_pot_ante:
         table.bomb_pot_next = False
+    if not (bomb_pot_ante and bomb_pot_by_vote):
+        table.bomb_pot_vote_until = None
     seats = list(seats_locked(table).values())
     for seat in seats:
         # Choices the new options no longer allow go with them.
@@ -161,7 +172,10 @@ def bomb_pot_vote(table_id: int, user: Any, yes: bool) -> Seat:
     """Vote for a bomb pot next hand (``yes``), or take the vote back.
 
     The vote passes, and the next hand is a bomb pot, when every player in the game has
-    voted for it (``seating.bomb_pot_vote_passes``); the votes start afresh then.
+    voted for it (``seating.bomb_pot_vote_passes``); the votes start afresh then. The first
+    yes opens the vote for ``BOMB_POT_VOTE_SECONDS``; the house bots answer it at once, and
+    again at each vote (a bot seated since answers too). The last player's vote taken back
+    closes it.
     """
     require_user(user)
     table = lock(table_id)
@@ -179,13 +193,38 @@ def bomb_pot_vote(table_id: int, user: Any, yes: bool) -> Seat:
     rows.save(seat, ("votes_bomb_pot",))
     seats = list(seats_locked(table).values())
     voters = bomb_pot_voters(seats)
+    if not any(s.votes_bomb_pot for s in voters if not s.is_bot):
+        # Nobody asks any more: the vote closes, the bots' answers with it.
+        table.bomb_pot_vote_until = None
+        _clear_votes(seats)
+        changed(table)
+        return seat
+    if table.bomb_pot_vote_until is None:
+        table.bomb_pot_vote_until = timezone.now() + timedelta(seconds=BOMB_POT_VOTE_SECONDS)
+        schedule_tick(table.pk, BOMB_POT_VOTE_SECONDS)
+    for bot in voters:
+        if bot.is_bot and not bot.votes_bomb_pot and votes_bomb_pot(bot.bot_style):
+            bot.votes_bomb_pot = True
+            rows.save(bot, ("votes_bomb_pot",))
     votes = sum(1 for s in voters if s.votes_bomb_pot)
-    if yes and bomb_pot_vote_passes(votes, len(voters)):
+    if bomb_pot_vote_passes(votes, len(voters)):
         table.bomb_pot_next = True
+        table.bomb_pot_vote_until = None
         _clear_votes(seats)
         seat.votes_bomb_pot = False
     changed(table)
     return seat
+
+
+def bomb_pot_vote_lapse(table: Table, seats: list[Seat], now: datetime) -> bool:
+    """The bomb pot vote's time is up at ``now`` without every player's yes: the players
+    who did not answer count as no, the vote lapses and its votes go. Whether it lapsed;
+    the caller (holding the table's lock) writes the table."""
+    if table.bomb_pot_vote_until is None or table.bomb_pot_vote_until > now:
+        return False
+    table.bomb_pot_vote_until = None
+    _clear_votes(seats)
+    return True
 
 
 @table_write
@@ -222,6 +261,7 @@ def forced_bets_spent(table: Table, seats: list[Seat], *, bomb_pot: bool) -> Non
     call and the votes."""
     if bomb_pot:
         table.bomb_pot_next = False
+        table.bomb_pot_vote_until = None
         _clear_votes(seats)
     for seat in seats:
         if seat.straddle_next:

@@ -33,7 +33,7 @@ from tables import broadcast, rows
 from tables.engine.config import AnteKind, Game, Structure
 from tables.engine.errors import RuleError
 from tables.engine.timebank import TimeBank
-from tables.models import BOT_STYLES, Seat, SeatState, Table, TableKind
+from tables.models import BOT_STYLES, SAT_OUT_BY_DIRECTOR, Seat, SeatState, Table, TableKind
 from tables.services.common import (
     TableError,
     changed,
@@ -408,6 +408,48 @@ def seat_vacate(table_id: int, number: int, user_id: int | None = None) -> bool:
     seat_clear(seat)
     changed(table)
     return True
+
+
+@table_write
+def seat_sit_out_for(table_id: int, number: int, user_id: int) -> Seat:
+    """The tournament's director sits the player of seat ``number`` out: the seat and its
+    chips stay, and the engine's away rules play it (blinds posted, hands folded) until the
+    player sits back in. Refused when the seat is not ``user_id``'s."""
+    table = lock(table_id)
+    if not table.is_tournament or not table.is_open:
+        raise TableError("closed", _("this table is closed"))
+    seat = _seat_locked(table, number)
+    if seat.user_id != user_id:
+        raise TableError("not_seated", _("that player has no seat here"))
+    if seat.state != SeatState.SITTING_OUT or seat.sat_out_reason != SAT_OUT_BY_DIRECTOR:
+        seat.state = SeatState.SITTING_OUT
+        seat.sat_out_reason = SAT_OUT_BY_DIRECTOR
+        seat.save(update_fields=["state", "sat_out_reason"])
+        changed(table)
+    return seat
+
+
+@table_write
+def seat_remove_for(table_id: int, number: int, user_id: int) -> int:
+    """The tournament's director removes the player of seat ``number``: the seat is emptied
+    and its chips leave play; returns them. Refused while a hand is in play at the table
+    (the player's chips may be in it: sit them out, then remove them once it ends), or when
+    the seat is not ``user_id``'s."""
+    table = lock(table_id)
+    if not table.is_tournament or not table.is_open:
+        raise TableError("closed", _("this table is closed"))
+    if current_hand(table) is not None:
+        raise TableError(
+            "hand_in_play",
+            _("a hand is in play at this table: sit the player out, and remove them once it ends"),
+        )
+    seat = _seat_locked(table, number)
+    if seat.user_id != user_id:
+        raise TableError("not_seated", _("that player has no seat here"))
+    chips = seat.stack + seat.adding
+    seat_clear(seat)
+    changed(table)
+    return chips
 
 
 @table_write

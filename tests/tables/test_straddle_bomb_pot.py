@@ -4,6 +4,7 @@ says, and the refusals that change nothing."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -12,11 +13,12 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from tables import services
+from tables import services, timing
 from tables.engine.records import AntePosted, BlindPosted
 from tables.models import Hand, Seat, SeatState, Table
 from tables.protocol import handle_frame
 from tables.replay import hand_replay_steps
+from tables.services import forced_bets
 from tables.table_state import STATE, table_snapshot
 from tests.tables.conftest import deal, make_players
 
@@ -363,3 +365,94 @@ def test_straddle_every_hand_is_a_standing_choice(director: User) -> None:
     services.seat_take(plain.pk, ann, 1, 100)
     frame = {"type": "straddle", "on": True, "always": True}
     assert refused(plain.pk, ann, frame)["code"] == "straddle_off"
+
+
+# --- the vote's bots and its time ----------------------------------------------------------
+
+
+def test_the_house_bots_answer_a_bomb_pot_vote(director: User) -> None:
+    # The house bots vote too: they say yes as soon as a player opens the vote, so the
+    # vote passes when every player in the game, bots included, has said yes.
+    table = open_table(director, bomb_pot_ante=2, bomb_pot_by_vote=True)
+    ann, ben = make_players("ann", "ben")
+    services.seat_take(table.pk, ann, 1, 100)
+    services.seat_take(table.pk, ben, 2, 100)
+    services.table_add_bots(table.pk, director, count=2)
+    deal(table)
+    forced = table_snapshot(table, ann)["table"]["forced_bets"]
+    assert (forced["bomb_pot_votes"], forced["bomb_pot_voters"]) == (0, 4)
+    assert forced["bomb_pot_vote_until"] is None
+    services.bomb_pot_vote(table.pk, ann, True)
+    forced = table_snapshot(table, ann)["table"]["forced_bets"]
+    assert (forced["bomb_pot_votes"], forced["bomb_pot_voters"]) == (3, 4)
+    assert forced["bomb_pot_vote_until"] is not None and forced["bomb_pot_next"] is False
+    bots = Seat.objects.filter(table=table).exclude(bot_style="")
+    assert [s.votes_bomb_pot for s in bots] == [True, True]
+    services.bomb_pot_vote(table.pk, ben, True)
+    table.refresh_from_db()
+    assert table.bomb_pot_next and table.bomb_pot_vote_until is None
+    assert not Seat.objects.filter(table=table, votes_bomb_pot=True).exists()
+    _finish(table)
+    deal(table)
+    assert STATE.engine(current(table)).bomb_pot
+
+
+def test_taking_back_the_last_players_vote_closes_it_bots_and_all(director: User) -> None:
+    table = open_table(director, bomb_pot_ante=2, bomb_pot_by_vote=True)
+    ann, ben = make_players("ann", "ben")
+    services.seat_take(table.pk, ann, 1, 100)
+    services.seat_take(table.pk, ben, 2, 100)
+    services.table_add_bots(table.pk, director, count=1)
+    deal(table)
+    services.bomb_pot_vote(table.pk, ann, True)
+    services.bomb_pot_vote(table.pk, ann, False)
+    table.refresh_from_db()
+    assert table.bomb_pot_vote_until is None and not table.bomb_pot_next
+    assert not Seat.objects.filter(table=table, votes_bomb_pot=True).exists()
+
+
+def test_an_unanswered_vote_lapses_as_no_and_the_table_moves_on(
+    director: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Silence is no: once the vote's time is up without every player's yes, the votes go,
+    # and the next hand is an ordinary one. (A vote shorter than the turn in play, so only
+    # the vote is due.)
+    monkeypatch.setattr(forced_bets, "BOMB_POT_VOTE_SECONDS", 5)
+    table = open_table(director, bomb_pot_ante=2, bomb_pot_by_vote=True)
+    ann, ben, _cal, _dee = seat_four(table)
+    deal(table)
+    services.bomb_pot_vote(table.pk, ann, True)
+    services.bomb_pot_vote(table.pk, ben, True)
+    table.refresh_from_db()
+    until = table.bomb_pot_vote_until
+    assert until is not None
+    assert table.pk not in services.tables_due(until - timedelta(seconds=1))
+    before = state(table)
+    assert services.table_tick(table.pk, now=until - timedelta(seconds=1)) is False
+    assert state(table) == before  # not yet: nothing changes
+    # The time is up in the middle of the hand: the sweep finds the table and the votes go.
+    assert table.pk in services.tables_due(until)
+    assert services.table_tick(table.pk, now=until)
+    table.refresh_from_db()
+    assert table.bomb_pot_vote_until is None and not table.bomb_pot_next
+    assert not Seat.objects.filter(table=table, votes_bomb_pot=True).exists()
+    forced = table_snapshot(table, ann)["table"]["forced_bets"]
+    assert forced["bomb_pot_votes"] == 0 and forced["bomb_pot_vote_until"] is None
+    _finish(table)
+    deal(table, now=until + timedelta(seconds=timing.NEXT_HAND_DELAY_SECONDS + 1))
+    assert not STATE.engine(current(table)).bomb_pot
+
+
+def test_a_vote_that_lapses_between_hands_is_no_for_the_hand_dealt(director: User) -> None:
+    table = open_table(director, bomb_pot_ante=2, bomb_pot_by_vote=True)
+    ann, *_others = seat_four(table)
+    deal(table)
+    _finish(table)
+    services.bomb_pot_vote(table.pk, ann, True)
+    table.refresh_from_db()
+    # The next deal comes after the vote's time: the vote lapses first, then the deal.
+    deal(table, now=table.bomb_pot_vote_until + timedelta(seconds=1))
+    assert not STATE.engine(current(table)).bomb_pot
+    table.refresh_from_db()
+    assert table.bomb_pot_vote_until is None
+    assert not Seat.objects.filter(table=table, votes_bomb_pot=True).exists()

@@ -40,7 +40,9 @@ from django.db.models import Max, Q
 from django.dispatch import receiver
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
+from core.request_values import id_or_none
 from series.models import Player
 from tables import services as tables
 from tables.engine.config import Structure
@@ -61,6 +63,8 @@ from tournaments.permissions import require_director
 from tournaments.services import clock, entries, results, seating, undo
 from tournaments.services.seating import balance_threshold
 from tournaments.signals import clock_stored, tournament_finished
+from tournaments.summaries import chips as summary_chips
+from tournaments.summaries import message
 
 logger = logging.getLogger(__name__)
 
@@ -403,6 +407,129 @@ def online_chips_add(entry_id: int, chips: int, *, by: Any = None) -> None:
             raise TournamentError(error.message) from None
         if seat.user_id != entry.player.user_id:
             raise TournamentError(_("%(name)s has no seat.") % {"name": entry.player.name})
+
+
+REASON_MAX = 200
+
+
+def _director_target(
+    tournament_id: Any, entry_id: Any, reason: str, by: Any
+) -> tuple[Tournament, Entry, TournamentTable, str]:
+    """The checks of a director's sit-out or removal, under the tournament's lock: a
+    director, a reason, an entry of this online tournament in play at a live seat."""
+    require_director(by)
+    reason = " ".join(str(reason or "").split())
+    if "\x00" in reason:
+        raise TournamentError(_("Null characters are not allowed."))
+    if not reason:
+        raise TournamentError(_("Give the player a reason."))
+    if len(reason) > REASON_MAX:
+        raise TournamentError(_("A reason has at most %(max)s characters.") % {"max": REASON_MAX})
+    tournament_pk = id_or_none(str(tournament_id))
+    entry_pk = id_or_none(str(entry_id))
+    tournament = (
+        entries.tournament_locked(tournament_pk)
+        if tournament_pk is not None and Tournament.objects.filter(pk=tournament_pk).exists()
+        else None
+    )
+    entry = (
+        Entry.objects.select_related("player").filter(pk=entry_pk, tournament=tournament).first()
+        if tournament is not None and entry_pk is not None
+        else None
+    )
+    if tournament is None or entry is None:
+        raise TournamentError(_("That player is not in this tournament."))
+    _require_online(tournament)
+    if tournament.state not in IN_PLAY:
+        raise TournamentError(_("The tournament is not running."))
+    tt = (
+        TournamentTable.objects.filter(
+            tournament=tournament, number=entry.table_number, live_table__isnull=False
+        ).first()
+        if entry.state == EntryState.PLAYING and entry.table_number is not None
+        else None
+    )
+    if tt is None or entry.seat_number is None or entry.player.user_id is None:
+        raise TournamentError(_("%(name)s has no seat.") % {"name": entry.player.name})
+    return tournament, entry, tt, reason
+
+
+def online_entry_sit_out(tournament_id: Any, entry_id: Any, reason: str, *, by: Any) -> Entry:
+    """The director sits a seated player out, with a reason the player reads on their panel:
+    the seat and its chips stay, and the table's away rules play it (blinds posted, hands
+    folded) until the player sits back in. Logged with the reason."""
+    with transaction.atomic():
+        tournament, entry, tt, reason = _director_target(tournament_id, entry_id, reason, by)
+        try:
+            tables.seat_sit_out_for(tt.live_table_id, entry.seat_number or 0, entry.player.user_id)
+        except tables.TableError as error:
+            raise TournamentError(error.message) from None
+        entry.director_note = reason
+        entry.save(update_fields=["director_note"])
+        undo.action_record(
+            tournament,
+            ActionKind.SIT_OUT,
+            message(
+                gettext_noop("Sat out: %(name)s (%(reason)s)"),
+                name=entry.player.name,
+                reason=reason,
+            ),
+            by=by,
+            undo={"entry": entry.pk},
+        )
+    return entry
+
+
+def online_entry_remove(tournament_id: Any, entry_id: Any, reason: str, *, by: Any) -> Entry:
+    """The director removes a seated player from the tournament, with a reason the player
+    reads on their panel: they are out as an elimination (the next place, no bounty won),
+    their seat is emptied and their chips leave play (the log says how many). Refused while
+    a hand is in play at their table: sit them out first, then remove them once it ends."""
+    with transaction.atomic():
+        tournament, entry, tt, reason = _director_target(tournament_id, entry_id, reason, by)
+        if Entry.objects.filter(tournament=tournament, state=EntryState.PLAYING).count() < 2:
+            raise TournamentError(_("Someone must win: at least one player stays in."))
+        try:
+            chips = tables.seat_remove_for(
+                tt.live_table_id, entry.seat_number or 0, entry.player.user_id
+            )
+        except tables.TableError as error:
+            raise TournamentError(error.message) from None
+        entry.director_note = reason
+        entry.rebuy_offer_until = None
+        entry.rebuy_offer = {}
+        entry.table_number = entry.seat_number = None
+        entry.save(
+            update_fields=[
+                "director_note",
+                "rebuy_offer_until",
+                "rebuy_offer",
+                "table_number",
+                "seat_number",
+            ]
+        )
+        entry = results.entry_out_removed(tournament, entry, chips)
+        undo.action_record(
+            tournament,
+            ActionKind.REMOVE,
+            message(
+                gettext_noop(
+                    "Removed: %(name)s (place %(place)s), %(chips)s out of play (%(reason)s)"
+                ),
+                name=entry.player.name,
+                place=entry.place or "?",
+                chips=summary_chips(chips),
+                reason=reason,
+            ),
+            by=by,
+            undo={"entry": entry.pk},
+        )
+        if not _finish_if_won(tournament):
+            floor = _floor(tournament)
+            if _keep_even(tournament, floor):
+                floor = _floor(tournament)
+            _release_ready(tournament, floor)
+    return entry
 
 
 def online_bots_fill(tournament_id: int, count: int, *, by: Any) -> list[Entry]:

@@ -328,6 +328,32 @@ def _next_out_hand(tournament: Tournament) -> int:
     ) + 1
 
 
+def entry_out_removed(tournament: Tournament, entry: Entry, chips: int) -> Entry:
+    """Record ``entry`` out as the director removed them (the tournament row is locked): an
+    elimination on a hand of its own, with the chips they had when removed, and the places
+    stored again. Nobody knocked them out: no bounty is won."""
+    shared = hand_for_hand_out_hand(tournament)
+    entry.state = EntryState.OUT
+    entry.out_at = timezone.now()
+    entry.out_hand = shared if shared is not None else _next_out_hand(tournament)
+    entry.out_hand_for_hand = shared is not None
+    entry.stack_at_hand_start = chips
+    entry.eliminated_by = None
+    entry.save(
+        update_fields=[
+            "state",
+            "out_at",
+            "out_hand",
+            "out_hand_for_hand",
+            "stack_at_hand_start",
+            "eliminated_by",
+        ]
+    )
+    places_update(tournament)
+    entry.refresh_from_db()
+    return entry
+
+
 def hand_for_hand_out_hand(tournament: Tournament) -> int | None:
     """The ``out_hand`` shared by everyone out on the hand-for-hand hand in play, online or
     in the room (the tournament row is locked): taken by the first player out on it, kept

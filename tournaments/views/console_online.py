@@ -1,6 +1,6 @@
 """The console's online section: start on the live tables, house bots, pause and resume the
-tournament, offer a deal on the players' screens, the lobby
-link.
+tournament, sit a seated player out or remove them (with a reason they read), offer a deal
+on the players' screens, the lobby link.
 
 Shown for an online tournament only (``_console_online.html``, included by the console
 when the tournament is online). Each action is a director's POST calling one service.
@@ -27,7 +27,7 @@ from core import request_values
 from tournaments import player_panel, selectors
 from tournaments.errors import TournamentError
 from tournaments.forms import DealOfferForm
-from tournaments.models import DealOffer, DealState, Tournament
+from tournaments.models import DealOffer, DealState, EntryState, Tournament
 from tournaments.permissions import director_required
 from tournaments.services import deals, lifecycle, online, results
 from tournaments.views.console import _repaint, console_context
@@ -61,6 +61,17 @@ def online_context(request: HttpRequest, tournament: Tournament) -> dict[str, An
             "deal_methods": results.DEAL_METHODS,
             "deal_form": DealOfferForm(),
             "bots_max": BOTS_MAX,
+            # Who the director may sit out or remove: the players at a live seat.
+            "seated": list(
+                tournament.entries.filter(
+                    state=EntryState.PLAYING, table_number__isnull=False, seat_number__isnull=False
+                )
+                .select_related("player")
+                .order_by("table_number", "seat_number")
+            )
+            if live and tournament.is_started and not tournament.is_over
+            else [],
+            "reason_max": online.REASON_MAX,
         }
     }
 
@@ -193,6 +204,33 @@ def online_deal_cancel(request: HttpRequest, tournament_id: int) -> HttpResponse
     return _run(request, tournament_id, action)
 
 
+PLAYER_ACTIONS = ("sit-out", "remove")
+
+
+@console_action
+def online_player(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The director sits a seated player out, or removes them, with a reason they read."""
+
+    def action() -> str:
+        what = request.POST.get("action")
+        if what not in PLAYER_ACTIONS:
+            raise TournamentError(_("Choose to sit the player out or to remove them."))
+        entry_id = request_values.id_or_none(request.POST.get("entry"))
+        if entry_id is None:
+            raise TournamentError(_("Choose a player."))
+        reason = request.POST.get("reason", "")
+        if what == "sit-out":
+            entry = online.online_entry_sit_out(tournament_id, entry_id, reason, by=request.user)
+            return _("%(name)s sits out; they read your reason.") % {"name": entry.player.name}
+        entry = online.online_entry_remove(tournament_id, entry_id, reason, by=request.user)
+        return _("%(name)s is out (place %(place)s); they read your reason.") % {
+            "name": entry.player.name,
+            "place": entry.place,
+        }
+
+    return _run(request, tournament_id, action)
+
+
 urlpatterns: list[URLPattern] = [
     path("<int:tournament_id>/console/online/", console_online, name="console_online"),
     path("<int:tournament_id>/console/online/start/", online_start, name="online_start"),
@@ -207,6 +245,7 @@ urlpatterns: list[URLPattern] = [
         console_online_resume,
         name="console_online_resume",
     ),
+    path("<int:tournament_id>/console/online/player/", online_player, name="online_player"),
     path("<int:tournament_id>/console/online/deal/", online_deal_offer, name="online_deal_offer"),
     path(
         "<int:tournament_id>/console/online/deal/cancel/",
