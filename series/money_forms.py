@@ -101,6 +101,10 @@ class ExpenseForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
+        # Left out, the split is equal (a form of before the splits); sent empty, it is no
+        # split a browser sends (one of the choices is always checked).
+        if "split" in self.data and self.data["split"] == "":
+            self.add_error("split", self.fields["split"].error_messages["required"])
         split = cleaned.get("split") or SPLIT_EQUAL
         cleaned["split"] = split
         sharers = cleaned.get("sharers") or []

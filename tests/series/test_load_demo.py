@@ -74,7 +74,10 @@ def test_a_second_database_keeps_the_first_ones_passwords(
     settings: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The usual database, var/db.sqlite3, writes var/demo-passwords.txt (the README says so).
+    # The files are named from the connection's settings, read as those of a SQLite site
+    # whichever database the suite runs on.
     settings.VAR_DIR = tmp_path
+    monkeypatch.setitem(connection.settings_dict, "ENGINE", "django.db.backends.sqlite3")
     monkeypatch.setitem(connection.settings_dict, "NAME", str(tmp_path / "db.sqlite3"))
     first = load_demo()
     assert passwords_file(first) == tmp_path / "demo-passwords.txt"
