@@ -356,6 +356,35 @@ class ResultChange(models.Model):
         return f"{self.event}: {self.at:%Y-%m-%d %H:%M}"
 
 
+class EventActionKind(models.TextChoices):
+    CREATED = "created", _("made")
+    PUBLISHED = "published", _("published")
+    MOVED = "moved", _("moved")
+    CANCELLED = "cancelled", _("cancelled")
+    UNCANCELLED = "uncancelled", _("cancellation undone")
+
+
+class EventAction(models.Model):
+    """A host's change to a night that the players notice (made, published, moved,
+    cancelled, the cancellation undone): who, when, and for a move the times before and
+    after. The night's page lists them for the directors; a move can be taken back."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="actions")
+    kind = models.CharField(max_length=12, choices=EventActionKind.choices)
+    by = models.ForeignKey(
+        "auth.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField()
+    starts_before = models.DateTimeField(null=True, blank=True)
+    starts_after = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.event}: {self.kind} {self.at:%Y-%m-%d %H:%M}"
+
+
 class Standing(models.Model):
     """A player's line of a season's leaderboard, recomputed from the results."""
 

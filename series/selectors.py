@@ -15,6 +15,7 @@ from core.permissions import is_director
 from series import scoring
 from series.models import (
     Event,
+    EventAction,
     Player,
     Result,
     ResultChange,
@@ -43,6 +44,11 @@ def is_member(user: Any) -> bool:
 
 def season_shown_to(season: Season, user: Any) -> bool:
     return season.visibility != SeasonVisibility.MEMBERS or is_member(user)
+
+
+def event_actions(event: Event) -> list[EventAction]:
+    """The night's log (made, published, moved, cancelled), newest first, with who."""
+    return list(EventAction.objects.filter(event=event).select_related("by"))
 
 
 def names_shown_to(season: Season, user: Any) -> bool:

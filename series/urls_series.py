@@ -51,6 +51,11 @@ urlpatterns = [
     path("events/<int:event_id>/publish/", views_events.event_publish_now, name="event_publish"),
     path("events/<int:event_id>/cancel/", views_events.event_cancel_now, name="event_cancel"),
     path("events/<int:event_id>/uncancel/", views_events.event_uncancel, name="event_uncancel"),
+    path(
+        "events/<int:event_id>/moved-back/<int:action_id>/",
+        views_events.event_moved_back,
+        name="event_moved_back",
+    ),
     # -- who is coming: a player's answer for an event
     path("events/<int:event_id>/rsvp/", views_rsvp.rsvp, name="rsvp"),
     # -- players, guests, corrections and the settle-up (s3)

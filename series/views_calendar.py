@@ -95,6 +95,7 @@ def event_detail(request: HttpRequest, event_id: int) -> HttpResponse:
     if refusal is not None:
         return refusal
     names_shown = selectors.names_shown_to(event.season, request.user)
+    director = is_director(request.user)
     sections = [
         mark_safe(render_to_string(template, context, request=request))  # noqa: S308
         for template, context in event_sections.sections_for(event, request)
@@ -115,7 +116,9 @@ def event_detail(request: HttpRequest, event_id: int) -> HttpResponse:
             "tied_places": selectors.places_tied(results),
             "has_online_tables": has_online_tables,
             "too_small": selectors.event_not_counted(event) == selectors.TOO_SMALL,
-            "is_director": is_director(request.user),
+            "is_director": director,
+            # The hosts' log of the night: directors only.
+            "actions": selectors.event_actions(event) if director else [],
             "names_shown": names_shown,
             # Who is coming: shown while answers are taken.
             **rsvp_context(request, event),

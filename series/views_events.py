@@ -11,7 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from core import request_values
 from core.permissions import director_required
@@ -25,6 +25,7 @@ from series.services.events import (
     event_create,
     event_defaults,
     event_draft_delete,
+    event_move_back,
     event_moved_told,
     event_publish,
     event_update,
@@ -176,7 +177,7 @@ def event_new(request: HttpRequest, season_id: int) -> HttpResponse:
     if form.is_valid():
         publish = request.POST.get("save") == PUBLISH
         try:
-            event = event_create(season, form.values(), publish=publish)
+            event = event_create(season, form.values(), publish=publish, by=request.user)
         except EventError as error:
             form.add_error(error.field, error.message)
         else:
@@ -206,7 +207,7 @@ def event_edit(request: HttpRequest, event_id: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         before = event.starts_at
         try:
-            saved = event_update(event.pk, form.values())
+            saved = event_update(event.pk, form.values(), by=request.user)
         except EventError as error:
             form.add_error(error.field, error.message)
         else:
@@ -267,7 +268,7 @@ def event_publish_now(request: HttpRequest, event_id: int) -> HttpResponse:
         ) % {"name": event.name}
         return _confirm(request, event, question, _("Publish and invite"))
     try:
-        event_publish(event.pk)
+        event_publish(event.pk, by=request.user)
     except EventError as error:
         messages.error(request, error.message)
     else:
@@ -289,7 +290,7 @@ def event_cancel_now(request: HttpRequest, event_id: int) -> HttpResponse:
         ) % {"name": event.name}
         return _confirm(request, event, question, _("Cancel the night"))
     try:
-        event_cancel(event.pk)
+        event_cancel(event.pk, by=request.user)
     except EventError as error:
         messages.error(request, error.message)
     else:
@@ -311,11 +312,34 @@ def event_uncancel(request: HttpRequest, event_id: int) -> HttpResponse:
         ) % {"name": event.name}
         return _confirm(request, event, question, _("Undo the cancellation"))
     try:
-        event_cancel_undo(event.pk)
+        event_cancel_undo(event.pk, by=request.user)
     except EventError as error:
         messages.error(request, error.message)
     else:
         messages.success(request, _("“%(name)s” is on again.") % {"name": event.name})
+    return redirect("series:event", event_id=event.pk)
+
+
+@director_required
+@require_POST
+def event_moved_back(request: HttpRequest, event_id: int, action_id: int) -> HttpResponse:
+    """The log's "Move back": the night returns to the time it had before that move."""
+    event = get_object_or_404(Event, pk=event_id)
+    try:
+        saved = event_move_back(event.pk, action_id, by=request.user)
+    except EventError as error:
+        messages.error(request, error.message)
+    else:
+        told = event_moved_told(saved) if not saved.is_draft else 0
+        messages.success(
+            request,
+            ngettext(
+                "Moved back. %(count)s person who answered is told by e-mail.",
+                "Moved back. %(count)s people who answered are told by e-mail.",
+                told,
+            )
+            % {"count": told},
+        )
     return redirect("series:event", event_id=event.pk)
 
 
@@ -339,7 +363,7 @@ def events_recurring(request: HttpRequest, season_id: int) -> HttpResponse:
                 data["date"], data["last_day"], data["every_weeks"], data["skip"]
             )
             made = events_recurring_create(
-                season, form.values(), days, data["time"], publish=publish
+                season, form.values(), days, data["time"], publish=publish, by=request.user
             )
         except EventError as error:
             form.add_error(error.field, error.message)

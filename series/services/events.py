@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from series import selectors
-from series.models import Event, NoticeKind, Rsvp, Season
+from series.models import Event, EventAction, EventActionKind, NoticeKind, Rsvp, Season
 from series.services.notices import notices_for_answers, notices_reminders_renew
 from series.services.rsvp import rsvp_waiting_promote
 from series.services.standings import standings_schedule
@@ -60,6 +60,26 @@ class EventError(Exception):
         super().__init__(message)
         self.message = message
         self.field = field
+
+
+def _logged(
+    event: Event,
+    kind: str,
+    by: Any,
+    now: datetime,
+    *,
+    before: datetime | None = None,
+    after: datetime | None = None,
+) -> None:
+    """The night's log line (``EventAction``): who did what, when."""
+    EventAction.objects.create(
+        event=event,
+        kind=kind,
+        by=by if getattr(by, "is_authenticated", False) else None,
+        at=now,
+        starts_before=before,
+        starts_after=after,
+    )
 
 
 def season_save(season: Season, values: dict[str, Any]) -> Season:
@@ -203,7 +223,12 @@ def _in_season(season: Season, starts_at: datetime) -> None:
 
 @transaction.atomic
 def event_create(
-    season: Season, values: dict[str, Any], *, publish: bool, now: datetime | None = None
+    season: Season,
+    values: dict[str, Any],
+    *,
+    publish: bool,
+    now: datetime | None = None,
+    by: Any = None,
 ) -> Event:
     """A new event of ``season``: a draft, or published now (the invitations follow)."""
     now = now or timezone.now()
@@ -217,11 +242,16 @@ def event_create(
             setattr(event, name, values[name])
     event.full_clean()
     event.save()
+    _logged(event, EventActionKind.CREATED, by, now)
+    if publish:
+        _logged(event, EventActionKind.PUBLISHED, by, now)
     return event
 
 
 @transaction.atomic
-def event_update(event_id: int, values: dict[str, Any], *, now: datetime | None = None) -> Event:
+def event_update(
+    event_id: int, values: dict[str, Any], *, now: datetime | None = None, by: Any = None
+) -> Event:
     """Save the director's changes. Refused: seats below the people already going (a
     confirmed seat is never taken back), a finished night moved into the future. Raised
     seats move the waiting list up at once."""
@@ -242,7 +272,8 @@ def event_update(event_id: int, values: dict[str, Any], *, now: datetime | None 
                 % {"taken": taken, "capacity": capacity},
                 "capacity",
             )
-    moved = bool(values.get("starts_at")) and values["starts_at"] != event.starts_at
+    before = event.starts_at
+    moved = bool(values.get("starts_at")) and values["starts_at"] != before
     if moved:
         if event.finished_at is not None:
             raise EventError(_("This night is over: it cannot move."), "date")
@@ -257,6 +288,7 @@ def event_update(event_id: int, values: dict[str, Any], *, now: datetime | None 
     event.save()
     rsvp_waiting_promote(event, now)
     if moved:
+        _logged(event, EventActionKind.MOVED, by, now, before=before, after=event.starts_at)
         # The reminders follow the new time: the old time's are not sent, and stand in
         # for nothing.
         notices_reminders_renew(event, now)
@@ -272,7 +304,7 @@ def event_moved_told(event: Event) -> int:
 
 
 @transaction.atomic
-def event_cancel(event_id: int, *, now: datetime | None = None) -> Event:
+def event_cancel(event_id: int, *, now: datetime | None = None, by: Any = None) -> Event:
     """Cancel a published night before it starts: answers close (kept, for an undo) and
     everyone who answered is told. A draft is deleted rather than cancelled."""
     now = now or timezone.now()
@@ -285,12 +317,13 @@ def event_cancel(event_id: int, *, now: datetime | None = None) -> Event:
         raise EventError(_("This night has started: it can no longer be cancelled."))
     event.cancelled_at = now
     event.save(update_fields=["cancelled_at"])
+    _logged(event, EventActionKind.CANCELLED, by, now)
     notices_for_answers(event, NoticeKind.CANCELLED, now)
     return event
 
 
 @transaction.atomic
-def event_cancel_undo(event_id: int, *, now: datetime | None = None) -> Event:
+def event_cancel_undo(event_id: int, *, now: datetime | None = None, by: Any = None) -> Event:
     """Undo a cancellation before the night: answers open again as they were. The
     cancellation notices not sent yet are not sent (``series.services.notice_messages``
     skips them)."""
@@ -302,6 +335,7 @@ def event_cancel_undo(event_id: int, *, now: datetime | None = None) -> Event:
         raise EventError(_("This night's time has passed: the cancellation stays."))
     event.cancelled_at = None
     event.save(update_fields=["cancelled_at"])
+    _logged(event, EventActionKind.UNCANCELLED, by, now)
     return event
 
 
@@ -321,7 +355,7 @@ def event_draft_delete(event_id: int, *, now: datetime | None = None) -> Season:
 
 
 @transaction.atomic
-def event_publish(event_id: int, *, now: datetime | None = None) -> Event:
+def event_publish(event_id: int, *, now: datetime | None = None, by: Any = None) -> Event:
     """Publish a draft now: it shows to everyone who may see the season, answers open, and
     the outbox's next run sends the invitations."""
     now = now or timezone.now()
@@ -335,7 +369,23 @@ def event_publish(event_id: int, *, now: datetime | None = None) -> Event:
         raise EventError(_("This night has started: it can no longer be published."))
     event.published_at = now
     event.save(update_fields=["published_at"])
+    _logged(event, EventActionKind.PUBLISHED, by, now)
     return event
+
+
+def event_move_back(
+    event_id: int, action_id: int, *, now: datetime | None = None, by: Any = None
+) -> Event:
+    """Take a move back: the night returns to the time it had before ``action_id`` (a
+    move of this night), told to everyone who answered like any move. Refused: an action
+    of another night or not a move, a time already passed."""
+    now = now or timezone.now()
+    action = EventAction.objects.filter(
+        pk=action_id, event_id=event_id, kind=EventActionKind.MOVED
+    ).first()
+    if action is None or action.starts_before is None:
+        raise EventError(_("That is not a move of this night: nothing changed."))
+    return event_update(event_id, {"starts_at": action.starts_before}, now=now, by=by)
 
 
 def recurrence_days(first: date, last: date, every_weeks: int, skip: list[date]) -> list[date]:
@@ -381,6 +431,7 @@ def events_recurring_create(
     *,
     publish: bool,
     now: datetime | None = None,
+    by: Any = None,
 ) -> list[Event]:
     """One event per day of ``days`` at ``at``, numbered after the season's last: all made,
     or none (the first refused night rolls every one back). Each is its own event
@@ -399,6 +450,7 @@ def events_recurring_create(
                 {**values, "starts_at": starts_at, "number": number},
                 publish=publish,
                 now=now,
+                by=by,
             )
         )
     return made
