@@ -19,6 +19,8 @@ class EventInline(admin.TabularInline):
 @admin.register(Season)
 class SeasonAdmin(AdminValues, admin.ModelAdmin):
     list_display = ["name", "starts_on", "ends_on"]
+    # The defaults of a new night's parts are set on the season's own page, in a form.
+    exclude = ["night_part_defaults"]
     inlines = [EventInline]
 
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:

@@ -1,4 +1,5 @@
-"""What other apps add to a series event: page sections, live tables, registrations.
+"""What other apps add to a series event: page sections, live tables, registrations, and
+a part of the new-night forms (the tournament, set up in the same step).
 
 The series reads no tournament internals (DESIGN.md), yet an event page shows the
 tournament's structure table and registration, the hands export needs the event's online
@@ -15,9 +16,10 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from django.http import HttpRequest
+    from django import forms
+    from django.http import HttpRequest, QueryDict
 
-    from series.models import Event, Player
+    from series.models import Event, Player, Season
 
 Section = tuple[str, dict[str, Any]]
 
@@ -80,3 +82,57 @@ def live_table_ids(event: Event) -> list[int]:
 def registered_event_ids(player: Player) -> list[int]:
     """The events ``player`` registered for, according to every provider."""
     return _union(provider.registered_event_ids(player) for provider in _providers)
+
+
+# -- parts of the new-night forms ----------------------------------------------------------
+#
+# A night is set up in one step: the new-night page (and the recurring nights' page) shows
+# every registered part below the night's own fields, and the season's page the same parts
+# as the defaults of its new nights. The series saves the night and then each part inside
+# one transaction, so a part that refuses leaves no night behind.
+
+
+class PartError(Exception):
+    """A part refused what it was given: ``message`` in the reader's language, on ``field``
+    of the part's form (None: the whole part)."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+class EventFormPart(Protocol):
+    """One app's part of the new-night forms."""
+
+    template: str  # rendered with ``part`` (this) and ``form`` (its form) in the context
+
+    def form(self, data: QueryDict | None, initial: dict[str, Any]) -> forms.Form:
+        """The part's form: bound to ``data`` when given, else showing ``initial``."""
+
+    def initial(self, season: Season, source: Event | None = None) -> dict[str, Any]:
+        """What a new night of ``season`` starts from: like ``source`` (a night being
+        duplicated) when given, else the season's defaults for this part when it has
+        them, else the same as its last night."""
+
+    def wanted(self, form: forms.Form) -> bool:
+        """Whether the host asked for this part (a form may be left off)."""
+
+    def defaults(self, form: forms.Form) -> dict[str, Any]:
+        """A valid form's values as the season keeps them (JSON), for ``initial``."""
+
+    def save(self, form: forms.Form, event: Event, by: Any) -> None:
+        """Make the part for the new ``event`` from a valid form; raises ``PartError``."""
+
+
+_form_parts: dict[str, EventFormPart] = {}
+
+
+def form_part_register(name: str, part: EventFormPart) -> EventFormPart:
+    """Add ``part`` under ``name`` (the key of its defaults in the season)."""
+    _form_parts[name] = part
+    return part
+
+
+def form_parts() -> dict[str, EventFormPart]:
+    return dict(_form_parts)

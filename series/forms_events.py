@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date, datetime, time
 from typing import Any
 
@@ -11,6 +12,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from core import request_values
+from series import event_sections
+from series.event_sections import EventFormPart, PartError
 from series.models import Event, Season
 
 DATE_INPUT = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
@@ -225,3 +228,64 @@ class RecurringForm(EventForm):
             for name, value in self.cleaned_data.items()
             if name not in ("date", "time", "every_weeks", "last_day", "skip", "starts_at")
         }
+
+
+class NightParts:
+    """The other apps' parts of a new night's page (``series.event_sections``: the
+    tournament), each with its form: shown below the night's fields, checked with them,
+    and made with the night in one step (``make``)."""
+
+    def __init__(self, data: Any, initial: Callable[[str, EventFormPart], dict[str, Any]]) -> None:
+        self.shown = [
+            (name, part, part.form(data, initial(name, part)))
+            for name, part in event_sections.form_parts().items()
+        ]
+
+    @classmethod
+    def for_night(cls, data: Any, season: Season, source: Event | None = None) -> NightParts:
+        return cls(data, lambda _name, part: part.initial(season, source))
+
+    @classmethod
+    def for_season(cls, data: Any, season: Season) -> NightParts:
+        """The season's defaults of its new nights, as kept, else like its last night."""
+        kept = season.night_part_defaults or {}
+
+        def initial(name: str, part: EventFormPart) -> dict[str, Any]:
+            return dict(kept[name]) if name in kept else part.initial(season)
+
+        return cls(data, initial)
+
+    def is_valid(self) -> bool:
+        # Every wanted form is checked, so each shows its errors at once.
+        return all([form.is_valid() for _, part, form in self.shown if part.wanted(form)])
+
+    def defaults(self) -> dict[str, Any]:
+        return {name: part.defaults(form) for name, part, form in self.shown}
+
+    def make(self, by: Any) -> Callable[[Event], None]:
+        """What the services run for each new night, in its transaction."""
+
+        def make(event: Event) -> None:
+            for name, part, form in self.shown:
+                if part.wanted(form):
+                    try:
+                        part.save(form, event, by)
+                    except PartError as error:
+                        raise PartRefused(name, error) from None
+
+        return make
+
+    def refused(self, refusal: PartRefused) -> None:
+        """Show a part's refusal on its form."""
+        for name, _part, form in self.shown:
+            if name == refusal.name:
+                form.add_error(refusal.error.field, refusal.error.message)
+
+
+class PartRefused(Exception):
+    """A part refused a new night (``NightParts.make``): which part, and its error."""
+
+    def __init__(self, name: str, error: PartError) -> None:
+        super().__init__(error.message)
+        self.name = name
+        self.error = error

@@ -101,6 +101,9 @@ class Season(models.Model):
         _("fee"), null=True, blank=True, validators=[amounts.money_max()]
     )
     default_capacity = models.PositiveSmallIntegerField(_("seats"), null=True, blank=True)
+    # The defaults of the other apps' parts of a new night (``series.event_sections``), by
+    # part: {"tournament": {"run": true, "blind_structure": 3, ...}}.
+    night_part_defaults = models.JSONField(default=dict, blank=True)
     # Closed by the director (``series.services.events.season_close``): no new night, no
     # answers for the nights still ahead, the standings final. Empty again when reopened.
     closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)

@@ -51,6 +51,13 @@ def event_actions(event: Event) -> list[EventAction]:
     return list(EventAction.objects.filter(event=event).select_related("by"))
 
 
+def event_move(event: Event, action_id: int) -> EventAction | None:
+    """``action_id`` if it is a move of ``event`` (the log offers to take it back)."""
+    return EventAction.objects.filter(
+        pk=action_id, event=event, kind="moved", starts_before__isnull=False
+    ).first()
+
+
 def names_shown_to(season: Season, user: Any) -> bool:
     """Whether ``user`` may read people's names in the season: who is coming, results."""
     return season.visibility == SeasonVisibility.PUBLIC or is_member(user)

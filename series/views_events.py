@@ -9,13 +9,16 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.formats import date_format
+from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods
 
 from core import request_values
 from core.permissions import director_required
-from series.forms_events import EventForm, RecurringForm, SeasonForm
+from series import selectors
+from series.forms_events import EventForm, NightParts, PartRefused, RecurringForm, SeasonForm
 from series.models import Event, Season
 from series.services.events import (
     EventError,
@@ -57,8 +60,10 @@ def season_edit(request: HttpRequest, season_id: int) -> HttpResponse:
 def _season_page(request: HttpRequest, season: Season) -> HttpResponse:
     new = season.pk is None
     form = SeasonForm(request.POST or None, instance=season)
-    if request.method == "POST" and form.is_valid():
-        saved = season_save(season, form.cleaned_data)
+    parts = NightParts.for_season(request.POST or None, season)
+    if request.method == "POST" and all([form.is_valid(), parts.is_valid()]):
+        values = {**form.cleaned_data, "night_part_defaults": parts.defaults()}
+        saved = season_save(season, values)
         if new:
             messages.success(
                 request,
@@ -68,7 +73,13 @@ def _season_page(request: HttpRequest, season: Season) -> HttpResponse:
             messages.success(request, _("Saved."))
         return redirect("series:season", season_id=saved.pk)
     status = 400 if request.method == "POST" else 200
-    context = {"form": form, "season": season, "new": new, "venues": venues_remembered()}
+    context = {
+        "form": form,
+        "parts": parts,
+        "season": season,
+        "new": new,
+        "venues": venues_remembered(),
+    }
     return render(request, "series/season_form.html", context, status=status)
 
 
@@ -135,9 +146,11 @@ def _event_page(
     status: int,
     *,
     recurring: bool = False,
+    parts: NightParts | None = None,
 ) -> HttpResponse:
     context: dict[str, Any] = {
         "form": form,
+        "parts": parts,
         "season": season,
         "event": event,
         "venues": venues_remembered(),
@@ -147,8 +160,8 @@ def _event_page(
     return render(request, "series/event_form.html", context, status=status)
 
 
-def _copied_from(request: HttpRequest, season: Season) -> dict[str, Any] | None:
-    """The duplicate's values (``?from=<event id>``): an event of this season only."""
+def _copied_from(request: HttpRequest, season: Season) -> Event | None:
+    """The night duplicated (``?from=<event id>``): an event of this season only."""
     raw = request.GET.get("from")
     if raw is None:
         return None
@@ -160,7 +173,7 @@ def _copied_from(request: HttpRequest, season: Season) -> dict[str, Any] | None:
     if source is None:
         messages.error(request, _("That night is not one of this season's: nothing was copied."))
         return None
-    return event_copy_values(source)
+    return source
 
 
 @director_required
@@ -171,15 +184,26 @@ def event_new(request: HttpRequest, season_id: int) -> HttpResponse:
     if closed is not None:
         return closed
     if request.method == "GET":
-        initial = _copied_from(request, season) or event_defaults(season)
-        return _event_page(request, EventForm(initial=initial), season, None, 200)
+        source = _copied_from(request, season)
+        initial = event_copy_values(source) if source else event_defaults(season)
+        parts = NightParts.for_night(None, season, source)
+        return _event_page(request, EventForm(initial=initial), season, None, 200, parts=parts)
     form = EventForm(request.POST)
-    if form.is_valid():
+    parts = NightParts.for_night(request.POST, season)
+    if all([form.is_valid(), parts.is_valid()]):
         publish = request.POST.get("save") == PUBLISH
         try:
-            event = event_create(season, form.values(), publish=publish, by=request.user)
+            event = event_create(
+                season,
+                form.values(),
+                publish=publish,
+                by=request.user,
+                then=parts.make(request.user),
+            )
         except EventError as error:
             form.add_error(error.field, error.message)
+        except PartRefused as refusal:
+            parts.refused(refusal)
         else:
             if publish:
                 messages.success(
@@ -193,10 +217,8 @@ def event_new(request: HttpRequest, season_id: int) -> HttpResponse:
                     _("“%(name)s” is saved as a draft: only directors see it.")
                     % {"name": event.name},
                 )
-            if request.POST.get("tournament"):
-                return redirect("tournaments:new", event.pk)
             return redirect("series:event", event_id=event.pk)
-    return _event_page(request, form, season, None, 400)
+    return _event_page(request, form, season, None, 400, parts=parts)
 
 
 @director_required
@@ -321,10 +343,23 @@ def event_uncancel(request: HttpRequest, event_id: int) -> HttpResponse:
 
 
 @director_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def event_moved_back(request: HttpRequest, event_id: int, action_id: int) -> HttpResponse:
     """The log's "Move back": the night returns to the time it had before that move."""
     event = get_object_or_404(Event, pk=event_id)
+    if request.method == "GET":
+        move = selectors.event_move(event, action_id)
+        if move is None:
+            messages.error(request, _("That is not a move of this night: nothing changed."))
+            return redirect("series:event", event_id=event.pk)
+        question = _(
+            "Move “%(name)s” back to %(when)s? Everyone who answered is told by e-mail; the "
+            "answers are kept."
+        ) % {
+            "name": event.name,
+            "when": date_format(localtime(move.starts_before), "DATETIME_FORMAT"),
+        }
+        return _confirm(request, event, question, _("Move it back"))
     try:
         saved = event_move_back(event.pk, action_id, by=request.user)
     except EventError as error:
@@ -353,9 +388,11 @@ def events_recurring(request: HttpRequest, season_id: int) -> HttpResponse:
         return closed
     if request.method == "GET":
         form = RecurringForm(initial=event_defaults(season))
-        return _event_page(request, form, season, None, 200, recurring=True)
+        parts = NightParts.for_night(None, season)
+        return _event_page(request, form, season, None, 200, recurring=True, parts=parts)
     form = RecurringForm(request.POST)
-    if form.is_valid():
+    parts = NightParts.for_night(request.POST, season)
+    if all([form.is_valid(), parts.is_valid()]):
         publish = request.POST.get("save") == PUBLISH
         data = form.cleaned_data
         try:
@@ -363,10 +400,18 @@ def events_recurring(request: HttpRequest, season_id: int) -> HttpResponse:
                 data["date"], data["last_day"], data["every_weeks"], data["skip"]
             )
             made = events_recurring_create(
-                season, form.values(), days, data["time"], publish=publish, by=request.user
+                season,
+                form.values(),
+                days,
+                data["time"],
+                publish=publish,
+                by=request.user,
+                then=parts.make(request.user),
             )
         except EventError as error:
             form.add_error(error.field, error.message)
+        except PartRefused as refusal:
+            parts.refused(refusal)
         else:
             if publish:
                 text = ngettext(
@@ -382,4 +427,4 @@ def events_recurring(request: HttpRequest, season_id: int) -> HttpResponse:
                 )
             messages.success(request, text % {"count": len(made)})
             return redirect("series:season", season_id=season.pk)
-    return _event_page(request, form, season, None, 400, recurring=True)
+    return _event_page(request, form, season, None, 400, recurring=True, parts=parts)

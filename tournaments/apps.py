@@ -17,6 +17,11 @@ class TournamentsConfig(AppConfig):
         from tournaments.event_section import provider
 
         register(provider)
+        # A new night's form sets its tournament up in the same step.
+        from series.event_sections import form_part_register
+        from tournaments.event_form_part import part
+
+        form_part_register("tournament", part)
         # A live table of an online tournament shows the player's offers and the deal.
         from tables.services import table_panels_register
         from tournaments.player_panel import provider as table_panels

@@ -110,7 +110,12 @@ def payouts_parse(text: str) -> list[int]:
 
 
 def payouts_format(points: list[int]) -> str:
-    return ", ".join(f"{Decimal(p) / 100:f}".rstrip("0").rstrip(".") for p in points)
+    """Basis points back to the percentages a director typed.
+
+    >>> payouts_format([7000, 3000, 1250, 750, 5])
+    '70, 30, 12.5, 7.5, 0.05'
+    """
+    return ", ".join(f"{Decimal(p) / 100:g}" for p in points)
 
 
 class BlindStructureChoice(forms.ModelChoiceField):

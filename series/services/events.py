@@ -10,6 +10,7 @@ under the event's row lock, and changes nothing when it refuses.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date, datetime, time
 from typing import Any
 
@@ -229,8 +230,11 @@ def event_create(
     publish: bool,
     now: datetime | None = None,
     by: Any = None,
+    then: Callable[[Event], None] | None = None,
 ) -> Event:
-    """A new event of ``season``: a draft, or published now (the invitations follow)."""
+    """A new event of ``season``: a draft, or published now (the invitations follow).
+    ``then`` makes the rest of the night (its tournament) in the same transaction: what
+    it raises leaves no event."""
     now = now or timezone.now()
     locked = Season.objects.select_for_update().filter(pk=season.pk).first()
     _season_open(locked or season)
@@ -245,6 +249,8 @@ def event_create(
     _logged(event, EventActionKind.CREATED, by, now)
     if publish:
         _logged(event, EventActionKind.PUBLISHED, by, now)
+    if then is not None:
+        then(event)
     return event
 
 
@@ -380,9 +386,8 @@ def event_move_back(
     move of this night), told to everyone who answered like any move. Refused: an action
     of another night or not a move, a time already passed."""
     now = now or timezone.now()
-    action = EventAction.objects.filter(
-        pk=action_id, event_id=event_id, kind=EventActionKind.MOVED
-    ).first()
+    event = Event.objects.get(pk=event_id)
+    action = selectors.event_move(event, action_id)
     if action is None or action.starts_before is None:
         raise EventError(_("That is not a move of this night: nothing changed."))
     return event_update(event_id, {"starts_at": action.starts_before}, now=now, by=by)
@@ -432,6 +437,7 @@ def events_recurring_create(
     publish: bool,
     now: datetime | None = None,
     by: Any = None,
+    then: Callable[[Event], None] | None = None,
 ) -> list[Event]:
     """One event per day of ``days`` at ``at``, numbered after the season's last: all made,
     or none (the first refused night rolls every one back). Each is its own event
@@ -451,6 +457,7 @@ def events_recurring_create(
                 publish=publish,
                 now=now,
                 by=by,
+                then=then,
             )
         )
     return made

@@ -184,8 +184,18 @@ def _published(now: datetime) -> QuerySet[Event]:
 def notices_for_answers(event: Event, kind: str, at: datetime) -> int:
     """Record a notice of ``kind`` (a cancellation, a move) to everyone who answered for
     ``event``, whatever they answered, for the change made ``at``: a change undone and made
-    again is told again. The outbox sends them like the rest."""
+    again is told again, and a move not told yet gives way to the next. The outbox sends
+    them like the rest."""
     answered = Rsvp.objects.filter(event=event).values_list("player_id", flat=True)
+    if kind == NoticeKind.MOVED:
+        # Moved again before the last move was told: one e-mail, of the time it is now.
+        # The one given way gives up its key, so a move back within the same second is
+        # told too.
+        for notice in Notice.objects.filter(event=event, kind=kind, state=NoticeState.PENDING):
+            notice.state = NoticeState.SKIPPED
+            notice.last_error = "moved again"
+            notice.key = f"{notice.key}:gave-way:{notice.pk}"
+            notice.save(update_fields=["state", "last_error", "key"])
     return _record(
         kind,
         event,

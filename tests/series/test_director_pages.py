@@ -1,6 +1,7 @@
 """Only directors reach director pages: every URL pattern marked director-only is walked."""
 
 from collections.abc import Callable, Iterator
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import User
@@ -20,6 +21,21 @@ def _event_kwargs_season() -> int:
     from tests.tournaments.factories import sample_event
 
     return sample_event().season_id
+
+
+def _move_kwargs() -> dict[str, object]:
+    from series.models import EventAction
+    from tests.tournaments.factories import sample_event
+
+    event = sample_event()
+    move = EventAction.objects.create(
+        event=event,
+        kind="moved",
+        at=event.starts_at,
+        starts_before=event.starts_at + timedelta(days=1),
+        starts_after=event.starts_at,
+    )
+    return {"event_id": event.pk, "action_id": move.pk}
 
 
 def _tournament_kwargs() -> dict[str, object]:
@@ -60,6 +76,7 @@ SAMPLE_KWARGS: dict[str, dict[str, object] | Callable[[], dict[str, object]]] = 
     "series:event_publish": _event_kwargs,
     "series:event_cancel": _event_kwargs,
     "series:event_uncancel": _event_kwargs,
+    "series:event_moved_back": _move_kwargs,
     "series:notice_decide": {"notice_id": 1},
 }
 

@@ -90,14 +90,14 @@ def test_a_director_makes_a_season_and_a_draft_night(director_client: Client) ->
     assert Notice.objects.filter(event=event, kind="invitation", recipient=reader).exists()
 
 
-def test_publish_at_once_and_go_on_to_the_tournament(director_client: Client) -> None:
+def test_publish_at_once(director_client: Client) -> None:
     season = _season()
     response = director_client.post(
-        reverse("series:event_new", args=[season.pk]), _night(save="publish", tournament="1")
+        reverse("series:event_new", args=[season.pk]), _night(save="publish")
     )
     event = Event.objects.get(season=season)
     assert event.published_at is not None
-    assert response["Location"] == reverse("tournaments:new", args=[event.pk])
+    assert response["Location"] == reverse("series:event", args=[event.pk])
 
 
 def test_a_new_night_is_filled_in_like_the_last_one(director_client: Client) -> None:

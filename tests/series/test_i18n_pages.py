@@ -13,6 +13,7 @@ that says "Next level" instead of "Niveau suivant" fails with the words and the 
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from html.parser import HTMLParser
 from typing import Any
 
@@ -24,7 +25,7 @@ from django.db import models
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import translation
 
-from series.models import GAME_LABELS, Event, Player
+from series.models import GAME_LABELS, Event, EventAction, Player
 from series.services.notice_messages import unsubscribe_token
 from tables import services as table_services
 from tables.models import Hand
@@ -177,6 +178,14 @@ def site(settings: Any) -> dict[str, Any]:
         private=True,
     )
     structure = tournament.blind_structure
+    # A move in the night's log: its "move it back" page reads in French too.
+    move = EventAction.objects.create(
+        event=done,
+        kind="moved",
+        at=done.starts_at,
+        starts_before=done.starts_at - timedelta(hours=1),
+        starts_after=done.starts_at,
+    )
     return {
         "director": director,
         "player": player,
@@ -198,6 +207,7 @@ def site(settings: Any) -> dict[str, Any]:
             "unsubscribe": unsubscribe_token(player.pk, "reminders"),
             # No notice is recorded here: the director's decision page answers 404.
             "notice_id": 1,
+            "action_id": move.pk,
             # The dealer's page of table 1 during hand-for-hand, opened with its key.
             "key": clock_dealer_key(tournament, 1),
         },
