@@ -20,6 +20,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from series.models import Event, Player, Season
 from series.services.notices import notices_due, notices_send
+from tournaments.models import Tournament
 from tests.browser import ARTIFACTS, PHONE, needs_chromium
 
 pytestmark = needs_chromium
@@ -90,6 +91,9 @@ def test_a_host_runs_a_season_from_a_phone(
     host.fill("#id_buy_in", "20")
     host.fill("#id_capacity", "8")
     host.fill("#id_rsvp_minimum", "4")
+    # Each night's tournament, in the same step: the built-in structure, two paid places.
+    expect(host.locator("#id_tournament-run")).to_be_checked()
+    host.fill("#id_tournament-payouts", "60, 40")
     _shoot(host, "recurring-form", language)
     _submit(host, "publish")
     expect(host.locator(".calendar-event")).to_have_count(10)
@@ -97,6 +101,9 @@ def test_a_host_runs_a_season_from_a_phone(
     _shoot(host, "calendar", language)
     nights = list(Event.objects.filter(season=season).order_by("starts_at"))
     assert all(night.published_at and night.capacity == 8 for night in nights)
+    assert Tournament.objects.filter(
+        event__in=nights, capacity=8, payout_basis_points=[6000, 4000]
+    ).count() == len(nights)
 
     # The player answers Going for the second and third nights.
     phone = _phone(live_browser, base, player, language).new_page()
@@ -111,6 +118,10 @@ def test_a_host_runs_a_season_from_a_phone(
     host.fill("#id_time", "21:00")
     _submit(host)
     expect(host).to_have_url(re.compile(rf"/series/events/{nights[1].pk}/$"))
+    # The night's log says who moved it, from when to when, and offers to move it back.
+    host.locator(".event-log summary").click()
+    expect(host.locator(".event-log-lines li")).to_have_count(3)
+    expect(host.locator(".event-log-lines a.button")).to_have_count(1)
     _shoot(host, "moved", language)
     host.goto(f"{base}/series/events/{nights[2].pk}/cancel/")
     _shoot(host, "cancel-confirm", language)
