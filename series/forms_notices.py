@@ -1,4 +1,5 @@
-"""The form of a player's e-mail choices: a checkbox per topic, and the language."""
+"""The form of a player's e-mail choices: their address, a checkbox per topic, and the
+language."""
 
 from __future__ import annotations
 
@@ -14,6 +15,13 @@ from series.models import NoticeSettings, NoticeTopic
 class NoticeSettingsForm(forms.Form):
     """A box per topic; the hosts' alerts only for a director (``host=True``)."""
 
+    address = forms.EmailField(
+        label=_("Your e-mail address"),
+        required=False,
+        max_length=254,
+        help_text=_("Empty: the series e-mails you nothing."),
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
     language = forms.ChoiceField(
         label=_("Language of the e-mails"),
         required=False,
@@ -26,15 +34,16 @@ class NoticeSettingsForm(forms.Form):
         self.topics = [topic.value for topic in topics]
         for topic in topics:
             self.fields[topic.value] = forms.BooleanField(label=topic.label, required=False)
-        # The checkboxes first, then the language.
-        self.order_fields([*self.topics, "language"])
+        # The address, the checkboxes, then the language.
+        self.order_fields(["address", *self.topics, "language"])
 
     @classmethod
-    def initial_of(cls, notice_settings: NoticeSettings) -> dict[str, object]:
+    def initial_of(cls, notice_settings: NoticeSettings, address: str) -> dict[str, object]:
         initial: dict[str, object] = {
             topic: notice_settings.receives(topic) for topic in NoticeTopic.values
         }
         initial["language"] = notice_settings.language
+        initial["address"] = address
         return initial
 
     def chosen_topics(self, kept: NoticeSettings) -> list[str]:

@@ -41,17 +41,22 @@ def notice_settings(request: HttpRequest) -> HttpResponse:
                 user,  # type: ignore[arg-type]
                 form.chosen_topics(kept),
                 form.cleaned_data["language"],
+                # A form sent without the field (not a browser's) leaves the address be.
+                address=form.cleaned_data["address"] if "address" in request.POST else None,
             )
             messages.success(request, _("Your e-mail choices are saved."))
             return redirect("series:notice_settings")
-        messages.error(request, _("Choose a language from the list."))
+        if "language" in form.errors:
+            messages.error(request, _("Choose a language from the list."))
     else:
-        form = NoticeSettingsForm(initial=NoticeSettingsForm.initial_of(kept), host=host)
+        initial = NoticeSettingsForm.initial_of(kept, user.email)  # type: ignore[union-attr]
+        form = NoticeSettingsForm(initial=initial, host=host)
     player = player_for_account(user)  # type: ignore[arg-type]
     return render(
         request,
         "series/notice_settings.html",
         {"form": form, "has_address": bool(user.email), "player": player},  # type: ignore[union-attr]
+        status=400 if form.is_bound else 200,
     )
 
 

@@ -569,16 +569,24 @@ def notice_settings_of(user: User) -> NoticeSettings:
     return NoticeSettings.objects.filter(user=user).first() or NoticeSettings(user=user)
 
 
-def notice_settings_save(user: User, topics: Iterable[str], language: str) -> NoticeSettings:
-    """Keep the topics ``user`` receives (the others are turned off) and their language for
-    e-mail ("" follows the site's language)."""
+def notice_settings_save(
+    user: User, topics: Iterable[str], language: str, *, address: str | None = None
+) -> NoticeSettings:
+    """Keep the topics ``user`` receives (the others are turned off), their language for
+    e-mail ("" follows the site's language) and, when given, their address ("" for none)."""
     chosen = set(topics)
     unknown = chosen - set(NoticeTopic.values)
     if unknown:
         raise ValueError(f"unknown topics {sorted(unknown)}")
     values: dict[str, object] = {topic: topic in chosen for topic in NoticeTopic.values}
     values["language"] = language
-    notice_settings, _created = NoticeSettings.objects.update_or_create(user=user, defaults=values)
+    with transaction.atomic():
+        if address is not None and address != user.email:
+            user.email = address
+            user.save(update_fields=["email"])
+        notice_settings, _created = NoticeSettings.objects.update_or_create(
+            user=user, defaults=values
+        )
     return notice_settings
 
 
