@@ -26,3 +26,13 @@ def event_refusal(request: HttpRequest, event: Event) -> HttpResponse | None:
     if event.is_draft:
         raise Http404(_("No such event."))
     return redirect_to_login(request.get_full_path())
+
+
+def names_refusal(request: HttpRequest, event: Event) -> HttpResponse | None:
+    """None when ``request.user`` may see the event and the names of who plays in it (a
+    live lobby is nothing but names), else the answer to send instead: a draft answers
+    404, a visitor who is not logged in is asked to."""
+    refusal = event_refusal(request, event)
+    if refusal is not None or selectors.names_shown_to(event.season, request.user):
+        return refusal
+    return redirect_to_login(request.get_full_path())

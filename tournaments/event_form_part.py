@@ -91,8 +91,12 @@ class TournamentPart:
                 latest.filter(event__season_id=season.pk).first() if season.pk else None
             ) or latest.first()
         if last is None:
+            # No tournament yet: one on the first structure, or none while there is none
+            # to choose (the host makes one, then ticks the box).
             structure = BlindStructure.objects.order_by("-is_template", "name").first()
-            return {"run": True, "blind_structure": structure.pk if structure else None}
+            if structure is None:
+                return {"run": False}
+            return {"run": True, "blind_structure": structure.pk}
         values: dict[str, Any] = {
             name: getattr(last, name)
             for name in FIELDS

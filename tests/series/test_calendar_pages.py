@@ -117,10 +117,14 @@ def test_unknown_pages_are_404(client: Client) -> None:
 
 
 def test_an_upcoming_event_shows_its_line_structure_registered_and_waiting_list(
-    client: Client, season: Season
+    client: Client, player_client: Client, season: Season
 ) -> None:
     event = numbered(season, 5)  # the next one: capacity 10, twelve entries
-    response = client.get(reverse("series:event", args=[event.pk]))
+    visitor = client.get(reverse("series:event", args=[event.pk])).content.decode()
+    # A visitor reads how many, and logs in to register, coming back to this page.
+    assert "10 registered · 2 waiting" in visitor
+    assert f"?next={reverse('series:event', args=[event.pk])}" in visitor
+    response = player_client.get(reverse("series:event", args=[event.pk]))
     assert response.status_code == 200
     page = response.content.decode()
     assert event.name in page and "Event 5" in page and escape(event.venue) in page
@@ -133,8 +137,6 @@ def test_an_upcoming_event_shows_its_line_structure_registered_and_waiting_list(
     for entry in [*registered, *waiting]:
         assert entry.player.name in page
     assert "Waiting list" in page and "10 of 10" in page
-    # Log in to register, and come back to this page afterwards.
-    assert f"?next={reverse('series:event', args=[event.pk])}" in page
     assert "Results" not in page
 
 

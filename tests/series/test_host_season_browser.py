@@ -20,8 +20,8 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from series.models import Event, Player, Season
 from series.services.notices import notices_due, notices_send
-from tournaments.models import Tournament
 from tests.browser import ARTIFACTS, PHONE, needs_chromium
+from tournaments.models import Tournament
 
 pytestmark = needs_chromium
 
@@ -56,8 +56,15 @@ def _submit(page: Page, value: str | None = None) -> None:
 
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_a_host_runs_a_season_from_a_phone(
-    live_browser: Browser, live_server: Any, director: User, language: str, settings: Any
+    live_browser: Browser,
+    live_server: Any,
+    director: User,
+    blind_structure: object,
+    language: str,
+    settings: Any,
 ) -> None:
+    # ``blind_structure``: the site has a structure to choose (a served test site's database
+    # is emptied between tests, the built-in ones with it).
     base = live_server.url
     settings.SITE_URL = base
     director.email = "dana@example.org"

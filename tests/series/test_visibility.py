@@ -7,11 +7,13 @@ the RSVP post, and the e-mail outbox."""
 
 from __future__ import annotations
 
+import re
 from datetime import date, timedelta
 
 import pytest
 from django.contrib.auth.models import User
 from django.core import mail
+from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -277,3 +279,81 @@ def test_a_drafts_tournament_pages_are_the_directors(
     Season.objects.filter(pk=event.season_id).update(visibility=SeasonVisibility.MEMBERS)
     response = Client().get(reverse("tournaments:detail", args=[tournament.pk]))  # type: ignore[attr-defined]
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+def test_a_drafts_lobby_fragment_is_the_directors(
+    tournament: object, director_client: Client
+) -> None:
+    event = tournament.event  # type: ignore[attr-defined]
+    Event.objects.filter(pk=event.pk).update(published_at=None)
+    url = reverse("tournaments:lobby_public", args=[tournament.pk])  # type: ignore[attr-defined]
+    assert Client().get(url).status_code == 404
+    assert director_client.get(url).status_code == 200
+
+
+def test_who_registered_for_the_tournament_is_for_members(tournament: object) -> None:
+    """The tournament's registrations are "who is coming" too: a visitor reads how many,
+    on the night's page, the tournament's page and its lobby, never the names."""
+    cache.clear()  # the lobby's fragment of another test's tournament of the same id
+    from tournaments.services.entries import entry_register
+
+    people = {
+        key: _user(name)
+        for key, name in (("member", "mia"), ("zorro", "zorro"), ("xaviere", "xaviere"))
+    }
+    for user, name in zip((people["zorro"], people["xaviere"]), SECRET_NAMES, strict=True):
+        Player.objects.filter(user=user).update(name=name)
+        entry_register(tournament.pk, user)  # type: ignore[attr-defined]
+    event = tournament.event  # type: ignore[attr-defined]
+    pages = [
+        reverse("series:event", args=[event.pk]),
+        reverse("tournaments:detail", args=[tournament.pk]),  # type: ignore[attr-defined]
+        reverse("tournaments:lobby", args=[tournament.pk]),  # type: ignore[attr-defined]
+        reverse("tournaments:lobby_public", args=[tournament.pk]),  # type: ignore[attr-defined]
+    ]
+    for url in pages:
+        response = Client().get(url)
+        page = response.content.decode()
+        assert all(name not in page for name in SECRET_NAMES), url
+    event_page = Client().get(pages[0]).content.decode()
+    assert "2 registered" in event_page
+    member = _client(people["member"])
+    for url in pages:
+        page = member.get(url).content.decode()
+        assert all(name in page for name in SECRET_NAMES), url
+    # A season the host made public shows the names to everyone.
+    Season.objects.filter(pk=event.season_id).update(visibility=SeasonVisibility.PUBLIC)
+    for url in pages:
+        page = Client().get(url).content.decode()
+        assert all(name in page for name in SECRET_NAMES), url
+
+
+def test_no_tournament_page_names_the_players_to_a_visitor(tournament: object) -> None:
+    """Every tournaments address that takes the tournament alone, as a visitor sees it."""
+    cache.clear()  # the lobby's fragment of another test's tournament of the same id
+    from django.urls import URLPattern, URLResolver, get_resolver
+
+    from tournaments.services.entries import entry_register
+
+    for name in SECRET_NAMES:
+        user = _user(name.lower().replace("è", "e"))
+        Player.objects.filter(user=user).update(name=name)
+        entry_register(tournament.pk, user)  # type: ignore[attr-defined]
+
+    def walk(patterns: list, namespace: str = "") -> list[str]:
+        found = []
+        for pattern in patterns:
+            if isinstance(pattern, URLResolver):
+                inner = f"{namespace}{pattern.namespace}:" if pattern.namespace else namespace
+                found += walk(pattern.url_patterns, inner)
+            elif isinstance(pattern, URLPattern) and namespace == "tournaments:":
+                if re.findall(r"<\w+:(\w+)>", str(pattern.pattern)) == ["tournament_id"]:
+                    found.append(f"{namespace}{pattern.name}")
+        return found
+
+    names = walk(get_resolver().url_patterns)
+    assert "tournaments:lobby" in names and "tournaments:detail" in names
+    for url_name in names:
+        url = reverse(url_name, args=[tournament.pk])  # type: ignore[attr-defined]
+        page = Client().get(url).content.decode()
+        assert all(name not in page for name in SECRET_NAMES), url_name

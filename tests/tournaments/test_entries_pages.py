@@ -92,16 +92,19 @@ def test_the_settings_page_locks_money_rules_once_started(
 
 
 def test_the_public_page_shows_the_structure_and_the_players(
-    tournament: Tournament, client: Client
+    tournament: Tournament, client: Client, player_client: Client
 ) -> None:
     for name in ("ann", "ben", "cal", "dee", "eve", "fay", "gus"):
         entry_register_user(tournament, name)
     page = client.get(tournament.get_absolute_url()).content.decode()
     assert "Thursday PLO8" in page and "20+5" in page
     assert "25/50" in page and "200/400" in page and "Break" in page and "Add-on" in page
-    assert "6 of 6" in page and "Waiting list" in page and "gus" in page
+    # A visitor reads how many; the names are a member's to read.
+    assert "6 of 6" in page and "6 registered · 1 waiting" in page and "gus" not in page
     assert "Log in to register" in page  # full, but the waiting list is open
     assert "Join the waiting list" not in page  # only for a logged-in player
+    member = player_client.get(tournament.get_absolute_url()).content.decode()
+    assert "Waiting list" in member and "gus" in member
     assert reverse("tournaments:console", args=[tournament.pk]) not in page
 
 

@@ -48,6 +48,13 @@ def logged_in(browser: Browser, base: str, name: str, viewport: dict[str, int]) 
     return page
 
 
+def watcher(browser: Browser, base: str, viewport: dict[str, int]) -> Page:
+    """A member who does not play: the lobby names who plays, so it is for members."""
+    if not User.objects.filter(username="watcher").exists():
+        User.objects.create_user("watcher", password=PASSWORD)
+    return logged_in(browser, base, "watcher", viewport)
+
+
 def test_lobby_and_a_deal_accepted_by_two_players(
     final_table: Tournament, live_server, live_browser: Browser
 ) -> None:
@@ -56,7 +63,7 @@ def test_lobby_and_a_deal_accepted_by_two_players(
     lobby = f"{base}/tournaments/{final_table.pk}/lobby/"
 
     # A spectator on a phone: tables with stacks, a watch link, who is out, the clock.
-    spectator = live_browser.new_page(viewport=PHONE)
+    spectator = watcher(live_browser, base, PHONE)
     spectator.goto(lobby)
     expect(spectator.locator("#lobby-table-1")).to_contain_text("Ann")
     expect(spectator.locator("#lobby-table-1")).to_contain_text("30,000")
@@ -152,7 +159,7 @@ def test_the_director_fills_with_bots_and_starts_online(
     registering.refresh_from_db()
     assert registering.state == TournamentState.RUNNING
     cache.clear()
-    laptop = live_browser.new_page(viewport=LAPTOP)
+    laptop = watcher(live_browser, base, LAPTOP)
     laptop.goto(f"{base}/tournaments/{registering.pk}/lobby/")
     expect(laptop.locator("#lobby-table-1 .lobby-seats li")).to_have_count(5)
     laptop.screenshot(path=str(ARTIFACTS / "lobby-bots-laptop.png"), full_page=True)
@@ -163,7 +170,7 @@ def test_the_lobby_follows_the_tournament_without_a_reload(
 ) -> None:
     from tournaments.models import Entry
 
-    page = live_browser.new_page(viewport=PHONE)
+    page = watcher(live_browser, live_server.url, PHONE)
     page.goto(f"{live_server.url}/tournaments/{final_table.pk}/lobby/")
     expect(page.locator("#lobby-table-1")).to_contain_text("10,000")
     from tables.models import Seat

@@ -17,6 +17,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from series.models import Season, SeasonVisibility
 from tests.tournaments.factories import start
 from tests.tournaments.online_tables import seat_online
 from tournaments.models import TournamentTable
@@ -38,6 +39,10 @@ def test_the_lobby_of_300_players_stays_cheap(online_tournament) -> None:
     assert TournamentTable.objects.filter(tournament=online_tournament).count() == 34
     cache.clear()
     public = reverse("tournaments:lobby_public", args=[online_tournament.pk])
+    # A season the host made public: anyone may watch, with no session to read.
+    Season.objects.filter(pk=online_tournament.event.season_id).update(
+        visibility=SeasonVisibility.PUBLIC
+    )
     viewer = Client()
 
     with CaptureQueriesContext(connection) as rendered:

@@ -26,6 +26,15 @@ def client_of(name: str) -> Client:
     return client
 
 
+def member() -> Client:
+    """A member who is not in the tournament: the lobby names who plays, so it is for
+    members (a visitor is asked to log in, ``tests/series/test_visibility.py``)."""
+    user = User.objects.filter(username="mo").first() or User.objects.create_user("mo")
+    client = Client()
+    client.force_login(user)
+    return client
+
+
 def lobby_url(tournament) -> str:
     return reverse("tournaments:lobby", args=[tournament.pk])
 
@@ -35,11 +44,11 @@ def live_url(tournament, number: int) -> str:
     return reverse("tables:table", args=[table.pk])
 
 
-def test_the_lobby_shows_tables_stacks_and_watch_links_to_anyone(
+def test_the_lobby_shows_tables_stacks_and_watch_links_to_members(
     online_tournament, online_night
 ) -> None:
     cache.clear()
-    page = Client().get(lobby_url(online_tournament))
+    page = member().get(lobby_url(online_tournament))
     assert page.status_code == 200
     html = page.content.decode()
     for name, chips in (("Ann", "6,000"), ("Ben", "14,000"), ("Cal", "9,000"), ("Dee", "11,000")):
@@ -75,7 +84,7 @@ def test_who_went_out_is_listed_with_place_and_prize(online_tournament, online_n
     online_tournament.payout_basis_points = [5000, 3000, 2000, 0][:3]
     online_tournament.save()
     Entry.objects.filter(pk=online_night["dee"].pk).update(state=EntryState.OUT, place=3)
-    html = Client().get(reverse("tournaments:lobby_public", args=[online_tournament.pk]))
+    html = member().get(reverse("tournaments:lobby_public", args=[online_tournament.pk]))
     text = html.content.decode()
     assert "Out so far" in text
     assert text.index("Dee") < text.index("Cal")
@@ -309,7 +318,7 @@ def test_hand_for_hand_is_shown_at_every_table_and_in_the_lobby(
     assert "Every table plays this hand at the same time." in dealt
 
     cache.clear()
-    lobby = Client().get(lobby_url(online_tournament)).content.decode()
+    lobby = member().get(lobby_url(online_tournament)).content.decode()
     assert "Hand-for-hand" in lobby and "The bubble has burst" not in lobby
 
 
@@ -317,7 +326,7 @@ def test_the_bubble_bursting_is_shown_at_the_tables_and_in_the_lobby(
     online_tournament, online_night
 ) -> None:
     cache.clear()
-    assert "The bubble has burst" not in Client().get(lobby_url(online_tournament)).content.decode()
+    assert "The bubble has burst" not in member().get(lobby_url(online_tournament)).content.decode()
     paid = results.paid_places(online_tournament)
     playing = list(Entry.objects.filter(tournament=online_tournament, state=EntryState.PLAYING))
     assert 0 < paid < len(playing)
@@ -328,7 +337,7 @@ def test_the_bubble_bursting_is_shown_at_the_tables_and_in_the_lobby(
     )
 
     cache.clear()
-    lobby = Client().get(lobby_url(online_tournament)).content.decode()
+    lobby = member().get(lobby_url(online_tournament)).content.decode()
     assert "The bubble has burst" in lobby and "Every player left is in the money." in lobby
     table = client_of("ann").get(live_url(online_tournament, 1)).content.decode()
     assert "The bubble has burst" in table

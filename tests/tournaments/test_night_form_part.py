@@ -175,3 +175,24 @@ def test_a_duplicate_copies_the_nights_tournament(director_client: Client) -> No
     page = director_client.get(reverse("series:event_new", args=[season.pk]) + f"?from={event.pk}")
     part = next(form for name, _part, form in page.context["parts"].shown if name == "tournament")
     assert part.initial["payouts"] == "70, 30" and part.initial["bounty"] == 5
+
+
+def test_with_no_structure_to_choose_the_part_starts_off(director_client: Client) -> None:
+    BlindStructure.objects.all().delete()
+    season = _season()
+    page = director_client.get(reverse("series:event_new", args=[season.pk]))
+    part = next(form for name, _part, form in page.context["parts"].shown if name == "tournament")
+    assert part.initial["run"] is False
+    data = {
+        "name": "Autumn",
+        "starts_on": season.starts_on.isoformat(),
+        "ends_on": season.ends_on.isoformat(),
+        "description": "",
+        "visibility": season.visibility,
+        "season_pot_per_entry": "0",
+        "default_venue": "Chez Ben",
+    }
+    response = director_client.post(reverse("series:season_edit", args=[season.pk]), data)
+    assert response.status_code == 302
+    season.refresh_from_db()
+    assert season.default_venue == "Chez Ben"

@@ -39,7 +39,7 @@ from redis.exceptions import RedisError
 
 from core import amounts, request_values
 from core.names import NameOrder, name_key
-from series.access import event_refusal
+from series.access import names_refusal
 from tables.selectors import table_find
 from tournaments import player_panel, selectors
 from tournaments.errors import TournamentError
@@ -170,8 +170,9 @@ def _mine_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
 
 def lobby(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _tournament(tournament_id)
-    # A draft's tournament is the directors' (404), a members-only season's asks to log in.
-    refusal = event_refusal(request, tournament.event)
+    # A draft's tournament is the directors' (404); a visitor who may not read the names of
+    # who plays (a live lobby is nothing else) is asked to log in.
+    refusal = names_refusal(request, tournament.event)
     if refusal is not None:
         return refusal
     context = {
@@ -189,6 +190,9 @@ def lobby(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @require_GET
 def lobby_public(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _tournament(tournament_id)
+    refusal = names_refusal(request, tournament.event)
+    if refusal is not None:
+        return refusal
     return HttpResponse(_public_html(request, tournament))
 
 

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from core import request_values
+from series import selectors as series_selectors
 from series.access import event_refusal
 from series.models import Event, Player
 from tournaments import selectors
@@ -87,6 +88,8 @@ def registration_context(request: HttpRequest, tournament: Tournament) -> dict[s
     waiting = list(selectors.entries_waiting(tournament))
     return {
         "tournament": tournament,
+        # Who registered is "who is coming": names for members, a count for a visitor.
+        "names_shown": series_selectors.names_shown_to(tournament.event.season, request.user),
         "registered": list(selectors.entries_registered(tournament)),
         "waiting": waiting,
         "mine": mine,
