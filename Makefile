@@ -9,7 +9,7 @@ PORT ?= 8000
 # minutes at three instead of 11.7).
 PYTEST_ARGS ?= -n 3
 
-.PHONY: architecture run test lint fuzz bench soak walk-night soak-tournaments bench-tables bench-tables-baseline bench-clock bench-standings bench-tournament messages
+.PHONY: architecture run test lint fuzz bench flakes soak walk-night soak-tournaments bench-tables bench-tables-baseline bench-clock bench-standings bench-tournament messages
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -62,6 +62,11 @@ bench: $(VENV)/.installed-dev
 	$(PY) benchmarks/engine.py
 
 # Live tables: kill the server with SIGKILL 50 times mid-hand (the suite does it 5 times).
+# The browser and whole-run tests five times in a row on a busy machine (two processes
+# spinning on the cores): a flake shows here, by hand, not in CI (FLAKES_ARGS to change).
+flakes: $(VENV)/.installed-dev
+	$(PY) tests/busy_runs.py $(FLAKES_ARGS)
+
 soak: $(VENV)/.installed-dev
 	TABLES_SOAK_KILLS=50 $(VENV)/bin/pytest tests/tables/test_restart.py -q
 

@@ -83,9 +83,10 @@ STATIC: dict[tuple[str, str], dict[str, tuple[Kind, Good]]] = {
     ("series:scoring", "POST"): {"save": (FLAG, "1"), "share": (FLAG, "1")},
     # The director's nights: a duplicate's source, which button saved, what comes next.
     ("series:event_new", "GET"): {"from": (OPTIONAL_ID, "")},
-    ("series:event_new", "POST"): {
-        "save": (choice("publish", "draft"), "draft"),
-        "tournament": (FLAG, ""),
+    ("series:event_new", "POST"): {"save": (choice("publish", "draft"), "draft")},
+    # The form sent without its address field keeps the address (not a browser's form).
+    ("series:notice_settings", "POST"): {
+        "address": (text("address", maxlength=254), "ann@example.org"),
     },
     ("series:events_recurring", "POST"): {"save": (choice("publish", "draft"), "draft")},
     ("set_language", "POST"): {"language": (choice("en", "fr"), "fr"), "next": (IGNORED, "/")},
@@ -275,6 +276,8 @@ def _kwargs(name: str, keys: list[str], world: World) -> dict[str, Any]:
         "topic": NoticeTopic.REMINDERS.value,
         # No notice is recorded in this world: the decision page answers 404 for any id.
         "notice_id": 1,
+        # No move is in this world's logs: "move it back" refuses any id.
+        "action_id": 1,
     }
     return {key: values[key] for key in keys}
 
