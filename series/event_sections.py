@@ -1,5 +1,6 @@
-"""What other apps add to a series event: page sections, live tables, registrations, and
-a part of the new-night forms (the tournament, set up in the same step).
+"""What other apps add to a series event: page sections, live tables, registrations, a
+part of the new-night forms (the tournament, set up in the same step), and what they keep
+of a night imported from another tool (its levels, as a blind structure).
 
 The series reads no tournament internals (DESIGN.md), yet an event page shows the
 tournament's structure table and registration, the hands export needs the event's online
@@ -12,7 +13,7 @@ parts.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -136,3 +137,26 @@ def form_part_register(name: str, part: EventFormPart) -> EventFormPart:
 
 def form_parts() -> dict[str, EventFormPart]:
     return dict(_form_parts)
+
+
+# -- what other apps keep of an imported night ---------------------------------------------
+#
+# A night imported from The Tournament Director brings its levels and breaks. The series
+# keeps results, not structures: each registered keeper is called, inside the import's
+# transaction, with the night's name and its levels (``series.td_nights``: dicts with
+# "kind" "level" or "break", "minutes", and for a level "small_blind", "big_blind", "ante"),
+# and answers what it made of them, in the reader's language (shown after the import).
+
+LevelsKeeper = Callable[[str, list[dict[str, Any]], Any], str]
+_levels_keepers: list[LevelsKeeper] = []
+
+
+def levels_keeper_register(keeper: LevelsKeeper) -> LevelsKeeper:
+    if keeper not in _levels_keepers:
+        _levels_keepers.append(keeper)
+    return keeper
+
+
+def levels_keep(name: str, levels: list[dict[str, Any]], by: Any) -> list[str]:
+    """What every keeper made of ``levels`` (none registered: nothing is kept)."""
+    return [keeper(name, levels, by) for keeper in _levels_keepers]

@@ -20,6 +20,7 @@ from series.services.imports import (
     NAME_MAX,
     Person,
 )
+from series.td_nights import td_levels_read
 
 NEW_GUEST = "new"
 
@@ -101,6 +102,8 @@ class ImportConfirmForm(forms.Form):
     season_name = forms.CharField(max_length=NAME_MAX, required=False, widget=forms.HiddenInput)
     existing_events_only = forms.BooleanField(required=False, widget=forms.HiddenInput)
     mapping = forms.CharField(required=False, widget=forms.HiddenInput, max_length=20_000)
+    # TD's nights' levels, kept as blind structures (``series.td_nights.td_levels_of``).
+    levels = forms.CharField(required=False, widget=forms.HiddenInput, max_length=2_000_000)
     date_order = forms.ChoiceField(
         choices=[("", "")] + [(order, order) for order in DATE_ORDERS],
         required=False,
@@ -126,6 +129,14 @@ class ImportConfirmForm(forms.Form):
 
     def choice_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in self.fields if name.startswith("player_")]
+
+    def clean_levels(self) -> dict[str, list[dict[str, int | str]]]:
+        try:
+            return td_levels_read(self.cleaned_data.get("levels") or "")
+        except ValueError:
+            raise forms.ValidationError(
+                _("The confirmation was not understood: upload the file again.")
+            ) from None
 
     def season_arguments(self) -> dict[str, Any]:
         season = self.cleaned_data.get("season")

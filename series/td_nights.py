@@ -22,6 +22,7 @@ TD's rules, as its saves record them:
 from __future__ import annotations
 
 import io
+import json
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -33,6 +34,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core import amounts, csv_safe
+from core.names import name_key
 from series.tdt import TDObject
 
 NAME_MAX = 100
@@ -438,3 +440,56 @@ def td_nights_csv(nights: list[TDNight]) -> str:
                 ]
             )
     return out.getvalue()
+
+
+# The levels of a night, kept between the preview and the import (a hidden field of the
+# confirmation): at most this many rows a night, this many nights.
+LEVELS_MAX_ROWS = 200
+LEVELS_MAX_NIGHTS = 2000
+LEVEL_AMOUNT_MAX = 10**12
+
+
+def td_night_key(day: date, title: str) -> str:
+    """A night's key among the levels: its day and its title as the CSV names the event."""
+    return f"{day.isoformat()}|{name_key(' '.join(title.split()))[0]}"
+
+
+def td_levels_of(nights: list[TDNight]) -> dict[str, list[dict[str, int | str]]]:
+    """The levels of the nights that are imported, by ``td_night_key``."""
+    return {
+        td_night_key(night.day, night.title): night.levels
+        for night in nights
+        if not night.skipped and night.day is not None and night.levels
+    }
+
+
+def td_levels_read(text: str) -> dict[str, list[dict[str, int | str]]]:
+    """``td_levels_of`` back from JSON, each row checked (kind, whole amounts in bounds);
+    raises ``ValueError`` on anything else."""
+    data = json.loads(text or "{}")
+    if not isinstance(data, dict) or len(data) > LEVELS_MAX_NIGHTS:
+        raise ValueError("not the levels of nights")
+    out: dict[str, list[dict[str, int | str]]] = {}
+    for key, rows in data.items():
+        if not isinstance(key, str) or not isinstance(rows, list) or len(rows) > LEVELS_MAX_ROWS:
+            raise ValueError("not the levels of a night")
+        checked: list[dict[str, int | str]] = []
+        for row in rows:
+            if not isinstance(row, dict) or row.get("kind") not in ("level", "break"):
+                raise ValueError("not a level")
+            names = (
+                ("minutes",)
+                if row["kind"] == "break"
+                else ("minutes", "small_blind", "big_blind", "ante")
+            )
+            values: dict[str, int | str] = {"kind": row["kind"]}
+            for name in names:
+                value = row.get(name)
+                if isinstance(value, bool) or not isinstance(value, int):
+                    raise ValueError(f"{name} is not a whole number")
+                if not 0 <= value <= LEVEL_AMOUNT_MAX:
+                    raise ValueError(f"{name} is out of bounds")
+                values[name] = value
+            checked.append(values)
+        out[key] = checked
+    return out

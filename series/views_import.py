@@ -36,6 +36,7 @@ from series.services.imports import (
     results_import_preview,
 )
 from series.td_formula import td_formula_translate
+from series.td_nights import td_levels_of
 
 # Room for the form's other fields and the multipart boundaries around the file.
 BODY_SLACK = 64 * 1024
@@ -276,6 +277,7 @@ def _preview(
             "existing_events_only": arguments["existing_events_only"],
             "mapping": json.dumps(mapping, ensure_ascii=False),
             "date_order": date_order,
+            "levels": json.dumps(td_levels_of(plan.nights), separators=(",", ":")),
         },
         people=plan.people,
     )
@@ -301,7 +303,13 @@ def results_import_confirm(request: HttpRequest) -> HttpResponse:
         return _page(request, ImportUploadForm(), plan=plan, confirm=confirm, status=400)
     choices = confirm.choices()
     try:
-        outcome = results_import_apply(content, choices=choices, **arguments)
+        outcome = results_import_apply(
+            content,
+            choices=choices,
+            levels=base.cleaned_data["levels"],
+            by=request.user,
+            **arguments,
+        )
     except ResultsImportError:
         plan = results_import_preview(content, choices=choices, **arguments)
         return _page(request, ImportUploadForm(), plan=plan, status=400)
@@ -319,6 +327,8 @@ def results_import_confirm(request: HttpRequest) -> HttpResponse:
                 "results": outcome.results_created,
             },
         )
+        for kept in outcome.kept:
+            messages.info(request, kept)
     else:
         messages.info(
             request,

@@ -22,6 +22,11 @@ class TournamentsConfig(AppConfig):
         from tournaments.event_form_part import part
 
         form_part_register("tournament", part)
+        # A night imported from The Tournament Director keeps its levels as a structure.
+        from series.event_sections import levels_keeper_register
+        from tournaments.imported_levels import td_levels_keep
+
+        levels_keeper_register(td_levels_keep)
         # A live table of an online tournament shows the player's offers and the deal.
         from tables.services import table_panels_register
         from tournaments.player_panel import provider as table_panels

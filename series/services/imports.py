@@ -29,9 +29,10 @@ from django.utils.translation import gettext as _
 
 from core import amounts, csv_safe
 from core.names import name_key
+from series import event_sections
 from series.models import Event, Player, Result, Season
 from series.services.standings import standings_schedule
-from series.td_nights import TDNight
+from series.td_nights import TDNight, td_night_key
 
 # The largest file read. The page sends the file back with its confirmation as a form
 # field, and Django refuses a form whose fields pass 2.5 MB (DATA_UPLOAD_MAX_MEMORY_SIZE):
@@ -189,6 +190,8 @@ class ImportOutcome:
     players_created: int
     results_created: int
     unchanged: int
+    # What other apps kept of the nights imported from TD (their blind structures).
+    kept: list[str] = field(default_factory=list)
 
 
 # -- reading the file ------------------------------------------------------------------------
@@ -879,11 +882,16 @@ def results_import_apply(
     choices: Mapping[str, int | None] | None = None,
     mapping: Mapping[str, str] | None = None,
     date_order: str = "",
+    levels: Mapping[str, list[dict[str, Any]]] | None = None,
+    by: Any = None,
 ) -> ImportOutcome:
     """Import ``source`` as ``results_import_preview`` shows it, all or nothing.
 
     Raises ``ResultsImportError`` (and writes nothing) when the file has any problem. The
-    season's standings are recomputed after the commit.
+    season's standings are recomputed after the commit. ``levels`` are the levels of TD's
+    nights the source was made from (``series.td_nights.td_levels_of``): those of each
+    night imported anew are offered to the other apps (``series.event_sections.levels_keep``),
+    in the same transaction.
     """
     with transaction.atomic():
         if season_id is not None:
@@ -915,9 +923,14 @@ def results_import_apply(
             players[person.key] = person.choice
         results = []
         created_events = 0
+        kept: list[str] = []
         for planned in plan.events:
             event = planned.existing
             if event is None:
+                night_levels = (levels or {}).get(td_night_key(planned.day, planned.name))
+                if night_levels:
+                    name = f"{planned.name} {planned.day.isoformat()}"
+                    kept += event_sections.levels_keep(name, night_levels, by)
                 starts_at = _starts_at(planned)
                 event = Event.objects.create(
                     season=season,
@@ -947,4 +960,6 @@ def results_import_apply(
         Result.objects.bulk_create(results)
         if results:
             standings_schedule(season.pk)
-    return ImportOutcome(season, created_events, created_players, len(results), plan.unchanged)
+    return ImportOutcome(
+        season, created_events, created_players, len(results), plan.unchanged, kept
+    )

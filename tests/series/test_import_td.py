@@ -23,6 +23,8 @@ from series.services.standings import standings_recompute
 from series.td_formula import td_formula_translate
 from series.td_nights import td_night
 from series.tdt import tdt_read
+from tournaments.imported_levels import IMPORTED
+from tournaments.models import BlindStructure
 
 pytestmark = pytest.mark.django_db
 
@@ -294,6 +296,47 @@ def test_the_page_takes_a_zip_of_saves(director_client: Any) -> None:
     assert response.status_code == 302
     season = Season.objects.get(name="ORF 2025")
     assert Result.objects.filter(event__season=season).count() == 27
+    # The two nights' levels came along, each as a blind structure (or the same one).
+    assert BlindStructure.objects.filter(description=IMPORTED).exists()
+    # A tampered levels field is refused whole: nothing is imported.
+    Season.objects.all().delete()
+    for bad in ('{"x": [{"kind": "level", "minutes": "20"}]}', "[1]", "{not json"):
+        response = director_client.post("/series/import/confirm/", {**sent, "levels": bad})
+        assert response.status_code == 400
+    assert not Season.objects.exists()
+
+
+def test_a_nights_levels_become_a_blind_structure_once(scheduled: list[int]) -> None:
+    """TD's levels and breaks are kept as a structure named after the night; a night on
+    the same levels shares it; a second import makes none."""
+    from series.td_nights import td_levels_of
+
+    names = ("ORF_Poker_20250116.tdt", "ORF_Poker_20250313.tdt")
+    source = import_source_read([(name, (DATA / name).read_bytes()) for name in names])
+    levels = td_levels_of(source.nights)
+    assert len(levels) == 2
+    outcome = results_import_apply(source.text, season_name="ORF", levels=levels)
+    assert len(outcome.kept) == 2
+    made = list(BlindStructure.objects.filter(description=IMPORTED))
+    assert 1 <= len(made) <= 2
+    night = source.nights[0]
+    structure = (
+        next(s for s in made if s.name.startswith(night.title)) if len(made) == 2 else made[0]
+    )
+    rows = list(structure.levels.order_by("position"))
+    assert len(rows) == len(night.levels)
+    for row, level in zip(rows, night.levels, strict=True):
+        assert row.kind == level["kind"] and row.minutes == level["minutes"]
+        if level["kind"] == "level":
+            assert (row.small_blind, row.big_blind, row.ante) == (
+                level["small_blind"],
+                level["big_blind"],
+                level["ante"],
+            )
+    again = results_import_apply(source.text, season_name="ORF", levels=levels)
+    assert again.kept == [] and BlindStructure.objects.filter(description=IMPORTED).count() == len(
+        made
+    )
 
 
 def test_the_page_takes_several_saves_at_once(director_client: Any) -> None:

@@ -35,6 +35,7 @@ from series.services.imports import (
 )
 from series.services.standings import standings_recompute
 from series.td_formula import td_formula_translate
+from series.td_nights import td_levels_of
 
 
 class Command(BaseCommand):
@@ -129,7 +130,7 @@ class Command(BaseCommand):
             self.stdout.write(_("Dry run: nothing written."))
             return
         try:
-            outcome = results_import_apply(data, **arguments)
+            outcome = results_import_apply(data, levels=td_levels_of(source.nights), **arguments)
         except ResultsImportError as refused:
             for problem in refused.problems:
                 self.stderr.write(str(problem))
@@ -151,6 +152,8 @@ class Command(BaseCommand):
                 "unchanged": outcome.unchanged,
             }
         )
+        for kept in outcome.kept:
+            self.stdout.write(kept)
 
     def _mapping(self, given: list[str]) -> dict[str, str]:
         mapping = {}

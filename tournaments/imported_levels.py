@@ -1,0 +1,60 @@
+"""A night imported from The Tournament Director keeps its levels and breaks as a blind
+structure of the site (``series.event_sections.levels_keep``): one the host can open,
+copy and play again. Nights played on the same levels share one structure."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from tournaments.blind_structures import Ante, BlindStructureError, Row, RowKind
+from tournaments.models import BlindStructure
+from tournaments.services.blind_structures import blind_structure_create, blind_structure_rows
+
+# Marks the structures made from TD's nights: a later night on the same levels finds its.
+IMPORTED = "The Tournament Director"
+
+
+def _rows(levels: list[dict[str, Any]]) -> list[Row]:
+    rows = []
+    for level in levels:
+        if level["kind"] == "break":
+            rows.append(Row(kind=RowKind.BREAK, minutes=level["minutes"]))
+            continue
+        ante = level.get("ante", 0)
+        rows.append(
+            Row(
+                minutes=level["minutes"],
+                small_blind=level["small_blind"],
+                big_blind=level["big_blind"],
+                ante=ante,
+                ante_kind=Ante.EACH if ante else Ante.NONE,
+            )
+        )
+    return rows
+
+
+def td_levels_keep(name: str, levels: list[dict[str, Any]], by: Any) -> str:
+    """The night's levels as a structure named after the night, or the structure an
+    earlier imported night already has with the same rows; what was done, in the reader's
+    language. Levels that break a rule of structures are not kept, and the answer says why
+    (the night's results are imported all the same)."""
+    rows = _rows(levels)
+    for structure in BlindStructure.objects.filter(description=IMPORTED).order_by("pk"):
+        if blind_structure_rows(structure) == rows:
+            return _("The levels of “%(night)s” are those of the blind structure “%(name)s”.") % {
+                "night": name,
+                "name": structure.name,
+            }
+    try:
+        structure = blind_structure_create(by=by, name=name[:100], description=IMPORTED, rows=rows)
+    except BlindStructureError as refused:
+        return _("The levels of “%(night)s” are not kept as a blind structure: %(why)s") % {
+            "night": name,
+            "why": str(refused),
+        }
+    return _("The levels of “%(night)s” are the blind structure “%(name)s”.") % {
+        "night": name,
+        "name": structure.name,
+    }
