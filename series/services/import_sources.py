@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 
 from series import tdt
 from series.services.imports import IMPORT_MAX_BYTES, Problem, file_text
-from series.td_nights import TDNight, td_night, td_nights_csv
+from series.td_nights import TDNight, td_night, td_night_key, td_nights_csv
 from series.tdt import TDFileError
 
 # A .zip's bounds: its members, and their size once expanded (read with a limit, whatever
@@ -267,6 +267,29 @@ def import_source_read(files: list[tuple[str, bytes]]) -> ImportSource:
             )
             % {"title": later.title, "earlier": earlier.source, "later": later.source}
         )
+    # One night saved as two of TD's tournaments (a copy, a restart: another id, the same
+    # title and day) would be one event with every player twice: the later is read.
+    by_day: dict[str, TDNight] = {}
+    for night in sorted(latest.values(), key=lambda n: n.saved_at):
+        if night.skipped or night.day is None:
+            continue
+        key = td_night_key(night.day, night.title)
+        earlier = by_day.get(key)
+        by_day[key] = night
+        if earlier is not None:
+            del latest[earlier.uuid]
+            source.notes.append(
+                _(
+                    "%(title)s of %(day)s is saved as two of TD's tournaments, in %(earlier)s "
+                    "and %(later)s: the later, %(later)s, is read."
+                )
+                % {
+                    "title": night.title,
+                    "day": night.day.isoformat(),
+                    "earlier": earlier.source,
+                    "later": night.source,
+                }
+            )
     nights = sorted(
         latest.values(),
         key=lambda n: (n.day is None, n.day, n.starts_at is None, n.starts_at, n.title),

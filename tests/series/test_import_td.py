@@ -351,3 +351,16 @@ def test_the_page_takes_several_saves_at_once(director_client: Any) -> None:
     assert response.status_code == 200
     assert "the later save, ORF_Poker_20190523.tdt, is read" in page
     assert page.count("ORF Poker 20190523 (ORF_Poker_20190523.tdt)") == 1
+
+
+def test_one_night_saved_as_two_td_tournaments_is_read_once() -> None:
+    """A night TD holds under two tournament ids (a copy, a restart) with the same title
+    and day: the later save is read, and the preview says so; not every player twice."""
+    data = (DATA / "ORF_Poker_20250116.tdt").read_bytes()
+    first_id = b"9663b965-25aa-4fee-865c-041292164b23"
+    assert data.count(first_id) == 1
+    copy = data.replace(first_id, b"11111111-2222-4333-8444-555555555555")
+    source = import_source_read([("a.tdt", data), ("b copy.tdt", copy)])
+    assert not source.problems and len(source.nights) == 1
+    assert any("saved as two of TD's tournaments" in note for note in source.notes)
+    assert results_import_preview(source.text, season_name="ORF").valid
