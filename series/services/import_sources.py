@@ -191,6 +191,55 @@ def _expand(name: str, data: bytes, problems: list[Problem]) -> list[tuple[str, 
     return files
 
 
+def _same_title_and_day(latest: dict[str, TDNight], source: ImportSource) -> None:
+    """Nights of the same title and day held by TD under several tournament ids: one event
+    of the site would hold every player twice. A save of it never started (the buy-ins
+    taken, the clock not) is an earlier state of the night that did start: it is left out.
+    Nights that started at different times are different tournaments of one day (a host
+    who did not rename the copy): each is its own event, the later ones named "(2)", "(3)".
+    Two saves that started at the same time, or neither: the later save is read."""
+    groups: dict[str, list[TDNight]] = {}
+    for night in latest.values():
+        if not night.skipped and night.day is not None:
+            groups.setdefault(td_night_key(night.day, night.title), []).append(night)
+    for nights in groups.values():
+        if len(nights) < 2:
+            continue
+        started = [night for night in nights if night.starts_at is not None]
+        kept: list[TDNight] = []
+        for night in sorted(started or nights, key=lambda n: (n.starts_at or 0, n.saved_at)):
+            if kept and kept[-1].starts_at == night.starts_at:
+                kept[-1] = night  # the same start: the later save
+            else:
+                kept.append(night)
+        for night in nights:
+            if night not in kept:
+                del latest[night.uuid]
+                source.notes.append(
+                    _(
+                        "%(title)s of %(day)s is also saved as another of TD's tournaments, in "
+                        "%(earlier)s: that save is an earlier state of the night, left out."
+                    )
+                    % {"title": night.title, "day": night.day, "earlier": night.source}
+                )
+        for number, night in enumerate(kept[1:], start=2):
+            title = night.title
+            night.title = f"{title} ({number})"
+            source.notes.append(
+                _(
+                    "%(title)s of %(day)s is the name of %(count)s of TD's tournaments that "
+                    "started at different times: %(file)s is imported as “%(name)s”."
+                )
+                % {
+                    "title": title,
+                    "day": night.day,
+                    "count": len(kept),
+                    "file": night.source,
+                    "name": night.title,
+                }
+            )
+
+
 def import_source_read(files: list[tuple[str, bytes]]) -> ImportSource:
     """What ``files`` (name and content of each) hold: one CSV, or TD saves (and .zip files
     of them)."""
@@ -267,29 +316,7 @@ def import_source_read(files: list[tuple[str, bytes]]) -> ImportSource:
             )
             % {"title": later.title, "earlier": earlier.source, "later": later.source}
         )
-    # One night saved as two of TD's tournaments (a copy, a restart: another id, the same
-    # title and day) would be one event with every player twice: the later is read.
-    by_day: dict[str, TDNight] = {}
-    for night in sorted(latest.values(), key=lambda n: n.saved_at):
-        if night.skipped or night.day is None:
-            continue
-        key = td_night_key(night.day, night.title)
-        earlier = by_day.get(key)
-        by_day[key] = night
-        if earlier is not None:
-            del latest[earlier.uuid]
-            source.notes.append(
-                _(
-                    "%(title)s of %(day)s is saved as two of TD's tournaments, in %(earlier)s "
-                    "and %(later)s: the later, %(later)s, is read."
-                )
-                % {
-                    "title": night.title,
-                    "day": night.day.isoformat(),
-                    "earlier": earlier.source,
-                    "later": night.source,
-                }
-            )
+    _same_title_and_day(latest, source)
     nights = sorted(
         latest.values(),
         key=lambda n: (n.day is None, n.day, n.starts_at is None, n.starts_at, n.title),

@@ -353,14 +353,30 @@ def test_the_page_takes_several_saves_at_once(director_client: Any) -> None:
     assert page.count("ORF Poker 20190523 (ORF_Poker_20190523.tdt)") == 1
 
 
-def test_one_night_saved_as_two_td_tournaments_is_read_once() -> None:
-    """A night TD holds under two tournament ids (a copy, a restart) with the same title
-    and day: the later save is read, and the preview says so; not every player twice."""
+def test_one_title_and_day_under_several_td_tournaments() -> None:
+    """TD holds a night under two tournament ids with the same title and day: the save
+    never started is an earlier state of the night that did (left out); two that started
+    at different times are two tournaments of that day, each its own event."""
     data = (DATA / "ORF_Poker_20250116.tdt").read_bytes()
     first_id = b"9663b965-25aa-4fee-865c-041292164b23"
     assert data.count(first_id) == 1
     copy = data.replace(first_id, b"11111111-2222-4333-8444-555555555555")
+    night = import_source_read([("a.tdt", data)]).nights[0]
+    assert night.starts_at is not None
+    # The same start: the later save alone.
     source = import_source_read([("a.tdt", data), ("b copy.tdt", copy)])
     assert not source.problems and len(source.nights) == 1
-    assert any("saved as two of TD's tournaments" in note for note in source.notes)
     assert results_import_preview(source.text, season_name="ORF").valid
+    # A copy that started two hours later: a second tournament of the day.
+    stamp = str(int(night.starts_at.timestamp() * 1000)).encode()
+    later = str(int(night.starts_at.timestamp() * 1000) + 2 * 3600 * 1000).encode()
+    assert copy.count(stamp) >= 1
+    second = copy.replace(stamp, later)
+    source = import_source_read([("a.tdt", data), ("b II.tdt", second)])
+    assert sorted(n.title for n in source.nights) == [
+        "ORF Poker 20250116",
+        "ORF Poker 20250116 (2)",
+    ]
+    assert any("started at different times" in note for note in source.notes)
+    plan = results_import_preview(source.text, season_name="ORF")
+    assert plan.valid and plan.new_events == 2
