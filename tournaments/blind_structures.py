@@ -8,7 +8,8 @@ The rules a structure must keep (`check_rows` refuses the rest, naming the row):
 
 - every row lasts at least one minute (and at most `MAX_MINUTES`);
 - a level has a small blind and a big blind, and the big blind is not below the small one;
-- an ante is from each player or one big-blind ante, and never above the small blind;
+- an ante is from each player, never above the small blind, or one big-blind ante (the big
+  blind posts it for the table, as card rooms play it), never above the big blind;
 - a limit structure's levels carry the small bet and the big bet (big bet not below small);
 - a break has no blinds, ante or bets; only a break colours chips up (TDA 24: the smallest
   denominations leave, raced off), and at least one chip stays in play;
@@ -352,7 +353,13 @@ def _blind_problems(row: Row, for_limit: bool, add: Callable[[str | None, str], 
         add("ante", _("it has an ante of %(ante)d but no ante kind.") % {"ante": row.ante})
     elif row.ante_kind != Ante.NONE and row.ante < 1:
         add("ante", _("it has an ante kind but no ante amount."))
-    elif row.ante > row.small_blind >= 1:
+    elif row.ante_kind == Ante.BIG_BLIND and row.ante > row.big_blind >= 1:
+        add(
+            "ante",
+            _("the big-blind ante %(ante)d is above the big blind %(big)d.")
+            % {"ante": row.ante, "big": row.big_blind},
+        )
+    elif row.ante_kind != Ante.BIG_BLIND and row.ante > row.small_blind >= 1:
         add(
             "ante",
             _("the ante %(ante)d is above the small blind %(small)d.")

@@ -23,13 +23,18 @@ def _rows(levels: list[dict[str, Any]]) -> list[Row]:
             rows.append(Row(kind=RowKind.BREAK, minutes=level["minutes"]))
             continue
         ante = level.get("ante", 0)
+        # TD keeps one ante and no kind: one above the small blind is the big blind's ante
+        # for the table (no room takes that much from every player).
+        kind = Ante.NONE if not ante else Ante.EACH
+        if ante > level["small_blind"]:
+            kind = Ante.BIG_BLIND
         rows.append(
             Row(
                 minutes=level["minutes"],
                 small_blind=level["small_blind"],
                 big_blind=level["big_blind"],
                 ante=ante,
-                ante_kind=Ante.EACH if ante else Ante.NONE,
+                ante_kind=kind,
             )
         )
     return rows

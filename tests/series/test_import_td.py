@@ -380,3 +380,21 @@ def test_one_title_and_day_under_several_td_tournaments() -> None:
     assert any("started at different times" in note for note in source.notes)
     plan = results_import_preview(source.text, season_name="ORF")
     assert plan.valid and plan.new_events == 2
+
+
+def test_an_ante_above_the_small_blind_is_a_big_blind_ante() -> None:
+    """TD keeps one ante per level and no kind: an ante as large as the big blind is the
+    big-blind ante card rooms play (one ante, posted by the big blind), not an ante from
+    every player of twice the small blind; a smaller one is every player's."""
+    from tournaments.imported_levels import td_levels_keep
+
+    levels = [
+        {"kind": "level", "minutes": 20, "small_blind": 100, "big_blind": 200, "ante": 25},
+        {"kind": "break", "minutes": 10},
+        {"kind": "level", "minutes": 20, "small_blind": 200, "big_blind": 400, "ante": 400},
+    ]
+    said = td_levels_keep("Friday", levels, by=None)
+    assert said == "The levels of “Friday” are the blind structure “Friday”."
+    structure = BlindStructure.objects.get(description=IMPORTED)
+    rows = [(r.ante_kind, r.ante) for r in structure.levels.order_by("position")]
+    assert rows == [("each", 25), ("none", 0), ("big-blind", 400)]

@@ -79,9 +79,15 @@ def test_an_ante_above_the_small_blind_is_refused() -> None:
     assert messages(rows) == ["Level 1: the ante 50 is above the small blind 25."]
 
 
-def test_a_big_blind_ante_above_the_small_blind_is_refused_too() -> None:
-    rows = [Row.level(50, 100, ante=100, ante_kind=Ante.BIG_BLIND)]
-    assert messages(rows) == ["Level 1: the ante 100 is above the small blind 50."]
+def test_a_big_blind_ante_may_be_the_big_blind_itself() -> None:
+    # The big-blind ante as card rooms play it since 2018: the big blind posts one ante for
+    # the table, as much as the big blind.
+    assert messages([Row.level(50, 100, ante=100, ante_kind=Ante.BIG_BLIND)]) == []
+
+
+def test_a_big_blind_ante_above_the_big_blind_is_refused() -> None:
+    rows = [Row.level(50, 100, ante=150, ante_kind=Ante.BIG_BLIND)]
+    assert messages(rows) == ["Level 1: the big-blind ante 150 is above the big blind 100."]
 
 
 def test_an_ante_needs_its_kind_and_its_amount() -> None:
