@@ -627,10 +627,14 @@
     }
   }
 
+  const RETRY_MOST_MS = 10000;
+
   function retry(feed) {
-    // Backoff with jitter, so a room of phones does not come back in one burst.
+    // Backoff with jitter, so a room of phones does not come back in one burst; at most ten
+    // seconds apart, so a TV whose server was away half a minute (a restart on a busy laptop)
+    // is live again within seconds of its return, not after another half minute.
     const wait = feed.delay * (0.8 + Math.random() * 0.4);
-    feed.delay = Math.min(feed.delay * 2, 30000);
+    feed.delay = Math.min(feed.delay * 2, RETRY_MOST_MS);
     window.setTimeout(() => {
       if (!feed.socket && !feed.gone) connect(feed);
     }, wait);

@@ -217,7 +217,8 @@
 
   function retry() {
     const wait = delay * (0.8 + Math.random() * 0.4);
-    delay = Math.min(delay * 2, 30000);
+    // At most ten seconds apart, as the clock's screens: back soon after the server is.
+    delay = Math.min(delay * 2, 10000);
     window.setTimeout(() => {
       if (!socket && !stopped) connect();
     }, wait);
