@@ -55,6 +55,8 @@ RESULTS_CSV_HEADER = (
     "fee",
     "counts",
     "points_only",
+    # A night of another game's own name (empty for the site's games).
+    "game_name",
 )
 # ``date``: the night's local start, as the importer reads it back.
 DATE_FORMAT = "%Y-%m-%d %H:%M"
@@ -152,6 +154,7 @@ def _results_csv(events: Iterable[Event]) -> str:
             event.fee,
             "yes" if event.counts else "no",
             "yes" if event.points_only else "no",
+            event.game_name,
         ]
         for result in selectors.event_results(event):
             writer.writerow(

@@ -20,6 +20,9 @@ from core.choices import choices_of
 from series.formula import Formula, FormulaError
 from tables.engine.config import GAME_NAMES, STRUCTURE_NAMES, Game, Structure
 
+# The longest game name kept from another tool ("Texas Hold 'Em / Omaha" for a mixed night).
+GAME_NAME_MAX = 200
+
 
 class PointsFormula(models.TextChoices):
     SQUARE_ROOT = "sqrt", _("Square root: 10·√n/√k·(1 + log10(b + 0.25))")
@@ -151,6 +154,15 @@ class Event(models.Model):
         choices=choices_of(Structure, STRUCTURE_NAMES),
         default=Structure.POT_LIMIT.value,
     )
+    # A night of another game, brought from another tool (The Tournament Director's
+    # Hold'em nights): its game as that tool named it, shown instead of ``game`` and
+    # ``structure``, which then say nothing of the night.
+    game_name = models.CharField(
+        _("game's own name"),
+        max_length=GAME_NAME_MAX,
+        blank=True,
+        help_text=_("A night of another game, imported: shown instead of the game."),
+    )
     buy_in = models.PositiveIntegerField(
         _("buy-in"), help_text=_("Goes to the prize pool."), validators=[amounts.money_max()]
     )
@@ -242,7 +254,10 @@ class Event(models.Model):
     @property
     def game_label(self) -> str:
         """Short name for listings: "Pot-Limit Omaha Hi/Lo", in French as French players
-        write it, "Omaha Hi/Lo pot-limit" (each a whole phrase, as the live tables' names)."""
+        write it, "Omaha Hi/Lo pot-limit" (each a whole phrase, as the live tables' names);
+        a night of another game, imported, by its own name ("Texas Hold 'Em")."""
+        if self.game_name:
+            return self.game_name
         label = GAME_LABELS.get((self.structure, self.game))
         return str(label) if label is not None else str(self.get_game_display())
 

@@ -395,17 +395,8 @@ CSV_COLUMNS = (
     "knockouts",
     "prize",
     "paid_in",
-    "notes",
+    "game_name",
 )
-
-
-def td_night_notes(night: TDNight) -> str:
-    """What the event's notes keep of TD: its game's name."""
-    return (
-        _("Game: %(game)s (from The Tournament Director)") % {"game": night.game_name}
-        if night.game_name
-        else ""
-    )
 
 
 def td_nights_csv(nights: list[TDNight]) -> str:
@@ -421,7 +412,6 @@ def td_nights_csv(nights: list[TDNight]) -> str:
             if night.starts_at is not None
             else night.day.isoformat()
         )
-        notes = td_night_notes(night)
         for result in sorted(night.results or [], key=lambda r: (r.place, r.name)):
             writer.writerow(
                 [
@@ -436,7 +426,7 @@ def td_nights_csv(nights: list[TDNight]) -> str:
                     result.knockouts,
                     result.prize,
                     result.paid_in,
-                    notes,
+                    night.game_name,
                 ]
             )
     return out.getvalue()

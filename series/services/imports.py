@@ -30,7 +30,7 @@ from django.utils.translation import gettext as _
 from core import amounts, csv_safe
 from core.names import name_key
 from series import event_sections
-from series.models import Event, Player, Result, Season
+from series.models import GAME_NAME_MAX, Event, Player, Result, Season
 from series.services.standings import standings_schedule
 from series.td_nights import TDNight, td_night_key
 
@@ -58,9 +58,9 @@ EVENT_BOUNDS = {"buy_in": amounts.MONEY_MAX, "fee": amounts.MONEY_MAX}
 EVENT_FLAGS = ("counts", "points_only")
 # Columns of money, read as people type amounts (``_amount``).
 MONEY = ("buy_in", "fee", "prize", "bounties", "paid_in")
-# Text kept on a new event (TD's game name, for one): not compared with an event found.
-EVENT_TEXT = ("notes",)
-NOTES_MAX = 1000
+# Text kept on a new event, and its longest: not compared with an event found. A night of
+# another game keeps that game's name (TD's Hold'em nights), shown instead of the site's.
+EVENT_TEXT = {"notes": 1000, "game_name": GAME_NAME_MAX}
 # The site's export writes these; the site computes them, so an import reads past them.
 DERIVED = ("points", "net")
 COLUMNS = (*REQUIRED, *EVENT_BOUNDS, *RESULT_BOUNDS, *EVENT_FLAGS, *EVENT_TEXT, *DERIVED)
@@ -546,9 +546,9 @@ def _row(
                 )
             else:
                 event_values[name] = flag
-    for name in EVENT_TEXT:
+    for name, longest in EVENT_TEXT.items():
         if name in given and given[name].strip():
-            event_values[name] = " ".join(csv_safe.unguard(given[name].strip()).split())[:NOTES_MAX]
+            event_values[name] = " ".join(csv_safe.unguard(given[name].strip()).split())[:longest]
     if len(problems) > before or when is None or event is None or player is None or not place:
         if when is not None and event is not None:
             broken.add((when[0], _bare(event)))
@@ -941,6 +941,7 @@ def results_import_apply(
                     counts=planned.values.get("counts", True),
                     points_only=planned.values.get("points_only", False),
                     notes=planned.values.get("notes", ""),
+                    game_name=planned.values.get("game_name", ""),
                     # The file does not say when the night ended.
                     finished_at=starts_at,
                 )

@@ -88,3 +88,17 @@ def test_no_player_name_or_email_is_in_the_card(client: Client, finished: Event)
 def test_other_pages_carry_no_event_card(client: Client, season: Season) -> None:
     page = client.get(reverse("series:season", args=[season.pk])).content.decode()
     assert "og:title" not in page
+
+
+def test_a_night_of_another_game_shows_its_own_name(client: Client, event: Event) -> None:
+    """A night brought from another tool (The Tournament Director's Hold'em nights) keeps the
+    game's name it had: the page, its card and the calendar say it, never the site's Omaha."""
+    Event.objects.filter(pk=event.pk).update(game_name="Texas Hold 'Em")
+    event.refresh_from_db()
+    assert event.game_label == "Texas Hold 'Em"
+    description = card(client, event)["og:description"]
+    assert "Texas Hold &#x27;Em" in description and "Omaha" not in description
+    page = client.get(reverse("series:event", args=[event.pk])).content.decode()
+    facts = page[page.index('id="event-facts-title"') : page.index("</dl>")]
+    assert "Texas Hold &#x27;Em" in facts
+    assert "Omaha" not in facts and "Pot-Limit" not in facts and "Betting" not in facts

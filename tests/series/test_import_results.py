@@ -412,7 +412,15 @@ def test_the_event_export_keeps_its_old_columns_first_and_adds_the_events() -> N
         "points",
         "net",
     ]
-    assert rows[0][11:] == ["date", "event", "buy_in", "fee", "counts", "points_only"]
+    assert rows[0][11:] == [
+        "date",
+        "event",
+        "buy_in",
+        "fee",
+        "counts",
+        "points_only",
+        "game_name",
+    ]
     assert rows[1][11:13] == [
         timezone.localtime(event.starts_at).strftime("%Y-%m-%d %H:%M"),
         event.name,

@@ -167,7 +167,8 @@ def test_every_kept_save_imports_and_a_second_import_changes_nothing(
     assert (hank.place, hank.knockouts, hank.prize, hank.paid_in) == (1, 6, 2200, 200)
     event = hank.event
     assert (event.name, event.buy_in, event.fee) == ("ORF Poker 20250116", 200, 0)
-    assert "Texas Hold 'Em" in event.notes
+    # A night of another game keeps TD's name for it, shown where the site's game would be.
+    assert (event.game_name, event.game_label, event.notes) == ("Texas Hold 'Em",) * 2 + ("",)
     again = results_import_preview(source.text, season_name="ORF and Koffsta")
     assert again.changes_nothing and again.unchanged == 114
 
@@ -232,6 +233,8 @@ def test_the_round_trip_td_site_csv_empty_site_same_standings() -> None:
         .values_list("rank", "player__name", "points", "knockouts", "net")
     )
     assert before and after == before
+    # The game's own name goes through the site's CSV too.
+    assert set(Event.objects.values_list("game_name", flat=True)) == {"Texas Hold 'Em"}
 
 
 def test_td_formulas_in_the_season_language() -> None:
