@@ -16,6 +16,7 @@ from series import scoring
 from series.models import (
     Event,
     EventAction,
+    EventActionKind,
     Player,
     Result,
     ResultChange,
@@ -54,7 +55,7 @@ def event_actions(event: Event) -> list[EventAction]:
 def event_move(event: Event, action_id: int) -> EventAction | None:
     """``action_id`` if it is a move of ``event`` (the log offers to take it back)."""
     return EventAction.objects.filter(
-        pk=action_id, event=event, kind="moved", starts_before__isnull=False
+        pk=action_id, event=event, kind=EventActionKind.MOVED, starts_before__isnull=False
     ).first()
 
 

@@ -4,15 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('series', '0020_season_night_part_defaults'),
+        ("series", "0020_season_night_part_defaults"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='event',
-            name='game_name',
-            field=models.CharField(blank=True, help_text='A night of another game, imported: shown instead of the game.', max_length=200, verbose_name="game's own name"),
+            model_name="event",
+            name="game_name",
+            field=models.CharField(
+                blank=True,
+                help_text="A night of another game, imported: shown instead of the game.",
+                max_length=200,
+                verbose_name="game's own name",
+            ),
         ),
     ]

@@ -388,7 +388,7 @@ def event_move_back(
     now = now or timezone.now()
     event = Event.objects.get(pk=event_id)
     action = selectors.event_move(event, action_id)
-    if action is None or action.starts_before is None:
+    if action is None:
         raise EventError(_("That is not a move of this night: nothing changed."))
     return event_update(event_id, {"starts_at": action.starts_before}, now=now, by=by)
 

@@ -227,7 +227,7 @@ def _tournament(tournament_id: int) -> Tournament:
     )
 
 
-def _render(
+def console_render(
     request: HttpRequest, tournament: Tournament, extra: dict[str, Any] | None = None
 ) -> HttpResponse:
     """The entries section under htmx, else the whole console; ``extra`` adds to the
@@ -244,7 +244,7 @@ def _render(
 @director_required
 def console(request: HttpRequest, tournament_id: int) -> HttpResponse:
     # Under htmx, the entries section alone: a refresh when another screen changed something.
-    return _render(request, _tournament(tournament_id))
+    return console_render(request, _tournament(tournament_id))
 
 
 # Sent with the players section's answer: a walk-in, a rebuy or a re-entry changes the
@@ -334,7 +334,7 @@ def console_walk_in(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "name": " ".join(form.cleaned_data["name"].split()),
             "known": _known_players(tournament, error.players),
         }
-        return _render(request, tournament, {"walk_in_choice": choice})
+        return console_render(request, tournament, {"walk_in_choice": choice})
     except TournamentError as error:
         messages.error(request, error.message)
     else:

@@ -19,7 +19,7 @@ from tournaments import selectors
 from tournaments.errors import TournamentError
 from tournaments.models import Tournament
 from tournaments.services import guest_pins
-from tournaments.views.console import _render, console_context
+from tournaments.views.console import console_context, console_render
 from tournaments.views.once import console_action
 
 SECTION = "tournaments/_console_guest_pins.html"
@@ -59,7 +59,7 @@ def console_guest_pin(request: HttpRequest, tournament_id: int) -> HttpResponse:
         context = {"tournament": tournament, **guest_pins_context(request, tournament), **extra}
         # A refusal answers 200 like every console section: htmx swaps no 4xx answer.
         return render(request, SECTION, context)
-    return _render(request, tournament, extra)
+    return console_render(request, tournament, extra)
 
 
 urlpatterns: list[URLPattern] = [
