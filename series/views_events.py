@@ -4,8 +4,10 @@ does the work and refuses what would leave a night half-made."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
+from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -40,6 +42,8 @@ from series.services.events import (
     season_save,
     venues_remembered,
 )
+
+Made = TypeVar("Made")
 
 # The submit buttons of a new night: kept as a draft, or published at once.
 PUBLISH = "publish"
@@ -176,6 +180,18 @@ def _copied_from(request: HttpRequest, season: Season) -> Event | None:
     return source
 
 
+def _made(form: forms.Form, parts: NightParts, make: Callable[[Any], Made], by: Any) -> Made | None:
+    """``make(then)`` with the tournament part's maker as ``then``: what it made, or None
+    with the refusal on the form (the night's) or on the part (its tournament's)."""
+    try:
+        return make(parts.make(by))
+    except EventError as error:
+        form.add_error(error.field, error.message)
+    except PartRefused as refusal:
+        parts.refused(refusal)
+    return None
+
+
 @director_required
 @require_http_methods(["GET", "POST"])
 def event_new(request: HttpRequest, season_id: int) -> HttpResponse:
@@ -192,19 +208,15 @@ def event_new(request: HttpRequest, season_id: int) -> HttpResponse:
     parts = NightParts.for_night(request.POST, season)
     if all([form.is_valid(), parts.is_valid()]):
         publish = request.POST.get("save") == PUBLISH
-        try:
-            event = event_create(
-                season,
-                form.values(),
-                publish=publish,
-                by=request.user,
-                then=parts.make(request.user),
-            )
-        except EventError as error:
-            form.add_error(error.field, error.message)
-        except PartRefused as refusal:
-            parts.refused(refusal)
-        else:
+        event = _made(
+            form,
+            parts,
+            lambda then: event_create(
+                season, form.values(), publish=publish, by=request.user, then=then
+            ),
+            request.user,
+        )
+        if event is not None:
             if publish:
                 messages.success(
                     request,
@@ -395,24 +407,23 @@ def events_recurring(request: HttpRequest, season_id: int) -> HttpResponse:
     if all([form.is_valid(), parts.is_valid()]):
         publish = request.POST.get("save") == PUBLISH
         data = form.cleaned_data
-        try:
+
+        def make(then: Any) -> list[Event]:
             days = recurrence_days(
                 data["date"], data["last_day"], data["every_weeks"], data["skip"]
             )
-            made = events_recurring_create(
+            return events_recurring_create(
                 season,
                 form.values(),
                 days,
                 data["time"],
                 publish=publish,
                 by=request.user,
-                then=parts.make(request.user),
+                then=then,
             )
-        except EventError as error:
-            form.add_error(error.field, error.message)
-        except PartRefused as refusal:
-            parts.refused(refusal)
-        else:
+
+        made = _made(form, parts, make, request.user)
+        if made is not None:
             if publish:
                 text = ngettext(
                     "%(count)s night is published: the players are invited by e-mail.",
