@@ -183,9 +183,8 @@ def table_bots(request: HttpRequest, table_id: int) -> HttpResponse:
         raise PermissionDenied(_("Only directors may add bots."))
     table = get_object_or_404(Table, pk=table_id)
     form = BotsForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, _("Choose how many bots (1 to 9) and a style from the list."))
-    else:
+    said, ok = _("Choose how many bots (1 to 9) and a style from the list."), False
+    if form.is_valid():
         try:
             added = services.table_add_bots(
                 table.pk,
@@ -194,13 +193,20 @@ def table_bots(request: HttpRequest, table_id: int) -> HttpResponse:
                 form.cleaned_data["style"] or None,
             )
         except services.TableError as error:
-            messages.error(request, error.message)
+            said = error.message
         else:
-            messages.success(
-                request,
-                ngettext("%(count)d bot sat down.", "%(count)d bots sat down.", len(added))
-                % {"count": len(added)},
+            said, ok = (
+                (
+                    ngettext("%(count)d bot sat down.", "%(count)d bots sat down.", len(added))
+                    % {"count": len(added)}
+                ),
+                True,
             )
+    # From the page (htmx), a line beside the form: a reload would drop what the director
+    # is doing on the table meanwhile (a "Sit" tapped as the bots' seats arrive).
+    if request.htmx:
+        return HttpResponse(said, status=200 if ok else 400, content_type="text/plain")
+    (messages.success if ok else messages.error)(request, said)
     return redirect("tables:table", table_id=table.pk)
 
 

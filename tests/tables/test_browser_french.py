@@ -62,6 +62,7 @@ def test_home_lobby_and_a_hand_in_play_read_in_french_on_a_phone(
     side.get_by_text(fr("Director: add bots")).click()
     side.locator("input[name=count]").fill("2")
     side.get_by_role("button", name=fr("Seat bots")).click()
+    expect(side.locator(".bots-said")).to_contain_text("2 bots")
     expect(page.locator(".seat-name .badge")).to_have_count(2)
     dialog = page.locator("#sit-dialog")
     # The bots' first hand may redraw the seats as the button is tapped: the table draws a

@@ -246,6 +246,8 @@ def test_the_director_opens_a_table_seats_bots_and_raises(
     side.get_by_text("Director: add bots").click()
     side.get_by_label("Count").fill("2")
     side.get_by_role("button", name="Seat bots").click()
+    # Said beside the form, the page kept as it is (a reload would close a "Sit" dialog).
+    expect(side.locator(".bots-said")).to_have_text("2 bots sat down.")
     expect(page.locator(".seat-name .badge", has_text="bot")).to_have_count(2)
     empty = page.locator(".sit-button").first
     empty.click()

@@ -120,5 +120,21 @@ def test_the_director_seats_bots(director_client: Client, table: Table) -> None:
     assert table.seats.filter(user__isnull=False).count() == 2
 
 
+def test_bots_seated_from_the_page_leave_it_as_it_is(director_client: Client, table: Table) -> None:
+    """From the table page (htmx) the answer is a line beside the form, not a reload: a
+    page reloaded while the bots' seats arrive over its socket lost a "Sit" tapped then."""
+    bots = reverse("tables:table_bots", args=[table.pk])
+    response = director_client.post(bots, {"count": "2"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    assert response.content.decode().strip() == "2 bots sat down."
+    assert table.seats.filter(user__isnull=False).count() == 2
+    response = director_client.post(bots, {"count": "50"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 400
+    assert "Choose how many bots" in response.content.decode()
+    assert table.seats.filter(user__isnull=False).count() == 2
+    page = director_client.get(reverse("tables:table", args=[table.pk])).content.decode()
+    assert f'hx-post="{bots}"' in page
+
+
 def test_the_nav_links_to_the_lobby(spectator: Client) -> None:
     assert reverse("tables:lobby") in spectator.get(reverse("home")).content.decode()
