@@ -5,7 +5,9 @@ they have to settle from the prize pool, fees apart), expenses they paid and the
 expenses, and payments marked paid (paying raises the balance, receiving lowers it). A debt
 carried at a night's close is shown too but counts nothing: it is the same money, still
 owed, moving to the next night's settle-up. The balance is what the player is owed across
-the season (below zero: what they owe).
+the season (below zero: what they owe). A ledger counts in cents, as the night's money does
+(``series.services.settle``): a result's whole amount times ``CENTS``, expenses, shares,
+payments and debts as stored.
 
 The season pot takes ``Season.season_pot_per_entry`` from each entry's fee of every
 finished event (never more than the event's fees) and pays out what the director enters
@@ -21,6 +23,7 @@ from django.db.models import F, Q, Sum
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from core import amounts
 from series.models import (
     CarriedDebt,
     Event,
@@ -41,7 +44,7 @@ from series.services.settle import SettleLine, settle_line
 class LedgerEntry:
     event: Event
     text: str
-    # From the player's side: above zero they are owed more (or owe less).
+    # In cents, from the player's side: above zero they are owed more (or owe less).
     amount: int
     # A carried debt is shown, not counted: the same money moves to the next night.
     counts: bool
@@ -50,7 +53,8 @@ class LedgerEntry:
 
 @dataclass(frozen=True)
 class Debt:
-    """Money owed now, from a night not yet closed or carried and not yet taken in."""
+    """Money owed now, from a night not yet closed or carried and not yet taken in (in
+    cents)."""
 
     event: Event
     other: Player
@@ -94,7 +98,7 @@ def player_ledger(player: Player, season: Season, *, with_handles: bool = False)
                 result.event,
                 0,
                 _("Result of the night (prize pool, fees apart)"),
-                line.to_settle,
+                line.to_settle * amounts.CENTS,
                 True,
             )
         )
@@ -106,7 +110,7 @@ def player_ledger(player: Player, season: Season, *, with_handles: bool = False)
                 expense.event,
                 1,
                 _("Paid for “%(what)s”") % {"what": expense.description},
-                expense.amount,
+                expense.amount_cents,
                 True,
             )
         )
@@ -119,7 +123,7 @@ def player_ledger(player: Player, season: Season, *, with_handles: bool = False)
                 share.expense.event,
                 2,
                 _("Share of “%(what)s”") % {"what": share.expense.description},
-                -share.amount,
+                -share.amount_cents,
                 True,
             )
         )
@@ -128,11 +132,11 @@ def player_ledger(player: Player, season: Season, *, with_handles: bool = False)
     ).select_related("event", "payer", "payee")
     for t in transfers:
         if t.payer_id == player.pk:
-            rows.append((t.event, 3, _("Paid %(name)s") % {"name": t.payee.name}, t.amount, True))
+            text = _("Paid %(name)s") % {"name": t.payee.name}
+            rows.append((t.event, 3, text, t.amount_cents, True))
         else:
-            rows.append(
-                (t.event, 3, _("Received from %(name)s") % {"name": t.payer.name}, -t.amount, True)
-            )
+            text = _("Received from %(name)s") % {"name": t.payer.name}
+            rows.append((t.event, 3, text, -t.amount_cents, True))
     debts = CarriedDebt.objects.filter(
         Q(payer=player) | Q(payee=player), origin__season=season
     ).select_related("origin", "payer", "payee", "settled_in")
@@ -141,7 +145,7 @@ def player_ledger(player: Player, season: Season, *, with_handles: bool = False)
             "payer": debt.payer.name,
             "payee": debt.payee.name,
         }
-        amount = -debt.amount if debt.payer_id == player.pk else debt.amount
+        amount = -debt.amount_cents if debt.payer_id == player.pk else debt.amount_cents
         rows.append((debt.origin, 4, text, amount, False))
     rows.sort(key=lambda row: (row[0].starts_at, row[0].pk, row[1]))
     ledger = Ledger(player=player, season=season)
@@ -159,16 +163,16 @@ def player_ledger(player: Player, season: Season, *, with_handles: bool = False)
         if t.event_id in closed:
             continue  # carried: listed below as a carried debt if not taken in yet
         if t.payer_id == player.pk:
-            ledger.owes.append(Debt(t.event, t.payee, t.amount, carried=False))
+            ledger.owes.append(Debt(t.event, t.payee, t.amount_cents, carried=False))
         else:
-            ledger.owed.append(Debt(t.event, t.payer, t.amount, carried=False))
+            ledger.owed.append(Debt(t.event, t.payer, t.amount_cents, carried=False))
     for debt in debts:
         if debt.settled_in_id is not None:
             continue  # a later night's transfers cover it
         if debt.payer_id == player.pk:
-            ledger.owes.append(Debt(debt.origin, debt.payee, debt.amount, carried=True))
+            ledger.owes.append(Debt(debt.origin, debt.payee, debt.amount_cents, carried=True))
         else:
-            ledger.owed.append(Debt(debt.origin, debt.payer, debt.amount, carried=True))
+            ledger.owed.append(Debt(debt.origin, debt.payer, debt.amount_cents, carried=True))
     if with_handles and ledger.owes:
         handles = handles_of({d.other.pk for d in ledger.owes})
         ledger.owes = [
@@ -179,24 +183,24 @@ def player_ledger(player: Player, season: Season, *, with_handles: bool = False)
 
 
 def ledger_balances(player: Player) -> list[tuple[Season, int]]:
-    """The player's balance in each season they played (``player_ledger``'s last balance),
-    latest season first: two queries, whatever the number of seasons."""
+    """The player's balance in each season they played (``player_ledger``'s last balance,
+    in cents), latest season first: two queries, whatever the number of seasons."""
     seasons: dict[int, Season] = {}
     balances: dict[int, int] = {}
     results = Result.objects.filter(player=player).select_related("event__season", "player")
     for result in results:
         season = seasons.setdefault(result.event.season_id, result.event.season)
         line = settle_line(result, result.event)
-        balances[season.pk] = balances.get(season.pk, 0) + line.to_settle
+        balances[season.pk] = balances.get(season.pk, 0) + line.to_settle * amounts.CENTS
     # What else counts in a ledger, from the player's side, as (season, amount): a carried
     # debt counts nothing (the same money moves to the next night's settle-up).
-    paid = Expense.objects.filter(payer=player).values_list("event__season_id", "amount")
+    paid = Expense.objects.filter(payer=player).values_list("event__season_id", "amount_cents")
     shares = ExpenseShare.objects.filter(player=player).values_list(
-        "expense__event__season_id", -F("amount")
+        "expense__event__season_id", -F("amount_cents")
     )
     done = Transfer.objects.filter(paid_at__isnull=False)
-    sent = done.filter(payer=player).values_list("event__season_id", "amount")
-    received = done.filter(payee=player).values_list("event__season_id", -F("amount"))
+    sent = done.filter(payer=player).values_list("event__season_id", "amount_cents")
+    received = done.filter(payee=player).values_list("event__season_id", -F("amount_cents"))
     moves = paid.order_by().union(shares.order_by(), sent.order_by(), received.order_by(), all=True)
     for season_id, amount in moves:
         if season_id in balances:

@@ -452,12 +452,14 @@ class StandingPoint(models.Model):
 
 
 class Transfer(models.Model):
-    """One payment of a night's settle-up: ``payer`` owes ``payee`` this amount."""
+    """One payment of a night's settle-up: ``payer`` owes ``payee`` ``amount_cents`` (the
+    night's money is counted in cents, ``core.amounts``)."""
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="transfers")
     payer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     payee = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    amount = models.PositiveIntegerField(validators=[amounts.prize_max()])
+    # Cents: beyond a 32-bit integer at the bound, hence the big integer.
+    amount_cents = models.PositiveBigIntegerField(validators=[amounts.prize_max_cents()])
     paid_at = models.DateTimeField(null=True, blank=True)
     marked_by = models.ForeignKey(
         "auth.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -466,22 +468,23 @@ class Transfer(models.Model):
     class Meta:
         ordering = ["event", "payer__name", "payee__name"]
         constraints = [
-            models.CheckConstraint(condition=models.Q(amount__gt=0), name="transfer_positive")
+            models.CheckConstraint(condition=models.Q(amount_cents__gt=0), name="transfer_positive")
         ]
 
     def __str__(self) -> str:
-        return f"{self.payer} → {self.payee}: {self.amount}"
+        return f"{self.payer} → {self.payee}: {amounts.money_cents(self.amount_cents)}"
 
 
 class Expense(models.Model):
     """A cost of the night that players share (the pizza, the room): ``payer`` paid it, and
     its shares (``ExpenseShare``) say what each sharer owes of it. It enters the night's
-    balances: the payer is owed the amount, each sharer owes their share."""
+    balances: the payer is owed the amount, each sharer owes their share. Counted in cents
+    (a pizza of 23.50 is 2350)."""
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="expenses")
     payer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     description = models.CharField(_("what for"), max_length=100)
-    amount = models.PositiveIntegerField(_("amount"), validators=[amounts.money_max()])
+    amount_cents = models.PositiveIntegerField(_("amount"), validators=[amounts.money_max_cents()])
     created_by = models.ForeignKey(
         "auth.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -492,20 +495,20 @@ class Expense(models.Model):
         verbose_name = _("expense")
         verbose_name_plural = _("expenses")
         constraints = [
-            models.CheckConstraint(condition=models.Q(amount__gt=0), name="expense_positive")
+            models.CheckConstraint(condition=models.Q(amount_cents__gt=0), name="expense_positive")
         ]
 
     def __str__(self) -> str:
-        return f"{self.description}: {self.amount} ({self.payer})"
+        return f"{self.description}: {amounts.money_cents(self.amount_cents)} ({self.payer})"
 
 
 class ExpenseShare(models.Model):
-    """One sharer's part of an expense, in whole units (split when the expense is added, so
-    the split never changes afterwards)."""
+    """One sharer's part of an expense, in cents (split when the expense is added, so the
+    split never changes afterwards)."""
 
     expense = models.ForeignKey(Expense, on_delete=models.CASCADE, related_name="shares")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    amount = models.PositiveIntegerField(validators=[amounts.money_max()])
+    amount_cents = models.PositiveIntegerField(validators=[amounts.money_max_cents()])
 
     class Meta:
         ordering = ["expense", "pk"]
@@ -516,7 +519,7 @@ class ExpenseShare(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.player}: {self.amount}"
+        return f"{self.player}: {amounts.money_cents(self.amount_cents)}"
 
 
 class NightClose(models.Model):
@@ -536,7 +539,8 @@ class NightClose(models.Model):
 class CarriedDebt(models.Model):
     """A transfer not paid when its night (``origin``) was closed: ``payer`` still owes
     ``payee``. It is settled with the balances of ``settled_in``, the next night of the
-    season whose settle-up is computed; empty until then."""
+    season whose settle-up is computed; empty until then. Counted in cents, as the transfer
+    it was."""
 
     origin = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="debts_carried_out")
     settled_in = models.ForeignKey(
@@ -548,16 +552,19 @@ class CarriedDebt(models.Model):
     )
     payer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     payee = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    amount = models.PositiveIntegerField(validators=[amounts.prize_max()])
+    amount_cents = models.PositiveBigIntegerField(validators=[amounts.prize_max_cents()])
 
     class Meta:
         ordering = ["origin", "pk"]
         constraints = [
-            models.CheckConstraint(condition=models.Q(amount__gt=0), name="carried_debt_positive")
+            models.CheckConstraint(
+                condition=models.Q(amount_cents__gt=0), name="carried_debt_positive"
+            )
         ]
 
     def __str__(self) -> str:
-        return f"{self.payer} → {self.payee}: {self.amount} ({self.origin})"
+        money = amounts.money_cents(self.amount_cents)
+        return f"{self.payer} → {self.payee}: {money} ({self.origin})"
 
 
 class SeasonPotPayout(models.Model):

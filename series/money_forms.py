@@ -14,7 +14,12 @@ from core import amounts, request_values
 from core.names import NameOrder
 from series.models import Event, Player, Season
 from series.selectors import night_players
-from series.services.expenses import DESCRIPTION_MAX, SHARES_MAX
+from series.services.expenses import (
+    DESCRIPTION_MAX,
+    SHARES_MAX,
+    parts_range_message,
+    parts_total_message,
+)
 from series.services.handles import HANDLE_MAX
 from series.services.pot import REASON_MAX
 
@@ -42,7 +47,7 @@ class PlayersChoice(forms.ModelMultipleChoiceField):
 
 
 SPLIT_EQUAL, SPLIT_SHARES, SPLIT_AMOUNTS = "equal", "shares", "amounts"
-# A sharer's part typed in the form: a handful of digits (a share, or an amount).
+# A sharer's part typed in the form: a handful of digits (a share, or an amount with cents).
 PART_MAX_LENGTH = 12
 
 
@@ -50,12 +55,16 @@ class ExpenseForm(forms.Form):
     """A shared expense of the night: what, how much, who paid, who shares it (everyone who
     played, unless the director unticks some), and how: equally, by shares (``part_<id>``:
     the sharer's shares, empty for one) or by amounts (``part_<id>``: what the sharer pays,
-    the amounts adding up to the expense). ``split_parts()`` gives the service its input."""
+    the amounts adding up to the expense).
+
+    The amount and the parts by amounts take cents, typed the reader's way ("23.50", French
+    "23,50": ``core.amounts.CentsField``); ``cleaned_data["amount_cents"]`` and
+    ``split_parts()`` give the service its input, in cents."""
 
     description = forms.CharField(
         label=_("What for"), max_length=DESCRIPTION_MAX, help_text=_("Pizza, the room…")
     )
-    amount = amounts.money_field(label=_("Amount"), min_value=1)
+    amount = amounts.CentsField(label=_("Amount"))
     payer = PlayerChoice(label=_("Paid by"), queryset=Player.objects.none())
     sharers = PlayersChoice(
         label=_("Shared by"),
@@ -81,14 +90,16 @@ class ExpenseForm(forms.Form):
         self.players = list(players)
         self.fields["payer"].queryset = players  # type: ignore[attr-defined]
         self.fields["sharers"].queryset = players  # type: ignore[attr-defined]
-        self.fields["amount"].widget.attrs["inputmode"] = "numeric"
+        self.fields["amount"].widget.attrs["size"] = 8
         for player in self.players:
+            # Text: a share ("2") or an amount with cents ("10.50"), read once the split is
+            # known (``clean``).
             self.fields[f"part_{player.pk}"] = forms.CharField(
                 label=player.name,
                 required=False,
                 max_length=PART_MAX_LENGTH,
                 widget=forms.TextInput(
-                    attrs={"inputmode": "numeric", "size": 5, "class": "expense-part"}
+                    attrs={"inputmode": "decimal", "size": 5, "class": "expense-part"}
                 ),
             )
         if not self.is_bound:
@@ -108,9 +119,12 @@ class ExpenseForm(forms.Form):
         split = cleaned.get("split") or SPLIT_EQUAL
         cleaned["split"] = split
         sharers = cleaned.get("sharers") or []
-        amount = cleaned.get("amount")
-        # A part is empty or a whole number whatever the split: what is typed and not used
-        # (an untouched sharer, an equal split) is still never nonsense that gets through.
+        typed = cleaned.get("amount")
+        amount = None if typed is None else amounts.CentsField.cents(typed)
+        if amount is not None:
+            cleaned["amount_cents"] = amount
+        # A part is empty or an amount whatever the split: what is typed and not used (an
+        # untouched sharer, an equal split) is still never nonsense that gets through.
         checked_below = set() if split == SPLIT_EQUAL else {player.pk for player in sharers}
         for player in self.players:
             if player.pk in checked_below:
@@ -118,9 +132,9 @@ class ExpenseForm(forms.Form):
             raw = (self.data.get(f"part_{player.pk}") or "").strip()
             if raw:
                 try:
-                    request_values.whole_number(raw, minimum=0, maximum=amounts.MONEY_MAX)
-                except request_values.BadValue as error:
-                    self.add_error(f"part_{player.pk}", error.message)
+                    amounts.CentsField(min_cents=0).clean(raw)
+                except ValidationError as error:
+                    self.add_error(f"part_{player.pk}", error)
         if split == SPLIT_EQUAL or not sharers or amount is None or self.errors:
             return cleaned
         parts: dict[int, int] = {}
@@ -146,24 +160,21 @@ class ExpenseForm(forms.Form):
                 )
                 continue
             try:
-                parts[player.pk] = request_values.whole_number(raw, minimum=0, maximum=amount)
-            except request_values.BadValue:
-                self.add_error(
-                    f"part_{player.pk}",
-                    _("Each amount is a whole number from 0 to %(amount)s.") % {"amount": amount},
-                )
+                part = amounts.CentsField(min_cents=0, max_cents=amount).clean(raw)
+            except ValidationError:
+                self.add_error(f"part_{player.pk}", parts_range_message(amount))
+            else:
+                parts[player.pk] = amounts.CentsField.cents(part)
         if self.errors:
             return cleaned
         if split == SPLIT_AMOUNTS and sum(parts.values()) != amount:
-            raise ValidationError(
-                _("The amounts add up to %(total)s, not %(amount)s."),
-                params={"total": sum(parts.values()), "amount": amount},
-            )
+            raise ValidationError(parts_total_message(sum(parts.values()), amount))
         cleaned["parts"] = parts
         return cleaned
 
     def split_parts(self) -> dict[str, dict[int, int]]:
-        """The service's ``by_shares`` or ``by_amounts`` for a valid form ({} if equal)."""
+        """The service's ``by_shares`` or ``by_amounts`` (in cents) for a valid form ({} if
+        equal)."""
         split = self.cleaned_data["split"]
         if split == SPLIT_SHARES:
             return {"by_shares": self.cleaned_data["parts"]}

@@ -151,7 +151,7 @@ def _settle_up_change(request: HttpRequest, event: Event) -> ExpenseForm | None:
             expense = expense_add(
                 event.pk,
                 payer_id=form.cleaned_data["payer"].pk,
-                amount=form.cleaned_data["amount"],
+                amount_cents=form.cleaned_data["amount_cents"],
                 description=form.cleaned_data["description"],
                 sharer_ids=[player.pk for player in form.cleaned_data["sharers"]],
                 **form.split_parts(),

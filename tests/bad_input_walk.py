@@ -15,6 +15,7 @@ import hashlib
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from decimal import Decimal
 from html.parser import HTMLParser
 from typing import Any
 from urllib.parse import urlsplit
@@ -25,6 +26,8 @@ from django.db.backends.base.operations import BaseDatabaseOperations
 from django.test import Client
 from django.urls import URLPattern, URLResolver, resolve
 from django.urls.exceptions import Resolver404
+
+from core.amounts import MONEY_MAX
 
 NUL = "\x00"
 HUGE = "99999999999999999999999"  # beyond bigint
@@ -54,7 +57,8 @@ class Kind:
 
     ``text``: any text without NUL up to ``maxlength`` (``words``: text no one parses, a
     name or a reason, by the field's name); ``number``: an ASCII whole number
-    from ``minimum`` to ``maximum``; ``choice``: one of ``options``; ``id``, ``date``: no
+    from ``minimum`` to ``maximum``; ``money``: an amount with at most two decimals ("23.50")
+    up to ``maximum``; ``choice``: one of ``options``; ``id``, ``date``: no
     bad value is one; ``flag``: any value means "on"; ``ignored``: read, but it never
     decides what is written (where to go back to, which panel to show). ``pattern``: the
     values it takes, when that says it better.
@@ -99,6 +103,10 @@ class Kind:
             return (self.minimum is None or number >= self.minimum) and (
                 self.maximum is None or number <= self.maximum
             )
+        if self.name == "money":
+            if not re.fullmatch(r"[0-9]+(\.[0-9]{1,2})?", value):
+                return False
+            return self.maximum is None or Decimal(value) <= self.maximum
         if self.name == "choice":
             return value in self.options
         return False
@@ -125,6 +133,12 @@ def text(name: str, required: bool = False, maxlength: int | None = None) -> Kin
 
 def number(minimum: int | None = None, maximum: int | None = None, required: bool = True) -> Kind:
     return Kind("number", required=required, minimum=minimum, maximum=maximum)
+
+
+def money(required: bool) -> Kind:
+    """An amount typed with cents (a text box with the decimal keypad: a shared expense and
+    its parts), at most ``MONEY_MAX``."""
+    return Kind("money", required=required, maximum=MONEY_MAX)
 
 
 # -- the forms a page shows --------------------------------------------------------------
@@ -219,6 +233,8 @@ class FormParser(HTMLParser):
             self._field(name, number(minimum, maximum, required), filled)
         elif kind_of == "hidden":
             self._field(name, ID, value)
+        elif kind_of == "text" and a.get("inputmode") == "decimal":
+            self._field(name, money(required), value or ("1" if required else ""))
         elif kind_of in ("date", "datetime-local", "time"):
             self._field(name, Kind("date", required=required), value)
         elif kind_of not in ("button", "image", "reset", "file"):

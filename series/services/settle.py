@@ -14,6 +14,12 @@ stored transfer that the new computation repeats (with its paid mark), so it can
 whenever the results may have changed (a correction, the page being opened after a
 finish) without losing what the host already marked.
 
+The night's balances, its transfers and the debts it carries are counted in cents
+(``core.amounts``), since a shared expense has cents (a pizza of 23.50): the results are in
+whole units and enter the balances times ``CENTS``, so every sum is exact and no cent is
+lost or made. ``SettleLine`` (the results) stays in units; ``BalanceLine``, ``Transfer``
+and ``CarriedDebt`` are in cents.
+
 Money across nights: a night's balance for each player is what they have to settle from the
 results, plus the night's shared expenses (``series.services.expenses``: the payer is owed
 the amount, each sharer owes their share) plus the debts carried into it. A debt is carried
@@ -35,6 +41,7 @@ from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core import amounts
 from core.names import NameOrder, name_key
 from series.models import CarriedDebt, Event, Expense, ExpenseShare, NightClose, Result, Transfer
 from series.net import net_result
@@ -116,9 +123,10 @@ def settle_up_imbalance(lines: list[SettleLine]) -> str | None:
 
 @dataclass(frozen=True)
 class BalanceLine:
-    """One player's money for the night: to settle from the results, expenses (paid minus
-    their shares) and carried debts (owed to them minus owed by them). ``balance`` is what
-    the transfers settle: above zero the player is owed, below they owe."""
+    """One player's money for the night, in cents: to settle from the results, expenses
+    (paid minus their shares) and carried debts (owed to them minus owed by them).
+    ``balance`` is what the transfers settle: above zero the player is owed, below they
+    owe."""
 
     player_id: int
     player_name: str
@@ -148,23 +156,24 @@ class NightMoney:
 
     @cached_property
     def balances(self) -> list[BalanceLine]:
-        """Every player's balance: the players of the results first (best place first),
-        then anyone who is only in the expenses or carried debts, by name."""
+        """Every player's balance, in cents: the players of the results first (best place
+        first), then anyone who is only in the expenses or carried debts, by name."""
         names = {line.player_id: line.player_name for line in self.lines}
-        to_settle = {line.player_id: line.to_settle for line in self.lines}
+        to_settle = {line.player_id: line.to_settle * amounts.CENTS for line in self.lines}
         expenses: dict[int, int] = {}
         for expense in self.expenses:
             names.setdefault(expense.payer_id, expense.payer.name)
-            expenses[expense.payer_id] = expenses.get(expense.payer_id, 0) + expense.amount
+            paid = expense.amount_cents
+            expenses[expense.payer_id] = expenses.get(expense.payer_id, 0) + paid
             for share in expense.shares.all():
                 names.setdefault(share.player_id, share.player.name)
-                expenses[share.player_id] = expenses.get(share.player_id, 0) - share.amount
+                expenses[share.player_id] = expenses.get(share.player_id, 0) - share.amount_cents
         carried: dict[int, int] = {}
         for debt in self.carried_in:
             names.setdefault(debt.payer_id, debt.payer.name)
             names.setdefault(debt.payee_id, debt.payee.name)
-            carried[debt.payer_id] = carried.get(debt.payer_id, 0) - debt.amount
-            carried[debt.payee_id] = carried.get(debt.payee_id, 0) + debt.amount
+            carried[debt.payer_id] = carried.get(debt.payer_id, 0) - debt.amount_cents
+            carried[debt.payee_id] = carried.get(debt.payee_id, 0) + debt.amount_cents
         order = [line.player_id for line in self.lines]
         order += sorted(
             (pk for pk in names if pk not in to_settle), key=lambda pk: (name_key(names[pk]), pk)
@@ -214,7 +223,7 @@ def settle_up_balance_problem(balances: list[BalanceLine]) -> str | None:
     return _(
         "The night's money does not add up: the balances, expenses and carried debts "
         "included, come to %(total)s instead of 0."
-    ) % {"total": total}
+    ) % {"total": amounts.money_cents(total)}
 
 
 def transfers_problem(balances: list[BalanceLine], transfers: list[Transfer]) -> str | None:
@@ -223,8 +232,8 @@ def transfers_problem(balances: list[BalanceLine], transfers: list[Transfer]) ->
     left = {line.player_id: line.balance for line in balances}
     names = {line.player_id: line.player_name for line in balances}
     for transfer in transfers:
-        left[transfer.payer_id] = left.get(transfer.payer_id, 0) + transfer.amount
-        left[transfer.payee_id] = left.get(transfer.payee_id, 0) - transfer.amount
+        left[transfer.payer_id] = left.get(transfer.payer_id, 0) + transfer.amount_cents
+        left[transfer.payee_id] = left.get(transfer.payee_id, 0) - transfer.amount_cents
         names.setdefault(transfer.payer_id, transfer.payer.name)
         names.setdefault(transfer.payee_id, transfer.payee.name)
     wrong = [pk for pk, amount in left.items() if amount]
@@ -256,8 +265,8 @@ class SettleUp:
 
 @transaction.atomic
 def settle_up_night(event_id: int) -> SettleUp:
-    """Store the fewest transfers that settle ``event_id``'s money and return them with the
-    money they settle (what the settle-up page shows, read once).
+    """Store the fewest transfers that settle ``event_id``'s money (in cents) and return
+    them with the money they settle (what the settle-up page shows, read once).
 
     A stored transfer the new computation repeats (same payer, payee and amount) is kept
     with its paid mark; the others are replaced. Raises ``SettleUpError`` (and changes
@@ -294,7 +303,7 @@ def settle_up_night(event_id: int) -> SettleUp:
             (
                 t
                 for t in stale
-                if (t.payer_id, t.payee_id, t.amount)
+                if (t.payer_id, t.payee_id, t.amount_cents)
                 == (payment.payer, payment.payee, payment.amount)
             ),
             None,
@@ -307,7 +316,7 @@ def settle_up_night(event_id: int) -> SettleUp:
                     event=event,
                     payer_id=payment.payer,
                     payee_id=payment.payee,
-                    amount=payment.amount,
+                    amount_cents=payment.amount,
                 )
             )
     if not stale and not created:
@@ -398,7 +407,9 @@ def night_close(event_id: int, *, by: User) -> NightClose:
         raise SettleUpError(_("The night cannot be closed: %(problem)s") % {"problem": problem})
     closed = NightClose.objects.create(event=event, closed_at=timezone.now(), closed_by=by)
     CarriedDebt.objects.bulk_create(
-        CarriedDebt(origin=event, payer_id=t.payer_id, payee_id=t.payee_id, amount=t.amount)
+        CarriedDebt(
+            origin=event, payer_id=t.payer_id, payee_id=t.payee_id, amount_cents=t.amount_cents
+        )
         for t in transfers
         if t.paid_at is None
     )

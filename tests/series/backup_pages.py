@@ -1,7 +1,8 @@
 """Run inside a site's database, in a subprocess: fill it, then read it as people do.
 
 python -m tests.series.backup_pages build  -> a season whose event was played online to
-    the end (hands, results), its settle-up transfers (one marked paid), standings
+    the end (hands, results), a shared expense with cents (23.50 split three ways), its
+    settle-up transfers (one marked paid), standings
 python -m tests.series.backup_pages pages  -> {url: body} of every page and export that
     shows that season: standings and their CSV, the event and its results CSV, each
     player's profile, the settle-up, the event's PHH and each hand's replay and PHH
@@ -27,6 +28,7 @@ def build() -> dict[str, object]:
 
     from series.models import Event, Transfer
     from series.services import director_grant
+    from series.services.expenses import expense_add
     from series.services.settle import settle_up_compute, transfer_mark_paid
     from series.services.standings import standings_recompute
     from tables.models import Hand
@@ -43,8 +45,10 @@ def build() -> dict[str, object]:
     event = Event.objects.get()
     Event.objects.filter(pk=event.pk).update(counts=True)
     standings_recompute(event.season_id)
-    transfers = settle_up_compute(event.pk)
     host = director_grant(User.objects.get(username="simulator"))
+    payer = event.results.order_by("place").last().player_id
+    expense_add(event.pk, payer_id=payer, amount_cents=2350, description="Pizza", by=host)
+    transfers = settle_up_compute(event.pk)
     transfer_mark_paid(transfers[0].pk, by=host)
     return {
         "event": event.pk,
@@ -73,6 +77,7 @@ def pages() -> dict[str, str]:
         reverse("series:event_hands", args=[event.pk]),
     ]
     urls += [reverse("series:player", args=[r.player_id]) for r in event.results.all()]
+    urls.append(reverse("series:player_ledger", args=[event.season_id, winner.player_id]))
     for hand_id in Hand.objects.order_by("pk").values_list("pk", flat=True):
         urls += [
             reverse("tables:hand_detail", args=[hand_id]),

@@ -184,6 +184,9 @@ def test_a_season_restored_into_an_empty_database_reads_the_same_bytes(
     for url, page in before.items():  # type: ignore[attr-defined]
         assert page.startswith("200 "), url
         assert after[url] == page, url  # type: ignore[index]
+    # The expense with cents comes back to the cent: its shares and the balances with it.
+    settle_up = next(page for url, page in before.items() if "settle" in url)  # type: ignore[attr-defined]
+    assert "23.50" in settle_up and "7.84" in settle_up and "7.83" in settle_up
     # The database restored into was empty: nothing to keep aside.
     assert not list(Path(restored["BACKUP_DIR"]).glob("before-restore-*"))
 

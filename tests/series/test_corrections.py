@@ -201,12 +201,12 @@ def test_the_settle_up_follows_a_correction(
     from series.services.settle import settle_up_compute
 
     settle_up_compute(event.pk)
-    assert sum(t.amount for t in Transfer.objects.all()) == 40
+    assert sum(t.amount_cents for t in Transfer.objects.all()) == 4000
     rows = rows_of(event, Ann={"prize": 40}, Cal={"prize": 20})
     results_correct(event.pk, rows, by=director, reason="third paid")
     # To settle now: Ann +20, Ben 0, Cal 0, Dee -20: one payment.
-    assert [(t.payer.name, t.payee.name, t.amount) for t in Transfer.objects.all()] == [
-        ("Dee", "Ann", 20)
+    assert [(t.payer.name, t.payee.name, t.amount_cents) for t in Transfer.objects.all()] == [
+        ("Dee", "Ann", 2000)
     ]
     # A correction that does not balance leaves no stale transfers behind.
     results_correct(event.pk, rows_of(event, Ann={"prize": 100}), by=director, reason="typo")

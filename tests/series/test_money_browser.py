@@ -5,6 +5,7 @@ test-artifacts/."""
 
 from __future__ import annotations
 
+import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
@@ -22,11 +23,11 @@ LAPTOP = {"width": 1366, "height": 768}
 
 
 def logged_in(
-    browser: Browser, base: str, user: object, viewport: dict[str, int]
+    browser: Browser, base: str, user: object, viewport: dict[str, int], locale: str = "en-GB"
 ) -> BrowserContext:
     client = Client()
     client.force_login(user)  # type: ignore[arg-type]
-    context = browser.new_context(viewport=viewport)
+    context = browser.new_context(viewport=viewport, locale=locale)
     context.add_cookies(
         [
             {
@@ -140,9 +141,60 @@ def test_an_expense_split_by_amounts_on_a_phone_says_what_does_not_add_up(
     page.get_by_role("button", name="Add the expense").click()
     expect(page.get_by_text("Expense added")).to_be_visible()
     shares = {
-        s.player.name: s.amount for s in Expense.objects.get().shares.select_related("player")
+        s.player.name: s.amount_cents for s in Expense.objects.get().shares.select_related("player")
     }
-    assert shares == {"Ann": 20, "Ben": 10}
+    assert shares == {"Ann": 2000, "Ben": 1000}
     assert fits(page, PHONE["width"])
     page.locator("#expenses").screenshot(path=str(ARTIFACTS / "money-expense-split-phone.png"))
+    context.close()
+
+
+@pytest.mark.parametrize(
+    ("locale", "typed", "shown", "shares"),
+    [
+        ("en-GB", "23.50", "23.50", ("Ann 7.84", "Ben 7.83", "Cal 7.83")),
+        ("fr-FR", "23,50", "23,50", ("Ann 7,84", "Ben 7,83", "Cal 7,83")),
+    ],
+)
+def test_a_pizza_of_23_50_split_three_ways_on_a_phone(
+    transactional_db: None,
+    live_server,
+    live_browser: Browser,
+    locale: str,
+    typed: str,
+    shown: str,
+    shares: tuple[str, ...],
+) -> None:
+    """Typed with cents the page's way (a decimal comma in French), split to the cent, and
+    read back with two decimals: the expense, its shares, the payments and the balances."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    ann, ben, cal = account("Ann"), account("Ben"), account("Cal")
+    night = finished_event(season(), [(ann, 1, 40, 25), (ben, 2, 20, 25), (cal, 3, 0, 25)])
+    host = User.objects.create_user("host")
+    director_grant(host)
+    context = logged_in(live_browser, live_server.url, host, PHONE, locale=locale)
+    page = context.new_page()
+    page.goto(live_server.url + reverse("series:settle_up", args=[night.pk]))
+    page.locator("#expenses summary").click()
+    page.locator("#id_description").fill("Pizza")
+    amount = page.locator("#id_amount")
+    assert amount.get_attribute("inputmode") == "decimal"
+    amount.fill(typed)
+    page.locator("#id_payer").select_option(label="Ben")
+    page.locator("#expenses button[type=submit]").last.click()
+    expect(page.locator("#expenses .transfer-amount")).to_have_text(shown)
+    expense = Expense.objects.get()
+    assert expense.amount_cents == 2350
+    state = page.locator("#expenses .transfer-state").inner_text()
+    for share in shares:
+        assert share in state
+    # Cal pays Ben 15.67 and Ann 12.16: the pizza's odd cent is Ann's (first by name).
+    payments = page.locator(".transfers").first.inner_text()
+    assert ("15.67" if locale == "en-GB" else "15,67") in payments
+    assert ("12.16" if locale == "en-GB" else "12,16") in payments
+    assert fits(page, PHONE["width"])
+    language = locale[:2]
+    page.screenshot(
+        path=str(ARTIFACTS / f"money-expense-cents-{language}-phone.png"), full_page=True
+    )
     context.close()

@@ -42,31 +42,36 @@ def two_nights() -> dict[str, object]:
 
 
 def as_tuples(transfers: list[Transfer]) -> set[tuple[str, str, int]]:
-    return {(t.payer.name, t.payee.name, t.amount) for t in transfers}
+    """Who pays whom how much, in cents (the night's money is counted in cents)."""
+    return {(t.payer.name, t.payee.name, t.amount_cents) for t in transfers}
 
 
 def test_an_unpaid_transfer_is_carried_and_settled_with_the_next_night(
     two_nights: dict[str, object], director: User
 ) -> None:
     first, second = two_nights["first"], two_nights["second"]
-    assert as_tuples(settle_up_compute(first.pk)) == {("Ben", "Ann", 20)}  # type: ignore[attr-defined]
+    assert as_tuples(settle_up_compute(first.pk)) == {("Ben", "Ann", 2000)}  # type: ignore[attr-defined]
     night_close(first.pk, by=director)  # type: ignore[attr-defined]
     debt = CarriedDebt.objects.get()
-    assert (debt.payer.name, debt.payee.name, debt.amount, debt.settled_in) == (
+    assert (debt.payer.name, debt.payee.name, debt.amount_cents, debt.settled_in) == (
         "Ben",
         "Ann",
-        20,
+        2000,
         None,
     )
     # Night 2 alone: Cal pays Ben 20. With Ben's debt to Ann: Ben is square, Cal pays Ann.
     transfers = settle_up_compute(second.pk)  # type: ignore[attr-defined]
-    assert as_tuples(transfers) == {("Cal", "Ann", 20)}
+    assert as_tuples(transfers) == {("Cal", "Ann", 2000)}
     debt.refresh_from_db()
     assert debt.settled_in == second
     balances = {
         b.player_name: (b.to_settle, b.carried, b.balance) for b in settle_up_balances(second)
     }  # type: ignore[arg-type]
-    assert balances == {"Ben": (20, -20, 0), "Cal": (-20, 0, -20), "Ann": (0, 20, 20)}
+    assert balances == {
+        "Ben": (2000, -2000, 0),
+        "Cal": (-2000, 0, -2000),
+        "Ann": (0, 2000, 2000),
+    }
 
 
 def test_paid_transfers_are_not_carried(two_nights: dict[str, object], director: User) -> None:
@@ -84,7 +89,9 @@ def test_a_closed_night_is_read_only(two_nights: dict[str, object], director: Us
     with pytest.raises(SettleUpError, match="closed"):
         transfer_mark_paid(transfer.pk, by=director)
     with pytest.raises(SettleUpError, match="closed"):
-        expense_add(first.pk, payer_id=two_nights["ann"].pk, amount=4, description="x", by=director)  # type: ignore[attr-defined]
+        expense_add(
+            first.pk, payer_id=two_nights["ann"].pk, amount_cents=400, description="x", by=director
+        )  # type: ignore[attr-defined]
     with pytest.raises(SettleUpError, match="closed already"):
         night_close(first.pk, by=director)  # type: ignore[attr-defined]
     # A later correction does not rewrite a closed night's transfers.
@@ -123,15 +130,15 @@ def test_reopening_takes_the_carried_debts_back_and_closing_again_carries_once(
     first, second = two_nights["first"], two_nights["second"]
     settle_up_compute(first.pk)  # type: ignore[attr-defined]
     night_close(first.pk, by=director)  # type: ignore[attr-defined]
-    assert as_tuples(settle_up_compute(second.pk)) == {("Cal", "Ann", 20)}  # type: ignore[attr-defined]
+    assert as_tuples(settle_up_compute(second.pk)) == {("Cal", "Ann", 2000)}  # type: ignore[attr-defined]
     night_reopen(first.pk, by=director)  # type: ignore[attr-defined]
     assert not CarriedDebt.objects.exists()
     # The second night no longer settles the debt.
-    assert as_tuples(list(Transfer.objects.filter(event=second))) == {("Cal", "Ben", 20)}
+    assert as_tuples(list(Transfer.objects.filter(event=second))) == {("Cal", "Ben", 2000)}
     night_close(first.pk, by=director)  # type: ignore[attr-defined]
     settle_up_compute(second.pk)  # type: ignore[attr-defined]
     assert CarriedDebt.objects.count() == 1
-    assert as_tuples(list(Transfer.objects.filter(event=second))) == {("Cal", "Ann", 20)}
+    assert as_tuples(list(Transfer.objects.filter(event=second))) == {("Cal", "Ann", 2000)}
 
 
 def test_reopening_is_refused_when_the_next_night_is_closed_too(
@@ -157,19 +164,20 @@ def test_the_ledger_counts_results_expenses_and_payments_not_carried_debts(
 ) -> None:
     first, second = two_nights["first"], two_nights["second"]
     ann, ben, cal = two_nights["ann"], two_nights["ben"], two_nights["cal"]
-    expense_add(first.pk, payer_id=ann.pk, amount=10, description="Pizza", by=director)  # type: ignore[attr-defined]
+    expense_add(first.pk, payer_id=ann.pk, amount_cents=1000, description="Pizza", by=director)  # type: ignore[attr-defined]
     # Night 1: Ann +20 + 10 - 5 = +25, Ben -20 - 5 = -25; Ben pays Ann 25, not paid.
     night_close(first.pk, by=director)  # type: ignore[attr-defined]
     ledger = player_ledger(ben, two_nights["season"])  # type: ignore[arg-type]
     # Night 1's result, share and carried debt (shown, not counted), then night 2's result.
+    # In cents, as the night's money.
     assert [(e.event, e.amount, e.counts) for e in ledger.entries] == [
-        (first, -20, True),
-        (first, -5, True),
-        (first, -25, False),
-        (second, 20, True),
+        (first, -2000, True),
+        (first, -500, True),
+        (first, -2500, False),
+        (second, 2000, True),
     ]
-    assert [e.balance for e in ledger.entries] == [-20, -25, -25, -5]
-    assert [(d.other.name, d.amount, d.carried) for d in ledger.owes] == [("Ann", 25, True)]
+    assert [e.balance for e in ledger.entries] == [-2000, -2500, -2500, -500]
+    assert [(d.other.name, d.amount, d.carried) for d in ledger.owes] == [("Ann", 2500, True)]
     # Night 2 settles it: Ben +20 - 25 = -5, Cal -20, Ann +25.
     transfers = settle_up_compute(second.pk)  # type: ignore[attr-defined]
     for transfer in transfers:
@@ -220,7 +228,7 @@ def test_the_profiles_balances_are_the_ledgers_in_a_fixed_number_of_queries(
     first, second = two_nights["first"], two_nights["second"]
     ann: Player = two_nights["ann"]  # type: ignore[assignment]
     ben: Player = two_nights["ben"]  # type: ignore[assignment]
-    expense_add(first.pk, payer_id=ann.pk, amount=10, description="Pizza", by=director)  # type: ignore[attr-defined]
+    expense_add(first.pk, payer_id=ann.pk, amount_cents=1000, description="Pizza", by=director)  # type: ignore[attr-defined]
     night_close(first.pk, by=director)  # type: ignore[attr-defined]
     for transfer in settle_up_compute(second.pk):  # type: ignore[attr-defined]
         if transfer.payer_id == ben.pk:
@@ -244,7 +252,7 @@ def test_the_profiles_balances_are_the_ledgers_in_a_fixed_number_of_queries(
             [(ann, 1, 40, 25), (ben, 2, 0, 25)],
             starts_at=timezone.make_aware(datetime(year, 3, 1, 19, 30)),
         )
-        expense_add(night.pk, payer_id=ben.pk, amount=7, description="Room", by=director)
+        expense_add(night.pk, payer_id=ben.pk, amount_cents=700, description="Room", by=director)
         transfers = settle_up_compute(night.pk)
         if year == 2024:
             transfer_mark_paid(transfers[0].pk, by=director)
@@ -253,4 +261,4 @@ def test_the_profiles_balances_are_the_ledgers_in_a_fixed_number_of_queries(
         played = Season.objects.filter(events__results__player=player).distinct()
         ledgers = [(s, player_ledger(player, s).balance) for s in played.order_by("-starts_on")]  # type: ignore[arg-type]
         assert ledger_balances(player) == ledgers  # type: ignore[arg-type]
-    assert [balance for _season, balance in ledger_balances(ann)] == [20, 16, 0]
+    assert [balance for _season, balance in ledger_balances(ann)] == [2000, 1650, 0]

@@ -1,5 +1,6 @@
-"""A night's shared expenses: split in whole units, part of the balances, added and removed
-by the director on the settle-up page; bad input changes nothing."""
+"""A night's shared expenses: split to the cent, part of the balances, added and removed by
+the director on the settle-up page; bad input changes nothing. (Amounts typed with cents,
+and the night settled to the cent: ``test_money_cents``.) The night's money is in cents."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ def balances(event: object) -> dict[str, int]:
     return {b.player_name: b.balance for b in settle_up_balances(event)}  # type: ignore[arg-type]
 
 
-def test_the_remainder_goes_one_unit_each_in_alphabetical_order() -> None:
+def test_the_remainder_goes_one_cent_each_in_alphabetical_order() -> None:
     assert expense_split(10, 3) == [4, 3, 3]
     assert expense_split(11, 3) == [4, 4, 3]
     assert expense_split(2, 3) == [1, 1, 0]
@@ -46,24 +47,25 @@ def test_the_remainder_goes_one_unit_each_in_alphabetical_order() -> None:
 def test_an_expense_is_shared_by_everyone_who_played_by_default(
     night: dict[str, object], director: User
 ) -> None:
-    # Dee paid 42 for the pizza: 42 / 4 is 10 each and 2 left over, to Ann and Ben (A, B).
+    # Dee paid 42.02 for the pizza: 4202 cents / 4 is 1050 each and 2 left over, to Ann and
+    # Ben (A, B).
     expense_add(
         night["event"].pk,  # type: ignore[attr-defined]
         payer_id=night["dee"].pk,  # type: ignore[attr-defined]
-        amount=42,
+        amount_cents=4202,
         description="Pizza",
         by=director,
     )
-    shares = {s.player.name: s.amount for s in ExpenseShare.objects.select_related("player")}
-    assert shares == {"Ann": 11, "Ben": 11, "Cal": 10, "Dee": 10}
-    # To settle 30, 10, -20, -20; the expense: Dee +42 - 10.
-    assert balances(night["event"]) == {"Ann": 19, "Ben": -1, "Cal": -30, "Dee": 12}
+    shares = {s.player.name: s.amount_cents for s in ExpenseShare.objects.select_related("player")}
+    assert shares == {"Ann": 1051, "Ben": 1051, "Cal": 1050, "Dee": 1050}
+    # To settle 30, 10, -20, -20 (in cents); the expense: Dee +4202 - 1050.
+    assert balances(night["event"]) == {"Ann": 1949, "Ben": -51, "Cal": -3050, "Dee": 1152}
     transfers = list(Transfer.objects.all())
-    assert sum(t.amount for t in transfers) == 31
+    assert sum(t.amount_cents for t in transfers) == 3101
     left = balances(night["event"])
     for t in Transfer.objects.select_related("payer", "payee"):
-        left[t.payer.name] += t.amount
-        left[t.payee.name] -= t.amount
+        left[t.payer.name] += t.amount_cents
+        left[t.payee.name] -= t.amount_cents
     assert set(left.values()) == {0}
 
 
@@ -72,21 +74,26 @@ def test_the_host_picks_the_sharers(night: dict[str, object], director: User) ->
     expense_add(
         night["event"].pk,  # type: ignore[attr-defined]
         payer_id=ann.pk,  # type: ignore[attr-defined]
-        amount=15,
+        amount_cents=1501,
         description="The room",
         sharer_ids=[cal.pk, ann.pk],  # type: ignore[attr-defined]
         by=director,
     )
-    assert balances(night["event"]) == {"Ann": 30 + 15 - 8, "Ben": 10, "Cal": -20 - 7, "Dee": -20}
+    assert balances(night["event"]) == {
+        "Ann": 3000 + 1501 - 751,
+        "Ben": 1000,
+        "Cal": -2000 - 750,
+        "Dee": -2000,
+    }
 
 
 @pytest.mark.parametrize(
     ("change", "message"),
     [
         ({"sharer_ids": []}, "at least one player"),
-        ({"amount": -5}, "positive whole amount"),
-        ({"amount": 0}, "positive whole amount"),
-        ({"amount": 1_000_001}, "at most 1,000,000"),
+        ({"amount_cents": -5}, "positive amount, to the cent"),
+        ({"amount_cents": 0}, "positive amount, to the cent"),
+        ({"amount_cents": 100_000_001}, "at most 1,000,000"),
         ({"description": "   "}, "Say what the expense was for"),
     ],
 )
@@ -95,7 +102,7 @@ def test_bad_expenses_are_refused_and_change_nothing(
 ) -> None:
     values: dict[str, object] = {
         "payer_id": night["ann"].pk,  # type: ignore[attr-defined]
-        "amount": 12,
+        "amount_cents": 1200,
         "description": "Pizza",
     } | change
     with pytest.raises(SettleUpError, match=message):
@@ -111,12 +118,12 @@ def test_a_player_of_another_night_can_neither_pay_nor_share(
     assert other.pk
     event_id = night["event"].pk  # type: ignore[attr-defined]
     with pytest.raises(SettleUpError, match="payer must be a player of this night"):
-        expense_add(event_id, payer_id=stranger.pk, amount=10, description="x", by=director)
+        expense_add(event_id, payer_id=stranger.pk, amount_cents=1000, description="x", by=director)
     with pytest.raises(SettleUpError, match="Only players of this night"):
         expense_add(
             event_id,
             payer_id=night["ann"].pk,  # type: ignore[attr-defined]
-            amount=10,
+            amount_cents=1000,
             description="x",
             sharer_ids=[stranger.pk],
             by=director,
@@ -128,17 +135,17 @@ def test_removing_an_expense_brings_the_transfers_back(
     night: dict[str, object], director: User
 ) -> None:
     event_id = night["event"].pk  # type: ignore[attr-defined]
-    before = {(t.payer_id, t.payee_id, t.amount) for t in settle_up_compute(event_id)}
+    before = {(t.payer_id, t.payee_id, t.amount_cents) for t in settle_up_compute(event_id)}
     expense = expense_add(
         event_id,
         payer_id=night["cal"].pk,
-        amount=40,
+        amount_cents=4000,
         description="Pizza",
         by=director,  # type: ignore[attr-defined]
     )
-    assert {(t.payer_id, t.payee_id, t.amount) for t in Transfer.objects.all()} != before
+    assert {(t.payer_id, t.payee_id, t.amount_cents) for t in Transfer.objects.all()} != before
     expense_remove(event_id, expense.pk, by=director)
-    assert {(t.payer_id, t.payee_id, t.amount) for t in Transfer.objects.all()} == before
+    assert {(t.payer_id, t.payee_id, t.amount_cents) for t in Transfer.objects.all()} == before
     with pytest.raises(SettleUpError, match="no longer exists"):
         expense_remove(event_id, expense.pk, by=director)
 
@@ -228,9 +235,10 @@ def test_a_sharer_id_beyond_any_column_is_a_wrong_choice(
 # -- split unevenly: by shares or by amounts
 
 
-def test_shares_split_in_proportion_and_the_units_left_go_to_the_largest_remainders() -> None:
+def test_shares_split_in_proportion_and_the_cents_left_go_to_the_largest_remainders() -> None:
     assert expense_split_by_shares(30, [2, 1]) == [20, 10]
-    # 10 in 2:1:1 is 5, 2.5, 2.5: the unit left goes to the first of the tied remainders.
+    # 10 cents in 2:1:1 is 5, 2.5, 2.5: the cent left goes to the first of the tied
+    # remainders.
     assert expense_split_by_shares(10, [2, 1, 1]) == [5, 3, 2]
     # 7 in 1:3 is 1.75 and 5.25: the larger remainder (0.75) gets the unit.
     assert expense_split_by_shares(7, [1, 3]) == [2, 5]
@@ -243,9 +251,13 @@ def settles_to_zero(event: object) -> None:
     left = balances(event)
     assert sum(left.values()) == 0
     for t in Transfer.objects.select_related("payer", "payee"):
-        left[t.payer.name] += t.amount
-        left[t.payee.name] -= t.amount
+        left[t.payer.name] += t.amount_cents
+        left[t.payee.name] -= t.amount_cents
     assert set(left.values()) == {0}
+
+
+def shares_of() -> dict[str, int]:
+    return {s.player.name: s.amount_cents for s in ExpenseShare.objects.select_related("player")}
 
 
 def test_an_expense_split_by_shares(night: dict[str, object], director: User) -> None:
@@ -254,14 +266,14 @@ def test_an_expense_split_by_shares(night: dict[str, object], director: User) ->
     expense_add(
         night["event"].pk,  # type: ignore[attr-defined]
         payer_id=cal.pk,  # type: ignore[attr-defined]
-        amount=41,
+        amount_cents=4101,
         description="Pizza",
         by_shares={ann.pk: 2, ben.pk: 1, cal.pk: 1},  # type: ignore[attr-defined]
         by=director,
     )
-    shares = {s.player.name: s.amount for s in ExpenseShare.objects.select_related("player")}
-    # 41 in 2:1:1 is 20.5, 10.25, 10.25: Ann's half unit is the largest remainder.
-    assert shares == {"Ann": 21, "Ben": 10, "Cal": 10}
+    # 4101 cents in 2:1:1 is 2050.5, 1025.25, 1025.25: Ann's half cent is the largest
+    # remainder.
+    assert shares_of() == {"Ann": 2051, "Ben": 1025, "Cal": 1025}
     settles_to_zero(night["event"])
 
 
@@ -270,26 +282,26 @@ def test_an_expense_split_by_amounts(night: dict[str, object], director: User) -
     expense_add(
         night["event"].pk,  # type: ignore[attr-defined]
         payer_id=ann.pk,  # type: ignore[attr-defined]
-        amount=30,
+        amount_cents=3000,
         description="Drinks",
-        by_amounts={ann.pk: 12, dee.pk: 18},  # type: ignore[attr-defined]
+        by_amounts={ann.pk: 1250, dee.pk: 1750},  # type: ignore[attr-defined]
         by=director,
     )
-    shares = {s.player.name: s.amount for s in ExpenseShare.objects.select_related("player")}
-    assert shares == {"Ann": 12, "Dee": 18}
+    assert shares_of() == {"Ann": 1250, "Dee": 1750}
     settles_to_zero(night["event"])
 
 
 @pytest.mark.parametrize(
     ("split", "message"),
     [
-        ({"by_amounts": {"ann": 12, "dee": 17}}, "The amounts add up to 29, not 30."),
-        ({"by_amounts": {"ann": 20, "dee": 11}}, "The amounts add up to 31, not 30."),
-        ({"by_amounts": {"ann": -1, "dee": 31}}, "Each amount is a whole number from 0 to 30."),
+        ({"by_amounts": {"ann": 1200, "dee": 1700}}, "The amounts add up to 29, not 30."),
+        ({"by_amounts": {"ann": 2000, "dee": 1001}}, "The amounts add up to 30.01, not 30."),
+        ({"by_amounts": {"ann": -1, "dee": 3001}}, "Each amount is between 0 and 30,"),
+        ({"by_amounts": {"ann": 1500.0, "dee": 1500}}, "Each amount is between 0 and 30,"),
         ({"by_shares": {"ann": 0, "dee": 1}}, "Each share is a whole number from 1 to 100."),
         ({"by_shares": {"ann": 101}}, "Each share is a whole number from 1 to 100."),
         ({"by_shares": {}}, "at least one player"),
-        ({"by_shares": {"ann": 1}, "by_amounts": {"ann": 30}}, "either by shares or by amounts"),
+        ({"by_shares": {"ann": 1}, "by_amounts": {"ann": 3000}}, "either by shares or by amounts"),
     ],
 )
 def test_a_split_that_does_not_add_up_is_refused_and_changes_nothing(
@@ -303,14 +315,14 @@ def test_a_split_that_does_not_add_up_is_refused_and_changes_nothing(
         expense_add(
             night["event"].pk,  # type: ignore[attr-defined]
             payer_id=night["ann"].pk,  # type: ignore[attr-defined]
-            amount=30,
+            amount_cents=3000,
             description="Drinks",
             by=director,
             **named,  # type: ignore[arg-type]
         )
     assert message in str(refusal.value)
     assert not Expense.objects.exists() and not ExpenseShare.objects.exists()
-    assert not Transfer.objects.filter(payer__name="Ann", amount=30).exists()
+    assert not Transfer.objects.filter(payer__name="Ann", amount_cents=3000).exists()
 
 
 def post_expense(client: Client, night: dict[str, object], data: dict[str, object]) -> str:
@@ -336,8 +348,7 @@ def test_the_page_splits_by_shares_and_by_amounts(
         },
     )
     assert page.startswith("200 ") and "Expense added" in page
-    shares = {s.player.name: s.amount for s in ExpenseShare.objects.select_related("player")}
-    assert shares == {"Ann": 30, "Ben": 10}  # an empty share counts as one
+    assert shares_of() == {"Ann": 3000, "Ben": 1000}  # an empty share counts as one
     page = post_expense(
         director_client,
         night,
@@ -400,5 +411,5 @@ def test_a_part_that_is_no_number_is_refused_whatever_the_split(
             night,
             {"amount": "40", "split": split, "sharers": [ann], f"part_{ben}": "1e400"},
         )
-        assert page.startswith("400 ") and "Enter a whole number." in page
+        assert page.startswith("400 ") and "Enter a number." in page
     assert not Expense.objects.exists()

@@ -64,7 +64,7 @@ def test_the_transfers_still_settle_the_prize_pool_with_fees_apart(
     # What the transfers settle: won against what went into the prize pool.
     assert lines["Ann"].to_settle == 30 and lines["Dee"].to_settle == -20
     transfers = settle_up_compute(event.pk)  # type: ignore[attr-defined]
-    assert sum(t.amount for t in transfers) == 40
+    assert sum(t.amount_cents for t in transfers) == 4000
 
 
 def test_the_settle_up_page_shows_net_with_the_fees_and_explains_it(

@@ -37,7 +37,8 @@ def night() -> dict[str, object]:
 
 
 def as_tuples(transfers: list[Transfer]) -> set[tuple[str, str, int]]:
-    return {(t.payer.name, t.payee.name, t.amount) for t in transfers}
+    """Who pays whom how much, in cents (the night's money is counted in cents)."""
+    return {(t.payer.name, t.payee.name, t.amount_cents) for t in transfers}
 
 
 def test_the_transfers_settle_the_prize_pool_fees_apart_and_net_counts_the_fees(
@@ -55,7 +56,7 @@ def test_the_transfers_settle_the_prize_pool_fees_apart_and_net_counts_the_fees(
 def test_compute_stores_the_fewest_transfers(night: dict[str, object]) -> None:
     transfers = settle_up_compute(night["event"].pk)  # type: ignore[attr-defined]
     assert len(transfers) == 3
-    assert sum(t.amount for t in transfers) == 40
+    assert sum(t.amount_cents for t in transfers) == 4000
     assert Transfer.objects.count() == 3
     # Running it again changes nothing.
     ids = sorted(t.pk for t in transfers)
@@ -76,13 +77,13 @@ def test_recompute_keeps_the_paid_marks_of_identical_transfers(
     Result.objects.filter(event=event, player=night["dee"]).update(prize=10)
     Result.objects.filter(event=event, player=night["ann"]).update(prize=40)
     after = settle_up_compute(event.pk)  # type: ignore[attr-defined]
-    assert sum(t.amount for t in after if t.payer.name in ("Cal", "Dee")) == 30
+    assert sum(t.amount_cents for t in after if t.payer.name in ("Cal", "Dee")) == 3000
     for transfer in after:
         before = cal_pays if transfer.payer.name == "Cal" else dee_pays
-        same = (transfer.payer_id, transfer.payee_id, transfer.amount) == (
+        same = (transfer.payer_id, transfer.payee_id, transfer.amount_cents) == (
             before.payer_id,
             before.payee_id,
-            before.amount,
+            before.amount_cents,
         )
         assert (transfer.paid_at is not None) == same
 
@@ -183,9 +184,11 @@ def test_the_page_reads_each_part_of_the_night_once(
         number=0,
     )
     CarriedDebt.objects.create(
-        origin=earlier, payer=night["cal"], payee=night["ann"], amount=10, settled_in=event
+        origin=earlier, payer=night["cal"], payee=night["ann"], amount_cents=1000, settled_in=event
     )
-    expense_add(event.pk, payer_id=night["dee"].pk, amount=8, description="Pizza", by=director)  # type: ignore[attr-defined]
+    expense_add(
+        event.pk, payer_id=night["dee"].pk, amount_cents=800, description="Pizza", by=director
+    )  # type: ignore[attr-defined]
     url = reverse("series:settle_up", args=[event.pk])
     director_client.get(url)
     # The settle-up's own part is 9 of them (the close, the lock, the transfers, the closed
