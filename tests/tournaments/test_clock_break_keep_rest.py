@@ -159,7 +159,7 @@ def test_a_pause_during_the_break_keeps_the_rest_waiting(
     assert paused.on_break and paused.paused
     assert paused.coming[0].starts_in == timedelta(minutes=8, seconds=37)
     services.clock_resume(in_level_2.pk, by=director, now=at(20))
-    state = shown(in_level_2, at(29))
+    state = shown(in_level_2, at(28))
     assert state.on_break and state.ends_at == at(28, 37)
     resumed = shown(in_level_2, at(28, 37))
     assert resumed.current is not None and resumed.current.number == 2
@@ -311,5 +311,6 @@ def test_the_console_offers_both_choices(director_client: Client, running_now: T
     page = director_client.get(reverse("tournaments:clock_panel", args=[running_now.pk]))
     html = page.content.decode()
     assert 'name="rest" value="keep"' in html and 'name="rest" value="skip"' in html
-    # The rest to keep is worded with the level it belongs to.
-    assert "Break now, then the rest of level 1" in html
+    # Keeping the rest comes first: the button a director taps.
+    assert html.index('value="keep"') < html.index('value="skip"')
+    assert "Break now, then the rest of this level" in html
