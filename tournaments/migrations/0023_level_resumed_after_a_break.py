@@ -4,20 +4,29 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0022_entry_director_note'),
+        ("tournaments", "0022_entry_director_note"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='tournament',
-            name='resume_index',
-            field=models.PositiveIntegerField(blank=True, editable=False, null=True, verbose_name='row of the level resumed after a break'),
+            model_name="tournament",
+            name="resume_index",
+            field=models.PositiveIntegerField(
+                blank=True,
+                editable=False,
+                null=True,
+                verbose_name="row of the level resumed after a break",
+            ),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='resume_remaining',
-            field=models.DurationField(blank=True, editable=False, null=True, verbose_name='time left in the level resumed after a break'),
+            model_name="tournament",
+            name="resume_remaining",
+            field=models.DurationField(
+                blank=True,
+                editable=False,
+                null=True,
+                verbose_name="time left in the level resumed after a break",
+            ),
         ),
     ]
