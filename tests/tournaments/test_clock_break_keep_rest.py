@@ -314,3 +314,39 @@ def test_the_console_offers_both_choices(director_client: Client, running_now: T
     # Keeping the rest comes first: the button a director taps.
     assert html.index('value="keep"') < html.index('value="skip"')
     assert "Break now, then the rest of this level" in html
+
+
+def test_a_level_with_no_time_left_has_no_rest_to_keep(
+    in_level_2: Tournament, director: User
+) -> None:
+    Tournament.objects.filter(pk=in_level_2.pk).update(
+        level_ends_at=None, paused_remaining=timedelta(0)
+    )
+    version = reload(in_level_2).clock_version
+    with pytest.raises(TournamentError, match="no time left"):
+        services.clock_break_now(in_level_2.pk, by=director, keep_rest=True, now=CALLED)
+    assert reload(in_level_2).clock_version == version
+
+
+def test_the_kept_rest_follows_the_rows_changed_before_it(
+    in_level_2: Tournament, director: User
+) -> None:
+    services.clock_break_now(in_level_2.pk, by=director, keep_rest=True, now=CALLED)
+    # The levels to come now last 15 minutes: the rest kept of level 2 stays 7:23.
+    services.clock_levels_minutes(in_level_2.pk, 15, by=director, now=at(14))
+    tournament = reload(in_level_2)
+    assert (tournament.resume_index, tournament.resume_remaining) == (ROW_RESUMED, REST)
+    # Level 2 itself removed while on the break: nothing is left to resume.
+    services.clock_row_remove(in_level_2.pk, ROW_RESUMED, by=director, now=at(15))
+    tournament = reload(in_level_2)
+    assert tournament.resume_index is None and tournament.resume_remaining is None
+    # The structure's break after level 2 follows at once, then the old level 3 (now level
+    # 2) with its full 15 minutes.
+    assert shown(in_level_2, at(24)).on_break
+    state = shown(in_level_2, at(34))
+    assert state.current is not None and state.current.number == 2
+    assert state.current.big_blind == 200
+    assert state.ends_at == at(33, 37) + timedelta(minutes=15)
+    action_undo_last(in_level_2.pk, by=director)
+    tournament = reload(in_level_2)
+    assert (tournament.resume_index, tournament.resume_remaining) == (ROW_RESUMED, REST)
