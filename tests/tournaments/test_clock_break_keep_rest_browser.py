@@ -47,7 +47,7 @@ def test_break_now_keeping_the_rest_on_a_phone(
     page = console_page(live_browser, live_server.url, night.pk, PHONE)
     clock = page.locator("#console-clock")
     keep = clock.get_by_role("button", name="Break now, then the rest of this level")
-    skip = clock.get_by_role("button", name="Break now, then the next level")
+    skip = clock.get_by_role("button", name="Break now, skip the rest of this level")
     keep.scroll_into_view_if_needed()
     expect(keep).to_be_visible()
     expect(skip).to_be_visible()

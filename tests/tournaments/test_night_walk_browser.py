@@ -230,7 +230,7 @@ ENGLISH_LABELS = (
     "Re-entry",
     "Late entry",
     "Break now, then the rest of this level",
-    "Break now, then the next level",
+    "Break now, skip the rest of this level",
     "Next level",
     "Change the levels",
     "Record an elimination",
@@ -464,7 +464,7 @@ def test_a_home_night_from_a_phone_with_the_tv_on(
 
     # The break now, in level 1, skipping its rest: play goes on with level 2 after it.
     clock = console.locator("#console-clock")
-    clock.get_by_role("button", name=say("Break now, then the next level")).click()
+    clock.get_by_role("button", name=say("Break now, skip the rest of this level")).click()
     expect(last_action(console)).to_contain_text(
         say(
             "Break now: %(minutes)s min, then %(row)s",
