@@ -22,6 +22,12 @@ swap the blinds for ever. Only a structure with no level at all stays on its las
 Level numbers never count breaks. A break belongs to the level it follows for the rules that
 say "until level N" (late registration, rebuys, re-entry): ``current_level_number``.
 
+A "break now" may keep the rest of the level in play for after the break: the break is
+inserted before the level's row, and the tournament remembers that row and the time it had
+left (``resume_index``, ``resume_remaining``). ``tonight`` gives the rows as they are played
+then: that level lasts the time it had left, and the break before it belongs to it (a break
+in level 5 counts as level 5 for the rules). Every reading here starts from ``tonight``.
+
 No Django here: rows and the clock fields are read by attribute, so model instances work as
 they are and tests can pass plain objects.
 
@@ -76,6 +82,9 @@ class ClockRow:
 
     ``number`` is the level's number (breaks not counted), None for a break;
     ``levels_before`` is how many levels came before the row (a break's "after level N").
+    ``length`` is how long the row lasts tonight when that is not its minutes (the rest of a
+    level a break interrupted); ``interrupts``, on that break, the number of the level it
+    interrupts (``tonight``).
     """
 
     index: int
@@ -90,10 +99,12 @@ class ClockRow:
     small_bet: int | None = None
     big_bet: int | None = None
     colour_up: tuple[int, ...] = ()
+    length: timedelta | None = None
+    interrupts: int | None = None
 
     @property
     def duration(self) -> timedelta:
-        return timedelta(minutes=self.minutes)
+        return self.length if self.length is not None else timedelta(minutes=self.minutes)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -108,6 +119,9 @@ class ClockRow:
             "ante_kind": self.ante_kind,
             "small_bet": self.small_bet,
             "big_bet": self.big_bet,
+            # How long it lasts (its minutes, or the rest of a level resumed after a break).
+            "length_ms": _duration_ms(self.duration),
+            "interrupts": self.interrupts,
         }
 
 
@@ -194,7 +208,33 @@ def row_at(rows: Sequence[ClockRow], index: int) -> ClockRow | None:
         small_bet=doubled(base.small_bet),
         big_bet=doubled(base.big_bet),
         colour_up=(),
+        length=None,
     )
+
+
+def tonight(fields: ClockFields, rows: Sequence[ClockRow]) -> tuple[ClockRow, ...]:
+    """The rows as the tournament plays them: a level whose rest a break now kept (the
+    tournament's ``resume_index`` and ``resume_remaining``) lasts the time it had left, and
+    the break right before it is in that level (``ClockRow.interrupts``). Without a level
+    kept, the rows as they are. Fields without these attributes (a test's plain object)
+    keep none.
+
+    >>> from types import SimpleNamespace as Row
+    >>> rows = rows_from([Row(kind="break", minutes=10), Row(kind="level", minutes=20)])
+    >>> fields = Row(resume_index=1, resume_remaining=timedelta(minutes=7, seconds=23))
+    >>> [(row.duration, row.interrupts) for row in tonight(fields, rows)]
+    [(datetime.timedelta(seconds=600), 1), (datetime.timedelta(seconds=443), None)]
+    """
+    rows = tuple(rows)
+    index = getattr(fields, "resume_index", None)
+    left = getattr(fields, "resume_remaining", None)
+    if index is None or left is None or not 0 <= index < len(rows) or rows[index].is_break:
+        return rows
+    played = list(rows)
+    level = played[index] = replace(rows[index], length=max(ZERO, left))
+    if index > 0 and rows[index - 1].is_break:
+        played[index - 1] = replace(rows[index - 1], interrupts=level.number)
+    return tuple(played)
 
 
 def _goes_on(rows: Sequence[ClockRow]) -> bool:
@@ -230,6 +270,7 @@ def position(fields: ClockFields, rows: Sequence[ClockRow], now: datetime) -> Po
     from the stored end time, then the extra levels (``row_at``); only a structure with no
     level to double stays on its last row ("overtime").
     """
+    rows = tonight(fields, rows)
     index = _clamp(fields.level_index, rows)
     if fields.paused_remaining is not None:
         return Position(index, None, max(ZERO, fields.paused_remaining), True, True, False)
@@ -416,7 +457,7 @@ def ahead(fields: ClockFields, rows: Sequence[ClockRow], now: datetime) -> tuple
     >>> [(a.row.number, f"{a.starts_at:%H:%M}", a.chip_race) for a in ahead(fields, rows, start)][:3]
     [(None, '19:20', (25,)), (2, '19:30', ()), (3, '19:50', ())]
     """
-    rows = tuple(rows)
+    rows = tonight(fields, rows)
     at = position(fields, rows, now)
     if at.ends_at is None:
         return ()
@@ -443,7 +484,7 @@ def _duration_ms(span: timedelta) -> int:
 
 def clock_state(fields: ClockFields, rows: Sequence[ClockRow], now: datetime) -> ClockState:
     """What a screen shows at ``now``: see ``ClockState``."""
-    rows = tuple(rows)
+    rows = tonight(fields, rows)
     at = position(fields, rows, now)
     current = row_at(rows, at.index)
     # The structure's rows still to come (none in the extra levels: they have no break).
@@ -505,7 +546,9 @@ def _started(ends_at: datetime | None, after: timedelta) -> datetime | None:
 def _level_number(row: ClockRow | None) -> int:
     if row is None:
         return 0
-    return row.number if row.number is not None else row.levels_before
+    if row.number is not None:
+        return row.number
+    return row.interrupts if row.interrupts is not None else row.levels_before
 
 
 def current_level_number(fields: ClockFields, rows: Sequence[ClockRow], now: datetime) -> int:
@@ -513,10 +556,11 @@ def current_level_number(fields: ClockFields, rows: Sequence[ClockRow], now: dat
 
     During a break, the level it follows: a window "until level 6" stays open through the
     break after level 6 and closes when level 7 starts, the usual way a late registration
-    period is announced. 0 for a break before the first level; before the start, the first
-    row's number.
+    period is announced; a break in a level (a break now that kept the level's rest for
+    after it, ``tonight``) is that level. 0 for a break before the first level; before the
+    start, the first row's number.
     """
-    rows = tuple(rows)
+    rows = tonight(fields, rows)
     if not rows:
         return 0
     return _level_number(row_at(rows, position(fields, rows, now).index))
@@ -537,6 +581,7 @@ def window_closes_at(
     >>> f"{window_closes_at(clock, rows, start - timedelta(minutes=5), 2):%H:%M}"
     '20:30'
     """
+    rows = tonight(fields, rows)
     at = position(fields, rows, now)
     if at.ends_at is None:
         return None

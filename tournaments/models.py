@@ -302,6 +302,15 @@ class Tournament(models.Model):
     level_index = models.PositiveIntegerField(_("clock row"), default=0)
     level_ends_at = models.DateTimeField(_("level ends at"), null=True, blank=True, db_index=True)
     paused_remaining = models.DurationField(_("time left when paused"), null=True, blank=True)
+    # A level interrupted by a "break now" that keeps its rest for after the break: its row
+    # (the one right after that break) and the time it had left, which it lasts when the
+    # clock comes to it instead of its full minutes (tournaments.clock.tonight).
+    resume_index = models.PositiveIntegerField(
+        _("row of the level resumed after a break"), null=True, blank=True, editable=False
+    )
+    resume_remaining = models.DurationField(
+        _("time left in the level resumed after a break"), null=True, blank=True, editable=False
+    )
     clock_version = models.PositiveBigIntegerField(_("clock version"), default=1)
 
     tv_token = models.CharField(

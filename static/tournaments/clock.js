@@ -204,7 +204,7 @@
 
   // ------------------------------------------------------------------ the rows ahead
 
-  const ROW_KEYS = ["index", "is_break", "number", "minutes", "small_blind", "big_blind", "ante", "ante_kind", "small_bet", "big_bet"];
+  const ROW_KEYS = ["index", "is_break", "number", "minutes", "length_ms", "small_blind", "big_blind", "ante", "ante_kind", "small_bet", "big_bet"];
   const sameRow = (one, other) => Boolean(one && other) && ROW_KEYS.every((key) => one[key] === other[key]);
 
   /* The feed's payload as it is at `now`: when the row in play has ended and no state from
@@ -230,11 +230,12 @@
     if (at < 0) return payload;
     const row = rows[at];
     const later = rows.slice(at + 1);
-    const endsAt = later.length ? later[0].starts_at_ms : row.starts_at_ms + row.minutes * MINUTE;
+    const endsAt = later.length ? later[0].starts_at_ms : row.starts_at_ms + (row.length_ms != null ? row.length_ms : row.minutes * MINUTE);
     const nextBreak = later.find((other) => other.is_break) || null;
     const moved = Object.assign({}, clock, {
       index: row.index,
-      level_number: row.number !== null ? row.number : row.levels_before,
+      // A break in a level (a break now that kept the level's rest) counts as that level.
+      level_number: row.number !== null ? row.number : (row.interrupts != null ? row.interrupts : row.levels_before),
       on_break: row.is_break,
       current: row,
       next: later[0] || null,
@@ -479,8 +480,10 @@
     feed.lastRemaining = view.remaining;
     if (before === null || !view.running || !clock.current) return null;
     if (row !== before) {
-      // The row started its full length before its end (a running clock has an end).
-      const startedAt = clock.ends_at_ms - clock.current.minutes * MINUTE;
+      // The row started its full length before its end (a running clock has an end); a
+      // level resumed after a break lasts the rest it had (`length_ms`).
+      const length = clock.current.length_ms != null ? clock.current.length_ms : clock.current.minutes * MINUTE;
+      const startedAt = clock.ends_at_ms - length;
       if (now - startedAt > FRESH_MS) return null;
       return clock.current.is_break ? "break" : "level";
     }

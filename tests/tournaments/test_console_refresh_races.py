@@ -115,7 +115,7 @@ def test_two_quick_next_levels_leave_the_players_section_current(
     # The first tap answered: the players section is fetching itself again.
     expect(page.locator("#console-entries.htmx-request")).to_have_count(1)
     clock.get_by_role("button", name="Next level").click()
-    expect(clock.get_by_role("button", name="Start the break now")).to_have_count(0)
+    expect(clock.get_by_role("button", name="Break now")).to_have_count(0)
 
     night.refresh_from_db()
     assert night.level_index == BREAK_1 and night.state == TournamentState.ON_BREAK

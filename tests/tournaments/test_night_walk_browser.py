@@ -3,7 +3,7 @@ English and in French, in Debian's chromium against a real server.
 
 The director's console at 390x844 and the TV at 1920x1080 follow one night: ten players
 registered, a walk-in who is a player of the series and one who is a new guest, the seats
-drawn before the start, rebuys, "Start the break now" in level 1, a level added and taken
+drawn before the start, rebuys, a break now in level 1 (its rest skipped), a level added and taken
 back, a re-entry ("Eve #2", who then knocks a player out; the places stay unique on the
 console and the lobby's "Out so far"), the add-on break, eliminations
 down to the final table, chip counts, a deal whose stacks do not add up, an ICM deal, the
@@ -229,7 +229,8 @@ ENGLISH_LABELS = (
     "Rebuy",
     "Re-entry",
     "Late entry",
-    "Start the break now",
+    "Break now, then the rest of this level",
+    "Break now, skip the rest of this level",
     "Next level",
     "Change the levels",
     "Record an elimination",
@@ -461,9 +462,9 @@ def test_a_home_night_from_a_phone_with_the_tv_on(
             say("%(count)s rebuy", "%(count)s rebuys", count=1)
         )
 
-    # The break now, in level 1: play goes on with level 2 after it.
+    # The break now, in level 1, skipping its rest: play goes on with level 2 after it.
     clock = console.locator("#console-clock")
-    clock.get_by_role("button", name=say("Start the break now")).click()
+    clock.get_by_role("button", name=say("Break now, skip the rest of this level")).click()
     expect(last_action(console)).to_contain_text(
         say(
             "Break now: %(minutes)s min, then %(row)s",

@@ -2,7 +2,8 @@
 the director's quick changes to the night's levels; hand-for-hand in the room.
 
 The clock is three stored values on the tournament row (``level_index``, ``level_ends_at``,
-``paused_remaining``), read through ``tournaments.clock``, which projects a running clock
+``paused_remaining``; with ``resume_index`` and ``resume_remaining`` when a break now kept
+the rest of a level for after it), read through ``tournaments.clock``, which projects a running clock
 whose level has ended onto the rows that follow. A director's action locks the tournament
 row (the lock every tournament action takes, so actions apply one at a time), starts from
 that projection (what the screens show at that moment), stores the new clock, bumps
@@ -49,6 +50,7 @@ from tournaments.clock import (
     position,
     row_at,
     rows_from,
+    tonight,
 )
 from tournaments.clock import ahead as clock_rows_ahead
 from tournaments.errors import TournamentError
@@ -119,6 +121,10 @@ def clock_read(tournament: Tournament, now: datetime | None = None) -> ClockStat
     return clock_state(tournament, clock_rows(tournament.blind_structure_id), now or timezone.now())
 
 
+def _ms(span: timedelta | None) -> int | None:
+    return round(span.total_seconds() * 1000) if span is not None else None
+
+
 def _clock_fields(tournament: Tournament) -> dict[str, Any]:
     remaining = tournament.paused_remaining
     return {
@@ -131,6 +137,8 @@ def _clock_fields(tournament: Tournament) -> dict[str, Any]:
         ),
         "state": tournament.state,
         "hand_for_hand": {name: getattr(tournament, name) for name in HAND_FOR_HAND_FIELDS},
+        "resume_index": tournament.resume_index,
+        "resume_remaining_ms": _ms(tournament.resume_remaining),
     }
 
 
@@ -146,10 +154,18 @@ def clock_restore(tournament: Tournament, saved: dict[str, Any]) -> None:
     take the clock back to "not started". A running clock restored with an end time that
     has since passed is projected onwards like any other, and the sweep stores it.
     Hand-for-hand in the room comes back as it was with the clock (saved clocks from before
-    it was kept have no ``hand_for_hand`` and leave it alone).
+    it was kept have no ``hand_for_hand`` and leave it alone), and so does the rest of a
+    level kept for after a break (none in clocks saved before it was kept: none then).
     """
     ends_at = saved.get("level_ends_at")
     remaining_ms = saved.get("paused_remaining_ms")
+    resume_index = saved.get("resume_index")
+    resume_ms = saved.get("resume_remaining_ms")
+    if resume_index is None or resume_ms is None:
+        tournament.resume_index = tournament.resume_remaining = None
+    else:
+        tournament.resume_index = int(resume_index)
+        tournament.resume_remaining = timedelta(milliseconds=int(resume_ms))
     tournament.level_index = int(saved.get("level_index", 0))
     tournament.level_ends_at = parse_datetime(ends_at) if ends_at else None
     tournament.paused_remaining = (
@@ -200,6 +216,8 @@ def _save(tournament: Tournament, rows: Sequence[ClockRow] | None = None) -> Non
             "state",
             "started_at",
             "clock_version",
+            "resume_index",
+            "resume_remaining",
         ]
     )
     _after_commit(
@@ -276,14 +294,24 @@ def _record(
     undo.action_record(tournament, ActionKind.CLOCK, summary, by=by, undo=data)
 
 
-def _set_row(tournament: Tournament, row: ClockRow, now: datetime, *, paused: bool) -> None:
-    """Put the clock on ``row`` with its full time, running from ``now`` or paused."""
+def _length(tournament: Tournament, rows: Sequence[ClockRow], row: ClockRow) -> timedelta:
+    """How long ``row`` lasts tonight: its minutes, or the rest a break now kept of it."""
+    played = tonight(tournament, rows)
+    return played[row.index].duration if row.index < len(played) else row.duration
+
+
+def _set_row(
+    tournament: Tournament, rows: Sequence[ClockRow], row: ClockRow, now: datetime, *, paused: bool
+) -> None:
+    """Put the clock on ``row`` with its full time (a level resumed after a break: the rest
+    kept of it), running from ``now`` or paused."""
+    length = _length(tournament, rows, row)
     tournament.level_index = row.index
     if paused:
         tournament.level_ends_at = None
-        tournament.paused_remaining = row.duration
+        tournament.paused_remaining = length
     else:
-        tournament.level_ends_at = now + row.duration
+        tournament.level_ends_at = now + length
         tournament.paused_remaining = None
 
 
@@ -306,7 +334,8 @@ def clock_start(tournament_id: int, *, by: Any = None, now: datetime | None = No
         rows = clock_rows(tournament.blind_structure_id)
         if not rows:
             raise TournamentError(_("The blind structure has no levels."))
-        _set_row(tournament, rows[0], now, paused=False)
+        tournament.resume_index = tournament.resume_remaining = None
+        _set_row(tournament, rows, rows[0], now, paused=False)
         tournament.state = TournamentState.RUNNING
         if tournament.started_at is None:
             tournament.started_at = now
@@ -413,7 +442,7 @@ def clock_adjust(
         paused = at.paused
         following = row_at(rows, at.index + 1)
         if left <= timedelta(0) and following is not None:
-            _set_row(tournament, following, now, paused=paused)
+            _set_row(tournament, rows, following, now, paused=paused)
         else:
             left = max(left, timedelta(0))
             tournament.level_index = at.index
@@ -442,7 +471,7 @@ def _jump(tournament_id: int, by: Any, now: datetime | None, op: str, pick: Any)
         before = _clock_fields(tournament)
         at = position(tournament, rows, now)
         row: ClockRow = pick(rows, at.index)
-        _set_row(tournament, row, now, paused=at.paused)
+        _set_row(tournament, rows, row, now, paused=at.paused)
         _save(tournament, rows)
         summaries = {
             "next": gettext_noop("Next level: %(row)s"),
@@ -518,6 +547,9 @@ class _Levels:
     rows: list[pure.Row]
     addon: int | None
     changed: bool = False
+    # The row of a level resumed after a break now (``Tournament.resume_index``), which
+    # moves with the rows inserted or removed before it too.
+    resume: int | None = None
     # The rules counted in levels ("rebuys until level 3"), by field: they stay on the blind
     # level they were set on, so a level added or removed before it renumbers them.
     limits: dict[str, int] = field(default_factory=dict)
@@ -535,6 +567,8 @@ class _Levels:
         self.rows.insert(index, row)
         if self.addon is not None and index <= self.addon:
             self.addon += 1
+        if self.resume is not None and index <= self.resume:
+            self.resume += 1
         self.changed = True
 
     def remove(self, index: int) -> pure.Row:
@@ -548,6 +582,9 @@ class _Levels:
                     self.limits[name] = until - 1
         if self.addon is not None and index < self.addon:
             self.addon -= 1
+        if self.resume is not None and index <= self.resume:
+            # The resumed level removed: nothing left to resume.
+            self.resume = None if index == self.resume else self.resume - 1
         self.changed = True
         return self.rows.pop(index)
 
@@ -635,6 +672,7 @@ def _levels_read(
             for name in LEVEL_LIMITS
             if getattr(tournament, name) is not None
         },
+        resume=tournament.resume_index if tournament.resume_remaining is not None else None,
     )
     if index >= LEVELS_ROWS_MAX:
         raise TournamentError(
@@ -810,6 +848,9 @@ def _levels_change(
             tournament.level_ends_at = at.ends_at
         limits_before = dict(levels.limits)
         summary = change(tournament, levels, at, now)
+        tournament.resume_index = levels.resume
+        if levels.resume is None:
+            tournament.resume_remaining = None
         moved = [
             message(LEVEL_LIMIT_MOVED[name], level=until)
             for name, until in levels.limits.items()
@@ -839,26 +880,41 @@ def _break_minutes(rows: Sequence[pure.Row], index: int) -> int:
     return BREAK_MINUTES
 
 
-def clock_break_now(tournament_id: int, *, by: Any, now: datetime | None = None) -> Tournament:
-    """Start a break now, running, then go on with the level after the one interrupted.
+def clock_break_now(
+    tournament_id: int, *, by: Any, keep_rest: bool = False, now: datetime | None = None
+) -> Tournament:
+    """Start a break now, running; then the rest of the level in play (``keep_rest``), or
+    the level after it.
 
-    The Tournament Director's "break now": the rest of the level in play is not played
-    (its time is lost, as when a break is called early), a break is inserted right after
-    it, and the levels and breaks that follow come after it as they were: called in level
-    1, the break is followed by level 2, not level 3. It lasts as long as the structure's
-    next break (else its last one, else ``BREAK_MINUTES``). When the next row already is a
-    break, that break starts now, with its colour-up, and nothing is inserted. Refused on
-    a break and during hand-for-hand (the clock stays stopped then).
+    The Tournament Director's "break now". Keeping the rest: the break is inserted right
+    before the level in play, which waits with the time it has left (paused or not) and
+    resumes with exactly that when the break ends (``Tournament.resume_index`` and
+    ``resume_remaining``, ``tournaments.clock.tonight``); nothing is renumbered, and the
+    break counts as that level for the rules counted in levels. Skipping it (the default
+    here; the console offers both): the rest of the level is not played (its time is lost,
+    as when a break is called early), a break is inserted right after it, and the levels
+    and breaks that follow come after it as they were: called in level 1, the break is
+    followed by level 2, not level 3; when the next row already is a break, that break
+    starts now, with its colour-up, and nothing is inserted.
+
+    The break lasts as long as the structure's next break (else its last one, else
+    ``BREAK_MINUTES``). Refused on a break and during hand-for-hand (the clock stays
+    stopped then), and for a choice that is not True or False.
     """
+    if not isinstance(keep_rest, bool):
+        raise TournamentError(_("Choose to keep the rest of the level or skip it."))
 
     def change(tournament: Tournament, levels: _Levels, at: Position, now: datetime) -> Message:
         if levels.rows[at.index].is_break:
             raise TournamentError(_("The break is already on."))
         if tournament.hand_for_hand:
             raise TournamentError(_("No break during hand-for-hand: end hand-for-hand first."))
+        minutes = _break_minutes(levels.rows, at.index)
+        if keep_rest:
+            return _break_before(tournament, levels, at, now, minutes)
         target = at.index + 1
         if target >= len(levels.rows) or not levels.rows[target].is_break:
-            levels.insert(target, pure.Row.pause(_break_minutes(levels.rows, at.index)))
+            levels.insert(target, pure.Row.pause(minutes))
         pause = levels.rows[target]
         tournament.level_index = target
         tournament.level_ends_at = now + timedelta(minutes=pause.minutes)
@@ -872,6 +928,29 @@ def clock_break_now(tournament_id: int, *, by: Any, now: datetime | None = None)
         )
 
     return _levels_change(tournament_id, by, now, "break", change)
+
+
+def _break_before(
+    tournament: Tournament, levels: _Levels, at: Position, now: datetime, minutes: int
+) -> Message:
+    """A break of ``minutes`` before the level in play, running from ``now``; the level
+    resumes after it with the time it has left."""
+    left = at.remaining
+    if left < timedelta(seconds=1):
+        raise TournamentError(_("This level has no time left to keep: skip the rest."))
+    levels.insert(at.index, pure.Row.pause(minutes))
+    levels.resume = at.index + 1
+    tournament.resume_remaining = left
+    tournament.level_index = at.index
+    tournament.level_ends_at = now + timedelta(minutes=minutes)
+    tournament.paused_remaining = None
+    level = rows_from(levels.rows)[at.index + 1]
+    return message(
+        gettext_noop("Break now: %(minutes)s min, then the rest of %(row)s (%(left)s)"),
+        minutes=minutes,
+        row=_row_label(level),
+        left=_mmss(left),
+    )
 
 
 def _chips(value: Any) -> int:
@@ -1179,7 +1258,7 @@ def _hand_for_hand_time(tournament: Tournament, rows: Sequence[ClockRow]) -> Non
         tournament.paused_remaining = max(left, timedelta(0))
         return
     tournament.level_index = following.index
-    tournament.paused_remaining = following.duration
+    tournament.paused_remaining = _length(tournament, rows, following)
 
 
 def _hand_for_hand_end(tournament: Tournament, now: datetime) -> None:
@@ -1423,6 +1502,20 @@ class _Due:
     ends_at: datetime
     version: int
     structure_id: int
+    resume_index: int | None = None
+    resume_remaining: timedelta | None = None
+
+
+# What ``_Due`` reads of a tournament, in its order.
+_DUE_FIELDS = (
+    "pk",
+    "level_index",
+    "level_ends_at",
+    "clock_version",
+    "blind_structure_id",
+    "resume_index",
+    "resume_remaining",
+)
 
 
 def clock_advance_due(tournament_id: int, expected_index: int, now: datetime | None = None) -> bool:
@@ -1444,7 +1537,7 @@ def clock_advance_due(tournament_id: int, expected_index: int, now: datetime | N
             paused_remaining__isnull=True,
             level_ends_at__lte=now,
         )
-        .values_list("pk", "level_index", "level_ends_at", "clock_version", "blind_structure_id")
+        .values_list(*_DUE_FIELDS)
         .first()
     )
     if seen is None:
@@ -1472,7 +1565,7 @@ def _due(now: datetime) -> list[_Due]:
         .annotate(row_count=Subquery(row_count, output_field=IntegerField()))
         .filter(Q(level_index__lt=F("row_count") - 1) | Q(has_level))
         .order_by("pk")
-        .values_list("pk", "level_index", "level_ends_at", "clock_version", "blind_structure_id")
+        .values_list(*_DUE_FIELDS)
     )
     return [_Due(*row) for row in due]
 
@@ -1505,7 +1598,11 @@ def _advance(candidates: list[_Due], now: datetime) -> int:
             rows = rows_by_structure.get(due.structure_id, ())
             at = position(
                 SimpleNamespace(
-                    level_index=due.index, level_ends_at=due.ends_at, paused_remaining=None
+                    level_index=due.index,
+                    level_ends_at=due.ends_at,
+                    paused_remaining=None,
+                    resume_index=due.resume_index,
+                    resume_remaining=due.resume_remaining,
                 ),
                 rows,
                 now,

@@ -241,9 +241,19 @@ def previous_level(tournament: Tournament, request: HttpRequest) -> None:
     clock_services.clock_previous(tournament.pk, by=request.user)
 
 
+# The console's "Break now" buttons (``rest``): keep the rest of the level in play for after
+# the break, or skip it. A form without the field (a console page served before the choice
+# was offered) meant the break after the level: skip.
+BREAK_REST = {"keep": True, "skip": False}
+
+
 def break_now(tournament: Tournament, request: HttpRequest) -> None:
-    """Start a break now; play goes on with the level after the one interrupted."""
-    clock_services.clock_break_now(tournament.pk, by=request.user)
+    """Start a break now; then the rest of the level in play (``rest=keep``) or the level
+    after it (``rest=skip``)."""
+    choice = request.POST.get("rest", "skip")
+    if choice not in BREAK_REST:
+        raise TournamentError(_("Choose to keep the rest of the level or skip it."))
+    clock_services.clock_break_now(tournament.pk, by=request.user, keep_rest=BREAK_REST[choice])
 
 
 # ---------------------------------------------------------------------------- quick changes
