@@ -332,7 +332,7 @@ TABLES_PLAYERS_MAY_OPEN = env_bool("TABLES_PLAYERS_MAY_OPEN", False)
 # runs shorten or lengthen them).
 TABLES_NEXT_HAND_DELAY_MS = env_int("TABLES_NEXT_HAND_DELAY_MS", 3000)
 TABLES_BOT_THINK_MS = env_int("TABLES_BOT_THINK_MS", 1000)
-# Live tables: the turn clock, RULES.md "Time and disconnection" (30 s; a soak of whole
+# Live tables: the turn clock, docs/rules.md "Time and disconnection" (30 s; a soak of whole
 # tournaments in the suite, whose people let it run out, shortens it).
 TABLES_TURN_SECONDS = env_int("TABLES_TURN_SECONDS", 30)
 # Live tables: a move made on a socket's event loop is told to the table once PostgreSQL

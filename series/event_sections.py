@@ -2,7 +2,7 @@
 part of the new-night forms (the tournament, set up in the same step), and what they keep
 of a night imported from another tool (its levels, as a blind structure).
 
-The series reads no tournament internals (DESIGN.md), yet an event page shows the
+The series reads no tournament internals (docs/architecture.md), yet an event page shows the
 tournament's structure table and registration, the hands export needs the event's online
 tables, and a player's calendar feed needs the events they registered for. So the
 dependency is inverted: an app that knows those things (the tournaments) registers a

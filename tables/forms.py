@@ -33,7 +33,7 @@ TIME_BANK_FIELDS = {
 
 
 class ForcedBetsForm(forms.Form):
-    """The straddle and the bomb pot (RULES.md, Home-game options), off by default: on the
+    """The straddle and the bomb pot (docs/rules.md, Home-game options), off by default: on the
     new-table form and on the host's page (``services.table_forced_bets_set``)."""
 
     straddle = forms.ChoiceField(
@@ -161,7 +161,7 @@ class TableCreateForm(ForcedBetsForm):
             "deal the rest of the board twice, each run for half of every pot."
         ),
     )
-    # RULES.md, Home-game options, "Time bank": off unless the host gives it a cap.
+    # docs/rules.md, Home-game options, "Time bank": off unless the host gives it a cap.
     time_bank_seconds = forms.IntegerField(
         label=_("Seconds at the start"),
         min_value=0,

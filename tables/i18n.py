@@ -207,7 +207,7 @@ RULE_MESSAGES: dict[str, Promise] = {
     "bad_seat_number": _("a seat number is a positive whole number, not %(seat)s"),
     "seat_twice": _("seat %(seat)s is described twice"),
     "dead_button_needs_small_blind": _("a dead button needs the last hand's small blind seat"),
-    # A straddle or a bomb pot (Hand.start; RULES.md, Home-game options).
+    # A straddle or a bomb pot (Hand.start; docs/rules.md, Home-game options).
     "no_straddle": _("this table plays no straddle"),
     "straddle_heads_up": _("there is no straddle heads-up"),
     "straddle_dead_small_blind": _("there is no straddle when the small blind is dead"),

@@ -460,7 +460,7 @@ class _Shared:
     # From the flop on, each seat still in the hand: its best hands so far (the hand helper).
     own_helpers: dict[int, dict[str, Any]] | None = None
     # After the hand, until the next: each dealt seat's cards still face down, which its
-    # player may show (RULES.md, Home-game options: "Showing after the hand").
+    # player may show (docs/rules.md, Home-game options: "Showing after the hand").
     own_showable: dict[int, list[str]] | None = None
     # Each seat in the betting whose turn it is not: the pre-actions it may choose now.
     own_pre_actions: dict[int, dict[str, Any]] | None = None
@@ -546,7 +546,7 @@ def _build_shared(state: _TableState, memo: _Memo) -> _Shared:
             "id": hand.pk,
             "number": hand.number,
             "button": hand.button,
-            # RULES.md, Home-game options: the seat that straddled, and a bomb pot.
+            # docs/rules.md, Home-game options: the seat that straddled, and a bomb pot.
             "straddle": view["straddle"],
             "bomb_pot": view["bomb_pot"],
             "street": view["street"],

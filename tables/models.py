@@ -60,7 +60,7 @@ GAME_LABELS = {
     (Structure.NO_LIMIT.value, Game.OMAHA_HI_LO.value): _("No-Limit Omaha Hi/Lo"),
 }
 
-# A player's pre-action (RULES.md, Home-game options): the engine's names.
+# A player's pre-action (docs/rules.md, Home-game options): the engine's names.
 PRE_ACTION_CHOICES = [
     (PreAction.CHECK_FOLD.value, _("Check/Fold")),
     (PreAction.CHECK.value, _("Check")),
@@ -147,7 +147,7 @@ class Table(models.Model):
             "of every pot."
         ),
     )
-    # RULES.md, Home-game options, "Straddle" and "Bomb pot" (cash tables; the engine plays
+    # docs/rules.md, Home-game options, "Straddle" and "Bomb pot" (cash tables; the engine plays
     # them: ``Hand.start(straddle=..., bomb_pot=...)``). Who may straddle; the bomb pot's
     # ante in big blinds (0: no bomb pots), every how many hands one comes by itself (0:
     # never), and whether the players may vote for one. ``bomb_pot_next``: the host called
@@ -163,7 +163,7 @@ class Table(models.Model):
     # The players' vote for a bomb pot is open until then (null: no vote open); when the
     # time is up without every player's yes, it lapses, counted as no.
     bomb_pot_vote_until = models.DateTimeField(null=True, blank=True, db_index=True)
-    # RULES.md, Home-game options, "Time bank" (``tables.engine.timebank``), in whole seconds:
+    # docs/rules.md, Home-game options, "Time bank" (``tables.engine.timebank``), in whole seconds:
     # what each player starts with, what a hand played (cash) or a tournament level adds, and
     # the most a bank holds; a cap of 0 (the default) is no time bank.
     time_bank_seconds = models.PositiveIntegerField(default=0)

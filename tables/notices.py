@@ -40,7 +40,7 @@ _MESSAGES = {
 _REMOVED_WITH_CHIPS = _(
     "The host removed you from this table. Your %(chips)d chips were cashed out."
 )
-# A pre-action dropped because the amount to call changed (RULES.md, Home-game options),
+# A pre-action dropped because the amount to call changed (docs/rules.md, Home-game options),
 # by its kind; ``bet`` is the bet to match now.
 PRE_ACTION_CLEARED = "pre_action_cleared"
 _PRE_ACTION_CLEARED = {

@@ -1,10 +1,10 @@
 """What other apps add to a live table's page: a tournament's offers and deal, say.
 
-The tables know nothing of tournaments (DESIGN.md; import-linter forbids the import), yet a
-tournament table's page must show a player their rebuy or the deal on offer. So the
-dependency is inverted, as ``series.event_sections`` does for the event page: an app that
-knows those things registers a provider here at start-up (its ``AppConfig.ready``), and the
-table page asks every provider for the panels of the table and viewer.
+The tables know nothing of tournaments (docs/architecture.md; import-linter forbids the
+import), yet a tournament table's page must show a player their rebuy or the deal on offer.
+So the dependency is inverted, as ``series.event_sections`` does for the event page: an app
+that knows those things registers a provider here at start-up (its ``AppConfig.ready``), and
+the table page asks every provider for the panels of the table and viewer.
 
 A provider's ``claims(table)`` says whether the table is one of its own; the page then
 refreshes its panels (``tables.views.table_panels``) when a hand ends and every

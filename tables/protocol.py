@@ -201,7 +201,7 @@ def handle_frame(table_id: int, user: Any, frame: Any) -> list[dict[str, Any]]:
                 raise TableError("malformed", gettext_lazy("say 'muck_losing': true or false"))
             services.seat_options(table_id, user, muck_losing=_bool(frame, "muck_losing", True))
         elif kind == "straddle":
-            # RULES.md, Home-game options, "Straddle": the player asks for the next hand.
+            # docs/rules.md, Home-game options, "Straddle": the player asks for the next hand.
             if "on" not in frame:
                 raise TableError("malformed", gettext_lazy("say 'on': true or false"))
             services.require_user(user)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.conf import settings
 
-# RULES.md "Time and disconnection": 10 seconds, then a visible 20-second countdown.
+# docs/rules.md "Time and disconnection": 10 seconds, then a visible 20-second countdown.
 TURN_SECONDS = 30
 COUNTDOWN_AFTER_SECONDS = 10
 RECONNECT_BONUS_SECONDS = 20

@@ -907,9 +907,9 @@ _HOME_BLINDS = (
 _HOME_COLOUR_UPS = ((), (25,), (100,), (500,))
 
 BUILTIN_TEMPLATES: tuple[Template, ...] = (
-    # seeds/home-series-event-plo8.txt: "2007 Series Event 2 ... 20+5 Pot Limit Omaha/8",
-    # "For the blind structure we used last year ... something similar, but with a slightly
-    # larger starting stack", and its example "if the blinds are 25/50". The page gives no
+    # docs/rules/sources/home-series-event-plo8.txt: "2007 Series Event 2 ... 20+5 Pot Limit
+    # Omaha/8", "For the blind structure we used last year ... something similar, but with a
+    # slightly larger starting stack", and its example "if the blinds are 25/50". The page gives no
     # level list, so the levels after 25/50 follow a common home progression for 10,000.
     Template(
         name="Home series PLO8",

@@ -24,7 +24,7 @@ from tournaments.models import BlindStructure, LevelKind, Tournament
 from tournaments.services.deals import ANSWER_MINUTES_DEFAULT, ANSWER_MINUTES_MAX
 from tournaments.services.lifecycle import LOCKED_AFTER_START, TOURNAMENT_SETTINGS
 
-# The online time bank (RULES.md, Home-game options), in seconds.
+# The online time bank (docs/rules.md, Home-game options), in seconds.
 TIME_BANK_FIELDS = ("time_bank_seconds", "time_bank_refill_seconds", "time_bank_cap_seconds")
 
 # Settings the form edits under another name.

@@ -274,7 +274,7 @@ class Tournament(models.Model):
         default=2,
         help_text=_("The clock loses this much for each hand played hand-for-hand (TDA RP-8)."),
     )
-    # Online: the time bank of the live tables (RULES.md, Home-game options), in seconds:
+    # Online: the time bank of the live tables (docs/rules.md, Home-game options), in seconds:
     # each player's starting bank, what each new level adds, the most it holds (0: none).
     time_bank_seconds = models.PositiveIntegerField(
         _("time bank (seconds)"),

@@ -495,7 +495,7 @@ def should_break(tables: Sequence[TableView], seats_per_table: int) -> int | Non
 
 
 def final_table_size(seats_per_table: int) -> int:
-    """How many players make the final table (RULES.md, TDA RP-9).
+    """How many players make the final table (docs/rules.md, TDA RP-9).
 
     Nine- and eight-handed events combine two tables of 5 into a nine-handed final table,
     seven- and six-handed ones two tables of 4 into a seven-handed one; other sizes play the

@@ -3,7 +3,7 @@
 A guest is a ``Player`` row without a user. When the walk-in signs up, a director merges the
 guest into the account: every row pointing at the guest moves to the account's player. The
 rows are found through ``Player._meta`` (documented API), not by naming the models, so the
-tournaments' entries move too without the series importing the tournaments (DESIGN.md:
+tournaments' entries move too without the series importing the tournaments (docs/architecture.md:
 series reads no tournament internals). The season standings are derived, so they are not
 moved but recomputed.
 """

@@ -47,7 +47,8 @@ def _link_paths(text: str) -> str:
 @register.filter(is_safe=True)
 def notes_html(text: str) -> str:
     """A director's notes as paragraphs, with web addresses and site paths as links (the
-    seed's "for the blind structure we used last year, click here")."""
+    home series' page in docs/rules/sources/home-series-event-plo8.txt: "For the blind
+    structure we used last year, click here.")."""
     paragraphs = [p for p in re.split(r"\n\s*\n", str(text).replace("\r\n", "\n")) if p.strip()]
     html = "".join(
         "<p>" + "<br>".join(_link_paths(line) for line in paragraph.strip().split("\n")) + "</p>"

@@ -228,7 +228,7 @@ export function createControls({ root, send, toast }) {
     actionBar.append(buttons);
   }
 
-  /* The players still in are asked whether to run the board twice (RULES.md, Home-game
+  /* The players still in are asked whether to run the board twice (docs/rules.md, Home-game
    * options): Yes and No for each of them until they answer, "waiting" for everyone else.
    * The seconds left are clock.js's (`.run-twice-left`); silence is no. */
   function runTwicePanel(snap) {
@@ -354,7 +354,7 @@ export function createControls({ root, send, toast }) {
   }
 
   /* "Straddle next hand" for the player in the straddle's seat for it, and the vote for a bomb
-   * pot next hand (RULES.md, Home-game options). The server checks both again. */
+   * pot next hand (docs/rules.md, Home-game options). The server checks both again. */
   function forcedBetsControls(forced, you, mine) {
     const box = el("span", "forced-bets");
     const straddling = Boolean(you.straddle_next);

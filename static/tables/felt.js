@@ -285,7 +285,7 @@ function drawSeat(ring, seat, angle, snap, winners, options) {
   box.append(plate);
   const badges = el("div", "seat-badges");
   if (hand && !hand.complete && hand.straddle === seat.seat) {
-    // RULES.md, Home-game options: a live straddle of twice the big blind, posted this hand.
+    // docs/rules.md, Home-game options: a live straddle of twice the big blind, posted this hand.
     const straddle = el("span", "seat-straddle", gettext("Straddle"));
     straddle.title = gettext("Posted a straddle of twice the big blind: acts last before the flop");
     badges.append(straddle);
@@ -352,7 +352,7 @@ function drawCenter(center, snap) {
   center.append(info, board, pots);
   const forced = snap.table && snap.table.forced_bets;
   if (hand && hand.bomb_pot) {
-    // RULES.md, Home-game options: antes from everyone, no blinds, the betting from the flop.
+    // docs/rules.md, Home-game options: antes from everyone, no blinds, the betting from the flop.
     const tag = el("p", "bomb-pot-tag", gettext("Bomb pot"));
     tag.title = gettext("Everyone antes, nobody posts a blind, and the betting starts on the flop");
     center.insertBefore(tag, board);

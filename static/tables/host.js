@@ -182,7 +182,7 @@ function drawHost(box, snap) {
   }
   const forced = t.forced_bets;
   if (forced && forced.bomb_pot_ante) {
-    // The host's call of a bomb pot for the next hand (RULES.md, Home-game options).
+    // The host's call of a bomb pot for the next hand (docs/rules.md, Home-game options).
     if (forced.bomb_pot_called) {
       box.append(button(gettext("Call off the bomb pot"), "button-ghost",
         () => ctx.send({ type: "bomb_pot_call", on: false })));

@@ -1,4 +1,4 @@
-/* Showing your cards after the hand (RULES.md, Home-game options): once a hand is over,
+/* Showing your cards after the hand (docs/rules.md, Home-game options): once a hand is over,
  * until the next hand starts, a player dealt in may turn up any of their cards still face
  * down. The snapshot's `you.can_show` (`{"hand", "cards"}`) offers them; each is a button
  * to pick, then "Show" sends the picked ones and "Show all" every one left, as a

@@ -1,9 +1,10 @@
 """The moves a table makes for a player without waiting for them: what a time-out becomes,
 and whether a hand at showdown is shown or mucked.
 
-The time-out (RULES.md, Time and disconnection): "On time-out a player checks if checking
-is free, else folds, and is then sat out. House option from the online rooms: a player who
-times out or disconnects with chips in the pot is treated as all-in."
+The time-out (docs/rules.md, Time and disconnection): "On time-out a player checks if
+checking is free, else folds, and is then sat out." House option from the online rooms: "a
+player who times out while disconnected, with chips in the pot, is treated as all-in. A
+player still connected who times out checks or folds as above".
 
 >>> from tables.engine.config import Config, Game, Structure
 >>> from tables.engine.state import Hand, SeatSpec
@@ -23,7 +24,7 @@ times out or disconnects with chips in the pot is treated as all-in."
 ['AllInDeclared']
 
 At showdown a hand that could win something is shown; one that cannot is mucked or shown
-as its player chose beforehand (RULES.md, Showdown: "Others show or muck in turn; a mucked
+as its player chose beforehand (docs/rules.md, Showdown: "Others show or muck in turn; a mucked
 hand wins nothing. Cards speak.").
 
 >>> import random

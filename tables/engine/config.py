@@ -27,7 +27,7 @@ class Structure(StrEnum):
 
 
 class Straddle(StrEnum):
-    """Who may post a straddle before the cards (RULES.md, Home-game options: "Straddle").
+    """Who may post a straddle before the cards (docs/rules.md, Home-game options: "Straddle").
 
     A table option, off by default; pot-limit and no-limit only (see `Config`).
     """
@@ -85,16 +85,17 @@ class Config:
 
     - `big_blind` is the lower limit in a limit game; `big_bet` the upper (default twice it).
     - `small_blind` defaults to half the big blind rounded down to the chip unit
-      (seeds/omaha-hi-lo-partypoker.txt; RULES.md "5/10 gives 2, not 2.5").
+      (docs/rules/sources/omaha-hi-lo-partypoker.txt; docs/rules.md "5/10 gives 2, not 2.5").
     - `raise_cap` (limit only) counts the bets allowed in one betting round, the opening bet
       included (before the flop the big blind is that bet): 4 is "a bet and three raises"
       (the online rooms), 5 "a bet and four raises" (the card room), None no cap.
     - `uncapped_heads_up`: the card room's option of no cap once only two players remain.
-    - `all_in_on_timeout`: the online rooms' option that a player who times out or
-      disconnects with chips in the pot is treated as all-in (`Hand.declare_all_in`).
+    - `all_in_on_timeout`: the online rooms' option that a player who times out while
+      disconnected, with chips in the pot, is treated as all-in (`Hand.declare_all_in`;
+      `autoplay.time_out_move` decides when).
     - `pot_assumes_small_blind_call` (pot-limit, off by default): the home series' rule
       that before the first raise of the first round the pot is counted as if the small
-      blind had called (seeds/home-series-event-plo8.txt).
+      blind had called (docs/rules/sources/home-series-event-plo8.txt).
     - `straddle` (off by default): who may post a live straddle of twice the big blind
       before the cards (`Straddle`); `Hand.start` is told who does, hand by hand. Pot-limit
       and no-limit only: a limit game's bets are fixed sizes, and a straddle there would
@@ -179,7 +180,7 @@ class Config:
                 params={"cap": self.raise_cap},
             )
         if self.straddle is not Straddle.NONE and self.structure is Structure.LIMIT:
-            # RULES.md, Home-game options: a straddle is "twice the big blind" and "the
+            # docs/rules.md, Home-game options: a straddle is "twice the big blind" and "the
             # smallest raise is one straddle more", which a limit game's fixed bets cannot be.
             raise RuleError(
                 "a straddle is played in pot-limit and no-limit only",

@@ -7,15 +7,15 @@ database; the table stores what the plan says (the button, the blinds' seats, th
 
 Two ways to move the button (`ButtonMode`):
 
-- **CASH** (RULES.md "Cash tables"; seeds/omaha-hi-lo-partypoker.txt: "A new game on an
-  active table starts with the button moving clockwise to the next player"): the button
-  moves to the next player who owes nothing; a new player posts a live big blind at once or
-  waits for the big blind; a player the big blind passed while sitting out owes both blinds
-  and comes back posting them (the small dead, the big live) or waiting
-  (seeds/omaha-hi-lo-cardroom-rules.txt: "the small blind goes to the center of the pot
-  while his big blind is live"). Nobody is dealt in between the button and the big blind
-  (seeds/omaha-hi-lo-cardroom-rules.txt: "A player may not enter play in the middle of the
-  blinds; he must wait until the Button passes").
+- **CASH** (docs/rules.md "Cash tables"; docs/rules/sources/omaha-hi-lo-partypoker.txt:
+  "A new game on an active table starts with the button moving clockwise to the next
+  player"): the button moves to the next player who owes nothing; a new player posts a live
+  big blind at once or waits for the big blind; a player the big blind passed while sitting
+  out owes both blinds and comes back posting them (the small dead, the big live) or waiting
+  (docs/rules/sources/omaha-hi-lo-cardroom-rules.txt: "the small blind goes to the center of
+  the pot while his big blind is live"). Nobody is dealt in between the button and the big
+  blind (docs/rules/sources/omaha-hi-lo-cardroom-rules.txt: "A player may not enter play in
+  the middle of the blinds; he must wait until the Button passes").
 - **TOURNAMENT** (TDA 32, dead button): the big blind goes on to the next player after the
   last big blind; the small blind is posted where the big blind was (dead, posted by
   nobody, when that player has gone) and the button goes where the small blind was (an
@@ -183,7 +183,7 @@ class DealPlan:
         """Start the hand this plan describes (`Hand.start` with its button and blinds).
 
         `straddle`: the seat that straddles (`straddle_seat` must allow it). `bomb_pot`:
-        a bomb pot (RULES.md, Home-game options: "every player dealt in posts the agreed
+        a bomb pot (docs/rules.md, Home-game options: "every player dealt in posts the agreed
         ante ...; no blinds"), in which a player who would have posted a blind to come in
         (a new player posting at once, one back after missing the blinds) is dealt in on
         the ante like everyone else, which settles what they owed: the ante is at least a
@@ -317,7 +317,7 @@ def bomb_pot_vote_passes(votes: int, voters: int) -> bool:
 def rebuy_amount(asked: int, stack: int, maximum: int) -> int:
     """The chips a rebuy of `asked` adds to `stack` at a cash table whose maximum buy-in is
     `maximum`: the stack after it never passes the maximum, so only what fits is bought
-    (winnings may have brought the stack near it since the rebuy was asked for). RULES.md,
+    (winnings may have brought the stack near it since the rebuy was asked for). docs/rules.md,
     Money outside the pot, sets only the house minimum ("usually five times the maximum
     bet"); a table's maximum buy-in is the house's own cap, on a rebuy as on a buy-in.
 
@@ -334,7 +334,7 @@ def rebuy_amount(asked: int, stack: int, maximum: int) -> int:
 def blind_positions(button: int, players: Sequence[int]) -> tuple[int, int]:
     """(small blind, big blind) for a hand dealt to `players` with the button on `button`
     (which may be an empty seat): the two players after the button; heads-up the button
-    posts the small blind and the other player the big (RULES.md "Heads-up: the button
+    posts the small blind and the other player the big (docs/rules.md "Heads-up: the button
     posts the small blind"; TDA 34B). Tables run by hand (a director's console that is told
     where the button is) read the blinds from here, as `Hand.start` places them.
 

@@ -1,6 +1,6 @@
 """All-in equity: each hand's expected share of a pot that all of them contest.
 
-Shares count scoops, halves and quarters as the showdown would award them (RULES.md,
+Shares count scoops, halves and quarters as the showdown would award them (docs/rules.md,
 "Showdown"): in Omaha Hi/Lo the best high takes half and the best qualifying low the other
 half, ties split a half equally, and with no qualifying low the high takes it all. Odd
 chips are ignored: shares are fractions.
@@ -457,7 +457,7 @@ def runout_pots(
     """Each pot's all-in equity at the moment the hands were turned up for a run-out.
 
     When nobody can bet any more, every hand is turned up before the board is run out
-    (RULES.md, "Showdown"); a table shows what each hand's share of each pot was worth at
+    (docs/rules.md, "Showdown"); a table shows what each hand's share of each pot was worth at
     that moment (the main pot first, then the side pots, as the engine's `Hand.pots`), and,
     dealing the run-out street by street, with the first ``board_cards`` cards of the board
     out. In Omaha Hi/Lo a share counts the halves and quarters the showdown would give.

@@ -1,7 +1,7 @@
 """Omaha showdown values: the best high and the best 8-or-better low.
 
 Every Omaha hand is exactly two hole cards and three board cards, for high and for low
-separately (RULES.md, "Showdown"). Values are ints, higher is better, for both.
+separately (docs/rules.md, "Showdown"). Values are ints, higher is better, for both.
 
 - A high value is ``category << 20`` plus five 4-bit ranks in the order they matter
   (the trips before the pair of a full house; the five of a wheel before its ace), so

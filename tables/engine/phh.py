@@ -7,7 +7,7 @@ the button is last; heads-up, p1 is the big blind and p2 the button, who posts t
 blind (`antes` and `blinds_or_straddles` are still written in role order, small blind first,
 and land reversed). A tournament hand with a dead small blind (nobody posts it) has p1 post
 the big blind: `blinds_or_straddles = [BB, 0, 0, ...]`, which PokerKit plays the same way.
-A straddle (RULES.md, Home-game options) is twice the big blind in `blinds_or_straddles`,
+A straddle (docs/rules.md, Home-game options) is twice the big blind in `blinds_or_straddles`,
 left of the big blind (p3) or on the button (the last player); a bomb pot has no blinds, the
 same ante from everyone with `ante_trimming_status = true` (each ante is its player's stake
 in the pot), and a check from every player with chips before the flop, as PokerKit still
@@ -39,7 +39,7 @@ applies the file's lines with its default automations and repairs nothing we acc
 - Unknown cards (`??`) are dealt as stand-ins; cards a later `sm` shows fill them. A hand
   that needs a stand-in evaluated (shown at a showdown) is refused.
 - `finishing_stacks` in a file are never read back; a replay computes them.
-- Showing after the hand (RULES.md, Home-game options): an `sm` once the hand is over, by
+- Showing after the hand (docs/rules.md, Home-game options): an `sm` once the hand is over, by
   the player whose hand won unseen, shows that hand whole, as PokerKit allows; the replay
   records it (`Hand.show`). PokerKit refuses such a show in part or from a folded or mucked
   hand, so the writer puts those in commentary lines (`# p3 shows Ah after the hand`), which
@@ -351,7 +351,7 @@ class PhhHand:
 
     @property
     def bomb_pot(self) -> bool:
-        """No blind and an ante from everyone: a bomb pot (RULES.md, Home-game options),
+        """No blind and an ante from everyone: a bomb pot (docs/rules.md, Home-game options),
         whose first betting round is on the flop."""
         return not any(self.blinds_or_straddles) and any(self.antes)
 
@@ -847,7 +847,7 @@ def build_deck(hand: PhhHand) -> DealtDeck:
             deck.append(card)
     if second:
         # The rest of the board from the street the players went all in on, run again from
-        # the same deck with its burns (RULES.md, Home-game options: "Run it twice").
+        # the same deck with its burns (docs/rules.md, Home-game options: "Run it twice").
         sizes = _SECOND_RUN_STREETS.get(len(second))
         if sizes is None:
             raise PhhError(

@@ -1,6 +1,6 @@
 """Pre-actions: a move a player chooses before their turn, and what it becomes when it comes.
 
-RULES.md, Home-game options: "a player may choose their action before their turn
+docs/rules.md, Home-game options: "a player may choose their action before their turn
 (check/fold, check, call any, call an exact amount, fold); a pre-action is dropped when the
 amount to call changes from what it was chosen against (except "call any" and
 "check/fold")."
@@ -41,7 +41,7 @@ __all__ = [
 
 
 class PreAction(StrEnum):
-    """The pre-actions a player may choose (RULES.md, Home-game options, "Pre-actions")."""
+    """The pre-actions a player may choose (docs/rules.md, Home-game options, "Pre-actions")."""
 
     CHECK_FOLD = "check_fold"
     CHECK = "check"
@@ -50,7 +50,7 @@ class PreAction(StrEnum):
     FOLD = "fold"
 
 
-# RULES.md: dropped when the amount to call changes "(except "call any" and "check/fold")".
+# docs/rules.md: dropped when the amount to call changes "(except "call any" and "check/fold")".
 KEPT_WHEN_THE_BET_CHANGES = frozenset({PreAction.CALL_ANY, PreAction.CHECK_FOLD})
 
 BETTING_STREETS = (Street.PREFLOP, Street.FLOP, Street.TURN, Street.RIVER)

@@ -417,7 +417,7 @@ class Hand:
         if not bomb_pot:
             self._post(bb_i, config.big_blind, "big")
         if straddle is not None:
-            # RULES.md, Home-game options: "a live straddle of exactly twice the big blind".
+            # docs/rules.md, Home-game options: "a live straddle of exactly twice the big blind".
             self._post(self._seat_index[straddle], 2 * config.big_blind, "straddle")
         for i, spec in enumerate(specs if posts else ()):
             if spec.dead_post and stack[i]:
@@ -446,7 +446,7 @@ class Hand:
         self._bet_size = config.big_blind
         self._uncapped = config.uncapped_heads_up and n == 2
         if straddle is not None:
-            # RULES.md, Home-game options: "In pot-limit the straddle counts as the last
+            # docs/rules.md, Home-game options: "In pot-limit the straddle counts as the last
             # bet: the pot is counted with it, and the smallest raise is one straddle more";
             # "the straddler acts last (the action starts on their left)" (for the button's
             # straddle that is the small blind: "the blinds act first").
@@ -469,7 +469,7 @@ class Hand:
         self._records.append(BlindPosted(self._seats[i], amount, kind, self._stack[i] == 0))
 
     def _post_bomb_pot_antes(self) -> None:
-        """RULES.md, Home-game options: "every player dealt in posts the agreed ante (in big
+        """docs/rules.md, Home-game options: "every player dealt in posts the agreed ante (in big
         blinds); no blinds". Unlike a tournament's antes (dead money, see `start`), each is
         its player's stake in the pot, as a bet collected before the flop would be: a
         player all-in on a short ante plays for what they put in, and the pots above it go
@@ -875,7 +875,7 @@ class Hand:
     def _assumed_small_blind_call(self, i: int) -> int:
         """What the home series' pot-limit rule adds to the pot for player ``i``.
 
-        seeds/home-series-event-plo8.txt: "before the first raise in the first round of
+        docs/rules/sources/home-series-event-plo8.txt: "before the first raise in the first round of
         betting, it can be assumed that the small blind will call the big blind". Only
         before any raise, before the flop, while the small blind is still in and has not
         completed, and for anyone but the small blind (whose own call is counted anyway).
@@ -1279,7 +1279,7 @@ class Hand:
     def show(self, seat: int, cards: Sequence[int]) -> list[Record]:
         """Show some of a seat's own cards once the hand is over; returns the new record.
 
-        RULES.md, Home-game options: "a player may show any of their own cards after the
+        docs/rules.md, Home-game options: "a player may show any of their own cards after the
         hand ends (won without a showdown or folded). What is shown becomes part of the
         hand's record; no other card of a folded or mucked hand is ever revealed." Any seat
         dealt in may show, in as many goes as it likes, any of its cards not yet face up
@@ -1448,7 +1448,7 @@ class Hand:
     def _offer_run_twice(self) -> bool:
         """Open the vote on running the board twice, if this hand may: returns whether it did.
 
-        RULES.md, Home-game options: "offered when all but at most one player still in are
+        docs/rules.md, Home-game options: "offered when all but at most one player still in are
         all-in and cards are still to come, and no betting can follow" (the caller's case:
         the hands are turned up). Both runs come from this deck with their burns; with ten
         players all in before the flop it holds too few cards, and the board is run once.
@@ -1491,7 +1491,7 @@ class Hand:
     def vote_run_twice(self, seat: int, agree: bool, *, silent: bool = False) -> list[Record]:
         """A player asked whether to run the board twice answers; returns the new records.
 
-        RULES.md, Home-game options: "Every player still in must agree (silence is no)."
+        docs/rules.md, Home-game options: "Every player still in must agree (silence is no)."
         The first no ends the vote and the board is run once, as without the option; the
         last yes deals it twice (`_run_twice`). `silent`: the player let the time to answer
         pass, which is a no. A RuleError (and nothing changes) when no vote is open, for a
@@ -1552,7 +1552,7 @@ class Hand:
     def _run_twice(self) -> None:
         """Deal the rest of the board twice and settle each pot's halves on their runs.
 
-        RULES.md, Home-game options: "The remaining board cards are dealt twice from the
+        docs/rules.md, Home-game options: "The remaining board cards are dealt twice from the
         same shuffled deck, in order, with the usual burns": the first run to the river as
         usual, then the second from where the first stopped, burn and cards street by
         street; the second board shares the cards out before the vote.
@@ -1705,7 +1705,7 @@ class Hand:
     def _settle(self) -> None:
         pots = self._pot_list(self._contrib)
         if self._board2:
-            # RULES.md, Home-game options: "each pot (main and side) is split into two
+            # docs/rules.md, Home-game options: "each pot (main and side) is split into two
             # halves, the odd chip to the first run; each half is settled on its own run's
             # board by the showdown rules".
             unit = self._config.chip_unit
@@ -1796,7 +1796,7 @@ class Hand:
     def runout_from(self) -> int | None:
         """Board cards out when every hand was turned up for a run-out, else None.
 
-        RULES.md: "When all but one are all-in and no betting can follow, every hand is
+        docs/rules.md: "When all but one are all-in and no betting can follow, every hand is
         turned up before the board is run out." The engine deals that run-out at once; a
         table may show it street by street from this point with `runout_view`.
         """
@@ -1928,7 +1928,7 @@ def straddle_seat(
 ) -> int | None:
     """The seat that may straddle a hand dealt to `seats` with this button, or None.
 
-    RULES.md, Home-game options: "the player left of the big blind may post a live straddle
+    docs/rules.md, Home-game options: "the player left of the big blind may post a live straddle
     of exactly twice the big blind"; with the "Mississippi" option (`Straddle.BUTTON`) "the
     button posts it". None when the table has no straddle; heads-up (the button posts the
     small blind there and acts first before the flop, so there is no seat left of the big

@@ -1,4 +1,4 @@
-"""The time bank (RULES.md, Home-game options): "extra seconds a player draws on
+"""The time bank (docs/rules.md, Home-game options): "extra seconds a player draws on
 automatically when their turn's time runs out; it refills by a set amount per hand played
 (cash) or per level (tournaments), up to a cap."
 

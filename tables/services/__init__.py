@@ -1,4 +1,4 @@
-"""Workflows of the live tables, one module per job (STYLE.md: ``<thing>_<verb>``):
+"""Workflows of the live tables, one module per job (docs/style.md: ``<thing>_<verb>``):
 
 - ``seating``: open a table, sit with a buy-in, sit out and in, options, leave, sockets, bots;
 - ``play``: a player's move, the moves nobody waits for, the end of a hand;

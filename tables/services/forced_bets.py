@@ -1,4 +1,4 @@
-"""The straddle and the bomb pot at a cash table (RULES.md, Home-game options): what the host
+"""The straddle and the bomb pot at a cash table (docs/rules.md, Home-game options): what the host
 sets, what the players ask for, and what the next deal is told. The engine plays both and
 decides who may straddle (``tables.engine.state.straddle_seat``) and when a vote passes
 (``tables.engine.deal_in.bomb_pot_vote_passes``).
@@ -127,7 +127,7 @@ def seat_straddle(table_id: int, user: Any, on: bool, *, always: bool = False) -
     """Straddle the next hand (``on``), or take it back; with ``always``, straddle every
     hand (a standing choice, from any seat), or stop.
 
-    RULES.md, Home-game options: "before the cards, the player left of the big blind may
+    docs/rules.md, Home-game options: "before the cards, the player left of the big blind may
     post a live straddle" (or the button, in "Mississippi"): only the player in that seat
     for the next hand, as the table stands, may ask; the deal checks it again.
     """

@@ -401,7 +401,7 @@ def _run_twice_answers_now(engine: EngineHand, seats: dict[int, Seat]) -> list[A
 
     A house bot answers at once, by its rule (``botbrain.run_twice_answer``), so a table
     of bots never waits; a player away (timed out, or leaving when the hand ends) says
-    nothing, and silence is no (RULES.md, Home-game options).
+    nothing, and silence is no (docs/rules.md, Home-game options).
     """
     new: list[Any] = []
     vote = engine.run_twice_vote
@@ -432,7 +432,7 @@ def _run_twice_clock(table: Table, hand: Hand, now: datetime) -> None:
 
 def run_twice_time_out(table: Table, hand: Hand, now: datetime) -> Moved:
     """The time to answer is up: the first player still silent says no for them all
-    (RULES.md, Home-game options: "silence is no"), and the board is run once."""
+    (docs/rules.md, Home-game options: "silence is no"), and the board is run once."""
     engine = STATE.engine_to_move(hand)
     seats = seats_locked(table)
     vote = engine.run_twice_vote

@@ -1,6 +1,6 @@
 """A player's pre-action: the move they choose before their turn, set or cleared.
 
-RULES.md, Home-game options: "a player may choose their action before their turn
+docs/rules.md, Home-game options: "a player may choose their action before their turn
 (check/fold, check, call any, call an exact amount, fold)". The choice is stored on the
 player's seat with the hand, the betting round and the amount to call it was chosen against
 (``Seat.pre_action_set``), so it holds whichever page chose it and while the player's phone

@@ -348,7 +348,7 @@ def seat_connection(
             and hand.deadline is not None
             and not hand.turn_extended
         ):
-            # RULES.md: "A player who reconnects while their turn is still running gets 20
+            # docs/rules.md: "A player who reconnects while their turn is still running gets 20
             # more seconds", on top of the time they had left.
             hand.deadline = max(hand.deadline, now) + timedelta(seconds=RECONNECT_BONUS_SECONDS)
             hand.turn_extended = True

@@ -1,7 +1,7 @@
 """Showing cards after the hand: a player turns up some or all of their own cards between
 the end of a hand and the start of the next one at that table.
 
-RULES.md, Home-game options, "Showing after the hand": the engine's ``Hand.show`` decides
+docs/rules.md, Home-game options, "Showing after the hand": the engine's ``Hand.show`` decides
 which cards may be shown (the player's own, not yet face up, the hand over). Here: who may
 ask (a player dealt into that hand) and until when (the next hand: once the table deals
 it, the last hand's record is closed for good).

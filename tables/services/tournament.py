@@ -1,8 +1,8 @@
 """Tournament tables: what a tournament asks of the live tables, in the tables' own terms.
 
-The tables know nothing of tournaments (DESIGN.md); whoever runs one opens tables with their
-players and stacks (``tournament_table_open``), sets the stakes of the next hand
-(``table_stakes_set``), releases a table held after its hand (``table_release``) or holds it
+The tables know nothing of tournaments (docs/architecture.md); whoever runs one opens
+tables with their players and stacks (``tournament_table_open``), sets the stakes of the
+next hand (``table_stakes_set``), releases a table held after its hand (``table_release``) or holds it
 (``table_hold``: paused, waiting for the other tables in hand-for-hand), moves a player
 between tables (``seat_move``), seats a newcomer (``seat_place``), adds chips from the next
 hand (``seat_chips_add``), takes a busted player's seat away (``seat_vacate``) and closes a

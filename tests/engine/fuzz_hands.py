@@ -3,7 +3,7 @@
     python tests/engine/fuzz_hands.py --hands 100000 [--seed 1] [--check-every 10]
 
 Each hand has random stakes, seats (2-10), stacks, antes and caps and is played with random
-legal moves. Every other hand also plays the home-game options (RULES.md, "Home-game
+legal moves. Every other hand also plays the home-game options (docs/rules.md, "Home-game
 options"): a straddle or a Mississippi straddle, a bomb pot, a vote on running the board
 twice (answered yes, no or by silence), and cards shown after the hand. Checked for every
 hand: chips are conserved after every move, every offered action is accepted, the hand ends;
@@ -168,7 +168,7 @@ CARD_RUN = re.compile(r"(?<![A-Za-z0-9?])((?:[2-9TJQKA][cdhs])+)(?![A-Za-z0-9])"
 def check_no_leak(hand: Hand) -> None:
     """No view and no viewer's PHH copy holds a card that viewer may not see: only the
     board (both runs), the viewer's own cards, hands turned up at the showdown and cards
-    shown after the hand (RULES.md, Home-game options: "no other card of a folded or mucked
+    shown after the hand (docs/rules.md, Home-game options: "no other card of a folded or mucked
     hand is ever revealed")."""
     shown: set[int] = set()
     public: set[int] = set(hand.board)

@@ -21,7 +21,7 @@ Where our rules knowingly differ from PokerKit's the generator does not go, so t
 only holds hands both engines must settle alike:
 - odd chips of a pot split three or more ways: ours go one at a time to the tied players
   from the button's left; PokerKit gives the whole remainder to the first of them. A hand is
-  dropped when a split leaves two or more odd chips (RULES.md, "Ties split a pot...").
+  dropped when a split leaves two or more odd chips (docs/rules.md, "Ties split a pot...").
 - a short all-in bet or raise (less than a full bet): our limit rule counts half a bet or
   more as a full bet, and PokerKit adds up consecutive short all-ins and refuses any raise
   facing one. The random players never bet or raise all-in for less than a full raise.
@@ -31,7 +31,7 @@ only holds hands both engines must settle alike:
   Hands with a side pot, a killed hand and a split pot are dropped.
 - a hi/lo side pot that none of its players can win low while a player outside it has a
   low: PokerKit still splits it and shares the "low" half among all its players; ours gives
-  the best high the whole pot (RULES.md, "with no qualifying low, the best high takes it
+  the best high the whole pot (docs/rules.md, "with no qualifying low, the best high takes it
   all"). Such hands are dropped.
 """
 
@@ -279,7 +279,7 @@ def diverges(state: State, holes: list[list[str]], board: list[str], hi_lo: bool
 def pots_merged_after_killing(state: State, hi_lo: bool) -> bool:
     """PokerKit kills the hands that cannot win before it pays, then rebuilds the pots from
     the hands left, so side pots whose players are now the same merge and are split once;
-    ours settles every pot on its own (RULES.md, "Each pot ... is settled on its own"). A
+    ours settles every pot on its own (docs/rules.md, "Each pot ... is settled on its own"). A
     split of a merged pot can then put odd chips elsewhere: such hands are dropped."""
     if not any(isinstance(o, HandKilling) for o in state.operations):
         return False

@@ -25,7 +25,7 @@ def _showdown() -> Hand:
 
 
 def test_a_time_out_checks_when_checking_is_free() -> None:
-    # RULES.md: "On time-out a player checks if checking is free, else folds, and is then sat out."
+    # docs/rules.md: "On time-out a player checks if checking is free, else folds, and is then sat out."
     hand = table([500] * 3)
     play(hand, "3 call", "1 call")
     assert hand.to_act == 2 and hand.to_call(2) == 0
@@ -35,7 +35,7 @@ def test_a_time_out_checks_when_checking_is_free() -> None:
 
 
 def test_a_time_out_folds_facing_a_bet() -> None:
-    # RULES.md: "On time-out a player checks if checking is free, else folds, and is then sat out."
+    # docs/rules.md: "On time-out a player checks if checking is free, else folds, and is then sat out."
     hand = table([500] * 3)
     assert hand.to_act == 3 and hand.to_call(3) == 10
     assert time_out_move(hand, 3) is TimeOutMove.FOLD
@@ -44,7 +44,7 @@ def test_a_time_out_folds_facing_a_bet() -> None:
 
 
 def test_a_disconnected_player_with_chips_in_the_pot_is_all_in_where_the_house_says_so() -> None:
-    # RULES.md: "House option from the online rooms: a player who times out or disconnects with chips in the pot is treated as all-in."
+    # docs/rules.md: "a player who times out while disconnected, with chips in the pot, is treated as all-in."
     hand = table([500] * 3, structure=Structure.NO_LIMIT, game=Game.OMAHA, all_in_on_timeout=True)
     play(hand, "3 call", "1 call", "2 raise 50")
     assert time_out_move(hand, 3, disconnected=True) is TimeOutMove.ALL_IN
@@ -53,14 +53,14 @@ def test_a_disconnected_player_with_chips_in_the_pot_is_all_in_where_the_house_s
 
 
 def test_a_player_still_connected_is_not_all_in_but_folds() -> None:
-    # RULES.md: "On time-out a player checks if checking is free, else folds, and is then sat out."
+    # docs/rules.md: "On time-out a player checks if checking is free, else folds, and is then sat out."
     hand = table([500] * 3, structure=Structure.NO_LIMIT, game=Game.OMAHA, all_in_on_timeout=True)
     play(hand, "3 call", "1 call", "2 raise 50")
     assert time_out_move(hand, 3) is TimeOutMove.FOLD
 
 
 def test_the_house_all_in_needs_chips_in_the_pot_and_the_option() -> None:
-    # seeds/omaha-hi-lo-partypoker.txt: "The user goes all-in if he has contributed some"
+    # docs/rules/sources/omaha-hi-lo-partypoker.txt: "The user goes all-in if he has contributed some"
     hand = table([500] * 3, structure=Structure.NO_LIMIT, game=Game.OMAHA, all_in_on_timeout=True)
     # The button has put nothing in: "otherwise his hand is folded".
     assert time_out_move(hand, 3, disconnected=True) is TimeOutMove.FOLD
@@ -70,7 +70,7 @@ def test_the_house_all_in_needs_chips_in_the_pot_and_the_option() -> None:
 
 
 def test_a_time_out_at_showdown_mucks() -> None:
-    # RULES.md: "Others show or muck in turn; a mucked hand wins nothing."
+    # docs/rules.md: "Others show or muck in turn; a mucked hand wins nothing."
     hand = _showdown()
     assert hand.to_act == 2
     assert time_out_move(hand, 2) is TimeOutMove.MUCK
@@ -78,7 +78,7 @@ def test_a_time_out_at_showdown_mucks() -> None:
 
 
 def test_a_hand_that_could_win_is_shown_whatever_its_player_chose() -> None:
-    # seeds/omaha-hi-lo-cardroom-rules.txt: "CARDS SPEAK. Winning hand must show all cards prior to pot being awarded."
+    # docs/rules/sources/omaha-hi-lo-cardroom-rules.txt: "CARDS SPEAK. Winning hand must show all cards prior to pot being awarded."
     hand = _showdown()
     assert hand.to_act == 2  # first left of the button, with no river bet: nothing to beat yet
     assert show_or_muck(hand, 2, muck_losing=True) is Action.SHOW
@@ -86,7 +86,7 @@ def test_a_hand_that_could_win_is_shown_whatever_its_player_chose() -> None:
 
 
 def test_a_beaten_hand_is_mucked_or_shown_as_its_player_chose() -> None:
-    # seeds/omaha-hi-lo-partypoker.txt: "they have the best hand, the remaining players may/may not show their cards"
+    # docs/rules/sources/omaha-hi-lo-partypoker.txt: "they have the best hand, the remaining players may/may not show their cards"
     hand = _showdown()
     play(hand, "2 show")
     assert show_or_muck(hand, 3, muck_losing=True) is Action.MUCK

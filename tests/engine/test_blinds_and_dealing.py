@@ -23,20 +23,20 @@ DECK = tuple(range(52))
 
 
 def test_small_blind_is_half_the_big_blind_rounded_down_to_the_chip_unit() -> None:
-    # seeds/omaha-hi-lo-partypoker.txt: "would post 2. However, as it is just a guideline, the amount of small blind"
+    # docs/rules/sources/omaha-hi-lo-partypoker.txt: "would post 2. However, as it is just a guideline, the amount of small blind"
     hand = table([100, 100, 100], big_blind=5)
     posted = [r for r in hand.records if isinstance(r, BlindPosted)]
     assert [(r.seat, r.amount, r.blind) for r in posted] == [(1, 2, "small"), (2, 5, "big")]
 
 
 def test_a_house_small_blind_set_with_the_table_is_used() -> None:
-    # seeds/omaha-hi-lo-partypoker.txt: "would post 2. However, as it is just a guideline, the amount of small blind"
+    # docs/rules/sources/omaha-hi-lo-partypoker.txt: "would post 2. However, as it is just a guideline, the amount of small blind"
     hand = table([100, 100, 100], big_blind=10, small_blind=4)
     assert hand.view()["seats"][0]["bet"] == 4
 
 
 def test_heads_up_the_button_posts_the_small_blind_and_acts_first_before_the_flop() -> None:
-    # RULES.md: "Heads-up: the button posts the small blind, acts first before the"
+    # docs/rules.md: "Heads-up: the button posts the small blind, acts first before the"
     hand = table([100, 100], big_blind=10)  # seat 2 is the button
     posted = {r.seat: r.blind for r in hand.records if isinstance(r, BlindPosted)}
     assert posted == {2: "small", 1: "big"}
@@ -47,7 +47,7 @@ def test_heads_up_the_button_posts_the_small_blind_and_acts_first_before_the_flo
 
 
 def test_hole_cards_are_dealt_one_at_a_time_from_the_button_left_button_last() -> None:
-    # seeds/omaha-hi-lo-cardroom-rules.txt: "The Button (player with the Dealer-Button) is last to receive cards on the initial deal"
+    # docs/rules/sources/omaha-hi-lo-cardroom-rules.txt: "The Button (player with the Dealer-Button) is last to receive cards on the initial deal"
     hand = Hand.start(
         Config(Game.OMAHA, Structure.POT_LIMIT, big_blind=2),
         [SeatSpec(3, 100), SeatSpec(5, 100), SeatSpec(8, 100)],
@@ -59,7 +59,7 @@ def test_hole_cards_are_dealt_one_at_a_time_from_the_button_left_button_last() -
 
 
 def test_a_card_is_burned_before_the_flop_the_turn_and_the_river() -> None:
-    # seeds/home-series-event-plo8.txt: "the dealer burns a card then deals three community cards (flop)"
+    # docs/rules/sources/home-series-event-plo8.txt: "the dealer burns a card then deals three community cards (flop)"
     hand = Hand.start(
         Config(Game.OMAHA, Structure.LIMIT, big_blind=10),
         [SeatSpec(1, 100), SeatSpec(2, 100), SeatSpec(3, 100)],
@@ -82,13 +82,13 @@ def test_a_card_is_burned_before_the_flop_the_turn_and_the_river() -> None:
 
 
 def test_before_the_flop_the_player_left_of_the_big_blind_acts_first() -> None:
-    # seeds/omaha-hi-lo-cardroom-rules.txt: "Action is initiated on the first betting round by the player on the immediate left of the person who posted the furthest"
+    # docs/rules/sources/omaha-hi-lo-cardroom-rules.txt: "Action is initiated on the first betting round by the player on the immediate left of the person who posted the furthest"
     hand = table([100] * 5)
     assert hand.to_act == 3
 
 
 def test_after_the_flop_the_first_active_player_left_of_the_button_acts_first() -> None:
-    # seeds/omaha-hi-lo-partypoker.txt: "After the flop and in each subsequent betting round, the first active player"
+    # docs/rules/sources/omaha-hi-lo-partypoker.txt: "After the flop and in each subsequent betting round, the first active player"
     hand = table([100] * 4)
     play(hand, "3 call", "4 call", "1 fold", "2 check")
     assert hand.street is Street.FLOP
@@ -96,7 +96,7 @@ def test_after_the_flop_the_first_active_player_left_of_the_button_acts_first() 
 
 
 def test_blinds_are_live_the_big_blind_may_check_or_raise_when_limped_to() -> None:
-    # seeds/omaha-hi-lo-partypoker.txt: "Blind in turn. All the blinds in Omaha 8 or Better poker are considered live"
+    # docs/rules/sources/omaha-hi-lo-partypoker.txt: "Blind in turn. All the blinds in Omaha 8 or Better poker are considered live"
     hand = table([100] * 3)
     play(hand, "3 call", "1 call")
     legal = hand.legal_actions()
@@ -106,7 +106,7 @@ def test_blinds_are_live_the_big_blind_may_check_or_raise_when_limped_to() -> No
 
 
 def test_antes_from_every_player_are_dead_money_collected_before_the_blinds() -> None:
-    # RULES.md: "Antes (tournament structures): an ante from every player, or a single big-blind ante. Antes"
+    # docs/rules.md: "Antes (tournament structures): an ante from every player, or a single big-blind ante. Antes"
     hand = table([100] * 3, structure=Structure.NO_LIMIT, ante=2)
     assert kinds(hand.records)[1:6] == ["AntePosted"] * 3 + ["BlindPosted"] * 2
     assert hand.pots() == [(6, (1, 2, 3))]
@@ -115,7 +115,7 @@ def test_antes_from_every_player_are_dead_money_collected_before_the_blinds() ->
 
 
 def test_a_big_blind_ante_is_paid_by_the_big_blind_alone() -> None:
-    # RULES.md: "Antes (tournament structures): an ante from every player, or a single big-blind ante. Antes"
+    # docs/rules.md: "Antes (tournament structures): an ante from every player, or a single big-blind ante. Antes"
     hand = table([100] * 4, structure=Structure.NO_LIMIT, ante=10, ante_kind=AnteKind.BIG_BLIND)
     antes = [r for r in hand.records if isinstance(r, AntePosted)]
     assert antes == [AntePosted(2, 10, False)]
@@ -123,14 +123,14 @@ def test_a_big_blind_ante_is_paid_by_the_big_blind_alone() -> None:
 
 
 def test_a_player_all_in_on_the_ante_still_plays_for_the_antes() -> None:
-    # RULES.md: "are dead money, collected before the blinds."
+    # docs/rules.md: "are dead money, collected before the blinds."
     hand = table([1, 100, 100, 100], structure=Structure.NO_LIMIT, ante=2)
     assert hand.view()["seats"][0]["status"] == "all-in"
     assert hand.pots()[0] == (7, (1, 2, 3, 4))
 
 
 def test_a_new_player_may_post_a_live_big_blind_which_acts_as_their_opening_bet() -> None:
-    # seeds/omaha-hi-lo-cardroom-rules.txt: "(3) post the big blind when he sits down. If he chooses the second or third option, the blind acts as his opening bet"
+    # docs/rules/sources/omaha-hi-lo-cardroom-rules.txt: "(3) post the big blind when he sits down. If he chooses the second or third option, the blind acts as his opening bet"
     specs = [SeatSpec(1, 100), SeatSpec(2, 100), SeatSpec(3, 100), SeatSpec(4, 100, live_post=10)]
     hand = table([100] * 4, specs=specs)
     posted = [(r.seat, r.amount, r.blind) for r in hand.records if isinstance(r, BlindPosted)]
@@ -142,7 +142,7 @@ def test_a_new_player_may_post_a_live_big_blind_which_acts_as_their_opening_bet(
 
 
 def test_a_dead_small_blind_goes_to_the_pot_and_is_not_a_bet() -> None:
-    # seeds/omaha-hi-lo-cardroom-rules.txt: "the small blind goes to the center of the pot while his big blind is live"
+    # docs/rules/sources/omaha-hi-lo-cardroom-rules.txt: "the small blind goes to the center of the pot while his big blind is live"
     specs = [SeatSpec(1, 100), SeatSpec(2, 100), SeatSpec(3, 100, live_post=10, dead_post=5)]
     hand = table([100] * 3, specs=specs)
     seat3 = hand.view()["seats"][2]
@@ -170,7 +170,7 @@ def test_start_refuses_a_bad_setup(
 
 
 def test_a_short_blind_posts_all_in_and_the_hand_runs_out() -> None:
-    # seeds/omaha-hi-lo-partypoker.txt: "A player who does not have enough chips to call a bet is declared All-In."
+    # docs/rules/sources/omaha-hi-lo-partypoker.txt: "A player who does not have enough chips to call a bet is declared All-In."
     hand = table([8, 100], structure=Structure.NO_LIMIT)
     # Heads-up the button (seat 2) posts the small blind; seat 1 is all-in on the big blind.
     assert hand.to_act == 2
@@ -180,7 +180,7 @@ def test_a_short_blind_posts_all_in_and_the_hand_runs_out() -> None:
 
 
 def test_a_dead_small_blind_is_posted_by_nobody_and_the_next_seat_posts_the_big() -> None:
-    # TDA 32 (RULES.md): "dead button: each player posts the big and small blind once per round"
+    # TDA 32 (docs/rules.md): "dead button: each player posts the big and small blind once per round"
     # Seat 3, the last big blind, has gone: the button is on seat 2 (the last small blind),
     # the small blind (seat 3) is dead and seat 4 posts the big blind.
     config = Config(Game.OMAHA, Structure.NO_LIMIT, big_blind=10, ante=1)
@@ -189,18 +189,18 @@ def test_a_dead_small_blind_is_posted_by_nobody_and_the_next_seat_posts_the_big(
     posted = [(r.seat, r.amount, r.blind) for r in hand.records if isinstance(r, BlindPosted)]
     assert posted == [(4, 10, "big")]
     assert hand.pots() == [(4, (4, 5, 1, 2))]  # only the antes: no small blind
-    # seeds/omaha-hi-lo-cardroom-rules.txt: "Action is initiated on the first betting round by the player on the immediate left of the person who posted the furthest"
+    # docs/rules/sources/omaha-hi-lo-cardroom-rules.txt: "Action is initiated on the first betting round by the player on the immediate left of the person who posted the furthest"
     assert hand.to_act == 5
     play(hand, "5 call", "1 call", "2 call")
     legal = hand.legal_actions()
     assert legal.seat == 4 and Action.CHECK in legal.actions  # the big blind's option
     play(hand, "4 check")
-    # seeds/omaha-hi-lo-partypoker.txt: "After the flop and in each subsequent betting round, the first active player"
+    # docs/rules/sources/omaha-hi-lo-partypoker.txt: "After the flop and in each subsequent betting round, the first active player"
     assert hand.street is Street.FLOP and hand.to_act == 4
 
 
 def test_a_big_blind_ante_goes_with_the_big_blind_when_the_small_blind_is_dead() -> None:
-    # RULES.md: "Antes (tournament structures): an ante from every player, or a single big-blind ante."
+    # docs/rules.md: "Antes (tournament structures): an ante from every player, or a single big-blind ante."
     config = Config(
         Game.OMAHA, Structure.NO_LIMIT, big_blind=10, ante=10, ante_kind=AnteKind.BIG_BLIND
     )
@@ -210,7 +210,7 @@ def test_a_big_blind_ante_goes_with_the_big_blind_when_the_small_blind_is_dead()
 
 
 def test_heads_up_the_small_blind_cannot_be_dead() -> None:
-    # TDA 34B (RULES.md): "Heads-up, the small blind is the button and acts first before the flop"
+    # TDA 34B (docs/rules.md): "Heads-up, the small blind is the button and acts first before the flop"
     config = Config(Game.OMAHA, Structure.NO_LIMIT, big_blind=10)
     with pytest.raises(RuleError, match="heads-up the button posts the small blind"):
         Hand.start(config, [SeatSpec(1, 100), SeatSpec(2, 100)], 2, DECK, dead_small_blind=True)

@@ -142,7 +142,7 @@ def roles(plan: DealPlan | None) -> tuple[int, int | None, int]:
 
 
 def test_cash_the_button_moves_clockwise_to_the_next_player() -> None:
-    # seeds/omaha-hi-lo-partypoker.txt: "active table starts with the button moving clockwise to the next player. The"
+    # docs/rules/sources/omaha-hi-lo-partypoker.txt: "active table starts with the button moving clockwise to the next player. The"
     table = CashTable(2, 4, 7)
     assert [roles(table.deal()) for _ in range(4)] == [
         (2, 4, 7),
@@ -153,7 +153,7 @@ def test_cash_the_button_moves_clockwise_to_the_next_player() -> None:
 
 
 def test_cash_heads_up_the_button_posts_the_small_blind() -> None:
-    # RULES.md: "Heads-up: the button posts the small blind, acts first before the"
+    # docs/rules.md: "Heads-up: the button posts the small blind, acts first before the"
     table = CashTable(3, 8)
     assert roles(table.deal()) == (3, 3, 8)
     assert roles(table.deal()) == (8, 8, 3)
@@ -171,7 +171,7 @@ def test_cash_a_new_table_deals_everyone_in_free() -> None:
 
 
 def test_cash_a_new_player_waits_for_the_big_blind_or_posts_at_once() -> None:
-    # seeds/omaha-hi-lo-partypoker.txt: "option of placing a Big Blind at the start of the next hand or wait for"
+    # docs/rules/sources/omaha-hi-lo-partypoker.txt: "option of placing a Big Blind at the start of the next hand or wait for"
     table = CashTable(1, 2, 3)
     table.deal()  # button 1, blinds 2 and 3
     table.sit(5, wait_for_big_blind=True)
@@ -186,7 +186,7 @@ def test_cash_a_new_player_waits_for_the_big_blind_or_posts_at_once() -> None:
 
 
 def test_cash_a_waiting_new_player_is_dealt_in_when_the_big_blind_reaches_them() -> None:
-    # seeds/omaha-hi-lo-cardroom-rules.txt: "He may: (1) wait for his big blind,"
+    # docs/rules/sources/omaha-hi-lo-cardroom-rules.txt: "He may: (1) wait for his big blind,"
     table = CashTable(1, 2, 3, 4)
     table.deal()  # button 1, blinds 2 and 3
     table.sit(8, wait_for_big_blind=True)
@@ -199,7 +199,7 @@ def test_cash_a_waiting_new_player_is_dealt_in_when_the_big_blind_reaches_them()
 
 
 def test_cash_nobody_enters_between_the_button_and_the_big_blind() -> None:
-    # seeds/omaha-hi-lo-cardroom-rules.txt: "A player may not enter play in the middle of the blinds; he must wait until the Button passes."
+    # docs/rules/sources/omaha-hi-lo-cardroom-rules.txt: "A player may not enter play in the middle of the blinds; he must wait until the Button passes."
     table = CashTable(1, 3, 5)
     table.deal()  # button 1, blinds 3 and 5
     table.sit(4, wait_for_big_blind=False)  # would be the small blind next hand
@@ -212,7 +212,7 @@ def test_cash_nobody_enters_between_the_button_and_the_big_blind() -> None:
 
 
 def test_cash_a_player_sitting_out_whom_the_big_blind_passed_owes_both_blinds() -> None:
-    # seeds/omaha-hi-lo-cardroom-rules.txt: "If a player leaves the table for any reason and the blinds pass their position, they may resume play by posting the total amount of the blinds"
+    # docs/rules/sources/omaha-hi-lo-cardroom-rules.txt: "If a player leaves the table for any reason and the blinds pass their position, they may resume play by posting the total amount of the blinds"
     table = CashTable(1, 2, 3, 4)
     table.deal()  # button 1, blinds 2 and 3
     table.sit_out(1)
@@ -226,7 +226,7 @@ def test_cash_a_player_sitting_out_whom_the_big_blind_passed_owes_both_blinds() 
 
 
 def test_cash_missed_blinds_are_posted_small_dead_big_live_or_the_player_waits() -> None:
-    # seeds/omaha-hi-lo-cardroom-rules.txt: "If he chooses to post the total amount of the blinds, the small blind goes to the center of the pot while his big blind is live."
+    # docs/rules/sources/omaha-hi-lo-cardroom-rules.txt: "If he chooses to post the total amount of the blinds, the small blind goes to the center of the pot while his big blind is live."
     table = CashTable(1, 2, 3, 4, 5)
     table.deal()  # button 1, blinds 2 and 3
     table.sit_out(4)
@@ -378,14 +378,14 @@ def previous_cash_rules(
 
 
 def test_tournament_first_hand_blinds_follow_the_drawn_button() -> None:
-    # RULES.md: "Small blind on its left, big blind on the small blind's left."
+    # docs/rules.md: "Small blind on its left, big blind on the small blind's left."
     table = TournamentTable(1, 2, 3, 4, 5, 6, drawn_button=4)
     assert roles(table.deal()) == (4, 5, 6)
     assert [roles(table.deal()) for _ in range(3)] == [(5, 6, 1), (6, 1, 2), (1, 2, 3)]
 
 
 def test_tournament_big_blind_out_gives_a_dead_small_blind_then_a_dead_button() -> None:
-    # TDA 32 (RULES.md): "dead button: each player posts the big and small blind once per round, so the button may stay on a seat."
+    # TDA 32 (docs/rules.md): "dead button: each player posts the big and small blind once per round, so the button may stay on a seat."
     table = TournamentTable(1, 2, 3, 4, 5, 6, drawn_button=1)
     assert roles(table.deal()) == (1, 2, 3)
     table.bust(3)
@@ -401,7 +401,7 @@ def test_tournament_big_blind_out_gives_a_dead_small_blind_then_a_dead_button() 
 
 
 def test_tournament_small_blind_out_puts_the_button_on_the_empty_seat() -> None:
-    # TDA 32 (RULES.md): "dead button: each player posts the big and small blind once per round"
+    # TDA 32 (docs/rules.md): "dead button: each player posts the big and small blind once per round"
     table = TournamentTable(1, 2, 3, 4, 5, drawn_button=1)
     table.deal()  # button 1, blinds 2 and 3
     table.bust(2)
@@ -418,7 +418,7 @@ def test_tournament_small_blind_out_puts_the_button_on_the_empty_seat() -> None:
 
 
 def test_tournament_both_blinds_out() -> None:
-    # TDA 32 (RULES.md): "dead button: each player posts the big and small blind once per round, so the button may stay on a seat."
+    # TDA 32 (docs/rules.md): "dead button: each player posts the big and small blind once per round, so the button may stay on a seat."
     table = TournamentTable(1, 2, 3, 4, 5, 6, drawn_button=1)
     table.deal()  # button 1, blinds 2 and 3
     table.bust(2, 3)
@@ -428,7 +428,7 @@ def test_tournament_both_blinds_out() -> None:
 
 
 def test_tournament_nobody_skips_a_blind_as_players_go_out() -> None:
-    # TDA 32 (RULES.md): "each player posts the big and small blind once per round"
+    # TDA 32 (docs/rules.md): "each player posts the big and small blind once per round"
     rng = random.Random(32)
     for _ in range(200):
         table = TournamentTable(*range(1, 10), drawn_button=rng.randint(1, 9))
@@ -459,7 +459,7 @@ def test_tournament_nobody_skips_a_blind_as_players_go_out() -> None:
 def test_tournament_at_the_start_of_heads_up_nobody_has_the_big_blind_twice(
     out: int, expected: tuple[int, int, int]
 ) -> None:
-    # TDA 34B (RULES.md): "at the start of heads-up adjust the button so nobody has the big blind twice in a row."
+    # TDA 34B (docs/rules.md): "at the start of heads-up adjust the button so nobody has the big blind twice in a row."
     table = TournamentTable(1, 2, 3, drawn_button=1)
     assert roles(table.deal()) == (1, 2, 3)
     table.bust(out)
@@ -469,7 +469,7 @@ def test_tournament_at_the_start_of_heads_up_nobody_has_the_big_blind_twice(
 
 
 def test_tournament_heads_up_the_button_posts_the_small_blind_and_acts_first() -> None:
-    # TDA 34B (RULES.md): "Heads-up, the small blind is the button and acts first before the flop"
+    # TDA 34B (docs/rules.md): "Heads-up, the small blind is the button and acts first before the flop"
     table = TournamentTable(2, 5, 7, drawn_button=2)
     table.deal()  # button 2, blinds 5 and 7
     table.bust(5)
@@ -483,8 +483,8 @@ def test_tournament_heads_up_the_button_posts_the_small_blind_and_acts_first() -
 
 
 def test_tournament_a_newcomer_between_the_button_and_the_small_blind_waits() -> None:
-    # TDA 8 and 10 (RULES.md): "dealt in anywhere except between the small blind and the button."
-    # seeds/omaha-hi-lo-cardroom-rules.txt: "he must wait until the Button passes."
+    # TDA 8 and 10 (docs/rules.md): "dealt in anywhere except between the small blind and the button."
+    # docs/rules/sources/omaha-hi-lo-cardroom-rules.txt: "he must wait until the Button passes."
     table = TournamentTable(1, 3, 5, 7, 9, drawn_button=1)
     table.deal()  # button 1, blinds 3 and 5
     table.seat_new(4)  # next hand: button 3, small blind 5
@@ -506,7 +506,7 @@ def test_tournament_a_newcomer_between_the_button_and_the_small_blind_waits() ->
 def test_tournament_a_newcomer_may_get_the_big_blind_or_the_button(
     seat: int, expected: tuple[int, int, int], dealt: bool
 ) -> None:
-    # TDA 8 and 10 (RULES.md): "dealt in anywhere except between the small blind and the button."
+    # TDA 8 and 10 (docs/rules.md): "dealt in anywhere except between the small blind and the button."
     # So a newcomer may come in on the big blind, with no blind, or on the button's seat.
     table = TournamentTable(1, 3, 5, 7, 9, drawn_button=9)
     table.deal()  # button 9, blinds 1 and 3
@@ -519,7 +519,7 @@ def test_tournament_a_newcomer_may_get_the_big_blind_or_the_button(
 
 
 def test_tournament_a_newcomer_in_the_small_blind_seat_posts_it() -> None:
-    # TDA 8 and 10 (RULES.md): "dealt in anywhere except between the small blind and the button."
+    # TDA 8 and 10 (docs/rules.md): "dealt in anywhere except between the small blind and the button."
     # The small blind's seat is not between them: a newcomer there posts it.
     table = TournamentTable(1, 2, 3, 4, 5, drawn_button=1)
     table.deal()  # button 1, blinds 2 and 3
@@ -529,7 +529,7 @@ def test_tournament_a_newcomer_in_the_small_blind_seat_posts_it() -> None:
 
 
 def test_tournament_deals_in_everyone_with_chips_whatever_they_chose() -> None:
-    # RULES.md (Cash tables): waiting for the big blind and missed blinds are cash rules;
+    # docs/rules.md (Cash tables): waiting for the big blind and missed blinds are cash rules;
     # in a tournament an absent player's chips are dealt in and post the blinds.
     seats = [
         SeatStatus(1, 100, SITTING_OUT, owes_small=True, owes_big=True),
@@ -553,7 +553,7 @@ def test_tournament_deals_in_everyone_with_chips_whatever_they_chose() -> None:
 
 
 def test_tournament_deals_an_absent_player_in_still_sitting_out() -> None:
-    # RULES.md, Tournaments: "dead button: each player posts the big and small blind once per round"
+    # docs/rules.md, Tournaments: "dead button: each player posts the big and small blind once per round"
     seats = [
         SeatStatus(1, 100, SITTING_OUT),
         SeatStatus(2, 100),
@@ -577,7 +577,7 @@ def test_tournament_deals_an_absent_player_in_still_sitting_out() -> None:
 
 
 def test_cash_deals_nobody_in_absent() -> None:
-    # RULES.md: "a player who missed blinds posts them (small blind dead, big blind live) or waits."
+    # docs/rules.md: "a player who missed blinds posts them (small blind dead, big blind live) or waits."
     # A cash player away is not dealt in: they miss the blinds instead.
     seats = [SeatStatus(1, 100, SITTING_OUT), SeatStatus(2, 100), SeatStatus(3, 100)]
     plan = deal_in(seats, previous_button=3, last_big_blind=2, big_blind=10, small_blind=5)
@@ -586,7 +586,7 @@ def test_cash_deals_nobody_in_absent() -> None:
 
 
 def test_a_rebuy_buys_only_what_fits_under_the_maximum_buy_in() -> None:
-    # RULES.md, Money outside the pot: "buy-in for a cash table is usually five times the maximum bet (a house minimum)"
+    # docs/rules.md, Money outside the pot: "buy-in for a cash table is usually five times the maximum bet (a house minimum)"
     # The house's maximum caps the stack after a rebuy as it caps a buy-in.
     assert rebuy_amount(300, stack=500, maximum=1000) == 300
     assert rebuy_amount(300, stack=700, maximum=1000) == 300  # exactly up to it
@@ -597,7 +597,7 @@ def test_a_rebuy_buys_only_what_fits_under_the_maximum_buy_in() -> None:
 
 
 def test_next_positions_names_the_player_due_for_the_big_blind() -> None:
-    # TDA 11A (RULES.md): "the player due for the big blind next moves to the worst position at the short table"
+    # TDA 11A (docs/rules.md): "the player due for the big blind next moves to the worst position at the short table"
     table = TournamentTable(1, 2, 4, 6, 8, drawn_button=2)
     table.deal()  # button 2, blinds 4 and 6
     table.bust(6)

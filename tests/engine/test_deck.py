@@ -53,7 +53,7 @@ def test_wilson_hilferty_matches_known_quantiles() -> None:
 
 
 def test_every_card_is_equally_likely_at_every_position() -> None:
-    # RULES.md: "One 52-card deck ... shuffled afresh for every hand"; a fixed seed keeps
+    # docs/rules.md: "One 52-card deck ... shuffled afresh for every hand"; a fixed seed keeps
     # this deterministic, the thresholds are what a fair shuffle passes 99.9% of the time.
     rng = random.Random(20261122)
     counts = position_counts([shuffled_deck(rng) for _ in range(SHUFFLES)])
@@ -82,7 +82,7 @@ def test_the_same_seed_gives_the_same_order() -> None:
 
 
 def test_the_default_generator_is_the_system_csprng(monkeypatch: pytest.MonkeyPatch) -> None:
-    # RULES.md: "shuffled afresh for every hand by a cryptographically secure generator
+    # docs/rules.md: "shuffled afresh for every hand by a cryptographically secure generator
     # (`secrets.SystemRandom`); nothing of one hand's shuffle is reused."
     made: list[random.Random] = []
 

@@ -82,9 +82,9 @@ def _holes(*texts: str) -> list[tuple[Card, ...]]:
 
 
 def test_two_tied_lows_get_a_quarter_each() -> None:
-    # seeds/home-series-event-plo8.txt: "If there's a qualifying low hand, half of the pot
-    # is awarded to the high hand, even if two players tie for low. When the low pot is
-    # split, the low half of the pot is shared equally by the winning low hands."
+    # docs/rules/sources/home-series-event-plo8.txt: "If there's a qualifying low hand, half of the
+    # pot is awarded to the high hand, even if two players tie for low. When the low pot is split,
+    # the low half of the pot is shared equally by the winning low hands."
     holes = _holes("Ac2dKhKs", "Ad2cQh7s", "9c9dTcTd")
     result = equity(Game.OMAHA_HI_LO, holes, parse_cards("4c5d8h9sTs"))
     assert result.shares == (0.25, 0.25, 0.5)
@@ -93,8 +93,8 @@ def test_two_tied_lows_get_a_quarter_each() -> None:
 
 
 def test_best_high_scoops_when_nobody_makes_a_low() -> None:
-    # seeds/omaha-hi-lo-partypoker.txt: "There is no qualifying on the "High" side - the
-    # best high hand automatically wins half the pot and could win the whole pot."
+    # docs/rules/sources/omaha-hi-lo-partypoker.txt: "There is no qualifying on the "High" side -
+    # the best high hand automatically wins half the pot and could win the whole pot."
     holes = _holes("Ac2dKhKs", "9c9dTcTd")
     result = equity(Game.OMAHA_HI_LO, holes, parse_cards("4c5d9hJsQs"))
     assert result.shares == (0.0, 1.0)
@@ -260,8 +260,8 @@ def test_flop_equity_of_three_hands_is_fast() -> None:
 
 
 def test_each_pot_is_split_among_the_hands_that_play_for_it() -> None:
-    # seeds/home-series-event-plo8.txt: half to the high hand, half to the low, in every pot;
-    # the short stack (quads, no low) can win only the main pot.
+    # docs/rules/sources/home-series-event-plo8.txt: half to the high hand, half to the low, in
+    # every pot; the short stack (quads, no low) can win only the main pot.
     holes = _holes("KhKc9s9c", "Ah4sQcJd", "QhQs8h5s")
     main, side = pot_equity(Game.OMAHA_HI_LO, holes, [[0, 1, 2], [1, 2]], parse_cards("2h3d7cKsKd"))
     assert main.shares == (0.5, 0.5, 0.0) and main.high == (1.0, 0.0, 0.0)

@@ -50,11 +50,11 @@ def _deals(seed: int, count: int, board_sizes: Sequence[int] = (3, 4, 5)) -> lis
     return [rng.sample(range(52), 8 + rng.choice(board_sizes)) for _ in range(count)]
 
 
-# Rules, each quoting the seed line it checks.
+# Rules, each quoting the source line it checks (docs/rules/sources/, docs/rules.md).
 
 
 def test_high_runs_from_royal_flush_down_to_seven_five_high() -> None:
-    # seeds/home-series-event-plo8.txt: "a high hand, which is ranked as in other poker
+    # docs/rules/sources/home-series-event-plo8.txt: "a high hand, which is ranked as in other poker
     # games, ranging from a Royal Flush down to 7-5-4-3-2"
     royal = five_card_high(parse_cards("AsKsQsJsTs"))
     worst = five_card_high(parse_cards("7c5d4h3s2c"))
@@ -79,7 +79,7 @@ def test_high_runs_from_royal_flush_down_to_seven_five_high() -> None:
 
 
 def test_exactly_two_hole_cards_and_three_board_cards() -> None:
-    # seeds/home-series-event-plo8.txt: "you must use exactly two of your four hole cards
+    # docs/rules/sources/home-series-event-plo8.txt: "you must use exactly two of your four hole cards
     # to make a high hand"
     # Three hearts in the hole and two on the board make no flush.
     assert high_category(_high("AhKhQh2c", "JhTh3c4d8s")) != FLUSH
@@ -90,16 +90,16 @@ def test_exactly_two_hole_cards_and_three_board_cards() -> None:
 
 
 def test_four_aces_in_the_hole_play_as_two_aces() -> None:
-    # seeds/home-series-event-plo8.txt: "If your hole cards contain, for example four aces,
-    # you can only use two of the aces to make your hand."
+    # docs/rules/sources/home-series-event-plo8.txt: "If your hole cards contain, for example four
+    # aces, you can only use two of the aces to make your hand."
     value, used = best_high(parse_cards("AcAdAhAs"), parse_cards("Kc7d2h9s5c"))
     assert describe_high(value) == "One pair, aces"
     assert sum(card >> 2 == 12 for card in used) == 2
 
 
 def test_an_all_club_board_needs_two_clubs_in_the_hole() -> None:
-    # seeds/home-series-event-plo8.txt: "if the board is all clubs, you can only use three
-    # of them (that is, you would still need at least two clubs in the hole to make the
+    # docs/rules/sources/home-series-event-plo8.txt: "if the board is all clubs, you can only use
+    # three of them (that is, you would still need at least two clubs in the hole to make the
     # flush)."
     board = "2c5c8cJcKc"
     assert high_category(_high("AcQdQh3s", board)) != FLUSH
@@ -107,14 +107,14 @@ def test_an_all_club_board_needs_two_clubs_in_the_hole() -> None:
 
 
 def test_four_flush_board_needs_two_of_that_suit_in_the_hole() -> None:
-    # RULES.md: "a four-flush board needs two of that suit in the hole."
+    # docs/rules.md: "a four-flush board needs two of that suit in the hole."
     board = "2h5h8hJh3c"
     assert high_category(_high("AhKcKdQs", board)) != FLUSH
     assert high_category(_high("Ah9hKdQs", board)) == FLUSH
 
 
 def test_suits_never_break_a_tie() -> None:
-    # seeds/omaha-hi-lo-partypoker.txt: "The suit order of the cards is not taken into
+    # docs/rules/sources/omaha-hi-lo-partypoker.txt: "The suit order of the cards is not taken into
     # account while deciding on the winning cards."
     board = "Kc9d7h4s2c"
     assert _high("AsQs3d3h", board) == _high("AcQc3c3s", board)
@@ -122,8 +122,8 @@ def test_suits_never_break_a_tie() -> None:
 
 
 def test_wheel_is_the_best_low_and_eight_seven_six_five_four_the_worst() -> None:
-    # seeds/home-series-event-plo8.txt: "the best possible low hand is 5-4-3-2-A. The worst
-    # possible qualifying low hand is 8-7-6-5-4."
+    # docs/rules/sources/home-series-event-plo8.txt: "the best possible low hand is 5-4-3-2-A. The
+    # worst possible qualifying low hand is 8-7-6-5-4."
     wheel = five_card_low(parse_cards("As2d3h4s5c"))
     worst = five_card_low(parse_cards("8s7d6h5s4c"))
     assert wheel is not None and worst is not None
@@ -138,8 +138,8 @@ def test_wheel_is_the_best_low_and_eight_seven_six_five_four_the_worst() -> None
 
 
 def test_low_is_compared_from_the_highest_card_down() -> None:
-    # seeds/home-series-event-plo8.txt: "Low hands are compared one card at a time from the
-    # highest card to lowest, so 8-6-4-3-2 beats 8-6-5-2-A"
+    # docs/rules/sources/home-series-event-plo8.txt: "Low hands are compared one card at a time from
+    # the highest card to lowest, so 8-6-4-3-2 beats 8-6-5-2-A"
     board = "8c6d2h9sKs"
     a, b = _low("4s3dQcJd", board), _low("5sAdQcJd", board)
     assert a is not None and b is not None
@@ -148,7 +148,7 @@ def test_low_is_compared_from_the_highest_card_down() -> None:
 
 
 def test_lowest_high_card_wins_the_low() -> None:
-    # seeds/omaha-hi-lo-partypoker.txt: "a player with a 2,4,5,6,7 would have a better
+    # docs/rules/sources/omaha-hi-lo-partypoker.txt: "a player with a 2,4,5,6,7 would have a better
     # "Low" hand than someone with an A,2,4,6,8."
     assert (five_card_low(parse_cards("2c4d5h6s7c")) or 0) > (
         five_card_low(parse_cards("Ac2d4h6s8c")) or 0
@@ -156,31 +156,31 @@ def test_lowest_high_card_wins_the_low() -> None:
 
 
 def test_a_hand_of_two_two_nine_king_makes_no_low() -> None:
-    # seeds/home-series-event-plo8.txt: "if your hole cards are 2-2-9-K, you cannot make a
-    # low hand because your hand can only supply one low card."
+    # docs/rules/sources/home-series-event-plo8.txt: "if your hole cards are 2-2-9-K, you cannot
+    # make a low hand because your hand can only supply one low card."
     assert _low("2c2d9hKs", "Ac3d4h5s7c") is None
     assert best_low(parse_cards("2c2d9hKs"), parse_cards("Ac3d4h5s7c")) is None
 
 
 def test_a_nine_jack_king_flop_makes_no_low() -> None:
-    # seeds/home-series-event-plo8.txt: "if the flop comes 9-J-K, no one can make a low hand
-    # because the board cannot supply enough low cards."
+    # docs/rules/sources/home-series-event-plo8.txt: "if the flop comes 9-J-K, no one can make a low
+    # hand because the board cannot supply enough low cards."
     assert _low("As2d3h4s", "9cJdKh") is None
     # A paired low board is not three different low cards either.
     assert _low("As2d3h4s", "5c5dKh9s7c") is None
 
 
 def test_straights_and_flushes_do_not_count_against_a_low() -> None:
-    # seeds/omaha-hi-lo-partypoker.txt: "1) Straights and Flushes do NOT count against you
-    # when qualifying for "Low"."
+    # docs/rules/sources/omaha-hi-lo-partypoker.txt: "1) Straights and Flushes do NOT count against
+    # you when qualifying for "Low"."
     high, low = high_low_values(parse_cards("Ac2cKdQd"), parse_cards("3c4c5c9hJs"))
     assert high_category(high) == STRAIGHT_FLUSH
     assert low is not None and describe_low(low) == "5-4-3-2-A"
 
 
 def test_high_and_low_may_use_different_hole_cards() -> None:
-    # seeds/home-series-event-plo8.txt: "The two hole cards you use to make your high hand
-    # may or may not be the same as the ones you use to make your low hand."
+    # docs/rules/sources/home-series-event-plo8.txt: "The two hole cards you use to make your high
+    # hand may or may not be the same as the ones you use to make your low hand."
     hole, board = parse_cards("AsAd2c3h"), parse_cards("Ah7c8d9sKc")
     high, used_high = best_high(hole, board)
     found = best_low(hole, board)

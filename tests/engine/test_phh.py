@@ -90,7 +90,7 @@ def test_uniform_antes_and_limit_fields_map_to_the_config() -> None:
 
 
 def test_a_second_straddle_or_one_of_another_size_is_refused_with_a_clear_error() -> None:
-    # RULES.md, Home-game options: "a live straddle of exactly twice the big blind" ...
+    # docs/rules.md, Home-game options: "a live straddle of exactly twice the big blind" ...
     # "Only one straddle a hand." (One is read: tests/engine/test_straddle_bomb_pot.py.)
     text = """
 variant = "NO"
@@ -437,7 +437,7 @@ def known_cards(text: str) -> set[int]:
 
 
 def test_a_viewers_copy_shows_only_the_cards_that_viewer_saw() -> None:
-    # RULES.md: "Others show or muck in turn; a mucked hand wins nothing." Hands stop at
+    # docs/rules.md: "Others show or muck in turn; a mucked hand wins nothing." Hands stop at
     # random, finished or not; the cards a viewer never saw are unknown ("??" in PHH).
     rng = random.Random(93)
     for k in range(120):
@@ -500,7 +500,7 @@ def test_a_viewers_copy_of_an_ordinary_hand_still_replays() -> None:
 
 @pytest.mark.parametrize("code", sorted(CODES))
 def test_a_dead_small_blind_round_trips_through_pokerkit_and_our_replay(code: str) -> None:
-    # TDA 32 (RULES.md): "dead button: each player posts the big and small blind once per round"
+    # TDA 32 (docs/rules.md): "dead button: each player posts the big and small blind once per round"
     rng = random.Random(f"dead-{code}")
     game_kind, structure = CODES[code]
     for k in range(12):

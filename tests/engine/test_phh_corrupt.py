@@ -149,7 +149,7 @@ CORRUPTED: dict[str, Fields | str] = {
         "NO",
         ["d dh p1 AhKhQhJh", "d dh p2 2c3c4c5c", "d dh p3 6s7s8s9s", "p1 f", "p2 f"],
         antes=[0, 0, 0],
-        # RULES.md, Home-game options: a straddle is "exactly twice the big blind".
+        # docs/rules.md, Home-game options: a straddle is "exactly twice the big blind".
         blinds_or_straddles=[1, 2, 3],
         starting_stacks=[100, 100, 100],
     ),

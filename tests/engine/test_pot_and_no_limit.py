@@ -21,7 +21,7 @@ def flop_with_pot_200(structure: Structure = Structure.POT_LIMIT) -> Hand:
 
 
 def test_pot_limit_maximum_is_the_pot_after_calling_seed_example_800() -> None:
-    # seeds/omaha-hi-lo-partypoker.txt: "third player has a maximum eligible total bet of 800. The 800 total is made"
+    # docs/rules/sources/omaha-hi-lo-partypoker.txt: "third player has a maximum eligible total bet of 800. The 800 total is made"
     hand = flop_with_pot_200()
     play(hand, "1 bet 150", "2 call")
     legal = hand.legal_actions()
@@ -32,20 +32,20 @@ def test_pot_limit_maximum_is_the_pot_after_calling_seed_example_800() -> None:
 
 
 def test_pot_limit_first_bet_is_at_most_the_pot() -> None:
-    # seeds/omaha-hi-lo-partypoker.txt: "Maximum eligible raise: The size of the pot: The size of the pot"
+    # docs/rules/sources/omaha-hi-lo-partypoker.txt: "Maximum eligible raise: The size of the pot: The size of the pot"
     hand = flop_with_pot_200()
     assert hand.legal_actions().max_to == 200
 
 
 def test_pot_limit_before_the_flop_the_blinds_count_as_bets_on_the_table() -> None:
-    # seeds/omaha-hi-lo-partypoker.txt: "is defined as the total of the active Pot (which can be either the main"
+    # docs/rules/sources/omaha-hi-lo-partypoker.txt: "is defined as the total of the active Pot (which can be either the main"
     hand = table([5000] * 4, structure=Structure.POT_LIMIT, big_blind=50)
     # 25 + 50 on the table + 50 to call = 125 raise: 175 in all.
     assert hand.legal_actions().max_to == 175
 
 
 def test_the_first_bet_is_at_least_the_big_blind() -> None:
-    # RULES.md: "**Pot-Limit**: the first bet is at least the big blind; a raise is at least the previous bet"
+    # docs/rules.md: "**Pot-Limit**: the first bet is at least the big blind; a raise is at least the previous bet"
     hand = flop_with_pot_200()
     assert hand.legal_actions().min_to == 50
     with pytest.raises(RuleError, match="bet to 40 is below the minimum 50"):
@@ -53,7 +53,7 @@ def test_the_first_bet_is_at_least_the_big_blind() -> None:
 
 
 def test_a_raise_is_at_least_the_previous_bet_or_raise_in_the_round() -> None:
-    # seeds/omaha-hi-lo-partypoker.txt: "much as the previous bet or raise in the same round. As an example, if the"
+    # docs/rules/sources/omaha-hi-lo-partypoker.txt: "much as the previous bet or raise in the same round. As an example, if the"
     hand = flop_with_pot_200(Structure.NO_LIMIT)
     play(hand, "1 bet 100")
     assert hand.legal_actions().min_to == 200
@@ -64,7 +64,7 @@ def test_a_raise_is_at_least_the_previous_bet_or_raise_in_the_round() -> None:
 
 
 def test_no_limit_maximum_is_the_stack() -> None:
-    # seeds/omaha-high-partypoker.txt: "Maximum eligible raise: The size of your stack (your"
+    # docs/rules/sources/omaha-high-partypoker.txt: "Maximum eligible raise: The size of your stack (your"
     hand = flop_with_pot_200(Structure.NO_LIMIT)
     legal = hand.legal_actions()
     assert legal.max_to == 4950 and legal.raise_all_in
@@ -73,7 +73,7 @@ def test_no_limit_maximum_is_the_stack() -> None:
 
 
 def test_nobody_may_raise_their_own_bet() -> None:
-    # seeds/omaha-hi-lo-partypoker.txt: "a player can make. The only criteria being that you cannot raise yourself,"
+    # docs/rules/sources/omaha-hi-lo-partypoker.txt: "a player can make. The only criteria being that you cannot raise yourself,"
     hand = flop_with_pot_200()
     play(hand, "1 bet 100", "2 call", "3 call", "4 call")
     # Everyone called: the betting is over and seat 1 gets no new option.
@@ -81,7 +81,7 @@ def test_nobody_may_raise_their_own_bet() -> None:
 
 
 def test_a_short_all_in_raise_does_not_reopen_the_betting_for_players_who_acted() -> None:
-    # RULES.md: "An all-in that is short of a full raise does not reopen betting"
+    # docs/rules.md: "An all-in that is short of a full raise does not reopen betting"
     hand = table(
         [5000, 5000, 330, 5000], structure=Structure.NO_LIMIT, big_blind=50, game=Game.OMAHA
     )
@@ -100,7 +100,7 @@ def test_a_short_all_in_raise_does_not_reopen_the_betting_for_players_who_acted(
 
 
 def test_an_error_names_the_rule_and_changes_nothing() -> None:
-    # seeds/omaha-hi-lo-partypoker.txt: "Minimum eligible raise: The raise amount must be at least as"
+    # docs/rules/sources/omaha-hi-lo-partypoker.txt: "Minimum eligible raise: The raise amount must be at least as"
     hand = table([500] * 3, structure=Structure.NO_LIMIT, big_blind=20)
     before = (hand.records, hand.view(3))
     with pytest.raises(RuleError, match="raise to 30 is below the minimum 40"):
@@ -111,7 +111,7 @@ def test_an_error_names_the_rule_and_changes_nothing() -> None:
 
 
 def test_a_call_for_more_than_the_stack_is_all_in_for_the_stack() -> None:
-    # seeds/omaha-hi-lo-partypoker.txt: "the player cannot get additional chips from his account while he is in the"
+    # docs/rules/sources/omaha-hi-lo-partypoker.txt: "the player cannot get additional chips from his account while he is in the"
     hand = table([500, 500, 30], structure=Structure.NO_LIMIT, big_blind=20)
     play(hand, "3 call", "1 raise 200")
     legal = hand.legal_actions()
@@ -122,10 +122,9 @@ def test_a_call_for_more_than_the_stack_is_all_in_for_the_stack() -> None:
 
 
 def test_house_option_the_pot_counts_the_small_blinds_call_before_the_first_raise() -> None:
-    # seeds/home-series-event-plo8.txt: "if the blinds are 25/50 and the button wants to
-    # raise the pot, the total bet will be 200 (Small blind 25 + assumed small blind
-    # completion 25 + Large blind 50 + raiser's call 50 = raise of 150; 50 call + 150 raise
-    # = 200 to go)".
+    # docs/rules/sources/home-series-event-plo8.txt: "if the blinds are 25/50 and the button wants
+    # to raise the pot, the total bet will be 200 (Small blind 25 + assumed small blind completion
+    # 25 + Large blind 50 + raiser's call 50 = raise of 150; 50 call + 150 raise = 200 to go)".
     from tables.engine.cards import shuffled_deck
     from tables.engine.config import Config, Game, Structure
     from tables.engine.records import SeatSpec

@@ -42,7 +42,7 @@ def show_all(hand: Hand) -> None:
 
 
 def test_the_odd_chip_between_the_halves_goes_to_the_high_half() -> None:
-    # seeds/omaha-hi-lo-partypoker.txt: "and "Low" sides. In a split pot, any leftover odd chip goes to the "High""
+    # docs/rules/sources/omaha-hi-lo-partypoker.txt: "and "Low" sides. In a split pot, any leftover odd chip goes to the "High""
     hand = table([500] * 3, holes=[None, LOW_JACKS, TRIPS], board=BOARD)
     play(hand, "3 call", "1 fold", "2 check")  # 5 + 10 + 10 = 25
     check_down(hand)
@@ -51,7 +51,7 @@ def test_the_odd_chip_between_the_halves_goes_to_the_high_half() -> None:
 
 
 def test_with_no_qualifying_low_the_best_high_takes_the_whole_pot() -> None:
-    # seeds/omaha-hi-lo-cardroom-rules.txt: "If no player can make a low hand of 8 or better, the high hand wins the entire pot."
+    # docs/rules/sources/omaha-hi-lo-cardroom-rules.txt: "If no player can make a low hand of 8 or better, the high hand wins the entire pot."
     hand = table([500] * 3, holes=[None, LOW_JACKS, TRIPS], board="2cTd9hKcKs")
     play(hand, "3 call", "1 fold", "2 check")
     check_down(hand)
@@ -60,7 +60,7 @@ def test_with_no_qualifying_low_the_best_high_takes_the_whole_pot() -> None:
 
 
 def test_a_tied_low_is_quartered_and_its_odd_chip_goes_left_of_the_button() -> None:
-    # seeds/home-series-event-plo8.txt: "Split pots: If there's a qualifying low hand, half of the pot is awarded to the high hand, even if two players tie for low."
+    # docs/rules/sources/home-series-event-plo8.txt: "Split pots: If there's a qualifying low hand, half of the pot is awarded to the high hand, even if two players tie for low."
     hand = table([500] * 3, holes=[LOW_JACKS, LOW_TENS, TRIPS], board=BOARD)
     play(hand, "3 call", "1 call", "2 check")  # 30
     check_down(hand)
@@ -69,7 +69,7 @@ def test_a_tied_low_is_quartered_and_its_odd_chip_goes_left_of_the_button() -> N
 
 
 def test_odd_chips_go_one_by_one_to_the_tied_winners_closest_left_of_the_button() -> None:
-    # seeds/omaha-hi-lo-partypoker.txt: "portions. If there is an odd chip(s), it will go to the person(s) closest to"
+    # docs/rules/sources/omaha-hi-lo-partypoker.txt: "portions. If there is an odd chip(s), it will go to the person(s) closest to"
     holes = [None, "QcTc7h7d", "QdTd6h6c", "QhTh8h8c"]  # three king-high straights
     hand = table([500] * 4, game=Game.OMAHA, big_blind=2, ante=1, holes=holes, board="9cJdKh2s3c")
     play(hand, "3 call", "4 call", "1 fold", "2 check")  # 4 antes + 1 + 2 + 2 + 2 = 11
@@ -80,7 +80,7 @@ def test_odd_chips_go_one_by_one_to_the_tied_winners_closest_left_of_the_button(
 
 
 def test_side_pots_go_to_the_best_hand_among_the_players_who_put_into_them() -> None:
-    # seeds/omaha-hi-lo-partypoker.txt: "are placed in a side pot, over which only the contributing players have"
+    # docs/rules/sources/omaha-hi-lo-partypoker.txt: "are placed in a side pot, over which only the contributing players have"
     hand = table(
         [50, 500, 500],
         game=Game.OMAHA,
@@ -98,7 +98,7 @@ def test_side_pots_go_to_the_best_hand_among_the_players_who_put_into_them() -> 
 
 
 def test_a_hi_lo_side_pot_is_split_among_its_own_players() -> None:
-    # RULES.md: "Each pot (main and every side pot) is settled on its own among the players eligible for"
+    # docs/rules.md: "Each pot (main and every side pot) is settled on its own among the players eligible for"
     hand = table(
         [20, 500, 500],
         structure=Structure.NO_LIMIT,
@@ -114,7 +114,7 @@ def test_a_hi_lo_side_pot_is_split_among_its_own_players() -> None:
 
 
 def test_an_uncalled_bet_is_returned_before_the_showdown() -> None:
-    # RULES.md: "An uncalled part of a bet goes back to its bettor before the showdown."
+    # docs/rules.md: "An uncalled part of a bet goes back to its bettor before the showdown."
     hand = table([500, 100], structure=Structure.NO_LIMIT, game=Game.OMAHA)
     play(hand, "2 call", "1 check", "1 bet 300", "2 call")  # seat 2 has only 90 left
     returned = [r for r in hand.records if isinstance(r, UncalledReturned)]
@@ -123,7 +123,7 @@ def test_an_uncalled_bet_is_returned_before_the_showdown() -> None:
 
 
 def test_the_last_player_left_wins_without_showing() -> None:
-    # seeds/omaha-hi-lo-partypoker.txt: "the cards from all players (though this is optional for the player, he/she"
+    # docs/rules/sources/omaha-hi-lo-partypoker.txt: "the cards from all players (though this is optional for the player, he/she"
     hand = table([500] * 3, structure=Structure.NO_LIMIT, game=Game.OMAHA)
     play(hand, "3 raise 50", "1 fold", "2 fold")
     assert hand.is_complete
@@ -133,7 +133,7 @@ def test_the_last_player_left_wins_without_showing() -> None:
 
 
 def test_the_last_to_bet_or_raise_on_the_river_shows_first() -> None:
-    # seeds/omaha-hi-lo-partypoker.txt: "as they wish. The aggressors’ hand is only turned over first if he was the"
+    # docs/rules/sources/omaha-hi-lo-partypoker.txt: "as they wish. The aggressors’ hand is only turned over first if he was the"
     hand = table([500] * 3, game=Game.OMAHA)
     play(hand, "3 call", "1 call", "2 check")
     for _ in range(2):
@@ -149,7 +149,7 @@ def test_the_last_to_bet_or_raise_on_the_river_shows_first() -> None:
 
 
 def test_with_no_river_bet_the_first_player_left_of_the_button_shows_first() -> None:
-    # seeds/omaha-hi-lo-partypoker.txt: "On the final round of betting, the player who bets first (or checks first if"
+    # docs/rules/sources/omaha-hi-lo-partypoker.txt: "On the final round of betting, the player who bets first (or checks first if"
     hand = table([500] * 4, game=Game.OMAHA)
     play(hand, "3 call", "4 call", "1 fold", "2 check")
     check_down(hand)
@@ -157,7 +157,7 @@ def test_with_no_river_bet_the_first_player_left_of_the_button_shows_first() -> 
 
 
 def test_a_mucked_hand_wins_nothing() -> None:
-    # RULES.md: "bet, the first active player left of the button. Others show or muck in turn; a mucked hand"
+    # docs/rules.md: "bet, the first active player left of the button. Others show or muck in turn; a mucked hand"
     hand = table([500] * 3, holes=[None, TRIPS, LOW_JACKS], board="2cTd9hKcKs")
     play(hand, "3 call", "1 fold", "2 check")
     check_down(hand)
@@ -167,7 +167,7 @@ def test_a_mucked_hand_wins_nothing() -> None:
 
 
 def test_showing_could_win_lets_a_table_auto_muck_a_beaten_hand() -> None:
-    # seeds/omaha-hi-lo-partypoker.txt: "they have the best hand, the remaining players may/may not show their cards"
+    # docs/rules/sources/omaha-hi-lo-partypoker.txt: "they have the best hand, the remaining players may/may not show their cards"
     hand = table([500] * 3, holes=[None, TRIPS, LOW_JACKS], board="2cTd9hKcKs")
     play(hand, "3 call", "1 fold", "2 check")
     check_down(hand)
@@ -179,7 +179,7 @@ def test_showing_could_win_lets_a_table_auto_muck_a_beaten_hand() -> None:
 
 
 def test_when_no_betting_can_follow_every_hand_is_shown_before_the_board_is_run_out() -> None:
-    # RULES.md: "When all but one are all-in and no betting can follow, every"
+    # docs/rules.md: "When all but one are all-in and no betting can follow, every"
     hand = table([100, 300], structure=Structure.NO_LIMIT, game=Game.OMAHA)
     play(hand, "2 raise 300", "1 call")
     names = kinds(hand.records)
@@ -190,7 +190,7 @@ def test_when_no_betting_can_follow_every_hand_is_shown_before_the_board_is_run_
 
 
 def test_a_player_treated_as_all_in_plays_on_for_what_is_in_the_pot() -> None:
-    # seeds/omaha-hi-lo-partypoker.txt: "The user goes all-in if he has contributed some"
+    # docs/rules/sources/omaha-hi-lo-partypoker.txt: "The user goes all-in if he has contributed some"
     hand = table([500] * 3, structure=Structure.NO_LIMIT, game=Game.OMAHA, all_in_on_timeout=True)
     play(hand, "3 call", "1 call", "2 raise 50")
     hand.declare_all_in(3)  # timed out with 10 in the pot
@@ -204,14 +204,14 @@ def test_a_player_treated_as_all_in_plays_on_for_what_is_in_the_pot() -> None:
 
 
 def test_declaring_all_in_is_off_unless_the_table_chooses_it() -> None:
-    # RULES.md: "House option from the online"
+    # docs/rules.md: "House option from the online"
     hand = table([500] * 3, structure=Structure.NO_LIMIT)
     with pytest.raises(RuleError, match="does not treat a timed-out player as all-in"):
         hand.declare_all_in(1)
 
 
 def test_chips_always_add_up_with_pots_by_half() -> None:
-    # RULES.md: "Ties split a pot or a half equally; odd chips go one by one to the tied winners closest to"
+    # docs/rules.md: "Ties split a pot or a half equally; odd chips go one by one to the tied winners closest to"
     hand = table([500] * 3, holes=[LOW_JACKS, LOW_TENS, TRIPS], board=BOARD)
     play(hand, "3 call", "1 call", "2 check")
     check_down(hand)
@@ -222,7 +222,7 @@ def test_chips_always_add_up_with_pots_by_half() -> None:
 
 
 def test_a_player_who_disconnects_out_of_turn_is_all_in_when_the_table_says_so() -> None:
-    # seeds/omaha-hi-lo-partypoker.txt: "reconnects back and he has some seconds left for his turn, then he is given"
+    # docs/rules/sources/omaha-hi-lo-partypoker.txt: "reconnects back and he has some seconds left for his turn, then he is given"
     hand = table([500] * 3, structure=Structure.NO_LIMIT, game=Game.OMAHA, all_in_on_timeout=True)
     play(hand, "3 raise 50")
     hand.declare_all_in(2)  # the big blind drops while seat 1 is to act

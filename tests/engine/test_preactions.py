@@ -34,14 +34,14 @@ def move_for(hand: Hand, chosen: preactions.PreActionChoice) -> tuple[Action, No
 
 
 def test_the_five_pre_actions_are_the_rule_s() -> None:
-    # RULES.md, Home-game options: "(check/fold, check, call any, call an exact amount, fold)"
+    # docs/rules.md, Home-game options: "(check/fold, check, call any, call an exact amount, fold)"
     assert {str(k) for k in PreAction} == {"check_fold", "check", "call_any", "call", "fold"}
     assert pre_action_kinds(0) == (PreAction.CHECK_FOLD, PreAction.CHECK, PreAction.CALL_ANY)
     assert pre_action_kinds(40) == (PreAction.FOLD, PreAction.CALL, PreAction.CALL_ANY)
 
 
 def test_a_call_of_an_exact_amount_is_made_when_the_bet_is_unchanged() -> None:
-    # RULES.md, Home-game options: "a player may choose their action before their turn"
+    # docs/rules.md, Home-game options: "a player may choose their action before their turn"
     hand = pot_limit([500] * 4)
     chosen = chosen_by(hand, 4, "call", 10)  # seat 4 sees 10 to call while seat 3 thinks
     play(hand, "3 call")
@@ -50,7 +50,7 @@ def test_a_call_of_an_exact_amount_is_made_when_the_bet_is_unchanged() -> None:
 
 
 def test_a_raise_drops_a_call_of_an_exact_amount() -> None:
-    # RULES.md, Home-game options: "a pre-action is dropped when the amount to call changes
+    # docs/rules.md, Home-game options: "a pre-action is dropped when the amount to call changes
     # from what it was chosen against"
     hand = pot_limit([500] * 4)
     chosen = chosen_by(hand, 4, "call", 10)
@@ -61,7 +61,7 @@ def test_a_raise_drops_a_call_of_an_exact_amount() -> None:
 
 
 def test_call_any_is_kept_through_a_raise_and_calls_it() -> None:
-    # RULES.md, Home-game options: '(except "call any" and "check/fold")'
+    # docs/rules.md, Home-game options: '(except "call any" and "check/fold")'
     hand = pot_limit([500] * 4)
     chosen = chosen_by(hand, 4, "call_any")
     play(hand, "3 raise 35")
@@ -77,7 +77,7 @@ def test_call_any_checks_when_there_is_nothing_to_call() -> None:
 
 
 def test_check_fold_checks_when_free_and_folds_to_a_bet() -> None:
-    # RULES.md, Home-game options: '(except "call any" and "check/fold")'
+    # docs/rules.md, Home-game options: '(except "call any" and "check/fold")'
     hand = pot_limit([500] * 3)
     play(hand, "3 call", "1 call", "2 check")
     assert hand.street is Street.FLOP and hand.to_act == 1
@@ -93,7 +93,7 @@ def test_check_fold_checks_when_free_and_folds_to_a_bet() -> None:
 
 
 def test_a_bet_drops_a_check_and_a_raise_drops_a_fold() -> None:
-    # RULES.md, Home-game options: "a pre-action is dropped when the amount to call changes"
+    # docs/rules.md, Home-game options: "a pre-action is dropped when the amount to call changes"
     hand = pot_limit([500] * 3)
     play(hand, "3 call", "1 call", "2 check")
     check = chosen_by(hand, 3, "check")

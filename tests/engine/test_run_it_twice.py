@@ -1,6 +1,6 @@
 """Run it twice, a cash table's house option (`Config.run_it_twice`).
 
-RULES.md, Home-game options: "Run it twice: offered when all but at most one player still
+docs/rules.md, Home-game options: "Run it twice: offered when all but at most one player still
 in are all-in and cards are still to come, and no betting can follow. Every player still in
 must agree (silence is no). The remaining board cards are dealt twice from the same
 shuffled deck, in order, with the usual burns; each pot (main and side) is split into two
@@ -96,7 +96,7 @@ def three_all_in_hi_lo() -> Hand:
 
 
 def test_the_players_still_in_are_asked_once_the_hands_are_turned_up() -> None:
-    # RULES.md, Home-game options: "offered when all but at most one player still in are
+    # docs/rules.md, Home-game options: "offered when all but at most one player still in are
     # all-in and cards are still to come, and no betting can follow."
     hand = three_all_in_hi_lo()
     assert kinds(hand.records[-4:]) == ["Shown", "Shown", "Shown", "RunTwiceOffered"]
@@ -112,9 +112,9 @@ def test_the_players_still_in_are_asked_once_the_hands_are_turned_up() -> None:
 
 
 def test_both_runs_settle_their_own_half_of_each_pot_hi_lo_and_side_pots() -> None:
-    # RULES.md, Home-game options: "each pot (main and side) is split into two halves, the
+    # docs/rules.md, Home-game options: "each pot (main and side) is split into two halves, the
     # odd chip to the first run; each half is settled on its own run's board by the
-    # showdown rules above (hi/lo halves and odd chips included)." And RULES.md,
+    # showdown rules above (hi/lo halves and odd chips included)." And docs/rules.md,
     # Showdown: "An odd chip between the halves goes to the high half."
     hand = three_all_in_hi_lo()
     hand.vote_run_twice(2, True)
@@ -141,7 +141,7 @@ def test_both_runs_settle_their_own_half_of_each_pot_hi_lo_and_side_pots() -> No
 
 
 def test_the_second_run_comes_from_the_same_deck_in_order_with_its_burns() -> None:
-    # RULES.md, Home-game options: "The remaining board cards are dealt twice from the
+    # docs/rules.md, Home-game options: "The remaining board cards are dealt twice from the
     # same shuffled deck, in order, with the usual burns".
     hand = three_all_in_hi_lo()
     for seat in (1, 2, 3):
@@ -159,7 +159,7 @@ def test_the_second_run_comes_from_the_same_deck_in_order_with_its_burns() -> No
 
 
 def test_a_tie_in_one_run_splits_that_half_with_the_odd_chip_left_of_the_button() -> None:
-    # RULES.md, Showdown: "Ties split a pot or a half equally; odd chips go one by one to
+    # docs/rules.md, Showdown: "Ties split a pot or a half equally; odd chips go one by one to
     # the tied winners closest to the left of the button."
     deck = twice_deck(["2c3c4d5d", "AhKh7c7d", "AdKd8c8h"], "AsKs9h6c2d", "3h2s", "flop")
     hand = start([51, 200, 200], deck, game=Game.OMAHA)
@@ -199,7 +199,7 @@ def test_with_one_player_covering_the_rest_the_second_run_shares_the_flop() -> N
 
 
 def test_one_no_runs_the_board_once_as_without_the_option() -> None:
-    # RULES.md, Home-game options: "Every player still in must agree".
+    # docs/rules.md, Home-game options: "Every player still in must agree".
     hand = three_all_in_hi_lo()
     hand.vote_run_twice(1, True)
     new = hand.vote_run_twice(3, False)
@@ -216,7 +216,7 @@ def test_one_no_runs_the_board_once_as_without_the_option() -> None:
 
 
 def test_silence_is_no() -> None:
-    # RULES.md, Home-game options: "Every player still in must agree (silence is no)."
+    # docs/rules.md, Home-game options: "Every player still in must agree (silence is no)."
     hand = three_all_in_hi_lo()
     hand.vote_run_twice(1, True)
     with pytest.raises(RuleError, match="silence is no") as refused:

@@ -29,7 +29,7 @@ def _play_to_flop(hand: Hand) -> None:
 
 
 def test_all_in_on_the_flop_shows_each_hands_exact_share_at_that_moment():
-    # RULES.md: "When all but one are all-in and no betting can follow, every hand is
+    # docs/rules.md: "When all but one are all-in and no betting can follow, every hand is
     # turned up before the board is run out."
     hand = _heads_up()
     _play_to_flop(hand)
@@ -83,7 +83,7 @@ def _all_in_on_the_flop() -> Hand:
 
 
 def test_the_run_out_starts_where_the_hands_were_turned_up():
-    # RULES.md: "every hand is turned up before the board is run out": a table deals the
+    # docs/rules.md: "every hand is turned up before the board is run out": a table deals the
     # rest of the board street by street from that moment.
     assert _all_in_on_the_flop().runout_from == 3
     bet_to_river = _heads_up(Structure.POT_LIMIT)

@@ -1,7 +1,7 @@
 """Showing cards after the hand: a player turns up some or all of their own cards once the
 hand is over, and the hand's record (its views, its replays, its PHH) holds exactly those.
 
-RULES.md, Home-game options: "a player may show any of their own cards after the hand ends
+docs/rules.md, Home-game options: "a player may show any of their own cards after the hand ends
 (won without a showdown or folded). What is shown becomes part of the hand's record; no
 other card of a folded or mucked hand is ever revealed."
 """
@@ -63,7 +63,7 @@ def cards(text: str) -> tuple[int, ...]:
 
 
 def test_a_folded_player_shows_some_of_their_cards_once_the_hand_is_over() -> None:
-    # RULES.md, Home-game options: "a player may show any of their own cards after the
+    # docs/rules.md, Home-game options: "a player may show any of their own cards after the
     # hand ends (won without a showdown or folded)".
     hand = won_without_a_showdown()
     before = hand.records
@@ -159,7 +159,7 @@ def test_a_hand_with_shows_is_rebuilt_exactly_from_its_records() -> None:
 
 
 def test_no_other_card_of_a_folded_hand_is_ever_revealed() -> None:
-    # RULES.md, Home-game options: "no other card of a folded or mucked hand is ever
+    # docs/rules.md, Home-game options: "no other card of a folded or mucked hand is ever
     # revealed."
     hand = won_without_a_showdown()
     hand.show(3, cards("8s"))

@@ -1,4 +1,4 @@
-"""The straddle and the bomb pot (RULES.md, Home-game options): who posts what, who acts
+"""The straddle and the bomb pot (docs/rules.md, Home-game options): who posts what, who acts
 first, pot-limit sizes, the records, and PHH (our replay and PokerKit's)."""
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def bomb(structure: Structure = Structure.POT_LIMIT, ante: int = 4) -> Config:
 
 
 def test_the_straddle_is_twice_the_big_blind_and_the_action_starts_on_its_left() -> None:
-    # RULES.md, Home-game options: "the player left of the big blind may post a live
+    # docs/rules.md, Home-game options: "the player left of the big blind may post a live
     # straddle of exactly twice the big blind. Before the flop the straddler acts last (the
     # action starts on their left)"
     config = pot_limit()
@@ -63,7 +63,7 @@ def test_the_straddle_is_twice_the_big_blind_and_the_action_starts_on_its_left()
 
 
 def test_in_pot_limit_the_straddle_is_the_last_bet() -> None:
-    # RULES.md, Home-game options: "In pot-limit the straddle counts as the last bet: the
+    # docs/rules.md, Home-game options: "In pot-limit the straddle counts as the last bet: the
     # pot is counted with it, and the smallest raise is one straddle more."
     hand = Hand.start(pot_limit(), six(), 6, DECK, straddle=3)
     legal = hand.legal_actions()
@@ -81,7 +81,7 @@ def test_in_pot_limit_the_straddle_is_the_last_bet() -> None:
 
 
 def test_the_straddler_may_raise_when_the_action_comes_back() -> None:
-    # RULES.md, Home-game options: the straddle is live; the straddler "may raise when it
+    # docs/rules.md, Home-game options: the straddle is live; the straddler "may raise when it
     # comes back to them".
     hand = Hand.start(pot_limit(), six(), 6, DECK, straddle=3)
     for seat in (4, 5, 6, 1, 2):
@@ -95,7 +95,7 @@ def test_the_straddler_may_raise_when_the_action_comes_back() -> None:
 
 
 def test_the_button_straddle_acts_last_and_the_blinds_first() -> None:
-    # RULES.md, Home-game options: 'Button straddle ("Mississippi", second option): the
+    # docs/rules.md, Home-game options: 'Button straddle ("Mississippi", second option): the
     # button posts it and acts last before the flop; the blinds act first.'
     config = pot_limit(Straddle.BUTTON)
     assert straddle_seat(config, six(), 6) == 6
@@ -112,7 +112,7 @@ def test_the_button_straddle_acts_last_and_the_blinds_first() -> None:
 
 
 def test_no_straddle_heads_up_nor_out_of_position_nor_short_nor_in_limit() -> None:
-    # RULES.md, Home-game options: "the player left of the big blind may post a live
+    # docs/rules.md, Home-game options: "the player left of the big blind may post a live
     # straddle of exactly twice the big blind" ... "Only one straddle a hand."
     # Heads-up the button posts the small blind: common practice is no straddle there.
     config = pot_limit()
@@ -151,7 +151,7 @@ def test_three_handed_the_straddle_left_of_the_big_blind_is_the_button() -> None
 def test_a_bomb_pot_has_antes_no_blinds_and_starts_on_the_flop_left_of_the_button(
     structure: Structure,
 ) -> None:
-    # RULES.md, Home-game options: "every player dealt in posts the agreed ante (in big
+    # docs/rules.md, Home-game options: "every player dealt in posts the agreed ante (in big
     # blinds); no blinds, no betting before the flop; the first betting round is on the
     # flop, starting left of the button"
     hand = Hand.start(bomb(structure), six(), 6, DECK, bomb_pot=True)
@@ -168,7 +168,7 @@ def test_a_bomb_pot_has_antes_no_blinds_and_starts_on_the_flop_left_of_the_butto
 
 
 def test_pot_limit_counts_the_bomb_pot_antes_as_the_pot() -> None:
-    # RULES.md, Home-game options: "Pot-limit counts the antes as the pot."
+    # docs/rules.md, Home-game options: "Pot-limit counts the antes as the pot."
     hand = Hand.start(bomb(), six(), 6, DECK, bomb_pot=True)
     assert hand.legal_actions().max_to == 24
     hand.act(1, Action.BET, 24)
@@ -182,7 +182,7 @@ def test_heads_up_the_bomb_pot_flop_starts_with_the_big_blind_seat() -> None:
 
 
 def test_a_short_ante_plays_only_for_what_it_put_in() -> None:
-    # RULES.md, Home-game options: "every player dealt in posts the agreed ante": one who
+    # docs/rules.md, Home-game options: "every player dealt in posts the agreed ante": one who
     # has less is all-in on it, and wins no more from each player than they put in.
     seats = [SeatSpec(1, 3), SeatSpec(2, 100), SeatSpec(3, 100)]
     hand = Hand.start(bomb(), seats, 3, DECK, bomb_pot=True)

@@ -73,7 +73,7 @@ SHORT_GAMES = {
 
 
 def _event_name(number: int, day: date, game: str, betting: str) -> str:
-    """Event 2 is named as the seed's real one (``home-series-event-plo8.txt``)."""
+    """Event 2 is named as the real one in ``docs/rules/sources/home-series-event-plo8.txt``."""
     if number == 2:
         return "Series Event 2"
     return f"{day:%A} {SHORT_GAMES[(Game(game), Structure(betting))]}"
@@ -81,7 +81,7 @@ def _event_name(number: int, day: date, game: str, betting: str) -> str:
 
 def _notes(number: int, first_event_id: int) -> str:
     if number == 2:
-        # The seed: "For the blind structure we used last year, click here."
+        # docs/rules/sources/home-series-event-plo8.txt: "For the blind structure we used last year, click here."
         return (
             "20+5 Pot Limit Omaha/8.\n\n"
             f"For the blind structure we used last time, see /series/events/{first_event_id}/. "
@@ -189,8 +189,8 @@ def build_season(
 
     Every event has a tournament (the same blind structure); finished ones have entries with
     places, upcoming ones a few registrations (the next one also a waiting list, capacity
-    10). Event 2 is the seed's "Series Event 2, 20+5 Pot Limit Omaha/8" with notes linking
-    the structure used last time, event 3 is played online, one upcoming event is a
+    10). Event 2 is the home series' page's "Series Event 2, 20+5 Pot Limit Omaha/8" with
+    notes linking the structure used last time, event 3 is played online, one upcoming event is a
     freeroll (points only), and event 4 is left out of the standings by the director.
     """
     rng = random.Random(seed)

@@ -87,8 +87,8 @@ def test_home_lobby_and_a_hand_in_play_read_in_french_on_a_phone(
             page.wait_for_timeout(100)
     expect(bar.locator("button:enabled").first).to_be_visible()
     text = bar.inner_text()
-    # The seed's words (seeds/omaha-hi-lo-rules-fr.txt): parole, suivre, se coucher, miser,
-    # relancer; the bar is worded by the browser through the JavaScript catalog.
+    # The French rules' words (docs/rules/sources/omaha-hi-lo-rules-fr.txt): parole, suivre, se
+    # coucher, miser, relancer; the bar is worded by the browser through the JavaScript catalog.
     assert any(word in text for word in ("Parole", "Suivre", "Se coucher")), text
     assert not any(word in text for word in ("Check", "Call", "Fold", "Raise")), text
     page.wait_for_timeout(200)

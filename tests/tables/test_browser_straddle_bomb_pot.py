@@ -66,7 +66,7 @@ def _fold_to_the_end(table: Table) -> None:
 def test_the_straddle_and_the_bomb_pot_on_a_phone(
     straddled: tuple[Table, User, User], live_server: object, live_browser: Browser
 ) -> None:
-    # RULES.md, Home-game options: "the player left of the big blind may post a live
+    # docs/rules.md, Home-game options: "the player left of the big blind may post a live
     # straddle of exactly twice the big blind"; a bomb pot: "every player dealt in posts
     # the agreed ante (in big blinds); no blinds, no betting before the flop".
     table, ann, director = straddled

@@ -2,7 +2,7 @@
 are out, the seat's bar and its seconds turn blue and count the player's bank down, the
 banner says so, and the player sees what is left of their own bank.
 
-RULES.md, Home-game options: "**Time bank**: extra seconds a player draws on automatically
+docs/rules.md, Home-game options: "**Time bank**: extra seconds a player draws on automatically
 when their turn's time runs out".
 
 The page is painted from the snapshot embedded in it (pytest-django's live_server speaks no

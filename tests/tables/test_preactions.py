@@ -1,7 +1,7 @@
 """Pre-actions at the table: chosen before the turn, made when it comes, dropped when the bet
 they were chosen against changes, and refused when they cannot be chosen.
 
-RULES.md, Home-game options: "a player may choose their action before their turn
+docs/rules.md, Home-game options: "a player may choose their action before their turn
 (check/fold, check, call any, call an exact amount, fold); a pre-action is dropped when the
 amount to call changes from what it was chosen against (except "call any" and
 "check/fold")."
@@ -89,7 +89,7 @@ def three(seated_table: Table) -> Hand3:
 
 
 def test_a_call_chosen_before_the_turn_is_made_when_the_turn_comes(three: Hand3) -> None:
-    # RULES.md, Home-game options: "a player may choose their action before their turn
+    # docs/rules.md, Home-game options: "a player may choose their action before their turn
     # (check/fold, check, call any, call an exact amount, fold)"
     assert three.to_act() == "first"
     to_call = three.you("second")["pre_action"]["to_call"]
@@ -106,7 +106,7 @@ def test_a_call_chosen_before_the_turn_is_made_when_the_turn_comes(three: Hand3)
 def test_a_raise_drops_a_call_of_an_exact_amount_and_the_player_is_told(
     three: Hand3, django_capture_on_commit_callbacks: Any
 ) -> None:
-    # RULES.md, Home-game options: "a pre-action is dropped when the amount to call changes
+    # docs/rules.md, Home-game options: "a pre-action is dropped when the amount to call changes
     # from what it was chosen against"
     three.choose("second", "call", 1)
     with django_capture_on_commit_callbacks(execute=True):
@@ -118,7 +118,7 @@ def test_a_raise_drops_a_call_of_an_exact_amount_and_the_player_is_told(
 
 
 def test_call_any_is_kept_through_a_raise_and_calls_it(three: Hand3) -> None:
-    # RULES.md, Home-game options: '(except "call any" and "check/fold")'
+    # docs/rules.md, Home-game options: '(except "call any" and "check/fold")'
     three.choose("second", "call_any")
     three.act("first", "raise", 7)
     assert three.moves("second") == ["Called"]
@@ -126,7 +126,7 @@ def test_call_any_is_kept_through_a_raise_and_calls_it(three: Hand3) -> None:
 
 
 def test_check_fold_is_kept_and_folds_to_a_bet(three: Hand3) -> None:
-    # RULES.md, Home-game options: '(except "call any" and "check/fold")'
+    # docs/rules.md, Home-game options: '(except "call any" and "check/fold")'
     assert three.you("third")["pre_action"]["kinds"] == ["check_fold", "check", "call_any"]
     three.choose("third", "check_fold")
     three.act("first", "raise", 7)

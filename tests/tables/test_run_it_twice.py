@@ -1,6 +1,6 @@
 """Run it twice at a cash table: the 10-second vote, its answers and the two boards.
 
-RULES.md, Home-game options: "Run it twice: offered when all but at most one player still
+docs/rules.md, Home-game options: "Run it twice: offered when all but at most one player still
 in are all-in and cards are still to come, and no betting can follow. Every player still in
 must agree (silence is no)."
 """

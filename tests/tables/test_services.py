@@ -79,7 +79,7 @@ def test_a_player_who_times_out_checks_or_folds_and_is_sat_out(seated_table: Tab
     now = deal(seated_table)
     hand = current(seated_table)
     to_act = hand.to_act
-    # RULES.md: "10 seconds, then a visible 20-second countdown".
+    # docs/rules.md: "10 seconds, then a visible 20-second countdown".
     snapshot = table_snapshot(seated_table, None)
     assert snapshot["hand"]["countdown_from"] == int(
         (hand.turn_started_at + timedelta(seconds=10)).timestamp() * 1000
@@ -340,8 +340,8 @@ def test_load_demo_tables_opens_a_table_with_bots(director: User) -> None:
 def test_house_option_a_disconnected_player_who_times_out_is_all_in(
     director: User, players: list[User]
 ) -> None:
-    # RULES.md: "a player who times out or disconnects with chips in the pot is treated
-    # as all-in" (house option, off by default).
+    # docs/rules.md: "a player who times out while disconnected, with chips in the pot, is
+    # treated as all-in" (house option, off by default).
     table = services.table_create(
         created_by=director, name="Online rules", big_blind=2, all_in_on_disconnect=True
     )
@@ -381,7 +381,7 @@ def all_in_heads_up(director: User) -> tuple[Table, Hand]:
 def test_an_all_in_run_out_is_dealt_street_by_street_with_the_equity_before_each_card(
     director: User,
 ) -> None:
-    # RULES.md: "When all but one are all-in and no betting can follow, every hand is
+    # docs/rules.md: "When all but one are all-in and no betting can follow, every hand is
     # turned up before the board is run out." The table then deals it a street at a time.
     table, hand = all_in_heads_up(director)
 
@@ -416,7 +416,7 @@ def test_the_sweep_finds_a_run_out_due_from_its_stored_time(director: User) -> N
 
 
 def test_a_player_may_choose_to_show_a_hand_that_cannot_win(table: Table) -> None:
-    # RULES.md: "Others show or muck in turn; a mucked hand wins nothing." The table asks
+    # docs/rules.md: "Others show or muck in turn; a mucked hand wins nothing." The table asks
     # nobody at the showdown: each player's standing choice decides for a losing hand.
     from tables.engine.records import Mucked, Shown
 
@@ -527,8 +527,8 @@ def test_a_busted_house_bot_buys_in_again_so_a_demo_table_plays_on(
 
 
 def test_house_option_the_home_series_pot_counts_the_small_blinds_call(director: User) -> None:
-    # seeds/home-series-event-plo8.txt: "if the blinds are 25/50 and the button wants to
-    # raise the pot, the total bet will be 200". Off by default.
+    # docs/rules/sources/home-series-event-plo8.txt: "if the blinds are 25/50 and the button wants
+    # to raise the pot, the total bet will be 200". Off by default.
     def first_raise_max(option: bool) -> int:
         table = services.table_create(
             created_by=director,

@@ -1,6 +1,6 @@
 """Showing cards after the hand at a live table: the service, the socket frame, the pages.
 
-RULES.md, Home-game options: "a player may show any of their own cards after the hand ends
+docs/rules.md, Home-game options: "a player may show any of their own cards after the hand ends
 (won without a showdown or folded). What is shown becomes part of the hand's record; no
 other card of a folded or mucked hand is ever revealed." At a table a player may do it
 until the next hand starts.
@@ -93,7 +93,7 @@ def seat_entry(snapshot: dict[str, Any], seat: int) -> dict[str, Any]:
 
 
 def test_a_folded_player_shows_a_card_and_the_whole_table_sees_it(seated_table: Table) -> None:
-    # RULES.md, Home-game options: "a player may show any of their own cards after the
+    # docs/rules.md, Home-game options: "a player may show any of their own cards after the
     # hand ends (won without a showdown or folded)."
     hand, folded = fold_to_the_last(seated_table)
     shower = folded[0]
@@ -206,7 +206,7 @@ def test_bad_shows_are_refused_and_change_nothing(seated_table: Table, director:
 def test_a_folded_hand_stays_hidden_everywhere_after_someone_else_shows(
     seated_table: Table, director: User
 ) -> None:
-    # RULES.md, Home-game options: "no other card of a folded or mucked hand is ever
+    # docs/rules.md, Home-game options: "no other card of a folded or mucked hand is ever
     # revealed."
     hand, folded = fold_to_the_last(seated_table)
     silent, shower = folded

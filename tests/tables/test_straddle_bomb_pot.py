@@ -66,7 +66,7 @@ def refused(table_id: int, user: User | None, frame: dict[str, Any]) -> dict[str
 
 
 def test_the_player_left_of_the_big_blind_straddles_the_next_hand(director: User) -> None:
-    # RULES.md, Home-game options: "before the cards, the player left of the big blind may
+    # docs/rules.md, Home-game options: "before the cards, the player left of the big blind may
     # post a live straddle of exactly twice the big blind. Before the flop the straddler
     # acts last (the action starts on their left)"
     table = open_table(director, straddle="under-the-gun")
@@ -95,7 +95,7 @@ def test_the_player_left_of_the_big_blind_straddles_the_next_hand(director: User
 def test_a_straddle_asked_out_of_position_or_with_the_option_off_is_refused(
     director: User,
 ) -> None:
-    # RULES.md, Home-game options: only "the player left of the big blind" may straddle.
+    # docs/rules.md, Home-game options: only "the player left of the big blind" may straddle.
     table = open_table(director, straddle="under-the-gun")
     ann, *_ = seat_four(table)
     before = state(table)
@@ -113,7 +113,7 @@ def test_a_straddle_asked_out_of_position_or_with_the_option_off_is_refused(
 
 
 def test_the_button_straddle_lets_the_blinds_act_first(director: User) -> None:
-    # RULES.md, Home-game options: 'Button straddle ("Mississippi", second option): the
+    # docs/rules.md, Home-game options: 'Button straddle ("Mississippi", second option): the
     # button posts it and acts last before the flop; the blinds act first.'
     table = open_table(director, straddle="button")
     ann, *_ = seat_four(table)
@@ -124,7 +124,7 @@ def test_the_button_straddle_lets_the_blinds_act_first(director: User) -> None:
 
 
 def test_nobody_straddles_heads_up_and_limit_tables_have_no_straddle(director: User) -> None:
-    # RULES.md, Home-game options, "Straddle" (heads-up: no straddle, as is common practice).
+    # docs/rules.md, Home-game options, "Straddle" (heads-up: no straddle, as is common practice).
     table = open_table(director, straddle="under-the-gun")
     ann, ben = make_players("ann", "ben")
     services.seat_take(table.pk, ann, 1, 100)
@@ -146,7 +146,7 @@ def test_a_straddle_asked_for_a_bomb_pot_is_refused(director: User) -> None:
 
 
 def test_when_every_player_votes_the_next_hand_is_a_bomb_pot(director: User) -> None:
-    # RULES.md, Home-game options: "every player dealt in posts the agreed ante (in big
+    # docs/rules.md, Home-game options: "every player dealt in posts the agreed ante (in big
     # blinds); no blinds, no betting before the flop; the first betting round is on the
     # flop, starting left of the button". The table's vote: every player in the game.
     table = open_table(director, bomb_pot_ante=2, bomb_pot_by_vote=True)
@@ -324,7 +324,7 @@ async def test_the_straddle_and_the_vote_over_the_socket(director: User) -> None
 
 
 def test_straddle_every_hand_is_a_standing_choice(director: User) -> None:
-    # RULES.md, Home-game options: the player in the straddle's seat may straddle; a player
+    # docs/rules.md, Home-game options: the player in the straddle's seat may straddle; a player
     # who always does says so once, and straddles each hand they are in that seat.
     table = open_table(director, straddle="under-the-gun")
     ann, _ben, _cal, dee = seat_four(table)

@@ -1,9 +1,9 @@
 """The time bank at a cash table: drawn on when the turn's own time runs out, spent exactly,
 refilled after each hand played up to its cap, a time-out once it is spent; off by default.
 
-RULES.md, Home-game options: "**Time bank**: extra seconds a player draws on automatically
+docs/rules.md, Home-game options: "**Time bank**: extra seconds a player draws on automatically
 when their turn's time runs out; it refills by a set amount per hand played (cash) or per
-level (tournaments), up to a cap." RULES.md, Time and disconnection: "About 30 seconds to
+level (tournaments), up to a cap." docs/rules.md, Time and disconnection: "About 30 seconds to
 act: 10 seconds, then a visible 20-second countdown. On time-out a player checks if checking
 is free, else folds, and is then sat out."
 """
@@ -62,7 +62,7 @@ def test_the_engines_examples_hold() -> None:
 
 
 def test_a_bank_is_spent_to_the_millisecond_and_never_below_zero() -> None:
-    # RULES.md, Home-game options: "extra seconds a player draws on automatically when their
+    # docs/rules.md, Home-game options: "extra seconds a player draws on automatically when their
     # turn's time runs out" -- the deadline includes the bank, so what it still holds is
     # the time to the deadline, never more than the bank, never less than nothing.
     assert bank_left(20_000, until_deadline_ms=25_000) == 20_000  # in the turn's own time
@@ -72,7 +72,7 @@ def test_a_bank_is_spent_to_the_millisecond_and_never_below_zero() -> None:
 
 
 def test_the_bank_refills_up_to_its_cap() -> None:
-    # RULES.md, Home-game options: "it refills by a set amount per hand played (cash) or
+    # docs/rules.md, Home-game options: "it refills by a set amount per hand played (cash) or
     # per level (tournaments), up to a cap."
     bank = TimeBank(start=START, refill=REFILL, cap=CAP)
     assert bank.refilled(20_000) == 25_000
@@ -273,7 +273,7 @@ def test_a_house_bot_never_draws_on_a_bank(bank_table: Table, director: User) ->
 
 @uses_db
 def test_off_by_default_the_turn_clock_is_as_it_was(seated_table: Table) -> None:
-    # RULES.md, Home-game options: "each a table setting, off by default".
+    # docs/rules.md, Home-game options: "each a table setting, off by default".
     assert seated_table.time_bank_cap_seconds == 0 and not seated_table.time_bank.on
     assert set(seated_table.seats.values_list("time_bank_ms", flat=True)) == {0}
     now = deal(seated_table)

@@ -34,7 +34,7 @@ def test_every_template_is_a_valid_structure() -> None:
 def test_the_home_series_plo8_starts_at_the_seeds_blinds(
     builtin_templates: list[BlindStructure],
 ) -> None:
-    # seeds/home-series-event-plo8.txt: "20+5 Pot Limit Omaha/8" ... "if the blinds are
+    # docs/rules/sources/home-series-event-plo8.txt: "20+5 Pot Limit Omaha/8" ... "if the blinds are
     # 25/50 and the button wants to raise the pot"
     structure = BlindStructure.objects.get(name="Home series PLO8")
     assert not structure.for_limit

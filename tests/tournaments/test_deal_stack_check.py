@@ -1,7 +1,7 @@
 """A deal made in person is refused when the counted stacks do not add up to the chips in
 play (the starting stacks of every entry and re-entry, the rebuys and the add-ons), with the
 difference said; a colour-up's chip race may move the total by at most one chip of the
-smallest colour left per player (RULES.md, "Chip race (24)")."""
+smallest colour left per player (docs/rules.md, "Chip race (24)")."""
 
 from __future__ import annotations
 

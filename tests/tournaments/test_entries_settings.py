@@ -199,8 +199,8 @@ def test_started_state_uses_the_level_of_the_clock(tournament: Tournament) -> No
 def test_the_home_series_pot_limit_rule_is_a_tournament_option_off_by_default(
     tournament: Tournament, director: User
 ) -> None:
-    # seeds/home-series-event-plo8.txt: "it can be assumed that the small blind will call
-    # the big blind" (an option of the table and the tournament).
+    # docs/rules/sources/home-series-event-plo8.txt: "it can be assumed that the small blind will
+    # call the big blind" (an option of the table and the tournament).
     assert tournament.pot_assumes_small_blind_call is False
     tournament_update(tournament.pk, by=director, pot_assumes_small_blind_call=True)
     tournament.refresh_from_db()

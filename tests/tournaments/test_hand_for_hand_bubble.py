@@ -1,6 +1,6 @@
 """The hand the bubble bursts on, in the room (TDA RP-8).
 
-RULES.md "Hand-for-hand (RP-8)": "players out on the same hand-for-hand hand share the
+docs/rules.md "Hand-for-hand (RP-8)": "players out on the same hand-for-hand hand share the
 place(s) paid". Hand-for-hand lasts until the hand on which the bubble burst is complete at
 every table: the first player out on it bursts the bubble, and a player out at another
 table on that same hand, recorded after, still ties with them. So the elimination that
@@ -186,7 +186,7 @@ def test_the_bubble_bursting_on_the_hands_in_play_when_it_was_announced_ends_it_
     running_clock: Tournament, players: dict[str, Entry], out, director: User
 ) -> None:  # type: ignore[no-untyped-def]
     # Hand 0 was not dealt hand-for-hand: nobody out on it ties, so there is nothing to wait
-    # for (RULES.md "Hand-for-hand (RP-8)").
+    # for (docs/rules.md "Hand-for-hand (RP-8)").
     clock.clock_hand_for_hand_start(running_clock.pk, by=director, now=at(5))
 
     out(running_clock, players["Cal"])

@@ -1,9 +1,9 @@
 """Players out on one hand-for-hand hand in the room (TDA RP-8).
 
-RULES.md "Hand-for-hand (RP-8)": "players out on the same hand-for-hand hand share the
+docs/rules.md "Hand-for-hand (RP-8)": "players out on the same hand-for-hand hand share the
 place(s) paid": busted at different tables during one hand played hand-for-hand, they tie
 and split the prizes of the places they cover (the odd unit to the first, as every shared
-prize). RULES.md "Eliminations" (TDA 20): at one table "the one who started the hand with
+prize). docs/rules.md "Eliminations" (TDA 20): at one table "the one who started the hand with
 more chips finishes higher". The hand is the room's own count (``clock_hand_done``); the
 hands already in play when hand-for-hand was announced (hand 0) are not played
 hand-for-hand. Every screen shows the shared place, and Undo takes it all back.

@@ -61,7 +61,7 @@ def _online_tournament() -> tuple[Tournament, LiveTable]:
 
 
 def test_a_tournament_hand_keeps_the_level_its_blinds_came_from(transactional_db: None) -> None:
-    # RULES.md, Tournaments: "Levels (23): a new level applies to the next hand, not the one being dealt."
+    # docs/rules.md, Tournaments: "Levels (23): a new level applies to the next hand, not the one being dealt."
     with override_settings(**FAST):
         tournament, table = _online_tournament()
         assert tables.table_tick(table.pk, timezone.now())

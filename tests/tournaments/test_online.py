@@ -311,7 +311,7 @@ def test_two_away_players_heads_up_after_the_last_level_end_with_one_busted(
 
 
 def test_two_out_on_one_hand_are_ranked_by_their_starting_stacks(db: None) -> None:
-    # RULES.md "Eliminations": "two or more out on the same hand: the one who started the
+    # docs/rules.md "Eliminations": "two or more out on the same hand: the one who started the
     # hand with more chips finishes higher; equal stacks share the places and their prizes".
     tournament = _tournament(5, 6, bounty=5)
     (table,) = _live(tournament).values()
@@ -367,7 +367,7 @@ def test_a_split_pot_splits_the_bounty(db: None) -> None:
 def test_hand_for_hand_waits_for_every_table_and_players_out_share_the_places(
     db: None,
 ) -> None:
-    # RULES.md "Hand-for-hand (RP-8)": "every table plays one hand, then waits for all;
+    # docs/rules.md "Hand-for-hand (RP-8)": "every table plays one hand, then waits for all;
     # players out on the same hand-for-hand hand share the place(s) paid; the clock loses at
     # most 3 minutes per hand".
     tournament = _tournament(

@@ -208,7 +208,7 @@ def test_the_money_unit_is_a_positive_whole_number(unit: object) -> None:
 
 
 def test_players_tied_for_places_share_those_places_prizes() -> None:
-    # RULES.md, Eliminations: "equal stacks share the places and their prizes".
+    # docs/rules.md, Eliminations: "equal stacks share the places and their prizes".
     # Tied for 2nd and 3rd: (300 + 200) / 2 each.
     assert shared_prizes([500, 300, 200], places=[1, 2, 2]) == [500, 250, 250]
 

@@ -1,7 +1,7 @@
 """A place players share reads "3 (tied)" on every screen that names a place, as on the
 console's results: the console's list of players, a player's own panel, and the series'
 page of the event once the tournament is over. The tie is a real one of the room: Cal and
-Dee out at two tables on one hand-for-hand hand (RULES.md "Hand-for-hand (RP-8)")."""
+Dee out at two tables on one hand-for-hand hand (docs/rules.md "Hand-for-hand (RP-8)")."""
 
 from __future__ import annotations
 

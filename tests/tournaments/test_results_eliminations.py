@@ -47,7 +47,7 @@ def test_one_player_out_takes_the_last_place_of_those_still_in(
 def test_two_out_on_one_hand_the_bigger_starting_stack_finishes_higher(
     tournament_in_play: Tournament, director: User
 ) -> None:
-    # RULES.md, Eliminations (TDA): "two or more out on the same hand: the one who started
+    # docs/rules.md, Eliminations (TDA): "two or more out on the same hand: the one who started
     # the hand with more chips finishes higher".
     players = seat(tournament_in_play, EIGHT)
     ben, cal = players["Ben"], players["Cal"]

@@ -1,6 +1,6 @@
 """Seat draws, late seats, balancing, breaking and the final table (2024 TDA rules).
 
-Rule quotes are from /work/shared/RULES.md, "Tournaments". Chi-square tests use a seeded
+Rule quotes are from docs/rules.md, "Tournaments". Chi-square tests use a seeded
 generator and the critical value at p = 0.001, so each is a fixed computation that passes or
 fails the same way every run.
 """
@@ -110,7 +110,7 @@ def test_the_draw_seats_everyone_once_at_balanced_tables() -> None:
 
 
 def test_every_seat_is_equally_likely_to_hold_each_player() -> None:
-    # TDA 7 (RULES.md, Seating): "seats are drawn at random". For each of the 27 seats, which
+    # TDA 7 (docs/rules.md, Seating): "seats are drawn at random". For each of the 27 seats, which
     # of the 20 players sits there is uniform (19 degrees of freedom) ...
     rng = random.Random(20240607)
     players = list(range(20))
@@ -149,7 +149,7 @@ def test_the_default_generator_is_the_system_csprng() -> None:
 
 
 def test_late_entrants_draw_from_the_open_seats_of_the_shortest_tables() -> None:
-    # TDA 8 (RULES.md, Seating): late entrants "draw table and seat from the same pool".
+    # TDA 8 (docs/rules.md, Seating): late entrants "draw table and seat from the same pool".
     t1 = table(1, {s: 100 + s for s in range(1, 9)})  # 8 players, seat 9 open
     t2 = table(2, {s: 200 + s for s in (1, 2, 4, 5, 6, 7, 8)})  # 7 players, seats 3, 9 open
     rng = random.Random(8)
@@ -170,7 +170,7 @@ def test_late_seats_are_uniform_over_tied_shortest_tables() -> None:
 
 
 def test_a_late_seat_between_the_small_blind_and_the_button_waits() -> None:
-    # TDA 8, 10 (RULES.md, Seating): newcomers "are dealt in anywhere except between the small
+    # TDA 8, 10 (docs/rules.md, Seating): newcomers "are dealt in anywhere except between the small
     # blind and the button". Next hand: button 5, small blind 7; seat 6 is open.
     t = table(1, {s: 100 + s for s in range(1, 10) if s != 6}, button=5, small_blind=7,
               big_blind_next=8)  # fmt: skip
@@ -196,7 +196,7 @@ def test_with_a_dead_small_blind_the_wait_runs_to_the_big_blind() -> None:
 
 
 def test_heads_up_nobody_sits_between_the_button_and_the_small_blind() -> None:
-    # RULES.md, Button (34B): heads-up, "the small blind is the button".
+    # docs/rules.md, Button (34B): heads-up, "the small blind is the button".
     t = table(1, {1: 101, 4: 104}, button=1, small_blind=1, big_blind_next=4)
     assert not any(t.must_wait(s) for s in range(1, 10))
 
@@ -215,7 +215,7 @@ def test_no_open_seat_means_another_table() -> None:
 
 
 def test_the_player_due_the_big_blind_moves_to_the_short_tables_next_big_blind() -> None:
-    # TDA 11A (RULES.md, Balancing): "the player due for the big blind next moves to the worst
+    # TDA 11A (docs/rules.md, Balancing): "the player due for the big blind next moves to the worst
     # position at the short table (the single big blind if there is one, even if that means
     # the big blind twice; never the small blind)".
     # 9/9/6 with "within 2": table 1 (the lowest-numbered of the longest) gives its player due
@@ -231,7 +231,7 @@ def test_the_player_due_the_big_blind_moves_to_the_short_tables_next_big_blind()
 
 
 def test_tables_within_the_setting_are_left_alone() -> None:
-    # RULES.md, Balancing: "within 2 players until a few tables remain, then within 1".
+    # docs/rules.md, Balancing: "within 2 players until a few tables remain, then within 1".
     t1 = table(1, {s: 100 + s for s in range(1, 9)}, button=1, small_blind=2, big_blind_next=3)
     t2 = table(2, {s: 200 + s for s in range(1, 7)}, button=1, small_blind=2, big_blind_next=3)
     assert balance_moves([t1, t2], threshold=2) == []
@@ -290,7 +290,7 @@ def test_before_the_first_hand_moves_follow_seat_order() -> None:
 
 
 def test_the_table_players_move_from_is_chosen_by_a_fixed_procedure() -> None:
-    # TDA 11A (RULES.md, Balancing): "The table players move from is chosen by a fixed
+    # TDA 11A (docs/rules.md, Balancing): "The table players move from is chosen by a fixed
     # procedure": the longest table, the lowest number among equals, to the shortest, the
     # lowest number among equals. 9/9/9/4 within 1 ends 8/8/8/7.
     tables = [
@@ -333,7 +333,7 @@ def test_bad_tables_are_refused() -> None:
 
 
 def test_a_broken_tables_players_fill_the_other_tables_evenly() -> None:
-    # TDA 10 (RULES.md, Seating): "Players from a broken table draw new seats at random."
+    # TDA 10 (docs/rules.md, Seating): "Players from a broken table draw new seats at random."
     t1 = table(1, {s: 100 + s for s in range(1, 8)}, button=1, small_blind=2, big_blind_next=3)
     t2 = table(2, {s: 200 + s for s in range(1, 7)}, button=1, small_blind=2, big_blind_next=3)
     t3 = table(3, {2: 302, 4: 304, 8: 308, 9: 309})
@@ -394,7 +394,7 @@ def test_breaking_leaves_its_input_alone() -> None:
 
 
 def test_the_highest_numbered_table_breaks_first_once_its_players_fit() -> None:
-    # RULES.md, Balancing: "break a table when the empty seats elsewhere can hold its players";
+    # docs/rules.md, Balancing: "break a table when the empty seats elsewhere can hold its players";
     # the order is fixed in advance: the highest number first, even if another is shorter.
     t1 = table(1, {s: 100 + s for s in range(1, 4)})  # 3 players, 6 open
     t2 = table(2, {s: 200 + s for s in range(1, 8)})  # 7 players, 2 open
@@ -421,7 +421,7 @@ def test_one_table_never_breaks() -> None:
 
 
 def test_final_table_sizes_follow_rp9() -> None:
-    # RP-9 (RULES.md, Final table): "for 9- and 8-handed play, two tables of 5 combine into a
+    # RP-9 (docs/rules.md, Final table): "for 9- and 8-handed play, two tables of 5 combine into a
     # 9-handed final table; for 7- and 6-handed, two tables of 4 into a 7-handed one."
     assert [final_table_size(n) for n in (9, 8, 7, 6)] == [9, 9, 7, 7]
     assert [final_table_size(n) for n in (10, 5, 4)] == [10, 5, 4]
@@ -452,7 +452,7 @@ def test_one_table_is_already_the_final_table() -> None:
 
 
 def test_the_final_table_is_redrawn_at_random() -> None:
-    # RP-9 (RULES.md): "The final table is redrawn." Each seat is equally likely to hold each
+    # RP-9 (docs/rules.md): "The final table is redrawn." Each seat is equally likely to hold each
     # of the nine players (8 degrees of freedom).
     rng = random.Random(99)
     players = list(range(900, 909))

@@ -124,7 +124,7 @@ def test_the_console_offers_the_start_after_the_draw(
 def test_seven_left_on_six_seat_tables_are_told_why_the_final_table_seats_seven(
     tournament_in_play: Tournament, director_client: Client
 ) -> None:
-    # RULES.md, TDA RP-9: "for 7- and 6-handed, two tables of 4 into a 7-handed one".
+    # docs/rules.md, TDA RP-9: "for 7- and 6-handed, two tables of 4 into a 7-handed one".
     seat(six_handed(tournament_in_play), {1: full("A", range(1, 5)), 2: full("B", range(1, 4))})
 
     (step,) = seating_moves_needed(tournament_in_play)

@@ -107,7 +107,7 @@ def test_a_button_told_too_long_ago_is_asked_again(
 
 
 def test_the_balance_tightens_to_one_player_near_the_end(tournament_in_play: Tournament) -> None:
-    # "Within 2 players until a few tables remain, then within 1" (RULES.md, balancing).
+    # "Within 2 players until a few tables remain, then within 1" (docs/rules.md, balancing).
     # 8 / 8 / 8 / 6: two apart is close enough with four tables (and table 4's six players
     # do not fit in the three open seats elsewhere).
     layout = {1: full("A", range(1, 9)), 2: full("B", range(1, 9)), 3: full("C", range(1, 9))}
@@ -219,7 +219,7 @@ def test_a_night_of_eliminations_balancing_breaking_and_the_final_table(
 def test_an_eight_handed_event_plays_a_nine_handed_final_table(
     tournament_in_play: Tournament, director: User
 ) -> None:
-    # RULES.md, TDA RP-9: "for 9- and 8-handed play, two tables of 5 combine into a
+    # docs/rules.md, TDA RP-9: "for 9- and 8-handed play, two tables of 5 combine into a
     # 9-handed final table".
     tournament_in_play.seats_per_table = 8
     tournament_in_play.save(update_fields=["seats_per_table"])

@@ -2,7 +2,7 @@
 the bank refills once per level (not per hand) up to its cap, and it follows a player moved
 to another table.
 
-RULES.md, Home-game options: "**Time bank**: extra seconds a player draws on automatically
+docs/rules.md, Home-game options: "**Time bank**: extra seconds a player draws on automatically
 when their turn's time runs out; it refills by a set amount per hand played (cash) or per
 level (tournaments), up to a cap."
 """

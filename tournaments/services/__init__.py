@@ -1,4 +1,4 @@
-"""Workflows of the tournaments, one module per job (STYLE.md: ``<thing>_<verb>``):
+"""Workflows of the tournaments, one module per job (docs/style.md: ``<thing>_<verb>``):
 
 - ``structures``: blind structures, templates, the generator and the editor's edits;
 - ``clock``: start, pause, resume, adjust and advance the blind clock;

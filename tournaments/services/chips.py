@@ -7,7 +7,7 @@ too). Stacks the director counts by hand are checked against them by one functio
 (``stacks_refusal``, called by ``results.deal_propose`` and ``results.deal_record``), while a
 chip count is kept whatever its total, because people miscount, with the difference said.
 
-A colour-up's chip race (RULES.md, "Chip race (24)": "at most one chip per player; nobody
+A colour-up's chip race (docs/rules.md, "Chip race (24)": "at most one chip per player; nobody
 can be raced out") changes the real total a little: each player's odd chips are worth less
 than one chip of the smallest colour left, and they get at most one such chip for them,
 so each colour-up moves every stack by less than that chip either way. ``race_allowance``

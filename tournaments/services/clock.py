@@ -1143,7 +1143,7 @@ def clock_break_add(
 
 # ---------------------------------------------------------------------------- hand-for-hand
 #
-# In the room (TDA RP-8, RULES.md "Hand-for-hand"): at the bubble the director turns it on
+# In the room (TDA RP-8, docs/rules.md "Hand-for-hand"): at the bubble the director turns it on
 # and the clock stops. Every table plays one hand and says so ("hand done": its dealer from
 # the table's own page, or the director from the console); when every table in play has,
 # the next hand is dealt everywhere at once and the clock loses the tournament's

@@ -177,7 +177,7 @@ TIME_BANK_SETTINGS = {
 
 
 def _check_time_bank(tournament: Tournament) -> None:
-    """The online time bank as the engine has it (RULES.md, Home-game options)."""
+    """The online time bank as the engine has it (docs/rules.md, Home-game options)."""
     for name in TIME_BANK_SETTINGS.values():
         _check_int(tournament, name, minimum=0, optional=False)
     try:
@@ -203,7 +203,7 @@ def _validate(tournament: Tournament) -> None:
     _check_amounts(tournament)
     if not 2 <= tournament.seats_per_table <= 10:
         raise TournamentError(_("A table seats 2 to 10 players."), field="seats_per_table")
-    # RULES.md "Hand-for-hand (RP-8)": "the clock loses at most 3 minutes per hand".
+    # docs/rules.md "Hand-for-hand (RP-8)": "the clock loses at most 3 minutes per hand".
     minutes = tournament.hand_for_hand_minutes
     if isinstance(minutes, bool) or not isinstance(minutes, int) or not 0 <= minutes <= 3:
         raise TournamentError(

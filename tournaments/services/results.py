@@ -2,9 +2,9 @@
 
 A director records each elimination from the console as it happens: who busted, by whom
 (for the bounty) and, when two or more go out on one hand, their stacks at the start of
-that hand. TDA rules (RULES.md, "Eliminations"): "two or more out on the same hand: the one
+that hand. TDA rules (docs/rules.md, "Eliminations"): "two or more out on the same hand: the one
 who started the hand with more chips finishes higher; equal stacks share the places and
-their prizes"; in hand-for-hand (RULES.md "Hand-for-hand (RP-8)") "players out on the same
+their prizes"; in hand-for-hand (docs/rules.md "Hand-for-hand (RP-8)") "players out on the same
 hand-for-hand hand share the place(s) paid" across tables, online or in the room (see
 ``hand_for_hand_out_hand``). Places are numbered by players, not entries, as card rooms do (see
 ``places_update``): the places shown during the night are the ones ``tournament_finish``
@@ -295,8 +295,8 @@ def _stack_groups(entries: Sequence[Entry], stacks: Mapping[int, int]) -> list[l
 def out_groups(entries: Sequence[Entry]) -> list[list[Entry]]:
     """Players out on one hand, best finish first, as groups that share places.
 
-    RULES.md "Eliminations" (TDA 20): "two or more out on the same hand: the one who started
-    the hand with more chips finishes higher; equal stacks share the places". RULES.md
+    docs/rules.md "Eliminations" (TDA 20): "two or more out on the same hand: the one who started
+    the hand with more chips finishes higher; equal stacks share the places". docs/rules.md
     "Hand-for-hand (RP-8)": "players out on the same hand-for-hand hand share the place(s)
     paid": players out at different tables on one hand-for-hand hand tie, while at one table
     the bigger starting stack still finishes higher. So the k-th best finish of each table
@@ -360,7 +360,7 @@ def hand_for_hand_out_hand(tournament: Tournament) -> int | None:
     on the tournament (``hand_for_hand_out_hand``) for the others, at every table, until
     the next hand is dealt. None when the hand in play is not played hand-for-hand:
     hand-for-hand is off, or it is hand 0, the hands already in play when it was announced,
-    which were not dealt hand-for-hand. RULES.md "Hand-for-hand (RP-8)": "players out on the
+    which were not dealt hand-for-hand. docs/rules.md "Hand-for-hand (RP-8)": "players out on the
     same hand-for-hand hand share the place(s) paid".
     """
     if not tournament.hand_for_hand or tournament.hand_for_hand_hand < 1:

@@ -59,7 +59,7 @@ from tournaments.summaries import Message, joined, message
 # A live Omaha hand takes two or three minutes: a button told longer ago than this has
 # probably moved.
 BUTTON_FRESH = timedelta(minutes=3)
-# "Within 2 players until a few tables remain, then within 1" (RULES.md, balancing).
+# "Within 2 players until a few tables remain, then within 1" (docs/rules.md, balancing).
 FEW_TABLES = 3
 CLOSED = (TournamentState.FINISHED, TournamentState.CANCELLED)
 # The actions of this module, which the console's seating section reports.
