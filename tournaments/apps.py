@@ -12,6 +12,21 @@ class TournamentsConfig(AppConfig):
         # This app's permissions exist only after its own post_migrate, which may come after
         # the series app's: fill the Directors group in again then.
         post_migrate.connect(_ensure_directors_group, sender=self)
+        # Directors manage the structures, tournaments, entries and tables in the admin.
+        from series.services import director_models_register
+
+        director_models_register(
+            *(
+                self.get_model(name)._meta.label_lower
+                for name in (
+                    "BlindStructure",
+                    "BlindLevel",
+                    "Tournament",
+                    "Entry",
+                    "TournamentTable",
+                )
+            )
+        )
         # The series' event pages show the tournament's parts through this provider.
         from series.event_sections import register
         from tournaments.event_section import provider
