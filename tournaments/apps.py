@@ -42,6 +42,11 @@ class TournamentsConfig(AppConfig):
         from tournaments.imported_levels import td_levels_keep
 
         levels_keeper_register(td_levels_keep)
+        # The installable site keeps the TV clock and a player's night page offline.
+        from series.offline_pages import offline_pages_register
+        from tournaments.offline_pages import PAGES
+
+        offline_pages_register(PAGES)
         # A live table of an online tournament shows the player's offers and the deal.
         from tables.services import table_panels_register
         from tournaments.player_panel import provider as table_panels
