@@ -5,9 +5,8 @@ visitor's language (the locale middleware's) and its icons' addresses come from 
 storage. The service worker (``templates/pwa/sw.js``) must be served from the root to
 control every page of the site, and without a long cache lifetime: a browser that kept an
 old worker would keep its old rules. It keeps the last copy of the pages that must survive a
-dropped network, the TV clock and a player's night page, with what they load; the clock on
-them counts down from the stored end time (static/tournaments/clock.js), so a copy reloaded
-offline still shows the right time.
+dropped network, with what they load: the pages other apps register
+(``series.offline_pages``; the tournaments' TV clock and a player's night page).
 """
 
 from __future__ import annotations
@@ -22,6 +21,8 @@ from django.utils.translation import get_language_bidi
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
+
+from series import offline_pages
 
 # static/css/site.css: --felt (the header, the theme) and --paper (the page).
 THEME_COLOUR = "#0f5132"
@@ -38,28 +39,34 @@ ICONS = (
 # worker deletes every older cache when it takes over.
 CACHE_VERSION = 2
 
-# The pages kept for a dropped network, as paths the worker tests (JavaScript regular
-# expressions, written so Python's ``re`` reads them the same: tests check them against
-# the real URLs): the TV clock and its JSON (tournaments.views.clock), a player's night
-# page (tournaments:night).
-KEPT_PAGES = (
-    r"^/tournaments/tv/[\w-]+/$",
-    r"^/tournaments/tv/[\w-]+\.json$",
-    r"^/tournaments/\d+/night/$",
-)
-# What those pages load: the static files and Django's JavaScript catalog.
+# The pages kept for a dropped network are the other apps' (``series.offline_pages``), as
+# paths the worker tests (JavaScript regular expressions, written so Python's ``re`` reads
+# them the same). What they load: the static files and Django's JavaScript catalog.
 KEPT_ASSETS = (r"^/static/", r"^/jsi18n/$")
-# Of those, the pages made for one person (their night): forgotten when another person uses
-# the browser. The TV clock is the same for everyone who holds its link, and stays.
-PERSONAL_PAGES = (r"^/tournaments/\d+/night/$",)
-# Posting these changes whose pages are whose: the personal pages are forgotten.
+# Posting these changes whose pages are whose: the personal pages are forgotten (with the
+# other apps' own posts that do).
 FORGET_ON = (
     r"^/accounts/login/$",
     r"^/accounts/logout/$",
     r"^/accounts/signup/$",
     r"^/admin/login/$",
-    r"^/tournaments/\d+/night/pin/$",
 )
+# The series' own files every kept page loads, fetched when the worker installs.
+PRECACHE = ("css/site.css", "js/pwa.js", "favicon.svg")
+
+
+def kept_pages() -> tuple[str, ...]:
+    return offline_pages.kept_pages()
+
+
+def personal_pages() -> tuple[str, ...]:
+    """Of the kept pages, those made for one person (a night): forgotten when another person
+    uses the browser."""
+    return offline_pages.personal_pages()
+
+
+def forget_on() -> tuple[str, ...]:
+    return FORGET_ON + offline_pages.forget_on()
 
 
 @require_GET
@@ -99,16 +106,12 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     """The service worker, for the whole site (scope "/")."""
     config = {
         "cache": f"hgo-v{CACHE_VERSION}",
-        "pages": KEPT_PAGES,
+        "pages": kept_pages(),
         "assets": KEPT_ASSETS,
-        "personal": PERSONAL_PAGES,
-        "forget": FORGET_ON,
+        "personal": personal_pages(),
+        "forget": forget_on(),
         "precache": [
-            static("css/site.css"),
-            static("js/pwa.js"),
-            static("favicon.svg"),
-            static("tournaments/clock.css"),
-            static("tournaments/clock.js"),
+            *(static(path) for path in PRECACHE + offline_pages.precached_static()),
             *(static(path) for path, _sizes, _purpose in ICONS),
         ],
         "catalog": reverse("javascript-catalog"),

@@ -1,6 +1,7 @@
 """Reads the pages and commands share: hand histories, what a player may see of a hand,
 its replay, its PHH text, the fairness check, a table's chip count, and what a tournament
-reads of its tables (the seats, the hands in play, a finished hand's report).
+reads of its tables (the seats, the hands in play, whether open or held, a finished
+hand's report).
 
 The live, per-viewer snapshots of a table in play are ``tables.live``.
 """
@@ -11,7 +12,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Prefetch, Q, QuerySet, Sum
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
 
 from core.names import name_key
 from core.permissions import is_director
@@ -252,6 +253,48 @@ def hands_in_play(table_ids: Iterable[int]) -> dict[int, int | None]:
             "table_id", "to_act"
         )
     )
+
+
+@dataclass(frozen=True)
+class TableStanding:
+    """Where one of a tournament's live tables stands between two of its reads: ``held``
+    (no new hand until the tournament releases it), the hands it has dealt, whether one is
+    in play, and the seats of the last hand's button and blinds (which place the next)."""
+
+    held: bool
+    hand_count: int
+    in_hand: bool
+    button: int
+    last_big_blind: int
+    last_small_blind: int
+
+
+def tables_standing(table_ids: Iterable[int]) -> dict[int, TableStanding]:
+    """How each of these tables stands, by table id, in one query (a hand in play
+    included, so the caller needs no ``hands_in_play`` beside it)."""
+    in_hand = Exists(Hand.objects.filter(table_id=OuterRef("pk"), ended_at__isnull=True))
+    return {
+        pk: TableStanding(held, count, playing, button, big, small)
+        for pk, held, count, playing, button, big, small in Table.objects.filter(pk__in=table_ids)
+        .annotate(in_hand=in_hand)
+        .values_list(
+            "pk", "held", "hand_count", "in_hand", "button", "last_big_blind", "last_small_blind"
+        )
+    }
+
+
+def table_open(table_id: str) -> Exists:
+    """A condition for another app's rows that name a table in their column ``table_id``:
+    that table is open (not closed). For ``filter()``, so the rows and the tables' state
+    are read in one query without naming the tables' columns."""
+    return Exists(Table.objects.filter(pk=OuterRef(table_id), closed_at__isnull=True))
+
+
+def held_hand_count(table_id: str) -> Subquery:
+    """For another app's rows that name a table in their column ``table_id``: the hands
+    that table has dealt if it is held, else NULL. For ``annotate()``, read in the rows'
+    own query."""
+    return Subquery(Table.objects.filter(pk=OuterRef(table_id), held=True).values("hand_count")[:1])
 
 
 def hands_dealt(table_ids: Iterable[int]) -> int:

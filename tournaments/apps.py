@@ -12,6 +12,21 @@ class TournamentsConfig(AppConfig):
         # This app's permissions exist only after its own post_migrate, which may come after
         # the series app's: fill the Directors group in again then.
         post_migrate.connect(_ensure_directors_group, sender=self)
+        # Directors manage the structures, tournaments, entries and tables in the admin.
+        from series.services import director_models_register
+
+        director_models_register(
+            *(
+                self.get_model(name)._meta.label_lower
+                for name in (
+                    "BlindStructure",
+                    "BlindLevel",
+                    "Tournament",
+                    "Entry",
+                    "TournamentTable",
+                )
+            )
+        )
         # The series' event pages show the tournament's parts through this provider.
         from series.event_sections import register
         from tournaments.event_section import provider
@@ -27,6 +42,11 @@ class TournamentsConfig(AppConfig):
         from tournaments.imported_levels import td_levels_keep
 
         levels_keeper_register(td_levels_keep)
+        # The installable site keeps the TV clock and a player's night page offline.
+        from series.offline_pages import offline_pages_register
+        from tournaments.offline_pages import PAGES
+
+        offline_pages_register(PAGES)
         # A live table of an online tournament shows the player's offers and the deal.
         from tables.services import table_panels_register
         from tournaments.player_panel import provider as table_panels

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from core.names import name_key
-from tables.selectors import seat_sat_out_by_director
+from tables.selectors import seat_sat_out_by_director, table_open
 from tournaments import selectors
 from tournaments.models import (
     ActionKind,
@@ -124,11 +124,9 @@ def my_table_url(tournament: Tournament, entry: Entry | None) -> str | None:
         return None
     live_id = (
         TournamentTable.objects.filter(
-            tournament=tournament,
-            number=entry.table_number,
-            live_table__isnull=False,
-            live_table__closed_at__isnull=True,
+            tournament=tournament, number=entry.table_number, live_table__isnull=False
         )
+        .filter(table_open("live_table_id"))
         .values_list("live_table_id", flat=True)
         .first()
     )

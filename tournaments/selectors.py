@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from core.names import NameOrder
 from series.models import Player
 from tables.selectors import hands_in_play as live_hands_in_play
-from tables.selectors import seat_chips
+from tables.selectors import seat_chips, table_open
 from tournaments import clock
 from tournaments.models import (
     BlindLevel,
@@ -244,11 +244,10 @@ def live_tables_of(tournament: Tournament) -> dict[int, int]:
     (not those broken, nor closed when the tournament ended)."""
     return dict(
         TournamentTable.objects.filter(
-            tournament=tournament,
-            broken_at__isnull=True,
-            live_table__isnull=False,
-            live_table__closed_at__isnull=True,
-        ).values_list("number", "live_table_id")
+            tournament=tournament, broken_at__isnull=True, live_table__isnull=False
+        )
+        .filter(table_open("live_table_id"))
+        .values_list("number", "live_table_id")
     )
 
 

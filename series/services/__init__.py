@@ -3,22 +3,24 @@ so callers keep importing from ``series.services``."""
 
 from series.services.accounts import (
     DEMO_PLAYERS,
-    DIRECTOR_MODELS,
     DemoAccounts,
     demo_is_needed,
     demo_load,
     director_grant,
+    director_models,
+    director_models_register,
     directors_group_ensure,
     player_sign_up,
 )
 
 __all__ = [
     "DEMO_PLAYERS",
-    "DIRECTOR_MODELS",
     "DemoAccounts",
     "demo_is_needed",
     "demo_load",
     "director_grant",
+    "director_models",
+    "director_models_register",
     "directors_group_ensure",
     "player_sign_up",
 ]

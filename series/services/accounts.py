@@ -13,23 +13,29 @@ from series.models import Event, Season
 from series.services.rsvp import rsvp_demo_load
 from tables.engine.config import Game, Structure
 
-# Directors manage the calendar in the admin; the live-table and tournament apps add their
-# own models to this list as they arrive.
-DIRECTOR_MODELS = (
-    "series.season",
-    "series.event",
-    "tournaments.blindstructure",
-    "tournaments.blindlevel",
-    "tournaments.tournament",
-    "tournaments.entry",
-    "tournaments.tournamenttable",
-)
+# Directors manage the calendar in the admin: the series' own models, and those the apps
+# above the series add at start-up (their ``AppConfig.ready``), so the series names none of
+# theirs (the tournaments add their structures, tournaments, entries and tables).
+_director_models: list[str] = ["series.season", "series.event"]
+
+
+def director_models_register(*labels: str) -> None:
+    """Let the Directors group manage these models in the admin ("app_label.modelname");
+    registering one again (``ready`` runs twice in some test set-ups) changes nothing."""
+    for label in labels:
+        if label not in _director_models:
+            _director_models.append(label)
+
+
+def director_models() -> tuple[str, ...]:
+    """The models the Directors group manages, the series' own first."""
+    return tuple(_director_models)
 
 
 def directors_group_ensure(using: str = "default") -> Group:
     """Create the Directors group with its admin permissions; safe to call repeatedly."""
     group, _ = Group.objects.using(using).get_or_create(name=DIRECTORS_GROUP)
-    for label in DIRECTOR_MODELS:
+    for label in director_models():
         app_label, model = label.split(".")
         permissions = Permission.objects.using(using).filter(
             content_type__app_label=app_label, content_type__model=model

@@ -81,7 +81,7 @@ def test_the_service_worker_is_javascript_at_the_root_never_kept_long(client: Cl
 
 def test_the_kept_pages_are_the_clock_and_the_night_pages(tournament: Tournament) -> None:
     def kept(path: str) -> bool:
-        return any(re.search(pattern, path) for pattern in views_pwa.KEPT_PAGES)
+        return any(re.search(pattern, path) for pattern in views_pwa.kept_pages())
 
     token = tournament.tv_token
     assert kept(reverse("tournaments:tv_clock", args=[token]))
@@ -99,12 +99,12 @@ def test_the_kept_pages_are_the_clock_and_the_night_pages(tournament: Tournament
 
 def test_the_night_page_pattern_matches_its_url(tournament: Tournament) -> None:
     path = reverse("tournaments:night", args=[tournament.pk])
-    assert any(re.search(pattern, path) for pattern in views_pwa.KEPT_PAGES)
+    assert any(re.search(pattern, path) for pattern in views_pwa.kept_pages())
     # A night is one person's: forgotten when another signs in. The TV clock is not.
-    assert any(re.search(pattern, path) for pattern in views_pwa.PERSONAL_PAGES)
+    assert any(re.search(pattern, path) for pattern in views_pwa.personal_pages())
     tv = reverse("tournaments:tv_clock", args=[tournament.tv_token])
-    assert not any(re.search(pattern, tv) for pattern in views_pwa.PERSONAL_PAGES)
-    assert set(views_pwa.PERSONAL_PAGES) <= set(views_pwa.KEPT_PAGES)
+    assert not any(re.search(pattern, tv) for pattern in views_pwa.personal_pages())
+    assert set(views_pwa.personal_pages()) <= set(views_pwa.kept_pages())
 
 
 def test_every_page_links_the_manifest_and_the_worker(client: Client, event: Event) -> None:
@@ -145,6 +145,6 @@ def test_each_page_says_who_it_was_made_for_and_logging_in_forgets_the_kept_page
     assert len({visitor, player, director}) == 3
     assert viewer_of(player_client.get(home).content.decode()) == player
     for path in ("/accounts/login/", "/accounts/logout/", "/accounts/signup/", "/admin/login/"):
-        assert any(re.match(pattern, path) for pattern in views_pwa.FORGET_ON), path
+        assert any(re.match(pattern, path) for pattern in views_pwa.forget_on()), path
     pin = reverse("tournaments:night_pin", args=[7])
-    assert any(re.match(pattern, pin) for pattern in views_pwa.FORGET_ON)
+    assert any(re.match(pattern, pin) for pattern in views_pwa.forget_on())

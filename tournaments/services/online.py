@@ -36,7 +36,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Max, Q
+from django.db.models import Max
 from django.dispatch import receiver
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -47,7 +47,16 @@ from series.models import Player
 from tables import services as tables
 from tables.engine.config import Structure
 from tables.engine.deal_in import ButtonMode, SeatStatus, next_positions
-from tables.selectors import SeatTaken, hand_ended_report, hands_in_play, seats_in_play
+from tables.selectors import (
+    SeatTaken,
+    TableStanding,
+    hand_ended_report,
+    hands_in_play,
+    held_hand_count,
+    seats_in_play,
+    table_open,
+    tables_standing,
+)
 from tournaments import seat_rules as rules
 from tournaments import selectors
 from tournaments.errors import TournamentError
@@ -92,11 +101,11 @@ def _require_online(tournament: Tournament) -> None:
 
 
 def _live_tables(tournament: Tournament) -> list[TournamentTable]:
-    """The open tables, each with its live table, lowest number first."""
+    """The open tables with a live table, lowest number first."""
     return list(
-        TournamentTable.objects.select_related("live_table")
-        .filter(tournament=tournament, broken_at__isnull=True, live_table__isnull=False)
-        .order_by("number")
+        TournamentTable.objects.filter(
+            tournament=tournament, broken_at__isnull=True, live_table__isnull=False
+        ).order_by("number")
     )
 
 
@@ -152,8 +161,10 @@ def _no_hand(live_ids: Iterable[int]) -> set[int]:
 
 @dataclass
 class _Floor:
-    """A tournament's open tables as one workflow reads them, in three queries: the tables
-    with their live tables, the seats of the players still in, the hands in play.
+    """A tournament's open tables as one workflow reads them, in four queries: the tables,
+    where their live tables stand (``tables.selectors.tables_standing``: held, hands
+    dealt, a hand in play), the seats of the players still in, the busted players offered
+    the rebuy.
 
     A seat with no chips is not among ``seats``: its player is going out (their table's
     hand end, waiting for the tournament's lock, says so) and is never moved; unless they
@@ -161,7 +172,12 @@ class _Floor:
 
     tts: list[TournamentTable]
     seats: dict[int, list[SeatTaken]]
-    no_hand: set[int]
+    standing: dict[int, TableStanding]
+
+    @property
+    def no_hand(self) -> set[int]:
+        """The live tables with no hand in play (held, or about to deal)."""
+        return {live_id for live_id, table in self.standing.items() if not table.in_hand}
 
     @property
     def live_ids(self) -> list[int]:
@@ -170,9 +186,7 @@ class _Floor:
     def between_hands(self) -> set[int]:
         """The live tables held with no hand in play: done with their hand, waiting for the
         tournament (the hand-for-hand barrier counts these)."""
-        return {
-            tt.live_table_id for tt in self.tts if tt.live_table is not None and tt.live_table.held
-        } & self.no_hand
+        return {live_id for live_id, table in self.standing.items() if table.held} & self.no_hand
 
     def unsettled(self) -> set[int]:
         """The live tables whose last hand is over but not yet dealt with by the tournament:
@@ -183,7 +197,8 @@ class _Floor:
         return {
             tt.live_table_id
             for tt in self.tts
-            if tt.live_table is not None and tt.live_table.hand_count > tt.hand_seen
+            if tt.live_table_id in self.standing
+            and self.standing[tt.live_table_id].hand_count > tt.hand_seen
         } & self.no_hand
 
     def views(self, tournament: Tournament, *, positions: bool) -> list[rules.TableView]:
@@ -193,6 +208,7 @@ class _Floor:
         return [
             _view(
                 tt,
+                self.standing.get(tt.live_table_id or 0),
                 tt.seats or tournament.seats_per_table,
                 self.seats.get(tt.live_table_id or 0, []),
                 positions=positions,
@@ -206,7 +222,7 @@ def _floor(tournament: Tournament) -> _Floor:
     live_ids = [tt.live_table_id for tt in tts if tt.live_table_id is not None]
     seats = seats_in_play(live_ids)
     _add_offered(tournament, tts, seats)
-    return _Floor(tts, seats, _no_hand(live_ids))
+    return _Floor(tts, seats, tables_standing(live_ids))
 
 
 def _add_offered(
@@ -240,13 +256,17 @@ def _hold_between_hands(live_ids: Iterable[int]) -> set[int]:
 
 
 def _view(
-    tt: TournamentTable, seat_count: int, seats: Sequence[SeatTaken], *, positions: bool = True
+    tt: TournamentTable,
+    live: TableStanding | None,
+    seat_count: int,
+    seats: Sequence[SeatTaken],
+    *,
+    positions: bool = True,
 ) -> rules.TableView:
     """A live table as the seating rules see it (its players by account id), with where the
-    next hand's blinds go."""
+    next hand's blinds go (``live``: where its live table stands)."""
     taken = {s.number: s.user_id for s in seats}
     view_seats: dict[int, int | None] = {n: taken.get(n) for n in range(1, seat_count + 1)}
-    live = tt.live_table
     assert live is not None
     if not positions or len(taken) < 2 or not live.last_big_blind:
         return rules.TableView(tt.number, view_seats)
@@ -1083,9 +1103,11 @@ def _after_clock(tournament_id: int) -> None:
 def _tournament_finished(sender: Any, tournament_id: int, **_kwargs: Any) -> None:
     """A tournament over by any path (last player, a deal, the director's finish): its
     live tables close (a hand in play closes its table when it ends)."""
-    for live_id in TournamentTable.objects.filter(
-        tournament_id=tournament_id, live_table__isnull=False, live_table__closed_at__isnull=True
-    ).values_list("live_table_id", flat=True):
+    for live_id in (
+        TournamentTable.objects.filter(tournament_id=tournament_id, live_table__isnull=False)
+        .filter(table_open("live_table_id"))
+        .values_list("live_table_id", flat=True)
+    ):
         tables.tournament_table_close(live_id)
 
 
@@ -1097,12 +1119,11 @@ def online_sweep() -> int:
     # Broken tables too: a hand ended just before its table was broken is still theirs.
     stuck = (
         TournamentTable.objects.filter(
-            tournament__online=True,
-            tournament__state__in=IN_PLAY,
-            live_table__held=True,
+            tournament__online=True, tournament__state__in=IN_PLAY, live_table__isnull=False
         )
-        .filter(~Q(live_table__hand_count=0))
-        .values_list("live_table_id", "hand_seen", "live_table__hand_count", "tournament_id")
+        .annotate(held_hands=held_hand_count("live_table_id"))
+        .filter(held_hands__gt=0)
+        .values_list("live_table_id", "hand_seen", "held_hands", "tournament_id")
     )
     for live_id, seen, count, tournament_id in stuck:
         if count > seen:

@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from series.models import Event, Season
 from series.services import director_grant
-from tables.selectors import hands_dealt, hands_in_play, tables_version_total
+from tables.selectors import hands_dealt, hands_in_play, table_open, tables_version_total
 from tables.services import bot_act, table_tick
 from tournaments.errors import TournamentError
 from tournaments.models import (
@@ -219,7 +219,7 @@ def tournament_play(
         live_ids = [
             live_id
             for live_id in TournamentTable.objects.filter(
-                tournament=tournament, live_table__closed_at__isnull=True
+                table_open("live_table_id"), tournament=tournament
             ).values_list("live_table_id", flat=True)
             if live_id is not None and live_id % shards == shard
         ]
