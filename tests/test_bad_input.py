@@ -208,6 +208,8 @@ STATIC[("tournaments:clock_hand_done", "POST")] = {
 # The clock's controls all read ``next``.
 for _control in ("start", "pause", "resume", "next", "previous", "break"):
     STATIC[(f"tournaments:clock_{_control}", "POST")] = {"next": (IGNORED, "/")}
+# "Break now" keeps the rest of the level for after the break, or skips it.
+STATIC[("tournaments:clock_break", "POST")]["rest"] = (choice("keep", "skip"), "keep")
 # The import's second step: which step was posted, and the file's text sent back with it.
 STATIC[("series:import_results", "POST")] = {
     "step": (choice("map"), "map"),
