@@ -1322,6 +1322,55 @@ def clock_hand_for_hand_start(
     return tournament
 
 
+def _hand_over(
+    tournament: Tournament,
+    rows: Sequence[ClockRow],
+    table: int | None,
+    done: set[int],
+    *,
+    everywhere: bool,
+    now: datetime,
+) -> Message:
+    """Count table ``table``'s hand done (None: every table's), ``done`` the tables done
+    with it now, and say so for the log: the hand over at every table (``everywhere``)
+    starts the next hand, or ends hand-for-hand when the bubble burst on it."""
+    if everywhere and _in_the_money(tournament):
+        # The hand the bubble burst on is over at every table: no more hand-for-hand.
+        _hand_for_hand_time(tournament, rows)
+        _hand_for_hand_end(tournament, now)
+        if table is None:
+            return message(
+                gettext_noop(
+                    "Hand-for-hand: every table is done, the bubble has burst: "
+                    "hand-for-hand ended, the clock runs again"
+                )
+            )
+        return message(
+            gettext_noop(
+                "Hand-for-hand: table %(table)s is done, the bubble has burst: "
+                "hand-for-hand ended, the clock runs again"
+            ),
+            table=table,
+        )
+    if everywhere:
+        _hand_for_hand_time(tournament, rows)
+        tournament.hand_for_hand_hand += 1
+        tournament.hand_for_hand_done = []
+        tournament.hand_for_hand_out_hand = None
+        if table is None:
+            return message(
+                gettext_noop("Hand-for-hand: every table is done, hand %(hand)s starts"),
+                hand=tournament.hand_for_hand_hand,
+            )
+        return message(
+            gettext_noop("Hand-for-hand: table %(table)s is done, hand %(hand)s starts"),
+            table=table,
+            hand=tournament.hand_for_hand_hand,
+        )
+    tournament.hand_for_hand_done = sorted(done)
+    return message(gettext_noop("Hand-for-hand: table %(table)s is done"), table=table)
+
+
 def clock_hand_done(
     tournament_id: int,
     table: int | None,
@@ -1363,44 +1412,8 @@ def clock_hand_done(
             done.add(table)
         before = _clock_fields(tournament)
         rows = clock_rows(tournament.blind_structure_id)
-        if (table is None or done >= set(tables)) and _in_the_money(tournament):
-            # The hand the bubble burst on is over at every table: no more hand-for-hand.
-            _hand_for_hand_time(tournament, rows)
-            _hand_for_hand_end(tournament, now)
-            if table is None:
-                summary = message(
-                    gettext_noop(
-                        "Hand-for-hand: every table is done, the bubble has burst: "
-                        "hand-for-hand ended, the clock runs again"
-                    )
-                )
-            else:
-                summary = message(
-                    gettext_noop(
-                        "Hand-for-hand: table %(table)s is done, the bubble has burst: "
-                        "hand-for-hand ended, the clock runs again"
-                    ),
-                    table=table,
-                )
-        elif table is None or done >= set(tables):
-            _hand_for_hand_time(tournament, rows)
-            tournament.hand_for_hand_hand += 1
-            tournament.hand_for_hand_done = []
-            tournament.hand_for_hand_out_hand = None
-            if table is None:
-                summary = message(
-                    gettext_noop("Hand-for-hand: every table is done, hand %(hand)s starts"),
-                    hand=tournament.hand_for_hand_hand,
-                )
-            else:
-                summary = message(
-                    gettext_noop("Hand-for-hand: table %(table)s is done, hand %(hand)s starts"),
-                    table=table,
-                    hand=tournament.hand_for_hand_hand,
-                )
-        else:
-            tournament.hand_for_hand_done = sorted(done)
-            summary = message(gettext_noop("Hand-for-hand: table %(table)s is done"), table=table)
+        everywhere = table is None or done >= set(tables)
+        summary = _hand_over(tournament, rows, table, done, everywhere=everywhere, now=now)
         _save_hand_for_hand(tournament)
         # The clock's version moves with every tap, so each screen takes the new state.
         _save(tournament, rows)
