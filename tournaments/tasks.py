@@ -1,7 +1,7 @@
 """The blind clock's tasks: the next level change, and the sweep that catches lost ones.
 
-After every clock change (services.clock) a task is scheduled after commit for the end of
-the row in play, with a countdown of at most ``COUNTDOWN_CAP_SECONDS``: Redis redelivers a
+After every clock change (``services.clock.store``) a task is scheduled after commit for the
+end of the row in play, with a countdown of at most ``COUNTDOWN_CAP_SECONDS``: Redis redelivers a
 task whose ETA is further away than its visibility timeout, and a worker holds ETA tasks in
 memory, so a long countdown is both duplicated and lost on a restart. A task that wakes up
 before the end re-schedules itself. Each task carries the clock version it was scheduled

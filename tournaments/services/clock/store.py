@@ -2,8 +2,8 @@
 
 The clock is three stored values on the tournament row (``level_index``, ``level_ends_at``,
 ``paused_remaining``; with ``resume_index`` and ``resume_remaining`` when a break now kept
-the rest of a level for after it), read through ``tournaments.clock``, which projects a running clock
-whose level has ended onto the rows that follow. A director's action locks the tournament
+the rest of a level for after it), read through ``tournaments.clock``, which projects a
+running clock whose level has ended onto the rows that follow. A director's action locks the tournament
 row (``tournament_locked``: the lock every tournament action takes, so actions apply one at
 a time), starts from that projection (what the screens show at that moment), stores the new
 clock (``clock_store``: bumps ``clock_version``, broadcasts the whole public state after
