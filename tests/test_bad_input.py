@@ -48,7 +48,7 @@ from tests.bad_input_walk import (
     url_patterns,
 )
 from tests.bad_input_world import World, world_build
-from tournaments.services.clock import clock_dealer_key
+from tournaments.services.clock.reads import clock_dealer_key
 
 pytestmark = pytest.mark.django_db
 

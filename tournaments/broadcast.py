@@ -94,7 +94,8 @@ def clock_sent(timeout: float = 5.0) -> bool:
 
 
 def clock_changed(tournament_id: int, payload: dict[str, Any]) -> None:
-    """Send ``payload`` (``services.clock.clock_payload``) to the tournament's clock group."""
+    """Send ``payload`` (``services.clock.payload.clock_payload``) to the tournament's clock
+    group."""
     layer = get_channel_layer()
     if layer is None:
         return

@@ -31,7 +31,7 @@ from core.sockets import scope_user
 from tournaments import broadcast
 from tournaments.models import Tournament
 from tournaments.services import night
-from tournaments.services.clock import clock_payload
+from tournaments.services.clock.payload import clock_payload
 
 logger = logging.getLogger(__name__)
 

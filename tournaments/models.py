@@ -289,12 +289,13 @@ class Tournament(models.Model):
         default=0,
         help_text=_("The most a player's bank holds. 0: no time bank."),
     )
-    # In the room (tournaments.services.clock): the numbers of the tables that have said they
-    # are done with the hand-for-hand hand in play; the next hand starts when all have.
+    # In the room (tournaments.services.clock.hand_for_hand): the numbers of the tables that
+    # have said they are done with the hand-for-hand hand in play; the next hand starts when
+    # all have.
     hand_for_hand_done = models.JSONField(default=list, blank=True, editable=False)
     # The blind structure is this tournament's own copy, made by the first change to its
     # levels from the console during play, so the structure other events share stays as it
-    # was (tournaments.services.clock).
+    # was (tournaments.services.clock.levels).
     own_structure = models.BooleanField(_("own copy of the levels"), default=False)
 
     # The clock: the current row of the structure (``BlindLevel.position`` order, breaks

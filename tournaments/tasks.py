@@ -1,7 +1,7 @@
 """The blind clock's tasks: the next level change, and the sweep that catches lost ones.
 
-After every clock change (services.clock) a task is scheduled after commit for the end of
-the row in play, with a countdown of at most ``COUNTDOWN_CAP_SECONDS``: Redis redelivers a
+After every clock change (``services.clock.store``) a task is scheduled after commit for the
+end of the row in play, with a countdown of at most ``COUNTDOWN_CAP_SECONDS``: Redis redelivers a
 task whose ETA is further away than its visibility timeout, and a worker holds ETA tasks in
 memory, so a long countdown is both duplicated and lost on a restart. A task that wakes up
 before the end re-schedules itself. Each task carries the clock version it was scheduled
@@ -29,7 +29,8 @@ from django.utils import timezone
 
 from core.tasks import RETRIED_ON_DATABASE_ERRORS
 from tournaments.models import DealState, Tournament, TournamentState
-from tournaments.services import clock, deals, online
+from tournaments.services import deals, online
+from tournaments.services.clock import sweep
 from tournaments.signals import clock_stored, deal_held
 
 logger = logging.getLogger(__name__)
@@ -74,7 +75,7 @@ def _clock_stored(
 def clock_tick_task(tournament_id: int, expected_index: int, version: int) -> None:
     """Advance the clocks whose row has ended (this one and any other due with it);
     if this one's end is still ahead, wait again (capped countdown)."""
-    clock.clock_sweep(timezone.now())
+    sweep.clock_sweep(timezone.now())
     seen = (
         Tournament.objects.filter(pk=tournament_id)
         .values_list("level_index", "level_ends_at", "paused_remaining", "clock_version", "state")
@@ -101,7 +102,7 @@ def clock_tick_task(tournament_id: int, expected_index: int, version: int) -> No
 @shared_task(ignore_result=True)
 def clock_sweep_task() -> None:
     """Advance every clock whose row has ended: what lost or late tasks missed."""
-    changed = clock.clock_sweep()
+    changed = sweep.clock_sweep()
     if changed:
         logger.info("clock sweep advanced %s clock(s)", changed)
 

@@ -1,17 +1,18 @@
 /* The blind clock on a screen: the TV page, the director console's clock panel and bar, and
  * the lobby.
  *
- * The server sends the clock as data (services.clock.clock_payload), projected by
+ * The server sends the clock as data (services.clock.payload.clock_payload), projected by
  * tournaments/clock.py: the row in play and when it ends (epoch ms), the server's now, the
  * next row, the next break and the rows coming up, each with when it starts. This script
  * only counts down to those instants against the server's clock and shows the rows as sent.
  * The server stores each level change (the level-change task, or the sweep) and sends it over
  * the socket (reconnect with backoff; each state replaces the one before). Until it does, the
- * TV moves on by itself through the rows ahead its page was sent (services.clock.clock_ahead,
- * the server's own projection written out): a TV whose server is away, or the service
- * worker's copy reloaded without a network, shows the level the clock is at now. Past those
- * rows, or when they no longer fit the clock, the countdown stops at 0:00 and waits. Texts go
- * through Django's JavaScript catalog (gettext, interpolate).
+ * TV moves on by itself through the rows ahead its page was sent
+ * (services.clock.payload.clock_ahead, the server's own projection written out): a TV whose
+ * server is away, or the service worker's copy reloaded without a network, shows the level
+ * the clock is at now. Past those rows, or when they no longer fit the clock, the countdown
+ * stops at 0:00 and waits. Texts go through Django's JavaScript catalog (gettext,
+ * interpolate).
  *
  * A screen with the buttons for them (the TV) also announces what happens while it is open:
  * a sound for each new level (a break's end too), each break and the last minute of a row,

@@ -32,7 +32,7 @@ from tables.models import Hand
 from tests.series.night import finished_event
 from tests.tables.sessions import play_session
 from tournaments.models import Tournament
-from tournaments.services.clock import clock_dealer_key
+from tournaments.services.clock.reads import clock_dealer_key
 from tournaments.services.lifecycle import tournament_start
 from tournaments.services.seating import seating_draw
 

@@ -30,7 +30,7 @@ from series.services.standings import standings_recompute
 from tests.series.season_fixture import build_season
 from tests.tournaments.factories import seat
 from tournaments.models import Tournament
-from tournaments.services import clock as clock_services
+from tournaments.services.clock.controls import clock_start
 
 FRENCH = {"HTTP_ACCEPT_LANGUAGE": "fr"}
 # SVG attributes holding numbers (or lists of numbers).
@@ -194,7 +194,7 @@ def big_night(tournament: Tournament, director: User) -> Tournament:
     event.starting_stack, event.buy_in = 12500, 2000
     event.save(update_fields=["starting_stack", "buy_in"])
     seat(tournament, {1: {1: "Ann", 2: "Ben", 3: "Cal"}, 2: {1: "Dee", 2: "Eve"}})
-    clock_services.clock_start(tournament.pk, by=director)
+    clock_start(tournament.pk, by=director)
     return tournament
 
 

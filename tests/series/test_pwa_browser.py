@@ -106,7 +106,7 @@ def test_chromium_reads_the_manifest_and_the_site_is_installable(
 
 SETUP = """
 from tournaments.models import BlindLevel, BlindStructure, Tournament
-from tournaments.services.clock import clock_start
+from tournaments.services.clock.controls import clock_start
 
 event = Event.objects.create(season=season, name="Thursday Night PLO8", starts_at=timezone.now(),
     venue="Ann's kitchen", game="omaha-hi-lo", structure="pot-limit", buy_in=20, fee=5,

@@ -11,7 +11,8 @@ from typing import Any
 
 from tournaments.clock import ClockState
 from tournaments.models import BlindLevel, BlindStructure, Entry, LevelKind, Tournament
-from tournaments.services.clock import clock_payload, clock_read
+from tournaments.services.clock.payload import clock_payload
+from tournaments.services.clock.reads import clock_read
 
 # A frozen evening: the clock starts at 19:00 (UTC) in every test that passes ``now``.
 T0 = datetime(2026, 5, 1, 19, 0, tzinfo=UTC)

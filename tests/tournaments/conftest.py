@@ -30,7 +30,7 @@ from tournaments.services.blind_structures import (
     blind_structure_create,
     blind_structure_templates_install,
 )
-from tournaments.services.clock import clock_start
+from tournaments.services.clock.controls import clock_start
 from tournaments.signals import tournament_finished
 
 

@@ -18,7 +18,7 @@ from tests.tournaments.lookups import last_action
 from tournaments.errors import TournamentError
 from tournaments.models import ActionKind, ChipCount, Entry, Tournament, TournamentState
 from tournaments.services import chips, undo
-from tournaments.services.clock import clock_payload
+from tournaments.services.clock.payload import clock_payload
 from tournaments.services.results import entry_eliminate
 from tournaments.views.once import FIELD
 

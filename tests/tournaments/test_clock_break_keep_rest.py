@@ -23,7 +23,20 @@ from tests.tournaments.clock_helpers import (
 from tournaments import selectors
 from tournaments.errors import TournamentError
 from tournaments.models import BlindStructure, Tournament, TournamentAction, TournamentState
-from tournaments.services import clock as services
+from tournaments.services.clock.controls import (
+    clock_next,
+    clock_pause,
+    clock_previous,
+    clock_resume,
+)
+from tournaments.services.clock.levels import (
+    clock_break_now,
+    clock_levels_minutes,
+    clock_row_remove,
+)
+from tournaments.services.clock.payload import clock_ahead, clock_payload
+from tournaments.services.clock.reads import clock_read
+from tournaments.services.clock.sweep import clock_advance_due, clock_sweep
 from tournaments.services.undo import action_undo_last
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clock_tasks_off")]
@@ -38,7 +51,7 @@ ROW_NEW_BREAK, ROW_RESUMED = 1, 2
 
 @pytest.fixture
 def in_level_2(running_clock: Tournament, director: User) -> Tournament:
-    services.clock_next(running_clock.pk, by=director, now=at(1))
+    clock_next(running_clock.pk, by=director, now=at(1))
     return reload(running_clock)
 
 
@@ -53,7 +66,7 @@ def ms(moment) -> int:  # type: ignore[no-untyped-def]
 def test_the_level_resumes_after_the_break_with_exactly_the_time_it_had_left(
     in_level_2: Tournament, director: User
 ) -> None:
-    services.clock_break_now(in_level_2.pk, by=director, keep_rest=True, now=CALLED)
+    clock_break_now(in_level_2.pk, by=director, keep_rest=True, now=CALLED)
     tournament = reload(in_level_2)
     assert tournament.state == TournamentState.ON_BREAK
     assert (tournament.level_index, tournament.level_ends_at) == (ROW_NEW_BREAK, at(23, 37))
@@ -78,37 +91,37 @@ def test_the_level_resumes_after_the_break_with_exactly_the_time_it_had_left(
     ]
     assert state.next_break is not None and state.next_break_at == at(31)
     # The level-change task stores it on time: level 2 with 7:23 left, then on as before.
-    assert services.clock_advance_due(in_level_2.pk, ROW_NEW_BREAK, at(23, 37))
+    assert clock_advance_due(in_level_2.pk, ROW_NEW_BREAK, at(23, 37))
     tournament = reload(in_level_2)
     assert (tournament.level_index, tournament.level_ends_at) == (ROW_RESUMED, at(31))
     assert tournament.state == TournamentState.RUNNING
     resumed = shown(in_level_2, at(23, 37))
     assert resumed.current is not None and resumed.current.number == 2
     assert resumed.remaining == REST
-    assert services.clock_advance_due(in_level_2.pk, ROW_RESUMED, at(31))
+    assert clock_advance_due(in_level_2.pk, ROW_RESUMED, at(31))
     after = shown(in_level_2, at(32))
     assert after.on_break and after.level_number == 2 and after.ends_at == at(41)
     assert shown(in_level_2, at(42)).current.number == 3  # type: ignore[union-attr]
 
 
 def test_a_late_sweep_lands_on_the_same_schedule(in_level_2: Tournament, director: User) -> None:
-    services.clock_break_now(in_level_2.pk, by=director, keep_rest=True, now=CALLED)
+    clock_break_now(in_level_2.pk, by=director, keep_rest=True, now=CALLED)
     # Nothing ran until 19:35: the break and the rest of level 2 are over, the break after
     # level 2 runs until 19:41.
-    assert services.clock_sweep(at(35)) == 1
+    assert clock_sweep(at(35)) == 1
     tournament = reload(in_level_2)
     assert tournament.level_ends_at == at(41) and tournament.state == TournamentState.ON_BREAK
 
 
 def test_the_rows_ahead_of_the_tv_know_the_rest(in_level_2: Tournament, director: User) -> None:
-    services.clock_break_now(in_level_2.pk, by=director, keep_rest=True, now=CALLED)
-    ahead = services.clock_ahead(in_level_2.pk, now=at(14))
+    clock_break_now(in_level_2.pk, by=director, keep_rest=True, now=CALLED)
+    ahead = clock_ahead(in_level_2.pk, now=at(14))
     assert [(row["number"], row["starts_at_ms"]) for row in ahead[:3]] == [
         (2, ms(at(23, 37))),
         (None, ms(at(31))),
         (3, ms(at(41))),
     ]
-    payload = services.clock_payload(in_level_2.pk, now=at(14))
+    payload = clock_payload(in_level_2.pk, now=at(14))
     assert payload is not None
     # The break is in level 2; the row after it lasts 7:23, not its 20 minutes.
     assert payload["clock"]["level_number"] == 2
@@ -116,7 +129,7 @@ def test_the_rows_ahead_of_the_tv_know_the_rest(in_level_2: Tournament, director
 
 
 def test_the_log_says_the_rest_is_kept(in_level_2: Tournament, director: User) -> None:
-    services.clock_break_now(in_level_2.pk, by=director, keep_rest=True, now=CALLED)
+    clock_break_now(in_level_2.pk, by=director, keep_rest=True, now=CALLED)
     assert last_summary(in_level_2) == "Break now: 10 min, then the rest of level 2 (7:23)"
 
 
@@ -124,8 +137,8 @@ def test_skipping_the_rest_still_goes_on_with_the_next_level(
     in_level_2: Tournament, director: User
 ) -> None:
     # Level 1 in play, nothing kept: the break after level 1, then level 2 (as before).
-    services.clock_previous(in_level_2.pk, by=director, now=at(2))
-    services.clock_break_now(in_level_2.pk, by=director, keep_rest=False, now=at(5))
+    clock_previous(in_level_2.pk, by=director, now=at(2))
+    clock_break_now(in_level_2.pk, by=director, keep_rest=False, now=at(5))
     tournament = reload(in_level_2)
     assert tournament.level_index == ROW_LEVEL_2 and tournament.level_ends_at == at(15)
     assert tournament.resume_index is None and tournament.resume_remaining is None
@@ -138,8 +151,8 @@ def test_skipping_the_rest_still_goes_on_with_the_next_level(
 def test_while_paused_the_level_keeps_its_paused_time(
     in_level_2: Tournament, director: User
 ) -> None:
-    services.clock_pause(in_level_2.pk, by=director, now=at(10))  # 11:00 left in level 2
-    services.clock_break_now(in_level_2.pk, by=director, keep_rest=True, now=at(15))
+    clock_pause(in_level_2.pk, by=director, now=at(10))  # 11:00 left in level 2
+    clock_break_now(in_level_2.pk, by=director, keep_rest=True, now=at(15))
     tournament = reload(in_level_2)
     # The break runs from now (as a break now always did), the level waits with its 11:00.
     assert tournament.paused_remaining is None and tournament.level_ends_at == at(25)
@@ -153,12 +166,12 @@ def test_while_paused_the_level_keeps_its_paused_time(
 def test_a_pause_during_the_break_keeps_the_rest_waiting(
     in_level_2: Tournament, director: User
 ) -> None:
-    services.clock_break_now(in_level_2.pk, by=director, keep_rest=True, now=CALLED)
-    services.clock_pause(in_level_2.pk, by=director, now=at(15))  # 8:37 left in the break
+    clock_break_now(in_level_2.pk, by=director, keep_rest=True, now=CALLED)
+    clock_pause(in_level_2.pk, by=director, now=at(15))  # 8:37 left in the break
     paused = shown(in_level_2, at(30))
     assert paused.on_break and paused.paused
     assert paused.coming[0].starts_in == timedelta(minutes=8, seconds=37)
-    services.clock_resume(in_level_2.pk, by=director, now=at(20))
+    clock_resume(in_level_2.pk, by=director, now=at(20))
     state = shown(in_level_2, at(28))
     assert state.on_break and state.ends_at == at(28, 37)
     resumed = shown(in_level_2, at(28, 37))
@@ -169,8 +182,8 @@ def test_a_pause_during_the_break_keeps_the_rest_waiting(
 def test_next_level_on_that_break_resumes_the_level_with_its_rest(
     in_level_2: Tournament, director: User
 ) -> None:
-    services.clock_break_now(in_level_2.pk, by=director, keep_rest=True, now=CALLED)
-    services.clock_next(in_level_2.pk, by=director, now=at(16))  # the break ended early
+    clock_break_now(in_level_2.pk, by=director, keep_rest=True, now=CALLED)
+    clock_next(in_level_2.pk, by=director, now=at(16))  # the break ended early
     tournament = reload(in_level_2)
     assert tournament.level_index == ROW_RESUMED
     assert tournament.level_ends_at == at(16) + REST
@@ -181,9 +194,9 @@ def test_undo_puts_everything_back(
 ) -> None:
     before = reload(in_level_2)
     fields = (before.level_index, before.level_ends_at, before.paused_remaining, before.state)
-    services.clock_break_now(in_level_2.pk, by=director, keep_rest=True, now=CALLED)
+    clock_break_now(in_level_2.pk, by=director, keep_rest=True, now=CALLED)
     # Another action on the break, undone first: the rest stays kept.
-    services.clock_pause(in_level_2.pk, by=director, now=at(15))
+    clock_pause(in_level_2.pk, by=director, now=at(15))
     action_undo_last(in_level_2.pk, by=director)
     assert reload(in_level_2).resume_remaining == REST
     action_undo_last(in_level_2.pk, by=director)
@@ -212,7 +225,7 @@ def test_the_rules_counted_in_levels_stay_on_their_level(
         reentry_until_level=2,
         late_registration_until_level=3,
     )
-    services.clock_break_now(in_level_2.pk, by=director, keep_rest=True, now=CALLED)
+    clock_break_now(in_level_2.pk, by=director, keep_rest=True, now=CALLED)
     tournament = reload(in_level_2)
     assert (
         tournament.rebuy_until_level,
@@ -232,14 +245,14 @@ def test_the_rules_counted_in_levels_stay_on_their_level(
 
 
 def test_the_refusals_stay(in_level_2: Tournament, director: User) -> None:
-    services.clock_break_now(in_level_2.pk, by=director, keep_rest=True, now=CALLED)
+    clock_break_now(in_level_2.pk, by=director, keep_rest=True, now=CALLED)
     with pytest.raises(TournamentError, match="already on"):
-        services.clock_break_now(in_level_2.pk, by=director, keep_rest=True, now=at(15))
+        clock_break_now(in_level_2.pk, by=director, keep_rest=True, now=at(15))
     action_undo_last(in_level_2.pk, by=director)
     Tournament.objects.filter(pk=in_level_2.pk).update(hand_for_hand=True)
     version = reload(in_level_2).clock_version
     with pytest.raises(TournamentError, match="hand-for-hand"):
-        services.clock_break_now(in_level_2.pk, by=director, keep_rest=True, now=at(15))
+        clock_break_now(in_level_2.pk, by=director, keep_rest=True, now=at(15))
     assert reload(in_level_2).clock_version == version
 
 
@@ -249,16 +262,16 @@ def test_a_choice_that_is_not_yes_or_no_is_refused(
 ) -> None:
     version = reload(in_level_2).clock_version
     with pytest.raises(TournamentError, match="rest of the level"):
-        services.clock_break_now(in_level_2.pk, by=director, keep_rest=value, now=CALLED)  # type: ignore[arg-type]
+        clock_break_now(in_level_2.pk, by=director, keep_rest=value, now=CALLED)  # type: ignore[arg-type]
     assert reload(in_level_2).clock_version == version
 
 
 def test_a_second_break_in_the_rest_keeps_what_is_left_then(
     in_level_2: Tournament, director: User
 ) -> None:
-    services.clock_break_now(in_level_2.pk, by=director, keep_rest=True, now=CALLED)
+    clock_break_now(in_level_2.pk, by=director, keep_rest=True, now=CALLED)
     # Level 2 resumes at 19:23:37 with 7:23; three minutes later another break.
-    services.clock_break_now(in_level_2.pk, by=director, keep_rest=True, now=at(26, 37))
+    clock_break_now(in_level_2.pk, by=director, keep_rest=True, now=at(26, 37))
     assert last_summary(in_level_2) == "Break now: 10 min, then the rest of level 2 (4:23)"
     state = shown(in_level_2, at(37, 37))
     assert state.current is not None and state.current.number == 2
@@ -276,7 +289,7 @@ def test_the_console_posts_the_choice(director_client: Client, running_now: Tour
     # Level 1 waits after the break with what it had left.
     assert tournament.level_index == 0 and tournament.state == TournamentState.ON_BREAK
     assert tournament.resume_index == 1 and tournament.resume_remaining is not None
-    state = services.clock_read(tournament)
+    state = clock_read(tournament)
     assert state.next is not None and state.next.number == 1
     assert "the rest of level 1" in last_summary(running_now)
 
@@ -287,7 +300,7 @@ def test_the_console_may_skip_the_rest(director_client: Client, running_now: Tou
     assert response.status_code == 200
     tournament = reload(running_now)
     assert tournament.level_index == ROW_LEVEL_2 and tournament.resume_index is None
-    assert services.clock_read(tournament).next.number == 2  # type: ignore[union-attr]
+    assert clock_read(tournament).next.number == 2  # type: ignore[union-attr]
 
 
 def test_a_tampered_choice_is_refused_and_changes_nothing(
@@ -324,20 +337,20 @@ def test_a_level_with_no_time_left_has_no_rest_to_keep(
     )
     version = reload(in_level_2).clock_version
     with pytest.raises(TournamentError, match="no time left"):
-        services.clock_break_now(in_level_2.pk, by=director, keep_rest=True, now=CALLED)
+        clock_break_now(in_level_2.pk, by=director, keep_rest=True, now=CALLED)
     assert reload(in_level_2).clock_version == version
 
 
 def test_the_kept_rest_follows_the_rows_changed_before_it(
     in_level_2: Tournament, director: User
 ) -> None:
-    services.clock_break_now(in_level_2.pk, by=director, keep_rest=True, now=CALLED)
+    clock_break_now(in_level_2.pk, by=director, keep_rest=True, now=CALLED)
     # The levels to come now last 15 minutes: the rest kept of level 2 stays 7:23.
-    services.clock_levels_minutes(in_level_2.pk, 15, by=director, now=at(14))
+    clock_levels_minutes(in_level_2.pk, 15, by=director, now=at(14))
     tournament = reload(in_level_2)
     assert (tournament.resume_index, tournament.resume_remaining) == (ROW_RESUMED, REST)
     # Level 2 itself removed while on the break: nothing is left to resume.
-    services.clock_row_remove(in_level_2.pk, ROW_RESUMED, by=director, now=at(15))
+    clock_row_remove(in_level_2.pk, ROW_RESUMED, by=director, now=at(15))
     tournament = reload(in_level_2)
     assert tournament.resume_index is None and tournament.resume_remaining is None
     # The structure's break after level 2 follows at once, then the old level 3 (now level

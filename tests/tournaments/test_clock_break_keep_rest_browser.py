@@ -19,7 +19,7 @@ from tests.browser import ARTIFACTS, PHONE, console_page, needs_chromium
 from tests.conftest import PASSWORD
 from tests.tournaments.clock_helpers import CLOCK_ROWS, structure_with
 from tournaments.models import Tournament, TournamentState
-from tournaments.services.clock import clock_start
+from tournaments.services.clock.controls import clock_start
 
 pytestmark = needs_chromium
 

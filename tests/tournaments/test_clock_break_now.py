@@ -29,7 +29,10 @@ from tournaments.models import (
     TournamentAction,
     TournamentState,
 )
-from tournaments.services import clock as services
+from tournaments.services.clock.controls import clock_next, clock_pause, clock_start
+from tournaments.services.clock.levels import clock_break_now
+from tournaments.services.clock.reads import clock_read
+from tournaments.services.clock.sweep import clock_advance_due, clock_sweep
 from tournaments.services.undo import action_undo_last
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clock_tasks_off")]
@@ -38,7 +41,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clock_tasks_off")]
 def test_break_now_in_level_1_goes_on_with_level_2_after_the_break(
     running_clock: Tournament, director: User
 ) -> None:
-    services.clock_break_now(running_clock.pk, by=director, now=at(6))
+    clock_break_now(running_clock.pk, by=director, now=at(6))
     state = shown(running_clock, at(7))
     assert state.on_break and state.level_number == 1  # the break after level 1
     # As long as the structure's own next break (10 minutes), running from now.
@@ -66,7 +69,7 @@ def test_break_now_leaves_the_shared_structure_alone(
         event=other_event, blind_structure=clock_structure, state=TournamentState.REGISTERING
     )
     before = rows_of_structure(clock_structure.pk)
-    services.clock_break_now(running_clock.pk, by=director, now=at(6))
+    clock_break_now(running_clock.pk, by=director, now=at(6))
     tournament = reload(running_clock)
     assert tournament.blind_structure_id != clock_structure.pk
     assert rows_of_structure(clock_structure.pk) == before
@@ -83,7 +86,7 @@ def test_break_now_leaves_the_shared_structure_alone(
     ]
     # A second break now, later, changes the same copy: one copy per tournament.
     copy = tournament.blind_structure_id
-    services.clock_break_now(running_clock.pk, by=director, now=at(50))
+    clock_break_now(running_clock.pk, by=director, now=at(50))
     assert reload(running_clock).blind_structure_id == copy
     assert BlindStructure.objects.filter(is_template=False).count() == 2
 
@@ -91,8 +94,8 @@ def test_break_now_leaves_the_shared_structure_alone(
 def test_break_now_just_before_a_break_starts_that_break(
     running_clock: Tournament, director: User, clock_structure: BlindStructure
 ) -> None:
-    services.clock_next(running_clock.pk, by=director, now=at(1))  # level 2, a break follows
-    services.clock_break_now(running_clock.pk, by=director, now=at(5))
+    clock_next(running_clock.pk, by=director, now=at(1))  # level 2, a break follows
+    clock_break_now(running_clock.pk, by=director, now=at(5))
     tournament = reload(running_clock)
     # The structure's own break, with its colour-up; nothing inserted, nothing copied.
     assert tournament.level_index == ROW_BREAK
@@ -108,33 +111,33 @@ def test_break_now_with_no_break_in_the_structure_lasts_ten_minutes(
     tournament = Tournament.objects.create(
         event=clock_event, blind_structure=structure, state=TournamentState.RUNNING
     )
-    services.clock_start(tournament.pk, by=director, now=at(0))
-    services.clock_break_now(tournament.pk, by=director, now=at(3))
+    clock_start(tournament.pk, by=director, now=at(0))
+    clock_break_now(tournament.pk, by=director, now=at(3))
     state = shown(tournament, at(4))
     assert state.on_break and state.ends_at == at(13)
     assert state.next is not None and state.next.number == 2
 
 
 def test_break_now_while_paused_runs_the_break(running_clock: Tournament, director: User) -> None:
-    services.clock_pause(running_clock.pk, by=director, now=at(5))
-    services.clock_break_now(running_clock.pk, by=director, now=at(8))
+    clock_pause(running_clock.pk, by=director, now=at(5))
+    clock_break_now(running_clock.pk, by=director, now=at(8))
     tournament = reload(running_clock)
     assert tournament.paused_remaining is None and tournament.level_ends_at == at(18)
     assert tournament.state == TournamentState.ON_BREAK
 
 
 def test_break_now_on_a_break_is_refused(running_clock: Tournament, director: User) -> None:
-    services.clock_break_now(running_clock.pk, by=director, now=at(6))
+    clock_break_now(running_clock.pk, by=director, now=at(6))
     version = reload(running_clock).clock_version
     with pytest.raises(TournamentError, match="already on"):
-        services.clock_break_now(running_clock.pk, by=director, now=at(7))
+        clock_break_now(running_clock.pk, by=director, now=at(7))
     assert reload(running_clock).clock_version == version
 
 
 def test_break_now_is_logged_and_undone_whole(
     running_clock: Tournament, director: User, clock_structure: BlindStructure
 ) -> None:
-    services.clock_break_now(running_clock.pk, by=director, now=at(6))
+    clock_break_now(running_clock.pk, by=director, now=at(6))
     action = TournamentAction.objects.filter(tournament=running_clock).latest("pk")
     assert action.summary == "Break now: 10 min, then level 2"
     action_undo_last(running_clock.pk, by=director)
@@ -152,14 +155,14 @@ def test_a_level_change_scheduled_before_the_break_does_not_fire_after_it(
     """The task for the end of level 1 (at 20:00) was scheduled before the break: when it
     wakes, level 2 must not start in the middle of the break (15:00 to 25:00)."""
     old = reload(running_clock)
-    services.clock_break_now(running_clock.pk, by=director, now=at(15))
-    assert not services.clock_advance_due(running_clock.pk, old.level_index, at(20))
-    assert services.clock_sweep(at(20)) == 0
+    clock_break_now(running_clock.pk, by=director, now=at(15))
+    assert not clock_advance_due(running_clock.pk, old.level_index, at(20))
+    assert clock_sweep(at(20)) == 0
     tournament = reload(running_clock)
     assert (tournament.level_index, tournament.level_ends_at) == (ROW_LEVEL_2, at(25))
     assert tournament.state == TournamentState.ON_BREAK
     # The break ends on time, and level 2 follows.
-    assert services.clock_advance_due(running_clock.pk, ROW_LEVEL_2, at(25))
+    assert clock_advance_due(running_clock.pk, ROW_LEVEL_2, at(25))
     state = shown(running_clock, at(26))
     assert state.current is not None and state.current.number == 2
     assert state.ends_at == at(45)
@@ -169,7 +172,7 @@ def test_the_stale_task_itself_stops_after_the_break_now(
     running_now: Tournament, director: User
 ) -> None:
     old = reload(running_now)
-    services.clock_break_now(running_now.pk, by=director)
+    clock_break_now(running_now.pk, by=director)
     tasks.clock_tick_task(running_now.pk, old.level_index, old.clock_version)
     tournament = reload(running_now)
     assert tournament.level_index == ROW_LEVEL_2 and tournament.state == TournamentState.ON_BREAK
@@ -183,5 +186,5 @@ def test_the_console_offers_break_now_without_a_break_ahead(
     assert response.status_code == 200
     tournament = reload(running_now)
     assert tournament.level_index == ROW_LEVEL_2 and tournament.state == TournamentState.ON_BREAK
-    state = services.clock_read(tournament)
+    state = clock_read(tournament)
     assert state.next is not None and state.next.number == 2

@@ -25,7 +25,7 @@ pytestmark = needs_chromium
 
 SETUP = """
 from tournaments.models import BlindStructure, Entry, EntryState, BlindLevel, Tournament
-from tournaments.services.clock import clock_next, clock_start
+from tournaments.services.clock.controls import clock_next, clock_start
 
 event = Event.objects.create(season=season, name="Thursday Night PLO8", starts_at=timezone.now(),
     venue="Ann's kitchen", game="omaha-hi-lo", structure="pot-limit", buy_in=20, fee=5,
@@ -115,7 +115,7 @@ def test_the_tv_clock_counts_follows_and_survives_its_server(
     director_shell(
         served,
         "from django.contrib.auth.models import User\n"
-        "from tournaments.services.clock import clock_adjust\n"
+        "from tournaments.services.clock.controls import clock_adjust\n"
         f"clock_adjust({served['id']}, 60, by=User.objects.get(username='dana'))",
     )
     shown_before = seconds_shown(tv)

@@ -13,7 +13,8 @@ from django.contrib.auth.models import User
 from config.asgi import application
 from tests.tournaments.clock_helpers import ROW_LEVEL_1, ROW_LEVEL_2
 from tournaments.models import Tournament, TournamentState
-from tournaments.services import clock as services
+from tournaments.services.clock.controls import clock_next, clock_pause
+from tournaments.services.clock.sweep import clock_sweep
 
 pytestmark = [
     pytest.mark.usefixtures("clock_tasks_off"),
@@ -65,11 +66,11 @@ async def test_each_change_reaches_every_screen_after_commit(
 ) -> None:
     tv, phone = await open_clock(running_now.tv_token), await open_clock(running_now.tv_token)
     await next_state(tv), await next_state(phone)
-    await database_sync_to_async(services.clock_pause)(running_now.pk, by=director)
+    await database_sync_to_async(clock_pause)(running_now.pk, by=director)
     for socket in (tv, phone):
         state = await next_state(socket)
         assert state["clock"]["paused"] and state["version"] == running_now.clock_version + 1
-    await database_sync_to_async(services.clock_next)(running_now.pk, by=director)
+    await database_sync_to_async(clock_next)(running_now.pk, by=director)
     for socket in (tv, phone):
         state = await next_state(socket)
         assert state["clock"]["index"] == ROW_LEVEL_2
@@ -85,7 +86,7 @@ async def test_a_level_change_by_time_reaches_the_screen(running_now: Tournament
             level_ends_at=running_now.started_at
         )
     )()
-    assert await database_sync_to_async(services.clock_sweep)()
+    assert await database_sync_to_async(clock_sweep)()
     state = await next_state(socket)
     assert state["clock"]["stored_index"] == ROW_LEVEL_2
     await socket.disconnect()
@@ -110,7 +111,7 @@ async def test_other_tournaments_screens_hear_nothing(
     other = await database_sync_to_async(other_tournament)()
     socket = await open_clock(other.tv_token)
     await next_state(socket)
-    await database_sync_to_async(services.clock_pause)(running_now.pk, by=director)
+    await database_sync_to_async(clock_pause)(running_now.pk, by=director)
     assert await socket.receive_nothing(timeout=0.3)
     await socket.disconnect()
 

@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 
 from tests.tournaments.clock_helpers import at, reload
 from tournaments.models import Tournament, TournamentAction
-from tournaments.services import clock as services
+from tournaments.services.clock.levels import clock_level_add, clock_row_remove
 from tournaments.services.undo import action_undo_last
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clock_tasks_off")]
@@ -39,9 +39,7 @@ def last_summary(tournament: Tournament) -> str:
 def test_a_level_added_before_the_limits_moves_them_with_their_blinds(
     limits: Tournament, director: User
 ) -> None:
-    services.clock_level_add(
-        limits.pk, by=director, small_blind=25, big_blind=50, minutes=15, now=at(5)
-    )
+    clock_level_add(limits.pk, by=director, small_blind=25, big_blind=50, minutes=15, now=at(5))
     # The old level 2 (rebuys end with it) is level 3 now; level 3 is level 4.
     assert until(limits) == (3, 4, 4)
     summary = last_summary(limits)
@@ -55,6 +53,6 @@ def test_a_level_removed_before_the_limits_moves_them_back(
     limits: Tournament, director: User
 ) -> None:
     # Row 1 is level 2 (rebuys end with it); removing it ends rebuys with level 1.
-    services.clock_row_remove(limits.pk, 1, by=director, now=at(5))
+    clock_row_remove(limits.pk, 1, by=director, now=at(5))
     assert until(limits) == (1, 2, 2)
     assert "rebuys now end with level 1" in last_summary(limits)

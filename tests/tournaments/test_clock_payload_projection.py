@@ -22,7 +22,8 @@ from tests.tournaments.clock_helpers import (
     at,
 )
 from tournaments.models import BlindLevel, LevelKind, Tournament
-from tournaments.services.clock import clock_pause, clock_payload
+from tournaments.services.clock.controls import clock_pause
+from tournaments.services.clock.payload import clock_payload
 from tournaments.templatetags.tournament_clock import clock_texts
 
 pytestmark = pytest.mark.usefixtures("clock_tasks_off")

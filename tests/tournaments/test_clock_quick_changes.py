@@ -31,7 +31,15 @@ from tournaments.models import (
     TournamentAction,
     TournamentState,
 )
-from tournaments.services import clock as services
+from tournaments.services.clock.controls import clock_next, clock_pause
+from tournaments.services.clock.levels import (
+    clock_break_add,
+    clock_break_now,
+    clock_level_add,
+    clock_levels_minutes,
+    clock_row_remove,
+)
+from tournaments.services.clock.sweep import clock_advance_due, clock_sweep
 from tournaments.services.undo import action_undo_last
 from tournaments.views.once import FIELD
 
@@ -56,7 +64,7 @@ def test_a_level_added_comes_after_the_level_in_play(
     running_clock: Tournament, director: User, clock_structure: BlindStructure
 ) -> None:
     shared = rows_of_structure(clock_structure.pk)
-    services.clock_level_add(
+    clock_level_add(
         running_clock.pk, by=director, small_blind=25, big_blind=50, minutes=15, now=at(5)
     )
     assert rows_of(running_clock)[:3] == [
@@ -82,12 +90,10 @@ def test_a_level_added_comes_after_the_level_in_play(
 def test_a_level_added_on_a_break_comes_after_the_break(
     running_clock: Tournament, director: User
 ) -> None:
-    services.clock_next(running_clock.pk, by=director, now=at(1))
-    services.clock_next(running_clock.pk, by=director, now=at(2))  # the break
+    clock_next(running_clock.pk, by=director, now=at(1))
+    clock_next(running_clock.pk, by=director, now=at(2))  # the break
     # (The break colours up the 25 chips: the blinds are made of 100s from then on.)
-    services.clock_level_add(
-        running_clock.pk, by=director, small_blind=100, big_blind=200, now=at(3)
-    )
+    clock_level_add(running_clock.pk, by=director, small_blind=100, big_blind=200, now=at(3))
     kinds = [row[0] for row in rows_of(running_clock)]
     assert kinds[ROW_BREAK : ROW_BREAK + 3] == ["break", "level", "level"]
     # Without minutes it lasts as long as the level before it.
@@ -99,13 +105,9 @@ def test_a_level_that_breaks_a_rule_is_refused_and_nothing_changes(
 ) -> None:
     before = reload(running_clock).clock_version
     with pytest.raises(TournamentError, match="below the small blind"):
-        services.clock_level_add(
-            running_clock.pk, by=director, small_blind=100, big_blind=50, now=at(5)
-        )
+        clock_level_add(running_clock.pk, by=director, small_blind=100, big_blind=50, now=at(5))
     with pytest.raises(TournamentError, match="smallest chip"):
-        services.clock_level_add(
-            running_clock.pk, by=director, small_blind=30, big_blind=60, now=at(5)
-        )
+        clock_level_add(running_clock.pk, by=director, small_blind=30, big_blind=60, now=at(5))
     tournament = reload(running_clock)
     assert tournament.clock_version == before
     assert tournament.blind_structure_id == clock_structure.pk
@@ -118,10 +120,10 @@ def test_a_level_that_breaks_a_rule_is_refused_and_nothing_changes(
 def test_removing_the_next_level_brings_the_one_after_it_forward(
     running_clock: Tournament, director: User
 ) -> None:
-    services.clock_row_remove(running_clock.pk, ROW_LEVEL_2, by=director, now=at(5))
+    clock_row_remove(running_clock.pk, ROW_LEVEL_2, by=director, now=at(5))
     assert [row[2:] for row in rows_of(running_clock)][:3] == [(25, 50), (0, 0), (100, 200)]
     # Level 1 ends on time and the break follows it; level 2 is now 100/200.
-    assert services.clock_advance_due(running_clock.pk, ROW_LEVEL_1, at(20))
+    assert clock_advance_due(running_clock.pk, ROW_LEVEL_1, at(20))
     state = shown(running_clock, at(21))
     assert state.on_break and state.next is not None
     assert (state.next.number, state.next.big_blind) == (2, 200)
@@ -131,13 +133,13 @@ def test_removing_the_next_level_brings_the_one_after_it_forward(
 def test_the_row_in_play_and_past_rows_cannot_be_removed(
     running_clock: Tournament, director: User
 ) -> None:
-    services.clock_next(running_clock.pk, by=director, now=at(1))
+    clock_next(running_clock.pk, by=director, now=at(1))
     with pytest.raises(TournamentError, match="in play"):
-        services.clock_row_remove(running_clock.pk, ROW_LEVEL_2, by=director, now=at(2))
+        clock_row_remove(running_clock.pk, ROW_LEVEL_2, by=director, now=at(2))
     with pytest.raises(TournamentError, match="already been played"):
-        services.clock_row_remove(running_clock.pk, ROW_LEVEL_1, by=director, now=at(2))
+        clock_row_remove(running_clock.pk, ROW_LEVEL_1, by=director, now=at(2))
     with pytest.raises(TournamentError, match="no such row"):
-        services.clock_row_remove(running_clock.pk, 99, by=director, now=at(2))
+        clock_row_remove(running_clock.pk, 99, by=director, now=at(2))
 
 
 def test_the_add_on_break_stays_and_follows_the_rows_moved(
@@ -148,8 +150,8 @@ def test_the_add_on_break_stays_and_follows_the_rows_moved(
     ).position
     Tournament.objects.filter(pk=running_clock.pk).update(addon_at_break=position)
     with pytest.raises(TournamentError, match="add-on"):
-        services.clock_row_remove(running_clock.pk, ROW_BREAK, by=director, now=at(5))
-    services.clock_level_add(running_clock.pk, by=director, small_blind=25, big_blind=50, now=at(5))
+        clock_row_remove(running_clock.pk, ROW_BREAK, by=director, now=at(5))
+    clock_level_add(running_clock.pk, by=director, small_blind=25, big_blind=50, now=at(5))
     tournament = reload(running_clock)
     addon_row = BlindLevel.objects.get(
         blind_structure_id=tournament.blind_structure_id, position=tournament.addon_at_break
@@ -165,14 +167,12 @@ def test_a_form_shown_before_the_clock_moved_on_is_refused(
     version = reload(running_clock).clock_version
     # The form showed level 1 in play; level 2 started by time since.
     with pytest.raises(TournamentError, match="moved on"):
-        services.clock_row_remove(
+        clock_row_remove(
             running_clock.pk, ROW_BREAK, by=director, expected_index=ROW_LEVEL_1, now=at(21)
         )
-    services.clock_pause(running_clock.pk, by=director, now=at(5))
+    clock_pause(running_clock.pk, by=director, now=at(5))
     with pytest.raises(TournamentError, match="moved on"):
-        services.clock_row_remove(
-            running_clock.pk, ROW_BREAK, by=director, version=version, now=at(6)
-        )
+        clock_row_remove(running_clock.pk, ROW_BREAK, by=director, version=version, now=at(6))
     assert [row[0] for row in rows_of(running_clock)][ROW_BREAK] == "break"
 
 
@@ -182,7 +182,7 @@ def test_a_form_shown_before_the_clock_moved_on_is_refused(
 def test_the_levels_to_come_get_the_new_length_and_breaks_keep_theirs(
     running_clock: Tournament, director: User
 ) -> None:
-    services.clock_levels_minutes(running_clock.pk, 15, by=director, now=at(5))
+    clock_levels_minutes(running_clock.pk, 15, by=director, now=at(5))
     assert [row[1] for row in rows_of(running_clock)] == [20, 15, 10, 15, 15, 15]
     state = shown(running_clock, at(6))
     # Level 1 keeps its end (14 minutes left); then 15 + 10 + 3 x 15 minutes.
@@ -197,7 +197,7 @@ def test_the_levels_to_come_get_the_new_length_and_breaks_keep_theirs(
 def test_a_length_out_of_bounds_is_refused(running_clock: Tournament, director: User) -> None:
     for minutes in (0, -5, 241):
         with pytest.raises(TournamentError, match="minutes"):
-            services.clock_levels_minutes(running_clock.pk, minutes, by=director, now=at(5))
+            clock_levels_minutes(running_clock.pk, minutes, by=director, now=at(5))
     assert [row[1] for row in rows_of(running_clock)] == [20, 20, 10, 20, 20, 20]
 
 
@@ -205,7 +205,7 @@ def test_in_the_extra_levels_the_length_applies_to_the_levels_to_come(
     running_clock: Tournament, director: User
 ) -> None:
     # The structure ran out at 110:00: level 7 (an extra level) is in play at 135:00.
-    services.clock_levels_minutes(running_clock.pk, 10, by=director, now=at(135))
+    clock_levels_minutes(running_clock.pk, 10, by=director, now=at(135))
     state = shown(running_clock, at(136))
     assert state.current is not None and state.current.number == 7
     assert state.ends_at == at(150)  # its own end stays
@@ -217,20 +217,20 @@ def test_in_the_extra_levels_the_length_applies_to_the_levels_to_come(
 
 
 def test_a_break_added_after_a_later_level(running_clock: Tournament, director: User) -> None:
-    services.clock_break_add(running_clock.pk, 5, after=ROW_LEVEL_3, by=director, now=at(5))
+    clock_break_add(running_clock.pk, 5, after=ROW_LEVEL_3, by=director, now=at(5))
     assert rows_of(running_clock)[ROW_LEVEL_3 + 1] == ("break", 5, 0, 0)
     state = shown(running_clock, at(6))
     assert state.next_break is not None and state.next_break.levels_before == 2
     assert last_summary(running_clock) == "Added a 5 min break after level 3"
     with pytest.raises(TournamentError, match="already been played"):
-        services.clock_break_add(running_clock.pk, 5, after=-1, by=director, now=at(6))
+        clock_break_add(running_clock.pk, 5, after=-1, by=director, now=at(6))
 
 
 def test_a_break_added_after_the_level_in_play_starts_when_it_ends(
     running_clock: Tournament, director: User
 ) -> None:
-    services.clock_break_add(running_clock.pk, 15, after=ROW_LEVEL_1, by=director, now=at(5))
-    assert services.clock_advance_due(running_clock.pk, ROW_LEVEL_1, at(20))
+    clock_break_add(running_clock.pk, 15, after=ROW_LEVEL_1, by=director, now=at(5))
+    assert clock_advance_due(running_clock.pk, ROW_LEVEL_1, at(20))
     state = shown(running_clock, at(21))
     assert state.on_break and state.ends_at == at(35)
     assert reload(running_clock).state == TournamentState.ON_BREAK
@@ -249,15 +249,15 @@ def test_every_quick_change_is_undone_in_order(
         snapshots.append((rows_of(running_clock), t.level_index, t.level_ends_at, t.state))
 
     keep()
-    services.clock_level_add(running_clock.pk, by=director, small_blind=25, big_blind=50, now=at(1))
+    clock_level_add(running_clock.pk, by=director, small_blind=25, big_blind=50, now=at(1))
     keep()
-    services.clock_row_remove(running_clock.pk, 3, by=director, now=at(2))
+    clock_row_remove(running_clock.pk, 3, by=director, now=at(2))
     keep()
-    services.clock_levels_minutes(running_clock.pk, 30, by=director, now=at(3))
+    clock_levels_minutes(running_clock.pk, 30, by=director, now=at(3))
     keep()
-    services.clock_break_add(running_clock.pk, 5, after=ROW_LEVEL_1, by=director, now=at(4))
+    clock_break_add(running_clock.pk, 5, after=ROW_LEVEL_1, by=director, now=at(4))
     keep()
-    services.clock_break_now(running_clock.pk, by=director, now=at(5))
+    clock_break_now(running_clock.pk, by=director, now=at(5))
     copy = reload(running_clock).blind_structure_id
     for expected in reversed(snapshots):
         action_undo_last(running_clock.pk, by=director)
@@ -273,9 +273,9 @@ def test_a_task_scheduled_before_a_removal_plays_the_rows_as_they_are_now(
     """The task for the end of level 1 was scheduled when level 2 was 50/100; level 2 was
     removed since: when the task fires, the break comes, not the removed level."""
     version = reload(running_clock).clock_version
-    services.clock_row_remove(running_clock.pk, ROW_LEVEL_2, by=director, now=at(5))
+    clock_row_remove(running_clock.pk, ROW_LEVEL_2, by=director, now=at(5))
     assert reload(running_clock).clock_version > version
-    assert services.clock_sweep(at(20)) == 1
+    assert clock_sweep(at(20)) == 1
     tournament = reload(running_clock)
     assert tournament.level_index == 1 and tournament.state == TournamentState.ON_BREAK
     assert tournament.level_ends_at == at(30)
@@ -286,7 +286,7 @@ def test_a_late_level_change_is_stored_where_the_screens_were(
 ) -> None:
     """Level 1 ended at 20:00 and no task stored it yet: a change at 21:00 works from level
     2, which every screen already shows, not from the stale stored level 1."""
-    services.clock_row_remove(running_clock.pk, ROW_BREAK, by=director, now=at(21))
+    clock_row_remove(running_clock.pk, ROW_BREAK, by=director, now=at(21))
     tournament = reload(running_clock)
     assert (tournament.level_index, tournament.level_ends_at) == (ROW_LEVEL_2, at(40))
     state = shown(running_clock, at(41))

@@ -39,7 +39,7 @@ from series.models import WorkerHeartbeat
 from tests.tables.servers import BASE_DIR, PYTHON, free_port, server_env, start_daphne, stop
 from tests.tournaments.clock_helpers import ROW_LEVEL_1, ROW_LEVEL_2, reload
 from tournaments.models import Tournament
-from tournaments.services.clock import clock_start
+from tournaments.services.clock.controls import clock_start
 
 REDIS_SERVER = shutil.which("redis-server")
 

@@ -34,7 +34,10 @@ from tests.tournaments.clock_helpers import (
 )
 from tournaments import tasks
 from tournaments.models import LevelKind, Tournament, TournamentState
-from tournaments.services import clock as services
+from tournaments.services.clock import sweep
+from tournaments.services.clock.controls import clock_adjust, clock_next, clock_pause, clock_start
+from tournaments.services.clock.reads import clock_read, clock_rows_many
+from tournaments.services.clock.sweep import clock_advance_due, clock_sweep, clocks_due
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clock_tasks_off")]
 
@@ -47,17 +50,17 @@ def version(tournament: Tournament) -> int:
 
 
 def test_a_level_changes_once_its_time_is_up(running_clock: Tournament) -> None:
-    assert not services.clock_advance_due(running_clock.pk, ROW_LEVEL_1, at(19, 59.9))
-    assert services.clock_advance_due(running_clock.pk, ROW_LEVEL_1, at(20))
+    assert not clock_advance_due(running_clock.pk, ROW_LEVEL_1, at(19, 59.9))
+    assert clock_advance_due(running_clock.pk, ROW_LEVEL_1, at(20))
     tournament = reload(running_clock)
     assert (tournament.level_index, tournament.level_ends_at) == (ROW_LEVEL_2, at(40))
 
 
 def test_a_duplicate_task_changes_nothing(running_clock: Tournament) -> None:
-    assert services.clock_advance_due(running_clock.pk, ROW_LEVEL_1, at(20))
+    assert clock_advance_due(running_clock.pk, ROW_LEVEL_1, at(20))
     before = version(running_clock)
-    assert not services.clock_advance_due(running_clock.pk, ROW_LEVEL_1, at(20, 0.5))
-    assert not services.clock_advance_due(running_clock.pk, ROW_LEVEL_1, at(21))
+    assert not clock_advance_due(running_clock.pk, ROW_LEVEL_1, at(20, 0.5))
+    assert not clock_advance_due(running_clock.pk, ROW_LEVEL_1, at(21))
     tournament = reload(running_clock)
     assert tournament.level_index == ROW_LEVEL_2 and tournament.clock_version == before
 
@@ -65,18 +68,18 @@ def test_a_duplicate_task_changes_nothing(running_clock: Tournament) -> None:
 def test_two_tasks_racing_store_the_change_once(running_clock: Tournament, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     # The second task reads the clock, then the first one stores the change before the
     # second's UPDATE: its condition (same version) no longer holds and it touches nothing.
-    real_rows = services.clock_rows_many
+    real_rows = clock_rows_many
     raced = []
 
     def rows_then_race(structure_ids: Any) -> Any:
         if not raced:
             raced.append(True)
-            assert services.clock_advance_due(running_clock.pk, ROW_LEVEL_1, at(20))
+            assert clock_advance_due(running_clock.pk, ROW_LEVEL_1, at(20))
         return real_rows(structure_ids)
 
     start_version = version(running_clock)
-    monkeypatch.setattr(services, "clock_rows_many", rows_then_race)
-    assert not services.clock_advance_due(running_clock.pk, ROW_LEVEL_1, at(20, 0.1))
+    monkeypatch.setattr(sweep, "clock_rows_many", rows_then_race)
+    assert not clock_advance_due(running_clock.pk, ROW_LEVEL_1, at(20, 0.1))
     tournament = reload(running_clock)
     assert tournament.level_index == ROW_LEVEL_2
     assert tournament.clock_version == start_version + 1  # applied once, not twice
@@ -85,36 +88,36 @@ def test_two_tasks_racing_store_the_change_once(running_clock: Tournament, monke
 def test_a_late_task_lands_on_the_schedule_not_on_its_own_time(running_clock: Tournament) -> None:
     # The worker was away for 31 minutes: level 1 ended at 20:00, level 2 at 40:00. The late
     # task puts the room on the break that started at 40:00, ending at 50:00.
-    assert services.clock_advance_due(running_clock.pk, ROW_LEVEL_1, at(51 - 10))
+    assert clock_advance_due(running_clock.pk, ROW_LEVEL_1, at(51 - 10))
     tournament = reload(running_clock)
     assert tournament.level_index == ROW_BREAK
     assert tournament.level_ends_at == at(50)
     assert tournament.state == TournamentState.ON_BREAK
     # The task that was due at 40:00 comes even later: nothing to do.
-    assert not services.clock_advance_due(running_clock.pk, ROW_LEVEL_2, at(45))
+    assert not clock_advance_due(running_clock.pk, ROW_LEVEL_2, at(45))
 
 
 def test_a_stale_task_for_an_earlier_level_changes_nothing(
     running_clock: Tournament, director: User
 ) -> None:
-    services.clock_next(running_clock.pk, by=director, now=at(5))
+    clock_next(running_clock.pk, by=director, now=at(5))
     before = version(running_clock)
-    assert not services.clock_advance_due(running_clock.pk, ROW_LEVEL_1, at(20))
+    assert not clock_advance_due(running_clock.pk, ROW_LEVEL_1, at(20))
     assert version(running_clock) == before
 
 
 def test_a_paused_clock_never_advances(running_clock: Tournament, director: User) -> None:
-    services.clock_pause(running_clock.pk, by=director, now=at(5))
-    assert not services.clock_advance_due(running_clock.pk, ROW_LEVEL_1, at(500))
-    assert services.clocks_due(at(500)) == []
+    clock_pause(running_clock.pk, by=director, now=at(5))
+    assert not clock_advance_due(running_clock.pk, ROW_LEVEL_1, at(500))
+    assert clocks_due(at(500)) == []
 
 
 def test_a_task_for_added_time_waits_for_the_new_end(
     running_clock: Tournament, director: User
 ) -> None:
-    services.clock_adjust(running_clock.pk, 120, by=director, now=at(10))
-    assert not services.clock_advance_due(running_clock.pk, ROW_LEVEL_1, at(20))
-    assert services.clock_advance_due(running_clock.pk, ROW_LEVEL_1, at(22))
+    clock_adjust(running_clock.pk, 120, by=director, now=at(10))
+    assert not clock_advance_due(running_clock.pk, ROW_LEVEL_1, at(20))
+    assert clock_advance_due(running_clock.pk, ROW_LEVEL_1, at(22))
 
 
 def test_after_the_last_level_the_clock_goes_on_to_doubled_levels(
@@ -123,17 +126,17 @@ def test_after_the_last_level_the_clock_goes_on_to_doubled_levels(
     Tournament.objects.filter(pk=running_clock.pk).update(
         level_index=ROW_LAST, level_ends_at=at(20)
     )
-    assert services.clocks_due(at(30)) == [(running_clock.pk, ROW_LAST)]
-    assert services.clock_advance_due(running_clock.pk, ROW_LAST, at(30))
+    assert clocks_due(at(30)) == [(running_clock.pk, ROW_LAST)]
+    assert clock_advance_due(running_clock.pk, ROW_LAST, at(30))
     tournament = reload(running_clock)
     # The last level (200/400, 20 minutes) is followed by 400/800 for 20 minutes.
     assert (tournament.level_index, tournament.level_ends_at) == (ROW_LAST + 1, at(40))
     assert tournament.state == TournamentState.RUNNING
-    assert services.clocks_due(at(30, 1)) == []  # the sweep does not keep finding it
-    assert services.clock_sweep(at(61)) == 1
+    assert clocks_due(at(30, 1)) == []  # the sweep does not keep finding it
+    assert clock_sweep(at(61)) == 1
     tournament = reload(running_clock)
     assert (tournament.level_index, tournament.level_ends_at) == (ROW_LAST + 3, at(80))
-    state = services.clock_read(tournament, at(61))
+    state = clock_read(tournament, at(61))
     assert state.current is not None and state.current.big_blind == 8 * 400
 
 
@@ -143,19 +146,19 @@ def test_a_structure_with_no_level_stays_on_its_last_row(running_clock: Tourname
         blind_structure=breaks_only, level_index=0, level_ends_at=at(10)
     )
     before = version(running_clock)
-    assert not services.clock_advance_due(running_clock.pk, 0, at(30))
-    assert services.clocks_due(at(30)) == []
+    assert not clock_advance_due(running_clock.pk, 0, at(30))
+    assert clocks_due(at(30)) == []
     assert version(running_clock) == before
 
 
 def test_a_finished_tournament_stops_its_clock(running_clock: Tournament) -> None:
     Tournament.objects.filter(pk=running_clock.pk).update(state=TournamentState.FINISHED)
-    assert not services.clock_advance_due(running_clock.pk, ROW_LEVEL_1, at(25))
-    assert services.clocks_due(at(25)) == []
+    assert not clock_advance_due(running_clock.pk, ROW_LEVEL_1, at(25))
+    assert clocks_due(at(25)) == []
 
 
 def test_a_missing_tournament_is_not_an_error(db: None) -> None:
-    assert not services.clock_advance_due(987_654, 0, at(1))
+    assert not clock_advance_due(987_654, 0, at(1))
 
 
 # ---------------------------------------------------------------------------- the sweep
@@ -163,10 +166,10 @@ def test_a_missing_tournament_is_not_an_error(db: None) -> None:
 
 def test_the_sweep_stores_what_lost_tasks_missed(running_clock: Tournament) -> None:
     # No task ever ran (all lost): the sweep, every two seconds, finds the clock due.
-    assert services.clocks_due(at(19)) == []
-    assert services.clocks_due(at(20, 1)) == [(running_clock.pk, ROW_LEVEL_1)]
-    assert services.clock_sweep(at(20, 1)) == 1
-    assert services.clock_sweep(at(20, 3)) == 0  # the next sweep: nothing due
+    assert clocks_due(at(19)) == []
+    assert clocks_due(at(20, 1)) == [(running_clock.pk, ROW_LEVEL_1)]
+    assert clock_sweep(at(20, 1)) == 1
+    assert clock_sweep(at(20, 3)) == 0  # the next sweep: nothing due
     assert reload(running_clock).level_index == ROW_LEVEL_2
 
 
@@ -175,13 +178,13 @@ def test_a_worker_restart_loses_nothing(running_clock: Tournament) -> None:
     old one died with its scheduled tasks, puts the clock where the room's screens are."""
     Tournament.objects.filter(pk=running_clock.pk).update(level_ends_at=at(20))
     # The old worker's tasks are gone; the new one starts with the sweep alone.
-    screens = services.clock_read(reload(running_clock), at(75))
-    assert services.clock_sweep(at(75)) == 1
+    screens = clock_read(reload(running_clock), at(75))
+    assert clock_sweep(at(75)) == 1
     tournament = reload(running_clock)
     assert (tournament.level_index, tournament.level_ends_at) == (screens.index, screens.ends_at)
     assert tournament.level_index == ROW_LEVEL_4  # 20 + 20 + 10 + 20 = 70 < 75 < 90
     # A task the old worker had scheduled for level 1, redelivered after the restart.
-    assert not services.clock_advance_due(running_clock.pk, ROW_LEVEL_1, at(76))
+    assert not clock_advance_due(running_clock.pk, ROW_LEVEL_1, at(76))
 
 
 def test_the_sweep_advances_each_due_clock(clock_event, clock_structure, director) -> None:  # type: ignore[no-untyped-def]
@@ -195,9 +198,9 @@ def test_the_sweep_advances_each_due_clock(clock_event, clock_structure, directo
         tournament = Tournament.objects.create(
             event=event, blind_structure=clock_structure, state=TournamentState.RUNNING
         )
-        services.clock_start(tournament.pk, by=director, now=at(n))
+        clock_start(tournament.pk, by=director, now=at(n))
         ids.append(tournament.pk)
-    assert services.clock_sweep(at(21, 30)) == 2  # started at 0 and 1 minute
+    assert clock_sweep(at(21, 30)) == 2  # started at 0 and 1 minute
     assert [Tournament.objects.get(pk=i).level_index for i in ids] == [1, 1, 0]
 
 
@@ -228,7 +231,7 @@ def test_a_change_schedules_the_next_task_after_commit_capped(
     clock_tournament: Tournament, director: User, scheduled, django_capture_on_commit_callbacks
 ) -> None:  # type: ignore[no-untyped-def]
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        services.clock_start(clock_tournament.pk, by=director)
+        clock_start(clock_tournament.pk, by=director)
     assert scheduled == []  # nothing before commit
     for callback in callbacks:
         callback()
@@ -243,14 +246,14 @@ def test_a_pause_schedules_nothing(
     running_clock: Tournament, director: User, scheduled, django_capture_on_commit_callbacks
 ) -> None:  # type: ignore[no-untyped-def]
     with django_capture_on_commit_callbacks(execute=True):
-        services.clock_pause(running_clock.pk, by=director)
+        clock_pause(running_clock.pk, by=director)
     assert scheduled == []
 
 
 def test_an_early_task_waits_again_and_a_superseded_one_stops(
     clock_tournament: Tournament, director: User, scheduled
 ) -> None:  # type: ignore[no-untyped-def]
-    services.clock_start(clock_tournament.pk, by=director)
+    clock_start(clock_tournament.pk, by=director)
     tournament = reload(clock_tournament)
     Tournament.objects.filter(pk=tournament.pk).update(
         level_ends_at=timezone.now() + timedelta(seconds=12)
@@ -267,7 +270,7 @@ def test_an_early_task_waits_again_and_a_superseded_one_stops(
 def test_a_due_task_advances_and_schedules_the_next_level(
     clock_tournament: Tournament, director: User, scheduled, django_capture_on_commit_callbacks
 ) -> None:  # type: ignore[no-untyped-def]
-    services.clock_start(clock_tournament.pk, by=director)
+    clock_start(clock_tournament.pk, by=director)
     tournament = reload(clock_tournament)
     Tournament.objects.filter(pk=tournament.pk).update(
         level_ends_at=timezone.now() - timedelta(milliseconds=5)
@@ -294,7 +297,7 @@ def test_a_real_worker_changes_the_level_on_time(
         functools.partial(tasks.clock_tick_task.apply_async, queue=queue),
     )
     with start_worker(app, pool="solo", perform_ping_check=False, queues=[queue]):
-        services.clock_start(clock_tournament.pk, by=director)
+        clock_start(clock_tournament.pk, by=director)
         ends_at = timezone.now() + timedelta(seconds=1.5)
         Tournament.objects.filter(pk=clock_tournament.pk).update(
             level_ends_at=ends_at, clock_version=10
@@ -310,9 +313,9 @@ def test_a_real_worker_changes_the_level_on_time(
 
 
 def test_level_three_follows_the_break(running_clock: Tournament) -> None:
-    assert services.clock_advance_due(running_clock.pk, ROW_LEVEL_1, at(20))
-    assert services.clock_advance_due(running_clock.pk, ROW_LEVEL_2, at(40))
-    assert services.clock_advance_due(running_clock.pk, ROW_BREAK, at(50))
+    assert clock_advance_due(running_clock.pk, ROW_LEVEL_1, at(20))
+    assert clock_advance_due(running_clock.pk, ROW_LEVEL_2, at(40))
+    assert clock_advance_due(running_clock.pk, ROW_BREAK, at(50))
     tournament = reload(running_clock)
     assert (tournament.level_index, tournament.state) == (ROW_LEVEL_3, TournamentState.RUNNING)
 
@@ -332,7 +335,7 @@ def test_the_first_task_of_clocks_ending_together_stores_them_all(
         tournament = Tournament.objects.create(
             event=event, blind_structure=clock_structure, state=TournamentState.RUNNING
         )
-        services.clock_start(tournament.pk, by=director)
+        clock_start(tournament.pk, by=director)
         Tournament.objects.filter(pk=tournament.pk).update(
             level_ends_at=timezone.now() - timedelta(milliseconds=1)
         )

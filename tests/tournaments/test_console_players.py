@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from tests.tournaments.factories import make_user
 from tournaments.models import Entry, EntryState, Tournament
-from tournaments.services import clock
+from tournaments.services.clock.hand_for_hand import clock_hand_for_hand_start
 from tournaments.services.entries import entry_register
 from tournaments.services.lifecycle import tournament_start
 
@@ -171,7 +171,7 @@ def test_hand_for_hand_takes_the_pause_off_the_bar(
     for name in ("ann", "ben", "cal", "dee", "eve", "fay"):
         entry_register(tournament.pk, make_user(name))
     night = tournament_start(tournament.pk, by=director)
-    clock.clock_hand_for_hand_start(night.pk, by=director)
+    clock_hand_for_hand_start(night.pk, by=director)
     page = console(director_client, night)
     bar = page[page.index('id="console-bar"') : page.index('id="console-bar-clock"')]
     assert reverse("tournaments:clock_pause", args=[night.pk]) not in bar

@@ -36,7 +36,7 @@ from tournaments.models import (
     Tournament,
     TournamentState,
 )
-from tournaments.services.clock import clock_next
+from tournaments.services.clock.controls import clock_next
 from tournaments.services.entries import entry_register
 from tournaments.services.lifecycle import tournament_start
 

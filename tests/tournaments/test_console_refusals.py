@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, expect
 from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium
 from tests.tournaments.clock_helpers import reload
 from tournaments.models import Tournament
-from tournaments.services.clock import clock_pause, clock_resume
+from tournaments.services.clock.controls import clock_pause, clock_resume
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clock_tasks_off")]
 

@@ -20,7 +20,8 @@ from django.urls import reverse
 from tests.tournaments.factories import make_player, make_user, start
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, EntryState, Tournament
-from tournaments.services import clock, undo
+from tournaments.services import undo
+from tournaments.services.clock.controls import clock_start
 from tournaments.services.entries import entry_rebuy, entry_register
 from tournaments.views.once import FIELD
 
@@ -157,7 +158,7 @@ def test_a_double_post_of_a_clock_control_moves_the_clock_once(
     tournament: Tournament, director: User, director_client: Client
 ) -> None:
     start(tournament)
-    clock.clock_start(tournament.pk, by=director)
+    clock_start(tournament.pk, by=director)
     tournament.refresh_from_db()
     ends = tournament.level_ends_at
     url = reverse("tournaments:clock_adjust", args=[tournament.pk])

@@ -17,7 +17,7 @@ from django.utils import timezone, translation
 from series.models import Event
 from tests.tournaments.clock_helpers import at
 from tournaments.models import Tournament, TournamentAction
-from tournaments.services import clock as services
+from tournaments.services.clock.levels import clock_levels_minutes
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clock_tasks_off")]
 
@@ -52,7 +52,7 @@ def test_the_first_of_the_month_is_1er(event: Event, client: Client) -> None:
 def test_the_log_says_after_the_level_and_clock_times(
     running_clock: Tournament, director: User, director_client: Client
 ) -> None:
-    services.clock_levels_minutes(running_clock.pk, 15, by=director, now=at(5))
+    clock_levels_minutes(running_clock.pk, 15, by=director, now=at(5))
     TournamentAction.objects.filter(tournament=running_clock).update(
         at=timezone.make_aware(datetime(2026, 5, 1, 19, 5))
     )

@@ -21,7 +21,7 @@ pytestmark = needs_chromium
 SETUP = """
 from tournaments.models import (BlindStructure, Entry, EntryState, BlindLevel, Tournament,
     TournamentTable)
-from tournaments.services.clock import clock_start
+from tournaments.services.clock.controls import clock_start
 
 event = Event.objects.create(season=season, name="Thursday Night PLO8", starts_at=timezone.now(),
     venue="Ann's kitchen", game="omaha-hi-lo", structure="pot-limit", buy_in=20, fee=5,

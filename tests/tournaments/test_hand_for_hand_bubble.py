@@ -23,7 +23,13 @@ from tests.tournaments.clock_helpers import ROW_LEVEL_1, at, hand_for_hand, plac
 from tests.tournaments.factories import seat
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, Tournament, TournamentAction
-from tournaments.services import clock
+from tournaments.services.clock.controls import clock_resume
+from tournaments.services.clock.hand_for_hand import (
+    clock_hand_done,
+    clock_hand_for_hand_start,
+    clock_hand_for_hand_stop,
+)
+from tournaments.services.clock.reads import clock_dealer_key
 from tournaments.services.results import entry_eliminate
 from tournaments.services.undo import action_undo_last
 
@@ -51,8 +57,8 @@ def players(running_clock: Tournament, director: User) -> dict[str, Entry]:
 def bubble_hand(running_clock: Tournament, players: dict[str, Entry], director: User) -> Tournament:
     """Hand-for-hand from 19:05 (the clock stops with 15 minutes left); the hands in play
     then are done at 19:06, so hand 1, the first dealt hand-for-hand, is in play."""
-    clock.clock_hand_for_hand_start(running_clock.pk, by=director, now=at(5))
-    clock.clock_hand_done(running_clock.pk, None, hand=0, by=director, now=at(6))
+    clock_hand_for_hand_start(running_clock.pk, by=director, now=at(5))
+    clock_hand_done(running_clock.pk, None, hand=0, by=director, now=at(6))
     return reload(running_clock)
 
 
@@ -107,7 +113,7 @@ def test_out_on_the_bubble_hand_after_every_table_said_it_was_done_does_not_tie(
     bubble_hand: Tournament, players: dict[str, Entry], out, director: User
 ) -> None:  # type: ignore[no-untyped-def]
     out(bubble_hand, players["Cal"])
-    clock.clock_hand_done(bubble_hand.pk, None, hand=1, by=director, now=at(8))
+    clock_hand_done(bubble_hand.pk, None, hand=1, by=director, now=at(8))
     out(bubble_hand, players["Dee"])
 
     assert placed(players["Dee"], players["Cal"]) == [("Dee", 3, 24), ("Cal", 4, 0)]
@@ -121,7 +127,7 @@ def test_hand_for_hand_ends_when_every_table_has_finished_the_bubble_hand_then_t
 ) -> None:  # type: ignore[no-untyped-def]
     out(bubble_hand, players["Cal"])
 
-    clock.clock_hand_done(bubble_hand.pk, 2, hand=1, by=director, now=at(8))
+    clock_hand_done(bubble_hand.pk, 2, hand=1, by=director, now=at(8))
 
     tournament = reload(bubble_hand)
     assert tournament.hand_for_hand and tournament.paused_remaining == timedelta(minutes=15)
@@ -136,9 +142,9 @@ def test_hand_for_hand_ends_when_every_table_has_finished_the_bubble_hand_then_t
     assert last_summary(tournament) == "Hand-for-hand: table 2 is done"
     # The clock stays stopped until the hand is over everywhere.
     with pytest.raises(TournamentError, match="hand-for-hand"):
-        clock.clock_resume(bubble_hand.pk, by=director, now=at(8))
+        clock_resume(bubble_hand.pk, by=director, now=at(8))
 
-    clock.clock_hand_done(bubble_hand.pk, 1, hand=1, by=director, now=at(9))
+    clock_hand_done(bubble_hand.pk, 1, hand=1, by=director, now=at(9))
 
     tournament = reload(bubble_hand)
     assert not tournament.hand_for_hand
@@ -151,7 +157,7 @@ def test_hand_for_hand_ends_when_every_table_has_finished_the_bubble_hand_then_t
         "hand-for-hand ended, the clock runs again"
     )
     with pytest.raises(TournamentError, match="not on"):
-        clock.clock_hand_done(bubble_hand.pk, 1, hand=1, by=director, now=at(10))
+        clock_hand_done(bubble_hand.pk, 1, hand=1, by=director, now=at(10))
 
 
 def test_every_table_is_done_ends_it_on_the_bubble_hand(
@@ -159,7 +165,7 @@ def test_every_table_is_done_ends_it_on_the_bubble_hand(
 ) -> None:  # type: ignore[no-untyped-def]
     out(bubble_hand, players["Cal"])
 
-    clock.clock_hand_done(bubble_hand.pk, None, hand=1, by=director, now=at(9))
+    clock_hand_done(bubble_hand.pk, None, hand=1, by=director, now=at(9))
 
     tournament = reload(bubble_hand)
     assert not tournament.hand_for_hand
@@ -175,7 +181,7 @@ def test_turning_it_off_on_the_bubble_hand_runs_the_clock(
 ) -> None:  # type: ignore[no-untyped-def]
     out(bubble_hand, players["Cal"])
 
-    clock.clock_hand_for_hand_stop(bubble_hand.pk, by=director, now=at(9))
+    clock_hand_for_hand_stop(bubble_hand.pk, by=director, now=at(9))
 
     tournament = reload(bubble_hand)
     assert not tournament.hand_for_hand
@@ -187,7 +193,7 @@ def test_the_bubble_bursting_on_the_hands_in_play_when_it_was_announced_ends_it_
 ) -> None:  # type: ignore[no-untyped-def]
     # Hand 0 was not dealt hand-for-hand: nobody out on it ties, so there is nothing to wait
     # for (docs/rules.md "Hand-for-hand (RP-8)").
-    clock.clock_hand_for_hand_start(running_clock.pk, by=director, now=at(5))
+    clock_hand_for_hand_start(running_clock.pk, by=director, now=at(5))
 
     out(running_clock, players["Cal"])
 
@@ -223,9 +229,9 @@ def test_every_step_of_the_bubble_hand_is_undone_in_order(
     keep()
     out(bubble_hand, dee)
     keep()
-    clock.clock_hand_done(bubble_hand.pk, 1, hand=1, by=director, now=at(8))
+    clock_hand_done(bubble_hand.pk, 1, hand=1, by=director, now=at(8))
     keep()
-    clock.clock_hand_done(bubble_hand.pk, 2, hand=1, by=director, now=at(9))
+    clock_hand_done(bubble_hand.pk, 2, hand=1, by=director, now=at(9))
     assert not reload(bubble_hand).hand_for_hand
 
     for expected in reversed(snapshots):
@@ -252,10 +258,10 @@ def burst_now(running_now: Tournament, director: User, out) -> Tournament:  # ty
     """The bubble hand on a clock started just now (pages read real time): Cal is out on
     it at table 1, table 2 is still playing it."""
     players = on_the_bubble(running_now, director)
-    clock.clock_hand_for_hand_start(running_now.pk, by=director)
-    clock.clock_hand_done(running_now.pk, None, hand=0, by=director)
+    clock_hand_for_hand_start(running_now.pk, by=director)
+    clock_hand_done(running_now.pk, None, hand=0, by=director)
     out(running_now, players["Cal"])
-    clock.clock_hand_done(running_now.pk, 1, hand=1, by=director)
+    clock_hand_done(running_now.pk, 1, hand=1, by=director)
     return reload(running_now)
 
 
@@ -285,7 +291,7 @@ def test_the_console_says_the_bubble_burst_and_the_last_table_ends_it(
 
 
 def test_the_dealer_page_says_the_bubble_burst(client: Client, burst_now: Tournament) -> None:
-    key = clock.clock_dealer_key(burst_now, 2)
+    key = clock_dealer_key(burst_now, 2)
     url = reverse("tournaments:clock_dealer", args=[burst_now.pk, 2, key])
     page = client.get(url).content.decode()
     assert BURST in page and "Hand done" in page

@@ -10,7 +10,8 @@ from django.urls import reverse
 
 from tests.tournaments.clock_helpers import reload
 from tournaments.models import Tournament
-from tournaments.services import clock as services
+from tournaments.services.clock.hand_for_hand import clock_hand_for_hand_start
+from tournaments.services.clock.reads import clock_dealer_key
 
 from .test_hand_for_hand_room import on_bubble_now as on_bubble_now
 
@@ -20,8 +21,8 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clock_tasks_off")]
 def test_a_dealers_hand_done_is_logged_as_that_tables_dealer(
     client: Client, on_bubble_now: Tournament, director: User, director_client: Client
 ) -> None:
-    services.clock_hand_for_hand_start(on_bubble_now.pk, by=director)
-    key = services.clock_dealer_key(reload(on_bubble_now), 2)
+    clock_hand_for_hand_start(on_bubble_now.pk, by=director)
+    key = clock_dealer_key(reload(on_bubble_now), 2)
     client.post(reverse("tournaments:clock_dealer", args=[on_bubble_now.pk, 2, key]), {"hand": "0"})
     page = director_client.get(reverse("tournaments:console", args=[on_bubble_now.pk]))
     page = page.content.decode()

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from tests.tournaments.clock_helpers import reload
 from tournaments.models import Entry, EntryState, Tournament
-from tournaments.services import clock as services
+from tournaments.services.clock.hand_for_hand import clock_hand_done, clock_hand_for_hand_start
 
 from .test_hand_for_hand_room import on_bubble_now as on_bubble_now
 
@@ -36,7 +36,7 @@ def director_page(client: Client, tournament: Tournament) -> str:
 def test_out_on_the_hand_in_play_when_it_began_is_accepted_untied_and_says_why(
     on_bubble_now: Tournament, director: User, director_client: Client
 ) -> None:
-    services.clock_hand_for_hand_start(on_bubble_now.pk, by=director)
+    clock_hand_for_hand_start(on_bubble_now.pk, by=director)
     page = out(director_client, on_bubble_now, "Dee")
     assert "on the hand in play when hand-for-hand began: not dealt hand-for-hand" in page
 
@@ -44,7 +44,7 @@ def test_out_on_the_hand_in_play_when_it_began_is_accepted_untied_and_says_why(
 def test_out_on_a_hand_dealt_hand_for_hand_is_not_said_to_be_untied(
     on_bubble_now: Tournament, director: User, director_client: Client
 ) -> None:
-    services.clock_hand_for_hand_start(on_bubble_now.pk, by=director)
-    services.clock_hand_done(reload(on_bubble_now).pk, None, hand=0, by=director)
+    clock_hand_for_hand_start(on_bubble_now.pk, by=director)
+    clock_hand_done(reload(on_bubble_now).pk, None, hand=0, by=director)
     page = out(director_client, on_bubble_now, "Dee")
     assert "when hand-for-hand began" not in page

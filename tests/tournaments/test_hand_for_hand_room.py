@@ -27,7 +27,15 @@ from tournaments.models import (
     Tournament,
     TournamentAction,
 )
-from tournaments.services import clock as services
+from tournaments.services.clock.controls import clock_resume
+from tournaments.services.clock.hand_for_hand import (
+    clock_hand_done,
+    clock_hand_for_hand_start,
+    clock_hand_for_hand_stop,
+)
+from tournaments.services.clock.levels import clock_break_now
+from tournaments.services.clock.reads import clock_dealer_key
+from tournaments.services.clock.sweep import clock_sweep
 from tournaments.services.results import entry_eliminate
 from tournaments.services.undo import action_undo_last
 
@@ -67,7 +75,7 @@ def last_summary(tournament: Tournament) -> str:
 def test_the_clock_stops_and_each_hand_waits_for_every_table(
     on_bubble: Tournament, director: User
 ) -> None:
-    services.clock_hand_for_hand_start(on_bubble.pk, by=director, now=at(5))
+    clock_hand_for_hand_start(on_bubble.pk, by=director, now=at(5))
     tournament = reload(on_bubble)
     assert tournament.hand_for_hand and tournament.paused_remaining == timedelta(minutes=15)
     assert last_summary(tournament) == "Hand-for-hand started: the clock stops"
@@ -80,10 +88,10 @@ def test_the_clock_stops_and_each_hand_waits_for_every_table(
         "burst": False,
     }
     # The hands in play when it was announced: finished, and no time off for them.
-    services.clock_hand_done(on_bubble.pk, 1, hand=0, by=director, now=at(6))
+    clock_hand_done(on_bubble.pk, 1, hand=0, by=director, now=at(6))
     assert hand_for_hand(on_bubble)["playing"] == [2]
     assert last_summary(on_bubble) == "Hand-for-hand: table 1 is done"
-    services.clock_hand_done(on_bubble.pk, 2, hand=0, by=director, now=at(7))
+    clock_hand_done(on_bubble.pk, 2, hand=0, by=director, now=at(7))
     tournament = reload(on_bubble)
     assert hand_for_hand(tournament) | {"tables": None} == {
         "on": True,
@@ -96,31 +104,31 @@ def test_the_clock_stops_and_each_hand_waits_for_every_table(
     assert tournament.paused_remaining == timedelta(minutes=15)
     assert last_summary(tournament) == "Hand-for-hand: table 2 is done, hand 1 starts"
     # Hand 1, played hand-for-hand: two minutes off the clock once both tables are done.
-    services.clock_hand_done(on_bubble.pk, 2, hand=1, by=director, now=at(8))
+    clock_hand_done(on_bubble.pk, 2, hand=1, by=director, now=at(8))
     assert reload(on_bubble).paused_remaining == timedelta(minutes=15)
-    services.clock_hand_done(on_bubble.pk, 1, hand=1, by=director, now=at(9))
+    clock_hand_done(on_bubble.pk, 1, hand=1, by=director, now=at(9))
     tournament = reload(on_bubble)
     assert tournament.paused_remaining == timedelta(minutes=13)
     assert hand_for_hand(tournament)["hand"] == 2
     # A level change task finds nothing to do while it lasts.
-    assert services.clock_sweep(at(200)) == 0
+    assert clock_sweep(at(200)) == 0
 
 
 def test_a_table_reports_once_per_hand(on_bubble: Tournament, director: User) -> None:
-    services.clock_hand_for_hand_start(on_bubble.pk, by=director, now=at(5))
-    services.clock_hand_done(on_bubble.pk, 1, hand=0, by=director, now=at(6))
+    clock_hand_for_hand_start(on_bubble.pk, by=director, now=at(5))
+    clock_hand_done(on_bubble.pk, 1, hand=0, by=director, now=at(6))
     with pytest.raises(TournamentError, match="already"):
-        services.clock_hand_done(on_bubble.pk, 1, hand=0, by=director, now=at(6))
+        clock_hand_done(on_bubble.pk, 1, hand=0, by=director, now=at(6))
     with pytest.raises(TournamentError, match="hand 0"):
-        services.clock_hand_done(on_bubble.pk, 2, hand=3, by=director, now=at(6))
+        clock_hand_done(on_bubble.pk, 2, hand=3, by=director, now=at(6))
     with pytest.raises(TournamentError, match="table 7"):
-        services.clock_hand_done(on_bubble.pk, 7, hand=0, by=director, now=at(6))
+        clock_hand_done(on_bubble.pk, 7, hand=0, by=director, now=at(6))
     assert hand_for_hand(on_bubble)["playing"] == [2]
 
 
 def test_the_director_may_call_every_table_done(on_bubble: Tournament, director: User) -> None:
-    services.clock_hand_for_hand_start(on_bubble.pk, by=director, now=at(5))
-    services.clock_hand_done(on_bubble.pk, None, hand=0, by=director, now=at(6))
+    clock_hand_for_hand_start(on_bubble.pk, by=director, now=at(5))
+    clock_hand_done(on_bubble.pk, None, hand=0, by=director, now=at(6))
     assert hand_for_hand(on_bubble)["hand"] == 1
     assert last_summary(on_bubble) == "Hand-for-hand: every table is done, hand 1 starts"
 
@@ -129,9 +137,9 @@ def test_time_running_out_goes_to_the_next_level_still_stopped(
     on_bubble: Tournament, director: User
 ) -> None:
     Tournament.objects.filter(pk=on_bubble.pk).update(hand_for_hand_minutes=3)
-    services.clock_hand_for_hand_start(on_bubble.pk, by=director, now=at(18))
-    services.clock_hand_done(on_bubble.pk, None, hand=0, by=director, now=at(18))
-    services.clock_hand_done(on_bubble.pk, None, hand=1, by=director, now=at(19))
+    clock_hand_for_hand_start(on_bubble.pk, by=director, now=at(18))
+    clock_hand_done(on_bubble.pk, None, hand=0, by=director, now=at(18))
+    clock_hand_done(on_bubble.pk, None, hand=1, by=director, now=at(19))
     tournament = reload(on_bubble)
     assert tournament.level_index == ROW_LEVEL_2
     assert tournament.paused_remaining == timedelta(minutes=20)
@@ -139,25 +147,25 @@ def test_time_running_out_goes_to_the_next_level_still_stopped(
 
 
 def test_the_clock_cannot_run_during_hand_for_hand(on_bubble: Tournament, director: User) -> None:
-    services.clock_hand_for_hand_start(on_bubble.pk, by=director, now=at(5))
+    clock_hand_for_hand_start(on_bubble.pk, by=director, now=at(5))
     with pytest.raises(TournamentError, match="hand-for-hand"):
-        services.clock_resume(on_bubble.pk, by=director, now=at(6))
+        clock_resume(on_bubble.pk, by=director, now=at(6))
     with pytest.raises(TournamentError, match="hand-for-hand"):
-        services.clock_break_now(on_bubble.pk, by=director, now=at(6))
+        clock_break_now(on_bubble.pk, by=director, now=at(6))
     with pytest.raises(TournamentError, match="already"):
-        services.clock_hand_for_hand_start(on_bubble.pk, by=director, now=at(6))
+        clock_hand_for_hand_start(on_bubble.pk, by=director, now=at(6))
 
 
 def test_turning_it_off_runs_the_clock_again(on_bubble: Tournament, director: User) -> None:
-    services.clock_hand_for_hand_start(on_bubble.pk, by=director, now=at(5))
-    services.clock_hand_for_hand_stop(on_bubble.pk, by=director, now=at(30))
+    clock_hand_for_hand_start(on_bubble.pk, by=director, now=at(5))
+    clock_hand_for_hand_stop(on_bubble.pk, by=director, now=at(30))
     tournament = reload(on_bubble)
     assert not tournament.hand_for_hand
     assert (tournament.level_index, tournament.level_ends_at) == (ROW_LEVEL_1, at(45))
     assert last_summary(tournament) == "Hand-for-hand ended: the clock runs again"
     assert hand_for_hand(tournament)["on"] is False
     with pytest.raises(TournamentError, match="not on"):
-        services.clock_hand_for_hand_stop(on_bubble.pk, by=director, now=at(31))
+        clock_hand_for_hand_stop(on_bubble.pk, by=director, now=at(31))
 
 
 def test_every_step_is_undone_in_order(on_bubble: Tournament, director: User) -> None:
@@ -168,15 +176,15 @@ def test_every_step_is_undone_in_order(on_bubble: Tournament, director: User) ->
         snapshots.append((t.hand_for_hand, hand_for_hand(t), t.level_ends_at, t.paused_remaining))
 
     keep()
-    services.clock_hand_for_hand_start(on_bubble.pk, by=director, now=at(5))
+    clock_hand_for_hand_start(on_bubble.pk, by=director, now=at(5))
     keep()
-    services.clock_hand_done(on_bubble.pk, None, hand=0, by=director, now=at(6))
+    clock_hand_done(on_bubble.pk, None, hand=0, by=director, now=at(6))
     keep()
-    services.clock_hand_done(on_bubble.pk, 1, hand=1, by=director, now=at(7))
+    clock_hand_done(on_bubble.pk, 1, hand=1, by=director, now=at(7))
     keep()
-    services.clock_hand_done(on_bubble.pk, 2, hand=1, by=director, now=at(8))
+    clock_hand_done(on_bubble.pk, 2, hand=1, by=director, now=at(8))
     keep()
-    services.clock_hand_for_hand_stop(on_bubble.pk, by=director, now=at(9))
+    clock_hand_for_hand_stop(on_bubble.pk, by=director, now=at(9))
     for expected in reversed(snapshots):
         action_undo_last(on_bubble.pk, by=director)
         t = reload(on_bubble)
@@ -194,13 +202,13 @@ def test_the_bubble_bursting_ends_it_after_its_hand_and_undo_brings_it_back(
     director: User,
     django_capture_on_commit_callbacks,
 ) -> None:  # type: ignore[no-untyped-def]
-    services.clock_hand_for_hand_start(on_bubble.pk, by=director, now=at(5))
-    services.clock_hand_done(on_bubble.pk, None, hand=0, by=director, now=at(6))
+    clock_hand_for_hand_start(on_bubble.pk, by=director, now=at(5))
+    clock_hand_done(on_bubble.pk, None, hand=0, by=director, now=at(6))
     with django_capture_on_commit_callbacks(execute=True):
         entry_eliminate(on_bubble.pk, [players["Dee"].pk], by=director)
     # It lasts until the hand the bubble burst on is done at every table (TDA RP-8).
     assert reload(on_bubble).hand_for_hand and hand_for_hand(on_bubble)["burst"]
-    services.clock_hand_done(on_bubble.pk, None, hand=1, by=director)
+    clock_hand_done(on_bubble.pk, None, hand=1, by=director)
     tournament = reload(on_bubble)
     assert not tournament.hand_for_hand
     # Hand 1 was played hand-for-hand: its two minutes come off, then the clock runs.
@@ -225,7 +233,7 @@ def test_an_elimination_before_the_bubble_keeps_it_on(
     director: User,
     django_capture_on_commit_callbacks,
 ) -> None:  # type: ignore[no-untyped-def]
-    services.clock_hand_for_hand_start(running_clock.pk, by=director, now=at(5))
+    clock_hand_for_hand_start(running_clock.pk, by=director, now=at(5))
     with django_capture_on_commit_callbacks(execute=True):
         entry_eliminate(running_clock.pk, [players["Eve"].pk], by=director)
     assert reload(running_clock).hand_for_hand
@@ -257,7 +265,7 @@ def test_hand_for_hand_is_refused_when_it_makes_no_sense(
     elif situation == "not started":
         Tournament.objects.filter(pk=running_clock.pk).update(level_ends_at=None)
     elif situation == "on a break":
-        services.clock_break_now(running_clock.pk, by=director, now=at(2))
+        clock_break_now(running_clock.pk, by=director, now=at(2))
     elif situation == "in the money":
         for name in ("Eve", "Cal"):
             entry_eliminate(running_clock.pk, [players[name].pk], by=director)
@@ -265,7 +273,7 @@ def test_hand_for_hand_is_refused_when_it_makes_no_sense(
         Tournament.objects.filter(pk=running_clock.pk).update(online=True)
     version = reload(running_clock).clock_version
     with pytest.raises(TournamentError, match=message):
-        services.clock_hand_for_hand_start(running_clock.pk, by=director, now=at(5))
+        clock_hand_for_hand_start(running_clock.pk, by=director, now=at(5))
     assert not reload(running_clock).hand_for_hand
     assert reload(running_clock).clock_version == version
 
@@ -276,9 +284,9 @@ def test_hand_for_hand_is_refused_when_it_makes_no_sense(
 def test_the_tv_shows_hand_for_hand_and_the_tables_still_playing(
     client: Client, on_bubble_now: Tournament, director: User
 ) -> None:
-    services.clock_hand_for_hand_start(on_bubble_now.pk, by=director)
-    services.clock_hand_done(on_bubble_now.pk, None, hand=0, by=director)
-    services.clock_hand_done(on_bubble_now.pk, 1, hand=1, by=director)
+    clock_hand_for_hand_start(on_bubble_now.pk, by=director)
+    clock_hand_done(on_bubble_now.pk, None, hand=0, by=director)
+    clock_hand_done(on_bubble_now.pk, 1, hand=1, by=director)
     page = client.get(reverse("tournaments:tv_clock", args=[on_bubble_now.tv_token])).content
     text = page.decode()
     assert "Hand-for-hand" in text
@@ -297,7 +305,7 @@ def test_the_console_has_a_button_per_table_and_the_dealers_links(
     done_url = reverse("tournaments:clock_hand_done", args=[on_bubble_now.pk])
     assert page.count(f'action="{done_url}"') == 3  # table 1, table 2, every table
     for table in (1, 2):
-        key = services.clock_dealer_key(reload(on_bubble_now), table)
+        key = clock_dealer_key(reload(on_bubble_now), table)
         assert reverse("tournaments:clock_dealer", args=[on_bubble_now.pk, table, key]) in page
     response = director_client.post(done_url, {"table": "2", "hand": "0"}, **HTMX)
     assert response.status_code == 200
@@ -315,8 +323,8 @@ def test_the_console_has_a_button_per_table_and_the_dealers_links(
 def test_the_dealer_page_reports_its_table_without_a_login(
     client: Client, on_bubble_now: Tournament, director: User
 ) -> None:
-    services.clock_hand_for_hand_start(on_bubble_now.pk, by=director)
-    key = services.clock_dealer_key(reload(on_bubble_now), 2)
+    clock_hand_for_hand_start(on_bubble_now.pk, by=director)
+    key = clock_dealer_key(reload(on_bubble_now), 2)
     url = reverse("tournaments:clock_dealer", args=[on_bubble_now.pk, 2, key])
     page = client.get(url).content.decode()
     assert "Table 2" in page and "Hand done" in page
@@ -335,7 +343,7 @@ def test_the_dealer_page_reports_its_table_without_a_login(
 def test_a_dealer_link_works_for_its_own_table_only(
     client: Client, on_bubble_now: Tournament
 ) -> None:
-    key = services.clock_dealer_key(on_bubble_now, 2)
+    key = clock_dealer_key(on_bubble_now, 2)
     assert (
         client.get(reverse("tournaments:clock_dealer", args=[on_bubble_now.pk, 1, key])).status_code
         == 404

@@ -20,7 +20,7 @@ from tests.tournaments.clock_helpers import at, placed, reload
 from tests.tournaments.factories import seat
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, EntryState, Tournament, TournamentAction
-from tournaments.services import clock
+from tournaments.services.clock.hand_for_hand import clock_hand_done, clock_hand_for_hand_start
 from tournaments.services.results import entry_eliminate, tournament_finish
 from tournaments.services.undo import action_undo_last
 from tournaments.views.lobby import lobby_public_context
@@ -41,15 +41,15 @@ def out(tournament: Tournament, *entries: Entry, director: User, **stacks: int) 
 
 def hand_for_hand_at(tournament: Tournament, hand: int, director: User) -> None:
     """Hand-for-hand on, and every table done until ``hand`` is the one in play."""
-    clock.clock_hand_for_hand_start(tournament.pk, by=director, now=at(5))
+    clock_hand_for_hand_start(tournament.pk, by=director, now=at(5))
     for done in range(hand):
-        clock.clock_hand_done(tournament.pk, None, hand=done, by=director, now=at(6 + done))
+        clock_hand_done(tournament.pk, None, hand=done, by=director, now=at(6 + done))
     assert reload(tournament).hand_for_hand_hand == hand
 
 
 def next_hand(tournament: Tournament, director: User) -> None:
     hand = reload(tournament).hand_for_hand_hand
-    clock.clock_hand_done(tournament.pk, None, hand=hand, by=director, now=at(6 + hand))
+    clock_hand_done(tournament.pk, None, hand=hand, by=director, now=at(6 + hand))
 
 
 @pytest.fixture

@@ -16,7 +16,8 @@ from tables.engine.phh import read_hands
 from tables.models import Hand, Seat, SeatState
 from tables.models import Table as LiveTable
 from tournaments.models import Tournament, TournamentTable
-from tournaments.services import clock, lifecycle, online
+from tournaments.services import lifecycle, online
+from tournaments.services.clock.controls import clock_next
 from tournaments.services.history import tournament_phhs
 from tournaments.services.simulate import director_user, structure_for
 
@@ -67,7 +68,7 @@ def test_a_tournament_hand_keeps_the_level_its_blinds_came_from(transactional_db
         assert tables.table_tick(table.pk, timezone.now())
         first = Hand.objects.get(table=table)
         assert first.level == 1 and first.ended_at is not None
-        clock.clock_next(tournament.pk, by=None)  # level 2, for the next hand
+        clock_next(tournament.pk, by=None)  # level 2, for the next hand
         table.refresh_from_db()
         assert table.stakes_level == 2
         first.refresh_from_db()

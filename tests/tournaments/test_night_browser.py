@@ -33,7 +33,7 @@ SHOTS = ARTIFACTS / "night"
 
 SETUP = """
 from tournaments.models import BlindLevel, BlindStructure, Entry, EntryState, Tournament, TournamentTable
-from tournaments.services.clock import clock_start
+from tournaments.services.clock.controls import clock_start
 from tests.conftest import PASSWORD
 
 event = Event.objects.create(season=season, name="Thursday Night PLO8", starts_at=timezone.now(),

@@ -22,7 +22,9 @@ from tables.models import Table as LiveTable
 from tables.services import hand_ended
 from tournaments import seat_rules as rules
 from tournaments.models import Entry, EntryState, Tournament, TournamentState, TournamentTable
-from tournaments.services import clock, lifecycle, online
+from tournaments.services import lifecycle, online
+from tournaments.services.clock.controls import clock_next
+from tournaments.services.clock.sweep import clock_sweep
 from tournaments.services.seating import balance_threshold
 from tournaments.services.simulate import Simulation, director_user, tournament_simulate
 from tournaments.services.simulate import structure_for as sim_structure
@@ -152,7 +154,7 @@ def test_a_new_level_applies_from_the_next_hand(transactional_db: None) -> None:
 
         assert table_tick(table.pk, timezone.now())
         hand = Hand.objects.get(table=table)
-        clock.clock_next(tournament.pk, by=None)
+        clock_next(tournament.pk, by=None)
         table.refresh_from_db()
         assert table.big_blind == 15  # set for the next hand
         from tables.table_state import engine_of
@@ -242,7 +244,7 @@ def _a_minute_passes(tournament: Tournament) -> None:
     Tournament.objects.filter(pk=tournament.pk).update(
         level_ends_at=timezone.now() - timedelta(seconds=1)
     )
-    assert clock.clock_sweep() == 1
+    assert clock_sweep() == 1
 
 
 def test_past_the_last_level_the_live_table_deals_doubled_blinds_at_the_next_hand(
@@ -466,7 +468,7 @@ def test_a_pause_mid_hand_lets_each_hand_finish_and_no_table_deals_until_resumed
             table_tick(table.pk, much_later)
         online.online_sweep()
         online.online_tables_release(tournament.pk)
-        clock.clock_sweep(much_later)
+        clock_sweep(much_later)
         for table in _live(tournament).values():
             table_tick(table.pk, much_later)
             table.refresh_from_db()
@@ -755,10 +757,10 @@ def test_a_break_holds_the_tables_and_the_next_level_deals_again(db: None) -> No
     BlindLevel.objects.filter(blind_structure=tournament.blind_structure, position=1).update(
         kind=LevelKind.BREAK, small_blind=0, big_blind=0
     )
-    clock.clock_next(tournament.pk, by=None)  # the break
+    clock_next(tournament.pk, by=None)  # the break
     online.online_tables_release(tournament.pk)
     assert all(t.held and t.next_hand_at is None for t in _live(tournament).values())
-    clock.clock_next(tournament.pk, by=None)  # level 2
+    clock_next(tournament.pk, by=None)  # level 2
     online.online_tables_release(tournament.pk)
     tables_now = _live(tournament).values()
     assert all(not t.held and t.next_hand_at is not None for t in tables_now)

@@ -11,7 +11,8 @@ from django.db import OperationalError
 
 from tournaments import tasks
 from tournaments.models import DealState
-from tournaments.services import clock, deals
+from tournaments.services import deals
+from tournaments.services.clock import sweep
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +31,7 @@ def test_a_clock_task_that_meets_a_locked_database_is_retried(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     calls: list[Any] = []
-    monkeypatch.setattr(clock, "clock_sweep", locked_once(calls, 0))
+    monkeypatch.setattr(sweep, "clock_sweep", locked_once(calls, 0))
     result = tasks.clock_tick_task.apply((7, 1, 3))  # eager: the retry runs at once, in place
     assert len(calls) == 2
     assert result.successful()

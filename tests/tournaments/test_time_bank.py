@@ -23,7 +23,8 @@ from tables.models import Table as LiveTable
 from tournaments.errors import TournamentError
 from tournaments.forms import TournamentForm
 from tournaments.models import Tournament, TournamentTable
-from tournaments.services import clock, entries, lifecycle, online
+from tournaments.services import entries, lifecycle, online
+from tournaments.services.clock.controls import clock_next
 from tournaments.services.simulate import director_user
 from tournaments.services.simulate import structure_for as sim_structure
 
@@ -103,7 +104,7 @@ def fold_at(table: LiveTable, hand: Hand, now: datetime) -> int:
 def next_level(tournament: Tournament) -> None:
     """The clock moves on and the tournament deals with the hand that ended (as its
     after-commit news and sweep do)."""
-    clock.clock_next(tournament.pk, by=None)
+    clock_next(tournament.pk, by=None)
     online.online_sweep()
     online.online_tables_release(tournament.pk)
 
@@ -161,7 +162,7 @@ def test_the_bank_follows_a_player_moved_to_another_table(db: None) -> None:
     assert (moved.time_bank_ms, moved.time_bank_level) == (8_000, 1)
     assert Seat.objects.get(table=one, number=slow).time_bank_ms == 0  # the old seat, emptied
     # The new table's next level refills the moved player's bank once, like everyone's.
-    clock.clock_next(tournament.pk, by=None)
+    clock_next(tournament.pk, by=None)
     online.online_tables_release(tournament.pk)
     deal(two)
     assert banks(two)[moved.number] == (18_000, 2)

@@ -1,7 +1,8 @@
 """Workflows of the tournaments, one module per job (docs/style.md: ``<thing>_<verb>``):
 
 - ``structures``: blind structures, templates, the generator and the editor's edits;
-- ``clock``: start, pause, resume, adjust and advance the blind clock;
+- ``clock``: the blind clock, a package split by job (its controls, tonight's levels,
+  hand-for-hand, the sweep, the screens' payload);
 - ``lifecycle``: a tournament's settings and its start;
 - ``entries``: registration, walk-ins, late entries, rebuys, re-entries, add-ons, undo;
 - ``seating``: the seat draw, balancing, breaking tables, the final table, buttons;

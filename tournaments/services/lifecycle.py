@@ -32,7 +32,9 @@ from tournaments.models import (
     TournamentState,
 )
 from tournaments.permissions import require_director
-from tournaments.services import clock, entries, online, seating, undo
+from tournaments.services import entries, online, seating, undo
+from tournaments.services.clock.controls import clock_start
+from tournaments.services.clock.store import clock_restore, clock_saved
 from tournaments.summaries import message
 
 # The settings a director edits; ``EVENT_SETTINGS`` live on the event and are edited with it.
@@ -351,7 +353,7 @@ def tournament_start(tournament_id: int, *, by: Any, now: datetime | None = None
     """Start the tournament: draw every registered player's seat and start the clock.
 
     One transaction: the seat draw (``seating.seating_draw``) makes the registered entries
-    play, the clock (``clock.clock_start``) runs from ``now`` on the first row, and the start
+    play, the clock (``clock_start``) runs from ``now`` on the first row, and the start
     is logged with what it takes to go back to registration. Players on the waiting list
     stay there as alternates; one Undo takes back the clock and the draw. Seats the director
     drew before the start are kept (only players registered since draw theirs), and are
@@ -363,10 +365,10 @@ def tournament_start(tournament_id: int, *, by: Any, now: datetime | None = None
         refusal = start_refusal(tournament)
         if refusal:
             raise TournamentError(refusal)
-        before = clock.clock_saved(tournament)
+        before = clock_saved(tournament)
         seats = seating.seating_draw(tournament, by=by)
         drawn = undo.action_last(tournament.pk) if seats else None
-        clock.clock_start(tournament.pk, by=by, now=now)
+        clock_start(tournament.pk, by=by, now=now)
         if tournament.online:
             # Online, the drawn tables are live tables and dealing starts now.
             online.online_start(tournament.pk, by=by)
@@ -392,4 +394,4 @@ def _undo_start(tournament: Tournament, action: TournamentAction) -> None:
             % {"action": action.summary_text, "state": tournament.get_state_display().lower()}
         )
     tournament.started_at = None
-    clock.clock_restore(tournament, action.undo["clock"])
+    clock_restore(tournament, action.undo["clock"])

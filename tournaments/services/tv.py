@@ -5,8 +5,8 @@ add-on break, the colour-ups the structure implies, and once it is over, who won
 what it cannot show, and records itself in the action log with the layout as it was, so
 Undo puts it back; the log's signal then sends the new state to every screen.
 
-``tv_parts`` is read by ``services.clock.clock_payloads`` for every payload it builds, so
-the TV, its socket and the JSON for overlays agree. It reads several tournaments with a
+``tv_parts`` is read by ``services.clock.payload.clock_payloads`` for every payload it
+builds, so the TV, its socket and the JSON for overlays agree. It reads several tournaments with a
 fixed number of queries (chip sets, and only when needed the add-on break's row and the
 results), as the payloads do. Once a tournament is finished the places name the players:
 the results are the room's news, as on the series' pages.

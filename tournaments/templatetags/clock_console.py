@@ -16,7 +16,7 @@ from django import template
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from tournaments.services.clock import clock_dealer_key, clock_rows
+from tournaments.services.clock.reads import clock_dealer_key, clock_rows
 from tournaments.templatetags.tournament_clock import chips
 
 register = template.Library()

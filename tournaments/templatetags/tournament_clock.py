@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from core import amounts
-from tournaments.services.clock import clock_payload as read_payload
+from tournaments.services.clock.payload import clock_payload as read_payload
 
 register = template.Library()
 

@@ -43,8 +43,29 @@ from tournaments.clock import MOST_CHIPS
 from tournaments.errors import TournamentError
 from tournaments.models import Tournament, TvTheme
 from tournaments.permissions import director_required
-from tournaments.services import clock as clock_services
 from tournaments.services import tv as tv_services
+from tournaments.services.clock.controls import (
+    clock_adjust,
+    clock_next,
+    clock_pause,
+    clock_previous,
+    clock_resume,
+    clock_start,
+)
+from tournaments.services.clock.hand_for_hand import (
+    clock_hand_done,
+    clock_hand_for_hand_start,
+    clock_hand_for_hand_stop,
+)
+from tournaments.services.clock.levels import (
+    clock_break_add,
+    clock_break_now,
+    clock_level_add,
+    clock_levels_minutes,
+    clock_row_remove,
+)
+from tournaments.services.clock.payload import clock_ahead, clock_payload
+from tournaments.services.clock.reads import clock_dealer_key, clock_hand_for_hand_read
 from tournaments.views.console import console_context
 from tournaments.views.once import console_action, once
 
@@ -58,7 +79,7 @@ OVER = ("finished", "cancelled")
 
 def _payload(token: str) -> dict[str, Any]:
     tournament_id = Tournament.objects.filter(tv_token=token).values_list("pk", flat=True).first()
-    payload = clock_services.clock_payload(tournament_id) if tournament_id is not None else None
+    payload = clock_payload(tournament_id) if tournament_id is not None else None
     if payload is None:
         raise Http404(_("No tournament has this clock link."))
     return payload
@@ -89,7 +110,7 @@ def tv_clock(request: HttpRequest, token: str) -> HttpResponse:
         "token": token,
         "socket_path": f"/ws/tournaments/{token}/clock/",
         "json_url": reverse("tournaments:tv_clock_json", args=[token]),
-        "ahead": clock_services.clock_ahead(payload["tournament"]["id"]),
+        "ahead": clock_ahead(payload["tournament"]["id"]),
     }
     address = _night_address(request, payload["tournament"]["id"])
     context["night_qr"] = _night_qr(address)
@@ -205,17 +226,17 @@ def _control(action: Action) -> Callable[[HttpRequest, int], HttpResponse]:
 
 def start(tournament: Tournament, request: HttpRequest) -> None:
     """Start the clock (a tournament already in play whose clock has not started)."""
-    clock_services.clock_start(tournament.pk, by=request.user)
+    clock_start(tournament.pk, by=request.user)
 
 
 def pause(tournament: Tournament, request: HttpRequest) -> None:
     """Pause the clock."""
-    clock_services.clock_pause(tournament.pk, by=request.user)
+    clock_pause(tournament.pk, by=request.user)
 
 
 def resume(tournament: Tournament, request: HttpRequest) -> None:
     """Resume the clock."""
-    clock_services.clock_resume(tournament.pk, by=request.user)
+    clock_resume(tournament.pk, by=request.user)
 
 
 def adjust(tournament: Tournament, request: HttpRequest) -> None:
@@ -228,17 +249,17 @@ def adjust(tournament: Tournament, request: HttpRequest) -> None:
         )
     except request_values.BadValue:
         raise TournamentError(_("Say how many seconds to add or remove.")) from None
-    clock_services.clock_adjust(tournament.pk, seconds, by=request.user)
+    clock_adjust(tournament.pk, seconds, by=request.user)
 
 
 def next_level(tournament: Tournament, request: HttpRequest) -> None:
     """Go to the next level."""
-    clock_services.clock_next(tournament.pk, by=request.user)
+    clock_next(tournament.pk, by=request.user)
 
 
 def previous_level(tournament: Tournament, request: HttpRequest) -> None:
     """Go back to the previous level."""
-    clock_services.clock_previous(tournament.pk, by=request.user)
+    clock_previous(tournament.pk, by=request.user)
 
 
 # The console's "Break now" buttons (``rest``): keep the rest of the level in play for after
@@ -253,7 +274,7 @@ def break_now(tournament: Tournament, request: HttpRequest) -> None:
     choice = request.POST.get("rest", "skip")
     if choice not in BREAK_REST:
         raise TournamentError(_("Choose to keep the rest of the level or skip it."))
-    clock_services.clock_break_now(tournament.pk, by=request.user, keep_rest=BREAK_REST[choice])
+    clock_break_now(tournament.pk, by=request.user, keep_rest=BREAK_REST[choice])
 
 
 # ---------------------------------------------------------------------------- quick changes
@@ -300,7 +321,7 @@ def level_add(tournament: Tournament, request: HttpRequest) -> None:
     }
     if amounts["small_blind"] is None or amounts["big_blind"] is None:
         raise TournamentError(refusal)
-    clock_services.clock_level_add(
+    clock_level_add(
         tournament.pk,
         by=request.user,
         small_blind=amounts["small_blind"],
@@ -323,12 +344,12 @@ def row_remove(tournament: Tournament, request: HttpRequest) -> None:
         minimum=0,
         maximum=request_values.INTEGER_MAX,
     )
-    clock_services.clock_row_remove(tournament.pk, row, by=request.user, **_seen(request))
+    clock_row_remove(tournament.pk, row, by=request.user, **_seen(request))
 
 
 def levels_minutes(tournament: Tournament, request: HttpRequest) -> None:
     """Give the levels after the one in play a new length."""
-    clock_services.clock_levels_minutes(tournament.pk, _minutes(request), by=request.user)
+    clock_levels_minutes(tournament.pk, _minutes(request), by=request.user)
 
 
 def break_add(tournament: Tournament, request: HttpRequest) -> None:
@@ -341,9 +362,7 @@ def break_add(tournament: Tournament, request: HttpRequest) -> None:
         minimum=0,
         maximum=request_values.INTEGER_MAX,
     )
-    clock_services.clock_break_add(
-        tournament.pk, minutes, after=after, by=request.user, **_seen(request)
-    )
+    clock_break_add(tournament.pk, minutes, after=after, by=request.user, **_seen(request))
 
 
 # ---------------------------------------------------------------------------- hand-for-hand
@@ -351,12 +370,12 @@ def break_add(tournament: Tournament, request: HttpRequest) -> None:
 
 def hand_for_hand_start(tournament: Tournament, request: HttpRequest) -> None:
     """Turn hand-for-hand on: the clock stops."""
-    clock_services.clock_hand_for_hand_start(tournament.pk, by=request.user)
+    clock_hand_for_hand_start(tournament.pk, by=request.user)
 
 
 def hand_for_hand_stop(tournament: Tournament, request: HttpRequest) -> None:
     """Turn hand-for-hand off: the clock runs again."""
-    clock_services.clock_hand_for_hand_stop(tournament.pk, by=request.user)
+    clock_hand_for_hand_stop(tournament.pk, by=request.user)
 
 
 def _hand(request: HttpRequest) -> int:
@@ -375,7 +394,7 @@ def hand_done(tournament: Tournament, request: HttpRequest) -> None:
     table: int | None = None
     if request.POST.get("table") != "all":
         table = _number(request, "table", _("Say which table is done."), minimum=1, maximum=32767)
-    clock_services.clock_hand_done(tournament.pk, table, hand=hand, by=request.user)
+    clock_hand_done(tournament.pk, table, hand=hand, by=request.user)
 
 
 @director_required
@@ -390,7 +409,7 @@ def clock_panel(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 def _dealer_table(tournament_id: int, table: int, key: str) -> Tournament:
     tournament = get_object_or_404(Tournament.objects.select_related("event"), pk=tournament_id)
-    if not constant_time_compare(key, clock_services.clock_dealer_key(tournament, table)):
+    if not constant_time_compare(key, clock_dealer_key(tournament, table)):
         raise Http404(_("This dealer link does not work."))
     return tournament
 
@@ -411,14 +430,14 @@ def clock_dealer(
     tournament = _dealer_table(tournament_id, table, key)
     if request.method == "POST":
         try:
-            clock_services.clock_hand_done(tournament.pk, table, hand=_hand(request), by=None)
+            clock_hand_done(tournament.pk, table, hand=_hand(request), by=None)
         except TournamentError as refused:
             messages.error(request, str(refused))
         return redirect(request.path)
     context = {
         "tournament": tournament,
         "table": table,
-        "hand_for_hand": clock_services.clock_hand_for_hand_read(tournament),
+        "hand_for_hand": clock_hand_for_hand_read(tournament),
     }
     return render(request, "tournaments/clock_dealer.html", context)
 
