@@ -34,7 +34,10 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
 from operator import itemgetter
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
+if TYPE_CHECKING:
+    from typing import Any
 
 HIGH_CARD, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH = range(9)
 
@@ -252,7 +255,10 @@ def _row(ranks: tuple[int, ...]) -> list[int]:
     return row
 
 
-BoardEntry = tuple[Any, ...]
+if TYPE_CHECKING:
+    BoardEntry = tuple[Any, ...]
+else:
+    BoardEntry = tuple
 """A board's entry: ``(ranks, low_mask, value_0, value_1, ...)``.
 
 `ranks` is 91 bytes, one per hole rank pair (by `PAIR_INDEX`): where in the entry that

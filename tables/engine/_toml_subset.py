@@ -20,7 +20,10 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
+if TYPE_CHECKING:
+    from typing import Any
 
 # Characters TOML allows in a comment and in a one-line string: anything but the control
 # characters other than tab (and the string's own quote; a basic string's backslash starts

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from tables.engine._frozen import Frozen, _set
+from tables.engine._frozen import TYPE_CHECKING, Frozen, _set
 from tables.engine.errors import RuleError
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
 if TYPE_CHECKING:
     from typing import Any
 

@@ -67,10 +67,9 @@ from collections.abc import Collection, Sequence
 from decimal import Decimal
 from functools import lru_cache
 from types import ModuleType
-from typing import Any
 
 from tables.engine import _toml_subset
-from tables.engine._frozen import Frozen, _set
+from tables.engine._frozen import TYPE_CHECKING, Frozen, _set
 from tables.engine.cards import RANKS, SUITS, Card, parse_card
 from tables.engine.config import AnteKind, Config, Game, Straddle, Structure
 from tables.engine.errors import RuleError
@@ -94,6 +93,9 @@ from tables.engine.records import (
     Shown,
 )
 from tables.engine.state import Action, Hand, Street
+
+if TYPE_CHECKING:
+    from typing import Any
 
 VARIANTS: dict[str, tuple[Game, Structure]] = {
     "FO": (Game.OMAHA, Structure.LIMIT),
