@@ -174,7 +174,10 @@ def high_low_values(hole: Sequence[Card], board: Sequence[Card]) -> tuple[int, i
         b0, b1, b2, b3, b4 = board
         board_key = weight[b0] + weight[b1] + weight[b2] + weight[b3] + weight[b4]
         suit = _FLUSH_SUIT_5[board_key >> _SUIT_SHIFT]
-        entry = _BOARDS_5[board_key & _RANK_MASK] or _board_entry(board)
+        try:
+            entry = _BOARDS_5[board_key & _RANK_MASK]
+        except KeyError:
+            entry = _board_entry(board)
     except ValueError:
         _check(hole, board)
         board_key = sum(weight[card] for card in board)
@@ -243,7 +246,10 @@ def showdown_values(
     if len(board) == 5:
         b0, b1, b2, b3, b4 = board
         board_key = weight[b0] + weight[b1] + weight[b2] + weight[b3] + weight[b4]
-        entry = _BOARDS_5[board_key & _RANK_MASK] or _board_entry(board)
+        try:
+            entry = _BOARDS_5[board_key & _RANK_MASK]
+        except KeyError:
+            entry = _board_entry(board)
     else:
         board_key = sum(weight[card] for card in board)
         entry = _board_entry(board)
@@ -321,8 +327,9 @@ def evaluate_many(
             continue
         hole_key = weight[h0] + weight[h1] + weight[h2] + weight[h3]
         board_key = weight[b0] + weight[b1] + weight[b2] + weight[b3] + weight[b4]
-        entry = boards[board_key & mask]
-        if not entry:
+        try:
+            entry = boards[board_key & mask]
+        except KeyError:
             entry = _board_entry(board)
         getter, hole_low = holes[hole_key & mask]
         high = entry[max(getter(entry[0]))]
