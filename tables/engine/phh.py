@@ -59,12 +59,10 @@ applies the file's lines with its default automations and repairs nothing we acc
 
 from __future__ import annotations
 
-import json
 import math
 import operator
 import re
 from collections.abc import Collection, Sequence
-from decimal import Decimal
 from functools import lru_cache
 from types import ModuleType
 
@@ -254,6 +252,8 @@ def parse_amount(text: str) -> int:
         return int(text)
     if not _AMOUNT.fullmatch(text):
         raise PhhError(f"{text!r} is not an amount of chips")
+    from decimal import Decimal  # noqa: PLC0415 - rare: a file's amounts are whole numbers
+
     value = Decimal(text)
     if value != value.to_integral_value():
         raise PhhError(f"{text!r} is not a whole number of chips")
@@ -318,6 +318,8 @@ def _parse_action(line: str) -> PhhAction:
 def _whole(name: str, value: Any, *, minimum: int = 0) -> int:
     if type(value) is int and value >= minimum:
         return value
+    from decimal import Decimal  # noqa: PLC0415 - rare: a float (TOML's as Decimal) or an error
+
     if isinstance(value, bool) or not isinstance(value, int | Decimal | float):
         raise PhhError(f"{name} must be a number, not {value!r}")
     if isinstance(value, Decimal | float) and not math.isfinite(value):
@@ -625,7 +627,7 @@ def _loads(text: str) -> dict[str, Any]:
         return fast
     tomllib = _tomllib()
     try:
-        document: dict[str, Any] = tomllib.loads(text, parse_float=Decimal)
+        document: dict[str, Any] = tomllib.loads(text, parse_float=_toml_subset.decimal)
     except tomllib.TOMLDecodeError as exc:
         raise PhhError(f"not valid TOML: {exc}") from None
     return document
@@ -684,7 +686,7 @@ def split_phhs(text: str) -> list[HandEntry]:
     if document is None:
         tomllib = _tomllib()
         try:
-            document = tomllib.loads(text, parse_float=Decimal)
+            document = tomllib.loads(text, parse_float=_toml_subset.decimal)
         except tomllib.TOMLDecodeError:
             return _split_by_headers(text)
     if document and all(not isinstance(v, dict) for v in document.values()):
@@ -753,24 +755,36 @@ def _toml_value(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, int):
         return str(value)
-    if isinstance(value, Decimal):
-        return str(value)
     if isinstance(value, float):
         return repr(value)
     if isinstance(value, str):
-        # A JSON string is a valid TOML basic string (same escapes).
-        return json.dumps(value, ensure_ascii=False)
+        return _toml_string(value)
     if isinstance(value, list | tuple):
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
     if isinstance(value, dict):
         return "{" + ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()) + "}"
+    from decimal import Decimal  # noqa: PLC0415 - rare: a float read from a file
+
+    if isinstance(value, Decimal):
+        return str(value)
     if hasattr(value, "isoformat"):
         return str(value.isoformat())
     raise PhhError(f"cannot write {value!r} in PHH")
 
 
+def _toml_string(text: str) -> str:
+    """A TOML basic string: JSON's (the same escapes), written here when nothing needs one
+    (what `json.dumps(text, ensure_ascii=False)` gives) so that the engine need not import
+    `json`."""
+    if text.isprintable() and '"' not in text and "\\" not in text:
+        return f'"{text}"'
+    import json  # noqa: PLC0415 - rare: a string with a quote or a control character
+
+    return json.dumps(text, ensure_ascii=False)
+
+
 def _toml_key(key: str) -> str:
-    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else json.dumps(key)
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else _toml_string(key)
 
 
 def dumps_fields(fields: dict[str, Any]) -> str:
