@@ -388,6 +388,9 @@ REPLAY_METRIC = "PHH replay hands/s"
 IMPORT_METRIC = "import tables.engine.phh, CPU ms over a bare interpreter"
 CLI_METRIC = f"replay CLI, {CLI_HANDS} hands, whole process (CPU s, vs PokerKit)"
 EQUITY_METRIC = "exact hi/lo equity, 3 hands on the flop (ms)"
+METRICS = (HANDS_METRIC, EVALS_METRIC, REPLAY_METRIC, IMPORT_METRIC, CLI_METRIC, EQUITY_METRIC)
+LINES = ("hands", "evals", "replay", "import", "cli", "equity")
+"""`--only`'s names of the lines, in `METRICS`' order."""
 
 
 def met(ok: bool) -> str:
@@ -414,7 +417,15 @@ def main(argv: list[str] | None = None) -> int:
         "--seconds", type=float, default=4.0, help="CPU seconds per metric and side"
     )
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        choices=LINES,
+        metavar="LINE",
+        help=f"measure only these lines, in the table's order ({', '.join(LINES)})",
+    )
     args = parser.parse_args(argv)
+    only = set(args.only or LINES)
     warnings.simplefilter("ignore")  # PokerKit's warnings about its own deck order
     seconds, seed = args.seconds, args.seed
     rows: list[Row] = []
@@ -423,6 +434,8 @@ def main(argv: list[str] | None = None) -> int:
     def measure(metric: str, goal: str, run: Callable[[], Row]) -> None:
         # One broken measurement (a module mid-rewrite) must not hide the others.
         nonlocal failed
+        if LINES[METRICS.index(metric)] not in only:
+            return
         try:
             rows.append(run())
         except Exception as exc:  # noqa: BLE001

@@ -34,7 +34,10 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
 from operator import itemgetter
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
+if TYPE_CHECKING:
+    from typing import Any
 
 HIGH_CARD, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH = range(9)
 
@@ -194,22 +197,25 @@ HOLE_FLUSHABLE: list[int] = list(_hole_flushable)
 Getter = Callable[[bytes], tuple[int, ...]]
 
 
-def _hole_list(hole_keys: bytes, hole_lows: bytes, hole_pairs: bytes) -> list[tuple[Getter, int]]:
-    keys = _u32(hole_keys)
-    no_hole: tuple[Getter, int] = (itemgetter(0, 0), 0)
-    holes = [no_hole] * (max(keys) + 1)
-    for key, low, pairs in zip(keys, hole_lows, hole_pairs.split(b"\xff"), strict=True):
+def _holes(hole_keys: bytes, hole_lows: bytes, hole_pairs: bytes) -> dict[int, tuple[Getter, int]]:
+    return {
         # itemgetter of one index returns a bare value; two keep max() over a tuple.
-        getter: Getter = itemgetter(*pairs) if len(pairs) > 1 else itemgetter(pairs[0], pairs[0])
-        holes[key] = (getter, low << 8)
-    return holes
+        key: (itemgetter(*pairs) if len(pairs) > 1 else itemgetter(pairs[0], pairs[0]), low << 8)
+        for key, low, pairs in zip(
+            _u32(hole_keys), hole_lows, hole_pairs.split(b"\xff"), strict=True
+        )
+    }
 
 
-HOLES: list[tuple[Getter, int]] = _hole_list(_hole_keys, _hole_lows, _hole_pairs)
-"""For each 4-rank hole multiset: a getter of its rank pairs' entries in a board's row, and
-its low mask shifted left 8 (ready to index `LOW_BEST`). Four aces give the one pair (A, A):
-they play as two aces. A list indexed by the rank key rather than a dict: one memory access
-instead of two or three (the keys are below 320,000, so 2.5 MB of pointers)."""
+HOLES: dict[int, tuple[Getter, int]] = _holes(_hole_keys, _hole_lows, _hole_pairs)
+"""For each 4-rank hole multiset (1,820), by its rank key: a getter of its rank pairs'
+entries in a board's row, and its low mask shifted left 8 (ready to index `LOW_BEST`). Four
+aces give the one pair (A, A): they play as two aces.
+
+A dict, not a list indexed by the key (the keys run to 320,000): the list cost 2.5 MB of
+pointers, made at every start, and the garbage collector walked all of it at each of its
+collections that reached the list's generation (about 5 ms each, a third of the import);
+a dict lookup costs a few nanoseconds more."""
 
 del _five_keys, _five_values, _flush_by_mask, _low_best, _flush_suit, _hole_flushable
 del _hole_keys, _hole_lows, _hole_pairs
@@ -223,36 +229,34 @@ def _board_low_mask(ranks: Sequence[int]) -> int:
 
 
 _ROWS: dict[tuple[int, ...], list[int]] = {}
-"""Built on first use: for a board's 3 or 4 ranks (sorted), its best non-flush value with
-each of the 91 rank pairs."""
+"""Built on first use: for a board's 3 ranks (sorted), its best non-flush value with each of
+the 91 rank pairs."""
 
 
 def _row(ranks: tuple[int, ...]) -> list[int]:
-    """The row of a board's 3, 4 or 5 sorted ranks; those of 3 and 4 are kept."""
+    """The row of a board's 3, 4 or 5 sorted ranks; those of 3 are kept."""
+    if len(ranks) > 3:
+        # A hand plays three of the board: the best of the rows of its distinct rank
+        # triples, in one pass (91 calls of max over at most ten rows). Going through the
+        # rows of the board less one card, as before, made four such passes more per board.
+        rows = [_row(triple) for triple in set(combinations(ranks, 3))]
+        return rows[0] if len(rows) == 1 else list(map(max, *rows))
     row = _ROWS.get(ranks)
-    if row is not None:
-        return row
-    if len(ranks) == 3:
+    if row is None:
         key = rank_key(ranks)
         get = FIVE_HIGH.get
         row = [get(key + pair_key, 0) for pair_key in _PAIR_KEYS]
         if ranks[0] == ranks[2]:
             # Five of a rank cannot be dealt, and its key may be another hand's: 0 never wins.
             row[_FIVE_OF_A_KIND[ranks[0]]] = 0
-    else:
-        # A hand plays three of the board: the best of the rows of the board less one card.
-        # Every three of five cards lie in one of the four made by leaving out each of its
-        # four lowest distinct ranks in turn.
-        distinct = sorted(set(ranks))[:4]
-        rows = [_row(ranks[:i] + ranks[i + 1 :]) for i in map(ranks.index, distinct)]
-        row = rows[0] if len(rows) == 1 else list(map(max, *rows))
-        if len(ranks) == 5:
-            return row
-    _ROWS[ranks] = row
+        _ROWS[ranks] = row
     return row
 
 
-BoardEntry = tuple[Any, ...]
+if TYPE_CHECKING:
+    BoardEntry = tuple[Any, ...]
+else:
+    BoardEntry = tuple
 """A board's entry: ``(ranks, low_mask, value_0, value_1, ...)``.
 
 `ranks` is 91 bytes, one per hole rank pair (by `PAIR_INDEX`): where in the entry that
@@ -262,10 +266,9 @@ index 2 in increasing order. So a hand's non-flush high is
 cache than 91 pointers to int objects. `low_mask` is the board's low ranks (`LOW_BIT`).
 """
 
-BOARDS_5: list[BoardEntry] = [()] * (4 * RANK_WEIGHT[12] + RANK_WEIGHT[11] + 1)
-"""Entries of 5-card boards by rank key, filled by `board_entry` as boards come up (an
-empty tuple until then): at most 6,175 of them, about 0.3 s to build them all, so not at
-import. A list indexed by the key, like `HOLES`."""
+BOARDS_5: dict[int, BoardEntry] = {}
+"""Entries of 5-card boards by rank key, added by `board_entry` as boards come up: at most
+6,175 of them, about 0.3 s to build them all, so not at import. A dict, like `HOLES`."""
 
 _BOARDS_SMALL: tuple[dict[int, BoardEntry], ...] = ({}, {}, {}, {}, {})
 """Entries of 3- and 4-card boards, by size then rank key (only a flop or turn showdown)."""
@@ -279,7 +282,7 @@ def board_entry(board: Sequence[int]) -> BoardEntry:
     """
     ranks = tuple(sorted(card >> 2 for card in board))
     key = rank_key(ranks)
-    known = BOARDS_5[key] if len(ranks) == 5 else _BOARDS_SMALL[len(ranks)].get(key)
+    known = (BOARDS_5 if len(ranks) == 5 else _BOARDS_SMALL[len(ranks)]).get(key)
     if known:
         return known
     row = _row(ranks)
@@ -300,9 +303,9 @@ def build_all_boards() -> int:
     Returns how many entries there are.
     """
     for ranks in combinations_with_replacement(range(13), 5):
-        if ranks[0] != ranks[4] and not BOARDS_5[rank_key(ranks)]:
+        if ranks[0] != ranks[4] and rank_key(ranks) not in BOARDS_5:
             board_entry([rank * 4 for rank in ranks])
-    return sum(1 for entry in BOARDS_5 if entry)
+    return len(BOARDS_5)
 
 
 @lru_cache(maxsize=1 << 16)

@@ -19,8 +19,10 @@ True
 from __future__ import annotations
 
 import re
-from decimal import Decimal
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
+if TYPE_CHECKING:
+    from typing import Any
 
 # Characters TOML allows in a comment and in a one-line string: anything but the control
 # characters other than tab (and the string's own quote; a basic string's backslash starts
@@ -63,8 +65,16 @@ def _scalar(text: str) -> Any:
     if text == "false":
         return False
     if "." in text:
-        return Decimal(text)
+        return decimal(text)
     return int(text)
+
+
+def decimal(text: str) -> Any:
+    """`decimal.Decimal(text)`; `decimal` (1 ms) is imported by the first float, which hand
+    histories rarely hold."""
+    from decimal import Decimal  # noqa: PLC0415 - see the docstring
+
+    return Decimal(text)
 
 
 _LITERAL_ELEMENT = re.compile(r"'([^']*)'")
@@ -96,7 +106,7 @@ def _array(text: str) -> list[Any]:
         elif integer is not None:
             values.append(int(integer))
         elif number is not None:
-            values.append(Decimal(number))
+            values.append(decimal(number))
         elif true is not None:
             values.append(True)
         elif false is not None:

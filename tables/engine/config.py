@@ -6,11 +6,13 @@ hand's first record, so a stored hand can be rebuilt without the table.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
 from enum import StrEnum
-from typing import Any
 
+from tables.engine._frozen import TYPE_CHECKING, Frozen, _set
 from tables.engine.errors import RuleError
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Game(StrEnum):
@@ -74,8 +76,7 @@ ANTE_KIND_NAMES = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Config:
+class Config(Frozen):
     """Stakes and house rules of a table.
 
     >>> Config(Game.OMAHA_HI_LO, Structure.LIMIT, big_blind=5, chip_unit=1).small_blind
@@ -109,93 +110,139 @@ class Config:
       (`Hand.vote_run_twice`); each pot is then split between the two runs.
     """
 
+    __slots__ = (
+        "game",
+        "structure",
+        "big_blind",
+        "small_blind",
+        "chip_unit",
+        "ante",
+        "ante_kind",
+        "big_bet",
+        "raise_cap",
+        "uncapped_heads_up",
+        "all_in_on_timeout",
+        "pot_assumes_small_blind_call",
+        "straddle",
+        "bomb_pot_ante",
+        "run_it_twice",
+    )
+
     game: Game
     structure: Structure
     big_blind: int
-    small_blind: int | None = None
-    chip_unit: int = 1
-    ante: int = 0
-    ante_kind: AnteKind = AnteKind.NONE
-    big_bet: int | None = None
-    raise_cap: int | None = 4
-    uncapped_heads_up: bool = False
-    all_in_on_timeout: bool = False
-    pot_assumes_small_blind_call: bool = False
-    straddle: Straddle = Straddle.NONE
-    bomb_pot_ante: int = 0
-    run_it_twice: bool = False
+    small_blind: int | None
+    chip_unit: int
+    ante: int
+    ante_kind: AnteKind
+    big_bet: int | None
+    raise_cap: int | None
+    uncapped_heads_up: bool
+    all_in_on_timeout: bool
+    pot_assumes_small_blind_call: bool
+    straddle: Straddle
+    bomb_pot_ante: int
+    run_it_twice: bool
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "game", Game(self.game))
-        object.__setattr__(self, "structure", Structure(self.structure))
-        object.__setattr__(self, "ante_kind", AnteKind(self.ante_kind))
-        object.__setattr__(self, "straddle", Straddle(self.straddle))
-        if self.chip_unit < 1:
+    def __init__(
+        self,
+        game: Game | str,
+        structure: Structure | str,
+        big_blind: int,
+        small_blind: int | None = None,
+        chip_unit: int = 1,
+        ante: int = 0,
+        ante_kind: AnteKind | str = AnteKind.NONE,
+        big_bet: int | None = None,
+        raise_cap: int | None = 4,
+        uncapped_heads_up: bool = False,
+        all_in_on_timeout: bool = False,
+        pot_assumes_small_blind_call: bool = False,
+        straddle: Straddle | str = Straddle.NONE,
+        bomb_pot_ante: int = 0,
+        run_it_twice: bool = False,
+    ) -> None:
+        game = Game(game)
+        structure = Structure(structure)
+        ante_kind = AnteKind(ante_kind)
+        straddle = Straddle(straddle)
+        if chip_unit < 1:
             raise RuleError(
-                f"chip unit {self.chip_unit} must be at least 1",
+                f"chip unit {chip_unit} must be at least 1",
                 code="chip_unit",
-                params={"unit": self.chip_unit},
+                params={"unit": chip_unit},
             )
-        if self.big_blind < self.chip_unit or self.big_blind % self.chip_unit:
+        if big_blind < chip_unit or big_blind % chip_unit:
             raise RuleError(
-                f"big blind {self.big_blind} must be a positive multiple of the chip unit"
-                f" {self.chip_unit}",
+                f"big blind {big_blind} must be a positive multiple of the chip unit {chip_unit}",
                 code="big_blind_chip_unit",
-                params={"big_blind": self.big_blind, "unit": self.chip_unit},
+                params={"big_blind": big_blind, "unit": chip_unit},
             )
-        if self.small_blind is None:
-            half = self.big_blind // 2
-            object.__setattr__(self, "small_blind", half - half % self.chip_unit)
-        assert self.small_blind is not None
-        if not 0 <= self.small_blind <= self.big_blind:
+        if small_blind is None:
+            half = big_blind // 2
+            small_blind = half - half % chip_unit
+        if not 0 <= small_blind <= big_blind:
             raise RuleError(
-                f"small blind {self.small_blind} must be between 0 and the big blind"
-                f" {self.big_blind}",
+                f"small blind {small_blind} must be between 0 and the big blind {big_blind}",
                 code="small_blind_range",
-                params={"small_blind": self.small_blind, "big_blind": self.big_blind},
+                params={"small_blind": small_blind, "big_blind": big_blind},
             )
-        if self.ante < 0:
+        if ante < 0:
             raise RuleError(
-                f"ante {self.ante} cannot be negative",
+                f"ante {ante} cannot be negative",
                 code="negative_ante",
-                params={"ante": self.ante},
+                params={"ante": ante},
             )
-        if self.ante and self.ante_kind is AnteKind.NONE:
-            object.__setattr__(self, "ante_kind", AnteKind.EACH)
-        if not self.ante:
-            object.__setattr__(self, "ante_kind", AnteKind.NONE)
-        if self.big_bet is None:
-            object.__setattr__(self, "big_bet", 2 * self.big_blind)
-        assert self.big_bet is not None
-        if self.big_bet < self.big_blind:
+        if ante and ante_kind is AnteKind.NONE:
+            ante_kind = AnteKind.EACH
+        if not ante:
+            ante_kind = AnteKind.NONE
+        if big_bet is None:
+            big_bet = 2 * big_blind
+        if big_bet < big_blind:
             raise RuleError(
-                f"big bet {self.big_bet} is below the small bet {self.big_blind}",
+                f"big bet {big_bet} is below the small bet {big_blind}",
                 code="big_bet_below_small_bet",
-                params={"big_bet": self.big_bet, "small_bet": self.big_blind},
+                params={"big_bet": big_bet, "small_bet": big_blind},
             )
-        if self.raise_cap is not None and self.raise_cap < 1:
+        if raise_cap is not None and raise_cap < 1:
             raise RuleError(
-                f"raise cap {self.raise_cap} must allow at least the opening bet",
+                f"raise cap {raise_cap} must allow at least the opening bet",
                 code="raise_cap",
-                params={"cap": self.raise_cap},
+                params={"cap": raise_cap},
             )
-        if self.straddle is not Straddle.NONE and self.structure is Structure.LIMIT:
+        if straddle is not Straddle.NONE and structure is Structure.LIMIT:
             # docs/rules.md, Home-game options: a straddle is "twice the big blind" and "the
             # smallest raise is one straddle more", which a limit game's fixed bets cannot be.
             raise RuleError(
                 "a straddle is played in pot-limit and no-limit only",
                 code="straddle_in_limit",
             )
-        if self.bomb_pot_ante < 0 or self.bomb_pot_ante % self.chip_unit:
+        if bomb_pot_ante < 0 or bomb_pot_ante % chip_unit:
             raise RuleError(
-                f"the bomb pot ante {self.bomb_pot_ante} must be a whole number of chip"
-                f" units ({self.chip_unit})",
+                f"the bomb pot ante {bomb_pot_ante} must be a whole number of chip"
+                f" units ({chip_unit})",
                 code="bomb_pot_ante",
-                params={"ante": self.bomb_pot_ante, "unit": self.chip_unit},
+                params={"ante": bomb_pot_ante, "unit": chip_unit},
             )
+        _set(self, "game", game)
+        _set(self, "structure", structure)
+        _set(self, "big_blind", big_blind)
+        _set(self, "small_blind", small_blind)
+        _set(self, "chip_unit", chip_unit)
+        _set(self, "ante", ante)
+        _set(self, "ante_kind", ante_kind)
+        _set(self, "big_bet", big_bet)
+        _set(self, "raise_cap", raise_cap)
+        _set(self, "uncapped_heads_up", uncapped_heads_up)
+        _set(self, "all_in_on_timeout", all_in_on_timeout)
+        _set(self, "pot_assumes_small_blind_call", pot_assumes_small_blind_call)
+        _set(self, "straddle", straddle)
+        _set(self, "bomb_pot_ante", bomb_pot_ante)
+        _set(self, "run_it_twice", run_it_twice)
 
     def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
+        data = {name: getattr(self, name) for name in self.__slots__}
         # Written only when on, so the records of every hand without it stay as they were.
         if not data["pot_assumes_small_blind_call"]:
             del data["pot_assumes_small_blind_call"]

@@ -124,7 +124,7 @@ def _values(
     board_suited: int,
 ) -> tuple[list[int], list[int] | None]:
     """Each hand's high value and (Hi/Lo) low value on one full board; 0 is no low."""
-    entry = t.BOARDS_5[board_key & t.RANK_KEY_MASK] or t.board_entry(board)
+    entry = t.BOARDS_5.get(board_key & t.RANK_KEY_MASK) or t.board_entry(board)
     ranks = entry[0]
     board_low = entry[1]
     suit = t.FLUSH_SUIT[5][board_key >> t.SUIT_SHIFT]

@@ -110,6 +110,29 @@ _FLUSH_SUIT_5 = t.FLUSH_SUIT[5]
 _RANK_BIT_IN_SUIT = t.RANK_BIT_IN_SUIT
 _flush_value = t.flush_value
 _FLUSH_BY_MASK = t.FLUSH_BY_MASK
+_FIVE_HIGH = t.FIVE_HIGH
+_RANK_WEIGHT = t.RANK_WEIGHT
+_LOW_BIT = t.LOW_BIT
+_BOARDS_SEEN: set[int] = set()
+"""Rank keys of the 5-card boards `showdown_values` has met without an entry: the second
+time, it builds the entry."""
+
+
+def _board_low_mask(board: Sequence[Card]) -> int:
+    mask = 0
+    for card in board:
+        mask |= _LOW_BIT[card]
+    return mask
+
+
+def _triple_keys(board: Sequence[Card]) -> set[int]:
+    weight = _RANK_WEIGHT
+    return {weight[a >> 2] + weight[b >> 2] + weight[c >> 2] for a, b, c in combinations(board, 3)}
+
+
+def _pair_keys(hole: Sequence[Card]) -> set[int]:
+    weight = _RANK_WEIGHT
+    return {weight[a >> 2] + weight[b >> 2] for a, b in combinations(hole, 2)}
 
 
 def five_card_high(cards: Sequence[Card]) -> int:
@@ -174,7 +197,10 @@ def high_low_values(hole: Sequence[Card], board: Sequence[Card]) -> tuple[int, i
         b0, b1, b2, b3, b4 = board
         board_key = weight[b0] + weight[b1] + weight[b2] + weight[b3] + weight[b4]
         suit = _FLUSH_SUIT_5[board_key >> _SUIT_SHIFT]
-        entry = _BOARDS_5[board_key & _RANK_MASK] or _board_entry(board)
+        try:
+            entry = _BOARDS_5[board_key & _RANK_MASK]
+        except KeyError:
+            entry = _board_entry(board)
     except ValueError:
         _check(hole, board)
         board_key = sum(weight[card] for card in board)
@@ -240,15 +266,16 @@ def showdown_values(
             params={"count": len(board)},
         )
     weight = _WEIGHT
+    entry: t.BoardEntry | None = None
     if len(board) == 5:
         b0, b1, b2, b3, b4 = board
         board_key = weight[b0] + weight[b1] + weight[b2] + weight[b3] + weight[b4]
-        entry = _BOARDS_5[board_key & _RANK_MASK] or _board_entry(board)
+        entry = _BOARDS_5.get(board_key & _RANK_MASK)
+        if entry is None and board_key & _RANK_MASK in _BOARDS_SEEN:
+            entry = _board_entry(board)
     else:
         board_key = sum(weight[card] for card in board)
         entry = _board_entry(board)
-    ranks = entry[0]
-    board_low = entry[1]
     suit = _FLUSH_SUIT[len(board)][board_key >> _SUIT_SHIFT]
     # One comprehension per step rather than one loop over the hands: fewer bytecodes
     # per hand, which is most of the cost.
@@ -262,7 +289,24 @@ def showdown_values(
             params={"count": sizes[0]},
         ) from None
     found = [_HOLES[key & _RANK_MASK] for key in keys]
-    highs = [entry[max(getter(ranks))] for getter, _ in found]
+    if entry is not None:
+        ranks = entry[0]
+        board_low = entry[1]
+        highs = [entry[max(getter(ranks))] for getter, _ in found]
+    else:
+        # A 5-card board seen for the first time: its entry (under 0.1 ms) pays only when
+        # the board comes back, so it is built then. Meanwhile each hand's best non-flush
+        # high is looked up directly, its rank pairs with the board's rank triples (the
+        # same values the entry holds): about 5 us a hand. A process replaying a file
+        # meets most boards once.
+        _BOARDS_SEEN.add(board_key & _RANK_MASK)
+        board_low = _board_low_mask(board)
+        triples = _triple_keys(board)
+        get = _FIVE_HIGH.get
+        highs = [
+            max([get(pair + triple, 0) for pair in _pair_keys(hole) for triple in triples])
+            for hole in holes
+        ]
     if suit >= 0:
         flushable = _HOLE_FLUSHABLE
         bit = _RANK_BIT_IN_SUIT[suit]
@@ -321,8 +365,9 @@ def evaluate_many(
             continue
         hole_key = weight[h0] + weight[h1] + weight[h2] + weight[h3]
         board_key = weight[b0] + weight[b1] + weight[b2] + weight[b3] + weight[b4]
-        entry = boards[board_key & mask]
-        if not entry:
+        try:
+            entry = boards[board_key & mask]
+        except KeyError:
             entry = _board_entry(board)
         getter, hole_low = holes[hole_key & mask]
         high = entry[max(getter(entry[0]))]

@@ -59,18 +59,15 @@ applies the file's lines with its default automations and repairs nothing we acc
 
 from __future__ import annotations
 
-import json
 import math
 import operator
 import re
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field, replace
-from decimal import Decimal
 from functools import lru_cache
 from types import ModuleType
-from typing import Any
 
 from tables.engine import _toml_subset
+from tables.engine._frozen import TYPE_CHECKING, Frozen, _set
 from tables.engine.cards import RANKS, SUITS, Card, parse_card
 from tables.engine.config import AnteKind, Config, Game, Straddle, Structure
 from tables.engine.errors import RuleError
@@ -94,6 +91,9 @@ from tables.engine.records import (
     Shown,
 )
 from tables.engine.state import Action, Hand, Street
+
+if TYPE_CHECKING:
+    from typing import Any
 
 VARIANTS: dict[str, tuple[Game, Structure]] = {
     "FO": (Game.OMAHA, Structure.LIMIT),
@@ -184,8 +184,7 @@ _PLAYER = re.compile(r"p([1-9][0-9]*)")
 _AMOUNT = re.compile(r"[0-9]+(\.[0-9]*)?")
 
 
-@dataclass(frozen=True, slots=True)
-class PhhAction:
+class PhhAction(Frozen):
     """One line of the `actions` field.
 
     `actor` is the 0-based player index (p1 is 0), None for the dealer (`d`) and for a
@@ -194,12 +193,30 @@ class PhhAction:
     `sm` (a muck) and True otherwise; `sm -` shows the dealt cards and has no `cards`.
     """
 
+    __slots__ = ("line", "actor", "verb", "cards", "amount", "show")
+
     line: str
     actor: int | None
     verb: str
-    cards: tuple[Card | None, ...] = ()
-    amount: int | None = None
-    show: bool | None = None
+    cards: tuple[Card | None, ...]
+    amount: int | None
+    show: bool | None
+
+    def __init__(
+        self,
+        line: str,
+        actor: int | None,
+        verb: str,
+        cards: tuple[Card | None, ...] = (),
+        amount: int | None = None,
+        show: bool | None = None,
+    ) -> None:
+        _set(self, "line", line)
+        _set(self, "actor", actor)
+        _set(self, "verb", verb)
+        _set(self, "cards", cards)
+        _set(self, "amount", amount)
+        _set(self, "show", show)
 
     @property
     def player(self) -> str:
@@ -235,6 +252,8 @@ def parse_amount(text: str) -> int:
         return int(text)
     if not _AMOUNT.fullmatch(text):
         raise PhhError(f"{text!r} is not an amount of chips")
+    from decimal import Decimal  # noqa: PLC0415 - rare: a file's amounts are whole numbers
+
     value = Decimal(text)
     if value != value.to_integral_value():
         raise PhhError(f"{text!r} is not a whole number of chips")
@@ -299,6 +318,8 @@ def _parse_action(line: str) -> PhhAction:
 def _whole(name: str, value: Any, *, minimum: int = 0) -> int:
     if type(value) is int and value >= minimum:
         return value
+    from decimal import Decimal  # noqa: PLC0415 - rare: a float (TOML's as Decimal) or an error
+
     if isinstance(value, bool) or not isinstance(value, int | Decimal | float):
         raise PhhError(f"{name} must be a number, not {value!r}")
     if isinstance(value, Decimal | float) and not math.isfinite(value):
@@ -319,20 +340,53 @@ def _whole_list(name: str, value: Any, count: int | None, *, minimum: int = 0) -
     return tuple(_whole(f"{name}[{i}]", v, minimum=minimum) for i, v in enumerate(value))
 
 
-@dataclass(frozen=True, slots=True)
-class PhhHand:
+class PhhHand(Frozen):
     """One hand history, its fields checked for type and shape (not yet for the rules)."""
+
+    __slots__ = (
+        "variant",
+        "antes",
+        "blinds_or_straddles",
+        "starting_stacks",
+        "actions",
+        "small_bet",
+        "big_bet",
+        "min_bet",
+        "fields",
+    )
 
     variant: str
     antes: tuple[int, ...]
     blinds_or_straddles: tuple[int, ...]
     starting_stacks: tuple[int, ...]
     actions: tuple[PhhAction, ...]
-    small_bet: int | None = None
-    big_bet: int | None = None
-    min_bet: int | None = None
-    fields: dict[str, Any] = field(default_factory=dict)
+    small_bet: int | None
+    big_bet: int | None
+    min_bet: int | None
+    fields: dict[str, Any]
     """Every other field, as read (author, players, finishing_stacks, ...)."""
+
+    def __init__(
+        self,
+        variant: str,
+        antes: tuple[int, ...],
+        blinds_or_straddles: tuple[int, ...],
+        starting_stacks: tuple[int, ...],
+        actions: tuple[PhhAction, ...],
+        small_bet: int | None = None,
+        big_bet: int | None = None,
+        min_bet: int | None = None,
+        fields: dict[str, Any] | None = None,
+    ) -> None:
+        _set(self, "variant", variant)
+        _set(self, "antes", antes)
+        _set(self, "blinds_or_straddles", blinds_or_straddles)
+        _set(self, "starting_stacks", starting_stacks)
+        _set(self, "actions", actions)
+        _set(self, "small_bet", small_bet)
+        _set(self, "big_bet", big_bet)
+        _set(self, "min_bet", min_bet)
+        _set(self, "fields", {} if fields is None else fields)
 
     @property
     def player_count(self) -> int:
@@ -573,7 +627,7 @@ def _loads(text: str) -> dict[str, Any]:
         return fast
     tomllib = _tomllib()
     try:
-        document: dict[str, Any] = tomllib.loads(text, parse_float=Decimal)
+        document: dict[str, Any] = tomllib.loads(text, parse_float=_toml_subset.decimal)
     except tomllib.TOMLDecodeError as exc:
         raise PhhError(f"not valid TOML: {exc}") from None
     return document
@@ -606,13 +660,19 @@ def _header_name(raw: str) -> str:
     return ".".join(parts) or raw
 
 
-@dataclass(frozen=True, slots=True)
-class HandEntry:
+class HandEntry(Frozen):
     """One hand of a file: its name and either its fields or why they cannot be read."""
+
+    __slots__ = ("name", "data", "error")
 
     name: str
     data: dict[str, Any] | None
-    error: str | None = None
+    error: str | None
+
+    def __init__(self, name: str, data: dict[str, Any] | None, error: str | None = None) -> None:
+        _set(self, "name", name)
+        _set(self, "data", data)
+        _set(self, "error", error)
 
 
 def split_phhs(text: str) -> list[HandEntry]:
@@ -626,7 +686,7 @@ def split_phhs(text: str) -> list[HandEntry]:
     if document is None:
         tomllib = _tomllib()
         try:
-            document = tomllib.loads(text, parse_float=Decimal)
+            document = tomllib.loads(text, parse_float=_toml_subset.decimal)
         except tomllib.TOMLDecodeError:
             return _split_by_headers(text)
     if document and all(not isinstance(v, dict) for v in document.values()):
@@ -695,24 +755,36 @@ def _toml_value(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, int):
         return str(value)
-    if isinstance(value, Decimal):
-        return str(value)
     if isinstance(value, float):
         return repr(value)
     if isinstance(value, str):
-        # A JSON string is a valid TOML basic string (same escapes).
-        return json.dumps(value, ensure_ascii=False)
+        return _toml_string(value)
     if isinstance(value, list | tuple):
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
     if isinstance(value, dict):
         return "{" + ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()) + "}"
+    from decimal import Decimal  # noqa: PLC0415 - rare: a float read from a file
+
+    if isinstance(value, Decimal):
+        return str(value)
     if hasattr(value, "isoformat"):
         return str(value.isoformat())
     raise PhhError(f"cannot write {value!r} in PHH")
 
 
+def _toml_string(text: str) -> str:
+    """A TOML basic string: JSON's (the same escapes), written here when nothing needs one
+    (what `json.dumps(text, ensure_ascii=False)` gives) so that the engine need not import
+    `json`."""
+    if text.isprintable() and '"' not in text and "\\" not in text:
+        return f'"{text}"'
+    import json  # noqa: PLC0415 - rare: a string with a quote or a control character
+
+    return json.dumps(text, ensure_ascii=False)
+
+
 def _toml_key(key: str) -> str:
-    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else json.dumps(key)
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else _toml_string(key)
 
 
 def dumps_fields(fields: dict[str, Any]) -> str:
@@ -737,8 +809,7 @@ def dumps_phhs(hands: Sequence[tuple[str, str]]) -> str:
 # --- the deck a file deals ----------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class DealtDeck:
+class DealtDeck(Frozen):
     """The 52-card order that makes the engine deal what the file deals.
 
     Hole cards go in dealing order (round by round from p1, the button's left), then for
@@ -749,9 +820,21 @@ class DealtDeck:
     have to be evaluated.
     """
 
+    __slots__ = ("deck", "unknown_holes", "unknown_board")
+
     deck: tuple[Card, ...]
     unknown_holes: frozenset[int]
     unknown_board: bool
+
+    def __init__(
+        self,
+        deck: tuple[Card, ...],
+        unknown_holes: frozenset[int],
+        unknown_board: bool,
+    ) -> None:
+        _set(self, "deck", deck)
+        _set(self, "unknown_holes", unknown_holes)
+        _set(self, "unknown_board", unknown_board)
 
 
 _STREET_SIZES = (3, 1, 1)
@@ -910,7 +993,7 @@ def replay(hand: PhhHand) -> Hand:
     """
     config = hand.config()
     if hand.runout_count == 2:
-        config = replace(config, run_it_twice=True)
+        config = Config.from_json({**config.to_json(), "run_it_twice": True})
     n = hand.player_count
     dealt = build_deck(hand)
     try:
@@ -1047,7 +1130,7 @@ class Replay:
             )
         if rest:
             # A street dealt over several lines: the rest of it is still to come.
-            self.pending[0] = replace(record, cards=rest)
+            self.pending[0] = BoardDealt(record.street, rest, record.run)
         else:
             self.pending.pop(0)
 

@@ -1,6 +1,6 @@
 """Every change to a hand as a frozen, JSON-ready record: a hand is its list of records.
 
-One dataclass per kind of change (PokerKit's operations are the model). `record_to_json`
+One frozen class per kind of change (PokerKit's operations are the model). `record_to_json`
 turns a record into a dict with a `"kind"` key and cards as text ("Ah"); `record_from_json`
 reads it back. `Hand.from_records` (in `state.py`) replays the moves among them and checks
 that the derived records match, so a stored list cannot disagree with the rules.
@@ -21,13 +21,15 @@ and `record_action` turns one back into the `Action` (and amount) that made it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, fields
 from enum import StrEnum
-from typing import Any
 
+from tables.engine._frozen import TYPE_CHECKING, Frozen, _set
 from tables.engine.config import Config
 from tables.engine.errors import RuleError
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
 
 _RANKS = "23456789TJQKA"
 _SUITS = "cdhs"
@@ -68,8 +70,7 @@ class Half(StrEnum):
     LOW = "low"
 
 
-@dataclass(frozen=True, slots=True)
-class SeatSpec:
+class SeatSpec(Frozen):
     """A player dealt into a hand.
 
     `live_post` is a live big blind posted out of position by a player joining the table (it
@@ -77,153 +78,268 @@ class SeatSpec:
     (it goes into the pot and is not a bet).
     """
 
+    __slots__ = ("seat", "stack", "live_post", "dead_post")
+
     seat: int
     stack: int
-    live_post: int = 0
-    dead_post: int = 0
+    live_post: int
+    dead_post: int
+
+    def __init__(self, seat: int, stack: int, live_post: int = 0, dead_post: int = 0) -> None:
+        _set(self, "seat", seat)
+        _set(self, "stack", stack)
+        _set(self, "live_post", live_post)
+        _set(self, "dead_post", dead_post)
 
 
-@dataclass(frozen=True, slots=True)
-class HandStarted:
+class HandStarted(Frozen):
+    __slots__ = ("config", "seats", "button", "deck", "dead_small_blind", "straddle", "bomb_pot")
+
     config: Config
     seats: tuple[SeatSpec, ...]
     button: int
     deck: tuple[int, ...]
-    dead_small_blind: bool = False
+    dead_small_blind: bool
     """Nobody posts the small blind (a tournament's dead button: the player due for it has
     gone); the first seat left of the button posts the big blind. Left out of the JSON when
     False, so records stored before it existed read back unchanged."""
-    straddle: int | None = None
+    straddle: int | None
     """The seat that posts a straddle this hand (`Config.straddle` says who may), or None.
     Left out of the JSON when None."""
-    bomb_pot: bool = False
+    bomb_pot: bool
     """A bomb pot: every player posts `Config.bomb_pot_ante`, no blinds, and the betting
     starts on the flop. Left out of the JSON when False."""
 
+    def __init__(
+        self,
+        config: Config,
+        seats: tuple[SeatSpec, ...],
+        button: int,
+        deck: tuple[int, ...],
+        dead_small_blind: bool = False,
+        straddle: int | None = None,
+        bomb_pot: bool = False,
+    ) -> None:
+        _set(self, "config", config)
+        _set(self, "seats", seats)
+        _set(self, "button", button)
+        _set(self, "deck", deck)
+        _set(self, "dead_small_blind", dead_small_blind)
+        _set(self, "straddle", straddle)
+        _set(self, "bomb_pot", bomb_pot)
 
-@dataclass(frozen=True, slots=True)
-class AntePosted:
+
+class AntePosted(Frozen):
+    __slots__ = ("seat", "amount", "all_in")
+
     seat: int
     amount: int
     all_in: bool
 
+    def __init__(self, seat: int, amount: int, all_in: bool) -> None:
+        _set(self, "seat", seat)
+        _set(self, "amount", amount)
+        _set(self, "all_in", all_in)
 
-@dataclass(frozen=True, slots=True)
-class BlindPosted:
+
+class BlindPosted(Frozen):
+    __slots__ = ("seat", "amount", "blind", "all_in")
+
     seat: int
     amount: int
     blind: str
     """"small", "big", "live" (a new player's live big blind) or "dead" (a dead small blind)."""
     all_in: bool
 
+    def __init__(self, seat: int, amount: int, blind: str, all_in: bool) -> None:
+        _set(self, "seat", seat)
+        _set(self, "amount", amount)
+        _set(self, "blind", blind)
+        _set(self, "all_in", all_in)
 
-@dataclass(frozen=True, slots=True)
-class HoleDealt:
+
+class HoleDealt(Frozen):
+    __slots__ = ("seat", "cards")
+
     seat: int
     cards: tuple[int, ...]
 
+    def __init__(self, seat: int, cards: tuple[int, ...]) -> None:
+        _set(self, "seat", seat)
+        _set(self, "cards", cards)
 
-@dataclass(frozen=True, slots=True)
-class Burned:
+
+class Burned(Frozen):
+    __slots__ = ("card",)
+
     card: int
 
+    def __init__(self, card: int) -> None:
+        _set(self, "card", card)
 
-@dataclass(frozen=True, slots=True)
-class BoardDealt:
+
+class BoardDealt(Frozen):
+    __slots__ = ("street", "cards", "run")
+
     street: str
     cards: tuple[int, ...]
-    run: int = 1
+    run: int
     """2 for the second run of a board run twice (`RunTwiceVoted`); left out of the JSON
     when 1, so every other hand's records read as they always did."""
 
+    def __init__(self, street: str, cards: tuple[int, ...], run: int = 1) -> None:
+        _set(self, "street", street)
+        _set(self, "cards", cards)
+        _set(self, "run", run)
 
-@dataclass(frozen=True, slots=True)
-class Folded:
+
+class Folded(Frozen):
+    __slots__ = ("seat",)
+
     seat: int
 
+    def __init__(self, seat: int) -> None:
+        _set(self, "seat", seat)
 
-@dataclass(frozen=True, slots=True)
-class Checked:
+
+class Checked(Frozen):
+    __slots__ = ("seat",)
+
     seat: int
 
+    def __init__(self, seat: int) -> None:
+        _set(self, "seat", seat)
 
-@dataclass(frozen=True, slots=True)
-class Called:
+
+class Called(Frozen):
+    __slots__ = ("seat", "amount", "all_in")
+
     seat: int
     amount: int
     """Chips added by the call."""
     all_in: bool
 
+    def __init__(self, seat: int, amount: int, all_in: bool) -> None:
+        _set(self, "seat", seat)
+        _set(self, "amount", amount)
+        _set(self, "all_in", all_in)
 
-@dataclass(frozen=True, slots=True)
-class Bet:
+
+class Bet(Frozen):
+    __slots__ = ("seat", "to", "all_in")
+
     seat: int
     to: int
     all_in: bool
 
+    def __init__(self, seat: int, to: int, all_in: bool) -> None:
+        _set(self, "seat", seat)
+        _set(self, "to", to)
+        _set(self, "all_in", all_in)
 
-@dataclass(frozen=True, slots=True)
-class Raised:
+
+class Raised(Frozen):
+    __slots__ = ("seat", "to", "all_in")
+
     seat: int
     to: int
     all_in: bool
 
+    def __init__(self, seat: int, to: int, all_in: bool) -> None:
+        _set(self, "seat", seat)
+        _set(self, "to", to)
+        _set(self, "all_in", all_in)
 
-@dataclass(frozen=True, slots=True)
-class AllInDeclared:
+
+class AllInDeclared(Frozen):
     """House option: a player who timed out or disconnected plays on for what is in."""
 
+    __slots__ = ("seat",)
+
     seat: int
 
+    def __init__(self, seat: int) -> None:
+        _set(self, "seat", seat)
 
-@dataclass(frozen=True, slots=True)
-class UncalledReturned:
+
+class UncalledReturned(Frozen):
+    __slots__ = ("seat", "amount")
+
     seat: int
     amount: int
 
+    def __init__(self, seat: int, amount: int) -> None:
+        _set(self, "seat", seat)
+        _set(self, "amount", amount)
 
-@dataclass(frozen=True, slots=True)
-class Shown:
+
+class Shown(Frozen):
+    __slots__ = ("seat", "cards")
+
     seat: int
     cards: tuple[int, ...]
 
+    def __init__(self, seat: int, cards: tuple[int, ...]) -> None:
+        _set(self, "seat", seat)
+        _set(self, "cards", cards)
 
-@dataclass(frozen=True, slots=True)
-class Mucked:
+
+class Mucked(Frozen):
+    __slots__ = ("seat",)
+
     seat: int
 
+    def __init__(self, seat: int) -> None:
+        _set(self, "seat", seat)
 
-@dataclass(frozen=True, slots=True)
-class RunTwiceOffered:
+
+class RunTwiceOffered(Frozen):
     """House option (`Config.run_it_twice`): the hands are turned up, cards are still to
     come and no betting can follow, so the players still in (`asked`, deal order) are asked
     whether to run the rest of the board twice. The hand waits for their `RunTwiceVoted`."""
 
+    __slots__ = ("asked",)
+
     asked: tuple[int, ...]
 
+    def __init__(self, asked: tuple[int, ...]) -> None:
+        _set(self, "asked", asked)
 
-@dataclass(frozen=True, slots=True)
-class RunTwiceVoted:
+
+class RunTwiceVoted(Frozen):
     """A player's answer to `RunTwiceOffered` (`Hand.vote_run_twice`). The first no ends
     the vote (one run); the last yes deals two. `silent`: the player did not answer in
     time, which counts as no; left out of the JSON when False."""
 
+    __slots__ = ("seat", "agree", "silent")
+
     seat: int
     agree: bool
-    silent: bool = False
+    silent: bool
+
+    def __init__(self, seat: int, agree: bool, silent: bool = False) -> None:
+        _set(self, "seat", seat)
+        _set(self, "agree", agree)
+        _set(self, "silent", silent)
 
 
-@dataclass(frozen=True, slots=True)
-class CardsShown:
+class CardsShown(Frozen):
     """Cards a player chose to show once the hand was over (`Hand.show`): some or all of
     their own, never one already face up. It follows `HandEnded` and changes no chips."""
+
+    __slots__ = ("seat", "cards")
 
     seat: int
     cards: tuple[int, ...]
 
+    def __init__(self, seat: int, cards: tuple[int, ...]) -> None:
+        _set(self, "seat", seat)
+        _set(self, "cards", cards)
 
-@dataclass(frozen=True, slots=True)
-class PotAwarded:
+
+class PotAwarded(Frozen):
+    __slots__ = ("pot", "seat", "amount", "half", "hand", "run")
+
     pot: int
     """0 is the main pot, 1 the first side pot, ..."""
     seat: int
@@ -231,15 +347,35 @@ class PotAwarded:
     half: Half
     hand: str
     """What won: "Flush, ace high" or "8-6-4-3-2"; empty when nobody had to show."""
-    run: int = 1
+    run: int
     """Which run's board a half of a pot run twice was settled on (1 or 2); left out of
     the JSON when 1."""
 
+    def __init__(
+        self,
+        pot: int,
+        seat: int,
+        amount: int,
+        half: Half,
+        hand: str,
+        run: int = 1,
+    ) -> None:
+        _set(self, "pot", pot)
+        _set(self, "seat", seat)
+        _set(self, "amount", amount)
+        _set(self, "half", half)
+        _set(self, "hand", hand)
+        _set(self, "run", run)
 
-@dataclass(frozen=True, slots=True)
-class HandEnded:
+
+class HandEnded(Frozen):
+    __slots__ = ("stacks",)
+
     stacks: tuple[tuple[int, int], ...]
     """(seat, final stack) for every seat dealt in, in seat order."""
+
+    def __init__(self, stacks: tuple[tuple[int, int], ...]) -> None:
+        _set(self, "stacks", stacks)
 
 
 Record = (
@@ -361,15 +497,15 @@ _CARD_FIELD = "card"
 def record_to_json(record: Record) -> dict[str, Any]:
     """A record as a JSON-ready dict: `{"kind": ..., field: value, ...}`, cards as text."""
     out: dict[str, Any] = {"kind": type(record).__name__}
-    for f in fields(record):
-        value = getattr(record, f.name)
-        if f.name in _CARD_FIELDS:
+    for name in record.__slots__:
+        value = getattr(record, name)
+        if name in _CARD_FIELDS:
             value = [_card_text(c) for c in value]
-        elif f.name == _CARD_FIELD:
+        elif name == _CARD_FIELD:
             value = _card_text(value)
-        elif f.name == "config":
+        elif name == "config":
             value = value.to_json()
-        elif f.name == "seats":
+        elif name == "seats":
             value = [
                 {
                     "seat": s.seat,
@@ -379,20 +515,20 @@ def record_to_json(record: Record) -> dict[str, Any]:
                 }
                 for s in value
             ]
-        elif f.name == "stacks":
+        elif name == "stacks":
             value = [list(pair) for pair in value]
-        elif f.name == "asked":
+        elif name == "asked":
             value = list(value)
-        elif f.name in _LEFT_OUT_WHEN_UNSET:
+        elif name in _LEFT_OUT_WHEN_UNSET:
             if value is None or value is False:
                 continue
-        elif f.name == "run" or f.name == "silent":
+        elif name == "run" or name == "silent":
             # A board run once (and an answer given in time) is written as it always was.
-            if value is False or (f.name == "run" and value == 1):
+            if value is False or (name == "run" and value == 1):
                 continue
         elif isinstance(value, StrEnum):
             value = str(value)
-        out[f.name] = value
+        out[name] = value
     return out
 
 

@@ -26,8 +26,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from enum import StrEnum
 from functools import lru_cache
-from typing import Any, NamedTuple
 
+from tables.engine._frozen import TYPE_CHECKING
 from tables.engine.config import AnteKind, Config, Game, Straddle, Structure
 from tables.engine.errors import RuleError
 from tables.engine.evaluator import describe_high, describe_low, showdown_values
@@ -61,6 +61,11 @@ from tables.engine.records import (
     _card_text,
     record_action,
 )
+
+if TYPE_CHECKING:
+    from typing import Any, NamedTuple
+else:
+    from tables.engine._frozen import NamedTuple
 
 __all__ = ["Action", "Hand", "LegalActions", "RunTwiceVote", "SeatSpec", "Street", "straddle_seat"]
 

@@ -24,6 +24,7 @@ DOCUMENTED = [
     "tables.engine.state",
     "tables.engine.timebank",
     "tables.engine._toml_subset",
+    "tables.engine._frozen",
 ]
 
 

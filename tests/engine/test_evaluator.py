@@ -347,3 +347,24 @@ def test_bad_hands_are_rule_errors() -> None:
         best_high(parse_cards("AsKs2c3c"), parse_cards("QsJs"))
     with pytest.raises(RuleError, match="not a low value"):
         describe_low(0)
+
+
+def test_a_board_met_once_is_evaluated_as_its_entry_would(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`showdown_values` builds a 5-card board's entry only when the board comes back; the
+    first time it looks each hand up directly, and must find the same values."""
+    import tables.engine.evaluator as evaluator
+
+    monkeypatch.setattr(evaluator, "_BOARDS_5", {})
+    monkeypatch.setattr(evaluator, "_BOARDS_SEEN", set())
+    rng = random.Random(11)
+    for k in range(3000):
+        cards = rng.sample(range(52), 5 + 4 * (2 + k % 8))
+        board, holes = cards[:5], [cards[i : i + 4] for i in range(5, len(cards), 4)]
+        game = Game.OMAHA_HI_LO if k % 2 else Game.OMAHA
+        first = showdown_values(game, holes, board)  # looked up directly
+        again = showdown_values(game, holes, board)  # from the entry, built now
+        assert first == again
+        expected = [high_low_values(hole, board) for hole in holes]
+        if game is Game.OMAHA:
+            expected = [(high, None) for high, _ in expected]
+        assert first == expected

@@ -515,3 +515,17 @@ def test_a_dead_small_blind_round_trips_through_pokerkit_and_our_replay(code: st
         assert parsed.dead_small_blind and parsed.blinds_or_straddles[:2] == (4, 0)
         if not odd_chips_split_three_ways(game):
             assert pokerkit_finishing_stacks(text) == finishing_stacks(game)
+
+
+def test_strings_are_written_as_json_writes_them() -> None:
+    """`_toml_string` writes most strings itself (the engine does not import `json`); what
+    it writes is what `json.dumps(..., ensure_ascii=False)` would, escapes and all."""
+    import json
+
+    from tables.engine.phh import _toml_string
+
+    rng = random.Random(5)
+    alphabet = [chr(c) for c in range(0x180)] + ["\u2028", "\ufeff", "\ud800", "\U0001f600"]
+    for _ in range(20_000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(6)))
+        assert _toml_string(text) == json.dumps(text, ensure_ascii=False)

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import pytest
 
+from tables.engine._frozen import Frozen
 from tables.engine.config import Game, Structure
 from tables.engine.errors import RuleError
 from tables.engine.records import (
@@ -24,6 +25,7 @@ from tables.engine.records import (
     Mucked,
     PotAwarded,
     Raised,
+    RunTwiceOffered,
     RunTwiceVoted,
     Shown,
     record_action,
@@ -141,3 +143,58 @@ def test_apply_refuses_a_record_that_is_not_a_move_and_changes_nothing() -> None
     assert hand.records == before
     play(hand, "3 fold")
     assert hand.apply(Folded(1)) == [Folded(1), *hand.records[len(before) + 2 :]]
+
+
+def test_records_behave_as_the_frozen_dataclasses_they_were() -> None:
+    """Records and `Config` are plain slotted classes (`_frozen.Frozen`), which import far
+    faster than dataclasses; everything the dataclasses gave still holds."""
+    import copy
+    import dataclasses
+    import pickle
+
+    seen: dict[type, Frozen] = {}
+    for hand in played_hands(60):
+        for record in hand.records:
+            seen.setdefault(type(record), record)
+    seen.setdefault(RunTwiceVoted, RunTwiceVoted(seat=2, agree=True))
+    seen.setdefault(RunTwiceOffered, RunTwiceOffered(asked=(2, 5)))
+    seen.setdefault(CardsShown, CardsShown(seat=2, cards=(4, 50)))
+    assert set(seen) == set(RECORD_TYPES.values()), "a kind was not made"
+    started = seen[HandStarted]
+    assert isinstance(started, HandStarted)
+    values: list[Frozen] = [*seen.values(), started.config, *started.seats]
+    for value in values:
+        cls = type(value)
+        names = [f.name for f in dataclasses.fields(value)]
+        assert names == list(cls.__slots__) == list(cls.__match_args__)
+        assert dataclasses.is_dataclass(cls)
+        assert dataclasses.replace(value) == value
+        as_dict = dataclasses.asdict(value)
+        assert cls(**{n: getattr(value, n) for n in names}) == value
+        assert list(as_dict) == names
+        for clone in (
+            copy.copy(value),
+            copy.deepcopy(value),
+            pickle.loads(pickle.dumps(value)),
+            pickle.loads(pickle.dumps(value, protocol=0)),
+        ):
+            assert clone == value and hash(clone) == hash(value) and clone is not value
+        assert value != object() and not (value == object())
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(value, names[0], 99)  # noqa: B010
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            delattr(value, names[0])  # noqa: B010
+        assert not hasattr(value, "__dict__")
+        fields = ", ".join(f"{name}={getattr(value, name)!r}" for name in names)
+        assert repr(value) == f"{cls.__name__}({fields})"
+    # Same fields, another kind: not equal (a bet is not a raise).
+    assert Bet(1, 20, False) != Raised(1, 20, False)
+    assert Folded(1) == Folded(1) and Folded(1) != Folded(2) and Folded(1) != Checked(1)
+    assert len({Folded(1), Folded(1), Checked(1)}) == 2
+    changed = dataclasses.replace(seen[Called], amount=7)
+    assert isinstance(changed, Called) and changed.amount == 7
+    match seen[Raised]:
+        case Raised(seat, to, all_in):
+            assert (seat, to, all_in) == (seen[Raised].seat, seen[Raised].to, seen[Raised].all_in)  # type: ignore[attr-defined]
+        case _:
+            pytest.fail("a record matches by position")
