@@ -333,7 +333,7 @@ def test_a_transfer_marked_paid_says_its_amount_with_cents(
 
 
 BEFORE_CENTS = [("series", "0021_event_game_name")]
-IN_CENTS = [("series", "0022_night_money_in_cents")]
+IN_CENTS = [("series", "0024_night_money_positive")]
 
 
 @pytest.mark.django_db(transaction=True)
