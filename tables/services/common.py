@@ -26,6 +26,7 @@ from core.permissions import is_director
 from tables import rows
 from tables.engine.deal_in import rebuy_amount
 from tables.engine.errors import RuleError
+from tables.engine.state import Hand as EngineHand
 from tables.i18n import render, rule_message
 from tables.models import Hand, LedgerKind, Seat, SeatState, Table, TableLedger
 from tables.scheduling import schedule_bot, schedule_bot_now, schedule_tick, schedule_tick_now
@@ -110,6 +111,19 @@ def cash_only(table: Table) -> None:
 
 def current_hand(table: Table) -> Hand | None:
     return rows.current_hand(table.pk)
+
+
+def seat_in_hand(table: Table, seat: Seat) -> tuple[Hand | None, EngineHand | None]:
+    """The hand in play at ``table`` and, when ``seat`` was dealt into it, its engine: chips
+    in that hand cannot change until it ends. The hand and None when the seat is not in it
+    (no chips when it was dealt, or seated since); (None, None) between hands."""
+    hand = current_hand(table)
+    if hand is None:
+        return None, None
+    engine = STATE.engine_to_move(hand)
+    if seat.number not in engine.seats:
+        return hand, None
+    return hand, engine
 
 
 def changed(

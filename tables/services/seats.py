@@ -19,10 +19,8 @@ from tables.engine.config import Game, Straddle, Structure
 from tables.engine.deal_in import rebuy_amount
 from tables.engine.errors import RuleError
 from tables.engine.state import Action
-from tables.engine.state import Hand as EngineHand
 from tables.models import (
     BOT_STYLES,
-    Hand,
     LedgerKind,
     Seat,
     SeatRequest,
@@ -44,13 +42,13 @@ from tables.services.common import (
     maybe_schedule_hand,
     require_host,
     require_user,
+    seat_in_hand,
     seat_of,
     table_write,
 )
 from tables.services.forced_bets import forced_bets_check
 from tables.services.play import after_moves
 from tables.services.servers import SERVER_NAME
-from tables.table_state import STATE
 from tables.timing import RECONNECT_BONUS_SECONDS
 
 
@@ -277,16 +275,6 @@ def seat_options(table_id: int, user: Any, *, muck_losing: bool) -> Seat:
     return seat
 
 
-def _incurrent_hand(table: Table, seat: Seat) -> tuple[Hand | None, EngineHand | None]:
-    hand = current_hand(table)
-    if hand is None:
-        return None, None
-    engine = STATE.engine_to_move(hand)
-    if seat.number not in engine.seats:
-        return hand, None
-    return hand, engine
-
-
 @table_write
 def seat_leave(table_id: int, user: Any, *, now: datetime | None = None) -> Seat:
     """Leave the table: the stack is cashed out now, or when the hand it is in ends."""
@@ -295,7 +283,7 @@ def seat_leave(table_id: int, user: Any, *, now: datetime | None = None) -> Seat
     table = lock(table_id)
     cash_only(table)
     seat = seat_of(table, user)
-    hand, engine = _incurrent_hand(table, seat)
+    hand, engine = seat_in_hand(table, seat)
     if engine is not None:
         seat.leaving = True
         seat.state = SeatState.SITTING_OUT
@@ -447,7 +435,7 @@ def seat_rebuy(
             _("at least %(least)d more: a stack starts at the minimum buy-in, %(min)d"),
             {"least": table.min_buy_in - seat.stack - seat.adding, "min": table.min_buy_in},
         )
-    _hand, engine = _incurrent_hand(table, seat)
+    _hand, engine = seat_in_hand(table, seat)
     if engine is not None and not next_hand:
         raise TableError(
             "in_hand", _("your chips are in the hand in play: buy them for the next hand")

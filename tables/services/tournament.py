@@ -41,6 +41,7 @@ from tables.services.common import (
     lock,
     schedule_next_hand,
     seat_clear,
+    seat_in_hand,
     table_write,
 )
 
@@ -368,15 +369,16 @@ def seat_place(table_id: int, number: int, sitter: Sitter) -> Seat:
 
 @table_write
 def seat_chips_add(table_id: int, number: int, chips: int) -> Seat:
-    """Add chips to a seat from the next hand (a rebuy, an add-on): never to a hand in play."""
+    """Add chips to a seat (a rebuy, an add-on): on its stack at once, unless its player is
+    in the hand in play (chips in a hand never change), then as that hand ends."""
     if chips <= 0:
         raise TableError("bad_buy_in", _("add a positive number of chips"))
     table = _tournament_table(table_id)
     seat = _seat_locked(table, number)
     if seat.user_id is None:
         raise TableError("no_seat", _("seat %(seat)s is empty"), {"seat": number})
-    hand = current_hand(table)
-    if hand is not None:
+    hand, dealt_in = seat_in_hand(table, seat)
+    if dealt_in is not None:
         seat.adding += chips  # play_hand_finish adds them when the hand ends
     else:
         seat.stack += chips

@@ -78,6 +78,14 @@ def hand_in_play(table: Table) -> Hand:
     )
 
 
+def hand_dealt(table: Table) -> Hand:
+    """A real hand dealt at the held ``table`` (released at its stakes, its next-hand pause
+    passed): the engine holds it, and the seats with chips are dealt in."""
+    tables.table_release(table.pk)
+    assert tables.table_tick(table.pk, now=timezone.now() + timedelta(seconds=30))
+    return Hand.objects.get(table=table, ended_at__isnull=True)
+
+
 def chips_of(entry: Entry) -> int:
     entry.refresh_from_db()
     tournament_table = TournamentTable.objects.get(

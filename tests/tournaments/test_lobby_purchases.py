@@ -11,7 +11,7 @@ from django.db import close_old_connections, connection
 from tables.models import Seat
 from tests.tournaments.factories import start
 from tests.tournaments.levels import BREAK_1, LEVEL_4
-from tests.tournaments.online_tables import bust, chips_of, hand_in_play
+from tests.tournaments.online_tables import bust, chips_of, hand_dealt
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, EntryState, TournamentAction, TournamentTable
 from tournaments.services import purchases
@@ -58,7 +58,7 @@ def test_a_rebuy_during_a_hand_waits_for_it_and_still_counts_once(
     online_tournament, online_night
 ) -> None:
     ann = online_night["ann"]
-    hand_in_play(TournamentTable.objects.get(tournament=online_tournament, number=1).live_table)
+    hand_dealt(TournamentTable.objects.get(tournament=online_tournament, number=1).live_table)
     purchases.purchase_take(ann.pk, user("ann"), "rebuy", seen=0)
     seat = Seat.objects.get(table__tournament_table__number=1, number=1)
     assert (seat.stack, seat.adding) == (6000, 10000)

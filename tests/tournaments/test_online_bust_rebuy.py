@@ -235,3 +235,33 @@ def test_a_house_bot_rebuys_once_then_waits_out_the_offer(
     assert online.online_rebuy_offers_lapse(now=timezone.now() + timedelta(seconds=61)) == 1
     robot.refresh_from_db()
     assert robot.state == EntryState.OUT
+
+
+def test_a_rebuy_taken_while_the_others_play_a_hand_is_on_the_seat_at_once(
+    tournament: Tournament, settings: Any
+) -> None:
+    """Ann busts; Ben and Cal are dealt the next hand without her. The rebuy she takes
+    during it is not in that hand, so its chips are on her seat at once and she is dealt
+    the hand after. (Held back for the hand's end, as chips bought in a hand are, they were
+    never added: the hand's end adds chips to its own players only, and a table where
+    everyone else went out waited for ever.)"""
+    settings.TABLES_SCHEDULE_TASKS = False
+    settings.TOURNAMENTS_SCHEDULE_TASKS = False
+    tournament.online = True
+    tournament.save(update_fields=["online"])
+    start(tournament)
+    clock_running(tournament)
+    entries = seat_online(
+        tournament, {1: {1: ("ann", 6000), 3: ("ben", 14000), 5: ("cal", 9000)}}
+    )
+    ann = entries["ann"]
+    hand_busts(ann, entries["ben"])
+    table = live(ann)
+    assert tables.table_tick(table.pk, now=timezone.now() + timedelta(seconds=30))
+    hand = table.hands.get(ended_at__isnull=True)
+    assert sorted(hand.handplayer_set.values_list("seat", flat=True)) == [3, 5]
+
+    purchases.purchase_take(ann.pk, ann_user(), "rebuy", seen=0)
+
+    seat = Seat.objects.get(table=table, number=1)
+    assert (seat.stack, seat.adding) == (10000, 0)
