@@ -195,7 +195,34 @@ def child_check(ids: list[int]) -> dict[str, Any]:
             "offers": [list(o) for o in offers],
             "places": entries.filter(place__isnull=False).count(),
             "playing": entries.filter(state=EntryState.PLAYING).count(),
+            "tables": [] if tournament.state == "finished" else _tables_left(tournament),
         }
+    return out
+
+
+def _tables_left(tournament: Any) -> list[dict[str, Any]]:
+    """Where an unfinished tournament's open tables stood when the servers stopped: what a
+    stall waits on (a held table, a deal never scheduled, chips never added to a seat)."""
+    from tables.models import Seat
+    from tournaments.models import TournamentTable
+
+    out = []
+    for tt in TournamentTable.objects.filter(
+        tournament=tournament, broken_at__isnull=True, live_table__isnull=False
+    ).select_related("live_table"):
+        table = tt.live_table
+        seats = Seat.objects.filter(table=table, user__isnull=False).order_by("number")
+        out.append(
+            {
+                "table": tt.number,
+                "hand_seen": tt.hand_seen,
+                "hand_count": table.hand_count,
+                "held": table.held,
+                "next_hand_at": table.next_hand_at.isoformat() if table.next_hand_at else None,
+                "hand_in_play": table.hands.filter(ended_at__isnull=True).exists(),
+                "seats": [[s.number, s.state, s.stack, s.adding] for s in seats],
+            }
+        )
     return out
 
 
@@ -1750,6 +1777,12 @@ class Report:
         failed = set(self.failures())
         if "every tournament finished" in failed:
             out += [f"{o.label}: {o.problems}" for o in self.outcomes if not o.finished]
+            out += [
+                f"tournament {tournament_id}'s open tables (seats: number, state, stack, "
+                f"adding): {row['tables']}"
+                for tournament_id, row in self.database.items()
+                if row.get("tables")
+            ]
         if "no HTTP 5xx" in failed:
             out += c.http_5xx[:10] + c.http_errors[:10]
         if "no socket handshake refused" in failed:
