@@ -205,6 +205,7 @@ class Hand:
         "_seat_index",
         "_sb_i",
         "_seats",
+        "_showdown_pots",
         "_shown",
         "_stack",
         "_start_stack",
@@ -254,6 +255,7 @@ class Hand:
     _sb_i: int
     _seat_index: dict[int, int]
     _seats: list[int]
+    _showdown_pots: list[tuple[int, list[int]]] | None
     _shown: list[bool]
     _stack: list[int]
     _start_stack: tuple[int, ...]
@@ -385,6 +387,7 @@ class Hand:
         self._values = {}
         self._sd_order = []
         self._sd_pos = 0
+        self._showdown_pots = None
         self._last_aggressor = -1
         self._last_full_raiser = -1
         self._records = [
@@ -743,21 +746,22 @@ class Hand:
     # ------------------------------------------------------------------ legal moves
 
     def legal_actions(self) -> LegalActions:
-        """Who acts and exactly which buttons to show them, with amounts."""
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
-        return legal
+        """Who acts and exactly which buttons to show them, with amounts.
 
-    def _compute_legal(self) -> LegalActions:
+        Worked out once a move (kept until the next), here rather than in a helper: a
+        player's every move asks for it, and a call less is a tenth of it."""
+        legal = self._legal
+        if legal is not None:
+            return legal
         i = self._actor
         if i < 0:
             return _NOBODY
         seat = self._seats[i]
         if self._street == _SHOWDOWN:
-            return _new_legal(
+            legal = self._legal = _new_legal(
                 LegalActions, (seat, _SHOW_MUCK, 0, 0, False, None, 0, 0, False, False)
             )
+            return legal
         stacks = self._stack
         bets = self._bet
         stack = stacks[i]
@@ -785,7 +789,7 @@ class Hand:
                         can_raise = True
                         break
         if not can_raise:
-            return _new_legal(
+            legal = self._legal = _new_legal(
                 LegalActions,
                 (
                     seat,
@@ -800,6 +804,7 @@ class Hand:
                     False,
                 ),
             )
+            return legal
         if cur:
             kind = _RAISE
             actions = _CALL_RAISE if call else _CHECK_RAISE
@@ -824,7 +829,7 @@ class Hand:
             if max_to > total:
                 max_to = total
             complete = False
-        return _new_legal(
+        legal = self._legal = _new_legal(
             LegalActions,
             (
                 seat,
@@ -839,6 +844,7 @@ class Hand:
                 complete,
             ),
         )
+        return legal
 
     def _raise_blocker(self, i: int) -> RuleError | None:
         """Why player i may not bet or raise now (the error to raise), or None if they may."""
@@ -1093,7 +1099,7 @@ class Hand:
         # The common case of _check, inlined: a move the cached legal actions allow.
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._compute_legal()
+            legal = self.legal_actions()
         i = -1
         if seat == legal.seat and action in legal.actions:
             act = action if action.__class__ is Action else Action(action)
@@ -1680,7 +1686,9 @@ class Hand:
         if self._folded[i] or self._mucked[i] or len(self._board) < 5:
             return False
         hi, lo = self._value(i)
-        for _, eligible in self._pot_list(self._contrib):
+        for _, eligible in (
+            self._final_pots() if self._street == _SHOWDOWN else self._pot_list(self._contrib)
+        ):
             if i not in eligible:
                 continue
             rivals = [j for j in eligible if j != i and not self._mucked[j]]
@@ -1730,8 +1738,16 @@ class Hand:
                 pots.append((extra, [i for i in range(n) if not folded[i]]))
         return pots
 
+    def _final_pots(self) -> list[tuple[int, list[int]]]:
+        """`_pot_list` of the contributions once the betting is over (at the showdown), made
+        once: every player's show asks whether showing could win (`showing_could_win`)."""
+        pots = self._showdown_pots
+        if pots is None:
+            pots = self._showdown_pots = self._pot_list(self._contrib)
+        return pots
+
     def _settle(self) -> None:
-        pots = self._pot_list(self._contrib)
+        pots = self._final_pots()
         if self._board2:
             # docs/rules.md, Home-game options: "each pot (main and side) is split into two
             # halves, the odd chip to the first run; each half is settled on its own run's
