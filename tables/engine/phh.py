@@ -64,6 +64,7 @@ import operator
 import re
 from collections.abc import Collection, Sequence
 from functools import lru_cache
+from itertools import chain
 from types import ModuleType
 
 from tables.engine import _toml_subset
@@ -337,7 +338,12 @@ def _whole_list(name: str, value: Any, count: int | None, *, minimum: int = 0) -
         raise PhhError(f"{name} must be an array, not {value!r}")
     if count is not None and len(value) != count:
         raise PhhError(f"{name} has {len(value)} entries for {count} players")
+    if {*map(type, value)} <= _INT_ONLY and (not value or min(value) >= minimum):
+        return tuple(value)  # whole numbers all (no bool, no float): the usual file
     return tuple(_whole(f"{name}[{i}]", v, minimum=minimum) for i, v in enumerate(value))
+
+
+_INT_ONLY = frozenset({int})
 
 
 class PhhHand(Frozen):
@@ -476,7 +482,7 @@ class PhhHand(Frozen):
                 "blinds_or_straddles", data["blinds_or_straddles"], count
             ),
             starting_stacks=stacks,
-            actions=tuple(parse_action(line) for line in actions),
+            actions=tuple(map(parse_action, actions)),
             small_bet=_whole("small_bet", data["small_bet"], minimum=1)
             if structure is Structure.LIMIT
             else None,
@@ -840,6 +846,7 @@ class DealtDeck(Frozen):
 
 
 _STREET_SIZES = (3, 1, 1)
+_ALL_CARDS = frozenset(range(52))
 _STREET_NAMES = ("flop", "turn", "river")
 # A second run's streets by its number of cards: from the flop, the turn or the river.
 _SECOND_RUN_STREETS = {5: (3, 1, 1), 2: (1, 1), 1: (1,)}
@@ -891,7 +898,10 @@ def build_deck(hand: PhhHand) -> DealtDeck:
         elif action.verb == "sm" and action.cards:
             assert action.actor is not None
             shown[action.actor] = action.cards
-    known = [c for c in [c for h in holes for c in h] + board + second if c is not None]
+    dealt_cards = [*chain.from_iterable(holes), *board, *second]
+    if None in dealt_cards:
+        dealt_cards = [c for c in dealt_cards if c is not None]
+    known: list[Card] = dealt_cards  # type: ignore[assignment]  # no None left
     seen: set[Card] = set(known)
     if len(seen) < len(known):
         seen.clear()
@@ -909,13 +919,13 @@ def build_deck(hand: PhhHand) -> DealtDeck:
             if card is None and extra and extra[0] not in seen:
                 hole[k] = extra.pop(0)
                 seen.add(hole[k])  # type: ignore[arg-type]
-    spare = iter([c for c in range(52) if c not in seen])
+    spare = iter(sorted(_ALL_CARDS.difference(seen)))
     unknown_holes: set[int] = set()
     deck: list[Card] = []
     if len(seen) == len(known) == HOLE_CARD_COUNT * n + len(board) + len(second):
         # Every card known and every hole whole (none holds more than four): the usual
         # file. The hole cards are dealt round by round from p1.
-        deck = [hole[r] for r in range(HOLE_CARD_COUNT) for hole in holes]  # type: ignore[misc]
+        deck = list(chain.from_iterable(zip(*holes, strict=True)))
     else:
         for r in range(HOLE_CARD_COUNT):
             for player in range(n):
