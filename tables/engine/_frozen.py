@@ -148,7 +148,7 @@ class Frozen:
 
 def maker(cls: type[F]) -> Callable[..., F]:
     """A function making an instance of `cls` from every field's value, in field order:
-    what `cls(*values)` makes, in a third of the time (no call through the class and its
+    what `cls(*values)` makes, in two thirds of the time (no call through the class and its
     `__init__`, each slot set by its own descriptor). For the engine's hot paths, which
     make a record per move; `cls(...)` stays the public way.
 

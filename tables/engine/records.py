@@ -379,7 +379,7 @@ class HandEnded(Frozen):
 
 
 # The records a hand makes as it is played, made the fast way (`_frozen.maker`: a third
-# of the cost of calling the class), every field given. For `state.py`'s hot paths.
+# less than calling the class), every field given. For `state.py`'s hot paths.
 make_ante_posted = maker(AntePosted)
 make_blind_posted = maker(BlindPosted)
 make_hole_dealt = maker(HoleDealt)
