@@ -42,8 +42,11 @@ TYPE_CHECKING = False
 """`typing.TYPE_CHECKING` (mypy takes any `TYPE_CHECKING` for true), for the engine's modules
 to import their typing-only names without importing `typing` at run time (3 ms)."""
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from dataclasses import Field
-    from typing import Any, ClassVar
+    from typing import Any, ClassVar, TypeVar
+
+    F = TypeVar("F", bound="Frozen")
 
 _set = object.__setattr__
 """How a subclass's `__init__` sets a field (plain assignment raises)."""
@@ -141,6 +144,62 @@ class Frozen:
     def __setstate__(self, state: list[Any]) -> None:
         for name, value in zip(self.__slots__, state, strict=True):
             _set(self, name, value)
+
+
+def maker(cls: type[F]) -> Callable[..., F]:
+    """A function making an instance of `cls` from every field's value, in field order:
+    what `cls(*values)` makes, in two thirds of the time (no call through the class and its
+    `__init__`, each slot set by its own descriptor). For the engine's hot paths, which
+    make a record per move; `cls(...)` stays the public way.
+
+    >>> class Pair(Frozen):
+    ...     __slots__ = ("a", "b")
+    ...     def __init__(self, a: int, b: int = 0) -> None:
+    ...         _set(self, "a", a)
+    ...         _set(self, "b", b)
+    >>> maker(Pair)(1, 2) == Pair(1, 2)
+    True
+    """
+    new = object.__new__
+    setters = [cls.__dict__[name].__set__ for name in cls.__slots__]
+    if len(setters) == 1:
+        (set_a,) = setters
+
+        def make1(a: Any) -> F:
+            made = new(cls)
+            set_a(made, a)
+            return made
+
+        return make1
+    if len(setters) == 2:
+        set_a, set_b = setters
+
+        def make2(a: Any, b: Any) -> F:
+            made = new(cls)
+            set_a(made, a)
+            set_b(made, b)
+            return made
+
+        return make2
+    if len(setters) == 3:
+        set_a, set_b, set_c = setters
+
+        def make3(a: Any, b: Any, c: Any) -> F:
+            made = new(cls)
+            set_a(made, a)
+            set_b(made, b)
+            set_c(made, c)
+            return made
+
+        return make3
+
+    def make(*values: Any) -> F:
+        made = new(cls)
+        for set_value, value in zip(setters, values, strict=True):
+            set_value(made, value)
+        return made
+
+    return make
 
 
 class _NamedTupleMeta(type):

@@ -64,6 +64,7 @@ import operator
 import re
 from collections.abc import Collection, Sequence
 from functools import lru_cache
+from itertools import chain
 from types import ModuleType
 
 from tables.engine import _toml_subset
@@ -337,7 +338,12 @@ def _whole_list(name: str, value: Any, count: int | None, *, minimum: int = 0) -
         raise PhhError(f"{name} must be an array, not {value!r}")
     if count is not None and len(value) != count:
         raise PhhError(f"{name} has {len(value)} entries for {count} players")
+    if {*map(type, value)} <= _INT_ONLY and (not value or min(value) >= minimum):
+        return tuple(value)  # whole numbers all (no bool, no float): the usual file
     return tuple(_whole(f"{name}[{i}]", v, minimum=minimum) for i, v in enumerate(value))
+
+
+_INT_ONLY = frozenset({int})
 
 
 class PhhHand(Frozen):
@@ -415,6 +421,8 @@ class PhhHand(Frozen):
         the button's (last) for the "Mississippi" straddle; None without one. Three-handed
         the two are one seat. Anything else past the blinds is left for `config` to refuse."""
         blinds = self.blinds_or_straddles
+        if not any(blinds[2:]):
+            return None
         extra = [i for i in range(2, len(blinds)) if blinds[i]]
         if len(extra) == 1 and extra[0] in (2, len(blinds) - 1):
             return extra[0]
@@ -474,7 +482,7 @@ class PhhHand(Frozen):
                 "blinds_or_straddles", data["blinds_or_straddles"], count
             ),
             starting_stacks=stacks,
-            actions=tuple(parse_action(line) for line in actions),
+            actions=tuple(map(parse_action, actions)),
             small_bet=_whole("small_bet", data["small_bet"], minimum=1)
             if structure is Structure.LIMIT
             else None,
@@ -838,6 +846,7 @@ class DealtDeck(Frozen):
 
 
 _STREET_SIZES = (3, 1, 1)
+_ALL_CARDS = frozenset(range(52))
 _STREET_NAMES = ("flop", "turn", "river")
 # A second run's streets by its number of cards: from the flop, the turn or the river.
 _SECOND_RUN_STREETS = {5: (3, 1, 1), 2: (1, 1), 1: (1,)}
@@ -889,13 +898,17 @@ def build_deck(hand: PhhHand) -> DealtDeck:
         elif action.verb == "sm" and action.cards:
             assert action.actor is not None
             shown[action.actor] = action.cards
-    seen: set[Card] = set()
-    for card in [c for h in holes for c in h] + board + second:
-        if card is None:
-            continue
-        if card in seen:
-            raise PhhError(f"card {_card_text(card)} is dealt twice")
-        seen.add(card)
+    dealt_cards = [*chain.from_iterable(holes), *board, *second]
+    if None in dealt_cards:
+        dealt_cards = [c for c in dealt_cards if c is not None]
+    known: list[Card] = dealt_cards  # type: ignore[assignment]  # no None left
+    seen: set[Card] = set(known)
+    if len(seen) < len(known):
+        seen.clear()
+        for dealt in known:
+            if dealt in seen:
+                raise PhhError(f"card {_card_text(dealt)} is dealt twice")
+            seen.add(dealt)
     # A player dealt unknown cards who later shows them: the shown cards fill the gaps.
     for player, cards in shown.items():
         hole = holes[player]
@@ -906,16 +919,21 @@ def build_deck(hand: PhhHand) -> DealtDeck:
             if card is None and extra and extra[0] not in seen:
                 hole[k] = extra.pop(0)
                 seen.add(hole[k])  # type: ignore[arg-type]
-    spare = iter(c for c in range(52) if c not in seen)
-    unknown_holes = set()
+    spare = iter(sorted(_ALL_CARDS.difference(seen)))
+    unknown_holes: set[int] = set()
     deck: list[Card] = []
-    for r in range(HOLE_CARD_COUNT):
-        for player in range(n):
-            card = holes[player][r] if r < len(holes[player]) else None
-            if card is None:
-                unknown_holes.add(player)
-                card = next(spare)
-            deck.append(card)
+    if len(seen) == len(known) == HOLE_CARD_COUNT * n + len(board) + len(second):
+        # Every card known and every hole whole (none holds more than four): the usual
+        # file. The hole cards are dealt round by round from p1.
+        deck = list(chain.from_iterable(zip(*holes, strict=True)))
+    else:
+        for r in range(HOLE_CARD_COUNT):
+            for player in range(n):
+                card = holes[player][r] if r < len(holes[player]) else None
+                if card is None:
+                    unknown_holes.add(player)
+                    card = next(spare)
+                deck.append(card)
     unknown_board = False
     position = 0
     for size in _STREET_SIZES:
@@ -967,7 +985,7 @@ def _cards_text(cards: Sequence[Card | None]) -> str:
 _BOARD_OR_SHOWN = (BoardDealt, Shown)
 _BET_OR_RAISE = (Bet, Raised)
 _MOVES = (Checked, Called, Bet, Raised, Folded)
-_CHIPS_IN = (AntePosted, BlindPosted, Called, Bet, Raised)
+_POSTED = (AntePosted, BlindPosted)
 _OUT = (Folded, Mucked)
 _FOLD, _CHECK, _CALL = Action.FOLD, Action.CHECK, Action.CALL
 
@@ -1026,9 +1044,7 @@ class Replay:
         self.dealt = dealt
         self.n = hand.player_count
         self.lines = [a for a in hand.actions if a.verb]
-        self.holes = {
-            _player_index(r.seat): r.cards for r in game.records if isinstance(r, HoleDealt)
-        }
+        self.holes = {i: game.hole_cards(_player_seat(i)) for i in range(self.n)}
         self.hole_given = [0] * self.n
         self.betting_began = False
         self.idle_check: int | None = None
@@ -1046,24 +1062,25 @@ class Replay:
 
     def run(self) -> None:
         lines = self.lines
+        n = self.n
         while self.position < len(lines):
             action = lines[self.position]
-            if action.actor is not None and action.actor >= self.n:
-                raise PhhError(
-                    f"{action.line!r}: there is no {action.player} in a hand of {self.n}"
-                )
-            if action.verb == "dh":
+            actor = action.actor
+            if actor is not None and actor >= n:
+                raise PhhError(f"{action.line!r}: there is no {action.player} in a hand of {n}")
+            verb = action.verb
+            if verb == "dh":
                 self.deal_hole(action)
             else:
                 if not self.betting_began:
                     self.check_hole_cards_dealt(action)
-                if action.verb not in ("cc", "f", "cbr"):
+                if verb != "cc" and verb != "f" and verb != "cbr":
                     self.idle_check = None
                 if self.bomb_checks:
                     self.bomb_pot_check(action)
-                elif action.verb == "db":
+                elif verb == "db":
                     self.deal_board(action)
-                elif action.verb == "sm":
+                elif verb == "sm":
                     self.showdown(action)
                 else:
                     self.move(action)
@@ -1137,22 +1154,26 @@ class Replay:
     # betting
 
     def move(self, action: PhhAction) -> None:
-        assert action.actor is not None
-        idle, self.idle_check = self.idle_check, None
-        if action.verb == "cc" and action.actor == idle:
-            return
+        actor = action.actor
+        assert actor is not None
+        verb = action.verb
+        idle = self.idle_check
+        if idle is not None:
+            self.idle_check = None
+            if verb == "cc" and actor == idle:
+                return
         if self.pending:
             raise PhhError(f"{action.line!r}: {self.describe_pending()} comes first")
         game = self.game
-        seat = _player_seat(action.actor)
+        seat = actor + 1  # _player_seat
         if game.is_complete:
             raise PhhError(f"{action.line!r}: the hand is over")
         legal = game.legal_actions()
         choice: Action
         amount: int | None = None
-        if action.verb == "f":
+        if verb == "f":
             choice = _FOLD
-        elif action.verb == "cc":
+        elif verb == "cc":
             choice = _CHECK if _CHECK in legal.actions else _CALL
         else:
             amount = action.amount
@@ -1168,13 +1189,18 @@ class Replay:
             raise RuleError(
                 f"{action.line!r}: {_as_players(str(exc))}", code=exc.code, params=exc.params
             ) from None
-        if action.verb == "cbr" and not any(isinstance(r, _BET_OR_RAISE) for r in records):
+        if verb == "cbr" and not isinstance(records[0], _BET_OR_RAISE):
             # The engine takes an all-in for no more than the bet as a call; PHH does not.
+            # (A move's own record comes first.)
             raise RuleError(
                 f"{action.line!r}: a bet or raise must go above the current bet",
                 code="phh_bet_not_above",
             )
-        if game.run_twice_vote is not None:
+        if len(records) == 1:
+            # The move alone: the betting goes on, nothing dealt, nothing turned up.
+            if game.to_act is not None and game.street is not Street.SHOWDOWN:
+                return
+        elif game.run_twice_vote is not None:
             records = [*records, *self.agree_to_run_twice()]
         pending = self.pending
         for record in records:
@@ -1216,18 +1242,25 @@ class Replay:
             return None
         history = game.records
         move = len(history) - len(records)  # the move itself is the first new record
-        start = 0
-        for k, record in enumerate(history[:move]):
+        # One pass to the move: who is out (folded, or all in on any street) and who has
+        # moved on this street (from its start, or from its last bet or raise on). Nobody
+        # folds after the move: what follows it is dealt or derived.
+        out: set[int] = set()
+        acted: set[int] = set()
+        for record in history[: move + 1]:
             if isinstance(record, BoardDealt):
-                start = k + 1
-        street = history[start : move + 1]
-        last_raise = max(
-            (k for k, r in enumerate(street) if isinstance(r, _BET_OR_RAISE)), default=-1
-        )
-        acted = {r.seat for r in street[max(last_raise, 0) :] if isinstance(r, _MOVES)}
-        folded = {r.seat for r in history if isinstance(r, Folded)}
-        all_in = {r.seat for r in history[: move + 1] if isinstance(r, _CHIPS_IN) and r.all_in}
-        able = [seat for seat in game.seats if seat not in folded | all_in | acted]
+                acted = set()
+            elif isinstance(record, _MOVES):
+                if isinstance(record, _BET_OR_RAISE):
+                    acted = set()
+                acted.add(record.seat)
+                if isinstance(record, Folded):
+                    out.add(record.seat)
+                elif not isinstance(record, Checked) and record.all_in:
+                    out.add(record.seat)
+            elif isinstance(record, _POSTED) and record.all_in:
+                out.add(record.seat)
+        able = [seat for seat in game.seats if seat not in out and seat not in acted]
         return _player_index(able[0]) if len(able) == 1 else None
 
     def describe_pending(self) -> str:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from tables.engine._frozen import TYPE_CHECKING, Frozen, _set
+from tables.engine._frozen import TYPE_CHECKING, Frozen, _set, maker
 from tables.engine.config import Config
 from tables.engine.errors import RuleError
 
@@ -376,6 +376,47 @@ class HandEnded(Frozen):
 
     def __init__(self, stacks: tuple[tuple[int, int], ...]) -> None:
         _set(self, "stacks", stacks)
+
+
+# The records a hand makes as it is played, made the fast way (`_frozen.maker`: a third
+# less than calling the class), every field given. For `state.py`'s hot paths.
+make_ante_posted = maker(AntePosted)
+make_blind_posted = maker(BlindPosted)
+make_hole_dealt = maker(HoleDealt)
+make_burned = maker(Burned)
+make_board_dealt = maker(BoardDealt)
+make_called = maker(Called)
+make_bet = maker(Bet)
+make_raised = maker(Raised)
+make_uncalled_returned = maker(UncalledReturned)
+make_shown = maker(Shown)
+make_mucked = maker(Mucked)
+make_pot_awarded = maker(PotAwarded)
+make_hand_ended = maker(HandEnded)
+_FOLDED: dict[int, Folded] = {}
+_CHECKED: dict[int, Checked] = {}
+_make_folded = maker(Folded)
+_make_checked = maker(Checked)
+
+
+def folded(seat: int) -> Folded:
+    """`Folded(seat)`, one shared record per seat (a record is an immutable value)."""
+    record = _FOLDED.get(seat)
+    if record is None:
+        record = _make_folded(seat)
+        if len(_FOLDED) < 64:
+            _FOLDED[seat] = record
+    return record
+
+
+def checked(seat: int) -> Checked:
+    """`Checked(seat)`, one shared record per seat."""
+    record = _CHECKED.get(seat)
+    if record is None:
+        record = _make_checked(seat)
+        if len(_CHECKED) < 64:
+            _CHECKED[seat] = record
+    return record
 
 
 Record = (

@@ -35,30 +35,33 @@ from tables.engine.records import (
     MOVE_RECORDS,
     Action,
     AllInDeclared,
-    AntePosted,
-    Bet,
-    BlindPosted,
     BoardDealt,
-    Burned,
-    Called,
     CardsShown,
-    Checked,
-    Folded,
     Half,
-    HandEnded,
     HandStarted,
-    HoleDealt,
     Move,
-    Mucked,
     PotAwarded,
-    Raised,
     Record,
     RunTwiceOffered,
     RunTwiceVoted,
     SeatSpec,
     Shown,
-    UncalledReturned,
     _card_text,
+    checked,
+    folded,
+    make_ante_posted,
+    make_bet,
+    make_blind_posted,
+    make_board_dealt,
+    make_burned,
+    make_called,
+    make_hand_ended,
+    make_hole_dealt,
+    make_mucked,
+    make_pot_awarded,
+    make_raised,
+    make_shown,
+    make_uncalled_returned,
     record_action,
 )
 
@@ -82,6 +85,8 @@ class Street(StrEnum):
 
 
 _STREETS = tuple(Street)
+_STREET_TEXTS = tuple(street.value for street in _STREETS)
+"""Each street's text, as `BoardDealt` records it (an enum's `.value` is a property)."""
 _PREFLOP, _FLOP, _TURN, _RIVER, _SHOWDOWN, _COMPLETE = range(6)
 _BOARD_COUNTS = (0, 3, 1, 1)
 _FULL_DECK_SET = frozenset(range(52))
@@ -140,6 +145,9 @@ class RunTwiceVote(NamedTuple):
 
 
 _NOBODY = LegalActions(None)
+_new_legal = tuple.__new__
+"""How a move's `LegalActions` is made, every field given: the namedtuple's own `__new__`
+is a Python function around this call."""
 _BET = Action.BET
 _RAISE = Action.RAISE
 _FOLD_ACT = Action.FOLD
@@ -197,6 +205,7 @@ class Hand:
         "_seat_index",
         "_sb_i",
         "_seats",
+        "_showdown_pots",
         "_shown",
         "_stack",
         "_start_stack",
@@ -246,6 +255,7 @@ class Hand:
     _sb_i: int
     _seat_index: dict[int, int]
     _seats: list[int]
+    _showdown_pots: list[tuple[int, list[int]]] | None
     _shown: list[bool]
     _stack: list[int]
     _start_stack: tuple[int, ...]
@@ -377,6 +387,7 @@ class Hand:
         self._values = {}
         self._sd_order = []
         self._sd_pos = 0
+        self._showdown_pots = None
         self._last_aggressor = -1
         self._last_full_raiser = -1
         self._records = [
@@ -408,14 +419,14 @@ class Hand:
                 self._dead += amount
                 self._dead_put[i] += amount
                 self._collected += amount
-                records.append(AntePosted(seat_of[i], amount, stack[i] == 0))
+                records.append(make_ante_posted(seat_of[i], amount, stack[i] == 0))
         elif config.ante_kind is AnteKind.BIG_BLIND:
             amount = min(stack[bb_i], config.ante)
             stack[bb_i] -= amount
             self._dead += amount
             self._dead_put[bb_i] += amount
             self._collected += amount
-            records.append(AntePosted(seat_of[bb_i], amount, stack[bb_i] == 0))
+            records.append(make_ante_posted(seat_of[bb_i], amount, stack[bb_i] == 0))
         assert config.small_blind is not None
         if sb_i >= 0 and not bomb_pot:
             self._post(sb_i, config.small_blind, "small")
@@ -431,7 +442,7 @@ class Hand:
                 self._dead += amount
                 self._dead_put[i] += amount
                 self._collected += amount
-                records.append(BlindPosted(seat_of[i], amount, "dead", stack[i] == 0))
+                records.append(make_blind_posted(seat_of[i], amount, "dead", stack[i] == 0))
             if spec.live_post:
                 self._post(i, spec.live_post, "live")
 
@@ -440,7 +451,7 @@ class Hand:
         ]
         self._next_card = 4 * n
         for i in range(n):
-            records.append(HoleDealt(seat_of[i], self._hole[i]))
+            records.append(make_hole_dealt(seat_of[i], self._hole[i]))
 
         # Before the flop the big blind is the round's bet (it counts toward the cap).
         current = max(self._bet)
@@ -471,7 +482,7 @@ class Hand:
         self._stack[i] -= amount
         self._bet[i] += amount
         self._contrib[i] += amount
-        self._records.append(BlindPosted(self._seats[i], amount, kind, self._stack[i] == 0))
+        self._records.append(make_blind_posted(self._seats[i], amount, kind, self._stack[i] == 0))
 
     def _post_bomb_pot_antes(self) -> None:
         """docs/rules.md, Home-game options: "every player dealt in posts the agreed ante (in big
@@ -487,7 +498,7 @@ class Hand:
             stack[i] -= amount
             self._contrib[i] += amount
             self._collected += amount
-            self._records.append(AntePosted(self._seats[i], amount, stack[i] == 0))
+            self._records.append(make_ante_posted(self._seats[i], amount, stack[i] == 0))
 
     @classmethod
     def from_records(cls, records: Sequence[Record]) -> Hand:
@@ -735,19 +746,22 @@ class Hand:
     # ------------------------------------------------------------------ legal moves
 
     def legal_actions(self) -> LegalActions:
-        """Who acts and exactly which buttons to show them, with amounts."""
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
-        return legal
+        """Who acts and exactly which buttons to show them, with amounts.
 
-    def _compute_legal(self) -> LegalActions:
+        Worked out once a move (kept until the next), here rather than in a helper: a
+        player's every move asks for it, and a call less is a tenth of it."""
+        legal = self._legal
+        if legal is not None:
+            return legal
         i = self._actor
         if i < 0:
             return _NOBODY
         seat = self._seats[i]
         if self._street == _SHOWDOWN:
-            return LegalActions(seat, _SHOW_MUCK)
+            legal = self._legal = _new_legal(
+                LegalActions, (seat, _SHOW_MUCK, 0, 0, False, None, 0, 0, False, False)
+            )
+            return legal
         stacks = self._stack
         bets = self._bet
         stack = stacks[i]
@@ -775,13 +789,22 @@ class Hand:
                         can_raise = True
                         break
         if not can_raise:
-            return LegalActions(
-                seat,
-                _FOLD_CALL if call else _FOLD_CHECK,
-                call,
-                b + call,
-                call > 0 and call == stack,
+            legal = self._legal = _new_legal(
+                LegalActions,
+                (
+                    seat,
+                    _FOLD_CALL if call else _FOLD_CHECK,
+                    call,
+                    b + call,
+                    call > 0 and call == stack,
+                    None,
+                    0,
+                    0,
+                    False,
+                    False,
+                ),
             )
+            return legal
         if cur:
             kind = _RAISE
             actions = _CALL_RAISE if call else _CHECK_RAISE
@@ -806,18 +829,22 @@ class Hand:
             if max_to > total:
                 max_to = total
             complete = False
-        return LegalActions(
-            seat,
-            actions,
-            call,
-            b + call,
-            call > 0 and call == stack,
-            kind,
-            min_to,
-            max_to,
-            max_to == total,
-            complete,
+        legal = self._legal = _new_legal(
+            LegalActions,
+            (
+                seat,
+                actions,
+                call,
+                b + call,
+                call > 0 and call == stack,
+                kind,
+                min_to,
+                max_to,
+                max_to == total,
+                complete,
+            ),
         )
+        return legal
 
     def _raise_blocker(self, i: int) -> RuleError | None:
         """Why player i may not bet or raise now (the error to raise), or None if they may."""
@@ -1072,7 +1099,7 @@ class Hand:
         # The common case of _check, inlined: a move the cached legal actions allow.
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._compute_legal()
+            legal = self.legal_actions()
         i = -1
         if seat == legal.seat and action in legal.actions:
             act = action if action.__class__ is Action else Action(action)
@@ -1110,7 +1137,7 @@ class Hand:
             self._folded[i] = True
             self._live -= 1
             self._need[i] = False
-            records.append(Folded(seat))
+            records.append(folded(seat))
             if self._config.uncapped_heads_up and not self._uncapped:
                 cap = self._config.raise_cap
                 if self._live == 2 and (cap is None or self._bet_count < cap):
@@ -1118,7 +1145,7 @@ class Hand:
         elif act is _CHECK_ACT:
             self._acted_at[i] = self._current
             self._need[i] = False
-            records.append(Checked(seat))
+            records.append(checked(seat))
         elif act is _CALL_ACT:
             bet = self._bet
             stack = self._stack
@@ -1129,10 +1156,12 @@ class Hand:
             self._contrib[i] += add
             self._acted_at[i] = self._current
             self._need[i] = False
-            records.append(Called(seat, add, left == 0))
+            records.append(make_called(seat, add, left == 0))
         else:
             self._raise_to(i, to)
-            records.append((Bet if act is _BET else Raised)(seat, to, self._stack[i] == 0))
+            records.append(
+                (make_bet if act is _BET else make_raised)(seat, to, self._stack[i] == 0)
+            )
         # After the move: the round ends when one player is left or nobody else acts.
         if self._live == 1:
             self._actor = -1
@@ -1389,7 +1418,7 @@ class Hand:
             bet[top] = second
             stack[top] += back
             self._contrib[top] -= back
-            records.append(UncalledReturned(self._seats[top], back))
+            records.append(make_uncalled_returned(self._seats[top], back))
         self._collected += sum(bet)
         self._bet = [0] * n
         self._actor = -1
@@ -1397,7 +1426,7 @@ class Hand:
             winner = folded.index(False)
             amount = self._collected
             stack[winner] += amount
-            records.append(PotAwarded(0, self._seats[winner], amount, Half.WHOLE, ""))
+            records.append(make_pot_awarded(0, self._seats[winner], amount, Half.WHOLE, "", 1))
             self._finish()
             return
         if self._street == _RIVER:
@@ -1409,7 +1438,7 @@ class Hand:
             for j in self._contender_order(0):
                 if not self._shown[j]:
                     self._shown[j] = True
-                    records.append(Shown(self._seats[j], self._hole[j]))
+                    records.append(make_shown(self._seats[j], self._hole[j]))
             if not self._offer_run_twice():
                 self._run_out()
             return
@@ -1435,11 +1464,11 @@ class Hand:
         deck = self._deck
         p = self._next_card
         count = _BOARD_COUNTS[self._street]
-        self._records.append(Burned(deck[p]))
+        self._records.append(make_burned(deck[p]))
         cards = deck[p + 1 : p + 1 + count]
         self._board.extend(cards)
         self._next_card = p + 1 + count
-        self._records.append(BoardDealt(_STREETS[self._street].value, cards))
+        self._records.append(make_board_dealt(_STREET_TEXTS[self._street], cards, 1))
 
     def _run_out(self) -> None:
         """Deal the rest of the board once and settle: nobody can bet any more."""
@@ -1572,11 +1601,11 @@ class Hand:
         p = self._next_card
         for street in range(start + 1, _RIVER + 1):
             count = _BOARD_COUNTS[street]
-            records.append(Burned(deck[p]))
+            records.append(make_burned(deck[p]))
             cards = deck[p + 1 : p + 1 + count]
             board2.extend(cards)
             p += 1 + count
-            records.append(BoardDealt(_STREETS[street].value, cards, 2))
+            records.append(make_board_dealt(_STREET_TEXTS[street], cards, 2))
         self._next_card = p
         self._board2 = board2
         self._street = _SHOWDOWN
@@ -1618,11 +1647,11 @@ class Hand:
         seat = self._seats[i]
         if show:
             self._shown[i] = True
-            self._records.append(Shown(seat, self._hole[i]))
+            self._records.append(make_shown(seat, self._hole[i]))
         else:
             self._mucked[i] = True
             self._muck_seq.append(i)
-            self._records.append(Mucked(seat))
+            self._records.append(make_mucked(seat))
         self._sd_pos += 1
         self._next_shower()
 
@@ -1657,7 +1686,9 @@ class Hand:
         if self._folded[i] or self._mucked[i] or len(self._board) < 5:
             return False
         hi, lo = self._value(i)
-        for _, eligible in self._pot_list(self._contrib):
+        for _, eligible in (
+            self._final_pots() if self._street == _SHOWDOWN else self._pot_list(self._contrib)
+        ):
             if i not in eligible:
                 continue
             rivals = [j for j in eligible if j != i and not self._mucked[j]]
@@ -1707,8 +1738,16 @@ class Hand:
                 pots.append((extra, [i for i in range(n) if not folded[i]]))
         return pots
 
+    def _final_pots(self) -> list[tuple[int, list[int]]]:
+        """`_pot_list` of the contributions once the betting is over (at the showdown), made
+        once: every player's show asks whether showing could win (`showing_could_win`)."""
+        pots = self._showdown_pots
+        if pots is None:
+            pots = self._showdown_pots = self._pot_list(self._contrib)
+        return pots
+
     def _settle(self) -> None:
-        pots = self._pot_list(self._contrib)
+        pots = self._final_pots()
         if self._board2:
             # docs/rules.md, Home-game options: "each pot (main and side) is split into two
             # halves, the odd chip to the first run; each half is settled on its own run's
@@ -1786,13 +1825,13 @@ class Hand:
         if amount <= 0:
             return
         self._stack[j] += amount
-        self._records.append(PotAwarded(k, self._seats[j], amount, half, text, run))
+        self._records.append(make_pot_awarded(k, self._seats[j], amount, half, text, run))
 
     def _finish(self) -> None:
         self._street = _COMPLETE
         self._actor = -1
         self._records.append(
-            HandEnded(tuple(sorted((self._seats[i], self._stack[i]) for i in range(self._n))))
+            make_hand_ended(tuple(sorted((self._seats[i], self._stack[i]) for i in range(self._n))))
         )
 
     # ------------------------------------------------------------------ views
