@@ -782,7 +782,7 @@ class Tournament:
             having="gen-name",
             values={
                 "gen-name": f"{self.event_name} levels",
-                "gen-betting": "limit" if plan.structure == "limit" else "big",
+                "gen-betting": "limit" if plan.structure == "limit" else "pot-limit",
                 "gen-starting_stack": plan.starting_stack,
                 "gen-players": plan.humans + plan.bots,
                 "gen-hours": "0.5",

@@ -17,19 +17,27 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from core import amounts
+from core.choices import choices_of
+from tables.engine.config import ANTE_KIND_NAMES, AnteKind, Structure
 from tournaments import blind_structures as pure
 from tournaments.models import BlindStructure
 
+# A blind structure's levels carry the small and big bets of limit, or serve pot-limit and
+# no-limit alike (``BlindStructure.for_limit``): two choices, named by the betting structure
+# (the engine's ``Structure``) that ``pure.betting_of`` gives for each.
 BETTING_CHOICES = [
-    ("big", _("Pot-limit or no-limit")),
-    ("limit", _("Limit (small and big bet)")),
+    (pure.betting_of(for_limit=False).value, _("Pot-limit or no-limit")),
+    (pure.betting_of(for_limit=True).value, _("Limit (small and big bet)")),
 ]
 
-ANTE_CHOICES = [
-    (pure.Ante.NONE.value, _("None")),
-    (pure.Ante.EACH.value, _("Each player")),
-    (pure.Ante.BIG_BLIND.value, _("Big-blind ante")),
-]
+ANTE_CHOICES = choices_of(AnteKind, ANTE_KIND_NAMES)
+
+
+def _betting_field(**kwargs: Any) -> forms.TypedChoiceField:
+    return forms.TypedChoiceField(
+        label=_("Betting"), choices=BETTING_CHOICES, coerce=Structure, **kwargs
+    )
+
 
 DATETIME_LOCAL = "%Y-%m-%dT%H:%M"
 
@@ -80,7 +88,7 @@ def _number(label: Any, *, minimum: int = 0, maximum: int | None = None, **kwarg
 
 class BlankStructureForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=100)
-    betting = forms.ChoiceField(label=_("Betting"), choices=BETTING_CHOICES, initial="big")
+    betting = _betting_field(initial=pure.betting_of(for_limit=False).value)
     chip_set = ChipSetField(label=_("Chip set"), required=False)
 
 
@@ -106,7 +114,7 @@ class CopyStructureForm(forms.Form):
 
 class GeneratorForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=100)
-    betting = forms.ChoiceField(label=_("Betting"), choices=BETTING_CHOICES)
+    betting = _betting_field()
     starting_stack = _number(_("Starting stack"), minimum=1)
     players = _number(_("Expected players"), minimum=2, maximum=1000)
     hours = forms.FloatField(
@@ -132,7 +140,7 @@ class StructureSettingsForm(forms.Form):
     description = forms.CharField(
         label=_("Description"), required=False, widget=forms.Textarea(attrs={"rows": 3})
     )
-    betting = forms.ChoiceField(label=_("Betting"), choices=BETTING_CHOICES)
+    betting = _betting_field()
     chip_set = ChipSetField(label=_("Chip set"), required=False)
 
 

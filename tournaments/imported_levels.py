@@ -8,7 +8,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from tournaments.blind_structures import Ante, BlindStructureError, Row, RowKind
+from tables.engine.config import AnteKind
+from tournaments.blind_structures import BlindStructureError, Row, RowKind
 from tournaments.models import BlindStructure
 from tournaments.services.blind_structures import blind_structure_create, blind_structure_rows
 
@@ -25,9 +26,9 @@ def _rows(levels: list[dict[str, Any]]) -> list[Row]:
         ante = level.get("ante", 0)
         # TD keeps one ante and no kind: one above the small blind is the big blind's ante
         # for the table (no room takes that much from every player).
-        kind = Ante.NONE if not ante else Ante.EACH
+        kind = AnteKind.NONE if not ante else AnteKind.EACH
         if ante > level["small_blind"]:
-            kind = Ante.BIG_BLIND
+            kind = AnteKind.BIG_BLIND
         rows.append(
             Row(
                 minutes=level["minutes"],

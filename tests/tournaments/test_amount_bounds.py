@@ -211,7 +211,7 @@ def test_the_structure_editor_bounds_blinds_and_stacks() -> None:
     generator = GeneratorForm(
         {
             "name": "Deep",
-            "betting": "big",
+            "betting": "pot-limit",
             "starting_stack": CHIPS_OVER,
             "players": "10",
             "hours": "4",

@@ -9,8 +9,9 @@ import pytest
 from django.contrib.auth.models import User
 
 from series.models import Season
+from tables.engine.config import AnteKind
 from tests.tournaments.factories import HOME_CHIPS, make_tournament
-from tournaments.blind_structures import Ante, BlindStructureError, Row
+from tournaments.blind_structures import BlindStructureError, Row
 from tournaments.models import BlindLevel, BlindStructure, TournamentState
 from tournaments.services import blind_structures as services
 
@@ -159,7 +160,7 @@ def test_a_generated_structure_is_saved_for_editing(director: User) -> None:
         players=10,
         hours=4,
         chip_set=[25, 100, 500, 1000, 5000],
-        ante_kind=Ante.EACH,
+        ante_kind=AnteKind.EACH,
     )
     assert structure.created_by == director
     assert "Proposed for 10 players with 10000 chips each and 4 h of play" in (
@@ -284,7 +285,7 @@ def test_updating_a_level(home_structure: BlindStructure) -> None:
         second.pk,
         small_blind=50,
         big_blind=100,
-        ante_kind=Ante.EACH,
+        ante_kind=AnteKind.EACH,
         ante=25,
         minutes=25,
     )

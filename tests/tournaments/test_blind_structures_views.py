@@ -158,7 +158,7 @@ def test_the_generator_form_creates_a_proposal(director_client: Client) -> None:
         {
             "source": "generate",
             "gen-name": "Proposed",
-            "gen-betting": "big",
+            "gen-betting": "pot-limit",
             "gen-starting_stack": "10000",
             "gen-players": "10",
             "gen-hours": "4",
@@ -181,7 +181,7 @@ def test_the_generator_refuses_a_stack_the_chips_cannot_make(director_client: Cl
         {
             "source": "generate",
             "gen-name": "Odd",
-            "gen-betting": "big",
+            "gen-betting": "pot-limit",
             "gen-starting_stack": "10010",
             "gen-players": "10",
             "gen-hours": "4",
@@ -444,7 +444,7 @@ def test_renaming_and_a_bad_chip_set(
 ) -> None:
     url = edit_url(home_structure)
     response = director_client.post(
-        url, {"op": "settings", "name": "Thursday", "betting": "big", "chip_set": "100, 500"}
+        url, {"op": "settings", "name": "Thursday", "betting": "pot-limit", "chip_set": "100, 500"}
     )
     assert response.status_code == 400
     assert "Level 1: the small blind 25 cannot be made with the chips in play" in text(response)
@@ -455,7 +455,7 @@ def test_renaming_and_a_bad_chip_set(
         {
             "op": "settings",
             "name": "Thursday",
-            "betting": "big",
+            "betting": "pot-limit",
             "chip_set": "25, 100, 500, 1000, 5000",
         },
     )

@@ -26,7 +26,7 @@ def generate(client: Client, *, players: int, stack: int, name: str = "Proposed"
         {
             "source": "generate",
             "gen-name": name,
-            "gen-betting": "big",
+            "gen-betting": "pot-limit",
             "gen-starting_stack": str(stack),
             "gen-players": str(players),
             "gen-hours": "4",

@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 
 from series.models import Event
 from series.selectors import event_next
-from tables.engine.config import Structure
+from tables.engine.config import AnteKind, Structure
 from tournaments import blind_structures as pure
 from tournaments.blind_structures import BlindStructureError, Problem, Row
 from tournaments.models import (
@@ -64,7 +64,7 @@ def row_from_level(level: BlindLevel) -> Row:
         minutes=level.minutes,
         small_blind=level.small_blind,
         big_blind=level.big_blind,
-        ante_kind=pure.Ante(level.ante_kind),
+        ante_kind=AnteKind(level.ante_kind),
         ante=level.ante,
         small_bet=level.small_bet,
         big_bet=level.big_bet,
@@ -98,7 +98,7 @@ def _normalised(rows: Iterable[Row], for_limit: bool) -> list[Row]:
                 small_blind=0,
                 big_blind=0,
                 ante=0,
-                ante_kind=pure.Ante.NONE,
+                ante_kind=AnteKind.NONE,
                 small_bet=None,
                 big_bet=None,
             )
@@ -346,7 +346,7 @@ def blind_structure_generate(
     level_minutes: int = 20,
     break_every: int = 4,
     break_minutes: int = 10,
-    ante_kind: pure.Ante | str = pure.Ante.NONE,
+    ante_kind: AnteKind | str = AnteKind.NONE,
     for_limit: bool = False,
 ) -> BlindStructure:
     """A new structure proposed by `tournaments.blind_structures.generate` (its docstring has the
@@ -625,7 +625,7 @@ def blind_structure_generator_defaults(*, now: datetime | None = None) -> dict[s
         "level_minutes": 20,
         "break_every": 4,
         "break_minutes": 10,
-        "ante_kind": pure.Ante.NONE,
+        "ante_kind": AnteKind.NONE,
         "for_limit": bool(event and event.structure == Structure.LIMIT),
     }
 

@@ -61,7 +61,7 @@ def _new_forms(request: HttpRequest, source: str | None = None) -> dict[str, Any
     generator_initial = {
         **defaults,
         "name": _("My structure"),
-        "betting": "limit" if defaults.pop("for_limit") else "big",
+        "betting": pure.betting_of(for_limit=defaults.pop("for_limit")).value,
     }
     return {
         "blank_form": BlankStructureForm(
@@ -88,7 +88,7 @@ def _create(request: HttpRequest, source: str, forms: dict[str, Any]) -> BlindSt
             return services.blind_structure_create(
                 by=request.user,
                 name=form.cleaned_data["name"],
-                for_limit=form.cleaned_data["betting"] == "limit",
+                for_limit=pure.is_for_limit(form.cleaned_data["betting"]),
                 chip_set=form.cleaned_data["chip_set"],
             )
         return None
@@ -118,7 +118,7 @@ def _create(request: HttpRequest, source: str, forms: dict[str, Any]) -> BlindSt
                 break_every=data["break_every"],
                 break_minutes=data["break_minutes"],
                 ante_kind=data["ante_kind"],
-                for_limit=data["betting"] == "limit",
+                for_limit=pure.is_for_limit(data["betting"]),
             )
         except pure.BlindStructureError as error:
             add_problems(form, error)
@@ -291,7 +291,7 @@ def _editor_context(
             initial={
                 "name": structure.name,
                 "description": structure.description,
-                "betting": "limit" if structure.for_limit else "big",
+                "betting": pure.betting_of(for_limit=structure.for_limit).value,
                 "chip_set": structure.chip_set,
             }
         ),
@@ -363,7 +363,7 @@ def _settings_post(request: HttpRequest, structure: BlindStructure) -> HttpRespo
                 name=form.cleaned_data["name"],
                 description=form.cleaned_data["description"],
                 chip_set=form.cleaned_data["chip_set"],
-                for_limit=form.cleaned_data["betting"] == "limit",
+                for_limit=pure.is_for_limit(form.cleaned_data["betting"]),
             )
         except pure.BlindStructureError as error:
             add_problems(form, error)

@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from tables.engine.config import AnteKind
 from tournaments import blind_structures as pure
 from tournaments.clock import MOST_CHIPS, ClockRow, Position, position, row_at, rows_from
 from tournaments.errors import TournamentError
@@ -535,7 +536,7 @@ def clock_level_add(
     if minutes is not None:
         _check_minutes(minutes)
     try:
-        kind = pure.Ante(ante_kind)
+        kind = AnteKind(ante_kind)
     except ValueError:
         raise TournamentError(_("Choose how the ante is paid.")) from None
 
