@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tables.engine.cards import FULL_DECK, parse_cards
+from tables.engine.config import Game
 from tables.engine.evaluator import high_value, low_value
 from tables.engine.records import Bet, BoardDealt, HoleDealt, Raised, Record
 
@@ -109,7 +110,7 @@ def decide(
     me = snapshot["you"]["seat"]
     seat = next(s for s in snapshot["seats"] if s["seat"] == me)
     board = snapshot["hand"]["board"]
-    hi_lo = snapshot["table"]["game"] == "omaha-hi-lo"
+    hi_lo = snapshot["table"]["game"] == Game.OMAHA_HI_LO
     play, raise_at, bluff, reraise_at = _STYLE_TABLE.get(style, _STYLE_TABLE["tight"])
     power = strength(seat.get("cards") or [], board, hi_lo, samples=samples, rng=rng)
     span = legal["raise"] or legal["bet"]

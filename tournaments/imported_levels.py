@@ -20,7 +20,7 @@ IMPORTED = "The Tournament Director"
 def _rows(levels: list[dict[str, Any]]) -> list[Row]:
     rows = []
     for level in levels:
-        if level["kind"] == "break":
+        if level["kind"] == RowKind.BREAK:
             rows.append(Row(kind=RowKind.BREAK, minutes=level["minutes"]))
             continue
         ante = level.get("ante", 0)

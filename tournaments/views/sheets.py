@@ -20,6 +20,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import URLPattern, path, reverse
 from django.views.decorators.cache import never_cache
 
+from tables.engine.config import AnteKind, Structure
 from tournaments import selectors
 from tournaments.errors import TournamentError
 from tournaments.models import LevelKind, Tournament, TournamentState
@@ -115,8 +116,8 @@ def sheet_structure(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "tournaments/sheet_structure.html",
         {
             "rows": rows,
-            "limit": tournament.event.structure == "limit",
-            "has_antes": any(r["row"].ante and r["row"].ante_kind != "none" for r in levels),
+            "limit": tournament.event.structure == Structure.LIMIT,
+            "has_antes": any(r["row"].ante and r["row"].ante_kind != AnteKind.NONE for r in levels),
             "total": duration_text(elapsed),
         },
     )
