@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 
+from tables.engine.config import AnteKind
 from tournaments.blind_structures import BUILTIN_TEMPLATES, check_rows
 from tournaments.models import BlindStructure
 from tournaments.services import blind_structures as services
@@ -64,3 +67,46 @@ def test_the_templates_are_offered_to_copy(builtin_templates: list[BlindStructur
     assert [t.name for t in offered] == sorted(t.name for t in builtin_templates)
     home = next(t for t in offered if t.name == "Home series PLO8")
     assert (home.levels_count, home.breaks_count) == (20, 4)
+
+
+def test_the_data_migration_writes_the_templates_as_they_are_defined() -> None:
+    # The migration keeps its own copy of the templates (a migration must not import the
+    # code it outlives); today the two agree row for row.
+    migration = importlib.import_module("tournaments.migrations.0002_t3_builtin_structures")
+    written = {}
+    for (
+        name,
+        description,
+        for_limit,
+        chips,
+        groups,
+        colour_ups,
+        minutes,
+        pause,
+    ) in migration._TEMPLATES:
+        rows = migration._rows(groups, colour_ups, minutes, pause, for_limit)
+        written[name] = (description, for_limit, list(chips), list(rows))
+    defined = {}
+    for template in BUILTIN_TEMPLATES:
+        rows = []
+        for row in template.rows:
+            values = {"kind": str(row.kind), "minutes": row.minutes}
+            if row.is_break:
+                values["colour_up"] = list(row.colour_up)
+            else:
+                values |= {
+                    "small_blind": row.small_blind,
+                    "big_blind": row.big_blind,
+                    "small_bet": row.small_bet,
+                    "big_bet": row.big_bet,
+                    "colour_up": [],
+                }
+                assert (row.ante, row.ante_kind) == (0, AnteKind.NONE)
+            rows.append(values)
+        defined[template.name] = (
+            template.description,
+            template.for_limit,
+            list(template.chip_set),
+            rows,
+        )
+    assert written == defined

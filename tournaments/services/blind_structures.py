@@ -493,33 +493,28 @@ def blind_structure_delete(structure_id: int) -> None:
         structure.delete()
 
 
-def blind_structure_templates_install(
-    structure_model: Any = BlindStructure,
-    level_model: Any = BlindLevel,
-    *,
-    level_structure_field: str = "blind_structure",
-) -> int:
+def blind_structure_templates_install() -> int:
     """Create the built-in templates that are missing (by name); return how many.
 
-    The data migration calls it with its historical models (whose level still names its
-    structure ``structure``: ``level_structure_field``), the tests with the real ones; a
-    template a director has since edited in the admin is left as it is.
+    The data migration wrote them on a new site (with its own copy of them); this puts back
+    the ones a flushed database lost, for the tests. A template a director has since edited
+    in the admin is left as it is.
     """
     created = 0
     for template in pure.BUILTIN_TEMPLATES:
-        if structure_model.objects.filter(name=template.name, is_template=True).exists():
+        if BlindStructure.objects.filter(name=template.name, is_template=True).exists():
             continue
         pure.check_rows(template.rows, for_limit=template.for_limit, chip_set=template.chip_set)
-        structure = structure_model.objects.create(
+        blind_structure = BlindStructure.objects.create(
             name=template.name,
             description=template.description,
             for_limit=template.for_limit,
             chip_set=list(template.chip_set),
             is_template=True,
         )
-        level_model.objects.bulk_create(
-            level_model(
-                **{level_structure_field: structure},
+        BlindLevel.objects.bulk_create(
+            BlindLevel(
+                blind_structure=blind_structure,
                 position=position,
                 kind=str(row.kind),
                 minutes=row.minutes,
