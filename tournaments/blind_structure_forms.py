@@ -86,14 +86,14 @@ def _number(label: Any, *, minimum: int = 0, maximum: int | None = None, **kwarg
     )
 
 
-class BlankStructureForm(forms.Form):
+class BlankBlindStructureForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=100)
     betting = _betting_field(initial=pure.betting_of(for_limit=False).value)
     chip_set = ChipSetField(label=_("Chip set"), required=False)
 
 
-class CopyStructureForm(forms.Form):
-    structure = forms.ModelChoiceField(
+class CopyBlindStructureForm(forms.Form):
+    blind_structure = forms.ModelChoiceField(
         label=_("Structure"), queryset=BlindStructure.objects.all(), empty_label=None
     )
     name = forms.CharField(
@@ -106,7 +106,7 @@ class CopyStructureForm(forms.Form):
     def __init__(self, *args: Any, templates_only: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if templates_only:
-            field = self.fields["structure"]
+            field = self.fields["blind_structure"]
             assert isinstance(field, forms.ModelChoiceField)
             field.queryset = BlindStructure.objects.filter(is_template=True).order_by("name")
             field.label = _("Template")
@@ -135,7 +135,7 @@ class GeneratorForm(forms.Form):
     ante_kind = forms.ChoiceField(label=_("Antes"), choices=ANTE_CHOICES)
 
 
-class StructureSettingsForm(forms.Form):
+class BlindStructureSettingsForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=100)
     description = forms.CharField(
         label=_("Description"), required=False, widget=forms.Textarea(attrs={"rows": 3})

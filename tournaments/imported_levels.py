@@ -47,14 +47,16 @@ def td_levels_keep(name: str, levels: list[dict[str, Any]], by: Any) -> str:
     language. Levels that break a rule of structures are not kept, and the answer says why
     (the night's results are imported all the same)."""
     rows = _rows(levels)
-    for structure in BlindStructure.objects.filter(description=IMPORTED).order_by("pk"):
-        if blind_structure_rows(structure) == rows:
+    for blind_structure in BlindStructure.objects.filter(description=IMPORTED).order_by("pk"):
+        if blind_structure_rows(blind_structure) == rows:
             return _("The levels of “%(night)s” are those of the blind structure “%(name)s”.") % {
                 "night": name,
-                "name": structure.name,
+                "name": blind_structure.name,
             }
     try:
-        structure = blind_structure_create(by=by, name=name[:100], description=IMPORTED, rows=rows)
+        blind_structure = blind_structure_create(
+            by=by, name=name[:100], description=IMPORTED, rows=rows
+        )
     except BlindStructureError as refused:
         return _("The levels of “%(night)s” are not kept as a blind structure: %(why)s") % {
             "night": name,
@@ -62,5 +64,5 @@ def td_levels_keep(name: str, levels: list[dict[str, Any]], by: Any) -> str:
         }
     return _("The levels of “%(night)s” are the blind structure “%(name)s”.") % {
         "night": name,
-        "name": structure.name,
+        "name": blind_structure.name,
     }

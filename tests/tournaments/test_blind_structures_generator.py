@@ -211,6 +211,6 @@ def test_the_proposed_next_level_grows_by_about_half() -> None:
     assert (proposed.small_blind, proposed.big_blind, proposed.minutes) == (150, 300, 15)
 
 
-def test_the_first_level_of_a_blank_structure_uses_the_smallest_chip() -> None:
+def test_the_first_level_of_a_blank_blind_structure_uses_the_smallest_chip() -> None:
     proposed = next_level([], for_limit=False, chip_set=(25, 100))
     assert (proposed.small_blind, proposed.big_blind) == (25, 50)

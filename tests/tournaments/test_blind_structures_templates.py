@@ -29,7 +29,7 @@ def test_installing_again_creates_nothing(builtin_templates: list[BlindStructure
     assert BlindStructure.objects.filter(is_template=True).count() == len(BUILTIN_TEMPLATES)
 
 
-def test_every_template_is_a_valid_structure() -> None:
+def test_every_template_is_a_valid_blind_structure() -> None:
     for template in BUILTIN_TEMPLATES:
         check_rows(template.rows, for_limit=template.for_limit, chip_set=template.chip_set)
 
@@ -39,8 +39,8 @@ def test_the_home_series_plo8_starts_at_the_seeds_blinds(
 ) -> None:
     # docs/rules/sources/home-series-event-plo8.txt: "20+5 Pot Limit Omaha/8" ... "if the blinds are
     # 25/50 and the button wants to raise the pot"
-    structure = BlindStructure.objects.get(name="Home series PLO8")
-    assert not structure.for_limit
+    blind_structure = BlindStructure.objects.get(name="Home series PLO8")
+    assert not blind_structure.for_limit
     rows = rows_of("Home series PLO8")
     assert (rows[0].small_blind, rows[0].big_blind) == (25, 50)
     levels = [row for row in rows if not row.is_break]
@@ -51,8 +51,8 @@ def test_the_home_series_plo8_starts_at_the_seeds_blinds(
 def test_the_limit_template_has_small_and_big_bets(
     builtin_templates: list[BlindStructure],
 ) -> None:
-    structure = BlindStructure.objects.get(name="Limit Omaha/8")
-    assert structure.for_limit
+    blind_structure = BlindStructure.objects.get(name="Limit Omaha/8")
+    assert blind_structure.for_limit
     for row in rows_of("Limit Omaha/8"):
         if not row.is_break:
             assert row.small_bet == row.big_blind and row.big_bet == 2 * row.big_blind

@@ -33,7 +33,7 @@ def test_the_module_examples_hold() -> None:
     assert result.failed == 0
 
 
-def test_a_valid_structure_has_no_problems() -> None:
+def test_a_valid_blind_structure_has_no_problems() -> None:
     rows = [
         Row.level(25, 50),
         Row.level(50, 100, ante=25, ante_kind=AnteKind.EACH),
@@ -123,7 +123,7 @@ def test_after_a_colour_up_the_blinds_need_the_chips_still_in_play() -> None:
     ]
 
 
-def test_a_structure_without_a_chip_set_checks_no_chips() -> None:
+def test_a_blind_structure_without_a_chip_set_checks_no_chips() -> None:
     assert messages([Row.level(10, 20)]) == []
 
 

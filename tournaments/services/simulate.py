@@ -75,7 +75,7 @@ class Simulation:
         }
 
 
-def structure_for(starting_stack: int, *, limit: bool, levels: int = 40) -> BlindStructure:
+def blind_structure_for(starting_stack: int, *, limit: bool, levels: int = 40) -> BlindStructure:
     """Blinds rising by half each level from 1% of the starting stack (rounded to 5)."""
     structure = BlindStructure.objects.create(
         name=f"Simulation {timezone.now():%Y-%m-%d %H:%M:%S}", for_limit=limit
@@ -174,7 +174,7 @@ def tournament_for_simulation(
     )
     tournament = Tournament.objects.create(
         event=event,
-        blind_structure=structure_for(starting_stack, limit=structure == Structure.LIMIT),
+        blind_structure=blind_structure_for(starting_stack, limit=structure == Structure.LIMIT),
         online=True,
         seats_per_table=seats_per_table,
         # Limit: capped heads-up too, as PHH replays are, so every hand exported replays.
