@@ -7,8 +7,8 @@ from series import (
     views_calendar,
     views_events,
     views_import,
+    views_mailings,
     views_money,
-    views_notices,
     views_players,
     views_results,
     views_rsvp,
@@ -78,15 +78,15 @@ urlpatterns = [
     path("seasons/<int:season_id>/pot/", views_money.season_pot, name="season_pot"),
     path("players/me/payment-handle/", views_money.payment_handle, name="payment_handle"),
     # -- e-mail notices: a player's choices, the unsubscribe link, the director's decision
-    path("players/me/mail/", views_notices.notice_settings, name="notice_settings"),
+    path("players/me/mail/", views_mailings.notice_settings, name="notice_settings"),
     path(
         "mail/unsubscribe/<str:topic>/<str:token>/",
-        views_notices.unsubscribe,
+        views_mailings.unsubscribe,
         name="unsubscribe",
     ),
     path(
         "mail/notices/<int:notice_id>/decide/",
-        views_notices.notice_decide,
+        views_mailings.notice_decide,
         name="notice_decide",
     ),
     # -- standings: the leaderboard, its CSV, the scoring settings

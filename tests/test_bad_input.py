@@ -32,7 +32,7 @@ from django.urls import get_resolver, reverse
 from core.request_values import AMOUNT_MAX
 from series.models import NoticeTopic
 from series.services.health import beat_tick_record, worker_heartbeat_record
-from series.services.notice_messages import unsubscribe_token
+from series.services.mailing_messages import unsubscribe_token
 from tests.bad_input_walk import (
     FLAG,
     ID,

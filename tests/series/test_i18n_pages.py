@@ -26,7 +26,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import translation
 
 from series.models import GAME_LABELS, Event, EventAction, Player
-from series.services.notice_messages import unsubscribe_token
+from series.services.mailing_messages import unsubscribe_token
 from tables import services as table_services
 from tables.models import Hand
 from tests.series.night import finished_event
