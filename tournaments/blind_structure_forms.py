@@ -94,7 +94,7 @@ class BlankBlindStructureForm(forms.Form):
 
 class CopyBlindStructureForm(forms.Form):
     blind_structure = forms.ModelChoiceField(
-        label=_("Structure"), queryset=BlindStructure.objects.all(), empty_label=None
+        label=_("Blind structure"), queryset=BlindStructure.objects.all(), empty_label=None
     )
     name = forms.CharField(
         label=_("Name of the copy"),
