@@ -184,7 +184,7 @@ class TournamentForm(forms.ModelForm):
             "-is_template", "name"
         )
         self.fields["blind_structure"].help_text = _(
-            "Built-in structures and the ones directors have made or copied."
+            "Built-in blind structures and the ones directors have made or copied."
         )
         for name in ("game", "structure", "buy_in", "fee", "starting_stack"):
             self.fields[name].initial = getattr(event, name)

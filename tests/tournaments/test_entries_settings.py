@@ -77,7 +77,7 @@ def test_one_tournament_per_event(
         ({"late_registration_until_level": 0}, "at least 1"),
         ({"rebuy_until_level": None}, "until which level rebuys"),
         ({"rebuy_chips": 0}, "how many chips a rebuy"),
-        ({"addon_at_break": LEVEL_2}, "one of the structure's breaks"),
+        ({"addon_at_break": LEVEL_2}, "one of the blind structure's breaks"),
         ({"reentries_allowed": 1}, "until which level re-entry"),
         ({"seats_per_table": 11}, "2 to 10"),
         ({"payout_basis_points": [5000, 3000, 1000]}, "add up to 90%, not 100%"),
