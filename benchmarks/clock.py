@@ -83,10 +83,10 @@ def setup(count: int, run: str) -> dict[str, Any]:
     season = Season.objects.create(
         name="Benchmark", starts_on=today, ends_on=today + timedelta(days=1)
     )
-    structure = BlindStructure.objects.create(name="One-minute levels")
+    blind_structure = BlindStructure.objects.create(name="One-minute levels")
     BlindLevel.objects.bulk_create(
         BlindLevel(
-            blind_structure=structure,
+            blind_structure=blind_structure,
             position=row,
             kind="break" if row % BREAK_EVERY == BREAK_EVERY - 1 else "level",
             minutes=LEVEL_SECONDS // 60,
@@ -101,7 +101,7 @@ def setup(count: int, run: str) -> dict[str, Any]:
             season=season, name=f"Clock {n} {run}", starts_at=timezone.now(), buy_in=20
         )
         tournament = Tournament.objects.create(
-            event=event, blind_structure=structure, state=TournamentState.RUNNING
+            event=event, blind_structure=blind_structure, state=TournamentState.RUNNING
         )
         tournaments.append({"id": tournament.pk, "token": tournament.tv_token, "name": event.name})
     cookie = f"{settings.SESSION_COOKIE_NAME}={session.session_key}"

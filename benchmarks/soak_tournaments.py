@@ -809,7 +809,7 @@ class Tournament:
             having="gen-name",
             values={
                 "gen-name": f"{self.event_name} levels",
-                "gen-betting": "limit" if plan.structure == "limit" else "big",
+                "gen-betting": "limit" if plan.structure == "limit" else "pot-limit",
                 "gen-starting_stack": plan.starting_stack,
                 "gen-players": plan.humans + plan.bots,
                 "gen-hours": "0.5",
@@ -820,14 +820,14 @@ class Tournament:
                 "gen-ante_kind": "none",
             },
         )
-        structure = ids_in(r"/tournaments/blind-structures/(\d+)/", done.location)
-        if not structure:
+        blind_structure = ids_in(r"/tournaments/blind-structures/(\d+)/", done.location)
+        if not blind_structure:
             raise RuntimeError(
                 f"{plan.label}: no blind structure: {done.status} {errors_in(done.body)}"
             )
         # Faster: each level's blinds raised in the editor, row by row (the generator's
         # own rise is gentle, and made for evenings, not minutes).
-        page = await d.get(f"/tournaments/blind-structures/{structure[0]}/")
+        page = await d.get(f"/tournaments/blind-structures/{blind_structure[0]}/")
         rows = re.findall(r'<li id="row-(\d+)" class="srow( srow-break)?', page.body)
         levels = [int(row) for row, is_break in rows if not is_break]
         small = float(plan.first_small_blind)
@@ -835,7 +835,7 @@ class Tournament:
             # Round figures, as the chips of later levels are bigger (colour-ups).
             unit = 25 if small < 500 else 100 if small < 5000 else 1000
             blind = int(round(small / unit) * unit)
-            path = f"/tournaments/blind-structures/{structure[0]}/rows/{row}/"
+            path = f"/tournaments/blind-structures/{blind_structure[0]}/rows/{row}/"
             page = await d.get(path + "?edit=1")
             fields = {"small_blind": blind, "big_blind": 2 * blind}
             if plan.structure == "limit":
@@ -858,7 +858,7 @@ class Tournament:
                 "game": plan.game,
                 "structure": plan.structure,
                 "online": True,
-                "blind_structure": structure[0],
+                "blind_structure": blind_structure[0],
                 "buy_in": 20,
                 "fee": 0,
                 "starting_stack": plan.starting_stack,

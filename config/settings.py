@@ -267,12 +267,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     },
 }
 WORKER_SILENT_AFTER_SECONDS = env_int("WORKER_SILENT_AFTER_SECONDS", 30)
-# E-mail notices (series.services.notices): beat looks for due messages every minute and
+# E-mail notices (series.services.mailings): beat looks for due messages every minute and
 # sends them, each once. Without EMAIL_HOST the site needs no mail server: every message is
 # written to MAIL_DIR (var/mail/), one .eml file each, which any mail program opens. With
 # EMAIL_HOST, Django's SMTP backend (port 587 with STARTTLS unless told otherwise).
-CELERY_BEAT_SCHEDULE["series-notices"] = {
-    "task": "series.tasks.notices_run",
+CELERY_BEAT_SCHEDULE["series-mailings"] = {
+    "task": "series.tasks.mailings_run",
     "schedule": 60.0,
     "options": {"expires": 60.0},
 }

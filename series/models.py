@@ -222,7 +222,7 @@ class Event(models.Model):
             "Someone going who drops this many hours before the start or later is flagged."
         ),
     )
-    # Announcing the event (``series.services.notices``): invitations are e-mailed once
+    # Announcing the event (``series.services.mailings``): invitations are e-mailed once
     # ``published_at`` has passed, and ``invitations_queued_at`` records that they were
     # queued, so they go out once. Events older than the notices were marked queued by the
     # migration: nobody is invited to them after the fact.
@@ -712,7 +712,7 @@ class Rsvp(models.Model):
         return self.answer == RsvpAnswer.GOING and not self.waiting
 
 
-# E-mail notices (``series.services.notices``) --------------------------------------------
+# E-mail notices (``series.services.mailings``) --------------------------------------------
 
 
 class NoticeKind(models.TextChoices):
@@ -769,7 +769,7 @@ class Notice(models.Model):
     row moves pending → sending (committed just before its message goes to the mail
     server) → sent, so a process that dies in between leaves that one row ``sending``, which
     is never sent again by itself: the director's page shows it. Rows of the batch never
-    tried stay pending (``series.services.notices``).
+    tried stay pending (``series.services.mailings``).
     """
 
     kind = models.CharField(_("kind"), max_length=20, choices=NoticeKind.choices)

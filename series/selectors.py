@@ -272,7 +272,7 @@ def events_by_ids(event_ids: list[int], now: datetime | None = None) -> list[Eve
     return list(_with_winners_and_field(events).order_by("starts_at", "pk"))
 
 
-# Standings (s1) ------------------------------------------------------------------------------
+# Standings -------------------------------------------------------------------------------------
 
 
 def standings_of(season: Season) -> QuerySet[Standing]:

@@ -5,7 +5,7 @@ from celery import Task, shared_task
 from series.models import Season
 from series.services.backups import database_backup_if_due
 from series.services.health import worker_heartbeat_record
-from series.services.notices import notices_run as notices_run_now
+from series.services.mailings import mailings_run as mailings_run_now
 from series.services.standings import standings_recompute
 
 
@@ -42,10 +42,10 @@ def database_backup() -> str:
     return "" if backup is None else str(backup.path)
 
 
-@shared_task(name="series.tasks.notices_run", ignore_result=True)
-def notices_run() -> int:
+@shared_task(name="series.tasks.mailings_run", ignore_result=True)
+def mailings_run() -> int:
     """Beat sends this every minute: record the e-mail notices now due and send the pending
-    ones, each exactly once (``series.services.notices``). A duplicated run records and
+    ones, each exactly once (``series.services.mailings``). A duplicated run records and
     sends nothing twice; a lost one leaves its work to the next minute's. Returns how many
     messages went out."""
-    return notices_run_now()
+    return mailings_run_now()

@@ -1,5 +1,5 @@
-"""The series' pages under /series/: the calendar and events (s2), standings (s1),
-players, corrections and the settle-up (s3). Each group keeps its own lines."""
+"""The series' pages under /series/: the calendar and events, standings, players,
+corrections and the settle-up. Each group keeps its own lines."""
 
 from django.urls import path
 
@@ -7,8 +7,8 @@ from series import (
     views_calendar,
     views_events,
     views_import,
+    views_mailings,
     views_money,
-    views_notices,
     views_players,
     views_results,
     views_rsvp,
@@ -18,7 +18,7 @@ from series import (
 app_name = "series"
 
 urlpatterns = [
-    # -- the calendar, event pages and their exports (s2)
+    # -- the calendar, event pages and their exports
     path("", views_calendar.season_list, name="seasons"),
     path("seasons/<int:season_id>/", views_calendar.season_calendar, name="season"),
     path(
@@ -58,7 +58,7 @@ urlpatterns = [
     ),
     # -- who is coming: a player's answer for an event
     path("events/<int:event_id>/rsvp/", views_rsvp.rsvp, name="rsvp"),
-    # -- players, guests, corrections and the settle-up (s3)
+    # -- players, guests, corrections and the settle-up
     path("players/me/", views_players.player_me, name="player_me"),
     path("players/guests/", views_players.guests, name="guests"),
     path("players/<int:player_id>/", views_players.player_detail, name="player"),
@@ -78,18 +78,18 @@ urlpatterns = [
     path("seasons/<int:season_id>/pot/", views_money.season_pot, name="season_pot"),
     path("players/me/payment-handle/", views_money.payment_handle, name="payment_handle"),
     # -- e-mail notices: a player's choices, the unsubscribe link, the director's decision
-    path("players/me/mail/", views_notices.notice_settings, name="notice_settings"),
+    path("players/me/mail/", views_mailings.notice_settings, name="notice_settings"),
     path(
         "mail/unsubscribe/<str:topic>/<str:token>/",
-        views_notices.unsubscribe,
+        views_mailings.unsubscribe,
         name="unsubscribe",
     ),
     path(
         "mail/notices/<int:notice_id>/decide/",
-        views_notices.notice_decide,
+        views_mailings.notice_decide,
         name="notice_decide",
     ),
-    # -- standings: the leaderboard, its CSV, the scoring settings (s1)
+    # -- standings: the leaderboard, its CSV, the scoring settings
     path(
         "seasons/<int:season_id>/standings/",
         views_standings.season_standings,

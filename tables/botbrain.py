@@ -3,20 +3,18 @@ hand's strength. Pure Python on the engine (no Django), so a bot client outside 
 load benchmark's) plays exactly as the house bots in the server do (``tables.bots``).
 
 ``decide(style, snapshot)`` reads the snapshot a seat receives (its own cards, the board,
-``you.legal``) and returns an ``act`` frame; ``BotClient`` plays over a real WebSocket.
-Strength is the hand's share against one random hand, sampled on random boards with the
-engine's evaluator.
+``you.legal``) and returns an ``act`` frame. Strength is the hand's share against one
+random hand, sampled on random boards with the engine's evaluator.
 """
 
 from __future__ import annotations
 
-import asyncio
-import json
 import random
 from collections.abc import Sequence
 from typing import Any
 
 from tables.engine.cards import FULL_DECK, parse_cards
+from tables.engine.config import Game
 from tables.engine.evaluator import high_value, low_value
 from tables.engine.records import Bet, BoardDealt, HoleDealt, Raised, Record
 
@@ -112,7 +110,7 @@ def decide(
     me = snapshot["you"]["seat"]
     seat = next(s for s in snapshot["seats"] if s["seat"] == me)
     board = snapshot["hand"]["board"]
-    hi_lo = snapshot["table"]["game"] == "omaha-hi-lo"
+    hi_lo = snapshot["table"]["game"] == Game.OMAHA_HI_LO
     play, raise_at, bluff, reraise_at = _STYLE_TABLE.get(style, _STYLE_TABLE["tight"])
     power = strength(seat.get("cards") or [], board, hi_lo, samples=samples, rng=rng)
     span = legal["raise"] or legal["bet"]
@@ -145,51 +143,6 @@ def _pot_raise(
     to: int = seat.get("bet", 0) + call + pot + call
     to -= to % (snapshot["table"].get("big_blind") or 1)
     return max(low, min(high, to))
-
-
-class BotClient:
-    """A bot over a real WebSocket (``websockets``' asyncio client): for load tests and demos.
-
-    ``on_snapshot`` is called with every snapshot; the bot answers its turns after
-    ``think`` seconds with ``decide``. Latency bookkeeping is the caller's.
-    """
-
-    def __init__(self, url: str, origin: str, cookie: str, style: str, think: float = 1.0) -> None:
-        self.url = url
-        self.origin = origin
-        self.cookie = cookie
-        self.style = style
-        self.think = think
-        self.rng = random.Random()
-
-    async def run(self, stop: Any, on_frame: Any = None) -> None:
-        # The benchmarks' client library (requirements-dev.txt): the site never runs this.
-        from websockets.asyncio.client import connect  # noqa: PLC0415
-
-        async with connect(
-            self.url, origin=self.origin, additional_headers={"Cookie": self.cookie}
-        ) as ws:
-            pending: asyncio.Task[None] | None = None
-
-            async def act_later(frame: dict[str, Any]) -> None:
-                await asyncio.sleep(self.think)
-                await ws.send(json.dumps(frame))
-
-            while not stop.is_set():
-                try:
-                    raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
-                except TimeoutError:
-                    continue
-                frame = json.loads(raw)
-                if on_frame is not None:
-                    on_frame(frame)
-                if frame.get("type") != "snapshot":
-                    continue
-                move = decide(self.style, frame, self.rng)
-                if move is not None:
-                    if pending is not None and not pending.done():
-                        pending.cancel()
-                    pending = asyncio.create_task(act_later(move))
 
 
 def votes_bomb_pot(style: str) -> bool:

@@ -11,10 +11,10 @@ deadline pass all the same, the tick lets the bot decide there and then
 from __future__ import annotations
 
 from tables import services
-from tables.botbrain import STYLES, BotClient, decide, strength
+from tables.botbrain import STYLES, decide, strength
 from tables.protocol import handle_frame
 
-__all__ = ["STYLES", "BotClient", "bot_move", "decide", "strength"]
+__all__ = ["STYLES", "bot_move", "decide", "strength"]
 
 
 def bot_move(table_id: int) -> bool:

@@ -26,6 +26,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from core import csv_safe, request_values
 from core.permissions import is_director
 from tables import panels, selectors, services, table_state
+from tables.engine.config import Structure
 from tables.fairness import commitment_of_leaves
 from tables.forms import BotsForm, ForcedBetsForm, TableCreateForm
 from tables.models import Hand, SeatRequestStatus, Table
@@ -76,7 +77,7 @@ def _open_tables(user: Any = None) -> list[Table]:
         config = table.config
         low, high = (
             (config.big_blind, config.big_bet)
-            if table.structure == "limit"
+            if table.structure == Structure.LIMIT
             else (config.small_blind, config.big_blind)
         )
         table.stakes = f"{low}/{high}"  # type: ignore[attr-defined]

@@ -59,7 +59,7 @@ class World:
     offer: DealOffer
     my_live_entry: Entry
     late_entry: Entry  # registered late, no seat yet
-    structure: BlindStructure  # a director's own, not used yet: editable
+    blind_structure: BlindStructure  # a director's own, not used yet: editable
     row: BlindLevel
     table: Table  # a cash table
     hand: Hand  # finished, at ``table``
@@ -75,13 +75,13 @@ def _account(name: str) -> tuple[User, Player]:
     return user, Player.objects.create(user=user, name=name.capitalize())
 
 
-def _structure(name: str, owner: User | None = None) -> BlindStructure:
-    structure = BlindStructure.objects.create(
+def _blind_structure(name: str, owner: User | None = None) -> BlindStructure:
+    blind_structure = BlindStructure.objects.create(
         name=name, chip_set=[25, 100, 500, 1000], created_by=owner
     )
     BlindLevel.objects.bulk_create(
         BlindLevel(
-            blind_structure=structure,
+            blind_structure=blind_structure,
             position=position,
             kind=kind,
             minutes=minutes,
@@ -90,7 +90,7 @@ def _structure(name: str, owner: User | None = None) -> BlindStructure:
         )
         for position, (kind, minutes, small, big) in enumerate(LEVELS)
     )
-    return structure
+    return blind_structure
 
 
 def _event(season: Season, name: str, starts_at: object, **fields: object) -> Event:
@@ -111,7 +111,7 @@ def _event(season: Season, name: str, starts_at: object, **fields: object) -> Ev
 def _tournament(event: Event, director: User, **fields: object) -> Tournament:
     return Tournament.objects.create(
         event=event,
-        blind_structure=_structure(f"{event.name} levels"),
+        blind_structure=_blind_structure(f"{event.name} levels"),
         seats_per_table=4,
         late_registration_until_level=4,
         rebuys_allowed=2,
@@ -166,7 +166,7 @@ def world_build() -> World:
     lifecycle.tournament_start(online.pk, by=director)
     offer = deals.deal_offer(online.pk, "icm", by=director)
 
-    structure = _structure("Dana's draft", director)
+    blind_structure = _blind_structure("Dana's draft", director)
 
     # A cash table where Pat folded a hand to Ann, and a private table Ben asked to join.
     table = tables.table_create(created_by=director, name="Friday Omaha", big_blind=2)
@@ -201,8 +201,8 @@ def world_build() -> World:
         offer=offer,
         my_live_entry=my_live_entry,
         late_entry=late_entry,
-        structure=structure,
-        row=structure.levels.order_by("position").first(),  # type: ignore[arg-type]
+        blind_structure=blind_structure,
+        row=blind_structure.levels.order_by("position").first(),  # type: ignore[arg-type]
         table=table,
         hand=hand,
         private_table=private_table,

@@ -171,10 +171,10 @@ def event(season: Season) -> Event:
 
 @pytest.fixture
 def blind_structure(db: None) -> BlindStructure:
-    structure = BlindStructure.objects.create(name="Home PLO8", chip_set=[25, 100, 500, 1000])
+    blind_structure = BlindStructure.objects.create(name="Home PLO8", chip_set=[25, 100, 500, 1000])
     BlindLevel.objects.bulk_create(
         BlindLevel(
-            blind_structure=structure,
+            blind_structure=blind_structure,
             position=position,
             kind=kind,
             minutes=minutes,
@@ -183,7 +183,7 @@ def blind_structure(db: None) -> BlindStructure:
         )
         for position, (kind, minutes, small, big) in enumerate(ROWS)
     )
-    return structure
+    return blind_structure
 
 
 @pytest.fixture

@@ -32,7 +32,7 @@ from django.urls import get_resolver, reverse
 from core.request_values import AMOUNT_MAX
 from series.models import NoticeTopic
 from series.services.health import beat_tick_record, worker_heartbeat_record
-from series.services.notice_messages import unsubscribe_token
+from series.services.mailing_messages import unsubscribe_token
 from tests.bad_input_walk import (
     FLAG,
     ID,
@@ -102,7 +102,7 @@ STATIC: dict[tuple[str, str], dict[str, tuple[Kind, Good]]] = {
     ("tournaments:unregister", "POST"): {"next": (IGNORED, "/")},
     ("tournaments:blind_structure_new", "POST"): {
         "source": (choice("blank", "template", "generate", "copy", "last"), "copy"),
-        "structure": (ID, lambda w: str(w.structure.pk)),
+        "blind_structure": (ID, lambda w: str(w.blind_structure.pk)),
         "name": (text("name", maxlength=100), "Copy"),
     },
     ("tournaments:blind_structure_edit", "POST"): {
@@ -195,7 +195,7 @@ NAMED_KINDS = {
 # Names ending in "_" are prefixes: one field per player (``stack_<entry id>``).
 PREFIXED = {"stack_", "prize_"}
 # The printable sheets all read the paper they print on.
-for _sheet in ("seats", "structure", "payouts", "results"):
+for _sheet in ("seats", "blind_structure", "payouts", "results"):
     STATIC[(f"tournaments:sheet_{_sheet}", "GET")] = {"paper": (choice("a4", "letter"), "letter")}
 # The clock's quick changes and hand-for-hand read these themselves.
 STATIC[("tournaments:clock_level_add", "POST")] = {
@@ -267,7 +267,7 @@ def _kwargs(name: str, keys: list[str], world: World) -> dict[str, Any]:
         "table_id": table.pk,
         "hand_id": world.hand.pk,
         "tournament_id": tournament.pk,
-        "structure_id": world.structure.pk,
+        "blind_structure_id": world.blind_structure.pk,
         "row_id": world.row.pk,
         "entry_id": world.late_entry.pk
         if name == "tournaments:seating_seat"
@@ -329,7 +329,7 @@ def extra_pages(world: World) -> list[str]:
         reverse("tournaments:detail", args=[world.online.pk]),
         reverse("tables:table_host", args=[world.private_table.pk]),
         reverse("series:event", args=[world.next_event.pk]),
-        reverse("tournaments:blind_structure_row", args=[world.structure.pk, world.row.pk])
+        reverse("tournaments:blind_structure_row", args=[world.blind_structure.pk, world.row.pk])
         + "?edit=1",
     ]
 

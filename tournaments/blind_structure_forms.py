@@ -17,19 +17,27 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from core import amounts
+from core.choices import choices_of
+from tables.engine.config import ANTE_KIND_NAMES, AnteKind, Structure
 from tournaments import blind_structures as pure
 from tournaments.models import BlindStructure
 
+# A blind structure's levels carry the small and big bets of limit, or serve pot-limit and
+# no-limit alike (``BlindStructure.for_limit``): two choices, named by the betting structure
+# (the engine's ``Structure``) that ``pure.betting_of`` gives for each.
 BETTING_CHOICES = [
-    ("big", _("Pot-limit or no-limit")),
-    ("limit", _("Limit (small and big bet)")),
+    (pure.betting_of(for_limit=False).value, _("Pot-limit or no-limit")),
+    (pure.betting_of(for_limit=True).value, _("Limit (small and big bet)")),
 ]
 
-ANTE_CHOICES = [
-    (pure.Ante.NONE.value, _("None")),
-    (pure.Ante.EACH.value, _("Each player")),
-    (pure.Ante.BIG_BLIND.value, _("Big-blind ante")),
-]
+ANTE_CHOICES = choices_of(AnteKind, ANTE_KIND_NAMES)
+
+
+def _betting_field(**kwargs: Any) -> forms.TypedChoiceField:
+    return forms.TypedChoiceField(
+        label=_("Betting"), choices=BETTING_CHOICES, coerce=Structure, **kwargs
+    )
+
 
 DATETIME_LOCAL = "%Y-%m-%dT%H:%M"
 
@@ -78,15 +86,15 @@ def _number(label: Any, *, minimum: int = 0, maximum: int | None = None, **kwarg
     )
 
 
-class BlankStructureForm(forms.Form):
+class BlankBlindStructureForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=100)
-    betting = forms.ChoiceField(label=_("Betting"), choices=BETTING_CHOICES, initial="big")
+    betting = _betting_field(initial=pure.betting_of(for_limit=False).value)
     chip_set = ChipSetField(label=_("Chip set"), required=False)
 
 
-class CopyStructureForm(forms.Form):
-    structure = forms.ModelChoiceField(
-        label=_("Structure"), queryset=BlindStructure.objects.all(), empty_label=None
+class CopyBlindStructureForm(forms.Form):
+    blind_structure = forms.ModelChoiceField(
+        label=_("Blind structure"), queryset=BlindStructure.objects.all(), empty_label=None
     )
     name = forms.CharField(
         label=_("Name of the copy"),
@@ -98,7 +106,7 @@ class CopyStructureForm(forms.Form):
     def __init__(self, *args: Any, templates_only: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if templates_only:
-            field = self.fields["structure"]
+            field = self.fields["blind_structure"]
             assert isinstance(field, forms.ModelChoiceField)
             field.queryset = BlindStructure.objects.filter(is_template=True).order_by("name")
             field.label = _("Template")
@@ -106,7 +114,7 @@ class CopyStructureForm(forms.Form):
 
 class GeneratorForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=100)
-    betting = forms.ChoiceField(label=_("Betting"), choices=BETTING_CHOICES)
+    betting = _betting_field()
     starting_stack = _number(_("Starting stack"), minimum=1)
     players = _number(_("Expected players"), minimum=2, maximum=1000)
     hours = forms.FloatField(
@@ -127,12 +135,12 @@ class GeneratorForm(forms.Form):
     ante_kind = forms.ChoiceField(label=_("Antes"), choices=ANTE_CHOICES)
 
 
-class StructureSettingsForm(forms.Form):
+class BlindStructureSettingsForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=100)
     description = forms.CharField(
         label=_("Description"), required=False, widget=forms.Textarea(attrs={"rows": 3})
     )
-    betting = forms.ChoiceField(label=_("Betting"), choices=BETTING_CHOICES)
+    betting = _betting_field()
     chip_set = ChipSetField(label=_("Chip set"), required=False)
 
 

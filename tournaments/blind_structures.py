@@ -36,6 +36,8 @@ from enum import StrEnum
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop
 
+from tables.engine.config import AnteKind, Structure
+
 MAX_MINUTES = 240
 """The longest level or break: longer is a typo in a phone form, not a structure."""
 
@@ -72,12 +74,19 @@ class RowKind(StrEnum):
     BREAK = "break"
 
 
-class Ante(StrEnum):
-    NONE = "none"
-    EACH = "each"
-    """Every player dealt in pays the ante."""
-    BIG_BLIND = "big-blind"
-    """The big blind alone pays one ante for the table."""
+def betting_of(*, for_limit: bool) -> Structure:
+    """The betting structure a blind structure is for: limit, whose levels carry the small and
+    big bets, or pot-limit, whose levels serve no-limit as well (blinds alone).
+
+    >>> betting_of(for_limit=True), betting_of(for_limit=False)
+    (<Structure.LIMIT: 'limit'>, <Structure.POT_LIMIT: 'pot-limit'>)
+    """
+    return Structure.LIMIT if for_limit else Structure.POT_LIMIT
+
+
+def is_for_limit(betting: Structure | str) -> bool:
+    """Whether a blind structure for ``betting`` carries the limit bets."""
+    return Structure(betting) == Structure.LIMIT
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +101,7 @@ class Row:
     minutes: int = 20
     small_blind: int = 0
     big_blind: int = 0
-    ante_kind: Ante = Ante.NONE
+    ante_kind: AnteKind = AnteKind.NONE
     ante: int = 0
     small_bet: int | None = None
     big_bet: int | None = None
@@ -101,7 +110,7 @@ class Row:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "kind", RowKind(self.kind))
-        object.__setattr__(self, "ante_kind", Ante(self.ante_kind))
+        object.__setattr__(self, "ante_kind", AnteKind(self.ante_kind))
         object.__setattr__(self, "colour_up", tuple(sorted(set(self.colour_up))))
 
     @classmethod
@@ -112,7 +121,7 @@ class Row:
         minutes: int = 20,
         *,
         ante: int = 0,
-        ante_kind: Ante | str = Ante.NONE,
+        ante_kind: AnteKind | str = AnteKind.NONE,
         small_bet: int | None = None,
         big_bet: int | None = None,
     ) -> Row:
@@ -121,7 +130,7 @@ class Row:
             minutes,
             small_blind,
             big_blind,
-            Ante(ante_kind),
+            AnteKind(ante_kind),
             ante,
             small_bet,
             big_bet,
@@ -319,7 +328,7 @@ def row_problems(
                 % {"minutes": row.minutes, "max": MAX_MINUTES},
             )
         if row.is_break:
-            if row.amounts() or row.ante_kind != Ante.NONE:
+            if row.amounts() or row.ante_kind != AnteKind.NONE:
                 add(None, _("a break has no blinds, ante or bets."))
             _colour_up_problems(row, chips, in_play, add)
             in_play = [chip for chip in in_play if chip not in row.colour_up]
@@ -349,17 +358,17 @@ def _blind_problems(row: Row, for_limit: bool, add: Callable[[str | None, str], 
             _("the big blind %(big)d is below the small blind %(small)d.")
             % {"big": row.big_blind, "small": row.small_blind},
         )
-    if row.ante_kind == Ante.NONE and row.ante:
+    if row.ante_kind == AnteKind.NONE and row.ante:
         add("ante", _("it has an ante of %(ante)d but no ante kind.") % {"ante": row.ante})
-    elif row.ante_kind != Ante.NONE and row.ante < 1:
+    elif row.ante_kind != AnteKind.NONE and row.ante < 1:
         add("ante", _("it has an ante kind but no ante amount."))
-    elif row.ante_kind == Ante.BIG_BLIND and row.ante > row.big_blind >= 1:
+    elif row.ante_kind == AnteKind.BIG_BLIND and row.ante > row.big_blind >= 1:
         add(
             "ante",
             _("the big-blind ante %(ante)d is above the big blind %(big)d.")
             % {"ante": row.ante, "big": row.big_blind},
         )
-    elif row.ante_kind != Ante.BIG_BLIND and row.ante > row.small_blind >= 1:
+    elif row.ante_kind != AnteKind.BIG_BLIND and row.ante > row.small_blind >= 1:
         add(
             "ante",
             _("the ante %(ante)d is above the small blind %(small)d.")
@@ -578,7 +587,7 @@ def generate(
     level_minutes: int = 20,
     break_every: int = 4,
     break_minutes: int = 10,
-    ante_kind: Ante | str = Ante.NONE,
+    ante_kind: AnteKind | str = AnteKind.NONE,
     antes_from_level: int | None = None,
     for_limit: bool = False,
 ) -> Proposal:
@@ -629,7 +638,7 @@ def generate(
         starting_stack, players, hours, list(chip_set), level_minutes, break_every, break_minutes
     )
     chips = sorted(set(chip_set))
-    ante_kind = Ante(ante_kind)
+    ante_kind = AnteKind(ante_kind)
     if antes_from_level is None:
         antes_from_level = break_every + 1 if break_every else 5
     total = players * starting_stack
@@ -756,7 +765,7 @@ def _progression(
     level_minutes: int,
     break_every: int,
     break_minutes: int,
-    ante_kind: Ante,
+    ante_kind: AnteKind,
     antes_from_level: int,
     for_limit: bool,
 ) -> tuple[Row, ...]:
@@ -765,7 +774,7 @@ def _progression(
     previous = 0
     for number in range(1, MAX_LEVELS + 1):
         ideal = first * growth ** (number - 1)
-        antes = ante_kind != Ante.NONE and number >= antes_from_level
+        antes = ante_kind != AnteKind.NONE and number >= antes_from_level
         if number > 1 and break_every and (number - 1) % break_every == 0:
             leaving: list[int] = []
             while len(in_play) > 1 and _chip_not_needed(in_play[1], ideal, antes, ante_kind):
@@ -778,7 +787,7 @@ def _progression(
         if antes:
             ante = (
                 small_blind
-                if ante_kind == Ante.BIG_BLIND
+                if ante_kind == AnteKind.BIG_BLIND
                 else round_ante(big_blind / 8, chip=chip, small_blind=small_blind)
             )
         rows.append(
@@ -787,7 +796,7 @@ def _progression(
                 big_blind,
                 level_minutes,
                 ante=ante,
-                ante_kind=ante_kind if antes else Ante.NONE,
+                ante_kind=ante_kind if antes else AnteKind.NONE,
                 small_bet=big_blind if for_limit else None,
                 big_bet=2 * big_blind if for_limit else None,
             )
@@ -798,12 +807,12 @@ def _progression(
     return tuple(rows)
 
 
-def _chip_not_needed(next_chip: int, ideal_big_blind: float, antes: bool, kind: Ante) -> bool:
+def _chip_not_needed(next_chip: int, ideal_big_blind: float, antes: bool, kind: AnteKind) -> bool:
     """Whether the smallest chip can go: the next chip alone still makes the coming blinds in
     steps of 1.5x or finer, and the ante if any."""
     if ideal_big_blind < 4 * next_chip:
         return False
-    return not (antes and kind == Ante.EACH and ideal_big_blind / 8 < next_chip)
+    return not (antes and kind == AnteKind.EACH and ideal_big_blind / 8 < next_chip)
 
 
 def next_level(rows: Sequence[Row], *, for_limit: bool, chip_set: Sequence[int] = ()) -> Row:
@@ -812,7 +821,7 @@ def next_level(rows: Sequence[Row], *, for_limit: bool, chip_set: Sequence[int] 
 
     >>> next_level([Row.level(100, 200, 15)], for_limit=False, chip_set=[25, 100])
     Row(kind=<RowKind.LEVEL: 'level'>, minutes=15, small_blind=150, big_blind=300, \
-ante_kind=<Ante.NONE: 'none'>, ante=0, small_bet=None, big_bet=None, colour_up=(), id=None)
+ante_kind=<AnteKind.NONE: 'none'>, ante=0, small_bet=None, big_bet=None, colour_up=(), id=None)
     """
     in_play = chips_in_play([*rows, Row.level(1, 1)], chip_set)[-1] if chip_set else ()
     chip = in_play[0] if in_play else 1
@@ -830,7 +839,7 @@ ante_kind=<Ante.NONE: 'none'>, ante=0, small_bet=None, big_bet=None, colour_up=(
     big_blind = round_big_blind(last.big_blind * 1.5, step=2 * chip, previous=last.big_blind)
     small_blind = big_blind // 2
     ante = 0
-    if last.ante_kind != Ante.NONE and last.ante:
+    if last.ante_kind != AnteKind.NONE and last.ante:
         ante = round_ante(
             last.ante * big_blind / last.big_blind, chip=chip, small_blind=small_blind
         )
@@ -844,7 +853,7 @@ ante_kind=<Ante.NONE: 'none'>, ante=0, small_bet=None, big_bet=None, colour_up=(
         small_blind=small_blind,
         big_blind=big_blind,
         ante=ante,
-        ante_kind=last.ante_kind if ante else Ante.NONE,
+        ante_kind=last.ante_kind if ante else AnteKind.NONE,
         small_bet=small_bet,
         big_bet=big_bet,
         id=None,

@@ -93,10 +93,10 @@ class TournamentPart:
         if last is None:
             # No tournament yet: one on the first structure, or none while there is none
             # to choose (the host makes one, then ticks the box).
-            structure = BlindStructure.objects.order_by("-is_template", "name").first()
-            if structure is None:
+            blind_structure = BlindStructure.objects.order_by("-is_template", "name").first()
+            if blind_structure is None:
                 return {"run": False}
-            return {"run": True, "blind_structure": structure.pk}
+            return {"run": True, "blind_structure": blind_structure.pk}
         values: dict[str, Any] = {
             name: getattr(last, name)
             for name in FIELDS

@@ -44,7 +44,7 @@ class TournamentEventSection:
             return []
         context: dict[str, Any] = registration_context(request, tournament)
         over = tournament.is_over
-        levels = selectors.structure_table(tournament)
+        levels = selectors.blind_structure_table(tournament)
         if over:
             levels = [{**level, "current": False} for level in levels]
         context.update(

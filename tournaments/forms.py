@@ -184,7 +184,7 @@ class TournamentForm(forms.ModelForm):
             "-is_template", "name"
         )
         self.fields["blind_structure"].help_text = _(
-            "Built-in structures and the ones directors have made or copied."
+            "Built-in blind structures and the ones directors have made or copied."
         )
         for name in ("game", "structure", "buy_in", "fee", "starting_stack"):
             self.fields[name].initial = getattr(event, name)
@@ -239,10 +239,10 @@ class TournamentForm(forms.ModelForm):
             if name in cleaned and cleaned[name] is None:
                 cleaned[name] = getattr(self.instance, name)
         level = cleaned.get("addon_after_level")
-        structure = cleaned.get("blind_structure")
+        blind_structure = cleaned.get("blind_structure")
         cleaned["addon_at_break"] = None
-        if level is not None and structure is not None:
-            rows = list(structure.levels.order_by("position"))
+        if level is not None and blind_structure is not None:
+            rows = list(blind_structure.levels.order_by("position"))
             numbers = selectors.level_numbers(rows)
             breaks = [
                 row.position
@@ -253,7 +253,7 @@ class TournamentForm(forms.ModelForm):
                 self.add_error(
                     "addon_after_level",
                     _("“%(structure)s” has no break after level %(level)s.")
-                    % {"structure": structure.name, "level": level},
+                    % {"structure": blind_structure.name, "level": level},
                 )
             else:
                 cleaned["addon_at_break"] = breaks[0]

@@ -8,7 +8,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from tournaments.blind_structures import Ante, BlindStructureError, Row, RowKind
+from tables.engine.config import AnteKind
+from tournaments.blind_structures import BlindStructureError, Row, RowKind
 from tournaments.models import BlindStructure
 from tournaments.services.blind_structures import blind_structure_create, blind_structure_rows
 
@@ -19,15 +20,15 @@ IMPORTED = "The Tournament Director"
 def _rows(levels: list[dict[str, Any]]) -> list[Row]:
     rows = []
     for level in levels:
-        if level["kind"] == "break":
+        if level["kind"] == RowKind.BREAK:
             rows.append(Row(kind=RowKind.BREAK, minutes=level["minutes"]))
             continue
         ante = level.get("ante", 0)
         # TD keeps one ante and no kind: one above the small blind is the big blind's ante
         # for the table (no room takes that much from every player).
-        kind = Ante.NONE if not ante else Ante.EACH
+        kind = AnteKind.NONE if not ante else AnteKind.EACH
         if ante > level["small_blind"]:
-            kind = Ante.BIG_BLIND
+            kind = AnteKind.BIG_BLIND
         rows.append(
             Row(
                 minutes=level["minutes"],
@@ -46,14 +47,16 @@ def td_levels_keep(name: str, levels: list[dict[str, Any]], by: Any) -> str:
     language. Levels that break a rule of structures are not kept, and the answer says why
     (the night's results are imported all the same)."""
     rows = _rows(levels)
-    for structure in BlindStructure.objects.filter(description=IMPORTED).order_by("pk"):
-        if blind_structure_rows(structure) == rows:
+    for blind_structure in BlindStructure.objects.filter(description=IMPORTED).order_by("pk"):
+        if blind_structure_rows(blind_structure) == rows:
             return _("The levels of “%(night)s” are those of the blind structure “%(name)s”.") % {
                 "night": name,
-                "name": structure.name,
+                "name": blind_structure.name,
             }
     try:
-        structure = blind_structure_create(by=by, name=name[:100], description=IMPORTED, rows=rows)
+        blind_structure = blind_structure_create(
+            by=by, name=name[:100], description=IMPORTED, rows=rows
+        )
     except BlindStructureError as refused:
         return _("The levels of “%(night)s” are not kept as a blind structure: %(why)s") % {
             "night": name,
@@ -61,5 +64,5 @@ def td_levels_keep(name: str, levels: list[dict[str, Any]], by: Any) -> str:
         }
     return _("The levels of “%(night)s” are the blind structure “%(name)s”.") % {
         "night": name,
-        "name": structure.name,
+        "name": blind_structure.name,
     }

@@ -296,7 +296,7 @@ class Tournament(models.Model):
     # The blind structure is this tournament's own copy, made by the first change to its
     # levels from the console during play, so the structure other events share stays as it
     # was (tournaments.services.clock.levels).
-    own_structure = models.BooleanField(_("own copy of the levels"), default=False)
+    own_blind_structure = models.BooleanField(_("own copy of the levels"), default=False)
 
     # The clock: the current row of the structure (``BlindLevel.position`` order, breaks
     # included), when it ends while running, and the time left while paused.

@@ -217,7 +217,7 @@ def actions_recent(tournament: Tournament, limit: int = 30) -> QuerySet[Tourname
     return tournament.actions.select_related("by", "undone_by").order_by("-pk")[:limit]
 
 
-def structure_table(tournament: Tournament) -> list[dict[str, object]]:
+def blind_structure_table(tournament: Tournament) -> list[dict[str, object]]:
     """The structure as the pages show it: each row with its level number (None for a
     break), whether the clock is on it, and whether it is the add-on break."""
     rows = blind_structure_rows(tournament)

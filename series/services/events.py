@@ -3,7 +3,7 @@ delete a draft, publish.
 
 A new event is a draft (``published_at`` empty) unless published as it is made; publishing
 sets ``published_at`` to now, and the outbox's next run invites the players
-(``series.services.notices``: invitations are due once ``published_at`` has passed). Every
+(``series.services.mailings``: invitations are due once ``published_at`` has passed). Every
 workflow checks what the form cannot (the seats already taken, a draft that got answers)
 under the event's row lock, and changes nothing when it refuses.
 """
@@ -22,7 +22,7 @@ from django.utils.translation import ngettext
 
 from series import selectors
 from series.models import Event, EventAction, EventActionKind, NoticeKind, Rsvp, Season
-from series.services.notices import notices_for_answers, notices_reminders_renew
+from series.services.mailings import mailings_for_answers, mailings_reminders_renew
 from series.services.rsvp import rsvp_waiting_promote
 from series.services.standings import standings_schedule
 
@@ -297,10 +297,10 @@ def event_update(
         _logged(event, EventActionKind.MOVED, by, now, before=before, after=event.starts_at)
         # The reminders follow the new time: the old time's are not sent, and stand in
         # for nothing.
-        notices_reminders_renew(event, now)
+        mailings_reminders_renew(event, now)
     if moved and not event.is_draft_at(now):
         # Everyone who answered is told; their answers are kept, and each may change it.
-        notices_for_answers(event, NoticeKind.MOVED, now)
+        mailings_for_answers(event, NoticeKind.MOVED, now)
     return event
 
 
@@ -324,14 +324,14 @@ def event_cancel(event_id: int, *, now: datetime | None = None, by: Any = None) 
     event.cancelled_at = now
     event.save(update_fields=["cancelled_at"])
     _logged(event, EventActionKind.CANCELLED, by, now)
-    notices_for_answers(event, NoticeKind.CANCELLED, now)
+    mailings_for_answers(event, NoticeKind.CANCELLED, now)
     return event
 
 
 @transaction.atomic
 def event_cancel_undo(event_id: int, *, now: datetime | None = None, by: Any = None) -> Event:
     """Undo a cancellation before the night: answers open again as they were. The
-    cancellation notices not sent yet are not sent (``series.services.notice_messages``
+    cancellation notices not sent yet are not sent (``series.services.mailing_messages``
     skips them)."""
     now = now or timezone.now()
     event = Event.objects.select_for_update().get(pk=event_id)

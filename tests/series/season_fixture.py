@@ -109,11 +109,11 @@ def _players(count: int, rng: random.Random) -> list[Player]:
     return players
 
 
-def _structure() -> BlindStructure:
-    structure = BlindStructure.objects.create(name="Home PLO8", chip_set=[25, 100, 500, 1000])
+def _blind_structure() -> BlindStructure:
+    blind_structure = BlindStructure.objects.create(name="Home PLO8", chip_set=[25, 100, 500, 1000])
     BlindLevel.objects.bulk_create(
         BlindLevel(
-            blind_structure=structure,
+            blind_structure=blind_structure,
             position=position,
             kind=kind,
             minutes=minutes,
@@ -122,7 +122,7 @@ def _structure() -> BlindStructure:
         )
         for position, (kind, minutes, small, big) in enumerate(LEVELS)
     )
-    return structure
+    return blind_structure
 
 
 def _payouts(pool: int, field: int) -> list[int]:
@@ -204,7 +204,7 @@ def build_season(
         description="A season of Omaha tournaments among friends.",
     )
     people = _players(players, rng)
-    structure = _structure()
+    blind_structure = _blind_structure()
     tz = timezone.get_current_timezone()
     first_event_id = 0
     for number in range(1, events + 1):
@@ -235,7 +235,7 @@ def build_season(
             first_event_id = event.pk
         tournament = Tournament.objects.create(
             event=event,
-            blind_structure=structure,
+            blind_structure=blind_structure,
             online=online,
             capacity=10 if number == past + 1 else None,
             rebuys_allowed=2,

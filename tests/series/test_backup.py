@@ -514,7 +514,7 @@ def test_a_backup_restored_on_a_new_machine_brings_the_secret_key_back(
     )
     migrate(new)
     unsubscribe = (
-        "from series.services.notice_messages import unsubscribe_token, unsubscribe_user_id; "
+        "from series.services.mailing_messages import unsubscribe_token, unsubscribe_user_id; "
     )
     token = last_line(
         manage(old, "shell", "-c", unsubscribe + "print(unsubscribe_token(7, 'results'))")

@@ -140,7 +140,9 @@ def test_an_upcoming_event_shows_its_line_structure_registered_and_waiting_list(
     assert "Results" not in page
 
 
-def test_the_seed_event_notes_link_last_years_structure(client: Client, season: Season) -> None:
+def test_the_seed_event_notes_link_last_years_blind_structure(
+    client: Client, season: Season
+) -> None:
     event = numbered(season, 2)
     assert (event.name, event.price, event.game_label) == (
         "Series Event 2",

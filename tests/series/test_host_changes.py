@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from series.models import Event, Notice, NoticeState, Player, Rsvp, Season
-from series.services.notices import notices_due, notices_send
+from series.services.mailings import mailings_due, mailings_send
 from series.services.rsvp import RsvpError, rsvp_answer
 from tests.series.test_host_pages import _night
 
@@ -50,7 +50,7 @@ def test_cancelling_tells_everyone_who_answered_and_closes_answers(
     night.refresh_from_db()
     assert night.cancelled_at is not None
     assert Notice.objects.filter(event=night, kind="cancelled").count() == 2
-    notices_send()
+    mailings_send()
     cancelled = [m for m in mail.outbox if m.subject.startswith("Cancelled: Friday game")]
     assert sorted(m.to[0] for m in cancelled) == ["ann@example.org", "ben@example.org"]
     assert reverse("series:event", args=[night.pk]) in cancelled[0].body
@@ -58,7 +58,7 @@ def test_cancelling_tells_everyone_who_answered_and_closes_answers(
         rsvp_answer(night.pk, User.objects.get(username="ann"), "no")
     # No reminder for a cancelled night.
     Event.objects.filter(pk=night.pk).update(starts_at=timezone.now() + timedelta(hours=2))
-    notices_due()
+    mailings_due()
     assert not Notice.objects.filter(event=night, kind__startswith="reminder").exists()
 
 
@@ -69,7 +69,7 @@ def test_a_cancellation_undone_sends_nothing_and_reopens_answers(
     director_client.post(reverse("series:event_uncancel", args=[night.pk]))
     night.refresh_from_db()
     assert night.cancelled_at is None
-    notices_send()
+    mailings_send()
     assert not [m for m in mail.outbox if m.subject.startswith("Cancelled")]
     assert set(Notice.objects.filter(kind="cancelled").values_list("state", flat=True)) == {
         NoticeState.SKIPPED
@@ -87,7 +87,7 @@ def test_moving_tells_them_and_keeps_the_answers(night: Event, director_client: 
     assert timezone.localtime(night.starts_at).strftime("%H:%M") == "21:00"
     assert Notice.objects.filter(event=night, kind="moved").count() == 2
     assert Rsvp.objects.get(event=night, player__name="Ann").answer == "going"
-    notices_send()
+    mailings_send()
     moved = {m.to[0]: m for m in mail.outbox if m.subject.startswith("New time: Friday game")}
     assert "Your answer is kept: you are going." in moved["ann@example.org"].body
     assert "Your answer is kept: maybe." in moved["ben@example.org"].body

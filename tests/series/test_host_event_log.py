@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from series.models import Event, EventAction, Notice, Season
-from series.services.notices import notices_send
+from series.services.mailings import mailings_send
 from tests.series.test_host_changes import night  # noqa: F401 (a fixture)
 from tests.series.test_host_pages import _night
 
@@ -71,7 +71,7 @@ def test_a_move_is_taken_back_and_told(night: Event, director_client: Client) ->
     back = EventAction.objects.filter(event=night, kind="moved").order_by("-pk").first()
     assert back is not None and back.starts_after == before
     # The two who answered are told, each once, of the time it is back at.
-    notices_send()
+    mailings_send()
     moved_mails = [m for m in mail.outbox if m.subject.startswith("New time: Friday game")]
     assert sorted(m.to[0] for m in moved_mails) == ["ann@example.org", "ben@example.org"]
     back_at = timezone.localtime(before).strftime("%H:%M")

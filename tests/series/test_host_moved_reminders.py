@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from series.models import Event, Notice, NoticeState, Player, Rsvp, Season
 from series.services.events import event_update
-from series.services.notices import notices_due, notices_send
+from series.services.mailings import mailings_due, mailings_send
 from series.services.rsvp import rsvp_answer
 
 pytestmark = pytest.mark.django_db
@@ -47,31 +47,31 @@ def _reminders(event: Event, state: str | None = None) -> int:
 def test_a_night_moved_after_its_reminder_is_reminded_again_before_the_new_time(
     night: Event,
 ) -> None:
-    notices_due()
-    notices_send()
+    mailings_due()
+    mailings_send()
     assert _reminders(night, NoticeState.SENT) == 1
     new_start = timezone.now() + timedelta(days=6)
     event_update(night.pk, {"starts_at": new_start})
     # Not yet: the new time is six days ahead.
-    notices_due()
+    mailings_due()
     assert _reminders(night) == 1
     # 48 hours before the new time, the reminder is due again.
-    notices_due(now=new_start - timedelta(hours=47))
+    mailings_due(now=new_start - timedelta(hours=47))
     assert _reminders(night, NoticeState.PENDING) == 1
     assert _reminders(night) == 2
 
 
 def test_a_reminder_not_sent_yet_is_not_sent_for_the_old_time(night: Event) -> None:
-    notices_due()
+    mailings_due()
     assert _reminders(night, NoticeState.PENDING) == 1
     event_update(night.pk, {"starts_at": timezone.now() + timedelta(days=6)})
     assert _reminders(night, NoticeState.PENDING) == 0
-    notices_send()
+    mailings_send()
     assert not [n for n in Notice.objects.filter(kind="reminder_48h", state=NoticeState.SENT)]
 
 
 def test_a_night_not_moved_is_reminded_once(night: Event) -> None:
-    notices_due()
+    mailings_due()
     event_update(night.pk, {"name": "Friday game, again"})
-    notices_due()
+    mailings_due()
     assert _reminders(night) == 1

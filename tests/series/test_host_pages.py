@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from series.models import Event, Notice, Player, Season, SeasonVisibility
-from series.services.notices import notices_due
+from series.services.mailings import mailings_due
 from series.services.rsvp import rsvp_answer
 
 pytestmark = pytest.mark.django_db
@@ -80,13 +80,13 @@ def test_a_director_makes_a_season_and_a_draft_night(director_client: Client) ->
     assert event.published_at is None and event.capacity == 9 and event.rsvp_minimum == 4
     assert timezone.localtime(event.starts_at).strftime("%H:%M") == "20:00"
     # A draft invites nobody.
-    notices_due()
+    mailings_due()
     assert not Notice.objects.filter(event=event).exists()
     # Published from its page: the invitations are due.
     director_client.post(reverse("series:event_publish", args=[event.pk]))
     event.refresh_from_db()
     assert event.published_at is not None
-    notices_due()
+    mailings_due()
     assert Notice.objects.filter(event=event, kind="invitation", recipient=reader).exists()
 
 

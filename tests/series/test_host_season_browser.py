@@ -19,7 +19,7 @@ from django.utils import timezone
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from series.models import Event, Player, Season
-from series.services.notices import notices_due, notices_send
+from series.services.mailings import mailings_due, mailings_send
 from tests.browser import ARTIFACTS, PHONE, needs_chromium
 from tournaments.models import Tournament
 
@@ -138,8 +138,8 @@ def test_a_host_runs_a_season_from_a_phone(
 
     # What the beat's outbox run sends: invitations, the move, the cancellation, each with
     # links to the served address.
-    notices_due()
-    notices_send()
+    mailings_due()
+    mailings_send()
     to_paula = [m for m in mail.outbox if m.to == ["paula@example.org"]]
     # Nine invitations (none for the night cancelled before the run), the move, the
     # cancellation.

@@ -26,7 +26,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import translation
 
 from series.models import GAME_LABELS, Event, EventAction, Player
-from series.services.notice_messages import unsubscribe_token
+from series.services.mailing_messages import unsubscribe_token
 from tables import services as table_services
 from tables.models import Hand
 from tests.series.night import finished_event
@@ -177,7 +177,7 @@ def site(settings: Any) -> dict[str, Any]:
         max_buy_in=200,
         private=True,
     )
-    structure = tournament.blind_structure
+    blind_structure = tournament.blind_structure
     # A move in the night's log: its "move it back" page reads in French too.
     move = EventAction.objects.create(
         event=done,
@@ -196,8 +196,8 @@ def site(settings: Any) -> dict[str, Any]:
             "table_id": table.pk,
             "hand_id": hand.pk if hand else 1,
             "tournament_id": tournament.pk,
-            "structure_id": structure.pk,
-            "row_id": structure.levels.first().pk,
+            "blind_structure_id": blind_structure.pk,
+            "row_id": blind_structure.levels.first().pk,
             "entry_id": entry.pk,
             "table_number": 1,
             "token": tournament.tv_token,

@@ -323,10 +323,10 @@ def test_a_nights_levels_become_a_blind_structure_once(scheduled: list[int]) -> 
     made = list(BlindStructure.objects.filter(description=IMPORTED))
     assert 1 <= len(made) <= 2
     night = source.nights[0]
-    structure = (
+    blind_structure = (
         next(s for s in made if s.name.startswith(night.title)) if len(made) == 2 else made[0]
     )
-    rows = list(structure.levels.order_by("position"))
+    rows = list(blind_structure.levels.order_by("position"))
     assert len(rows) == len(night.levels)
     for row, level in zip(rows, night.levels, strict=True):
         assert row.kind == level["kind"] and row.minutes == level["minutes"]
@@ -398,6 +398,6 @@ def test_an_ante_above_the_small_blind_is_a_big_blind_ante() -> None:
     ]
     said = td_levels_keep("Friday", levels, by=None)
     assert said == "The levels of “Friday” are the blind structure “Friday”."
-    structure = BlindStructure.objects.get(description=IMPORTED)
-    rows = [(r.ante_kind, r.ante) for r in structure.levels.order_by("position")]
+    blind_structure = BlindStructure.objects.get(description=IMPORTED)
+    rows = [(r.ante_kind, r.ante) for r in blind_structure.levels.order_by("position")]
     assert rows == [("each", 25), ("none", 0), ("big-blind", 400)]

@@ -111,11 +111,12 @@ from tournaments.services.clock.controls import clock_start
 event = Event.objects.create(season=season, name="Thursday Night PLO8", starts_at=timezone.now(),
     venue="Ann's kitchen", game="omaha-hi-lo", structure="pot-limit", buy_in=20, fee=5,
     starting_stack=10000)
-structure = BlindStructure.objects.create(name="Home PLO8", chip_set=[25, 100, 500, 1000])
+blind_structure = BlindStructure.objects.create(name="Home PLO8", chip_set=[25, 100, 500, 1000])
 for position, (small, big) in enumerate([(25, 50), (50, 100), (75, 150), (100, 200)]):
-    BlindLevel.objects.create(blind_structure=structure, position=position, kind="level",
+    BlindLevel.objects.create(blind_structure=blind_structure, position=position, kind="level",
         minutes=20, small_blind=small, big_blind=big)
-tournament = Tournament.objects.create(event=event, blind_structure=structure, state="running")
+tournament = Tournament.objects.create(
+    event=event, blind_structure=blind_structure, state="running")
 clock_start(tournament.pk, by=director)
 """
 

@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from config.management.commands import serve
 from core.site_address import WIFI_COMMAND, is_loopback, site_url_for
-from series.services.notice_messages import absolute
+from series.services.mailing_messages import absolute
 from tournaments.models import Tournament
 from tournaments.views.clock import _night_address
 

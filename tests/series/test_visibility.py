@@ -21,7 +21,7 @@ from django.utils import timezone
 from series.models import Event, Notice, Player, Result, Rsvp, Season, SeasonVisibility
 from series.services.accounts import director_grant
 from series.services.calendar import player_calendar_token_renew
-from series.services.notices import notices_due, notices_send
+from series.services.mailings import mailings_due, mailings_send
 from series.services.rsvp import rsvp_answer
 from tests.conftest import PASSWORD
 
@@ -149,9 +149,9 @@ def test_a_draft_is_in_no_feed_and_no_email(people: dict[str, User]) -> None:
         finished_at=timezone.now() - timedelta(hours=1),
     )
     Result.objects.create(event=draft, player=player, place=1)
-    notices_due()
+    mailings_due()
     assert not Notice.objects.filter(event=draft).exists()
-    notices_send()
+    mailings_send()
     assert not [m for m in mail.outbox if "Secret draft night" in m.subject + m.body]
 
 
@@ -160,10 +160,10 @@ def test_a_notice_recorded_before_the_event_went_back_to_draft_is_not_sent(
 ) -> None:
     season = _season()
     event = _event(season, "Back to draft")
-    notices_due()
+    mailings_due()
     assert Notice.objects.filter(event=event, kind="invitation").exists()
     Event.objects.filter(pk=event.pk).update(published_at=None)
-    notices_send()
+    mailings_send()
     assert not [m for m in mail.outbox if "Back to draft" in m.subject]
 
 

@@ -35,11 +35,11 @@ def at(minutes: float = 0, seconds: float = 0) -> datetime:
     return T0 + timedelta(minutes=minutes, seconds=seconds)
 
 
-def structure_with(rows: list[tuple], name: str = "Clock test") -> BlindStructure:  # type: ignore[type-arg]
-    structure = BlindStructure.objects.create(name=name, chip_set=[25, 100, 500])
+def blind_structure_with(rows: list[tuple], name: str = "Clock test") -> BlindStructure:  # type: ignore[type-arg]
+    blind_structure = BlindStructure.objects.create(name=name, chip_set=[25, 100, 500])
     BlindLevel.objects.bulk_create(
         BlindLevel(
-            blind_structure=structure,
+            blind_structure=blind_structure,
             position=(position + 1) * 10,  # gaps: the clock orders by position, not by value
             kind=kind,
             minutes=minutes,
@@ -51,7 +51,7 @@ def structure_with(rows: list[tuple], name: str = "Clock test") -> BlindStructur
         )
         for position, (kind, minutes, small, big, ante, colour_up) in enumerate(rows)
     )
-    return structure
+    return blind_structure
 
 
 def reload(tournament: Tournament) -> Tournament:
@@ -80,10 +80,10 @@ def placed(*entries: Entry) -> list[tuple[str, int | None, int]]:
     return rows
 
 
-def rows_of_structure(structure_id: int) -> list[tuple[Any, ...]]:
+def rows_of_blind_structure(blind_structure_id: int) -> list[tuple[Any, ...]]:
     """(kind, minutes, small blind, big blind) of each row of a blind structure, in order."""
     return list(
-        BlindLevel.objects.filter(blind_structure_id=structure_id)
+        BlindLevel.objects.filter(blind_structure_id=blind_structure_id)
         .order_by("position")
         .values_list("kind", "minutes", "small_blind", "big_blind")
     )

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from series.models import Event, Season
 from tables.engine.config import Game, Structure
-from tests.tournaments.clock_helpers import CLOCK_ROWS, T0, structure_with
+from tests.tournaments.clock_helpers import CLOCK_ROWS, T0, blind_structure_with
 from tests.tournaments.factories import HOME_CHIPS, make_user, start
 from tests.tournaments.online_tables import online_night_open
 from tournaments import broadcast
@@ -79,8 +79,8 @@ def clock_tasks_off(settings) -> None:  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def clock_structure(db: None) -> BlindStructure:
-    return structure_with(CLOCK_ROWS)
+def clock_blind_structure(db: None) -> BlindStructure:
+    return blind_structure_with(CLOCK_ROWS)
 
 
 @pytest.fixture
@@ -102,11 +102,11 @@ def clock_event(db: None) -> Event:
 
 
 @pytest.fixture
-def clock_tournament(clock_event: Event, clock_structure: BlindStructure) -> Tournament:
+def clock_tournament(clock_event: Event, clock_blind_structure: BlindStructure) -> Tournament:
     """A tournament in play whose clock has not started yet (as tournament_start finds it)."""
     return Tournament.objects.create(
         event=clock_event,
-        blind_structure=clock_structure,
+        blind_structure=clock_blind_structure,
         state=TournamentState.RUNNING,
         rebuy_chips=10000,
         rebuy_price=20,
@@ -146,7 +146,7 @@ def builtin_templates(db: None) -> list[BlindStructure]:
 
 
 @pytest.fixture
-def home_structure(director: User) -> BlindStructure:
+def home_blind_structure(director: User) -> BlindStructure:
     """The director's own small pot-limit structure: three levels, a break that colours up
     the 25s, two more levels."""
     return blind_structure_create(
@@ -165,7 +165,7 @@ def home_structure(director: User) -> BlindStructure:
 
 
 @pytest.fixture
-def limit_structure(director: User) -> BlindStructure:
+def limit_blind_structure(director: User) -> BlindStructure:
     return blind_structure_create(
         by=director,
         name="Limit night",

@@ -55,16 +55,16 @@ def sample_event() -> Event:
 
 
 def sample_tournament() -> Tournament:
-    structure = BlindStructure.objects.create(name="Sample")
+    blind_structure = BlindStructure.objects.create(name="Sample")
     BlindLevel.objects.create(
-        blind_structure=structure, position=0, minutes=20, small_blind=25, big_blind=50
+        blind_structure=blind_structure, position=0, minutes=20, small_blind=25, big_blind=50
     )
-    return Tournament.objects.create(event=sample_event(), blind_structure=structure)
+    return Tournament.objects.create(event=sample_event(), blind_structure=blind_structure)
 
 
 def make_tournament(
     season: Season,
-    structure: BlindStructure,
+    blind_structure: BlindStructure,
     *,
     by: User | None,
     starts_in: timedelta,
@@ -81,7 +81,7 @@ def make_tournament(
         starting_stack=10_000,
     )
     return Tournament.objects.create(
-        event=event, blind_structure=structure, created_by=by, state=state
+        event=event, blind_structure=blind_structure, created_by=by, state=state
     )
 
 

@@ -7,7 +7,7 @@ from typing import Any
 from tournaments.models import BlindStructure
 
 
-def form_data(structure: BlindStructure, **changes: Any) -> dict[str, Any]:
+def form_data(blind_structure: BlindStructure, /, **changes: Any) -> dict[str, Any]:
     """The tournament settings form as a director fills it in, with ``changes``."""
     data: dict[str, Any] = {
         "game": "omaha-hi-lo",
@@ -15,7 +15,7 @@ def form_data(structure: BlindStructure, **changes: Any) -> dict[str, Any]:
         "buy_in": "20",
         "fee": "5",
         "starting_stack": "10000",
-        "blind_structure": str(structure.pk),
+        "blind_structure": str(blind_structure.pk),
         "raise_cap": "4",
         "uncapped_heads_up": "on",
         "seats_per_table": "9",

@@ -199,7 +199,7 @@ def test_the_event_admin_refuses_a_buy_in_past_the_bound(event: Event, db: None)
     assert event.buy_in == 20
 
 
-def test_the_structure_editor_bounds_blinds_and_stacks() -> None:
+def test_the_blind_structure_editor_bounds_blinds_and_stacks() -> None:
     row = pure.Row.level(25, 50)
     form = RowForm(
         {"minutes": "20", "small_blind": CHIPS_OVER, "big_blind": CHIPS_OVER, "ante_kind": "none"},
@@ -211,7 +211,7 @@ def test_the_structure_editor_bounds_blinds_and_stacks() -> None:
     generator = GeneratorForm(
         {
             "name": "Deep",
-            "betting": "big",
+            "betting": "pot-limit",
             "starting_stack": CHIPS_OVER,
             "players": "10",
             "hours": "4",

@@ -24,7 +24,7 @@ pytestmark = needs_chromium
 
 
 @pytest.fixture
-def structure(transactional_db: None) -> BlindStructure:
+def blind_structure(transactional_db: None) -> BlindStructure:
     services.blind_structure_templates_install()
     director = director_grant(User.objects.create_user("dana", password=PASSWORD))
     today = timezone.localdate()
@@ -44,8 +44,8 @@ def structure(transactional_db: None) -> BlindStructure:
     return services.blind_structure_copy(template.pk, by=director, name="Tuesday PLO8")
 
 
-def test_edit_a_structure_with_htmx_on_a_laptop_and_a_phone(
-    structure: BlindStructure,
+def test_edit_a_blind_structure_with_htmx_on_a_laptop_and_a_phone(
+    blind_structure: BlindStructure,
     live_server,
     live_browser: Browser,  # type: ignore[no-untyped-def]
 ) -> None:

@@ -7,10 +7,10 @@ import math
 
 import pytest
 
+from tables.engine.config import AnteKind
 from tournaments.blind_structures import (
     FINISH_AT_BIG_BLINDS,
     RUN_ON_TO_BIG_BLINDS,
-    Ante,
     BlindStructureError,
     Row,
     check_rows,
@@ -35,7 +35,7 @@ SETTINGS = [
 ]
 
 
-def proposals(ante_kind: Ante = Ante.NONE, for_limit: bool = False):  # type: ignore[no-untyped-def]
+def proposals(ante_kind: AnteKind = AnteKind.NONE, for_limit: bool = False):  # type: ignore[no-untyped-def]
     for players, stack, hours, chips, minutes, every, pause in SETTINGS:
         yield (
             (players, stack, hours, chips, minutes, every, pause),
@@ -53,9 +53,9 @@ def proposals(ante_kind: Ante = Ante.NONE, for_limit: bool = False):  # type: ig
         )
 
 
-@pytest.mark.parametrize("ante_kind", list(Ante))
+@pytest.mark.parametrize("ante_kind", list(AnteKind))
 @pytest.mark.parametrize("for_limit", [False, True])
-def test_every_amount_is_made_with_the_chips_in_play(ante_kind: Ante, for_limit: bool) -> None:
+def test_every_amount_is_made_with_the_chips_in_play(ante_kind: AnteKind, for_limit: bool) -> None:
     for (_p, _s, _h, chips, *_), proposal in proposals(ante_kind, for_limit):
         rows = list(proposal.rows)
         check_rows(rows, for_limit=for_limit, chip_set=chips)
@@ -68,8 +68,8 @@ def test_every_amount_is_made_with_the_chips_in_play(ante_kind: Ante, for_limit:
             assert row.small_blind * 2 == row.big_blind
 
 
-@pytest.mark.parametrize("ante_kind", [Ante.EACH, Ante.BIG_BLIND])
-def test_antes_are_never_above_the_small_blind(ante_kind: Ante) -> None:
+@pytest.mark.parametrize("ante_kind", [AnteKind.EACH, AnteKind.BIG_BLIND])
+def test_antes_are_never_above_the_small_blind(ante_kind: AnteKind) -> None:
     for _, proposal in proposals(ante_kind):
         levels = [row for row in proposal.rows if not row.is_break]
         assert all(row.ante <= row.small_blind for row in levels)
@@ -79,7 +79,7 @@ def test_antes_are_never_above_the_small_blind(ante_kind: Ante) -> None:
 
 def test_antes_start_after_the_first_break() -> None:
     proposal = generate(
-        starting_stack=10_000, players=10, hours=4, chip_set=HOME_CHIPS, ante_kind=Ante.EACH
+        starting_stack=10_000, players=10, hours=4, chip_set=HOME_CHIPS, ante_kind=AnteKind.EACH
     )
     first_break = next(i for i, row in enumerate(proposal.rows) if row.is_break)
     assert all(row.ante == 0 for row in proposal.rows[:first_break])
@@ -88,7 +88,7 @@ def test_antes_start_after_the_first_break() -> None:
 
 def test_no_antes_unless_asked() -> None:
     for _, proposal in proposals():
-        assert all(row.ante == 0 and row.ante_kind == Ante.NONE for row in proposal.rows)
+        assert all(row.ante == 0 and row.ante_kind == AnteKind.NONE for row in proposal.rows)
 
 
 def test_the_expected_finish_is_near_the_target_length() -> None:
@@ -194,14 +194,14 @@ def test_big_blinds_round_to_what_the_chips_make() -> None:
 
 def test_the_proposed_next_level_grows_and_keeps_the_ante_and_bets_in_proportion() -> None:
     rows = [
-        Row.level(100, 200, 15, ante=25, ante_kind=Ante.EACH, small_bet=200, big_bet=400),
+        Row.level(100, 200, 15, ante=25, ante_kind=AnteKind.EACH, small_bet=200, big_bet=400),
         Row.pause(10, colour_up=[25]),
     ]
     proposed = next_level(rows, for_limit=True, chip_set=(25, 100, 500))
     # With the 25s gone, 150/300 cannot be made: 200/400 is the next the 100s make.
     assert (proposed.small_blind, proposed.big_blind) == (200, 400)
     assert proposed.minutes == 15
-    assert (proposed.ante_kind, proposed.ante) == (Ante.EACH, 100)
+    assert (proposed.ante_kind, proposed.ante) == (AnteKind.EACH, 100)
     assert (proposed.small_bet, proposed.big_bet) == (400, 800)
     check_rows([*rows, proposed], for_limit=True, chip_set=(25, 100, 500))
 
@@ -211,6 +211,6 @@ def test_the_proposed_next_level_grows_by_about_half() -> None:
     assert (proposed.small_blind, proposed.big_blind, proposed.minutes) == (150, 300, 15)
 
 
-def test_the_first_level_of_a_blank_structure_uses_the_smallest_chip() -> None:
+def test_the_first_level_of_a_blank_blind_structure_uses_the_smallest_chip() -> None:
     proposed = next_level([], for_limit=False, chip_set=(25, 100))
     assert (proposed.small_blind, proposed.big_blind) == (25, 50)

@@ -55,7 +55,7 @@ def test_the_expected_finish_is_the_end_of_the_level_whose_big_blind_is_a_twenti
     assert result.expected_finish == datetime(2007, 4, 10, 20, 55, tzinfo=PARIS)
 
 
-def test_no_expected_finish_when_the_structure_runs_out_first() -> None:
+def test_no_expected_finish_when_the_blind_structure_runs_out_first() -> None:
     start = datetime(2007, 4, 10, 19, 30, tzinfo=PARIS)
     result = preview(rows(), start, chips_total=10 * 10_000)
     assert result.finish_index is None
@@ -70,7 +70,7 @@ def test_the_preview_crosses_midnight_and_daylight_saving_in_the_start_time_zone
     assert last.starts_at.strftime("%d %H:%M") == "25 01:35"
 
 
-def test_an_empty_structure_ends_when_it_starts() -> None:
+def test_an_empty_blind_structure_ends_when_it_starts() -> None:
     start = datetime(2007, 4, 10, 19, 30, tzinfo=PARIS)
     result = preview([], start, chips_total=1000)
     assert result.rows == () and result.ends_at == start and result.expected_finish is None

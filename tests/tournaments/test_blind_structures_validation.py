@@ -7,9 +7,9 @@ import doctest
 
 import pytest
 
+from tables.engine.config import AnteKind
 from tournaments import blind_structures
 from tournaments.blind_structures import (
-    Ante,
     BlindStructureError,
     Row,
     check_rows,
@@ -33,12 +33,12 @@ def test_the_module_examples_hold() -> None:
     assert result.failed == 0
 
 
-def test_a_valid_structure_has_no_problems() -> None:
+def test_a_valid_blind_structure_has_no_problems() -> None:
     rows = [
         Row.level(25, 50),
-        Row.level(50, 100, ante=25, ante_kind=Ante.EACH),
+        Row.level(50, 100, ante=25, ante_kind=AnteKind.EACH),
         Row.pause(10, colour_up=[25]),
-        Row.level(100, 200, ante=100, ante_kind=Ante.BIG_BLIND),
+        Row.level(100, 200, ante=100, ante_kind=AnteKind.BIG_BLIND),
     ]
     assert messages(rows, chips=CHIPS) == []
     check_rows(rows, for_limit=False, chip_set=CHIPS)
@@ -75,23 +75,23 @@ def test_a_level_without_blinds_is_refused() -> None:
 
 
 def test_an_ante_above_the_small_blind_is_refused() -> None:
-    rows = [Row.level(25, 50, ante=50, ante_kind=Ante.EACH)]
+    rows = [Row.level(25, 50, ante=50, ante_kind=AnteKind.EACH)]
     assert messages(rows) == ["Level 1: the ante 50 is above the small blind 25."]
 
 
 def test_a_big_blind_ante_may_be_the_big_blind_itself() -> None:
     # The big-blind ante as card rooms play it since 2018: the big blind posts one ante for
     # the table, as much as the big blind.
-    assert messages([Row.level(50, 100, ante=100, ante_kind=Ante.BIG_BLIND)]) == []
+    assert messages([Row.level(50, 100, ante=100, ante_kind=AnteKind.BIG_BLIND)]) == []
 
 
 def test_a_big_blind_ante_above_the_big_blind_is_refused() -> None:
-    rows = [Row.level(50, 100, ante=150, ante_kind=Ante.BIG_BLIND)]
+    rows = [Row.level(50, 100, ante=150, ante_kind=AnteKind.BIG_BLIND)]
     assert messages(rows) == ["Level 1: the big-blind ante 150 is above the big blind 100."]
 
 
 def test_an_ante_needs_its_kind_and_its_amount() -> None:
-    rows = [Row.level(50, 100, ante=10), Row.level(50, 100, ante_kind=Ante.EACH)]
+    rows = [Row.level(50, 100, ante=10), Row.level(50, 100, ante_kind=AnteKind.EACH)]
     assert messages(rows) == [
         "Level 1: it has an ante of 10 but no ante kind.",
         "Level 2: it has an ante kind but no ante amount.",
@@ -113,7 +113,7 @@ def test_after_a_colour_up_the_blinds_need_the_chips_still_in_play() -> None:
     rows = [
         Row.level(150, 300),
         Row.pause(10, colour_up=[25, 100]),
-        Row.level(750, 1500, ante=250, ante_kind=Ante.EACH),
+        Row.level(750, 1500, ante=250, ante_kind=AnteKind.EACH),
     ]
     assert messages(rows, chips=CHIPS) == [
         "Level 2: the small blind 750 cannot be made with the chips in play: it is not a "
@@ -123,7 +123,7 @@ def test_after_a_colour_up_the_blinds_need_the_chips_still_in_play() -> None:
     ]
 
 
-def test_a_structure_without_a_chip_set_checks_no_chips() -> None:
+def test_a_blind_structure_without_a_chip_set_checks_no_chips() -> None:
     assert messages([Row.level(10, 20)]) == []
 
 

@@ -17,7 +17,7 @@ from tests.tournaments.clock_helpers import (
     ROW_LEVEL_2,
     at,
     reload,
-    rows_of_structure,
+    rows_of_blind_structure,
     shown,
 )
 from tournaments import selectors
@@ -71,7 +71,7 @@ def test_the_level_resumes_after_the_break_with_exactly_the_time_it_had_left(
     assert tournament.state == TournamentState.ON_BREAK
     assert (tournament.level_index, tournament.level_ends_at) == (ROW_NEW_BREAK, at(23, 37))
     # The break is inserted before level 2, which keeps its number: nothing is renumbered.
-    assert [row[0] for row in rows_of_structure(tournament.blind_structure_id)] == [
+    assert [row[0] for row in rows_of_blind_structure(tournament.blind_structure_id)] == [
         "level",
         "break",
         "level",
@@ -190,7 +190,7 @@ def test_next_level_on_that_break_resumes_the_level_with_its_rest(
 
 
 def test_undo_puts_everything_back(
-    in_level_2: Tournament, director: User, clock_structure: BlindStructure
+    in_level_2: Tournament, director: User, clock_blind_structure: BlindStructure
 ) -> None:
     before = reload(in_level_2)
     fields = (before.level_index, before.level_ends_at, before.paused_remaining, before.state)
@@ -201,7 +201,7 @@ def test_undo_puts_everything_back(
     assert reload(in_level_2).resume_remaining == REST
     action_undo_last(in_level_2.pk, by=director)
     tournament = reload(in_level_2)
-    assert tournament.blind_structure_id == clock_structure.pk
+    assert tournament.blind_structure_id == clock_blind_structure.pk
     assert (
         tournament.level_index,
         tournament.level_ends_at,

@@ -17,7 +17,7 @@ from series.models import Event, Season
 from series.services import director_grant
 from tests.browser import ARTIFACTS, PHONE, console_page, needs_chromium
 from tests.conftest import PASSWORD
-from tests.tournaments.clock_helpers import CLOCK_ROWS, structure_with
+from tests.tournaments.clock_helpers import CLOCK_ROWS, blind_structure_with
 from tournaments.models import Tournament, TournamentState
 from tournaments.services.clock.controls import clock_start
 
@@ -34,7 +34,7 @@ def night(transactional_db: None, settings) -> Tournament:  # type: ignore[no-un
         season=season, name="Thursday PLO8", starts_at=timezone.now(), buy_in=20
     )
     tournament = Tournament.objects.create(
-        event=event, blind_structure=structure_with(CLOCK_ROWS), state=TournamentState.RUNNING
+        event=event, blind_structure=blind_structure_with(CLOCK_ROWS), state=TournamentState.RUNNING
     )
     # Level 1 has been running for five minutes: 15 minutes left in it.
     return clock_start(tournament.pk, by=director, now=timezone.now() - timedelta(minutes=5))

@@ -15,10 +15,10 @@ from tests.tournaments.clock_helpers import (
     ROW_LEVEL_1,
     ROW_LEVEL_2,
     at,
+    blind_structure_with,
     reload,
-    rows_of_structure,
+    rows_of_blind_structure,
     shown,
-    structure_with,
 )
 from tournaments import tasks
 from tournaments.errors import TournamentError
@@ -57,8 +57,8 @@ def test_break_now_in_level_1_goes_on_with_level_2_after_the_break(
     assert after.next is not None and after.next.is_break and after.next.levels_before == 2
 
 
-def test_break_now_leaves_the_shared_structure_alone(
-    running_clock: Tournament, director: User, clock_structure: BlindStructure, clock_event
+def test_break_now_leaves_the_shared_blind_structure_alone(
+    running_clock: Tournament, director: User, clock_blind_structure: BlindStructure, clock_event
 ) -> None:  # type: ignore[no-untyped-def]
     from series.models import Event
 
@@ -66,16 +66,16 @@ def test_break_now_leaves_the_shared_structure_alone(
         season=clock_event.season, name="Next Thursday", starts_at=at(60 * 24 * 7), buy_in=20
     )
     other = Tournament.objects.create(
-        event=other_event, blind_structure=clock_structure, state=TournamentState.REGISTERING
+        event=other_event, blind_structure=clock_blind_structure, state=TournamentState.REGISTERING
     )
-    before = rows_of_structure(clock_structure.pk)
+    before = rows_of_blind_structure(clock_blind_structure.pk)
     clock_break_now(running_clock.pk, by=director, now=at(6))
     tournament = reload(running_clock)
-    assert tournament.blind_structure_id != clock_structure.pk
-    assert rows_of_structure(clock_structure.pk) == before
-    assert reload(other).blind_structure_id == clock_structure.pk
+    assert tournament.blind_structure_id != clock_blind_structure.pk
+    assert rows_of_blind_structure(clock_blind_structure.pk) == before
+    assert reload(other).blind_structure_id == clock_blind_structure.pk
     # The tournament's own copy has the break inserted after level 1.
-    assert [row[0] for row in rows_of_structure(tournament.blind_structure_id)] == [
+    assert [row[0] for row in rows_of_blind_structure(tournament.blind_structure_id)] == [
         "level",
         "break",
         "level",
@@ -92,24 +92,24 @@ def test_break_now_leaves_the_shared_structure_alone(
 
 
 def test_break_now_just_before_a_break_starts_that_break(
-    running_clock: Tournament, director: User, clock_structure: BlindStructure
+    running_clock: Tournament, director: User, clock_blind_structure: BlindStructure
 ) -> None:
     clock_next(running_clock.pk, by=director, now=at(1))  # level 2, a break follows
     clock_break_now(running_clock.pk, by=director, now=at(5))
     tournament = reload(running_clock)
     # The structure's own break, with its colour-up; nothing inserted, nothing copied.
     assert tournament.level_index == ROW_BREAK
-    assert tournament.blind_structure_id == clock_structure.pk
+    assert tournament.blind_structure_id == clock_blind_structure.pk
     assert shown(running_clock, at(6)).chip_race == (25,)
     assert tournament.level_ends_at == at(15)
 
 
-def test_break_now_with_no_break_in_the_structure_lasts_ten_minutes(
+def test_break_now_with_no_break_in_the_blind_structure_lasts_ten_minutes(
     clock_event, director: User
 ) -> None:  # type: ignore[no-untyped-def]
-    structure = structure_with([row for row in CLOCK_ROWS if row[0] == LevelKind.LEVEL])
+    blind_structure = blind_structure_with([row for row in CLOCK_ROWS if row[0] == LevelKind.LEVEL])
     tournament = Tournament.objects.create(
-        event=clock_event, blind_structure=structure, state=TournamentState.RUNNING
+        event=clock_event, blind_structure=blind_structure, state=TournamentState.RUNNING
     )
     clock_start(tournament.pk, by=director, now=at(0))
     clock_break_now(tournament.pk, by=director, now=at(3))
@@ -135,7 +135,7 @@ def test_break_now_on_a_break_is_refused(running_clock: Tournament, director: Us
 
 
 def test_break_now_is_logged_and_undone_whole(
-    running_clock: Tournament, director: User, clock_structure: BlindStructure
+    running_clock: Tournament, director: User, clock_blind_structure: BlindStructure
 ) -> None:
     clock_break_now(running_clock.pk, by=director, now=at(6))
     action = TournamentAction.objects.filter(tournament=running_clock).latest("pk")
@@ -143,7 +143,7 @@ def test_break_now_is_logged_and_undone_whole(
     action_undo_last(running_clock.pk, by=director)
     tournament = reload(running_clock)
     # Back on level 1 of the shared structure, on its old schedule; the copy is gone.
-    assert tournament.blind_structure_id == clock_structure.pk
+    assert tournament.blind_structure_id == clock_blind_structure.pk
     assert (tournament.level_index, tournament.level_ends_at) == (ROW_LEVEL_1, at(20))
     assert tournament.state == TournamentState.RUNNING
     assert BlindStructure.objects.filter(is_template=False).count() == 1

@@ -30,16 +30,17 @@ from tournaments.services.clock.controls import clock_next, clock_start
 event = Event.objects.create(season=season, name="Thursday Night PLO8", starts_at=timezone.now(),
     venue="Ann's kitchen", game="omaha-hi-lo", structure="pot-limit", buy_in=20, fee=5,
     starting_stack=10000)
-structure = BlindStructure.objects.create(name="Home PLO8", chip_set=[25, 100, 500, 1000])
+blind_structure = BlindStructure.objects.create(name="Home PLO8", chip_set=[25, 100, 500, 1000])
 rows = [("level", 20, 25, 50, 0), ("level", 20, 50, 100, 0), ("level", 20, 75, 150, 0),
         ("level", 20, 100, 200, 0), ("break", 15, 0, 0, 0), ("level", 20, 150, 300, 300),
         ("level", 20, 200, 400, 400), ("break", 10, 0, 0, 0), ("level", 20, 300, 600, 600),
         ("level", 20, 400, 800, 800)]
 for position, (kind, minutes, small, big, ante) in enumerate(rows):
-    BlindLevel.objects.create(blind_structure=structure, position=position, kind=kind,
+    BlindLevel.objects.create(blind_structure=blind_structure, position=position, kind=kind,
         minutes=minutes, small_blind=small, big_blind=big, ante=ante,
         ante_kind="big-blind" if ante else "none", colour_up=[25] if position == 4 else [])
-tournament = Tournament.objects.create(event=event, blind_structure=structure, state="running",
+tournament = Tournament.objects.create(
+    event=event, blind_structure=blind_structure, state="running",
     rebuys_allowed=1, rebuy_chips=10000, rebuy_price=20, addon_chips=10000, addon_price=10)
 for n in range(27):
     player = Player.objects.create(name=f"Player {n}")

@@ -93,7 +93,7 @@ async def test_a_level_change_by_time_reaches_the_screen(running_now: Tournament
 
 
 async def test_other_tournaments_screens_hear_nothing(
-    running_now: Tournament, clock_structure, director: User
+    running_now: Tournament, clock_blind_structure, director: User
 ) -> None:  # type: ignore[no-untyped-def]
     def other_tournament() -> Tournament:
         from series.models import Event
@@ -105,7 +105,7 @@ async def test_other_tournaments_screens_hear_nothing(
             buy_in=5,
         )
         return Tournament.objects.create(
-            event=event, blind_structure=clock_structure, state=TournamentState.RUNNING
+            event=event, blind_structure=clock_blind_structure, state=TournamentState.RUNNING
         )
 
     other = await database_sync_to_async(other_tournament)()

@@ -159,7 +159,7 @@ def test_the_extra_levels_double_the_ante_and_the_limit_bets() -> None:
     assert not extra.is_break and extra.colour_up == ()
 
 
-def test_a_structure_ending_on_a_break_goes_on_from_its_last_level() -> None:
+def test_a_blind_structure_ending_on_a_break_goes_on_from_its_last_level() -> None:
     rows = rows_from([level(25, 50), brk(10, colour_up=[25])])
     state = clock_state(fields(1, at(30)), rows, at(35))
     assert state.current is not None and state.current.number == 2
@@ -167,7 +167,7 @@ def test_a_structure_ending_on_a_break_goes_on_from_its_last_level() -> None:
     assert state.current.minutes == 20 and state.chip_race == ()
 
 
-def test_a_structure_with_no_level_stays_on_its_last_row() -> None:
+def test_a_blind_structure_with_no_level_stays_on_its_last_row() -> None:
     rows = rows_from([brk(10)])
     state = clock_state(fields(0, at(10)), rows, at(15))
     assert state.is_last and state.overtime and state.remaining == timedelta(0)

@@ -118,7 +118,7 @@ def test_the_first_paint_words_the_payloads_rows(running_clock: Tournament) -> N
     assert [row["name"] for row in clock_texts(payload)["coming"]] == ["Level 5"]
 
 
-def test_the_payload_carries_what_the_screens_show_not_the_structure(
+def test_the_payload_carries_what_the_screens_show_not_the_blind_structure(
     running_clock: Tournament,
 ) -> None:
     before = read(running_clock, at(1))

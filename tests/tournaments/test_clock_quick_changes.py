@@ -20,7 +20,7 @@ from tests.tournaments.clock_helpers import (
     ROW_LEVEL_3,
     at,
     reload,
-    rows_of_structure,
+    rows_of_blind_structure,
     shown,
 )
 from tournaments.errors import TournamentError
@@ -50,7 +50,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 def rows_of(tournament: Tournament) -> list[tuple[Any, ...]]:
     """(kind, minutes, small blind, big blind) of each row the tournament plays."""
-    return rows_of_structure(reload(tournament).blind_structure_id)
+    return rows_of_blind_structure(reload(tournament).blind_structure_id)
 
 
 def last_summary(tournament: Tournament) -> str:
@@ -61,9 +61,9 @@ def last_summary(tournament: Tournament) -> str:
 
 
 def test_a_level_added_comes_after_the_level_in_play(
-    running_clock: Tournament, director: User, clock_structure: BlindStructure
+    running_clock: Tournament, director: User, clock_blind_structure: BlindStructure
 ) -> None:
-    shared = rows_of_structure(clock_structure.pk)
+    shared = rows_of_blind_structure(clock_blind_structure.pk)
     clock_level_add(
         running_clock.pk, by=director, small_blind=25, big_blind=50, minutes=15, now=at(5)
     )
@@ -73,8 +73,8 @@ def test_a_level_added_comes_after_the_level_in_play(
         ("level", 20, 50, 100),
     ]
     # The shared structure is as it was; the tournament plays its own copy.
-    assert rows_of_structure(clock_structure.pk) == shared
-    assert reload(running_clock).blind_structure_id != clock_structure.pk
+    assert rows_of_blind_structure(clock_blind_structure.pk) == shared
+    assert reload(running_clock).blind_structure_id != clock_blind_structure.pk
     # The level in play keeps its end; the new level 2 follows it, then 50/100 as level 3.
     state = shown(running_clock, at(6))
     assert state.ends_at == at(20) and state.current is not None and state.current.number == 1
@@ -101,7 +101,7 @@ def test_a_level_added_on_a_break_comes_after_the_break(
 
 
 def test_a_level_that_breaks_a_rule_is_refused_and_nothing_changes(
-    running_clock: Tournament, director: User, clock_structure: BlindStructure
+    running_clock: Tournament, director: User, clock_blind_structure: BlindStructure
 ) -> None:
     before = reload(running_clock).clock_version
     with pytest.raises(TournamentError, match="below the small blind"):
@@ -110,7 +110,7 @@ def test_a_level_that_breaks_a_rule_is_refused_and_nothing_changes(
         clock_level_add(running_clock.pk, by=director, small_blind=30, big_blind=60, now=at(5))
     tournament = reload(running_clock)
     assert tournament.clock_version == before
-    assert tournament.blind_structure_id == clock_structure.pk
+    assert tournament.blind_structure_id == clock_blind_structure.pk
     assert BlindStructure.objects.filter(is_template=False).count() == 1
 
 
@@ -240,7 +240,7 @@ def test_a_break_added_after_the_level_in_play_starts_when_it_ends(
 
 
 def test_every_quick_change_is_undone_in_order(
-    running_clock: Tournament, director: User, clock_structure: BlindStructure
+    running_clock: Tournament, director: User, clock_blind_structure: BlindStructure
 ) -> None:
     snapshots = []
 
@@ -263,7 +263,7 @@ def test_every_quick_change_is_undone_in_order(
         action_undo_last(running_clock.pk, by=director)
         t = reload(running_clock)
         assert (rows_of(running_clock), t.level_index, t.level_ends_at, t.state) == expected
-    assert reload(running_clock).blind_structure_id == clock_structure.pk
+    assert reload(running_clock).blind_structure_id == clock_blind_structure.pk
     assert not BlindStructure.objects.filter(pk=copy).exists()
 
 

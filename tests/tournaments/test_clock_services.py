@@ -18,9 +18,9 @@ from tests.tournaments.clock_helpers import (
     ROW_LEVEL_3,
     T0,
     at,
+    blind_structure_with,
     reload,
     shown,
-    structure_with,
 )
 from tournaments.errors import TournamentError
 from tournaments.models import (
@@ -62,9 +62,9 @@ def test_start_puts_the_first_row_on_with_its_full_time(
 
 
 def test_start_on_a_break_first_is_on_break(clock_event, director: User) -> None:  # type: ignore[no-untyped-def]
-    structure = structure_with([(LevelKind.BREAK, 5, 0, 0, 0, []), *CLOCK_ROWS])
+    blind_structure = blind_structure_with([(LevelKind.BREAK, 5, 0, 0, 0, []), *CLOCK_ROWS])
     tournament = Tournament.objects.create(
-        event=clock_event, blind_structure=structure, state=TournamentState.REGISTERING
+        event=clock_event, blind_structure=blind_structure, state=TournamentState.REGISTERING
     )
     clock_start(tournament.pk, by=director, now=T0)
     assert reload(tournament).state == TournamentState.ON_BREAK
@@ -84,9 +84,9 @@ def test_start_of_a_finished_tournament_is_refused(
         clock_start(clock_tournament.pk, by=director, now=T0)
 
 
-def test_start_with_an_empty_structure_is_refused(clock_event, director: User) -> None:  # type: ignore[no-untyped-def]
+def test_start_with_an_empty_blind_structure_is_refused(clock_event, director: User) -> None:  # type: ignore[no-untyped-def]
     tournament = Tournament.objects.create(
-        event=clock_event, blind_structure=structure_with([]), state=TournamentState.RUNNING
+        event=clock_event, blind_structure=blind_structure_with([]), state=TournamentState.RUNNING
     )
     with pytest.raises(TournamentError, match="no levels"):
         clock_start(tournament.pk, by=director, now=T0)

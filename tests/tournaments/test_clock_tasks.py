@@ -29,8 +29,8 @@ from tests.tournaments.clock_helpers import (
     ROW_LEVEL_4,
     T0,
     at,
+    blind_structure_with,
     reload,
-    structure_with,
 )
 from tournaments import tasks
 from tournaments.models import LevelKind, Tournament, TournamentState
@@ -71,11 +71,11 @@ def test_two_tasks_racing_store_the_change_once(running_clock: Tournament, monke
     real_rows = clock_rows_many
     raced = []
 
-    def rows_then_race(structure_ids: Any) -> Any:
+    def rows_then_race(blind_structure_ids: Any) -> Any:
         if not raced:
             raced.append(True)
             assert clock_advance_due(running_clock.pk, ROW_LEVEL_1, at(20))
-        return real_rows(structure_ids)
+        return real_rows(blind_structure_ids)
 
     start_version = version(running_clock)
     monkeypatch.setattr(sweep, "clock_rows_many", rows_then_race)
@@ -140,8 +140,8 @@ def test_after_the_last_level_the_clock_goes_on_to_doubled_levels(
     assert state.current is not None and state.current.big_blind == 8 * 400
 
 
-def test_a_structure_with_no_level_stays_on_its_last_row(running_clock: Tournament) -> None:
-    breaks_only = structure_with([(LevelKind.BREAK, 10, 0, 0, 0, [])], name="Breaks only")
+def test_a_blind_structure_with_no_level_stays_on_its_last_row(running_clock: Tournament) -> None:
+    breaks_only = blind_structure_with([(LevelKind.BREAK, 10, 0, 0, 0, [])], name="Breaks only")
     Tournament.objects.filter(pk=running_clock.pk).update(
         blind_structure=breaks_only, level_index=0, level_ends_at=at(10)
     )
@@ -187,7 +187,7 @@ def test_a_worker_restart_loses_nothing(running_clock: Tournament) -> None:
     assert not clock_advance_due(running_clock.pk, ROW_LEVEL_1, at(76))
 
 
-def test_the_sweep_advances_each_due_clock(clock_event, clock_structure, director) -> None:  # type: ignore[no-untyped-def]
+def test_the_sweep_advances_each_due_clock(clock_event, clock_blind_structure, director) -> None:  # type: ignore[no-untyped-def]
     from series.models import Event
 
     ids = []
@@ -196,7 +196,7 @@ def test_the_sweep_advances_each_due_clock(clock_event, clock_structure, directo
             season=clock_event.season, name=f"Night {n}", starts_at=T0, buy_in=20
         )
         tournament = Tournament.objects.create(
-            event=event, blind_structure=clock_structure, state=TournamentState.RUNNING
+            event=event, blind_structure=clock_blind_structure, state=TournamentState.RUNNING
         )
         clock_start(tournament.pk, by=director, now=at(n))
         ids.append(tournament.pk)
@@ -321,7 +321,7 @@ def test_level_three_follows_the_break(running_clock: Tournament) -> None:
 
 
 def test_the_first_task_of_clocks_ending_together_stores_them_all(
-    clock_event, clock_structure, director, scheduled
+    clock_event, clock_blind_structure, director, scheduled
 ) -> None:  # type: ignore[no-untyped-def]
     """Tournaments started in the same second end their levels together: the first
     task to wake advances every one, and the other tasks find nothing left to do."""
@@ -333,7 +333,7 @@ def test_the_first_task_of_clocks_ending_together_stores_them_all(
             season=clock_event.season, name=f"N{n}", starts_at=T0, buy_in=5
         )
         tournament = Tournament.objects.create(
-            event=event, blind_structure=clock_structure, state=TournamentState.RUNNING
+            event=event, blind_structure=clock_blind_structure, state=TournamentState.RUNNING
         )
         clock_start(tournament.pk, by=director)
         Tournament.objects.filter(pk=tournament.pk).update(

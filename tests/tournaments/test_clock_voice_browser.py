@@ -32,15 +32,16 @@ from tournaments.models import BlindLevel, BlindStructure, Entry, EntryState, To
 event = Event.objects.create(season=season, name="Thursday Night PLO8", starts_at=timezone.now(),
     venue="Ann's kitchen", game="omaha-hi-lo", structure="pot-limit", buy_in=20, fee=5,
     starting_stack=10000)
-structure = BlindStructure.objects.create(name="Home PLO8", chip_set=[25, 100, 500, 1000])
+blind_structure = BlindStructure.objects.create(name="Home PLO8", chip_set=[25, 100, 500, 1000])
 rows = [("level", 20, 25, 50, 0, "none"), ("level", 20, 50, 100, 25, "each"),
         ("break", 2, 0, 0, 0, "none"), ("level", 20, 100, 200, 200, "big-blind"),
         ("level", 2, 1000, 2000, 2000, "big-blind"), ("level", 20, 2000, 4000, 4000, "big-blind")]
 for position, (kind, minutes, small, big, ante, ante_kind) in enumerate(rows):
-    BlindLevel.objects.create(blind_structure=structure, position=position, kind=kind,
+    BlindLevel.objects.create(blind_structure=blind_structure, position=position, kind=kind,
         minutes=minutes, small_blind=small, big_blind=big, ante=ante, ante_kind=ante_kind,
         colour_up=[25] if kind == "break" else [])
-tournament = Tournament.objects.create(event=event, blind_structure=structure, state="running")
+tournament = Tournament.objects.create(
+    event=event, blind_structure=blind_structure, state="running")
 for n in range(12):
     Entry.objects.create(tournament=tournament, player=Player.objects.create(name=f"Player {n}"),
         state=EntryState.PLAYING)

@@ -63,16 +63,21 @@ def night(transactional_db: None, settings) -> Tournament:  # type: ignore[no-un
         fee=5,
         starting_stack=10000,
     )
-    structure = BlindStructure.objects.create(name="Home PLO8")
+    blind_structure = BlindStructure.objects.create(name="Home PLO8")
     BlindLevel.objects.bulk_create(
         BlindLevel(
-            blind_structure=structure, position=p, kind=k, minutes=m, small_blind=s, big_blind=b
+            blind_structure=blind_structure,
+            position=p,
+            kind=k,
+            minutes=m,
+            small_blind=s,
+            big_blind=b,
         )
         for p, (k, m, s, b) in enumerate(ROWS)
     )
     tournament = Tournament.objects.create(
         event=event,
-        blind_structure=structure,
+        blind_structure=blind_structure,
         seats_per_table=6,
         bounty=5,
         late_registration_until_level=4,

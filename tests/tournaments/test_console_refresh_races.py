@@ -76,16 +76,21 @@ def night(transactional_db: None, settings) -> Tournament:  # type: ignore[no-un
     event = Event.objects.create(
         season=season, name="Thursday PLO8", starts_at=timezone.now(), buy_in=20, fee=5
     )
-    structure = BlindStructure.objects.create(name="Home PLO8")
+    blind_structure = BlindStructure.objects.create(name="Home PLO8")
     BlindLevel.objects.bulk_create(
         BlindLevel(
-            blind_structure=structure, position=p, kind=k, minutes=m, small_blind=s, big_blind=b
+            blind_structure=blind_structure,
+            position=p,
+            kind=k,
+            minutes=m,
+            small_blind=s,
+            big_blind=b,
         )
         for p, (k, m, s, b) in enumerate(ROWS)
     )
     tournament = Tournament.objects.create(
         event=event,
-        blind_structure=structure,
+        blind_structure=blind_structure,
         seats_per_table=6,
         addon_at_break=BREAK_1,
         addon_chips=15000,

@@ -27,8 +27,8 @@ def test_directors_manage_tournaments_in_the_admin(
         assert director_client.get(url).status_code == 200, url
     page = director_client.get(pages[1]).content.decode()
     assert "Bob" in page  # the entries inline
-    structure = director_client.get(pages[2]).content.decode()
-    assert 'name="levels-0-small_blind"' in structure  # the levels inline
+    blind_structure = director_client.get(pages[2]).content.decode()
+    assert 'name="levels-0-small_blind"' in blind_structure  # the levels inline
 
 
 def test_the_action_log_is_read_only(

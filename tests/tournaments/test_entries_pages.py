@@ -91,7 +91,7 @@ def test_the_settings_page_locks_money_rules_once_started(
     assert (tournament.capacity, tournament.late_registration_until_level) == (8, 5)
 
 
-def test_the_public_page_shows_the_structure_and_the_players(
+def test_the_public_page_shows_the_blind_structure_and_the_players(
     tournament: Tournament, client: Client, player_client: Client
 ) -> None:
     for name in ("ann", "ben", "cal", "dee", "eve", "fay", "gus"):

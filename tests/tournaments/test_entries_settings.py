@@ -19,9 +19,9 @@ from tournaments.services.lifecycle import tournament_create, tournament_update
 pytestmark = pytest.mark.django_db
 
 
-def settings(structure: BlindStructure, **changes: Any) -> dict[str, Any]:
+def settings(blind_structure: BlindStructure, /, **changes: Any) -> dict[str, Any]:
     values: dict[str, Any] = {
-        "blind_structure": structure,
+        "blind_structure": blind_structure,
         "capacity": 20,
         "seats_per_table": 8,
         "bounty": 5,
@@ -77,7 +77,7 @@ def test_one_tournament_per_event(
         ({"late_registration_until_level": 0}, "at least 1"),
         ({"rebuy_until_level": None}, "until which level rebuys"),
         ({"rebuy_chips": 0}, "how many chips a rebuy"),
-        ({"addon_at_break": LEVEL_2}, "one of the structure's breaks"),
+        ({"addon_at_break": LEVEL_2}, "one of the blind structure's breaks"),
         ({"reentries_allowed": 1}, "until which level re-entry"),
         ({"seats_per_table": 11}, "2 to 10"),
         ({"payout_basis_points": [5000, 3000, 1000]}, "add up to 90%, not 100%"),
@@ -99,7 +99,7 @@ def test_bad_settings_are_refused_and_nothing_is_saved(
     assert not Tournament.objects.exists() and event.buy_in == 20
 
 
-def test_a_structure_with_no_levels_is_refused(event: Event, director: User) -> None:
+def test_a_blind_structure_with_no_levels_is_refused(event: Event, director: User) -> None:
     empty = BlindStructure.objects.create(name="Empty")
     with pytest.raises(TournamentError, match="has no levels"):
         tournament_create(event, by=director, blind_structure=empty)

@@ -172,7 +172,9 @@ def test_french_amounts_and_names_read_as_french_writes_them() -> None:
         assert amounts.chips(2) == "2 jetons"
 
 
-def test_the_built_in_structures_are_described_in_french(director_client: Client, db: None) -> None:
+def test_the_built_in_blind_structures_are_described_in_french(
+    director_client: Client, db: None
+) -> None:
     blind_structure_templates_install()
     template = BlindStructure.objects.get(name="Home series PLO8", is_template=True)
     english = template.description

@@ -26,7 +26,7 @@ def generate(client: Client, *, players: int, stack: int, name: str = "Proposed"
         {
             "source": "generate",
             "gen-name": name,
-            "gen-betting": "big",
+            "gen-betting": "pot-limit",
             "gen-starting_stack": str(stack),
             "gen-players": str(players),
             "gen-hours": "4",
@@ -47,11 +47,15 @@ def text(html: str) -> str:
 
 @pytest.fixture
 def next_event_of_forty(
-    long_season: Season, home_structure: BlindStructure, director: User
+    long_season: Season, home_blind_structure: BlindStructure, director: User
 ) -> None:
     """The next event on the calendar expects 40 players (its capacity)."""
     tournament = make_tournament(
-        long_season, home_structure, by=director, starts_in=timedelta(days=2), name="Big night"
+        long_season,
+        home_blind_structure,
+        by=director,
+        starts_in=timedelta(days=2),
+        name="Big night",
     )
     tournament.capacity = 40
     tournament.save(update_fields=["capacity"])
@@ -71,10 +75,12 @@ def test_the_typed_field_stays_while_the_director_edits(
     director_client: Client, next_event_of_forty: None
 ) -> None:
     editor = generate(director_client, players=23, stack=5000)
-    structure = BlindStructure.objects.get(name="Proposed")
+    blind_structure = BlindStructure.objects.get(name="Proposed")
     # An edit without JavaScript comes back to the editor's plain address.
     director_client.post(editor, {"op": "add-level"})
-    page = director_client.get(reverse("tournaments:blind_structure_edit", args=[structure.pk]))
+    page = director_client.get(
+        reverse("tournaments:blind_structure_edit", args=[blind_structure.pk])
+    )
     assert "For 23 players of 5,000 chips" in text(page.content.decode())
     rows = director_client.post(editor, {"op": "add-level"}, **HTMX).content.decode()
     assert "For 23 players of 5,000 chips" in text(rows)
@@ -91,11 +97,11 @@ def test_a_preview_asked_for_in_the_editor_still_wins(
     assert "For 8 players of 800 chips" in text(page)
 
 
-def test_another_structure_keeps_the_next_events_field(
-    director_client: Client, next_event_of_forty: None, home_structure: BlindStructure
+def test_another_blind_structure_keeps_the_next_events_field(
+    director_client: Client, next_event_of_forty: None, home_blind_structure: BlindStructure
 ) -> None:
     generate(director_client, players=23, stack=5000)
     page = director_client.get(
-        reverse("tournaments:blind_structure_edit", args=[home_structure.pk])
+        reverse("tournaments:blind_structure_edit", args=[home_blind_structure.pk])
     )
     assert "For 40 players of 10,000 chips" in text(page.content.decode())

@@ -26,13 +26,14 @@ from tournaments.services.clock.controls import clock_start
 event = Event.objects.create(season=season, name="Thursday Night PLO8", starts_at=timezone.now(),
     venue="Ann's kitchen", game="omaha-hi-lo", structure="pot-limit", buy_in=20, fee=5,
     starting_stack=10000)
-structure = BlindStructure.objects.create(name="Home PLO8", chip_set=[25, 100, 500, 1000])
+blind_structure = BlindStructure.objects.create(name="Home PLO8", chip_set=[25, 100, 500, 1000])
 rows = [("level", 20, 25, 50), ("level", 20, 50, 100), ("break", 10, 0, 0),
         ("level", 20, 100, 200), ("level", 20, 200, 400)]
 for position, (kind, minutes, small, big) in enumerate(rows):
-    BlindLevel.objects.create(blind_structure=structure, position=position, kind=kind,
+    BlindLevel.objects.create(blind_structure=blind_structure, position=position, kind=kind,
         minutes=minutes, small_blind=small, big_blind=big)
-tournament = Tournament.objects.create(event=event, blind_structure=structure, state="running",
+tournament = Tournament.objects.create(
+    event=event, blind_structure=blind_structure, state="running",
     payout_basis_points=[5000, 3000, 2000])
 seats = {1: ["Ann", "Bob", "Cal"], 2: ["Dee", "Eve"]}
 for number, names in seats.items():

@@ -19,7 +19,7 @@ from tournaments.models import Tournament, TournamentTable
 from tournaments.services import lifecycle, online
 from tournaments.services.clock.controls import clock_next
 from tournaments.services.history import tournament_phhs
-from tournaments.services.simulate import director_user, structure_for
+from tournaments.services.simulate import blind_structure_for, director_user
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
@@ -50,7 +50,7 @@ def _online_tournament() -> tuple[Tournament, LiveTable]:
     director = director_user()
     tournament = Tournament.objects.create(
         event=event,
-        blind_structure=structure_for(1000, limit=False),
+        blind_structure=blind_structure_for(1000, limit=False),
         online=True,
         seats_per_table=6,
     )

@@ -39,12 +39,13 @@ from tests.conftest import PASSWORD
 event = Event.objects.create(season=season, name="Thursday Night PLO8", starts_at=timezone.now(),
     venue="Ann's kitchen", game="omaha-hi-lo", structure="pot-limit", buy_in=20, fee=5,
     starting_stack=10000)
-structure = BlindStructure.objects.create(name="Home PLO8", chip_set=[25, 100, 500, 1000])
+blind_structure = BlindStructure.objects.create(name="Home PLO8", chip_set=[25, 100, 500, 1000])
 rows = [("level", 20, 25, 50), ("level", 20, 50, 100), ("break", 10, 0, 0), ("level", 20, 100, 200)]
 for position, (kind, minutes, small, big) in enumerate(rows):
-    BlindLevel.objects.create(blind_structure=structure, position=position, kind=kind,
+    BlindLevel.objects.create(blind_structure=blind_structure, position=position, kind=kind,
         minutes=minutes, small_blind=small, big_blind=big)
-tournament = Tournament.objects.create(event=event, blind_structure=structure, state="running",
+tournament = Tournament.objects.create(
+    event=event, blind_structure=blind_structure, state="running",
     rebuys_allowed=2, rebuy_until_level=2, rebuy_chips=10000, rebuy_price=20,
     addon_at_break=2, addon_chips=10000, addon_price=10)
 for number in (1, 2):

@@ -27,11 +27,11 @@ def _season() -> Season:
 
 
 def _tournament(**changes: Any) -> dict[str, str]:
-    structure = BlindStructure.objects.filter(is_template=True).order_by("name").first()
-    assert structure is not None
+    blind_structure = BlindStructure.objects.filter(is_template=True).order_by("name").first()
+    assert blind_structure is not None
     data = {
         "run": "on",
-        "blind_structure": str(structure.pk),
+        "blind_structure": str(blind_structure.pk),
         "late_registration_until_level": "4",
         "payouts": "60, 40",
         "bounty": "0",
@@ -177,7 +177,7 @@ def test_a_duplicate_copies_the_nights_tournament(director_client: Client) -> No
     assert part.initial["payouts"] == "70, 30" and part.initial["bounty"] == 5
 
 
-def test_with_no_structure_to_choose_the_part_starts_off(director_client: Client) -> None:
+def test_with_no_blind_structure_to_choose_the_part_starts_off(director_client: Client) -> None:
     BlindStructure.objects.all().delete()
     season = _season()
     page = director_client.get(reverse("series:event_new", args=[season.pk]))

@@ -127,11 +127,11 @@ for language, cast in casts.items():
     event = Event.objects.create(season=season, name=cast["event"], starts_at=timezone.now(),
         venue="Ann's kitchen", game="omaha-hi-lo", structure="pot-limit", buy_in=20, fee=5,
         starting_stack=10000)
-    structure = BlindStructure.objects.create(name=cast["event"])
+    blind_structure = BlindStructure.objects.create(name=cast["event"])
     for position, (kind, minutes, small, big) in enumerate(rows):
-        BlindLevel.objects.create(blind_structure=structure, position=position, kind=kind,
+        BlindLevel.objects.create(blind_structure=blind_structure, position=position, kind=kind,
             minutes=minutes, small_blind=small, big_blind=big)
-    tournament = Tournament.objects.create(event=event, blind_structure=structure,
+    tournament = Tournament.objects.create(event=event, blind_structure=blind_structure,
         seats_per_table=6, late_registration_until_level=4, rebuys_allowed=2,
         rebuy_until_level=3, rebuy_chips=10000, rebuy_price=20, addon_at_break=3,
         addon_chips=15000, addon_price=20, reentries_allowed=1, reentry_until_level=4,

@@ -27,7 +27,7 @@ from tournaments.services.clock.controls import clock_next
 from tournaments.services.clock.sweep import clock_sweep
 from tournaments.services.seating import balance_threshold
 from tournaments.services.simulate import Simulation, director_user, tournament_simulate
-from tournaments.services.simulate import structure_for as sim_structure
+from tournaments.services.simulate import blind_structure_for as sim_blind_structure
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
@@ -62,7 +62,7 @@ def _tournament(players: int, seats_per_table: int, **settings: Any) -> Tourname
     director = director_user()
     tournament = Tournament.objects.create(
         event=event,
-        blind_structure=sim_structure(1000, limit=False),
+        blind_structure=sim_blind_structure(1000, limit=False),
         online=True,
         seats_per_table=seats_per_table,
         **settings,

@@ -15,8 +15,8 @@ from tables.engine.config import Game, Structure
 from tables.models import Table as LiveTable
 from tournaments.models import Tournament, TournamentState, TournamentTable
 from tournaments.services import online
+from tournaments.services.simulate import blind_structure_for as sim_blind_structure
 from tournaments.services.simulate import director_user
-from tournaments.services.simulate import structure_for as sim_structure
 
 FAST = {
     "TABLES_SCHEDULE_TASKS": False,
@@ -57,7 +57,7 @@ def test_the_console_starts_an_online_tournament_in_every_game(
     director = director_user()
     tournament = Tournament.objects.create(
         event=event,
-        blind_structure=sim_structure(1000, limit=structure == Structure.LIMIT),
+        blind_structure=sim_blind_structure(1000, limit=structure == Structure.LIMIT),
         online=True,
         seats_per_table=6,
     )

@@ -35,8 +35,8 @@ from tournaments.services.lifecycle import tournament_start
 pytestmark = pytest.mark.django_db
 
 
-SHEETS = ["sheet_seats", "sheet_structure", "sheet_payouts", "sheet_results"]
-DIRECTOR_SHEETS = ["sheet_seats", "sheet_structure", "sheet_payouts"]
+SHEETS = ["sheet_seats", "sheet_blind_structure", "sheet_payouts", "sheet_results"]
+DIRECTOR_SHEETS = ["sheet_seats", "sheet_blind_structure", "sheet_payouts"]
 
 
 def sheet_url(name: str, tournament: Tournament) -> str:
@@ -122,8 +122,18 @@ def test_each_sheet_prints_on_letter_when_asked(
 
 
 def test_an_unknown_paper_is_a4(night: Tournament, director_client: Client) -> None:
-    page = director_client.get(sheet_url("sheet_structure", night), {"paper": "<x>"})
+    page = director_client.get(sheet_url("sheet_blind_structure", night), {"paper": "<x>"})
     assert "size: A4" in page.content.decode()
+
+
+def test_the_old_address_of_the_blind_structure_sheet_sends_the_browser_on(
+    night: Tournament, director_client: Client
+) -> None:
+    old = f"/tournaments/{night.pk}/print/structure/?paper=letter"
+    response = director_client.get(old)
+    assert response.status_code == 301
+    assert response["Location"] == f"{sheet_url('sheet_blind_structure', night)}?paper=letter"
+    assert response["Location"] == f"/tournaments/{night.pk}/print/blind-structure/?paper=letter"
 
 
 def test_the_print_stylesheet_hides_the_toolbar_and_sizes_the_page() -> None:
@@ -152,14 +162,14 @@ def test_seat_cards_before_the_draw_say_so(tournament: Tournament, director_clie
     assert "No seats are drawn yet." in page and 'class="seat-card"' not in page
 
 
-def test_the_structure_sheet_lists_levels_breaks_durations_and_antes(
+def test_the_blind_structure_sheet_lists_levels_breaks_durations_and_antes(
     night: Tournament, director_client: Client
 ) -> None:
     level = night.blind_structure.levels.get(position=4)
     level.ante, level.ante_kind = 1000, "each"
     level.small_blind, level.big_blind = 1000, 2000
     level.save()
-    page = text(director_client.get(sheet_url("sheet_structure", night)).content.decode())
+    page = text(director_client.get(sheet_url("sheet_blind_structure", night)).content.decode())
     assert "25 / 50" in page and "1,000 / 2,000" in page
     assert page.count("Break") >= 2 and "Ante" in page and "1,000" in page
     # Durations, and when each row starts counted from the start of play.
@@ -226,7 +236,7 @@ def test_the_tournament_page_has_no_results_sheet_before_the_finish(
 
 def test_a_break_is_a_break_row(night: Tournament, director_client: Client) -> None:
     breaks = night.blind_structure.levels.filter(kind=LevelKind.BREAK).count()
-    page = director_client.get(sheet_url("sheet_structure", night)).content.decode()
+    page = director_client.get(sheet_url("sheet_blind_structure", night)).content.decode()
     assert page.count('class="break-row"') == breaks
 
 
@@ -246,10 +256,10 @@ def printed_night(director: User, season: Season) -> Tournament:
         fee=10,
         starting_stack=10000,
     )
-    structure = BlindStructure.objects.create(name="Home PLO8")
+    blind_structure = BlindStructure.objects.create(name="Home PLO8")
     BlindLevel.objects.bulk_create(
         BlindLevel(
-            blind_structure=structure,
+            blind_structure=blind_structure,
             position=position,
             kind=kind,
             minutes=minutes,
@@ -262,7 +272,7 @@ def printed_night(director: User, season: Season) -> Tournament:
         for position, (kind, minutes, small, big) in enumerate(ROWS * 3)
     )
     tournament = Tournament.objects.create(
-        event=event, blind_structure=structure, capacity=20, seats_per_table=6
+        event=event, blind_structure=blind_structure, capacity=20, seats_per_table=6
     )
     names = ["Ann", "Ben", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal", "Maximilienne", "Ida"]
     for name in names:
@@ -314,8 +324,8 @@ def test_the_sheets_print_on_a4_and_letter(
     assert pages_printed["sheet_results", "a4"] == 1
 
 
-def test_a_structure_without_antes_has_no_ante_column(
+def test_a_blind_structure_without_antes_has_no_ante_column(
     night: Tournament, director_client: Client
 ) -> None:
-    page = text(director_client.get(sheet_url("sheet_structure", night)).content.decode())
+    page = text(director_client.get(sheet_url("sheet_blind_structure", night)).content.decode())
     assert "Ante" not in page and "25 / 50" in page

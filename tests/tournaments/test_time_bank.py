@@ -25,8 +25,8 @@ from tournaments.forms import TournamentForm
 from tournaments.models import Tournament, TournamentTable
 from tournaments.services import entries, lifecycle, online
 from tournaments.services.clock.controls import clock_next
+from tournaments.services.simulate import blind_structure_for as sim_blind_structure
 from tournaments.services.simulate import director_user
-from tournaments.services.simulate import structure_for as sim_structure
 
 pytestmark = pytest.mark.django_db
 
@@ -55,7 +55,7 @@ def night(players: int, seats_per_table: int, **settings: Any) -> Tournament:
     tournament = lifecycle.tournament_create(
         event,
         by=director,
-        blind_structure=sim_structure(1000, limit=False),
+        blind_structure=sim_blind_structure(1000, limit=False),
         online=True,
         seats_per_table=seats_per_table,
         time_bank_seconds=START,

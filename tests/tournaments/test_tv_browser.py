@@ -27,13 +27,15 @@ from tournaments.services.clock.controls import clock_start
 event = Event.objects.create(season=season, name="Friday Limit O8", starts_at=timezone.now(),
     venue="Ann's kitchen", game="omaha-hi-lo", structure="limit", buy_in=20, fee=5,
     starting_stack=10000)
-structure = BlindStructure.objects.create(name="Limit", for_limit=True, chip_set=[25, 100, 500])
+blind_structure = BlindStructure.objects.create(
+    name="Limit", for_limit=True, chip_set=[25, 100, 500])
 rows = [("level", 20, 25, 50, 50, 100), ("level", 20, 50, 100, 100, 200), ("break", 10, 0, 0, None, None),
         ("level", 20, 100, 200, 200, 400)]
 for position, (kind, minutes, small, big, small_bet, big_bet) in enumerate(rows):
-    BlindLevel.objects.create(blind_structure=structure, position=position, kind=kind,
+    BlindLevel.objects.create(blind_structure=blind_structure, position=position, kind=kind,
         minutes=minutes, small_blind=small, big_blind=big, small_bet=small_bet, big_bet=big_bet)
-tournament = Tournament.objects.create(event=event, blind_structure=structure, state="running",
+tournament = Tournament.objects.create(
+    event=event, blind_structure=blind_structure, state="running",
     addon_at_break=2, addon_chips=10000, addon_price=10)
 for n, name in enumerate(["Ann", "Ben", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal"]):
     Entry.objects.create(tournament=tournament, player=Player.objects.create(name=name),

@@ -1,6 +1,6 @@
 """Workflows of the tournaments, one module per job (docs/style.md: ``<thing>_<verb>``):
 
-- ``structures``: blind structures, templates, the generator and the editor's edits;
+- ``blind_structures``: blind structures, templates, the generator and the editor's edits;
 - ``clock``: the blind clock, a package split by job (its controls, tonight's levels,
   hand-for-hand, the sweep, the screens' payload);
 - ``lifecycle``: a tournament's settings and its start;

@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 
 from series.models import Event
 from series.selectors import event_next
-from tables.engine.config import Structure
+from tables.engine.config import AnteKind, Structure
 from tournaments import blind_structures as pure
 from tournaments.blind_structures import BlindStructureError, Problem, Row
 from tournaments.models import (
@@ -64,7 +64,7 @@ def row_from_level(level: BlindLevel) -> Row:
         minutes=level.minutes,
         small_blind=level.small_blind,
         big_blind=level.big_blind,
-        ante_kind=pure.Ante(level.ante_kind),
+        ante_kind=AnteKind(level.ante_kind),
         ante=level.ante,
         small_bet=level.small_bet,
         big_bet=level.big_bet,
@@ -73,9 +73,9 @@ def row_from_level(level: BlindLevel) -> Row:
     )
 
 
-def blind_structure_rows(structure: BlindStructure) -> list[Row]:
+def blind_structure_rows(blind_structure: BlindStructure) -> list[Row]:
     """The structure's rows in clock order, as plain `Row` values."""
-    return [row_from_level(level) for level in structure.levels.order_by("position")]
+    return [row_from_level(level) for level in blind_structure.levels.order_by("position")]
 
 
 def _row_from_input(value: Row | Mapping[str, Any]) -> Row:
@@ -98,7 +98,7 @@ def _normalised(rows: Iterable[Row], for_limit: bool) -> list[Row]:
                 small_blind=0,
                 big_blind=0,
                 ante=0,
-                ante_kind=pure.Ante.NONE,
+                ante_kind=AnteKind.NONE,
                 small_bet=None,
                 big_bet=None,
             )
@@ -108,23 +108,23 @@ def _normalised(rows: Iterable[Row], for_limit: bool) -> list[Row]:
     return result
 
 
-def _checked(rows: Iterable[Row], structure: BlindStructure) -> list[Row]:
+def _checked(rows: Iterable[Row], blind_structure: BlindStructure) -> list[Row]:
     """The rows as they would be stored, or `BlindStructureError` naming every broken rule.
 
     The rows are checked as entered (a break with blinds is refused, not silently
     cleared); only the bets a pot-/no-limit structure never uses are dropped.
     """
     rows = list(rows)
-    pure.check_rows(rows, for_limit=structure.for_limit, chip_set=structure.chip_set)
-    return _normalised(rows, structure.for_limit)
+    pure.check_rows(rows, for_limit=blind_structure.for_limit, chip_set=blind_structure.chip_set)
+    return _normalised(rows, blind_structure.for_limit)
 
 
-def _write_rows(structure: BlindStructure, rows: Sequence[Row]) -> None:
+def _write_rows(blind_structure: BlindStructure, rows: Sequence[Row]) -> None:
     """Store ``rows`` as the structure's rows 1..n, keeping each known row's id."""
-    existing = {level.pk: level for level in structure.levels.all()}
+    existing = {level.pk: level for level in blind_structure.levels.all()}
     kept = [row.id for row in rows if row.id in existing]
-    structure.levels.exclude(pk__in=kept).delete()
-    structure.levels.update(position=F("position") + _POSITION_PARKING)
+    blind_structure.levels.exclude(pk__in=kept).delete()
+    blind_structure.levels.update(position=F("position") + _POSITION_PARKING)
     changed, created = [], []
     for position, row in enumerate(rows, start=1):
         values = {
@@ -145,7 +145,7 @@ def _write_rows(structure: BlindStructure, rows: Sequence[Row]) -> None:
                 setattr(level, name, value)
             changed.append(level)
         else:
-            created.append(BlindLevel(blind_structure=structure, **values))
+            created.append(BlindLevel(blind_structure=blind_structure, **values))
     if changed:
         BlindLevel.objects.bulk_update(changed, ["kind", *ROW_FIELDS, "position"])
     if created:
@@ -173,14 +173,14 @@ def _clean_name(name: str) -> str:
     return name
 
 
-def blind_structure_lock_reason(structure: BlindStructure) -> str | None:
+def blind_structure_lock_reason(blind_structure: BlindStructure) -> str | None:
     """Why the structure cannot be edited, or None when it can."""
-    if structure.is_template:
+    if blind_structure.is_template:
         return _("“%(name)s” is a built-in template: copy it to make your own.") % {
-            "name": structure.name
+            "name": blind_structure.name
         }
     started = (
-        structure.tournaments.exclude(
+        blind_structure.tournaments.exclude(
             state__in=[TournamentState.REGISTERING, TournamentState.CANCELLED]
         )
         .select_related("event")
@@ -190,29 +190,29 @@ def blind_structure_lock_reason(structure: BlindStructure) -> str | None:
         return _(
             "“%(name)s” was used by %(event)s, which has started: it stays as that night "
             "played it. Copy it to change it."
-        ) % {"name": structure.name, "event": started.event.name}
+        ) % {"name": blind_structure.name, "event": started.event.name}
     return None
 
 
-def _editable(structure_id: int) -> BlindStructure:
+def _editable(blind_structure_id: int) -> BlindStructure:
     """The structure, locked for this transaction, if it may be edited."""
-    structure = BlindStructure.objects.select_for_update().get(pk=structure_id)
-    reason = blind_structure_lock_reason(structure)
+    blind_structure = BlindStructure.objects.select_for_update().get(pk=blind_structure_id)
+    reason = blind_structure_lock_reason(blind_structure)
     if reason:
         raise BlindStructureError(reason)
-    return structure
+    return blind_structure
 
 
 Change = Callable[[BlindStructure, list[Row]], list[Row]]
 
 
-def _edit(structure_id: int, change: Change) -> BlindStructure:
+def _edit(blind_structure_id: int, change: Change) -> BlindStructure:
     """Apply ``change(structure, rows) -> rows`` to the rows, whole or not at all."""
     with transaction.atomic():
-        structure = _editable(structure_id)
-        rows = change(structure, blind_structure_rows(structure))
-        _write_rows(structure, _checked(rows, structure))
-    return structure
+        blind_structure = _editable(blind_structure_id)
+        rows = change(blind_structure, blind_structure_rows(blind_structure))
+        _write_rows(blind_structure, _checked(rows, blind_structure))
+    return blind_structure
 
 
 def _index_of(rows: Sequence[Row], level_id: int) -> int:
@@ -242,7 +242,7 @@ def blind_structure_create(
     problems = pure.chip_set_problems(list(chip_set))
     if problems:
         raise BlindStructureError(problems)
-    structure = BlindStructure(
+    blind_structure = BlindStructure(
         name=name,
         description=description.strip(),
         for_limit=for_limit,
@@ -250,15 +250,15 @@ def blind_structure_create(
         is_template=is_template,
         created_by=by if by is not None and by.is_authenticated else None,
     )
-    checked = _checked([_row_from_input(row) for row in rows], structure)
+    checked = _checked([_row_from_input(row) for row in rows], blind_structure)
     with transaction.atomic():
-        structure.save()
-        _write_rows(structure, [replace(row, id=None) for row in checked])
-    return structure
+        blind_structure.save()
+        _write_rows(blind_structure, [replace(row, id=None) for row in checked])
+    return blind_structure
 
 
 def blind_structure_update(
-    structure_id: int,
+    blind_structure_id: int,
     *,
     name: str,
     description: str = "",
@@ -276,10 +276,10 @@ def blind_structure_update(
     if problems:
         raise BlindStructureError(problems)
     with transaction.atomic():
-        structure = _editable(structure_id)
-        rows = blind_structure_rows(structure)
-        if for_limit is not None and for_limit != structure.for_limit:
-            structure.for_limit = for_limit
+        blind_structure = _editable(blind_structure_id)
+        rows = blind_structure_rows(blind_structure)
+        if for_limit is not None and for_limit != blind_structure.for_limit:
+            blind_structure.for_limit = for_limit
             if for_limit:
                 rows = [
                     row
@@ -287,18 +287,20 @@ def blind_structure_update(
                     else replace(row, small_bet=row.big_blind, big_bet=2 * row.big_blind)
                     for row in rows
                 ]
-        structure.name = name
-        structure.description = description.strip()
-        structure.chip_set = sorted(set(chip_set))
-        checked = _checked(rows, structure)
-        structure.save(update_fields=["name", "description", "chip_set", "for_limit"])
-        _write_rows(structure, checked)
-    return structure
+        blind_structure.name = name
+        blind_structure.description = description.strip()
+        blind_structure.chip_set = sorted(set(chip_set))
+        checked = _checked(rows, blind_structure)
+        blind_structure.save(update_fields=["name", "description", "chip_set", "for_limit"])
+        _write_rows(blind_structure, checked)
+    return blind_structure
 
 
-def blind_structure_copy(structure_id: int, *, by: Any, name: str | None = None) -> BlindStructure:
+def blind_structure_copy(
+    blind_structure_id: int, *, by: Any, name: str | None = None
+) -> BlindStructure:
     """A copy of any structure (a template, the one used last time) that ``by`` may edit."""
-    source = BlindStructure.objects.get(pk=structure_id)
+    source = BlindStructure.objects.get(pk=blind_structure_id)
     if not name:
         name = (_("Copy of %(name)s") % {"name": source.name})[:NAME_MAX]
     return blind_structure_create(
@@ -346,7 +348,7 @@ def blind_structure_generate(
     level_minutes: int = 20,
     break_every: int = 4,
     break_minutes: int = 10,
-    ante_kind: pure.Ante | str = pure.Ante.NONE,
+    ante_kind: AnteKind | str = AnteKind.NONE,
     for_limit: bool = False,
 ) -> BlindStructure:
     """A new structure proposed by `tournaments.blind_structures.generate` (its docstring has the
@@ -389,7 +391,7 @@ def blind_structure_generate(
 
 
 def blind_structure_level_add(
-    structure_id: int,
+    blind_structure_id: int,
     *,
     kind: pure.RowKind | str = pure.RowKind.LEVEL,
     after: int | None = None,
@@ -403,7 +405,7 @@ def blind_structure_level_add(
     kind = pure.RowKind(kind)
     before: set[int] = set()
 
-    def change(structure: BlindStructure, rows: list[Row]) -> list[Row]:
+    def change(blind_structure: BlindStructure, rows: list[Row]) -> list[Row]:
         before.update(row.id for row in rows if row.id is not None)
         at = len(rows) if after is None else _index_of(rows, after) + 1
         if values is not None:
@@ -412,28 +414,28 @@ def blind_structure_level_add(
             row = Row.pause(10)
         else:
             row = pure.next_level(
-                rows[:at], for_limit=structure.for_limit, chip_set=structure.chip_set
+                rows[:at], for_limit=blind_structure.for_limit, chip_set=blind_structure.chip_set
             )
         return [*rows[:at], replace(row, id=None), *rows[at:]]
 
-    structure = _edit(structure_id, change)
-    return structure.levels.exclude(pk__in=before).get()
+    blind_structure = _edit(blind_structure_id, change)
+    return blind_structure.levels.exclude(pk__in=before).get()
 
 
-def blind_structure_level_remove(structure_id: int, level_id: int) -> None:
+def blind_structure_level_remove(blind_structure_id: int, level_id: int) -> None:
     """Remove one row; the rows after it move up and the level numbers follow."""
 
-    def change(_structure: BlindStructure, rows: list[Row]) -> list[Row]:
+    def change(_blind_structure: BlindStructure, rows: list[Row]) -> list[Row]:
         index = _index_of(rows, level_id)
         return [*rows[:index], *rows[index + 1 :]]
 
-    _edit(structure_id, change)
+    _edit(blind_structure_id, change)
 
 
-def blind_structure_level_move(structure_id: int, level_id: int, *, offset: int) -> None:
+def blind_structure_level_move(blind_structure_id: int, level_id: int, *, offset: int) -> None:
     """Move one row ``offset`` places (-1: up one, 1: down one)."""
 
-    def change(_structure: BlindStructure, rows: list[Row]) -> list[Row]:
+    def change(_blind_structure: BlindStructure, rows: list[Row]) -> list[Row]:
         index = _index_of(rows, level_id)
         target = index + offset
         if not 0 <= target < len(rows):
@@ -448,10 +450,12 @@ def blind_structure_level_move(structure_id: int, level_id: int, *, offset: int)
         moved.insert(target, moved.pop(index))
         return moved
 
-    _edit(structure_id, change)
+    _edit(blind_structure_id, change)
 
 
-def blind_structure_level_update(structure_id: int, level_id: int, **changes: Any) -> BlindLevel:
+def blind_structure_level_update(
+    blind_structure_id: int, level_id: int, **changes: Any
+) -> BlindLevel:
     """Change fields of one row (``ROW_FIELDS``); the whole structure must stay valid."""
     unknown = set(changes) - set(ROW_FIELDS)
     if unknown:
@@ -459,67 +463,62 @@ def blind_structure_level_update(structure_id: int, level_id: int, **changes: An
     if "colour_up" in changes:
         changes["colour_up"] = tuple(changes["colour_up"] or ())
 
-    def change(_structure: BlindStructure, rows: list[Row]) -> list[Row]:
+    def change(_blind_structure: BlindStructure, rows: list[Row]) -> list[Row]:
         index = _index_of(rows, level_id)
         updated = list(rows)
         updated[index] = replace(rows[index], **changes)
         return updated
 
-    structure = _edit(structure_id, change)
-    return structure.levels.get(pk=level_id)
+    blind_structure = _edit(blind_structure_id, change)
+    return blind_structure.levels.get(pk=level_id)
 
 
 def blind_structure_save_rows(
-    structure_id: int, rows: Sequence[Row | Mapping[str, Any]]
+    blind_structure_id: int, rows: Sequence[Row | Mapping[str, Any]]
 ) -> BlindStructure:
     """Replace every row at once (rows that carry a known ``id`` keep it)."""
     new_rows = [_row_from_input(row) for row in rows]
-    return _edit(structure_id, lambda _structure, _old: new_rows)
+    return _edit(blind_structure_id, lambda _blind_structure, _old: new_rows)
 
 
-def blind_structure_delete(structure_id: int) -> None:
+def blind_structure_delete(blind_structure_id: int) -> None:
     """Delete a structure no tournament uses (templates stay)."""
     with transaction.atomic():
-        structure = BlindStructure.objects.select_for_update().get(pk=structure_id)
-        if structure.is_template:
+        blind_structure = BlindStructure.objects.select_for_update().get(pk=blind_structure_id)
+        if blind_structure.is_template:
             raise BlindStructureError(
-                _("“%(name)s” is a built-in template; it stays.") % {"name": structure.name}
+                _("“%(name)s” is a built-in template; it stays.") % {"name": blind_structure.name}
             )
-        if structure.tournaments.exists():
+        if blind_structure.tournaments.exists():
             raise BlindStructureError(
                 _("“%(name)s” is used by a tournament; it cannot be deleted.")
-                % {"name": structure.name}
+                % {"name": blind_structure.name}
             )
-        structure.delete()
+        blind_structure.delete()
 
 
-def blind_structure_templates_install(
-    structure_model: Any = BlindStructure,
-    level_model: Any = BlindLevel,
-    *,
-    level_structure_field: str = "blind_structure",
-) -> int:
+def blind_structure_templates_install() -> int:
     """Create the built-in templates that are missing (by name); return how many.
 
-    The data migration calls it with its historical models (whose level still names its
-    structure ``structure``: ``level_structure_field``), the tests with the real ones; a
-    template a director has since edited in the admin is left as it is.
+    The data migration wrote them on a new site (with its own copy of them); this puts back
+    the ones a flushed database lost, for the tests. A template a director has since edited
+    in the admin is left as it is.
     """
     created = 0
     for template in pure.BUILTIN_TEMPLATES:
-        if structure_model.objects.filter(name=template.name, is_template=True).exists():
+        if BlindStructure.objects.filter(name=template.name, is_template=True).exists():
             continue
         pure.check_rows(template.rows, for_limit=template.for_limit, chip_set=template.chip_set)
-        structure = structure_model.objects.create(
+        blind_structure = BlindStructure.objects.create(
             name=template.name,
             description=template.description,
             for_limit=template.for_limit,
             chip_set=list(template.chip_set),
             is_template=True,
         )
-        level_model.objects.bulk_create(
-            level_model(
-                **{level_structure_field: structure},
+        BlindLevel.objects.bulk_create(
+            BlindLevel(
+                blind_structure=blind_structure,
                 position=position,
                 kind=str(row.kind),
                 minutes=row.minutes,
@@ -541,8 +540,8 @@ def blind_structure_templates_install(
 # Reads for the editor
 
 
-def _with_counts(structures: QuerySet[BlindStructure]) -> QuerySet[BlindStructure]:
-    return structures.annotate(
+def _with_counts(blind_structures: QuerySet[BlindStructure]) -> QuerySet[BlindStructure]:
+    return blind_structures.annotate(
         levels_count=Count("levels", filter=Q(levels__kind=LevelKind.LEVEL)),
         breaks_count=Count("levels", filter=Q(levels__kind=LevelKind.BREAK)),
     )
@@ -586,7 +585,7 @@ DEFAULT_STACK = 10_000
 
 
 def blind_structure_preview_settings(
-    structure: BlindStructure, *, now: datetime | None = None
+    blind_structure: BlindStructure, *, now: datetime | None = None
 ) -> PreviewSettings:
     """The next event's start time, field and stack: the next event that plays this
     structure, else the next event on the calendar, else the next half hour with ten
@@ -594,7 +593,7 @@ def blind_structure_preview_settings(
     else its capacity, else ten."""
     now = now or timezone.now()
     event = (
-        Event.objects.filter(starts_at__gte=now, tournament__blind_structure=structure)
+        Event.objects.filter(starts_at__gte=now, tournament__blind_structure=blind_structure)
         .order_by("starts_at")
         .first()
     ) or event_next(now)
@@ -625,7 +624,7 @@ def blind_structure_generator_defaults(*, now: datetime | None = None) -> dict[s
         "level_minutes": 20,
         "break_every": 4,
         "break_minutes": 10,
-        "ante_kind": pure.Ante.NONE,
+        "ante_kind": AnteKind.NONE,
         "for_limit": bool(event and event.structure == Structure.LIMIT),
     }
 

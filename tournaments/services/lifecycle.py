@@ -233,7 +233,7 @@ def _validate(tournament: Tournament) -> None:
         value = getattr(tournament, name)
         if value is not None and value > levels:
             raise TournamentError(
-                _("%(setting)s: the structure has only %(levels)s levels.")
+                _("%(setting)s: the blind structure has only %(levels)s levels.")
                 % {"setting": _setting_label(name).capitalize(), "levels": levels},
                 field=name,
             )
@@ -252,7 +252,8 @@ def _validate(tournament: Tournament) -> None:
         breaks = {row.position for row in rows if row.kind == LevelKind.BREAK}
         if tournament.addon_at_break not in breaks:
             raise TournamentError(
-                _("The add-on must be at one of the structure's breaks."), field="addon_at_break"
+                _("The add-on must be at one of the blind structure's breaks."),
+                field="addon_at_break",
             )
         if not tournament.addon_chips:
             raise TournamentError(_("Say how many chips the add-on gives."), field="addon_chips")

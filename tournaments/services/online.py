@@ -45,7 +45,7 @@ from django.utils.translation import gettext_noop
 from core.request_values import id_or_none
 from series.models import Player
 from tables import services as tables
-from tables.engine.config import Structure
+from tables.engine.config import AnteKind, Structure
 from tables.engine.deal_in import ButtonMode, SeatStatus, next_positions
 from tables.selectors import (
     SeatTaken,
@@ -120,8 +120,8 @@ def stakes_now(tournament: Tournament, now: datetime | None = None) -> tables.St
     return tables.Stakes(
         small_blind=min(row.small_blind, big),
         big_blind=big,
-        ante=row.ante if row.ante_kind != "none" else 0,
-        ante_kind=row.ante_kind if row.ante else "none",
+        ante=row.ante if row.ante_kind != AnteKind.NONE else 0,
+        ante_kind=row.ante_kind if row.ante else AnteKind.NONE.value,
         big_bet=(row.big_bet or 2 * big) if limit else None,
         level=state.level_number,
     )

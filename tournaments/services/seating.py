@@ -660,7 +660,7 @@ def seating_late_seat(
     answer's ``must_wait`` says whether the player waits for the button to pass (the seat
     is between the small blind and the button, TDA 10), or is None when that table's
     button is not known: the console then asks the director to check. Call it after the
-    entry is created (t1's late entry and re-entry do, in their transaction); it records
+    entry is created (``entries``' late entry and re-entry do, in their transaction); it records
     its own action, which an undo reverses before the entry's.
     """
     if by is not None:

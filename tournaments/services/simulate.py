@@ -27,6 +27,7 @@ from django.utils import timezone
 
 from series.models import Event, Season
 from series.services import director_grant
+from tables.engine.config import Game, Structure
 from tables.selectors import hands_dealt, hands_in_play, table_open, tables_version_total
 from tables.services import bot_act, table_tick
 from tournaments.errors import TournamentError
@@ -74,7 +75,7 @@ class Simulation:
         }
 
 
-def structure_for(starting_stack: int, *, limit: bool, levels: int = 40) -> BlindStructure:
+def blind_structure_for(starting_stack: int, *, limit: bool, levels: int = 40) -> BlindStructure:
     """Blinds rising by half each level from 1% of the starting stack (rounded to 5)."""
     structure = BlindStructure.objects.create(
         name=f"Simulation {timezone.now():%Y-%m-%d %H:%M:%S}", for_limit=limit
@@ -115,8 +116,8 @@ def tournament_simulate(
     players: int,
     seats_per_table: int,
     seed: int = 0,
-    game: str = "omaha-hi-lo",
-    structure: str = "pot-limit",
+    game: Game | str = Game.OMAHA_HI_LO,
+    structure: Structure | str = Structure.POT_LIMIT,
     level_seconds: float = 5.0,
     buy_in: int = 20,
     bounty: int = 0,
@@ -144,8 +145,8 @@ def tournament_for_simulation(
     players: int,
     seats_per_table: int,
     seed: int = 0,
-    game: str = "omaha-hi-lo",
-    structure: str = "pot-limit",
+    game: Game | str = Game.OMAHA_HI_LO,
+    structure: Structure | str = Structure.POT_LIMIT,
     buy_in: int = 20,
     bounty: int = 0,
     starting_stack: int = 10000,
@@ -173,7 +174,7 @@ def tournament_for_simulation(
     )
     tournament = Tournament.objects.create(
         event=event,
-        blind_structure=structure_for(starting_stack, limit=structure == "limit"),
+        blind_structure=blind_structure_for(starting_stack, limit=structure == Structure.LIMIT),
         online=True,
         seats_per_table=seats_per_table,
         # Limit: capped heads-up too, as PHH replays are, so every hand exported replays.

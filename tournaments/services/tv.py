@@ -142,14 +142,14 @@ def _undo_layout(tournament: Tournament, action: TournamentAction) -> None:
 
 def tv_parts(
     tournaments: Sequence[Tournament],
-    rows_by_structure: Mapping[int, Sequence[ClockRow]],
+    rows_by_blind_structure: Mapping[int, Sequence[ClockRow]],
     in_play: Mapping[int, int],
 ) -> dict[int, dict[str, Any]]:
     """Each tournament's ``tv`` part of the clock payload: ``layout``, ``addon_break`` (the
     row index of the add-on break, or None), ``colour_up`` (the chips no longer used from
     the row in play on, ``in_play``: each tournament's row index) and ``results`` (None
     unless finished)."""
-    colours = tv_colour_ups({t.blind_structure_id for t in tournaments}, rows_by_structure)
+    colours = tv_colour_ups({t.blind_structure_id for t in tournaments}, rows_by_blind_structure)
     addon_rows = _addon_rows([t for t in tournaments if t.addon_at_break is not None])
     results = _results([t for t in tournaments if t.state == TournamentState.FINISHED])
     return {
@@ -164,21 +164,22 @@ def tv_parts(
 
 
 def tv_colour_ups(
-    structure_ids: set[int], rows_by_structure: Mapping[int, Sequence[ClockRow]]
+    blind_structure_ids: set[int], rows_by_blind_structure: Mapping[int, Sequence[ClockRow]]
 ) -> dict[int, list[list[int]]]:
     """Each structure's chips no longer used from each of its rows on (by row index), as the
     TV's ``colour_up`` names them, in one query."""
     chip_sets = dict(
-        BlindStructure.objects.filter(pk__in=structure_ids).values_list("pk", "chip_set")
+        BlindStructure.objects.filter(pk__in=blind_structure_ids).values_list("pk", "chip_set")
     )
     return {
-        structure_id: [
+        blind_structure_id: [
             list(chips)
             for chips in colour_ups(
-                rows_by_structure.get(structure_id, ()), chip_sets.get(structure_id) or []
+                rows_by_blind_structure.get(blind_structure_id, ()),
+                chip_sets.get(blind_structure_id) or [],
             )
         ]
-        for structure_id in structure_ids
+        for blind_structure_id in blind_structure_ids
     }
 
 
@@ -193,14 +194,14 @@ def _addon_rows(tournaments: Sequence[Tournament]) -> dict[int, int]:
     if not tournaments:
         return {}
     positions: dict[int, list[int]] = {}
-    for structure_id, position in (
+    for blind_structure_id, position in (
         BlindLevel.objects.filter(
             blind_structure_id__in={t.blind_structure_id for t in tournaments}
         )
         .order_by("blind_structure_id", "position", "pk")
         .values_list("blind_structure_id", "position")
     ):
-        positions.setdefault(structure_id, []).append(position)
+        positions.setdefault(blind_structure_id, []).append(position)
     found = {}
     for tournament in tournaments:
         rows = positions.get(tournament.blind_structure_id, [])

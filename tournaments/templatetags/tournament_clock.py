@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from core import amounts
+from tables.engine.config import AnteKind
 from tournaments.services.clock.payload import clock_payload as read_payload
 
 register = template.Library()
@@ -54,9 +55,9 @@ def _bets(row: dict[str, Any]) -> str:
 
 
 def _ante(row: dict[str, Any]) -> str:
-    if not row.get("ante") or row.get("ante_kind") == "none":
+    if not row.get("ante") or row.get("ante_kind") == AnteKind.NONE:
         return ""
-    if row.get("ante_kind") == "big-blind":
+    if row.get("ante_kind") == AnteKind.BIG_BLIND:
         return _("Big-blind ante %(ante)s") % {"ante": chips(row["ante"])}
     return _("Ante %(ante)s") % {"ante": chips(row["ante"])}
 

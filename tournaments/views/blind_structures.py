@@ -24,12 +24,12 @@ from core import request_values
 from core.permissions import director_required
 from tournaments import blind_structures as pure
 from tournaments.blind_structure_forms import (
-    BlankStructureForm,
-    CopyStructureForm,
+    BlankBlindStructureForm,
+    BlindStructureSettingsForm,
+    CopyBlindStructureForm,
     GeneratorForm,
     PreviewForm,
     RowForm,
-    StructureSettingsForm,
     add_problems,
 )
 from tournaments.models import BlindStructure
@@ -61,15 +61,15 @@ def _new_forms(request: HttpRequest, source: str | None = None) -> dict[str, Any
     generator_initial = {
         **defaults,
         "name": _("My structure"),
-        "betting": "limit" if defaults.pop("for_limit") else "big",
+        "betting": pure.betting_of(for_limit=defaults.pop("for_limit")).value,
     }
     return {
-        "blank_form": BlankStructureForm(
+        "blank_form": BlankBlindStructureForm(
             data if source == "blank" else None,
             initial={"chip_set": generator_initial["chip_set"]},
             prefix="blank",
         ),
-        "template_form": CopyStructureForm(
+        "template_form": CopyBlindStructureForm(
             data if source == "template" else None, templates_only=True, prefix="template"
         ),
         "generator_form": GeneratorForm(
@@ -88,7 +88,7 @@ def _create(request: HttpRequest, source: str, forms: dict[str, Any]) -> BlindSt
             return services.blind_structure_create(
                 by=request.user,
                 name=form.cleaned_data["name"],
-                for_limit=form.cleaned_data["betting"] == "limit",
+                for_limit=pure.is_for_limit(form.cleaned_data["betting"]),
                 chip_set=form.cleaned_data["chip_set"],
             )
         return None
@@ -96,7 +96,7 @@ def _create(request: HttpRequest, source: str, forms: dict[str, Any]) -> BlindSt
         form = forms["template_form"]
         if form.is_valid():
             return services.blind_structure_copy(
-                form.cleaned_data["structure"].pk,
+                form.cleaned_data["blind_structure"].pk,
                 by=request.user,
                 name=form.cleaned_data["name"] or None,
             )
@@ -118,7 +118,7 @@ def _create(request: HttpRequest, source: str, forms: dict[str, Any]) -> BlindSt
                 break_every=data["break_every"],
                 break_minutes=data["break_minutes"],
                 ante_kind=data["ante_kind"],
-                for_limit=data["betting"] == "limit",
+                for_limit=pure.is_for_limit(data["betting"]),
             )
         except pure.BlindStructureError as error:
             add_problems(form, error)
@@ -129,7 +129,7 @@ def _create(request: HttpRequest, source: str, forms: dict[str, Any]) -> BlindSt
 @director_required
 @require_http_methods(["GET", "POST"])
 def blind_structure_new(request: HttpRequest) -> HttpResponse:
-    """Start a structure: blank, from a template, a copy of one (``structure`` posted),
+    """Start a structure: blank, from a template, a copy of one (``blind_structure`` posted),
     the one used last time, or the generator's proposal."""
     if request.method == "GET":
         return render(request, "tournaments/blind_structure_new.html", _new_forms(request))
@@ -140,32 +140,32 @@ def blind_structure_new(request: HttpRequest) -> HttpResponse:
                 last = services.blind_structure_last_used(request.user)
                 if last is None:
                     raise pure.BlindStructureError(_("No tournament has used a structure yet."))
-                structure_id = last.pk
+                blind_structure_id = last.pk
             else:
-                structure_id = _posted_id(request, "structure")
+                blind_structure_id = _posted_id(request, "blind_structure")
             try:
                 name = request_values.text(request.POST.get("name"), max_length=services.NAME_MAX)
             except request_values.BadValue as error:
                 raise pure.BlindStructureError(error.message) from None
-            structure = services.blind_structure_copy(
-                structure_id, by=request.user, name=name or None
+            blind_structure = services.blind_structure_copy(
+                blind_structure_id, by=request.user, name=name or None
             )
         else:
             forms = _new_forms(request, source)
             created = _create(request, source, forms)
             if created is None:
                 return render(request, "tournaments/blind_structure_new.html", forms, status=400)
-            structure = created
+            blind_structure = created
             if source == "generate":
-                _remember_field(request, structure, forms["generator_form"].cleaned_data)
+                _remember_field(request, blind_structure, forms["generator_form"].cleaned_data)
     except BlindStructure.DoesNotExist:
         raise Http404(_("No such structure.")) from None
     except pure.BlindStructureError as error:
         for message in error.messages:
             messages.error(request, message)
         return redirect("tournaments:blind_structure_list")
-    messages.success(request, _("“%(name)s” is ready to edit.") % {"name": structure.name})
-    return redirect("tournaments:blind_structure_edit", structure_id=structure.pk)
+    messages.success(request, _("“%(name)s” is ready to edit.") % {"name": blind_structure.name})
+    return redirect("tournaments:blind_structure_edit", blind_structure_id=blind_structure.pk)
 
 
 # The field typed in the generator, by structure id: the proposal's clock preview is for
@@ -176,18 +176,22 @@ GENERATED_FIELD = "structures_generated_field"
 GENERATED_KEPT = 10
 
 
-def _remember_field(request: HttpRequest, structure: BlindStructure, data: dict[str, Any]) -> None:
+def _remember_field(
+    request: HttpRequest, blind_structure: BlindStructure, data: dict[str, Any]
+) -> None:
     fields = {
         key: value
         for key, value in request.session.get(GENERATED_FIELD, {}).items()
-        if key != str(structure.pk)
+        if key != str(blind_structure.pk)
     }
-    fields[str(structure.pk)] = {"players": data["players"], "stack": data["starting_stack"]}
+    fields[str(blind_structure.pk)] = {"players": data["players"], "stack": data["starting_stack"]}
     request.session[GENERATED_FIELD] = dict(list(fields.items())[-GENERATED_KEPT:])
 
 
-def _remembered_field(request: HttpRequest, structure: BlindStructure) -> tuple[int, int] | None:
-    field = request.session.get(GENERATED_FIELD, {}).get(str(structure.pk))
+def _remembered_field(
+    request: HttpRequest, blind_structure: BlindStructure
+) -> tuple[int, int] | None:
+    field = request.session.get(GENERATED_FIELD, {}).get(str(blind_structure.pk))
     if not isinstance(field, dict):
         return None
     players, stack = field.get("players"), field.get("stack")
@@ -197,10 +201,10 @@ def _remembered_field(request: HttpRequest, structure: BlindStructure) -> tuple[
 
 
 def _posted_id(request: HttpRequest, name: str) -> int:
-    structure_id = request_values.id_or_none(request.POST.get(name))
-    if structure_id is None:
+    blind_structure_id = request_values.id_or_none(request.POST.get(name))
+    if blind_structure_id is None:
         raise Http404(_("No such structure."))
-    return structure_id
+    return blind_structure_id
 
 
 # ---------------------------------------------------------------------------------------------
@@ -208,14 +212,14 @@ def _posted_id(request: HttpRequest, name: str) -> int:
 
 
 def _preview_form(
-    request: HttpRequest, structure: BlindStructure
+    request: HttpRequest, blind_structure: BlindStructure
 ) -> tuple[PreviewForm, services.PreviewSettings, bool]:
     """The preview's start and field: as asked (GET, or carried along with an htmx post),
     else the field typed in the generator that proposed this structure, else the next
     event's (`blind_structure_preview_settings`). The flag says whether the generator's field is
     the default."""
-    settings = services.blind_structure_preview_settings(structure)
-    typed = _remembered_field(request, structure)
+    settings = services.blind_structure_preview_settings(blind_structure)
+    typed = _remembered_field(request, blind_structure)
     if typed is not None:
         settings = replace(settings, players=typed[0], starting_stack=typed[1])
     initial = PreviewForm.initial_for(settings.start, settings.players, settings.starting_stack)
@@ -227,14 +231,14 @@ def _preview_form(
 
 def _editor_context(
     request: HttpRequest,
-    structure: BlindStructure,
+    blind_structure: BlindStructure,
     *,
     editing: int | None = None,
     row_form: RowForm | None = None,
     errors: list[str] | None = None,
 ) -> dict[str, Any]:
-    rows = services.blind_structure_rows(structure)
-    preview_form, settings, from_generator = _preview_form(request, structure)
+    rows = services.blind_structure_rows(blind_structure)
+    preview_form, settings, from_generator = _preview_form(request, blind_structure)
     if preview_form.is_bound and preview_form.is_valid():
         start = preview_form.cleaned_data["preview_start"]
         players = preview_form.cleaned_data["preview_players"]
@@ -242,14 +246,14 @@ def _editor_context(
     else:
         start, players, stack = settings.start, settings.players, settings.starting_stack
     timed = pure.preview(rows, start, chips_total=players * stack)
-    in_play = pure.chips_in_play(rows, structure.chip_set)
-    lock_reason = services.blind_structure_lock_reason(structure)
+    in_play = pure.chips_in_play(rows, blind_structure.chip_set)
+    lock_reason = services.blind_structure_lock_reason(blind_structure)
     items = []
     for timed_row, chips in zip(timed.rows, in_play, strict=True):
         row = timed_row.row
         form = None
         if editing == row.id and lock_reason is None:
-            form = row_form or RowForm(row=row, for_limit=structure.for_limit, chips=chips)
+            form = row_form or RowForm(row=row, for_limit=blind_structure.for_limit, chips=chips)
         items.append(
             {
                 "timed": timed_row,
@@ -263,7 +267,7 @@ def _editor_context(
         )
     levels = sum(1 for row in rows if not row.is_break)
     return {
-        "structure": structure,
+        "blind_structure": blind_structure,
         "items": items,
         "preview": timed,
         "preview_form": preview_form,
@@ -287,47 +291,47 @@ def _editor_context(
         "lock_reason": lock_reason,
         "editable": lock_reason is None,
         "errors": errors or [],
-        "settings_form": StructureSettingsForm(
+        "settings_form": BlindStructureSettingsForm(
             initial={
-                "name": structure.name,
-                "description": structure.description,
-                "betting": "limit" if structure.for_limit else "big",
-                "chip_set": structure.chip_set,
+                "name": blind_structure.name,
+                "description": blind_structure.description,
+                "betting": pure.betting_of(for_limit=blind_structure.for_limit).value,
+                "chip_set": blind_structure.chip_set,
             }
         ),
     }
 
 
-def _structure_or_404(structure_id: int) -> BlindStructure:
-    return get_object_or_404(BlindStructure, pk=structure_id)
+def _blind_structure_or_404(blind_structure_id: int) -> BlindStructure:
+    return get_object_or_404(BlindStructure, pk=blind_structure_id)
 
 
 def _rows_response(
-    request: HttpRequest, structure: BlindStructure, errors: list[str] | None = None
+    request: HttpRequest, blind_structure: BlindStructure, errors: list[str] | None = None
 ) -> HttpResponse:
     """After an edit: the rows fragment for htmx, a redirect back to the editor otherwise."""
     if request.htmx:
         return render(
             request,
             "tournaments/_blind_structure_rows.html",
-            _editor_context(request, structure, errors=errors),
+            _editor_context(request, blind_structure, errors=errors),
         )
     for message in errors or []:
         messages.error(request, message)
-    return redirect(reverse("tournaments:blind_structure_edit", args=[structure.pk]))
+    return redirect(reverse("tournaments:blind_structure_edit", args=[blind_structure.pk]))
 
 
 @director_required
 @require_http_methods(["GET", "POST"])
-def blind_structure_edit(request: HttpRequest, structure_id: int) -> HttpResponse:
+def blind_structure_edit(request: HttpRequest, blind_structure_id: int) -> HttpResponse:
     """The editor page; with htmx, GET returns the rows fragment (a new preview start).
 
     Posts: ``op`` = ``add-level`` or ``add-break`` (at the end), ``settings`` (name,
     description, betting, chip set) or ``delete``.
     """
-    structure = _structure_or_404(structure_id)
+    blind_structure = _blind_structure_or_404(blind_structure_id)
     if request.method == "GET":
-        context = _editor_context(request, structure)
+        context = _editor_context(request, blind_structure)
         if request.htmx:
             return render(request, "tournaments/_blind_structure_rows.html", context)
         return render(request, "tournaments/blind_structure_edit.html", context)
@@ -336,42 +340,46 @@ def blind_structure_edit(request: HttpRequest, structure_id: int) -> HttpRespons
     if op in ("add-level", "add-break"):
         kind = pure.RowKind.BREAK if op == "add-break" else pure.RowKind.LEVEL
         try:
-            services.blind_structure_level_add(structure.pk, kind=kind)
+            services.blind_structure_level_add(blind_structure.pk, kind=kind)
         except pure.BlindStructureError as error:
-            return _rows_response(request, structure, error.messages)
-        return _rows_response(request, structure)
+            return _rows_response(request, blind_structure, error.messages)
+        return _rows_response(request, blind_structure)
     if op == "settings":
-        return _settings_post(request, structure)
+        return _settings_post(request, blind_structure)
     if op == "delete":
         try:
-            services.blind_structure_delete(structure.pk)
+            services.blind_structure_delete(blind_structure.pk)
         except pure.BlindStructureError as error:
             for message in error.messages:
                 messages.error(request, message)
-            return redirect("tournaments:blind_structure_edit", structure_id=structure.pk)
-        messages.success(request, _("“%(name)s” was deleted.") % {"name": structure.name})
+            return redirect(
+                "tournaments:blind_structure_edit", blind_structure_id=blind_structure.pk
+            )
+        messages.success(request, _("“%(name)s” was deleted.") % {"name": blind_structure.name})
         return redirect("tournaments:blind_structure_list")
-    return _rows_response(request, structure, [_("Unknown change; reload the page.")])
+    return _rows_response(request, blind_structure, [_("Unknown change; reload the page.")])
 
 
-def _settings_post(request: HttpRequest, structure: BlindStructure) -> HttpResponse:
-    form = StructureSettingsForm(request.POST)
+def _settings_post(request: HttpRequest, blind_structure: BlindStructure) -> HttpResponse:
+    form = BlindStructureSettingsForm(request.POST)
     if form.is_valid():
         try:
             services.blind_structure_update(
-                structure.pk,
+                blind_structure.pk,
                 name=form.cleaned_data["name"],
                 description=form.cleaned_data["description"],
                 chip_set=form.cleaned_data["chip_set"],
-                for_limit=form.cleaned_data["betting"] == "limit",
+                for_limit=pure.is_for_limit(form.cleaned_data["betting"]),
             )
         except pure.BlindStructureError as error:
             add_problems(form, error)
         else:
             messages.success(request, _("Settings saved."))
-            return redirect("tournaments:blind_structure_edit", structure_id=structure.pk)
-    structure.refresh_from_db()
-    context = _editor_context(request, structure)
+            return redirect(
+                "tournaments:blind_structure_edit", blind_structure_id=blind_structure.pk
+            )
+    blind_structure.refresh_from_db()
+    context = _editor_context(request, blind_structure)
     context["settings_form"] = form
     context["settings_open"] = True
     return render(request, "tournaments/blind_structure_edit.html", context, status=400)
@@ -382,15 +390,15 @@ ROW_MOVES = {"up": -1, "down": 1}
 
 @director_required
 @require_http_methods(["GET", "POST"])
-def blind_structure_row(request: HttpRequest, structure_id: int, row_id: int) -> HttpResponse:
+def blind_structure_row(request: HttpRequest, blind_structure_id: int, row_id: int) -> HttpResponse:
     """One row. GET: the row (``?edit=1``: its form in place); without htmx, the editor
     page with that row open. Posts: ``op`` = ``save``, ``remove``, ``up``, ``down``,
     ``add-level`` or ``add-break`` (inserted below this row)."""
-    structure = _structure_or_404(structure_id)
-    level = get_object_or_404(structure.levels, pk=row_id)
+    blind_structure = _blind_structure_or_404(blind_structure_id)
+    level = get_object_or_404(blind_structure.levels, pk=row_id)
     editing = request.GET.get("edit") == "1"
     if request.method == "GET":
-        context = _editor_context(request, structure, editing=level.pk if editing else None)
+        context = _editor_context(request, blind_structure, editing=level.pk if editing else None)
         if not request.htmx:
             return render(request, "tournaments/blind_structure_edit.html", context)
         item = next(item for item in context["items"] if item["row"].id == level.pk)
@@ -399,36 +407,38 @@ def blind_structure_row(request: HttpRequest, structure_id: int, row_id: int) ->
     op = request.POST.get("op", "")
     try:
         if op == "save":
-            return _row_save(request, structure, level.pk)
+            return _row_save(request, blind_structure, level.pk)
         if op == "remove":
-            services.blind_structure_level_remove(structure.pk, level.pk)
+            services.blind_structure_level_remove(blind_structure.pk, level.pk)
         elif op in ROW_MOVES:
-            services.blind_structure_level_move(structure.pk, level.pk, offset=ROW_MOVES[op])
+            services.blind_structure_level_move(blind_structure.pk, level.pk, offset=ROW_MOVES[op])
         elif op in ("add-level", "add-break"):
             kind = pure.RowKind.BREAK if op == "add-break" else pure.RowKind.LEVEL
-            services.blind_structure_level_add(structure.pk, kind=kind, after=level.pk)
+            services.blind_structure_level_add(blind_structure.pk, kind=kind, after=level.pk)
         else:
-            return _rows_response(request, structure, [_("Unknown change; reload the page.")])
+            return _rows_response(request, blind_structure, [_("Unknown change; reload the page.")])
     except pure.BlindStructureError as error:
-        return _rows_response(request, structure, error.messages)
-    return _rows_response(request, structure)
+        return _rows_response(request, blind_structure, error.messages)
+    return _rows_response(request, blind_structure)
 
 
-def _row_save(request: HttpRequest, structure: BlindStructure, row_id: int) -> HttpResponse:
-    rows = services.blind_structure_rows(structure)
+def _row_save(request: HttpRequest, blind_structure: BlindStructure, row_id: int) -> HttpResponse:
+    rows = services.blind_structure_rows(blind_structure)
     index = next((i for i, row in enumerate(rows) if row.id == row_id), None)
     if index is None:  # removed by another director since this page was drawn
-        return _rows_response(request, structure, [_("That row is no longer in the structure.")])
-    chips = pure.chips_in_play(rows, structure.chip_set)[index]
-    form = RowForm(request.POST, row=rows[index], for_limit=structure.for_limit, chips=chips)
+        return _rows_response(
+            request, blind_structure, [_("That row is no longer in the structure.")]
+        )
+    chips = pure.chips_in_play(rows, blind_structure.chip_set)[index]
+    form = RowForm(request.POST, row=rows[index], for_limit=blind_structure.for_limit, chips=chips)
     if form.is_valid():
         try:
-            services.blind_structure_level_update(structure.pk, row_id, **form.changes())
+            services.blind_structure_level_update(blind_structure.pk, row_id, **form.changes())
         except pure.BlindStructureError as error:
             add_problems(form, error, index)
         else:
-            return _rows_response(request, structure)
-    context = _editor_context(request, structure, editing=row_id, row_form=form)
+            return _rows_response(request, blind_structure)
+    context = _editor_context(request, blind_structure, editing=row_id, row_form=form)
     if request.htmx:
         item = next(item for item in context["items"] if item["row"].id == row_id)
         response = render(
@@ -441,9 +451,13 @@ def _row_save(request: HttpRequest, structure: BlindStructure, row_id: int) -> H
 urlpatterns = [
     path("blind-structures/", blind_structure_list, name="blind_structure_list"),
     path("blind-structures/new/", blind_structure_new, name="blind_structure_new"),
-    path("blind-structures/<int:structure_id>/", blind_structure_edit, name="blind_structure_edit"),
     path(
-        "blind-structures/<int:structure_id>/rows/<int:row_id>/",
+        "blind-structures/<int:blind_structure_id>/",
+        blind_structure_edit,
+        name="blind_structure_edit",
+    ),
+    path(
+        "blind-structures/<int:blind_structure_id>/rows/<int:row_id>/",
         blind_structure_row,
         name="blind_structure_row",
     ),
@@ -462,8 +476,8 @@ urlpatterns = [
         for old, name in (
             ("structures/", "list"),
             ("structures/new/", "new"),
-            ("structures/<int:structure_id>/", "edit"),
-            ("structures/<int:structure_id>/rows/<int:row_id>/", "row"),
+            ("structures/<int:blind_structure_id>/", "edit"),
+            ("structures/<int:blind_structure_id>/rows/<int:row_id>/", "row"),
         )
     ),
 ]

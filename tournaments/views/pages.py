@@ -117,7 +117,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
             and mine.table_number is not None
             and not tournament.is_over,
             "event": tournament.event,
-            "levels": selectors.structure_table(tournament),
+            "levels": selectors.blind_structure_table(tournament),
             "level_number": selectors.current_level_number(tournament),
             "rebuy_limit": entries.rebuy_limit(tournament),
             "is_director": is_director(request.user),

@@ -19,7 +19,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import URLPattern, path, reverse
 from django.views.decorators.cache import never_cache
+from django.views.generic import RedirectView
 
+from tables.engine.config import AnteKind, Structure
 from tournaments import selectors
 from tournaments.errors import TournamentError
 from tournaments.models import LevelKind, Tournament, TournamentState
@@ -100,11 +102,11 @@ def sheet_seats(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 
 @director_required
-def sheet_structure(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def sheet_blind_structure(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _tournament(tournament_id)
     rows = []
     elapsed = 0
-    for level in selectors.structure_table(tournament):
+    for level in selectors.blind_structure_table(tournament):
         row = level["row"]
         rows.append({**level, "starts": _elapsed(elapsed)})
         elapsed += row.minutes
@@ -112,11 +114,11 @@ def sheet_structure(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return _sheet(
         request,
         tournament,
-        "tournaments/sheet_structure.html",
+        "tournaments/sheet_blind_structure.html",
         {
             "rows": rows,
-            "limit": tournament.event.structure == "limit",
-            "has_antes": any(r["row"].ante and r["row"].ante_kind != "none" for r in levels),
+            "limit": tournament.event.structure == Structure.LIMIT,
+            "has_antes": any(r["row"].ante and r["row"].ante_kind != AnteKind.NONE for r in levels),
             "total": duration_text(elapsed),
         },
     )
@@ -193,7 +195,20 @@ def sheet_results(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 urlpatterns: list[URLPattern] = [
     path("<int:tournament_id>/print/seats/", sheet_seats, name="sheet_seats"),
-    path("<int:tournament_id>/print/structure/", sheet_structure, name="sheet_structure"),
+    path(
+        "<int:tournament_id>/print/blind-structure/",
+        sheet_blind_structure,
+        name="sheet_blind_structure",
+    ),
     path("<int:tournament_id>/print/payouts/", sheet_payouts, name="sheet_payouts"),
     path("<int:tournament_id>/print/results/", sheet_results, name="sheet_results"),
+    # The address before "blind structure" was spelt out: bookmarks and printed links keep
+    # working, with the paper asked for.
+    path(
+        "<int:tournament_id>/print/structure/",
+        RedirectView.as_view(
+            pattern_name="tournaments:sheet_blind_structure", permanent=True, query_string=True
+        ),
+        name="sheet_blind_structure_moved",
+    ),
 ]

@@ -35,12 +35,12 @@ class Command(BaseCommand):
         events = Event.objects.filter(starts_at__gte=timezone.now(), tournament__isnull=True)
         made: list[Tournament] = []
         for event in events.order_by("starts_at"):
-            structure = limit if event.structure == Structure.LIMIT else big_bet
+            blind_structure = limit if event.structure == Structure.LIMIT else big_bet
             made.append(
                 tournament_create(
                     event,
                     by=director,
-                    blind_structure=structure,
+                    blind_structure=blind_structure,
                     seats_per_table=9,
                     late_registration_until_level=4,
                     rebuys_allowed=1,

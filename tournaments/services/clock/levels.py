@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from tables.engine.config import AnteKind
 from tournaments import blind_structures as pure
 from tournaments.clock import MOST_CHIPS, ClockRow, Position, position, row_at, rows_from
 from tournaments.errors import TournamentError
@@ -38,7 +39,7 @@ from tournaments.summaries import Message, joined, message
 # From the console a director changes the levels of a tournament in play: a break now, a
 # level added or removed, the length of the levels to come, a break added. The structure is
 # shared (a built-in template, the director's usual one, next week's event), so the first
-# change gives the tournament its own copy of the rows (``Tournament.own_structure``) and
+# change gives the tournament its own copy of the rows (``Tournament.own_blind_structure``) and
 # every change edits that copy. Each change is logged with the rows and the clock as they
 # were, so Undo puts both back (the first one's Undo goes back to the shared structure and
 # drops the copy).
@@ -179,9 +180,9 @@ def _row_values(row: pure.Row, position: int) -> dict[str, Any]:
     }
 
 
-def _stored_rows(structure_id: int) -> list[dict[str, Any]]:
+def _stored_rows(blind_structure_id: int) -> list[dict[str, Any]]:
     return list(
-        BlindLevel.objects.filter(blind_structure_id=structure_id)
+        BlindLevel.objects.filter(blind_structure_id=blind_structure_id)
         .order_by("position", "pk")
         .values("position", *ROW_FIELDS)
     )
@@ -194,8 +195,8 @@ def _levels_read(
     play) written down, and what Undo needs to put the rows back as they are."""
     stored = _stored_rows(tournament.blind_structure_id)
     saved = {
-        "structure": tournament.blind_structure_id,
-        "own": tournament.own_structure,
+        "blind_structure": tournament.blind_structure_id,
+        "own": tournament.own_blind_structure,
         "addon_at_break": tournament.addon_at_break,
         "rows": stored,
         "limits": {name: getattr(tournament, name) for name in LEVEL_LIMITS},
@@ -230,11 +231,11 @@ def _levels_read(
     return levels, saved
 
 
-def _write_rows(structure_id: int, rows: Sequence[dict[str, Any]]) -> None:
+def _write_rows(blind_structure_id: int, rows: Sequence[dict[str, Any]]) -> None:
     """Store ``rows`` (``_row_values``) as the structure's rows, at their positions."""
-    BlindLevel.objects.filter(blind_structure_id=structure_id).delete()
+    BlindLevel.objects.filter(blind_structure_id=blind_structure_id).delete()
     BlindLevel.objects.bulk_create(
-        BlindLevel(blind_structure_id=structure_id, **values) for values in rows
+        BlindLevel(blind_structure_id=blind_structure_id, **values) for values in rows
     )
 
 
@@ -242,38 +243,40 @@ def _user(by: Any) -> Any:
     return by if by is not None and getattr(by, "is_authenticated", False) else None
 
 
-def _own_structure(tournament: Tournament, by: Any) -> int:
+def _own_blind_structure(tournament: Tournament, by: Any) -> int:
     """The id of the tournament's own copy of its levels, made now if it has none (or if
     its copy has since been chosen by another event too)."""
-    structure = BlindStructure.objects.select_for_update().get(pk=tournament.blind_structure_id)
+    blind_structure = BlindStructure.objects.select_for_update().get(
+        pk=tournament.blind_structure_id
+    )
     shared = (
-        structure.is_template
-        or Tournament.objects.filter(blind_structure_id=structure.pk)
+        blind_structure.is_template
+        or Tournament.objects.filter(blind_structure_id=blind_structure.pk)
         .exclude(pk=tournament.pk)
         .exists()
     )
-    if tournament.own_structure and not shared:
-        return structure.pk
+    if tournament.own_blind_structure and not shared:
+        return blind_structure.pk
     name = _("%(structure)s (%(event)s)") % {
-        "structure": structure.name,
+        "structure": blind_structure.name,
         "event": tournament.event.name,
     }
     copy = BlindStructure.objects.create(
         name=name[:NAME_MAX],
-        description=structure.description,
-        for_limit=structure.for_limit,
-        chip_set=list(structure.chip_set or []),
-        created_by=_user(by) or structure.created_by,
+        description=blind_structure.description,
+        for_limit=blind_structure.for_limit,
+        chip_set=list(blind_structure.chip_set or []),
+        created_by=_user(by) or blind_structure.created_by,
     )
     tournament.blind_structure = copy
-    tournament.own_structure = True
+    tournament.own_blind_structure = True
     return copy.pk
 
 
 def _levels_store(tournament: Tournament, levels: _Levels, by: Any) -> None:
-    structure_id = _own_structure(tournament, by)
+    blind_structure_id = _own_blind_structure(tournament, by)
     _write_rows(
-        structure_id,
+        blind_structure_id,
         [_row_values(row, position) for position, row in enumerate(levels.rows, start=1)],
     )
     if levels.addon is not None:
@@ -281,7 +284,7 @@ def _levels_store(tournament: Tournament, levels: _Levels, by: Any) -> None:
     for name, until in levels.limits.items():
         setattr(tournament, name, until)
     tournament.save(
-        update_fields=["blind_structure", "own_structure", "addon_at_break", *LEVEL_LIMITS]
+        update_fields=["blind_structure", "own_blind_structure", "addon_at_break", *LEVEL_LIMITS]
     )
 
 
@@ -291,13 +294,14 @@ def levels_restore(tournament: Tournament, saved: dict[str, Any]) -> None:
     copy made by the change is dropped); when it has changed or gone since (a director may
     edit a structure no started event uses any more), its rows go back into the copy."""
     rows = saved.get("rows")
-    structure_id = saved.get("structure")
+    # "structure" is the key the actions logged before it was spelt out still carry.
+    blind_structure_id = saved.get("blind_structure", saved.get("structure"))
     if not isinstance(rows, list):
         raise TournamentError(_("This clock action kept nothing to undo it with."))
     current = tournament.blind_structure_id
-    if structure_id != current and _stored_rows(structure_id) == rows:
-        tournament.blind_structure_id = structure_id
-        tournament.own_structure = bool(saved.get("own"))
+    if blind_structure_id != current and _stored_rows(blind_structure_id) == rows:
+        tournament.blind_structure_id = blind_structure_id
+        tournament.own_blind_structure = bool(saved.get("own"))
     else:
         _write_rows(current, rows)
     tournament.addon_at_break = saved.get("addon_at_break")
@@ -306,7 +310,7 @@ def levels_restore(tournament: Tournament, saved: dict[str, Any]) -> None:
         if name in limits:
             setattr(tournament, name, limits[name])
     tournament.save(
-        update_fields=["blind_structure", "own_structure", "addon_at_break", *LEVEL_LIMITS]
+        update_fields=["blind_structure", "own_blind_structure", "addon_at_break", *LEVEL_LIMITS]
     )
     if tournament.blind_structure_id != current and not (
         Tournament.objects.filter(blind_structure_id=current).exists()
@@ -327,13 +331,15 @@ def _check_minutes(minutes: Any) -> int:
 def _check_rows(tournament: Tournament, levels: _Levels, index: int) -> None:
     """The rules of a structure (``tournaments.blind_structures``) for the row a change wrote:
     the rows the director already had are played as they are."""
-    structure = BlindStructure.objects.only("for_limit", "chip_set").get(
+    blind_structure = BlindStructure.objects.only("for_limit", "chip_set").get(
         pk=tournament.blind_structure_id
     )
     problems = [
         problem.message
         for problem in pure.row_problems(
-            levels.rows, for_limit=structure.for_limit, chip_set=structure.chip_set or ()
+            levels.rows,
+            for_limit=blind_structure.for_limit,
+            chip_set=blind_structure.chip_set or (),
         )
         if problem.index == index
     ]
@@ -535,7 +541,7 @@ def clock_level_add(
     if minutes is not None:
         _check_minutes(minutes)
     try:
-        kind = pure.Ante(ante_kind)
+        kind = AnteKind(ante_kind)
     except ValueError:
         raise TournamentError(_("Choose how the ante is paid.")) from None
 

@@ -100,26 +100,26 @@ def _payouts(tournament: Tournament, entries: int, prize_pool: int) -> list[dict
 def clock_payloads(
     tournament_ids: Iterable[int],
     now: datetime | None = None,
-    rows_by_structure: dict[int, tuple[ClockRow, ...]] | None = None,
+    rows_by_blind_structure: dict[int, tuple[ClockRow, ...]] | None = None,
 ) -> dict[int, dict[str, Any]]:
     """Everything the TV clock, its sockets and the overlay JSON show, for each tournament
-    that exists, in a fixed number of queries whatever their number (``rows_by_structure``:
-    rows the caller has just read). Public: counts and money, and no player's name but the
+    that exists, in a fixed number of queries whatever their number
+    (``rows_by_blind_structure``: rows the caller has just read). Public: counts and money, and no player's name but the
     chip leader's (once the director has counted chips) until a tournament is finished
     (then its places, ``services.tv``)."""
     now = now or timezone.now()
     tournaments = list(Tournament.objects.select_related("event").filter(pk__in=tournament_ids))
-    rows_by_structure = dict(rows_by_structure or {})
-    missing = {t.blind_structure_id for t in tournaments} - set(rows_by_structure)
+    rows_by_blind_structure = dict(rows_by_blind_structure or {})
+    missing = {t.blind_structure_id for t in tournaments} - set(rows_by_blind_structure)
     if missing:
-        rows_by_structure.update(clock_rows_many(missing))
+        rows_by_blind_structure.update(clock_rows_many(missing))
     states = {
-        t.pk: clock_state(t, rows_by_structure.get(t.blind_structure_id, ()), now)
+        t.pk: clock_state(t, rows_by_blind_structure.get(t.blind_structure_id, ()), now)
         for t in tournaments
     }
     fields = _fields(tournaments)
     tv_parts = tv.tv_parts(
-        tournaments, rows_by_structure, {pk: state.index for pk, state in states.items()}
+        tournaments, rows_by_blind_structure, {pk: state.index for pk, state in states.items()}
     )
     hand_for_hand = clock_hand_for_hand_many(tournaments)
     # A deal offered online holds the tables and stops the clock: its screens say so,
@@ -169,9 +169,9 @@ def clock_ahead(tournament_id: int, now: datetime | None = None) -> list[dict[st
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
         return []
-    structure_id = tournament.blind_structure_id
-    rows = clock_rows_many([structure_id]).get(structure_id, ())
-    colours = tv.tv_colour_ups({structure_id}, {structure_id: rows})[structure_id]
+    blind_structure_id = tournament.blind_structure_id
+    rows = clock_rows_many([blind_structure_id]).get(blind_structure_id, ())
+    colours = tv.tv_colour_ups({blind_structure_id}, {blind_structure_id: rows})[blind_structure_id]
     return [
         {**row.as_dict(), "leaving": tv.tv_colour_up(colours, row.row.index)}
         for row in clock_rows_ahead(tournament, rows, now)
@@ -184,10 +184,11 @@ def clock_payload(tournament_id: int, now: datetime | None = None) -> dict[str, 
 
 
 def clock_publish_many(
-    tournament_ids: list[int], rows_by_structure: dict[int, tuple[ClockRow, ...]] | None = None
+    tournament_ids: list[int],
+    rows_by_blind_structure: dict[int, tuple[ClockRow, ...]] | None = None,
 ) -> None:
     try:
-        payloads = clock_payloads(tournament_ids, rows_by_structure=rows_by_structure)
+        payloads = clock_payloads(tournament_ids, rows_by_blind_structure=rows_by_blind_structure)
     except Exception:
         logger.exception("reading the clocks of %s to broadcast failed", tournament_ids)
         return

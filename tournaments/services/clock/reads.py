@@ -50,27 +50,27 @@ ROW_FIELDS = (
 )
 
 
-def clock_rows(structure_id: int) -> tuple[ClockRow, ...]:
+def clock_rows(blind_structure_id: int) -> tuple[ClockRow, ...]:
     """The clock's rows of a structure, breaks included, in position order."""
     levels = (
-        BlindLevel.objects.filter(blind_structure_id=structure_id)
+        BlindLevel.objects.filter(blind_structure_id=blind_structure_id)
         .order_by("position", "pk")
         .values(*ROW_FIELDS)
     )
     return rows_from(SimpleNamespace(**level) for level in levels)
 
 
-def clock_rows_many(structure_ids: Iterable[int]) -> dict[int, tuple[ClockRow, ...]]:
+def clock_rows_many(blind_structure_ids: Iterable[int]) -> dict[int, tuple[ClockRow, ...]]:
     """The clock's rows of several structures in one query, by structure id."""
     levels: dict[int, list[SimpleNamespace]] = {}
     query = (
-        BlindLevel.objects.filter(blind_structure_id__in=list(structure_ids))
+        BlindLevel.objects.filter(blind_structure_id__in=list(blind_structure_ids))
         .order_by("blind_structure_id", "position", "pk")
         .values("blind_structure_id", *ROW_FIELDS)
     )
     for level in query:
         levels.setdefault(level.pop("blind_structure_id"), []).append(SimpleNamespace(**level))
-    return {structure_id: rows_from(rows) for structure_id, rows in levels.items()}
+    return {blind_structure_id: rows_from(rows) for blind_structure_id, rows in levels.items()}
 
 
 def clock_read(tournament: Tournament, now: datetime | None = None) -> ClockState:

@@ -147,10 +147,10 @@ def _after_commit(
     ends_at: datetime | None,
     version: int,
     rows: Sequence[ClockRow] | None = None,
-    structure_id: int | None = None,
+    blind_structure_id: int | None = None,
 ) -> None:
     """Broadcast the new state and schedule the next level change, once committed."""
-    hint = {structure_id: tuple(rows)} if rows is not None and structure_id else None
+    hint = {blind_structure_id: tuple(rows)} if rows is not None and blind_structure_id else None
     transaction.on_commit(lambda: clock_publish_many([tournament_id], hint))
     clock_stored.send(
         sender=Tournament,

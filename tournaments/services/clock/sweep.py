@@ -33,7 +33,7 @@ class _Due:
     index: int
     ends_at: datetime
     version: int
-    structure_id: int
+    blind_structure_id: int
     resume_index: int | None = None
     resume_remaining: timedelta | None = None
 
@@ -123,11 +123,11 @@ def clock_sweep(now: datetime | None = None) -> int:
 def _advance(candidates: list[_Due], now: datetime) -> int:
     """Store each candidate's change with its own conditional UPDATE (each commits alone, so
     no lock is held across clocks), then announce the changed ones together."""
-    rows_by_structure = clock_rows_many({due.structure_id for due in candidates})
+    rows_by_blind_structure = clock_rows_many({due.blind_structure_id for due in candidates})
     changed: list[tuple[_Due, Position]] = []
     try:
         for due in candidates:
-            rows = rows_by_structure.get(due.structure_id, ())
+            rows = rows_by_blind_structure.get(due.blind_structure_id, ())
             at = position(
                 SimpleNamespace(
                     level_index=due.index,
@@ -165,15 +165,15 @@ def _advance(candidates: list[_Due], now: datetime) -> int:
     finally:
         # Changes stored before a failure are announced all the same.
         if changed:
-            transaction.on_commit(lambda: _announce(changed, rows_by_structure))
+            transaction.on_commit(lambda: _announce(changed, rows_by_blind_structure))
     return len(changed)
 
 
 def _announce(
-    changed: list[tuple[_Due, Position]], rows_by_structure: dict[int, tuple[ClockRow, ...]]
+    changed: list[tuple[_Due, Position]], rows_by_blind_structure: dict[int, tuple[ClockRow, ...]]
 ) -> None:
     """After commit: each changed clock's state to its screens, and its next task."""
-    clock_publish_many([due.id for due, _at in changed], rows_by_structure)
+    clock_publish_many([due.id for due, _at in changed], rows_by_blind_structure)
     for due, at in changed:
         clock_stored.send(
             sender=Tournament,

@@ -11,7 +11,7 @@ from django.urls import reverse
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from series.models import NoticeSettings, Player
-from series.services.notice_messages import unsubscribe_token
+from series.services.mailing_messages import unsubscribe_token
 from tests.browser import ARTIFACTS, LAPTOP, PHONE, needs_chromium
 from tests.conftest import PASSWORD
 

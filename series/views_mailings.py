@@ -1,6 +1,6 @@
 """E-mail notices: a player's choices, the one-click unsubscribe link, and the director's
 answer to a message that may not have gone out. Thin views over
-``series.services.notices``."""
+``series.services.mailings``."""
 
 from __future__ import annotations
 
@@ -13,16 +13,16 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
 from core.permissions import director_required, is_director
-from series.forms_notices import NoticeSettingsForm
+from series.forms_mailings import NoticeSettingsForm
 from series.models import NoticeTopic
-from series.services.notices import (
+from series.services.mailings import (
     NoticeError,
+    mailings_unconfirmed,
     notice_link_user,
     notice_resolve,
     notice_settings_of,
     notice_settings_save,
     notice_unsubscribe,
-    notices_unconfirmed,
 )
 from series.services.players import player_for_account
 
@@ -93,7 +93,7 @@ def notice_decide(request: HttpRequest, notice_id: int) -> HttpResponse:
     """The director sends a message again, or lets it be (GET: the message and the two
     buttons, as on the director's page; a message decided already says so)."""
     if request.method == "GET":
-        notice = notices_unconfirmed().filter(pk=notice_id).first()
+        notice = mailings_unconfirmed().filter(pk=notice_id).first()
         return render(request, "series/notice_decide.html", {"notices": [notice] if notice else []})
     action = request.POST.get("action", "")
     if action not in ("send_again", "let_be"):

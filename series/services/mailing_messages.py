@@ -39,6 +39,8 @@ from series.models import (
 )
 from series.services.languages import language_is_supported
 
+# The salt keeps the module's old name: the unsubscribe links in e-mails already sent are
+# signed with it.
 UNSUBSCRIBE_SALT = "series.notices.unsubscribe"
 # Lines of the results and of the standings in a results message; the reader's own line is
 # added when it is further down.

@@ -1,12 +1,12 @@
 """E-mail notices, each sent exactly once: the outbox and its two steps.
 
-``notices_due(now)`` finds what is due and records one pending ``Notice`` per message. Each
+``mailings_due(now)`` finds what is due and records one pending ``Notice`` per message. Each
 message has a unique key (``reminder_3h:event:12:user:7``) and rows are inserted with
 ``ON CONFLICT DO NOTHING`` (``bulk_create(ignore_conflicts=True)``, the set-wise
 ``get_or_create``), so a duplicated beat, two workers at once, or a rerun after a crash
 record nothing twice.
 
-``notices_send()`` sends the pending rows. It claims a batch under ``SELECT ... FOR UPDATE
+``mailings_send()`` sends the pending rows. It claims a batch under ``SELECT ... FOR UPDATE
 SKIP LOCKED`` (two senders take different rows): the rows stay pending, with the sender's
 claim and a lease of ``RETRY_AFTER`` during which no other sender takes them. Then, one
 message at a time, it marks the row ``sending`` and *commits* before it asks the mail server
@@ -29,7 +29,7 @@ harmless:
   was not sent: it goes back to pending and is tried again after ``RETRY_AFTER``, up to
   ``ATTEMPTS_MAX`` times, then stays ``failed`` (also listed for the director).
 
-A lost task is harmless: beat sends ``series.tasks.notices_run`` every minute, and the next
+A lost task is harmless: beat sends ``series.tasks.mailings_run`` every minute, and the next
 one finds the same due messages (their rows exist already) and the same pending rows.
 
 What is due, and to whom (a person gets a message only with an active account, an e-mail
@@ -79,7 +79,7 @@ from series.models import (
     Rsvp,
     RsvpAnswer,
 )
-from series.services.notice_messages import NoticeSkipped, notice_message, unsubscribe_user_id
+from series.services.mailing_messages import NoticeSkipped, notice_message, unsubscribe_user_id
 
 logger = logging.getLogger(__name__)
 
@@ -117,7 +117,7 @@ ERROR_MAX = 300
 # -- finding what is due -----------------------------------------------------------------
 
 
-def notices_due(now: datetime | None = None) -> int:
+def mailings_due(now: datetime | None = None) -> int:
     """Record a pending notice for every message due at ``now``; returns how many were new.
 
     Running it again, or twice at once, records nothing more.
@@ -181,7 +181,7 @@ def _published(now: datetime) -> QuerySet[Event]:
     )
 
 
-def notices_for_answers(event: Event, kind: str, at: datetime) -> int:
+def mailings_for_answers(event: Event, kind: str, at: datetime) -> int:
     """Record a notice of ``kind`` (a cancellation, a move) to everyone who answered for
     ``event``, whatever they answered, for the change made ``at``: a change undone and made
     again is told again, and a move not told yet gives way to the next. The outbox sends
@@ -206,7 +206,7 @@ def notices_for_answers(event: Event, kind: str, at: datetime) -> int:
     )
 
 
-def notices_reminders_renew(event: Event, at: datetime) -> int:
+def mailings_reminders_renew(event: Event, at: datetime) -> int:
     """After ``event`` moved ``at``: its reminders were for the old time. One not sent yet
     is not sent, and every one gives up its key (kept, marked with the move), so the
     reminders of the new time are recorded when they fall due. Returns how many were not
@@ -424,7 +424,7 @@ def _error_text(error: BaseException) -> str:
     return f"{type(error).__name__}: {error}"[:ERROR_MAX]
 
 
-def notices_send(batch: int = BATCH, now: datetime | None = None) -> SendOutcome:
+def mailings_send(batch: int = BATCH, now: datetime | None = None) -> SendOutcome:
     """Send up to ``batch`` pending notices, each at most once (see the module's notes)."""
     now = now or timezone.now()
     claim, ids = _claim(batch, now)
@@ -503,13 +503,13 @@ def notices_send(batch: int = BATCH, now: datetime | None = None) -> SendOutcome
     return SendOutcome(claimed=len(notices), sent=sent, skipped=skipped, refused=refused)
 
 
-def notices_run(now: datetime | None = None) -> int:
+def mailings_run(now: datetime | None = None) -> int:
     """Beat's minute: record what is due, then send the pending notices (at most
     ``BATCHES_PER_RUN`` batches; the rest is sent by the next run). Returns how many went."""
-    notices_due(now)
+    mailings_due(now)
     total = 0
     for _batch in range(BATCHES_PER_RUN):
-        outcome = notices_send(now=now)
+        outcome = mailings_send(now=now)
         total += outcome.sent
         if outcome.claimed < BATCH:
             break
@@ -519,7 +519,7 @@ def notices_run(now: datetime | None = None) -> int:
 # -- the director's view of what may not have gone out --------------------------------------
 
 
-def notices_unconfirmed(now: datetime | None = None) -> QuerySet[Notice]:
+def mailings_unconfirmed(now: datetime | None = None) -> QuerySet[Notice]:
     """Notices the director should look at: claimed long ago and never confirmed sent (the
     sender died while sending), and those the mail server refused ``ATTEMPTS_MAX`` times."""
     now = now or timezone.now()
@@ -547,7 +547,7 @@ def notice_resolve(notice_id: int, *, send_again: bool, now: datetime | None = N
     now = now or timezone.now()
     with transaction.atomic():
         notice = Notice.objects.select_for_update().filter(pk=notice_id).first()
-        if notice is None or not notices_unconfirmed(now).filter(pk=notice_id).exists():
+        if notice is None or not mailings_unconfirmed(now).filter(pk=notice_id).exists():
             raise NoticeError(_("This message is not waiting for a decision any more."))
         if send_again:
             notice.state = NoticeState.PENDING

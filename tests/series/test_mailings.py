@@ -1,5 +1,5 @@
 """E-mail notices: what is due to whom, in which language, sent exactly once, and the
-one-click unsubscribe link (``series.services.notices``, ``series.views_notices``)."""
+one-click unsubscribe link (``series.services.mailings``, ``series.views_mailings``)."""
 
 from __future__ import annotations
 
@@ -40,21 +40,21 @@ from series.models import (
     RsvpAnswer,
     Season,
 )
-from series.services import notices
-from series.services.notice_messages import (
+from series.services import mailings
+from series.services.mailing_messages import (
     unsubscribe_token,
     unsubscribe_url,
     unsubscribe_user_id,
 )
-from series.services.notices import (
+from series.services.mailings import (
+    mailings_due,
+    mailings_run,
+    mailings_send,
+    mailings_unconfirmed,
     notice_resolve,
-    notices_due,
-    notices_run,
-    notices_send,
-    notices_unconfirmed,
 )
 from series.services.standings import standings_recompute
-from series.tasks import notices_run as notices_run_task
+from series.tasks import mailings_run as mailings_run_task
 from tests.conftest import PASSWORD
 
 STARTS = timedelta(days=1)
@@ -129,13 +129,13 @@ def test_a_published_event_invites_every_player_with_an_address_once(
     Player.objects.create(name="Walk-in guest")
     NoticeSettings.objects.create(user=ben, invitations=False)
 
-    assert notices_due() == 1
+    assert mailings_due() == 1
     assert keys() == [f"invitation:event:{event.pk}:user:{ann.pk}"]
-    assert notices_due() == 0  # a second beat records nothing more
+    assert mailings_due() == 0  # a second beat records nothing more
     event.refresh_from_db()
     assert event.invitations_queued_at is not None
 
-    notices_send()
+    mailings_send()
     assert [m.to for m in mail.outbox] == [["ann@example.org"]]
     assert "Thursday PLO8" in mail.outbox[0].subject
     assert reverse("series:event", args=[event.pk]) in mail.outbox[0].body
@@ -143,15 +143,15 @@ def test_a_published_event_invites_every_player_with_an_address_once(
 
 def test_a_draft_is_not_announced_until_it_is_published(event: Event, ann: User) -> None:
     Event.objects.filter(pk=event.pk).update(published_at=None)
-    assert notices_due() == 0
+    assert mailings_due() == 0
     Event.objects.filter(pk=event.pk).update(published_at=timezone.now() + timedelta(hours=1))
-    assert notices_due() == 0
-    assert notices_due(timezone.now() + timedelta(hours=2)) == 1
+    assert mailings_due() == 0
+    assert mailings_due(timezone.now() + timedelta(hours=2)) == 1
 
 
 def test_events_from_before_the_notices_are_not_announced_again(night: Event, ann: User) -> None:
     # The migration marks existing events' invitations queued (``night`` is such an event).
-    assert notices_due() == 0
+    assert mailings_due() == 0
 
 
 def test_migration_marks_existing_events_published_and_invited(db: None) -> None:
@@ -188,10 +188,10 @@ def test_reminders_go_two_days_and_three_hours_before_to_going_and_maybe(
     answer(night, dee, RsvpAnswer.GOING)
     start = night.starts_at
 
-    assert notices_due(start - timedelta(hours=49)) == 0
-    assert notices_due(start - timedelta(hours=47)) == 2
-    assert notices_due(start - timedelta(hours=20)) == 0
-    assert notices_due(start - timedelta(hours=2)) == 2
+    assert mailings_due(start - timedelta(hours=49)) == 0
+    assert mailings_due(start - timedelta(hours=47)) == 2
+    assert mailings_due(start - timedelta(hours=20)) == 0
+    assert mailings_due(start - timedelta(hours=2)) == 2
     assert keys() == sorted(
         f"{kind}:event:{night.pk}:user:{user.pk}"
         for kind in ("reminder_48h", "reminder_3h")
@@ -201,23 +201,23 @@ def test_reminders_go_two_days_and_three_hours_before_to_going_and_maybe(
 
 def test_inside_three_hours_only_the_three_hour_reminder_is_due(night: Event, ann: User) -> None:
     answer(night, ann, RsvpAnswer.GOING)
-    notices_due(night.starts_at - timedelta(hours=1))
+    mailings_due(night.starts_at - timedelta(hours=1))
     assert Notice.objects.get().kind == NoticeKind.REMINDER_3H
 
 
 def test_someone_who_answered_inside_the_window_is_not_reminded(night: Event, ann: User) -> None:
     answer(night, ann, RsvpAnswer.GOING, before=timedelta(hours=30))
-    assert notices_due(night.starts_at - timedelta(hours=29)) == 0
-    assert notices_due(night.starts_at - timedelta(hours=2)) == 1
+    assert mailings_due(night.starts_at - timedelta(hours=29)) == 0
+    assert mailings_due(night.starts_at - timedelta(hours=2)) == 1
 
 
 def test_a_reminder_found_due_is_skipped_if_the_player_dropped_since(
     night: Event, ann: User
 ) -> None:
     rsvp = answer(night, ann, RsvpAnswer.GOING)
-    notices_due(night.starts_at - timedelta(hours=2))
+    mailings_due(night.starts_at - timedelta(hours=2))
     Rsvp.objects.filter(pk=rsvp.pk).update(answer=RsvpAnswer.NO)
-    outcome = notices_send(now=night.starts_at - timedelta(hours=2))
+    outcome = mailings_send(now=night.starts_at - timedelta(hours=2))
     assert (outcome.sent, outcome.skipped) == (0, 1)
     assert mail.outbox == []
     assert Notice.objects.get().state == NoticeState.SKIPPED
@@ -225,8 +225,8 @@ def test_a_reminder_found_due_is_skipped_if_the_player_dropped_since(
 
 def test_a_reminder_is_not_sent_after_the_event_started(night: Event, ann: User) -> None:
     answer(night, ann, RsvpAnswer.GOING)
-    notices_due(night.starts_at - timedelta(hours=2))
-    notices_send(now=night.starts_at + timedelta(minutes=5))
+    mailings_due(night.starts_at - timedelta(hours=2))
+    mailings_send(now=night.starts_at + timedelta(minutes=5))
     assert mail.outbox == []
 
 
@@ -235,11 +235,11 @@ def test_a_reminder_is_not_sent_after_the_event_started(night: Event, ann: User)
 
 def test_a_player_moved_up_from_the_waiting_list_is_told_once(night: Event, ann: User) -> None:
     rsvp = answer(night, ann, RsvpAnswer.GOING, before=timedelta(hours=30))  # no reminder yet
-    assert notices_due() == 0
+    assert mailings_due() == 0
     Rsvp.objects.filter(pk=rsvp.pk).update(promoted_at=timezone.now() - timedelta(minutes=1))
-    assert notices_due() == 1
-    assert notices_due() == 0
-    notices_send()
+    assert mailings_due() == 1
+    assert mailings_due() == 0
+    mailings_send()
     [message] = mail.outbox
     assert message.subject == "You got a seat: Thursday PLO8"
     assert "a seat opened up for Thursday PLO8, and it is yours" in message.body
@@ -270,9 +270,9 @@ def test_results_and_standings_go_to_the_night_s_players_after_a_delay(
     finished = timezone.now()
     finish(night, ann, ben, at=finished)
 
-    assert notices_due(finished + timedelta(minutes=5)) == 0
-    assert notices_due(finished + timedelta(minutes=11)) == 3
-    notices_send(now=finished + timedelta(minutes=11))
+    assert mailings_due(finished + timedelta(minutes=5)) == 0
+    assert mailings_due(finished + timedelta(minutes=11)) == 3
+    mailings_send(now=finished + timedelta(minutes=11))
     assert sorted(a for m in mail.outbox for a in m.to) == [
         "ann@example.org",
         "ben@example.org",
@@ -288,7 +288,7 @@ def test_results_and_standings_go_to_the_night_s_players_after_a_delay(
 
 def test_old_results_are_not_mailed(night: Event, ann: User) -> None:
     finish(night, ann, at=timezone.now() - timedelta(days=3))
-    assert notices_due() == 0
+    assert mailings_due() == 0
 
 
 # -- the hosts -----------------------------------------------------------------------------
@@ -299,12 +299,12 @@ def test_the_hosts_are_told_once_when_too_few_are_going(
 ) -> None:
     Event.objects.filter(pk=night.pk).update(rsvp_minimum=4, rsvp_minimum_hours=30)
     answer(night, ann, RsvpAnswer.GOING)
-    notices_due()
-    notices_due()
+    mailings_due()
+    mailings_due()
     notice = Notice.objects.get(kind=NoticeKind.HOST_MINIMUM)
     assert notice.recipient == host
     Notice.objects.exclude(pk=notice.pk).delete()  # ann's reminder is another test's
-    notices_send()
+    mailings_send()
     [message] = mail.outbox
     assert message.to == ["dana@example.org"]
     assert "Only 1 going to Thursday PLO8" in message.body
@@ -316,8 +316,8 @@ def test_each_late_drop_is_flagged_to_the_hosts(night: Event, host: User, ann: U
     Rsvp.objects.filter(pk=rsvp.pk).update(
         answer=RsvpAnswer.NO, dropped_late_at=timezone.now() - timedelta(minutes=2)
     )
-    assert notices_due() == 1
-    notices_send()
+    assert mailings_due() == 1
+    mailings_send()
     [message] = mail.outbox
     assert message.subject == "Late drop: Ann, Thursday PLO8"
     assert message.to == ["dana@example.org"]
@@ -327,7 +327,7 @@ def test_each_late_drop_is_flagged_to_the_hosts(night: Event, host: User, ann: U
 def test_a_player_who_is_no_director_gets_no_host_alert(night: Event, ann: User) -> None:
     Event.objects.filter(pk=night.pk).update(rsvp_minimum=4, rsvp_minimum_hours=30)
     answer(night, ann, RsvpAnswer.GOING)
-    notices_due()
+    mailings_due()
     assert not Notice.objects.filter(kind=NoticeKind.HOST_MINIMUM).exists()
 
 
@@ -339,8 +339,8 @@ def test_a_message_is_written_in_the_reader_s_language(event: Event) -> None:
     person("amelie", language="fr")
     english = person("eve", language="fr")
     NoticeSettings.objects.create(user=english, language="en")
-    notices_due()
-    notices_send()
+    mailings_due()
+    mailings_send()
     by_address = {m.to[0]: m for m in mail.outbox}
     french, other = by_address["amelie@example.org"], by_address["eve@example.org"]
     with translation.override("fr"):
@@ -357,16 +357,16 @@ def test_a_message_is_written_in_the_reader_s_language(event: Event) -> None:
 
 
 def test_running_the_task_twice_sends_each_message_once(event: Event, ann: User, ben: User) -> None:
-    assert notices_run_task() == 2
-    assert notices_run_task() == 0
+    assert mailings_run_task() == 2
+    assert mailings_run_task() == 0
     assert sent_to() == ["ann@example.org", "ben@example.org"]
     assert set(Notice.objects.values_list("state", flat=True)) == {NoticeState.SENT}
 
 
 def test_a_lost_task_is_made_up_by_the_next_run(event: Event, ann: User) -> None:
-    notices_due()  # the run that found it died before it sent anything (or was lost)
+    mailings_due()  # the run that found it died before it sent anything (or was lost)
     assert mail.outbox == []
-    assert notices_run() == 1
+    assert mailings_run() == 1
     assert sent_to() == ["ann@example.org"]
 
 
@@ -377,7 +377,7 @@ class Crash(BaseException):
 def test_a_crash_after_the_server_took_the_message_never_sends_it_again(
     event: Event, ann: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    notices_due()
+    mailings_due()
     real_send = LocmemBackend.send_messages
 
     def send_then_die(self: LocmemBackend, messages: list[EmailMessage]) -> int:
@@ -386,32 +386,32 @@ def test_a_crash_after_the_server_took_the_message_never_sends_it_again(
 
     monkeypatch.setattr(LocmemBackend, "send_messages", send_then_die)
     with pytest.raises(Crash):
-        notices_send()
+        mailings_send()
     monkeypatch.undo()
     notice = Notice.objects.get()
     assert notice.state == NoticeState.SENDING  # committed before the server was asked
 
-    assert notices_run() == 0
-    assert notices_run(timezone.now() + timedelta(hours=1)) == 0
+    assert mailings_run() == 0
+    assert mailings_run(timezone.now() + timedelta(hours=1)) == 0
     assert sent_to() == ["ann@example.org"]  # once, not twice
     # The director is shown it once it has been unconfirmed for a while.
-    assert list(notices_unconfirmed()) == []
-    assert list(notices_unconfirmed(timezone.now() + timedelta(minutes=11))) == [notice]
+    assert list(mailings_unconfirmed()) == []
+    assert list(mailings_unconfirmed(timezone.now() + timedelta(minutes=11))) == [notice]
 
 
 def test_a_crash_before_sending_leaves_it_to_the_director(
     event: Event, ann: User, monkeypatch: pytest.MonkeyPatch, director_client: Client
 ) -> None:
-    notices_due()
+    mailings_due()
 
     def die(self: LocmemBackend, messages: list[EmailMessage]) -> int:
         raise Crash
 
     monkeypatch.setattr(LocmemBackend, "send_messages", die)
     with pytest.raises(Crash):
-        notices_send()
+        mailings_send()
     monkeypatch.undo()
-    assert notices_run() == 0
+    assert mailings_run() == 0
     assert mail.outbox == []
     notice = Notice.objects.get()
     Notice.objects.filter(pk=notice.pk).update(claimed_at=timezone.now() - timedelta(hours=1))
@@ -423,7 +423,7 @@ def test_a_crash_before_sending_leaves_it_to_the_director(
         reverse("series:notice_decide", args=[notice.pk]), {"action": "send_again"}
     )
     assert response.status_code == 302
-    assert notices_run() == 1
+    assert mailings_run() == 1
     assert sent_to() == ["ann@example.org"]
     assert (
         "may not have gone out"
@@ -432,19 +432,19 @@ def test_a_crash_before_sending_leaves_it_to_the_director(
 
 
 def test_the_director_may_let_an_unconfirmed_message_be(event: Event, ann: User) -> None:
-    notices_due()
+    mailings_due()
     Notice.objects.update(state=NoticeState.SENDING, claimed_at=timezone.now() - timedelta(hours=1))
     notice = Notice.objects.get()
     notice_resolve(notice.pk, send_again=False)
     notice.refresh_from_db()
     assert notice.state == NoticeState.SKIPPED
-    assert notices_run() == 0
+    assert mailings_run() == 0
 
 
 def test_deciding_on_a_message_that_needs_no_decision_changes_nothing(
     event: Event, ann: User, director_client: Client
 ) -> None:
-    notices_due()
+    mailings_due()
     notice = Notice.objects.get()
     for notice_id, action in ((notice.pk, "send_again"), (notice.pk, "delete"), (99999, "let_be")):
         response = director_client.post(
@@ -457,7 +457,7 @@ def test_deciding_on_a_message_that_needs_no_decision_changes_nothing(
 
 
 def test_a_player_cannot_decide_on_messages(player_client: Client, event: Event, ann: User) -> None:
-    notices_due()
+    mailings_due()
     notice = Notice.objects.get()
     response = player_client.post(
         reverse("series:notice_decide", args=[notice.pk]), {"action": "let_be"}
@@ -468,38 +468,38 @@ def test_a_player_cannot_decide_on_messages(player_client: Client, event: Event,
 def test_a_message_the_server_refused_is_tried_again_later(
     event: Event, ann: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    notices_due()
+    mailings_due()
 
     def refuse(self: LocmemBackend, messages: list[EmailMessage]) -> int:
         raise smtplib.SMTPRecipientsRefused({"ann@example.org": (450, b"try later")})
 
     monkeypatch.setattr(LocmemBackend, "send_messages", refuse)
     now = timezone.now()
-    assert notices_send(now=now).refused == 1
+    assert mailings_send(now=now).refused == 1
     monkeypatch.undo()
     notice = Notice.objects.get()
     assert (notice.state, notice.attempts) == (NoticeState.PENDING, 1)
     assert "SMTPRecipientsRefused" in notice.last_error
-    assert notices_send(now=now + timedelta(minutes=1)).claimed == 0  # not at once
-    assert notices_send(now=now + timedelta(minutes=6)).sent == 1
+    assert mailings_send(now=now + timedelta(minutes=1)).claimed == 0  # not at once
+    assert mailings_send(now=now + timedelta(minutes=6)).sent == 1
     assert sent_to() == ["ann@example.org"]
 
 
 def test_a_message_refused_every_time_ends_failed_and_is_shown(
     event: Event, ann: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    notices_due()
+    mailings_due()
 
     def refuse(self: LocmemBackend, messages: list[EmailMessage]) -> int:
         raise smtplib.SMTPDataError(554, b"no")
 
     monkeypatch.setattr(LocmemBackend, "send_messages", refuse)
     now = timezone.now()
-    for attempt in range(notices.ATTEMPTS_MAX):
-        notices_send(now=now + attempt * timedelta(minutes=6))
+    for attempt in range(mailings.ATTEMPTS_MAX):
+        mailings_send(now=now + attempt * timedelta(minutes=6))
     notice = Notice.objects.get()
     assert notice.state == NoticeState.FAILED
-    assert list(notices_unconfirmed()) == [notice]
+    assert list(mailings_unconfirmed()) == [notice]
 
 
 def test_a_connection_lost_while_sending_is_never_sent_again_by_itself(
@@ -507,22 +507,22 @@ def test_a_connection_lost_while_sending_is_never_sent_again_by_itself(
 ) -> None:
     # The server may have taken the message before the line dropped: it stays "sending",
     # no later run sends it, and the director is shown it may not have gone out.
-    notices_due()
+    mailings_due()
 
     def drop(self: LocmemBackend, messages: list[EmailMessage]) -> int:
         raise smtplib.SMTPServerDisconnected("Connection unexpectedly closed")
 
     monkeypatch.setattr(LocmemBackend, "send_messages", drop)
     now = timezone.now()
-    assert notices_send(now=now).sent == 0
+    assert mailings_send(now=now).sent == 0
     monkeypatch.undo()
     notice = Notice.objects.get()
     assert notice.state == NoticeState.SENDING
     assert "SMTPServerDisconnected" in notice.last_error
     for minutes in (6, 30, 120):
-        assert notices_send(now=now + timedelta(minutes=minutes)).claimed == 0
+        assert mailings_send(now=now + timedelta(minutes=minutes)).claimed == 0
     assert sent_to() == []
-    assert list(notices_unconfirmed(now + timedelta(minutes=11))) == [notice]
+    assert list(mailings_unconfirmed(now + timedelta(minutes=11))) == [notice]
 
 
 def test_a_row_taken_back_by_the_director_mid_batch_is_not_also_sent_by_the_first_sender(
@@ -530,7 +530,7 @@ def test_a_row_taken_back_by_the_director_mid_batch_is_not_also_sent_by_the_firs
 ) -> None:
     # A slow first message: meanwhile the director sends the second one again, and another
     # run sends it. The first sender, reaching it, finds it no longer its own.
-    notices_due()
+    mailings_due()
     first, second = Notice.objects.order_by("created_at", "pk")
     real_send = LocmemBackend.send_messages
 
@@ -541,11 +541,11 @@ def test_a_row_taken_back_by_the_director_mid_batch_is_not_also_sent_by_the_firs
                 state=NoticeState.PENDING, claim="", claimed_at=None
             )
             monkeypatch.setattr(LocmemBackend, "send_messages", real_send)
-            assert notices_send(now=timezone.now()).sent == 1
+            assert mailings_send(now=timezone.now()).sent == 1
         return real_send(self, messages)
 
     monkeypatch.setattr(LocmemBackend, "send_messages", slow_then_taken_back)
-    outcome = notices_send(now=timezone.now())
+    outcome = mailings_send(now=timezone.now())
     assert outcome.sent == 1
     assert sorted(sent_to()) == sorted([first.recipient.email, second.recipient.email])
 
@@ -576,11 +576,11 @@ def test_a_line_dropped_mid_batch_flags_only_the_message_being_sent(
     )
     for name in ("ann", "ben", "cat", "dan", "eve"):
         person(name)
-    assert notices_due() == 5
+    assert mailings_due() == 5
     order = list(Notice.objects.filter(event=event).order_by("created_at", "pk"))
     settings.EMAIL_BACKEND = f"{__name__}.LineDropsAfter"
     now = timezone.now()
-    outcome = notices_send(now=now)
+    outcome = mailings_send(now=now)
     assert (outcome.sent, outcome.refused) == (2, 1)
 
     states = {n.pk: (n.state, n.attempts) for n in Notice.objects.all()}
@@ -591,13 +591,13 @@ def test_a_line_dropped_mid_batch_flags_only_the_message_being_sent(
         (NoticeState.PENDING, 0),  # never tried
         (NoticeState.PENDING, 0),
     ]
-    assert list(notices_unconfirmed(now + timedelta(minutes=11))) == [order[2]]
+    assert list(mailings_unconfirmed(now + timedelta(minutes=11))) == [order[2]]
 
     # The next run sends the two never tried, and only them.
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
-    assert notices_send(now=now + timedelta(minutes=1)).sent == 2
+    assert mailings_send(now=now + timedelta(minutes=1)).sent == 2
     assert sent_to() == sorted(n.recipient.email for n in order[:2] + order[3:])
-    assert list(notices_unconfirmed(now + timedelta(minutes=11))) == [order[2]]
+    assert list(mailings_unconfirmed(now + timedelta(minutes=11))) == [order[2]]
 
 
 def test_a_sender_killed_mid_batch_leaves_the_untried_messages_to_a_later_run(
@@ -608,7 +608,7 @@ def test_a_sender_killed_mid_batch_leaves_the_untried_messages_to_a_later_run(
     )
     for name in ("ann", "ben", "cat"):
         person(name)
-    notices_due()
+    mailings_due()
     first, second, third = Notice.objects.filter(event=event).order_by("created_at", "pk")
     real_send = LocmemBackend.send_messages
 
@@ -620,15 +620,15 @@ def test_a_sender_killed_mid_batch_leaves_the_untried_messages_to_a_later_run(
     monkeypatch.setattr(LocmemBackend, "send_messages", die_on_the_second)
     now = timezone.now()
     with pytest.raises(Crash):
-        notices_send(now=now)
+        mailings_send(now=now)
     monkeypatch.undo()
     later = now + timedelta(hours=1)
-    assert list(notices_unconfirmed(later)) == [second]
+    assert list(mailings_unconfirmed(later)) == [second]
     third.refresh_from_db()
     assert (third.state, third.attempts) == (NoticeState.PENDING, 0)
-    assert notices_send(now=now + timedelta(minutes=1)).sent == 1
+    assert mailings_send(now=now + timedelta(minutes=1)).sent == 1
     assert sent_to() == sorted([first.recipient.email, third.recipient.email])
-    assert list(notices_unconfirmed(later)) == [second]
+    assert list(mailings_unconfirmed(later)) == [second]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -644,7 +644,7 @@ def test_two_senders_at_once_send_each_message_once(
     )
     for index in range(12):
         person(f"p{index:02d}")
-    assert notices_due() == 12
+    assert mailings_due() == 12
 
     # Slow each message down so the two senders overlap while each holds its claim.
     real_send = LocmemBackend.send_messages
@@ -662,7 +662,7 @@ def test_two_senders_at_once_send_each_message_once(
         try:
             barrier.wait(timeout=10)
             while True:
-                outcome = notices_send(batch=3)
+                outcome = mailings_send(batch=3)
                 if not outcome.claimed:
                     break
                 claimed.append(outcome.claimed)
@@ -699,7 +699,7 @@ def test_two_finders_at_once_record_each_message_once(season: Season) -> None:
     def finder() -> None:
         try:
             barrier.wait(timeout=10)
-            notices_due()
+            mailings_due()
         except BaseException as error:  # noqa: BLE001 - reported by the main thread
             errors.append(error)
         finally:
@@ -718,7 +718,7 @@ def test_two_finders_at_once_record_each_message_once(season: Season) -> None:
 
 
 def test_every_message_has_a_one_click_unsubscribe_for_its_topic(event: Event, ann: User) -> None:
-    notices_run()
+    mailings_run()
     [message] = mail.outbox
     header = message.extra_headers["List-Unsubscribe"]
     assert header.startswith("<") and header.endswith(">")
@@ -786,13 +786,13 @@ def test_a_link_not_made_for_that_topic_is_refused(ann: User, topic: str, token:
 
 
 def test_an_unsubscribed_topic_is_neither_recorded_nor_sent(event: Event, ann: User) -> None:
-    notices_due()  # recorded while still subscribed
+    mailings_due()  # recorded while still subscribed
     Client().post(
         reverse(
             "series:unsubscribe", args=["invitations", unsubscribe_token(ann.pk, "invitations")]
         )
     )
-    assert notices_send().skipped == 1
+    assert mailings_send().skipped == 1
     assert mail.outbox == []
 
 
@@ -879,7 +879,7 @@ def test_the_embedded_site_writes_its_notices_to_var_mail(
 ) -> None:
     settings.EMAIL_BACKEND = "series.mail.EmlFileBackend"
     settings.MAIL_DIR = tmp_path / "mail"
-    notices_run()
+    mailings_run()
     [file] = (tmp_path / "mail").glob("*.eml")
     message = email.message_from_bytes(file.read_bytes())
     assert message["To"] == "ann@example.org"
