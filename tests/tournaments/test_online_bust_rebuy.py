@@ -31,16 +31,21 @@ LAYOUT = {1: {1: ("ann", 6000), 3: ("ben", 14000)}, 2: {2: ("cal", 9000), 5: ("d
 
 
 @pytest.fixture
-def night(tournament: Tournament, settings: Any) -> dict[str, Entry]:
+def started(tournament: Tournament, settings: Any) -> Tournament:
     """The night's tournament (two rebuys to level 3) online at level 1, the clock running
-    with 20 minutes left."""
+    with 20 minutes left, no task scheduled (the tests play what the tasks would)."""
     settings.TABLES_SCHEDULE_TASKS = False
     settings.TOURNAMENTS_SCHEDULE_TASKS = False
     tournament.online = True
     tournament.save(update_fields=["online"])
     start(tournament)
     clock_running(tournament)
-    return seat_online(tournament, LAYOUT)
+    return tournament
+
+
+@pytest.fixture
+def night(started: Tournament) -> dict[str, Entry]:
+    return seat_online(started, LAYOUT)
 
 
 def live(entry: Entry) -> LiveTable:
@@ -180,13 +185,8 @@ def test_a_player_with_no_rebuy_left_is_out_at_once(night: dict[str, Entry]) -> 
     assert (ann.state, ann.rebuy_offer_until) == (EntryState.OUT, None)
 
 
-def test_a_house_bot_takes_its_rebuy_at_once(tournament: Tournament, settings: Any) -> None:
-    settings.TABLES_SCHEDULE_TASKS = False
-    settings.TOURNAMENTS_SCHEDULE_TASKS = False
-    tournament.online = True
-    tournament.save(update_fields=["online"])
-    start(tournament)
-    clock_running(tournament)
+def test_a_house_bot_takes_its_rebuy_at_once(started: Tournament) -> None:
+    tournament = started
     bot = tables.house_bot_user(f"t{tournament.pk}", 0)
     entries = seat_online(
         tournament, {1: {1: (bot.username, 6000), 3: ("ben", 14000), 5: ("cal", 9000)}}
@@ -213,15 +213,8 @@ def test_the_table_panel_says_how_long_the_seat_is_kept(night: dict[str, Entry])
     assert "Rebuy: 10,000 chips for" in html
 
 
-def test_a_house_bot_rebuys_once_then_waits_out_the_offer(
-    tournament: Tournament, settings: Any
-) -> None:
-    settings.TABLES_SCHEDULE_TASKS = False
-    settings.TOURNAMENTS_SCHEDULE_TASKS = False
-    tournament.online = True
-    tournament.save(update_fields=["online"])
-    start(tournament)
-    clock_running(tournament)
+def test_a_house_bot_rebuys_once_then_waits_out_the_offer(started: Tournament) -> None:
+    tournament = started
     bot = tables.house_bot_user(f"t{tournament.pk}", 0)
     entries = seat_online(
         tournament, {1: {1: (bot.username, 6000), 3: ("ben", 14000), 5: ("cal", 9000)}}
@@ -238,22 +231,15 @@ def test_a_house_bot_rebuys_once_then_waits_out_the_offer(
 
 
 def test_a_rebuy_taken_while_the_others_play_a_hand_is_on_the_seat_at_once(
-    tournament: Tournament, settings: Any
+    started: Tournament,
 ) -> None:
     """Ann busts; Ben and Cal are dealt the next hand without her. The rebuy she takes
     during it is not in that hand, so its chips are on her seat at once and she is dealt
     the hand after. (Held back for the hand's end, as chips bought in a hand are, they were
     never added: the hand's end adds chips to its own players only, and a table where
     everyone else went out waited for ever.)"""
-    settings.TABLES_SCHEDULE_TASKS = False
-    settings.TOURNAMENTS_SCHEDULE_TASKS = False
-    tournament.online = True
-    tournament.save(update_fields=["online"])
-    start(tournament)
-    clock_running(tournament)
-    entries = seat_online(
-        tournament, {1: {1: ("ann", 6000), 3: ("ben", 14000), 5: ("cal", 9000)}}
-    )
+    tournament = started
+    entries = seat_online(tournament, {1: {1: ("ann", 6000), 3: ("ben", 14000), 5: ("cal", 9000)}})
     ann = entries["ann"]
     hand_busts(ann, entries["ben"])
     table = live(ann)
