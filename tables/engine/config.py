@@ -76,6 +76,101 @@ ANTE_KIND_NAMES = {
 }
 
 
+# The steps of `Config.__init__`, in the order it takes them (so a config with several
+# faults is refused for the first, as before): each checks one group of fields, and those
+# with a default work it out.
+
+
+def _check_chip_unit(chip_unit: int, big_blind: int) -> None:
+    """The chip unit is at least 1 and the big blind a positive multiple of it."""
+    if chip_unit < 1:
+        raise RuleError(
+            f"chip unit {chip_unit} must be at least 1",
+            code="chip_unit",
+            params={"unit": chip_unit},
+        )
+    if big_blind < chip_unit or big_blind % chip_unit:
+        raise RuleError(
+            f"big blind {big_blind} must be a positive multiple of the chip unit {chip_unit}",
+            code="big_blind_chip_unit",
+            params={"big_blind": big_blind, "unit": chip_unit},
+        )
+
+
+def _small_blind_of(small_blind: int | None, big_blind: int, chip_unit: int) -> int:
+    """The small blind given, by default half the big blind rounded down to the chip unit;
+    from 0 to the big blind."""
+    if small_blind is None:
+        half = big_blind // 2
+        small_blind = half - half % chip_unit
+    if not 0 <= small_blind <= big_blind:
+        raise RuleError(
+            f"small blind {small_blind} must be between 0 and the big blind {big_blind}",
+            code="small_blind_range",
+            params={"small_blind": small_blind, "big_blind": big_blind},
+        )
+    return small_blind
+
+
+def _ante_kind_of(ante: int, ante_kind: AnteKind) -> AnteKind:
+    """Who pays the ante: no ante has no kind, an ante of no kind is paid by each player.
+    A negative ante is refused."""
+    if ante < 0:
+        raise RuleError(
+            f"ante {ante} cannot be negative",
+            code="negative_ante",
+            params={"ante": ante},
+        )
+    if ante and ante_kind is AnteKind.NONE:
+        return AnteKind.EACH
+    if not ante:
+        return AnteKind.NONE
+    return ante_kind
+
+
+def _big_bet_of(big_bet: int | None, big_blind: int) -> int:
+    """The upper limit, by default twice the big blind (the lower); never below it."""
+    if big_bet is None:
+        big_bet = 2 * big_blind
+    if big_bet < big_blind:
+        raise RuleError(
+            f"big bet {big_bet} is below the small bet {big_blind}",
+            code="big_bet_below_small_bet",
+            params={"big_bet": big_bet, "small_bet": big_blind},
+        )
+    return big_bet
+
+
+def _check_house_rules(
+    structure: Structure,
+    raise_cap: int | None,
+    straddle: Straddle,
+    bomb_pot_ante: int,
+    chip_unit: int,
+) -> None:
+    """The raise cap allows the opening bet, a straddle is not in a limit game, and the bomb
+    pot's ante is whole chip units."""
+    if raise_cap is not None and raise_cap < 1:
+        raise RuleError(
+            f"raise cap {raise_cap} must allow at least the opening bet",
+            code="raise_cap",
+            params={"cap": raise_cap},
+        )
+    if straddle is not Straddle.NONE and structure is Structure.LIMIT:
+        # docs/rules.md, Home-game options: a straddle is "twice the big blind" and "the
+        # smallest raise is one straddle more", which a limit game's fixed bets cannot be.
+        raise RuleError(
+            "a straddle is played in pot-limit and no-limit only",
+            code="straddle_in_limit",
+        )
+    if bomb_pot_ante < 0 or bomb_pot_ante % chip_unit:
+        raise RuleError(
+            f"the bomb pot ante {bomb_pot_ante} must be a whole number of chip units ({chip_unit})",
+            code="bomb_pot_ante",
+            params={"ante": bomb_pot_ante, "unit": chip_unit},
+        )
+
+
 class Config(Frozen):
     """Stakes and house rules of a table.
 
@@ -166,65 +261,11 @@ class Config(Frozen):
         structure = Structure(structure)
         ante_kind = AnteKind(ante_kind)
         straddle = Straddle(straddle)
-        if chip_unit < 1:
-            raise RuleError(
-                f"chip unit {chip_unit} must be at least 1",
-                code="chip_unit",
-                params={"unit": chip_unit},
-            )
-        if big_blind < chip_unit or big_blind % chip_unit:
-            raise RuleError(
-                f"big blind {big_blind} must be a positive multiple of the chip unit {chip_unit}",
-                code="big_blind_chip_unit",
-                params={"big_blind": big_blind, "unit": chip_unit},
-            )
-        if small_blind is None:
-            half = big_blind // 2
-            small_blind = half - half % chip_unit
-        if not 0 <= small_blind <= big_blind:
-            raise RuleError(
-                f"small blind {small_blind} must be between 0 and the big blind {big_blind}",
-                code="small_blind_range",
-                params={"small_blind": small_blind, "big_blind": big_blind},
-            )
-        if ante < 0:
-            raise RuleError(
-                f"ante {ante} cannot be negative",
-                code="negative_ante",
-                params={"ante": ante},
-            )
-        if ante and ante_kind is AnteKind.NONE:
-            ante_kind = AnteKind.EACH
-        if not ante:
-            ante_kind = AnteKind.NONE
-        if big_bet is None:
-            big_bet = 2 * big_blind
-        if big_bet < big_blind:
-            raise RuleError(
-                f"big bet {big_bet} is below the small bet {big_blind}",
-                code="big_bet_below_small_bet",
-                params={"big_bet": big_bet, "small_bet": big_blind},
-            )
-        if raise_cap is not None and raise_cap < 1:
-            raise RuleError(
-                f"raise cap {raise_cap} must allow at least the opening bet",
-                code="raise_cap",
-                params={"cap": raise_cap},
-            )
-        if straddle is not Straddle.NONE and structure is Structure.LIMIT:
-            # docs/rules.md, Home-game options: a straddle is "twice the big blind" and "the
-            # smallest raise is one straddle more", which a limit game's fixed bets cannot be.
-            raise RuleError(
-                "a straddle is played in pot-limit and no-limit only",
-                code="straddle_in_limit",
-            )
-        if bomb_pot_ante < 0 or bomb_pot_ante % chip_unit:
-            raise RuleError(
-                f"the bomb pot ante {bomb_pot_ante} must be a whole number of chip"
-                f" units ({chip_unit})",
-                code="bomb_pot_ante",
-                params={"ante": bomb_pot_ante, "unit": chip_unit},
-            )
+        _check_chip_unit(chip_unit, big_blind)
+        small_blind = _small_blind_of(small_blind, big_blind, chip_unit)
+        ante_kind = _ante_kind_of(ante, ante_kind)
+        big_bet = _big_bet_of(big_bet, big_blind)
+        _check_house_rules(structure, raise_cap, straddle, bomb_pot_ante, chip_unit)
         _set(self, "game", game)
         _set(self, "structure", structure)
         _set(self, "big_blind", big_blind)

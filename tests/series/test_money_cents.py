@@ -6,9 +6,12 @@ decimals, whole amounts as before."""
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
@@ -336,18 +339,32 @@ BEFORE_CENTS = [("series", "0021_event_game_name")]
 IN_CENTS = [("series", "0024_night_money_positive")]
 
 
+def migrated(target: list[tuple[str, str]] | None = None) -> Any:
+    """The database migrated to ``target`` (None: the latest migrations, as the other tests
+    expect it left), and the models as they are there."""
+    executor = MigrationExecutor(connection)
+    target = target or executor.loader.graph.leaf_nodes()
+    executor.migrate(target)
+    return executor.loader.project_state(target).apps
+
+
+def season_events(apps: Any, season: str, *events: str) -> tuple[Any, ...]:
+    """A season named ``season`` and its ``events`` (one row each), in the models ``apps``."""
+    Season, Event = apps.get_model("series", "Season"), apps.get_model("series", "Event")
+    s = Season.objects.create(name=season, starts_on="2026-01-01", ends_on="2026-12-31")
+    return tuple(
+        Event.objects.create(
+            season=s, name=name, starts_at=f"2026-{month:02d}-01T20:00Z", buy_in=20
+        )
+        for month, name in enumerate(events, start=2)
+    )
+
+
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_multiplies_the_nights_money_by_100_and_back() -> None:
-    from django.db import connection
-    from django.db.migrations.executor import MigrationExecutor
-
-    executor = MigrationExecutor(connection)
-    executor.migrate(BEFORE_CENTS)
-    old = executor.loader.project_state(BEFORE_CENTS).apps
-    Season, Event, Player = (old.get_model("series", m) for m in ("Season", "Event", "Player"))
-    s = Season.objects.create(name="Old", starts_on="2026-01-01", ends_on="2026-12-31")
-    first = Event.objects.create(season=s, name="One", starts_at="2026-02-01T20:00Z", buy_in=20)
-    second = Event.objects.create(season=s, name="Two", starts_at="2026-03-01T20:00Z", buy_in=20)
+    old = migrated(BEFORE_CENTS)
+    first, second = season_events(old, "Old", "One", "Two")
+    Player = old.get_model("series", "Player")
     ann, ben = Player.objects.create(name="Ann"), Player.objects.create(name="Ben")
     expense = old.get_model("series", "Expense").objects.create(
         event=first, payer=ann, description="Pizza", amount=43
@@ -359,9 +376,7 @@ def test_the_migration_multiplies_the_nights_money_by_100_and_back() -> None:
         origin=first, settled_in=second, payer=ben, payee=ann, amount=30
     )
 
-    executor = MigrationExecutor(connection)
-    executor.migrate(IN_CENTS)
-    new = executor.loader.project_state(IN_CENTS).apps
+    new = migrated(IN_CENTS)
     assert new.get_model("series", "Expense").objects.get().amount_cents == 4300
     assert sorted(
         new.get_model("series", "ExpenseShare").objects.values_list("amount_cents", flat=True)
@@ -375,9 +390,7 @@ def test_the_migration_multiplies_the_nights_money_by_100_and_back() -> None:
     debt.amount_cents = 3000
     debt.save()
 
-    executor = MigrationExecutor(connection)
-    executor.migrate(BEFORE_CENTS)
-    old = executor.loader.project_state(BEFORE_CENTS).apps
+    old = migrated(BEFORE_CENTS)
     assert old.get_model("series", "Expense").objects.get().amount == 43
     assert sorted(
         old.get_model("series", "ExpenseShare").objects.values_list("amount", flat=True)
@@ -385,28 +398,18 @@ def test_the_migration_multiplies_the_nights_money_by_100_and_back() -> None:
     assert old.get_model("series", "Transfer").objects.get().amount == 30
     assert old.get_model("series", "CarriedDebt").objects.get().amount == 30
 
-    executor = MigrationExecutor(connection)
-    executor.migrate(executor.loader.graph.leaf_nodes())
+    migrated()
 
 
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_back_refuses_to_round_away_cents() -> None:
-    from django.db import connection
-    from django.db.migrations.executor import MigrationExecutor
-
-    executor = MigrationExecutor(connection)
-    executor.migrate(IN_CENTS)
-    new = executor.loader.project_state(IN_CENTS).apps
-    Season, Event, Player = (new.get_model("series", m) for m in ("Season", "Event", "Player"))
-    s = Season.objects.create(name="Now", starts_on="2026-01-01", ends_on="2026-12-31")
-    event = Event.objects.create(season=s, name="One", starts_at="2026-02-01T20:00Z", buy_in=20)
-    ann = Player.objects.create(name="Ann")
+    new = migrated(IN_CENTS)
+    (event,) = season_events(new, "Now", "One")
+    ann = new.get_model("series", "Player").objects.create(name="Ann")
     new.get_model("series", "Expense").objects.create(
         event=event, payer=ann, description="Pizza", amount_cents=2350
     )
-    executor = MigrationExecutor(connection)
     with pytest.raises(Exception, match="cents"):
-        executor.migrate(BEFORE_CENTS)
+        migrated(BEFORE_CENTS)
     new.get_model("series", "Expense").objects.all().delete()
-    executor = MigrationExecutor(connection)
-    executor.migrate(executor.loader.graph.leaf_nodes())
+    migrated()

@@ -1,16 +1,31 @@
-"""The clock tests' frozen evening and structure, and their ways of reading the clock.
+"""The clock tests' frozen evening and structure, and their ways of reading the clock (and
+of seeing an action refused, a break called from the console).
 
-The clock's fixtures (``clock_tournament``, ``running_clock``, ``running_now``,
-``clock_tasks_off``) are in ``tests/tournaments/conftest.py``.
+The clock's fixtures (``clock_tournament``, ``running_clock``, ``in_level_2``,
+``running_now``, ``clock_tasks_off``) are in ``tests/tournaments/conftest.py``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
+from django.test import Client
+from django.urls import reverse
+
 from tournaments.clock import ClockState
-from tournaments.models import BlindLevel, BlindStructure, Entry, LevelKind, Tournament
+from tournaments.errors import TournamentError
+from tournaments.models import (
+    BlindLevel,
+    BlindStructure,
+    Entry,
+    LevelKind,
+    Tournament,
+    TournamentAction,
+)
 from tournaments.services.clock.payload import clock_payload
 from tournaments.services.clock.reads import clock_read
 
@@ -28,6 +43,9 @@ CLOCK_ROWS = [
     (LevelKind.LEVEL, 20, 200, 400, 400, []),
 ]
 ROW_LEVEL_1, ROW_LEVEL_2, ROW_BREAK, ROW_LEVEL_3, ROW_LEVEL_4, ROW_LAST = range(6)
+# The kinds of the rows once a break now is in between levels 1 and 2 (called in level 1
+# skipping its rest, or in level 2 keeping it).
+KINDS_BREAK_AFTER_LEVEL_1 = ["level", "break", "level", "break", "level", "level", "level"]
 
 
 def at(minutes: float = 0, seconds: float = 0) -> datetime:
@@ -87,3 +105,33 @@ def rows_of_blind_structure(blind_structure_id: int) -> list[tuple[Any, ...]]:
         .order_by("position")
         .values_list("kind", "minutes", "small_blind", "big_blind")
     )
+
+
+def kinds_of_blind_structure(blind_structure_id: int) -> list[str]:
+    """The kind ("level" or "break") of each row of a blind structure, in order."""
+    return [row[0] for row in rows_of_blind_structure(blind_structure_id)]
+
+
+def last_summary(tournament: Tournament) -> str:
+    """The summary of the tournament's last action, as the log shows it."""
+    return TournamentAction.objects.filter(tournament=tournament).latest("pk").summary_text
+
+
+@contextmanager
+def refused(tournament: Tournament, match: str) -> Iterator[None]:
+    """The clock action in the block is refused (``TournamentError`` matching ``match``) and
+    changes nothing: the clock's version stays."""
+    version = reload(tournament).clock_version
+    with pytest.raises(TournamentError, match=match):
+        yield
+    assert reload(tournament).clock_version == version
+
+
+def break_from_console(
+    client: Client, tournament: Tournament, data: dict[str, str] | None = None
+) -> Tournament:
+    """The console's "Break now" posted (htmx) with ``data``; the tournament read afresh."""
+    url = reverse("tournaments:clock_break", args=[tournament.pk])
+    response = client.post(url, data or {}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    return reload(tournament)

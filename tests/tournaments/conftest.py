@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from series.models import Event, Season
 from tables.engine.config import Game, Structure
-from tests.tournaments.clock_helpers import CLOCK_ROWS, T0, blind_structure_with
+from tests.tournaments.clock_helpers import CLOCK_ROWS, T0, at, blind_structure_with, reload
 from tests.tournaments.factories import HOME_CHIPS, make_user, start
 from tests.tournaments.online_tables import online_night_open
 from tournaments import broadcast
@@ -30,7 +30,7 @@ from tournaments.services.blind_structures import (
     blind_structure_create,
     blind_structure_templates_install,
 )
-from tournaments.services.clock.controls import clock_start
+from tournaments.services.clock.controls import clock_next, clock_start
 from tournaments.signals import tournament_finished
 
 
@@ -132,6 +132,14 @@ def running_now(clock_tournament: Tournament, director: User) -> Tournament:
     started = clock_start(clock_tournament.pk, by=director)
     assert broadcast.clock_sent()
     return started
+
+
+@pytest.fixture
+def in_level_2(running_clock: Tournament, director: User) -> Tournament:
+    """The clock started at 19:00, moved on to level 2 at 19:01 (it runs to 19:21; the
+    structure's break follows it)."""
+    clock_next(running_clock.pk, by=director, now=at(1))
+    return reload(running_clock)
 
 
 # The blind structures' tests.

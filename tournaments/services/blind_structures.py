@@ -119,6 +119,23 @@ def _checked(rows: Iterable[Row], blind_structure: BlindStructure) -> list[Row]:
     return _normalised(rows, blind_structure.for_limit)
 
 
+def blind_level_values(row: Row, position: int) -> dict[str, Any]:
+    """``row`` as the fields of a `BlindLevel` at ``position``: what every writer of rows
+    stores (the editor's edits, the templates, tonight's levels on the clock)."""
+    return {
+        "position": position,
+        "kind": str(row.kind),
+        "minutes": row.minutes,
+        "small_blind": row.small_blind,
+        "big_blind": row.big_blind,
+        "ante": row.ante,
+        "ante_kind": str(row.ante_kind),
+        "small_bet": row.small_bet,
+        "big_bet": row.big_bet,
+        "colour_up": list(row.colour_up),
+    }
+
+
 def _write_rows(blind_structure: BlindStructure, rows: Sequence[Row]) -> None:
     """Store ``rows`` as the structure's rows 1..n, keeping each known row's id."""
     existing = {level.pk: level for level in blind_structure.levels.all()}
@@ -127,18 +144,7 @@ def _write_rows(blind_structure: BlindStructure, rows: Sequence[Row]) -> None:
     blind_structure.levels.update(position=F("position") + _POSITION_PARKING)
     changed, created = [], []
     for position, row in enumerate(rows, start=1):
-        values = {
-            "position": position,
-            "kind": str(row.kind),
-            "minutes": row.minutes,
-            "small_blind": row.small_blind,
-            "big_blind": row.big_blind,
-            "ante": row.ante,
-            "ante_kind": str(row.ante_kind),
-            "small_bet": row.small_bet,
-            "big_bet": row.big_bet,
-            "colour_up": list(row.colour_up),
-        }
+        values = blind_level_values(row, position)
         if row.id in existing:
             level = existing[row.id]
             for name, value in values.items():
@@ -517,19 +523,7 @@ def blind_structure_templates_install() -> int:
             is_template=True,
         )
         BlindLevel.objects.bulk_create(
-            BlindLevel(
-                blind_structure=blind_structure,
-                position=position,
-                kind=str(row.kind),
-                minutes=row.minutes,
-                small_blind=row.small_blind,
-                big_blind=row.big_blind,
-                ante=row.ante,
-                ante_kind=str(row.ante_kind),
-                small_bet=row.small_bet,
-                big_bet=row.big_bet,
-                colour_up=list(row.colour_up),
-            )
+            BlindLevel(blind_structure=blind_structure, **blind_level_values(row, position))
             for position, row in enumerate(_normalised(template.rows, template.for_limit), start=1)
         )
         created += 1

@@ -7,6 +7,7 @@ stores and records it (``store``), so Undo puts the clock back.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -30,7 +31,7 @@ from tournaments.services.clock.store import (
     row_label,
     tournament_locked,
 )
-from tournaments.summaries import message
+from tournaments.summaries import Message, message
 
 logger = logging.getLogger(__name__)
 
@@ -68,43 +69,54 @@ def clock_start(tournament_id: int, *, by: Any = None, now: datetime | None = No
     return tournament
 
 
-def clock_pause(tournament_id: int, *, by: Any, now: datetime | None = None) -> Tournament:
-    """Stop the clock, keeping the time left in the row on screen."""
+ClockChange = Callable[[Tournament, datetime], tuple[Message, Sequence[ClockRow] | None]]
+"""A control's own part: its checks and its move of the clock, given the locked tournament
+and ``now``; it returns the log line and the rows it read (None: not read)."""
+
+
+def _clock_action(
+    tournament_id: int, by: Any, now: datetime | None, op: str, change: ClockChange
+) -> Tournament:
+    """What pause, resume, next and previous share around their own ``change``: lock the
+    tournament, check that its clock runs, keep the clock as it was, then store the moved
+    clock and record ``op`` in the action log with what Undo needs."""
     director_check(by)
     now = now or timezone.now()
     with transaction.atomic():
         tournament = tournament_locked(tournament_id)
         clock_running_check(tournament)
+        before = clock_saved(tournament)
+        summary, rows = change(tournament, now)
+        clock_store(tournament, rows)
+        clock_record(tournament, op, summary, before, by)
+    return tournament
+
+
+def clock_pause(tournament_id: int, *, by: Any, now: datetime | None = None) -> Tournament:
+    """Stop the clock, keeping the time left in the row on screen."""
+
+    def pause(tournament: Tournament, now: datetime) -> tuple[Message, Sequence[ClockRow]]:
         if tournament.paused_remaining is not None:
             raise TournamentError(_("The clock is already paused."))
         rows = clock_rows(tournament.blind_structure_id)
-        before = clock_saved(tournament)
         at = position(tournament, rows, now)
         tournament.level_index = at.index
         tournament.level_ends_at = None
         tournament.paused_remaining = at.remaining
-        clock_store(tournament, rows)
-        clock_record(
-            tournament,
-            "pause",
-            message(
-                gettext_noop("Clock paused: %(row)s, %(left)s left"),
-                row=row_label(row_at(rows, at.index) or rows[-1]),
-                left=mmss(at.remaining),
-            ),
-            before,
-            by,
+        summary = message(
+            gettext_noop("Clock paused: %(row)s, %(left)s left"),
+            row=row_label(row_at(rows, at.index) or rows[-1]),
+            left=mmss(at.remaining),
         )
-    return tournament
+        return summary, rows
+
+    return _clock_action(tournament_id, by, now, "pause", pause)
 
 
 def clock_resume(tournament_id: int, *, by: Any, now: datetime | None = None) -> Tournament:
     """Run the clock again from the time left when it was paused."""
-    director_check(by)
-    now = now or timezone.now()
-    with transaction.atomic():
-        tournament = tournament_locked(tournament_id)
-        clock_running_check(tournament)
+
+    def resume(tournament: Tournament, now: datetime) -> tuple[Message, None]:
         remaining = tournament.paused_remaining
         if remaining is None:
             raise TournamentError(_("The clock is not paused."))
@@ -122,18 +134,12 @@ def clock_resume(tournament_id: int, *, by: Any, now: datetime | None = None) ->
                     "(a deal still open is withdrawn, after asking)."
                 )
             )
-        before = clock_saved(tournament)
         tournament.level_ends_at = now + remaining
         tournament.paused_remaining = None
-        clock_store(tournament)
-        clock_record(
-            tournament,
-            "resume",
-            message(gettext_noop("Clock resumed with %(left)s left"), left=mmss(remaining)),
-            before,
-            by,
-        )
-    return tournament
+        # No rows read: ``clock_store`` reads them if the state needs them.
+        return message(gettext_noop("Clock resumed with %(left)s left"), left=mmss(remaining)), None
+
+    return _clock_action(tournament_id, by, now, "resume", resume)
 
 
 def clock_adjust(
@@ -184,25 +190,23 @@ def clock_adjust(
     return tournament
 
 
+_JUMP_SUMMARIES = {
+    "next": gettext_noop("Next level: %(row)s"),
+    "previous": gettext_noop("Back to %(row)s"),
+}
+
+
 def _jump(tournament_id: int, by: Any, now: datetime | None, op: str, pick: Any) -> Tournament:
     """Move the clock to the row ``pick(rows, index)`` returns, with its full time."""
-    director_check(by)
-    now = now or timezone.now()
-    with transaction.atomic():
-        tournament = tournament_locked(tournament_id)
-        clock_running_check(tournament)
+
+    def jump(tournament: Tournament, now: datetime) -> tuple[Message, Sequence[ClockRow]]:
         rows = clock_rows(tournament.blind_structure_id)
-        before = clock_saved(tournament)
         at = position(tournament, rows, now)
         row: ClockRow = pick(rows, at.index)
         clock_row_set(tournament, rows, row, now, paused=at.paused)
-        clock_store(tournament, rows)
-        summaries = {
-            "next": gettext_noop("Next level: %(row)s"),
-            "previous": gettext_noop("Back to %(row)s"),
-        }
-        clock_record(tournament, op, message(summaries[op], row=row_label(row)), before, by)
-    return tournament
+        return message(_JUMP_SUMMARIES[op], row=row_label(row)), rows
+
+    return _clock_action(tournament_id, by, now, op, jump)
 
 
 def clock_next(tournament_id: int, *, by: Any, now: datetime | None = None) -> Tournament:

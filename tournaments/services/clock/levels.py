@@ -24,6 +24,7 @@ from tournaments.clock import MOST_CHIPS, ClockRow, Position, position, row_at, 
 from tournaments.errors import TournamentError
 from tournaments.models import ActionKind, BlindLevel, BlindStructure, LevelKind, Tournament
 from tournaments.services import undo
+from tournaments.services.blind_structures import blind_level_values
 from tournaments.services.clock.reads import ROW_FIELDS, clock_rows
 from tournaments.services.clock.store import (
     clock_running_check,
@@ -165,21 +166,6 @@ def _extra_row(row: ClockRow) -> pure.Row:
     )
 
 
-def _row_values(row: pure.Row, position: int) -> dict[str, Any]:
-    return {
-        "position": position,
-        "kind": str(row.kind),
-        "minutes": row.minutes,
-        "small_blind": row.small_blind,
-        "big_blind": row.big_blind,
-        "ante": row.ante,
-        "ante_kind": str(row.ante_kind),
-        "small_bet": row.small_bet,
-        "big_bet": row.big_bet,
-        "colour_up": list(row.colour_up),
-    }
-
-
 def _stored_rows(blind_structure_id: int) -> list[dict[str, Any]]:
     return list(
         BlindLevel.objects.filter(blind_structure_id=blind_structure_id)
@@ -232,7 +218,7 @@ def _levels_read(
 
 
 def _write_rows(blind_structure_id: int, rows: Sequence[dict[str, Any]]) -> None:
-    """Store ``rows`` (``_row_values``) as the structure's rows, at their positions."""
+    """Store ``rows`` (``blind_level_values``) as the structure's rows, at their positions."""
     BlindLevel.objects.filter(blind_structure_id=blind_structure_id).delete()
     BlindLevel.objects.bulk_create(
         BlindLevel(blind_structure_id=blind_structure_id, **values) for values in rows
@@ -277,7 +263,7 @@ def _levels_store(tournament: Tournament, levels: _Levels, by: Any) -> None:
     blind_structure_id = _own_blind_structure(tournament, by)
     _write_rows(
         blind_structure_id,
-        [_row_values(row, position) for position, row in enumerate(levels.rows, start=1)],
+        [blind_level_values(row, position) for position, row in enumerate(levels.rows, start=1)],
     )
     if levels.addon is not None:
         tournament.addon_at_break = levels.addon + 1
