@@ -39,15 +39,12 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import Field, Model
 
 from tables import loop_db
+from tables.errors import Stale
 from tables.models import Hand, HandPlayer, Seat, Table
 
 M = TypeVar("M", bound=Model)
 
 _USER_FIELDS = ("id", "username", "first_name")
-
-
-class Stale(Exception):
-    """The table's version is not the one the caller read: another change came first."""
 
 
 class LoopUnavailable(Exception):

@@ -24,10 +24,11 @@ servers, tournament, bot_turns; common <- showing; common <- play <- forced_bets
 seating.
 """
 
+from tables.errors import TableError
 from tables.panels import register as table_panels_register
 from tables.services.bot_turns import bot_act, bot_to_act
 from tables.services.chat import chat_post
-from tables.services.common import TableError, may_host, require_user, rule_words
+from tables.services.common import may_host, require_user, rule_words
 from tables.services.dealing import table_tick, tables_due, tables_waiting_on_bots
 from tables.services.forced_bets import (
     bomb_pot_call,

@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from tables.botbrain import decide
+from tables.errors import TableError
 from tables.models import Hand, Seat
-from tables.services.common import TableError
 from tables.services.play import run_twice_vote, table_act
 from tables.table_state import table_snapshot
 

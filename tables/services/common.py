@@ -1,4 +1,4 @@
-"""What every table service shares: the transaction, the lock, the error, the broadcast.
+"""What every table service shares: the transaction, the lock, the broadcast.
 
 Every change but a player's simple move runs in one transaction with the table row locked
 (``select_for_update``), so two daphne processes, a Celery worker and the periodic sweep can
@@ -13,19 +13,19 @@ to the table's group.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any, ParamSpec, TypeVar
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
-from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from core.permissions import is_director
 from tables import rows
 from tables.engine.deal_in import rebuy_amount
 from tables.engine.errors import RuleError
+from tables.errors import Stale, TableError
 from tables.i18n import render, rule_message
 from tables.models import Hand, LedgerKind, Seat, SeatState, Table, TableLedger
 from tables.scheduling import schedule_bot, schedule_bot_now, schedule_tick, schedule_tick_now
@@ -53,36 +53,6 @@ def table_write(func: Callable[P, R]) -> Callable[P, R]:
             return func(*args, **kwargs)
 
     return wrapper
-
-
-class TableError(Exception):
-    """A request the table refuses; ``code`` is the protocol's error code.
-
-    The message is lazy (``gettext_lazy``) with its named parameters apart, so it is worded
-    in the language of whoever reads it, not of whoever caused it: ``message`` renders it in
-    the active language (the socket's, ``tables.consumers``).
-    """
-
-    def __init__(
-        self, code: str, message: str | Promise, params: Mapping[str, Any] | None = None
-    ) -> None:
-        super().__init__(code)
-        self.code = code
-        self.text = message
-        self.params = dict(params or {})
-
-    @classmethod
-    def from_rule(cls, code: str, exc: RuleError) -> TableError:
-        """The engine's refusal ``exc``, worded by its rule code (``tables.i18n``)."""
-        message, params = rule_message(exc)
-        return cls(code, message, params)
-
-    @property
-    def message(self) -> str:
-        return render(self.text, self.params)
-
-    def __str__(self) -> str:
-        return self.message
 
 
 def rule_words(exc: RuleError) -> str:
@@ -128,7 +98,7 @@ def changed(
     table.version += 1
     try:
         STATE.write(table, moved, table_columns=table_columns)
-    except rows.Stale:
+    except Stale:
         # The table moved on since it was read (a move read unlocked): refuse the change.
         raise _changed_meanwhile() from None
     # A move written with no table column only added its records: other processes can
@@ -158,7 +128,7 @@ async def changed_on_loop(table: Table, moved: Moved) -> None:
     table.version += 1
     try:
         built = await STATE.write_on_loop(table, moved)
-    except rows.Stale:
+    except Stale:
         raise _changed_meanwhile() from None
     if moved.wake_bot:
         schedule_bot_now(table.pk)

@@ -32,6 +32,7 @@ from tables.botbrain import votes_bomb_pot
 from tables.engine.config import Straddle
 from tables.engine.deal_in import DealPlan, bomb_pot_vote_passes
 from tables.engine.errors import RuleError
+from tables.errors import TableError
 from tables.models import (
     BOMB_POT_ANTE_MAX,
     BOMB_POT_EVERY_MAX,
@@ -42,7 +43,6 @@ from tables.models import (
 )
 from tables.scheduling import schedule_tick
 from tables.services.common import (
-    TableError,
     cash_only,
     changed,
     lock,

@@ -15,10 +15,10 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from tables.errors import TableError
 from tables.models import Seat, Table
 from tables.notices import REMOVED, notice_add
 from tables.services.common import (
-    TableError,
     cash_only,
     cash_out,
     changed,

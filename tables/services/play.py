@@ -24,6 +24,7 @@ from tables.engine.records import MOVE_RECORDS, PotAwarded, record_to_json
 from tables.engine.state import Hand as EngineHand
 from tables.engine.state import Street
 from tables.engine.timebank import bank_left
+from tables.errors import TableError
 from tables.i18n import hand_awards
 from tables.models import (
     PRE_ACTION_FIELDS,
@@ -41,7 +42,6 @@ from tables.services.common import (
     NO_CHIPS,
     TIMED_OUT,
     Moved,
-    TableError,
     apply_adding,
     cash_out,
     changed,

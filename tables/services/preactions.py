@@ -18,10 +18,10 @@ from django.utils.translation import gettext_lazy as _
 from tables import rows
 from tables.engine.errors import RuleError
 from tables.engine.preactions import pre_action_choose
+from tables.errors import TableError
 from tables.models import PRE_ACTION_FIELDS, Seat, SeatState
 from tables.services.common import (
     TIMED_OUT,
-    TableError,
     changed,
     current_hand,
     lock,

@@ -20,6 +20,7 @@ from tables.engine.deal_in import rebuy_amount
 from tables.engine.errors import RuleError
 from tables.engine.state import Action
 from tables.engine.state import Hand as EngineHand
+from tables.errors import TableError
 from tables.models import (
     BOT_STYLES,
     Hand,
@@ -33,7 +34,6 @@ from tables.models import (
 )
 from tables.notices import REQUEST_REFUSED, notice_add
 from tables.services.common import (
-    TableError,
     apply_adding,
     cash_only,
     cash_out,

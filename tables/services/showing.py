@@ -18,8 +18,15 @@ from tables import rows
 from tables.engine.cards import parse_card
 from tables.engine.errors import RuleError
 from tables.engine.records import record_to_json
+from tables.errors import TableError
 from tables.models import Hand, HandPlayer
-from tables.services.common import Moved, TableError, changed, lock, require_user, table_write
+from tables.services.common import (
+    Moved,
+    changed,
+    lock,
+    require_user,
+    table_write,
+)
 from tables.table_state import STATE
 
 

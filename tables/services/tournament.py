@@ -33,9 +33,9 @@ from tables import broadcast, rows
 from tables.engine.config import AnteKind, Game, Structure
 from tables.engine.errors import RuleError
 from tables.engine.timebank import TimeBank
+from tables.errors import TableError
 from tables.models import BOT_STYLES, SAT_OUT_BY_DIRECTOR, Seat, SeatState, Table, TableKind
 from tables.services.common import (
-    TableError,
     changed,
     current_hand,
     lock,

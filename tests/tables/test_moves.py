@@ -30,8 +30,9 @@ from django.test.utils import CaptureQueriesContext
 from tables import broadcast, fairness, loop_db, protocol, rows, services, throttle
 from tables.engine.records import record_to_json
 from tables.engine.state import Hand as EngineHand
+from tables.errors import Stale, TableError
 from tables.models import Hand, HandPlayer, Table, TableLedger
-from tables.services import TableError, dealing
+from tables.services import dealing
 from tables.table_state import STATE, Moved, TableState
 from tests.tables.conftest import deal
 
@@ -128,7 +129,7 @@ def test_a_change_between_the_read_and_the_write_refuses_the_write(seated_table:
     Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
     table.version += 1
     moved = Moved(hand, engine, {s.number: s for s in seats}, tuple(added))
-    with pytest.raises(rows.Stale):
+    with pytest.raises(Stale):
         STATE.write(table, moved, table_columns=())
     assert Hand.objects.get(pk=hand.pk).records == records
     assert Table.objects.get(pk=table.pk).version == version + 1
