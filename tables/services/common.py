@@ -5,7 +5,7 @@ Every change but a player's simple move runs in one transaction with the table r
 all touch one table and changes are applied one at a time in a single order; a simple move
 is one write conditional on the version it read (``play.table_act``). The database holds
 the truth: a hand is its list of engine records, the turn clock is stored on the hand row.
-Every change is written and published through the table state (``tables.table_state``,
+Every change is written and published through the table state (``tables.runtime.state``,
 ``changed``): after commit the new state is filed and a thin ``table.changed`` message goes
 to the table's group.
 """
@@ -22,15 +22,15 @@ from django.db import connection, transaction
 from django.utils.translation import gettext_lazy as _
 
 from core.permissions import is_director
-from tables import rows
 from tables.engine.deal_in import rebuy_amount
 from tables.engine.errors import RuleError
 from tables.errors import Stale, TableError
 from tables.i18n import render, rule_message
 from tables.models import Hand, LedgerKind, Seat, SeatState, Table, TableLedger
+from tables.runtime import rows
+from tables.runtime.state import STATE, Moved
 from tables.scheduling import schedule_bot, schedule_bot_now, schedule_tick, schedule_tick_now
 from tables.signals import hand_ended
-from tables.table_state import STATE, Moved
 from tables.timing import next_hand_delay_seconds
 
 TIMED_OUT = "timed out"
@@ -64,7 +64,7 @@ def rule_words(exc: RuleError) -> str:
 
 def lock(table_id: int) -> Table:
     # The table row, its seats and its hand in play are read and written with the lean SQL
-    # of tables.rows: every move goes through them (see that module for why).
+    # of tables.runtime.rows: every move goes through them (see that module for why).
     table = rows.table_locked(table_id)
     if table is None:
         raise TableError("not_found", _("there is no table %(table)s"), {"table": table_id})

@@ -27,7 +27,6 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from tables import rows
 from tables.botbrain import votes_bomb_pot
 from tables.engine.config import Straddle
 from tables.engine.deal_in import DealPlan, bomb_pot_vote_passes
@@ -41,6 +40,7 @@ from tables.models import (
     Table,
     bomb_pot_voters,
 )
+from tables.runtime import rows
 from tables.scheduling import schedule_tick
 from tables.services.common import (
     cash_only,

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from tables.errors import TableError
 from tables.models import Seat, Table
 from tables.notices import REMOVED, notice_add
+from tables.runtime.state import STATE
 from tables.services.common import (
     cash_only,
     cash_out,
@@ -30,7 +31,6 @@ from tables.services.common import (
     table_write,
 )
 from tables.services.play import seats_locked
-from tables.table_state import STATE
 
 
 def _open_table(table_id: int, user: Any) -> Table:

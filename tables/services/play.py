@@ -15,7 +15,6 @@ from django.db.models import Case, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from tables import rows
 from tables.botbrain import run_twice_answer
 from tables.engine.autoplay import show_or_muck, time_out
 from tables.engine.errors import RuleError
@@ -37,6 +36,8 @@ from tables.models import (
     TableLedger,
 )
 from tables.notices import PRE_ACTION_CLEARED, REMOVED, notice_add
+from tables.runtime import rows
+from tables.runtime.state import STATE
 from tables.scheduling import schedule_tick
 from tables.services.common import (
     NO_CHIPS,
@@ -55,7 +56,6 @@ from tables.services.common import (
     table_close_now,
     table_write,
 )
-from tables.table_state import STATE
 from tables.timing import RUN_TWICE_VOTE_SECONDS, runout_step_seconds, turn_seconds
 
 
@@ -86,7 +86,7 @@ def table_act(
     engine decides whose turn it is and what is legal.
 
     Most moves only add their records to the hand and hand the turn on. Outside any
-    transaction such a move is made without the table's lock (``tables.table_state``): the
+    transaction such a move is made without the table's lock (``tables.runtime.state``): the
     rows kept of ``version`` or one unlocked read, then one conditional write that bumps the
     version *if it is still the one read* and appends the records. Whatever changed the
     table in between bumped the version, so the write finds nothing to update and the move

@@ -33,6 +33,7 @@ from tables.models import (
     TableLedger,
 )
 from tables.notices import REQUEST_REFUSED, notice_add
+from tables.runtime.state import STATE
 from tables.services.common import (
     apply_adding,
     cash_only,
@@ -50,7 +51,6 @@ from tables.services.common import (
 from tables.services.forced_bets import forced_bets_check
 from tables.services.play import after_moves
 from tables.services.servers import SERVER_NAME
-from tables.table_state import STATE
 from tables.timing import RECONNECT_BONUS_SECONDS
 
 

@@ -14,12 +14,13 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from tables import rows
 from tables.engine.cards import parse_card
 from tables.engine.errors import RuleError
 from tables.engine.records import record_to_json
 from tables.errors import TableError
 from tables.models import Hand, HandPlayer
+from tables.runtime import rows
+from tables.runtime.state import STATE
 from tables.services.common import (
     Moved,
     changed,
@@ -27,7 +28,6 @@ from tables.services.common import (
     require_user,
     table_write,
 )
-from tables.table_state import STATE
 
 
 def cards_show(table_id: int, user: Any, hand_id: int, cards: Sequence[str]) -> int:

@@ -29,12 +29,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from tables import broadcast, rows
 from tables.engine.config import AnteKind, Game, Structure
 from tables.engine.errors import RuleError
 from tables.engine.timebank import TimeBank
 from tables.errors import TableError
 from tables.models import BOT_STYLES, SAT_OUT_BY_DIRECTOR, Seat, SeatState, Table, TableKind
+from tables.runtime import broadcast, rows
 from tables.services.common import (
     changed,
     current_hand,

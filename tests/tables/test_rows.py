@@ -9,8 +9,9 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.forms.models import model_to_dict
 
-from tables import rows, services
+from tables import services
 from tables.models import Hand, Seat, Table
+from tables.runtime import rows
 from tests.tables.conftest import deal
 
 pytestmark = pytest.mark.django_db

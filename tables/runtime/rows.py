@@ -16,11 +16,11 @@ Writes go out one statement each, inside the service's ``transaction.atomic``:
   0 rows means the table moved on since it was read, and the caller's transaction is rolled
   back. Each write gives the table a new random ``nonce``: a version number can come round
   again after a database crash took back a move written with asynchronous commit
-  (``tables.loop_db``), the nonce does not.
+  (``tables.runtime.loop_db``), the nonce does not.
 
-A move made on a socket's event loop (``tables.table_state``) sends the same read and write
+A move made on a socket's event loop (``tables.runtime.state``) sends the same read and write
 on the loop's own connections (``move_rows_on_loop``, ``move_write_on_loop``,
-``hand_end_write_on_loop``: ``tables.loop_db``), outside any transaction.
+``hand_end_write_on_loop``: ``tables.runtime.loop_db``), outside any transaction.
 
 Everything else (seating, ledgers, histories, the admin) stays on the ORM.
 """
@@ -38,9 +38,9 @@ from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import Field, Model
 
-from tables import loop_db
 from tables.errors import Stale
 from tables.models import Hand, HandPlayer, Seat, Table
+from tables.runtime import loop_db
 
 M = TypeVar("M", bound=Model)
 
@@ -198,7 +198,7 @@ def move_rows(table_id: int, *, lock: bool = True) -> tuple[Table | None, list[S
 
 async def move_rows_on_loop(table_id: int) -> tuple[Table | None, list[Seat], Hand | None]:
     """``move_rows(table_id, lock=False)`` on the caller's event loop, on one of its own
-    connections (``tables.loop_db``). ``LoopUnavailable`` if that connection fails."""
+    connections (``tables.runtime.loop_db``). ``LoopUnavailable`` if that connection fails."""
     try:
         found = await loop_db.fetchall(_move_sql(False), [table_id])
     except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
@@ -474,7 +474,7 @@ async def hand_end_write_on_loop(
 async def move_write_on_loop(table: Table, hand: Hand, added: list[dict[str, Any]]) -> None:
     """``move_write`` of a move that changed no table column (``table_columns=()``), on the
     caller's event loop: the same statement, on one of this loop's own connections
-    (``tables.loop_db``), so the loop waits for PostgreSQL without blocking and no thread
+    (``tables.runtime.loop_db``), so the loop waits for PostgreSQL without blocking and no thread
     is involved. ``Stale`` (nothing written) if the table moved on."""
     sql, params, nonce = _move_write_statement(table, hand, added, ())
     await _write_on_loop(table, sql, params, nonce)

@@ -12,10 +12,10 @@ Every change to a table, a player's move above all, takes four steps here (docs/
    version), the rows and engine kept for the next move, and the news broadcast.
 
 The process-wide caches are all inside one ``TableState`` (``STATE``): the rows kept per table
-(``tables.kept_rows``), the engines per hand (``tables.engines``) and the built snapshots
-(``tables.live.Snapshots``). Each is only ever used for the exact version (and nonce) it was
+(``tables.runtime.kept_rows``), the engines per hand (``tables.runtime.engines``) and the built snapshots
+(``tables.runtime.snapshots.Snapshots``). Each is only ever used for the exact version (and nonce) it was
 kept at, so a stale entry can make a move refused, never wrong; ``forget`` drops them all
-when the database restarted (``tables.loop_db.database_restarted``).
+when the database restarted (``tables.runtime.loop_db.database_restarted``).
 
 Where the work runs is chosen here, in one place (``on_loop``): on PostgreSQL a socket's move
 is read and written on the socket's own event loop, on the loop's asynchronous connection
@@ -37,12 +37,12 @@ from typing import Any
 from django.conf import settings
 from django.db import connection, transaction
 
-from tables import broadcast, rows
 from tables.engine.state import Hand as EngineHand
-from tables.engines import Engines
-from tables.kept_rows import KeptRows, move_news
-from tables.live import Built, Snapshots
 from tables.models import Hand, Seat, Table
+from tables.runtime import broadcast, rows
+from tables.runtime.engines import Engines
+from tables.runtime.kept_rows import KeptRows, move_news
+from tables.runtime.snapshots import Built, Snapshots
 
 Rows = tuple[Table | None, list[Seat], Hand | None]
 
@@ -329,7 +329,7 @@ class TableState:
 
     def wire_if_cached(self, table_id: int, created_at: Any, version: int) -> dict[str, Any] | None:
         """The parts every viewer's snapshot text of that version is made of, if built here:
-        what a broadcast of it carries (``tables.live.snapshot_text_from_wire``)."""
+        what a broadcast of it carries (``tables.runtime.snapshots.snapshot_text_from_wire``)."""
         return self._snapshots.wire_if_cached(table_id, created_at, version)
 
 
