@@ -29,13 +29,15 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from functools import cache
 from typing import Any, TypeVar
 
 import psycopg
 from django.contrib.auth import get_user_model
-from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.db.models import Field, Model
 
 from tables.errors import Stale
@@ -54,6 +56,60 @@ class LoopUnavailable(Exception):
 
 def _postgres() -> bool:
     return connection.vendor == "postgresql"
+
+
+def has_loop_connections() -> bool:
+    """Whether an event loop can read and write the tables on connections of its own
+    (``tables.runtime.loop_db``): PostgreSQL's asynchronous driver; SQLite's connection
+    belongs to a thread."""
+    return _postgres()
+
+
+# SQLite has one writer at a time. Its busy handler waits by sleeping (1, 2, 5 ... 100 ms),
+# which under load turned a 2 ms move into a 50 ms one; threads of this process queue here
+# instead and are woken the moment the writer before them commits. Other processes (a
+# restarted server, a management command) still meet the busy timeout. Only a thread outside
+# any transaction queues here: one already inside one (a tournament's workflow, the clock
+# setting stakes) holds SQLite's write lock since its BEGIN IMMEDIATE, and queueing then
+# would take the two locks in the other order from a move (each waited for the other until
+# the busy timeout failed both).
+_SQLITE_WRITER = threading.RLock()
+
+
+@contextmanager
+def writing() -> Iterator[None]:
+    """A transaction for a change to the tables (``transaction.atomic``); on SQLite, outside
+    any transaction, one writer of this process at a time (``_SQLITE_WRITER``)."""
+    if not _postgres() and transaction.get_autocommit():
+        with _SQLITE_WRITER, transaction.atomic():
+            yield
+        return
+    with transaction.atomic():
+        yield
+
+
+@contextmanager
+def written_alone() -> Iterator[None]:
+    """Around a conditional write made outside any transaction (a move read unlocked), so
+    that it is atomic on its own: one statement on PostgreSQL, nothing to add; on SQLite,
+    where a move's write is two statements, a short transaction of this process's one writer
+    at a time."""
+    if _postgres() or not transaction.get_autocommit():
+        yield
+        return
+    with _SQLITE_WRITER, transaction.atomic():
+        yield
+
+
+def connection_created(sender: Any, connection: Any, **kwargs: Any) -> None:
+    """Django's ``connection_created``: every new PostgreSQL connection reads when the
+    server started (``loop_db.database_started``), so that after a restart this process
+    forgets what it keeps."""
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(loop_db.STARTED_SQL)
+        loop_db.database_started(cursor.fetchone()[0])
 
 
 def _quote(name: str) -> str:

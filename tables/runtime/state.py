@@ -30,12 +30,11 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import json
-import threading
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 
 from tables.engine.state import Hand as EngineHand
 from tables.models import Hand, Seat, Table
@@ -75,15 +74,6 @@ class TableState:
         self._engines = Engines()
         self._rows = KeptRows()
         self._snapshots = Snapshots(self._engines)
-        # SQLite has one writer at a time. Its busy handler waits by sleeping (1, 2, 5 ...
-        # 100 ms), which under load turned a 2 ms move into a 50 ms one; threads of this
-        # process queue here instead and are woken the moment the writer before them
-        # commits. Other processes (a restarted server, a management command) still meet the
-        # busy timeout. Only a thread outside any transaction queues here: one already inside
-        # one (a tournament's workflow, the clock setting stakes) holds SQLite's write lock
-        # since its BEGIN IMMEDIATE, and queueing then would take the two locks in the other
-        # order from a move (each waited for the other until the busy timeout failed both).
-        self.sqlite_writer = threading.RLock()
 
     def forget(self) -> None:
         """Drop every kept row, engine and built state (the database restarted, or a test
@@ -98,9 +88,7 @@ class TableState:
         """Whether a socket's move is made on its event loop (``read_on_loop`` ...): on
         PostgreSQL, whose asynchronous connection lets the loop serve other sockets while a
         statement runs, unless the site turns it off (``TABLES_MOVES_ON_LOOP``)."""
-        return connection.vendor == "postgresql" and bool(
-            getattr(settings, "TABLES_MOVES_ON_LOOP", True)
-        )
+        return rows.has_loop_connections() and bool(getattr(settings, "TABLES_MOVES_ON_LOOP", True))
 
     # ------------------------------------------------------------------ 1. read
 
@@ -165,11 +153,8 @@ class TableState:
         the write is atomic on its own: one statement on PostgreSQL, a short transaction
         of this process's one SQLite writer at a time on SQLite.
         """
-        if transaction.get_autocommit() and connection.vendor != "postgresql":
-            with self.sqlite_writer, transaction.atomic():
-                self._write(table, moved, table_columns)
-            return
-        self._write(table, moved, table_columns)
+        with rows.written_alone():
+            self._write(table, moved, table_columns)
 
     def _write(
         self, table: Table, moved: Moved | None, table_columns: tuple[str, ...] | None

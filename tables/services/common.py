@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from typing import Any, ParamSpec, TypeVar
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from core.permissions import is_director
@@ -45,11 +45,7 @@ def table_write(func: Callable[P, R]) -> Callable[P, R]:
 
     @functools.wraps(func)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        # SQLite's one writer at a time: see ``TableState.sqlite_writer``.
-        if connection.vendor == "sqlite" and transaction.get_autocommit():
-            with STATE.sqlite_writer, transaction.atomic():
-                return func(*args, **kwargs)
-        with transaction.atomic():
+        with rows.writing():
             return func(*args, **kwargs)
 
     return wrapper

@@ -130,7 +130,7 @@ def _table_tick_due(table: Table, now: datetime) -> bool:
             if table.turn_bank_ms(seat):
                 # The deadline included the player's time bank: it is spent.
                 seat.time_bank_ms = 0
-            seat.save()
+            rows.save(seat)
         changed(table, after_moves(table, hand, engine, new, now))
         return True
     if table.next_hand_at is None or table.next_hand_at > now or not table.is_open:

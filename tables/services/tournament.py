@@ -424,7 +424,7 @@ def seat_sit_out_for(table_id: int, number: int, user_id: int) -> Seat:
     if seat.state != SeatState.SITTING_OUT or seat.sat_out_reason != SAT_OUT_BY_DIRECTOR:
         seat.state = SeatState.SITTING_OUT
         seat.sat_out_reason = SAT_OUT_BY_DIRECTOR
-        seat.save(update_fields=["state", "sat_out_reason"])
+        rows.save(seat, ("state", "sat_out_reason"))
         changed(table)
     return seat
 
