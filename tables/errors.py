@@ -3,8 +3,8 @@
 - ``TableError``: a request the table refuses, with the protocol's error code; the services
   raise it, the protocol, the views and the tournaments catch it.
 - ``Stale``: a conditional write found the table no longer at the version (and nonce) it was
-  read at: another change came first (``tables.runtime``). The services refuse the change as
-  ``TableError("stale")``.
+  read at: another change came first (``tables.runtime``); a ``TableError("stale")``.
+- ``NeedsLock``: a change tried without the table's lock writes more than that way carries.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 from tables.engine.errors import RuleError
 from tables.i18n import render, rule_message
@@ -48,5 +49,16 @@ class TableError(Exception):
         return self.message
 
 
-class Stale(Exception):
-    """The table's version is not the one the caller read: another change came first."""
+class Stale(TableError):
+    """The table's version is not the one the caller read: another change came first. The
+    change is refused as ``stale``, nothing written."""
+
+    def __init__(self, detail: str = "") -> None:
+        super().__init__("stale", _("the table moved on meanwhile; try again"))
+        self.detail = detail
+
+
+class NeedsLock(Exception):
+    """A change tried without the table's lock (a move read unlocked, or made on an event
+    loop) writes more than that way can carry: the table state makes it again under the
+    lock (``tables.runtime.state.TableState.change``)."""

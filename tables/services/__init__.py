@@ -12,7 +12,8 @@
 - ``servers``: the processes serving sockets and their heartbeats;
 - ``tournament``: what a tournament asks of its tables (open, stakes, hold, release, moves);
 - ``bot_turns``: a house bot's move made at once (the bots' frame, a one-process harness);
-- ``common``: the transaction and lock every workflow uses, the error, the broadcast.
+- ``common``: the transaction and lock every workflow uses, and ``changed``, the table
+  state's write and publish (the refusal, ``TableError``, is ``tables.errors``').
 
 The tables' public hooks are here too: ``hand_ended``, the signal a tournament table sends
 after each hand (``tables.signals``), and ``table_panels_register``, how another app adds

@@ -18,19 +18,17 @@ from datetime import datetime, timedelta
 from typing import Any, ParamSpec, TypeVar
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from core.permissions import is_director
 from tables.engine.deal_in import rebuy_amount
 from tables.engine.errors import RuleError
-from tables.errors import Stale, TableError
+from tables.errors import TableError
 from tables.i18n import render, rule_message
 from tables.models import Hand, LedgerKind, Seat, SeatState, Table, TableLedger
 from tables.runtime import rows
 from tables.runtime.state import STATE, Moved
-from tables.scheduling import schedule_bot, schedule_bot_now, schedule_tick, schedule_tick_now
-from tables.signals import hand_ended
+from tables.scheduling import schedule_tick
 from tables.timing import next_hand_delay_seconds
 
 TIMED_OUT = "timed out"
@@ -85,52 +83,9 @@ def changed(
     table_columns: tuple[str, ...] | None = None,
     gathered: bool = False,
 ) -> None:
-    """Bump the version, write the change and publish it once the transaction has committed
-    (at once for a move made outside a transaction, ``table_columns=()``: see
-    ``play.table_act``).
-
-    ``gathered``: news that comes in bursts (sockets opening) goes out with the others of
-    its burst (``broadcast.table_changed_soon``)."""
-    table.version += 1
-    try:
-        STATE.write(table, moved, table_columns=table_columns)
-    except Stale:
-        # The table moved on since it was read (a move read unlocked): refuse the change.
-        raise _changed_meanwhile() from None
-    # A move written with no table column only added its records: other processes can
-    # follow it from the news alone.
-    STATE.publish(table, moved, only_records=table_columns == (), gathered=gathered)
-    if moved is not None and moved.hand_ended is not None:
-        # After the table's own news (callbacks run in order), so the players see the
-        # hand's end without waiting for the tournament's work.
-        news = moved.hand_ended
-        transaction.on_commit(lambda: hand_ended.send(sender=Table, table_id=table.pk, **news))
-    if moved is not None and moved.wake_bot:
-        schedule_bot(table.pk)
-
-
-def _changed_meanwhile() -> TableError:
-    return TableError("stale", _("the table moved on meanwhile; try again"))
-
-
-async def changed_on_loop(table: Table, moved: Moved) -> None:
-    """``changed`` for a move made on an event loop (``play.table_act_on_loop``): it only
-    added records, or ended a cash hand simply (``Moved.next_hand_in``), in one conditional
-    statement on the loop's own connection (``TableState.write_on_loop``), then published
-    from the loop (a cash hand has no ``hand_ended``).
-
-    ``rows.LoopUnavailable``: the connection failed (written or not, unknown); the caller
-    makes the move again on a thread, from a fresh read."""
-    table.version += 1
-    try:
-        built = await STATE.write_on_loop(table, moved)
-    except Stale:
-        raise _changed_meanwhile() from None
-    if moved.wake_bot:
-        schedule_bot_now(table.pk)
-    if moved.next_hand_in is not None:
-        schedule_tick_now(table.pk, moved.next_hand_in)
-    await STATE.publish_on_loop(table, moved, built)
+    """Write the change and publish it once the transaction has committed: the table state's
+    ``commit`` (``Stale``, a ``TableError``, if the table moved on since it was read)."""
+    STATE.commit(table, moved, table_columns=table_columns, gathered=gathered)
 
 
 def seat_of(table: Table, user: AbstractBaseUser) -> Seat:
