@@ -116,7 +116,7 @@ def _publisher_loop() -> asyncio.AbstractEventLoop:
 
 
 def carries_state() -> bool:
-    """Whether "changed" broadcasts should carry the snapshot parts (``live._wire``).
+    """Whether "changed" broadcasts should carry the snapshot parts (``snapshots._wire``).
 
     Yes when the sockets may be in other processes (channels-redis). The in-memory layer's
     sockets share the sender's process and its cache of built states, and that layer

@@ -312,7 +312,7 @@ class TableState:
         table_columns: tuple[str, ...] | None = None,
     ) -> None:
         """Write the change, bumping ``table.version`` (already one higher than read) if the
-        stored row is still at the version and nonce read; ``rows.Stale`` otherwise.
+        stored row is still at the version and nonce read; ``Stale`` otherwise.
 
         ``moved``: the hand's new records and its state, in the same statement.
         ``table_columns``: the table's fields to write besides the version (None: all;
