@@ -7,7 +7,8 @@ is written here once per model from the model's fields (the documented ``Model._
 API), run on a plain cursor, and turned into model instances with ``Model.from_db`` and the
 fields' own ``from_db_value`` (PostgreSQL's driver already returns Python's types for the
 rest). SQLite, the embedded mode of a home game, uses the ORM for the same reads: there a
-move's speed is not what limits anything.
+move's speed is not what limits anything. The two are ``_PostgreSQL`` and ``_SQLite``, at the
+end of this module, chosen in one place (``_dialect``).
 
 Writes go out one statement each, inside the service's ``transaction.atomic``:
 - ``hand_append`` adds only the move's records to the hand (``records || new`` on
@@ -54,15 +55,11 @@ class LoopUnavailable(Exception):
     was applied is unknown, and only a fresh read can tell."""
 
 
-def _postgres() -> bool:
-    return connection.vendor == "postgresql"
-
-
 def has_loop_connections() -> bool:
     """Whether an event loop can read and write the tables on connections of its own
     (``tables.runtime.loop_db``): PostgreSQL's asynchronous driver; SQLite's connection
     belongs to a thread."""
-    return _postgres()
+    return _dialect().loop_connections
 
 
 # SQLite has one writer at a time. Its busy handler waits by sleeping (1, 2, 5 ... 100 ms),
@@ -80,7 +77,7 @@ _SQLITE_WRITER = threading.RLock()
 def writing() -> Iterator[None]:
     """A transaction for a change to the tables (``transaction.atomic``); on SQLite, outside
     any transaction, one writer of this process at a time (``_SQLITE_WRITER``)."""
-    if not _postgres() and transaction.get_autocommit():
+    if _dialect().queues_writers and transaction.get_autocommit():
         with _SQLITE_WRITER, transaction.atomic():
             yield
         return
@@ -94,7 +91,7 @@ def written_alone() -> Iterator[None]:
     that it is atomic on its own: one statement on PostgreSQL, nothing to add; on SQLite,
     where a move's write is two statements, a short transaction of this process's one writer
     at a time."""
-    if _postgres() or not transaction.get_autocommit():
+    if not _dialect().queues_writers or not transaction.get_autocommit():
         yield
         return
     with _SQLITE_WRITER, transaction.atomic():
@@ -172,27 +169,12 @@ def _hand_sql() -> str:
 
 def table_locked(table_id: int) -> Table | None:
     """``Table.objects.select_for_update().filter(pk=...).first()``."""
-    if not _postgres():
-        return Table.objects.select_for_update().filter(pk=table_id).first()
-    with connection.cursor() as cursor:
-        cursor.execute(_table_sql(), [table_id])
-        row = cursor.fetchone()
-    return None if row is None else _build(Table, row)
+    return _dialect().table_locked(table_id)
 
 
 def seats_locked(table_id: int) -> list[Seat]:
     """The table's seats by number, locked, each with its player's id and names loaded."""
-    if not _postgres():
-        return list(
-            Seat.objects.select_for_update(of=("self",))
-            .filter(table_id=table_id)
-            .select_related("user")
-            .order_by("number")
-        )
-    with connection.cursor() as cursor:
-        cursor.execute(_seats_sql(), [table_id])
-        found = cursor.fetchall()
-    return _seats_from(found)
+    return _dialect().seats_locked(table_id)
 
 
 def _seats_from(found: list[Any]) -> list[Seat]:
@@ -213,16 +195,7 @@ def _seats_from(found: list[Any]) -> list[Seat]:
 
 def current_hand(table_id: int) -> Hand | None:
     """The table's hand in play (not ended), if any."""
-    if not _postgres():
-        return (
-            Hand.objects.filter(table_id=table_id, ended_at__isnull=True)
-            .order_by("-number")
-            .first()
-        )
-    with connection.cursor() as cursor:
-        cursor.execute(_hand_sql(), [table_id])
-        row = cursor.fetchone()
-    return None if row is None else _build(Hand, row)
+    return _dialect().current_hand(table_id)
 
 
 def move_rows(table_id: int, *, lock: bool = True) -> tuple[Table | None, list[Seat], Hand | None]:
@@ -236,20 +209,7 @@ def move_rows(table_id: int, *, lock: bool = True) -> tuple[Table | None, list[S
     condition refuses it if anything changed the table since this read. (On SQLite, three
     reads: whatever is written between them bumps the version after the one read first.)
     """
-    if not _postgres():
-        table = table_locked(table_id) if lock else Table.objects.filter(pk=table_id).first()
-        if table is None:
-            return None, [], None
-        if lock:
-            return table, seats_locked(table_id), current_hand(table_id)
-        seats = list(
-            Seat.objects.filter(table_id=table_id).select_related("user").order_by("number")
-        )
-        return table, seats, current_hand(table_id)
-    with connection.cursor() as cursor:
-        cursor.execute(_move_sql(lock), [table_id])
-        found = cursor.fetchall()
-    return _move_rows_from(found)
+    return _dialect().move_rows(table_id, lock)
 
 
 async def move_rows_on_loop(table_id: int) -> tuple[Table | None, list[Seat], Hand | None]:
@@ -327,21 +287,7 @@ def save_many(objs: list[Any]) -> None:
     """``save`` of several rows of one model, every field, in one statement on PostgreSQL
     (one round trip for a hand's six seats instead of six); raises the model's
     ``DoesNotExist`` if a row is gone."""
-    if len(objs) < 2 or not _postgres():
-        for obj in objs:
-            save(obj)
-        return
-    model = type(objs[0])
-    fields = [f for f in _concrete(model) if not f.primary_key]
-    params: list[Any] = []
-    for f in fields:
-        for obj in objs:
-            params += [obj.pk, f.get_db_prep_save(f.pre_save(obj, False), connection)]
-    params += [obj.pk for obj in objs]
-    with connection.cursor() as cursor:
-        cursor.execute(_update_many_sql(model, len(objs)), params)
-        if cursor.rowcount != len(objs):
-            raise model.DoesNotExist(f"some of {model.__name__} {[o.pk for o in objs]} are gone")  # type: ignore[attr-defined]
+    _dialect().save_many(objs)
 
 
 @cache
@@ -386,19 +332,7 @@ def hand_append(hand: Hand, added: list[dict[str, Any]]) -> None:
     ``hand.records`` must already end with ``added``. On PostgreSQL only the new records
     travel (``records || %s::jsonb``); elsewhere the list is written whole.
     """
-    if not _postgres():
-        save(hand, ("records", *HAND_STATE))
-        return
-    fields = [Hand._meta.get_field(name) for name in HAND_STATE]
-    params = [
-        json.dumps(added),
-        *(f.get_db_prep_save(f.pre_save(hand, False), connection) for f in fields),
-        hand.pk,
-    ]
-    with connection.cursor() as cursor:
-        cursor.execute(_append_sql(), params)
-        if cursor.rowcount != 1:
-            raise Hand.DoesNotExist(f"Hand {hand.pk} is gone")
+    _dialect().hand_append(hand, added)
 
 
 @cache
@@ -425,14 +359,7 @@ def move_write(
     hand is written only if the version bump went through; ``Stale`` (nothing written)
     otherwise. ``table_columns`` names the table's fields to write besides the version (all
     of them when None; ``()`` for a move that changed none, whose row was read unlocked)."""
-    if not _postgres():
-        hand_append(hand, added)
-        table_bump(table)
-        return
-    sql, params, nonce = _move_write_statement(table, hand, added, table_columns)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        _bumped(table, cursor.rowcount, nonce)
+    _dialect().move_write(table, hand, added, table_columns)
 
 
 def _move_write_statement(
@@ -611,3 +538,147 @@ def _bump_sql(columns: tuple[str, ...]) -> str:
         f"UPDATE {_quote(Table._meta.db_table)} SET {version} = {version} + 1, "
         f"{nonce} = %s{sets} WHERE {_quote('id')} = %s AND {version} = %s AND {nonce} = %s"
     )
+
+
+# ------------------------------------------------------------------------------ the dialects
+
+
+class _SQLite:
+    """The embedded mode of a home game: the ORM's statements, several where PostgreSQL
+    has one, and one writer of this process at a time (``_SQLITE_WRITER``)."""
+
+    queues_writers = True
+    loop_connections = False
+
+    def table_locked(self, table_id: int) -> Table | None:
+        return Table.objects.select_for_update().filter(pk=table_id).first()
+
+    def seats_locked(self, table_id: int) -> list[Seat]:
+        return list(
+            Seat.objects.select_for_update(of=("self",))
+            .filter(table_id=table_id)
+            .select_related("user")
+            .order_by("number")
+        )
+
+    def current_hand(self, table_id: int) -> Hand | None:
+        return (
+            Hand.objects.filter(table_id=table_id, ended_at__isnull=True)
+            .order_by("-number")
+            .first()
+        )
+
+    def move_rows(self, table_id: int, lock: bool) -> tuple[Table | None, list[Seat], Hand | None]:
+        if lock:
+            table = self.table_locked(table_id)
+        else:
+            table = Table.objects.filter(pk=table_id).first()
+        if table is None:
+            return None, [], None
+        if lock:
+            return table, self.seats_locked(table_id), self.current_hand(table_id)
+        seats = list(
+            Seat.objects.filter(table_id=table_id).select_related("user").order_by("number")
+        )
+        return table, seats, self.current_hand(table_id)
+
+    def save_many(self, objs: list[Any]) -> None:
+        for obj in objs:
+            save(obj)
+
+    def hand_append(self, hand: Hand, added: list[dict[str, Any]]) -> None:
+        save(hand, ("records", *HAND_STATE))
+
+    def move_write(
+        self,
+        table: Table,
+        hand: Hand,
+        added: list[dict[str, Any]],
+        table_columns: tuple[str, ...] | None,
+    ) -> None:
+        self.hand_append(hand, added)
+        table_bump(table)
+
+
+class _PostgreSQL:
+    """The lean SQL above, one round trip per read and per write, and an event loop's own
+    connections (``tables.runtime.loop_db``)."""
+
+    queues_writers = False
+    loop_connections = True
+
+    def table_locked(self, table_id: int) -> Table | None:
+        with connection.cursor() as cursor:
+            cursor.execute(_table_sql(), [table_id])
+            row = cursor.fetchone()
+        return None if row is None else _build(Table, row)
+
+    def seats_locked(self, table_id: int) -> list[Seat]:
+        with connection.cursor() as cursor:
+            cursor.execute(_seats_sql(), [table_id])
+            found = cursor.fetchall()
+        return _seats_from(found)
+
+    def current_hand(self, table_id: int) -> Hand | None:
+        with connection.cursor() as cursor:
+            cursor.execute(_hand_sql(), [table_id])
+            row = cursor.fetchone()
+        return None if row is None else _build(Hand, row)
+
+    def move_rows(self, table_id: int, lock: bool) -> tuple[Table | None, list[Seat], Hand | None]:
+        with connection.cursor() as cursor:
+            cursor.execute(_move_sql(lock), [table_id])
+            found = cursor.fetchall()
+        return _move_rows_from(found)
+
+    def save_many(self, objs: list[Any]) -> None:
+        if len(objs) < 2:
+            for obj in objs:
+                save(obj)
+            return
+        model = type(objs[0])
+        fields = [f for f in _concrete(model) if not f.primary_key]
+        params: list[Any] = []
+        for f in fields:
+            for obj in objs:
+                params += [obj.pk, f.get_db_prep_save(f.pre_save(obj, False), connection)]
+        params += [obj.pk for obj in objs]
+        with connection.cursor() as cursor:
+            cursor.execute(_update_many_sql(model, len(objs)), params)
+            if cursor.rowcount != len(objs):
+                raise model.DoesNotExist(
+                    f"some of {model.__name__} {[o.pk for o in objs]} are gone"
+                )  # type: ignore[attr-defined]
+
+    def hand_append(self, hand: Hand, added: list[dict[str, Any]]) -> None:
+        fields = [Hand._meta.get_field(name) for name in HAND_STATE]
+        params = [
+            json.dumps(added),
+            *(f.get_db_prep_save(f.pre_save(hand, False), connection) for f in fields),
+            hand.pk,
+        ]
+        with connection.cursor() as cursor:
+            cursor.execute(_append_sql(), params)
+            if cursor.rowcount != 1:
+                raise Hand.DoesNotExist(f"Hand {hand.pk} is gone")
+
+    def move_write(
+        self,
+        table: Table,
+        hand: Hand,
+        added: list[dict[str, Any]],
+        table_columns: tuple[str, ...] | None,
+    ) -> None:
+        sql, params, nonce = _move_write_statement(table, hand, added, table_columns)
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            _bumped(table, cursor.rowcount, nonce)
+
+
+_SQLITE_ROWS = _SQLite()
+_POSTGRESQL_ROWS = _PostgreSQL()
+
+
+def _dialect() -> _SQLite | _PostgreSQL:
+    """The database's dialect: the one place it is chosen."""
+    return _POSTGRESQL_ROWS if connection.vendor == "postgresql" else _SQLITE_ROWS
