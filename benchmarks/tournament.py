@@ -72,8 +72,8 @@ def child_create(args: argparse.Namespace) -> None:
 
 def child_play(args: argparse.Namespace) -> None:
     _django()
-    from tables import broadcast
     from tables import services as table_services
+    from tables.runtime import broadcast
     from tournaments.models import Tournament
     from tournaments.services import online, simulate
     from tournaments.services.simulate import tournament_play

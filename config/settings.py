@@ -336,7 +336,7 @@ TABLES_BOT_THINK_MS = env_int("TABLES_BOT_THINK_MS", 1000)
 # tournaments in the suite, whose people let it run out, shortens it).
 TABLES_TURN_SECONDS = env_int("TABLES_TURN_SECONDS", 30)
 # Live tables: a move made on a socket's event loop is told to the table once PostgreSQL
-# has committed it, before its flush to disk (tables/loop_db.py; docs/moves.md); True
+# has committed it, before its flush to disk (tables/runtime/loop_db.py; docs/moves.md); True
 # waits for the flush too, as every other write does.
 TABLES_MOVES_SYNCHRONOUS_COMMIT = env_bool("TABLES_MOVES_SYNCHRONOUS_COMMIT", False)
 

@@ -11,27 +11,15 @@ class TablesConfig(AppConfig):
     def ready(self) -> None:
         from django.db.backends.signals import connection_created
 
-        from tables import loop_db
+        from tables.runtime import loop_db, rows
 
-        connection_created.connect(_database_started, dispatch_uid="tables-database-started")
+        connection_created.connect(rows.connection_created, dispatch_uid="tables-database-started")
         loop_db.database_restarted.connect(_forget, dispatch_uid="tables-forget")
 
 
-def _database_started(sender: Any, connection: Any, **kwargs: Any) -> None:
-    """Every new PostgreSQL connection of Django's reads when the server started
-    (``loop_db.database_started``): after a restart, this process forgets what it keeps."""
-    if connection.vendor != "postgresql":
-        return
-    from tables import loop_db
-
-    with connection.cursor() as cursor:
-        cursor.execute(loop_db.STARTED_SQL)
-        loop_db.database_started(cursor.fetchone()[0])
-
-
 def _forget(**kwargs: Any) -> None:
-    """What a process keeps may be ahead of a database that restarted (``tables.loop_db``):
+    """What a process keeps may be ahead of a database that restarted (``tables.runtime.loop_db``):
     the tables' kept rows, their hands' engines and their built states are dropped."""
-    from tables.table_state import STATE
+    from tables.runtime.state import STATE
 
     STATE.forget()

@@ -29,12 +29,13 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from core.sockets import scope_user
-from tables import broadcast, services
+from tables import services
 from tables.i18n import language_from_scope
-from tables.live import snapshot_text_from_wire
 from tables.notices import notice_frame, notices_take
 from tables.protocol import error_frame, handle_frame, handle_move_on_loop
-from tables.table_state import STATE
+from tables.runtime import broadcast
+from tables.runtime.snapshots import snapshot_text_from_wire
+from tables.runtime.state import STATE
 from tables.throttle import SOCKETS_PER_TABLE
 from tables.timing import SERVER_HEARTBEAT_SECONDS
 

@@ -288,7 +288,7 @@ def rule_message(exc: RuleError) -> tuple[Promise, dict[str, Any]]:
 # ---------------------------------------------------------------------- hands in words
 # The engine names a winning hand in English ("Flush, ace high", "8-6-4-3-2") in its
 # PotAwarded record, which is stored as it is. Pages and snapshots carry its shape instead
-# (a code and ranks, as the hand helper does: tables.live.HIGH_CODES) and word it in the
+# (a code and ranks, as the hand helper does: tables.runtime.snapshots.HIGH_CODES) and word it in the
 # reader's language: here for pages, in static/tables/felt.js for the live felt.
 
 # A high by `high_category` (HIGH_CARD .. STRAIGHT_FLUSH): the hand helper and the awards

@@ -186,9 +186,9 @@ class Table(models.Model):
     closed_at = models.DateTimeField(null=True, blank=True)
 
     version = models.PositiveBigIntegerField(default=1)
-    # A new random number with every conditional write (``tables.rows``), which also finds
+    # A new random number with every conditional write (``tables.runtime.rows``), which also finds
     # the row at the number it was read with. A move written with PostgreSQL's
-    # asynchronous commit (``tables.loop_db``) can be lost in a database crash, and its
+    # asynchronous commit (``tables.runtime.loop_db``) can be lost in a database crash, and its
     # version number then comes round again for another change: the number tells the two
     # apart, so rows kept from the lost one are never written over the new one.
     nonce = models.BigIntegerField(default=0, editable=False)

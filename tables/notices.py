@@ -26,8 +26,8 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
-from tables import broadcast
 from tables.i18n import render
+from tables.runtime import broadcast
 
 REMOVED = "removed"
 REQUEST_REFUSED = "request_refused"

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy
 
 from tables import services
 from tables.engine.preactions import PreAction
-from tables.services import TableError
+from tables.errors import TableError
 from tables.throttle import (
     CHAT_LINES_PER_WINDOW,
     CHAT_WINDOW_SECONDS,

@@ -47,8 +47,8 @@ from tables.engine.records import (
 )
 from tables.engine.state import Hand as EngineHand
 from tables.i18n import hand_shape, hand_summary_words, shape_words
-from tables.live import runout_equities
 from tables.models import Hand, HandPlayer
+from tables.runtime.snapshots import runout_equities
 
 # The records a move (a player's, or the table's for a player) starts with. Every other
 # record is derived by the engine from the move before it. A Shown is either: a move at the

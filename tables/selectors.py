@@ -3,7 +3,7 @@ its replay, its PHH text, the fairness check, a table's chip count, and what a t
 reads of its tables (the seats, the hands in play, whether open or held, a finished
 hand's report).
 
-The live, per-viewer snapshots of a table in play are ``tables.live``.
+The live, per-viewer snapshots of a table in play are ``tables.runtime.snapshots``.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from tables.engine.records import (
 from tables.engine.state import Hand as EngineHand
 from tables.fairness import deck_from_text
 from tables.models import SAT_OUT_BY_DIRECTOR, Hand, HandPlayer, Seat, SeatState, Table
-from tables.table_state import engine_of
+from tables.runtime.state import engine_of
 
 # ----------------------------------------------------------------------------- histories
 

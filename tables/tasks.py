@@ -16,8 +16,8 @@ from celery import shared_task
 
 from core.tasks import RETRIED_ON_DATABASE_ERRORS
 from tables.bots import bot_move
+from tables.errors import TableError
 from tables.services import (
-    TableError,
     servers_forget_gone,
     table_tick,
     tables_due,

@@ -25,12 +25,13 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from core import csv_safe, request_values
 from core.permissions import is_director
-from tables import panels, selectors, services, table_state
+from tables import panels, selectors, services
 from tables.engine.config import Structure
 from tables.fairness import commitment_of_leaves
 from tables.forms import BotsForm, ForcedBetsForm, TableCreateForm
 from tables.models import Hand, SeatRequestStatus, Table
 from tables.replay import HandInPlay, hand_replay_steps
+from tables.runtime import state as table_state
 from tables.services.chat import CHAT_MAX_LENGTH
 
 HANDS_PER_PAGE = 25

@@ -274,16 +274,16 @@ def sockets_close_connections() -> Iterator[None]:
 @pytest.fixture(autouse=True)
 def fresh_kept_rows() -> Iterator[None]:
     """Each test starts with nothing kept by this process's table state (rows, engines,
-    built snapshots: ``tables.table_state``): a test database's ids come round again
+    built snapshots: ``tables.runtime.state``): a test database's ids come round again
     (SQLite reuses them after a rollback), and a test may write rows behind the services'
     back."""
-    from tables import loop_db
-    from tables.table_state import STATE
+    from tables.runtime import loop_db
+    from tables.runtime.state import STATE
 
     STATE.forget()
     yield
     STATE.forget()
-    # And the event loops' own connections (``tables.loop_db``): each test's loop is gone
+    # And the event loops' own connections (``tables.runtime.loop_db``): each test's loop is gone
     # after it, and the test database cannot be dropped while one is open.
     loop_db.loop_db_forget()
 

@@ -39,7 +39,7 @@ const RANK_MANY = {
   7: gettext("sevens"), 8: gettext("eights"), 9: gettext("nines"), T: gettext("tens"), J: gettext("jacks"),
   Q: gettext("queens"), K: gettext("kings"), A: gettext("aces"),
 };
-/* A high hand by the server's code (tables.live.HIGH_CODES): the sentence and which of its
+/* A high hand by the server's code (tables.runtime.snapshots.HIGH_CODES): the sentence and which of its
  * five ranks (in the order they matter) fill it. */
 const HIGHS = {
   "high-card": [gettext("High card, %(one)s high"), 0],
@@ -101,7 +101,7 @@ export function stakesText(table) {
   return game + " · " + blinds;
 }
 
-/* The hand helper's line from `you.helper` (codes and ranks, as tables/live.py sends them):
+/* The hand helper's line from `you.helper` (codes and ranks, as tables/runtime/snapshots.py sends them):
  * "Two pair, kings and fives · Low 8-6-4-3-A", or "… · No low" in Hi/Lo. */
 export function helperText(helper) {
   let text = highText(helper.high);

@@ -12,7 +12,8 @@
 - ``servers``: the processes serving sockets and their heartbeats;
 - ``tournament``: what a tournament asks of its tables (open, stakes, hold, release, moves);
 - ``bot_turns``: a house bot's move made at once (the bots' frame, a one-process harness);
-- ``common``: the transaction and lock every workflow uses, the error, the broadcast.
+- ``common``: the transaction and lock every workflow uses, and ``changed``, the table
+  state's write and publish (the refusal, ``TableError``, is ``tables.errors``').
 
 The tables' public hooks are here too: ``hand_ended``, the signal a tournament table sends
 after each hand (``tables.signals``), and ``table_panels_register``, how another app adds
@@ -24,10 +25,11 @@ servers, tournament, bot_turns; common <- showing; common <- play <- forced_bets
 seating.
 """
 
+from tables.errors import TableError
 from tables.panels import register as table_panels_register
 from tables.services.bot_turns import bot_act, bot_to_act
 from tables.services.chat import chat_post
-from tables.services.common import TableError, may_host, require_user, rule_words
+from tables.services.common import may_host, require_user, rule_words
 from tables.services.dealing import table_tick, tables_due, tables_waiting_on_bots
 from tables.services.forced_bets import (
     bomb_pot_call,

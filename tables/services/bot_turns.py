@@ -13,10 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 from tables.botbrain import decide
+from tables.errors import TableError
 from tables.models import Hand, Seat
-from tables.services.common import TableError
+from tables.runtime.state import table_snapshot
 from tables.services.play import run_twice_vote, table_act
-from tables.table_state import table_snapshot
 
 
 def bot_to_act(table_id: int) -> tuple[Any, dict[str, Any]] | None:

@@ -9,9 +9,15 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
-from tables import broadcast
+from tables.errors import TableError
 from tables.models import ChatMessage
-from tables.services.common import TableError, changed, lock, require_user, table_write
+from tables.runtime import broadcast
+from tables.services.common import (
+    changed,
+    lock,
+    require_user,
+    table_write,
+)
 
 CHAT_MAX_LENGTH = 300
 

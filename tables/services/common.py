@@ -1,11 +1,11 @@
-"""What every table service shares: the transaction, the lock, the error, the broadcast.
+"""What every table service shares: the transaction, the lock, the broadcast.
 
 Every change but a player's simple move runs in one transaction with the table row locked
 (``select_for_update``), so two daphne processes, a Celery worker and the periodic sweep can
 all touch one table and changes are applied one at a time in a single order; a simple move
 is one write conditional on the version it read (``play.table_act``). The database holds
 the truth: a hand is its list of engine records, the turn clock is stored on the hand row.
-Every change is written and published through the table state (``tables.table_state``,
+Every change is written and published through the table state (``tables.runtime.state``,
 ``changed``): after commit the new state is filed and a thin ``table.changed`` message goes
 to the table's group.
 """
@@ -13,25 +13,23 @@ to the table's group.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any, ParamSpec, TypeVar
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import connection, transaction
-from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from core.permissions import is_director
-from tables import rows
 from tables.engine.deal_in import rebuy_amount
 from tables.engine.errors import RuleError
 from tables.engine.state import Hand as EngineHand
+from tables.errors import TableError
 from tables.i18n import render, rule_message
 from tables.models import Hand, LedgerKind, Seat, SeatState, Table, TableLedger
-from tables.scheduling import schedule_bot, schedule_bot_now, schedule_tick, schedule_tick_now
-from tables.signals import hand_ended
-from tables.table_state import STATE, Moved
+from tables.runtime import rows
+from tables.runtime.state import STATE, Moved
+from tables.scheduling import schedule_tick
 from tables.timing import next_hand_delay_seconds
 
 TIMED_OUT = "timed out"
@@ -46,44 +44,10 @@ def table_write(func: Callable[P, R]) -> Callable[P, R]:
 
     @functools.wraps(func)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        # SQLite's one writer at a time: see ``TableState.sqlite_writer``.
-        if connection.vendor == "sqlite" and transaction.get_autocommit():
-            with STATE.sqlite_writer, transaction.atomic():
-                return func(*args, **kwargs)
-        with transaction.atomic():
+        with rows.writing():
             return func(*args, **kwargs)
 
     return wrapper
-
-
-class TableError(Exception):
-    """A request the table refuses; ``code`` is the protocol's error code.
-
-    The message is lazy (``gettext_lazy``) with its named parameters apart, so it is worded
-    in the language of whoever reads it, not of whoever caused it: ``message`` renders it in
-    the active language (the socket's, ``tables.consumers``).
-    """
-
-    def __init__(
-        self, code: str, message: str | Promise, params: Mapping[str, Any] | None = None
-    ) -> None:
-        super().__init__(code)
-        self.code = code
-        self.text = message
-        self.params = dict(params or {})
-
-    @classmethod
-    def from_rule(cls, code: str, exc: RuleError) -> TableError:
-        """The engine's refusal ``exc``, worded by its rule code (``tables.i18n``)."""
-        message, params = rule_message(exc)
-        return cls(code, message, params)
-
-    @property
-    def message(self) -> str:
-        return render(self.text, self.params)
-
-    def __str__(self) -> str:
-        return self.message
 
 
 def rule_words(exc: RuleError) -> str:
@@ -95,7 +59,7 @@ def rule_words(exc: RuleError) -> str:
 
 def lock(table_id: int) -> Table:
     # The table row, its seats and its hand in play are read and written with the lean SQL
-    # of tables.rows: every move goes through them (see that module for why).
+    # of tables.runtime.rows: every move goes through them (see that module for why).
     table = rows.table_locked(table_id)
     if table is None:
         raise TableError("not_found", _("there is no table %(table)s"), {"table": table_id})
@@ -133,52 +97,9 @@ def changed(
     table_columns: tuple[str, ...] | None = None,
     gathered: bool = False,
 ) -> None:
-    """Bump the version, write the change and publish it once the transaction has committed
-    (at once for a move made outside a transaction, ``table_columns=()``: see
-    ``play.table_act``).
-
-    ``gathered``: news that comes in bursts (sockets opening) goes out with the others of
-    its burst (``broadcast.table_changed_soon``)."""
-    table.version += 1
-    try:
-        STATE.write(table, moved, table_columns=table_columns)
-    except rows.Stale:
-        # The table moved on since it was read (a move read unlocked): refuse the change.
-        raise _changed_meanwhile() from None
-    # A move written with no table column only added its records: other processes can
-    # follow it from the news alone.
-    STATE.publish(table, moved, only_records=table_columns == (), gathered=gathered)
-    if moved is not None and moved.hand_ended is not None:
-        # After the table's own news (callbacks run in order), so the players see the
-        # hand's end without waiting for the tournament's work.
-        news = moved.hand_ended
-        transaction.on_commit(lambda: hand_ended.send(sender=Table, table_id=table.pk, **news))
-    if moved is not None and moved.wake_bot:
-        schedule_bot(table.pk)
-
-
-def _changed_meanwhile() -> TableError:
-    return TableError("stale", _("the table moved on meanwhile; try again"))
-
-
-async def changed_on_loop(table: Table, moved: Moved) -> None:
-    """``changed`` for a move made on an event loop (``play.table_act_on_loop``): it only
-    added records, or ended a cash hand simply (``Moved.next_hand_in``), in one conditional
-    statement on the loop's own connection (``TableState.write_on_loop``), then published
-    from the loop (a cash hand has no ``hand_ended``).
-
-    ``rows.LoopUnavailable``: the connection failed (written or not, unknown); the caller
-    makes the move again on a thread, from a fresh read."""
-    table.version += 1
-    try:
-        built = await STATE.write_on_loop(table, moved)
-    except rows.Stale:
-        raise _changed_meanwhile() from None
-    if moved.wake_bot:
-        schedule_bot_now(table.pk)
-    if moved.next_hand_in is not None:
-        schedule_tick_now(table.pk, moved.next_hand_in)
-    await STATE.publish_on_loop(table, moved, built)
+    """Write the change and publish it once the transaction has committed: the table state's
+    ``commit`` (``Stale``, a ``TableError``, if the table moved on since it was read)."""
+    STATE.commit(table, moved, table_columns=table_columns, gathered=gathered)
 
 
 def seat_of(table: Table, user: AbstractBaseUser) -> Seat:

@@ -14,13 +14,14 @@ from typing import Any
 from django.db.models import Q
 from django.utils import timezone
 
-from tables import rows
 from tables.botbrain import decide
 from tables.engine.deal_in import ButtonMode, deal_in
 from tables.engine.errors import RuleError
 from tables.engine.state import Hand as EngineHand
 from tables.fairness import deal_new
 from tables.models import Hand, HandPlayer, Seat, SeatState, Table
+from tables.runtime import rows
+from tables.runtime.state import STATE
 from tables.services.common import (
     TIMED_OUT,
     Moved,
@@ -41,7 +42,6 @@ from tables.services.play import (
     seats_locked,
     timeout_move,
 )
-from tables.table_state import STATE
 
 logger = logging.getLogger(__name__)
 
@@ -130,7 +130,7 @@ def _table_tick_due(table: Table, now: datetime) -> bool:
             if table.turn_bank_ms(seat):
                 # The deadline included the player's time bank: it is spent.
                 seat.time_bank_ms = 0
-            seat.save()
+            rows.save(seat)
         changed(table, after_moves(table, hand, engine, new, now))
         return True
     if table.next_hand_at is None or table.next_hand_at > now or not table.is_open:

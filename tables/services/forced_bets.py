@@ -27,11 +27,11 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from tables import rows
 from tables.botbrain import votes_bomb_pot
 from tables.engine.config import Straddle
 from tables.engine.deal_in import DealPlan, bomb_pot_vote_passes
 from tables.engine.errors import RuleError
+from tables.errors import TableError
 from tables.models import (
     BOMB_POT_ANTE_MAX,
     BOMB_POT_EVERY_MAX,
@@ -40,9 +40,9 @@ from tables.models import (
     Table,
     bomb_pot_voters,
 )
+from tables.runtime import rows
 from tables.scheduling import schedule_tick
 from tables.services.common import (
-    TableError,
     cash_only,
     changed,
     lock,

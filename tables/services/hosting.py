@@ -15,10 +15,12 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from tables.errors import TableError
 from tables.models import Seat, Table
 from tables.notices import REMOVED, notice_add
+from tables.runtime import rows
+from tables.runtime.state import STATE
 from tables.services.common import (
-    TableError,
     cash_only,
     cash_out,
     changed,
@@ -30,7 +32,6 @@ from tables.services.common import (
     table_write,
 )
 from tables.services.play import seats_locked
-from tables.table_state import STATE
 
 
 def _open_table(table_id: int, user: Any) -> Table:
@@ -90,7 +91,7 @@ def seat_remove(table_id: int, user: Any, seat_number: int) -> Seat:
         # Told when the hand ends and the seat goes (play._hand_finish); meanwhile the
         # snapshot says so (``seats[].removing``).
         seat.removing = True
-        seat.save(update_fields=["removing"])
+        rows.save(seat, ("removing",))
     else:
         if not seat.is_bot:
             notice_add(table.pk, seat.user_id, REMOVED, {"chips": seat.stack})  # type: ignore[arg-type]

@@ -10,12 +10,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import transaction
 from django.db.models import Case, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from tables import rows
 from tables.botbrain import run_twice_answer
 from tables.engine.autoplay import show_or_muck, time_out
 from tables.engine.errors import RuleError
@@ -24,6 +22,7 @@ from tables.engine.records import MOVE_RECORDS, PotAwarded, record_to_json
 from tables.engine.state import Hand as EngineHand
 from tables.engine.state import Street
 from tables.engine.timebank import bank_left
+from tables.errors import NeedsLock, TableError
 from tables.i18n import hand_awards
 from tables.models import (
     PRE_ACTION_FIELDS,
@@ -36,16 +35,16 @@ from tables.models import (
     TableLedger,
 )
 from tables.notices import PRE_ACTION_CLEARED, REMOVED, notice_add
+from tables.runtime import rows
+from tables.runtime.state import STATE, Read
 from tables.scheduling import schedule_tick
 from tables.services.common import (
     NO_CHIPS,
     TIMED_OUT,
     Moved,
-    TableError,
     apply_adding,
     cash_out,
     changed,
-    changed_on_loop,
     current_hand,
     display_name,
     lock,
@@ -55,7 +54,6 @@ from tables.services.common import (
     table_close_now,
     table_write,
 )
-from tables.table_state import STATE
 from tables.timing import RUN_TWICE_VOTE_SECONDS, runout_step_seconds, turn_seconds
 
 
@@ -63,11 +61,6 @@ from tables.timing import RUN_TWICE_VOTE_SECONDS, runout_step_seconds, turn_seco
 class ActResult:
     version: int
     records: int
-
-
-class _NeedsTransaction(Exception):
-    """The move writes more than its own records (a hand's end, a showdown's shows, a seat
-    back from a time-out...): it is made again inside a transaction, with the rows locked."""
 
 
 def table_act(
@@ -83,24 +76,14 @@ def table_act(
     """Apply one move for ``user``'s seat if ``hand_id``/``version`` are still current.
 
     The version check makes a double click or a replayed frame a no-op ("stale"); the
-    engine decides whose turn it is and what is legal.
-
-    Most moves only add their records to the hand and hand the turn on. Outside any
-    transaction such a move is made without the table's lock (``tables.table_state``): the
-    rows kept of ``version`` or one unlocked read, then one conditional write that bumps the
-    version *if it is still the one read* and appends the records. Whatever changed the
-    table in between bumped the version, so the write finds nothing to update and the move
-    is refused as stale, exactly as if it had waited for the lock. A move that must write
-    more rows (a hand's end, a showdown, a player back from a time-out...) is made again
-    the locked way, inside a transaction; so is every move inside a caller's transaction.
+    engine decides whose turn it is and what is legal. The table state makes it
+    (``TableState.change``): unlocked when it only adds its records and hands the turn on,
+    under the table's lock when it writes more (``_move`` asks for it: ``NeedsLock``).
     """
+    require_user(user)
     asked = _Asked(table_id, user, hand_id, version, action, amount, now or timezone.now())
-    if transaction.get_autocommit():
-        try:
-            return _act(asked, locked=False)
-        except _NeedsTransaction:
-            pass
-    return _act_locked(asked)
+    table, moved = STATE.change(table_id, version, lambda read: _move(read, asked))
+    return ActResult(table.version, len(moved.hand.records))
 
 
 @dataclass(frozen=True)
@@ -116,24 +99,6 @@ class _Asked:
     now: datetime
 
 
-@table_write
-def _act_locked(asked: _Asked) -> ActResult:
-    return _act(asked, locked=True)
-
-
-def _act(asked: _Asked, *, locked: bool) -> ActResult:
-    table_id, version = asked.table_id, asked.version
-    require_user(asked.user)
-    # The table row, its seats and its hand in play: locked inside the transaction, or as
-    # kept or read for the frame's version (see table_act).
-    table, seat_rows, hand = STATE.read(table_id, version, lock=locked)
-    if table is None:
-        raise TableError("not_found", _("there is no table %(table)s"), {"table": table_id})
-    moved = _move(table, seat_rows, hand, asked, locked)
-    changed(table, moved, table_columns=None if locked else ())
-    return ActResult(table.version, len(moved.hand.records))
-
-
 async def table_act_on_loop(
     table_id: int,
     user: Any,
@@ -142,46 +107,27 @@ async def table_act_on_loop(
     action: str,
     amount: int | None = None,
 ) -> ActResult | None:
-    """``table_act`` without leaving the caller's event loop, when the table state makes
-    moves there (``TableState.on_loop``: PostgreSQL): the same read, checks, engine and
-    conditional write as ``table_act``'s unlocked path, step for step, with the read and the
-    write on the loop's own connection. It only adds its records, or ends a cash hand
-    simply (``_hand_end_on_loop``).
-
-    None when it is not made here (not PostgreSQL, a move that writes more, a read that
-    would need a query on a thread, or the loop's connection failing): the caller makes it
-    with ``table_act`` on a database thread.
-    A refusal raises ``TableError`` as ``table_act`` does, with nothing written.
+    """``table_act`` without leaving the caller's event loop, where the table state makes
+    moves there (``TableState.change_on_loop``: PostgreSQL): the same ``_move``, written
+    in one statement on the loop's own connection. None when it is not made here: the
+    caller makes it with ``table_act`` on a database thread. A refusal raises
+    ``TableError`` as ``table_act`` does, with nothing written.
     """
-    if not STATE.on_loop():
-        return None
-    require_user(user)
-    found = await STATE.read_on_loop(table_id, version)
-    if found is None or found[0] is None:
-        return None
-    table, seat_rows, hand = found
     asked = _Asked(table_id, user, hand_id, version, action, amount, timezone.now())
-    try:
-        moved = _move(table, seat_rows, hand, asked, locked=False, on_loop=True)
-        await changed_on_loop(table, moved)
-    except (_NeedsTransaction, rows.LoopUnavailable):
+    done = await STATE.change_on_loop(table_id, version, lambda read: _move(read, asked))
+    if done is None:
         return None
+    table, moved = done
     return ActResult(table.version, len(moved.hand.records))
 
 
-def _move(
-    table: Table,
-    seat_rows: list[Seat],
-    hand: Hand | None,
-    asked: _Asked,
-    locked: bool,
-    on_loop: bool = False,
-) -> Moved:
-    """The move on these rows: checked, made by the engine, and what it changes (not yet
-    written). Unlocked, ``_NeedsTransaction`` when it writes more than its records; on a
-    loop, a hand's simple end is written too (``after_moves``, ``on_loop``)."""
+def _move(read: Read, asked: _Asked) -> Moved:
+    """The move on the rows read: checked, made by the engine, and what it changes (not
+    yet written). ``NeedsLock`` (from ``read``) when it writes more than the way it is
+    being made can carry."""
+    table, seats, hand = read.table, read.seats, read.hand
     user, version, now = asked.user, asked.version, asked.now
-    seats = {s.number: s for s in seat_rows}
+    require_user(user)
     seat = next((s for s in seats.values() if s.user_id == user.pk), None)
     if seat is None:
         raise TableError("not_seated", _("you have no seat at this table"))
@@ -192,7 +138,7 @@ def _move(
         raise TableError("stale", _("that hand is over: your move came too late"))
     if table.version != version:
         raise TableError("stale", _("the table moved on meanwhile; try again"))
-    engine = STATE.engine_to_move(hand)
+    engine = read.engine_to_move(hand)
     if engine.to_act != seat.number:
         raise TableError("not_your_turn", _("it is not your turn"))
     try:
@@ -201,21 +147,25 @@ def _move(
         raise TableError.from_rule("illegal_action", exc) from None
     back = seat.state == SeatState.SITTING_OUT and seat.sat_out_reason == TIMED_OUT
     bank = bank_after_turn(table, seat, hand, now)
-    ends = on_loop and (engine.is_complete or engine.street == Street.SHOWDOWN)
-    if not locked and (
-        back or bank is not None or not (_only_records(engine, seats, hand) or ends)
+    ends = engine.is_complete or engine.street == Street.SHOWDOWN
+    if (
+        back
+        or bank is not None
+        or not (_only_records(engine, seats, hand) or (ends and read.one_statement_end))
     ):
-        raise _NeedsTransaction
+        read.writes_more()
     if back:
         # Acting again shows the player is back: they play the next hand too.
         seat.state = SeatState.PLAYING
         seat.sat_out_reason = ""
-        rows.save(seat, ("state", "sat_out_reason"))
+        read.save(seat, ("state", "sat_out_reason"))
     if bank is not None:
         # The move came after the turn's own time: the bank pays for what it took.
         seat.time_bank_ms = bank
-        rows.save(seat, ("time_bank_ms",))
-    return after_moves(table, hand, engine, new, now, seats, on_loop=on_loop)
+        read.save(seat, ("time_bank_ms",))
+    return after_moves(
+        table, hand, engine, new, now, seats, one_statement_end=read.one_statement_end
+    )
 
 
 def _only_records(engine: EngineHand, seats: dict[int, Seat], hand: Hand) -> bool:
@@ -324,14 +274,14 @@ def after_moves(
     now: datetime,
     seats: dict[int, Seat] | None = None,
     *,
-    on_loop: bool = False,
+    one_statement_end: bool = False,
 ) -> Moved:
     """Store the new records, make the moves nobody has to wait for, and set the clock.
 
     ``seats`` (from ``seats_locked``, saved since any change) saves reading them again.
-    ``on_loop``: nothing is written here (``common.changed_on_loop`` writes it all in one
-    statement), so a hand that ends must end simply (``_hand_end_on_loop``), else
-    ``_NeedsTransaction``.
+    ``one_statement_end``: nothing is written here (the table state writes it all in the
+    move's one statement, ``Read.one_statement_end``), so a hand that ends must end simply
+    (``_hand_end_in_one_statement``), else ``NeedsLock``.
     """
     new = list(new)
     wake_bot = False
@@ -360,13 +310,13 @@ def after_moves(
     new += _run_twice_answers_now(engine, seats)
     added = [record_to_json(r) for r in new]
     hand.records = hand.records + added
-    if on_loop and engine.is_complete:
-        ended_seats, next_hand_in = _hand_end_on_loop(table, hand, engine, seats, now)
+    if one_statement_end and engine.is_complete:
+        ended_seats, next_hand_in = _hand_end_in_one_statement(table, hand, engine, seats, now)
         return Moved(
             hand, engine, seats, tuple(added), ended_seats=ended_seats, next_hand_in=next_hand_in
         )
-    if on_loop and engine.street == Street.SHOWDOWN:
-        raise _NeedsTransaction  # a showdown that waits on somebody: not a simple end
+    if one_statement_end and engine.street == Street.SHOWDOWN:
+        raise NeedsLock  # a showdown that waits on somebody: not a simple end
     _pre_actions_follow(table, hand, engine, seats)
     if engine.run_twice_vote is None:
         hand.vote_until = None
@@ -580,7 +530,7 @@ def _out_of_chips(seat: Seat) -> None:
     seat.sat_out_reason = NO_CHIPS
 
 
-def _hand_end_on_loop(
+def _hand_end_in_one_statement(
     table: Table, hand: Hand, engine: EngineHand, seats: dict[int, Seat], now: datetime
 ) -> tuple[tuple[Seat, ...], float]:
     """``_hand_finish`` for a cash hand whose end writes nothing but the hand, the dealt
@@ -588,7 +538,7 @@ def _hand_end_on_loop(
     the move's one statement (``rows.hand_end_write_on_loop``); nothing is written here.
     Any other end (a tournament's, a table closing, a player leaving or removed, chips
     bought during the hand, a house bot to buy in again, a run-out) raises
-    ``_NeedsTransaction``: ``_hand_finish`` makes it, under the table's lock.
+    ``NeedsLock``: ``_hand_finish`` makes it, under the table's lock.
 
     Returns the dealt seats as they are after the hand, and the delay before the next.
     """
@@ -606,7 +556,7 @@ def _hand_end_on_loop(
             for n, stack in final.items()
         )
     ):
-        raise _NeedsTransaction
+        raise NeedsLock
     _hand_close(hand, engine, seats, now)
     for number, stack in final.items():
         seat = seats[number]

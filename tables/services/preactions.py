@@ -15,13 +15,14 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from tables import rows
 from tables.engine.errors import RuleError
 from tables.engine.preactions import pre_action_choose
+from tables.errors import TableError
 from tables.models import PRE_ACTION_FIELDS, Seat, SeatState
+from tables.runtime import rows
+from tables.runtime.state import STATE
 from tables.services.common import (
     TIMED_OUT,
-    TableError,
     changed,
     current_hand,
     lock,
@@ -29,7 +30,6 @@ from tables.services.common import (
     seat_of,
     table_write,
 )
-from tables.table_state import STATE
 
 
 @table_write

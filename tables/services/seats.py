@@ -19,6 +19,7 @@ from tables.engine.config import Game, Straddle, Structure
 from tables.engine.deal_in import rebuy_amount
 from tables.engine.errors import RuleError
 from tables.engine.state import Action
+from tables.errors import TableError
 from tables.models import (
     BOT_STYLES,
     LedgerKind,
@@ -30,8 +31,8 @@ from tables.models import (
     TableLedger,
 )
 from tables.notices import REQUEST_REFUSED, notice_add
+from tables.runtime import rows
 from tables.services.common import (
-    TableError,
     apply_adding,
     cash_only,
     cash_out,
@@ -213,7 +214,7 @@ def seat_take(
     seat.leaving = False
     # A house bot never draws on a time bank (``Table.turn_bank_ms``).
     seat.time_bank_ms = 0 if bot_style else table.time_bank.starting_ms
-    seat.save()
+    rows.save(seat)
     TableLedger.objects.create(
         table=table, user=user, seat=seat_number, kind=LedgerKind.BUY_IN, amount=buy_in
     )
@@ -230,7 +231,7 @@ def seat_sit_out(table_id: int, user: Any) -> Seat:
     seat = seat_of(table, user)
     seat.state = SeatState.SITTING_OUT
     seat.sat_out_reason = "sat out"
-    seat.save()
+    rows.save(seat)
     changed(table)
     return seat
 
@@ -250,14 +251,14 @@ def seat_sit_in(
         seat.state = SeatState.WAITING if owes else SeatState.PLAYING
         seat.sat_out_reason = ""
         seat.wait_for_big_blind = wait_for_big_blind
-        seat.save()
+        rows.save(seat)
         maybe_schedule_hand(table, now)
         changed(table)
     elif seat.state == SeatState.WAITING and seat.wait_for_big_blind != wait_for_big_blind:
         # Already back (a rebuy after a bust, a new seat): the choice between posting the
         # blinds owed now and waiting for the big blind can still change before the deal.
         seat.wait_for_big_blind = wait_for_big_blind
-        seat.save(update_fields=["wait_for_big_blind"])
+        rows.save(seat, ("wait_for_big_blind",))
         changed(table)
     return seat
 
@@ -270,7 +271,7 @@ def seat_options(table_id: int, user: Any, *, muck_losing: bool) -> Seat:
     seat = seat_of(table, user)
     if seat.muck_losing != muck_losing:
         seat.muck_losing = muck_losing
-        seat.save(update_fields=["muck_losing"])
+        rows.save(seat, ("muck_losing",))
         changed(table)
     return seat
 
@@ -288,7 +289,7 @@ def seat_leave(table_id: int, user: Any, *, now: datetime | None = None) -> Seat
         seat.leaving = True
         seat.state = SeatState.SITTING_OUT
         seat.sat_out_reason = "leaving"
-        seat.save()
+        rows.save(seat)
         if engine.to_act == seat.number:
             assert hand is not None
             new = engine.act(seat.number, Action.FOLD)
@@ -325,7 +326,7 @@ def seat_connection(
     if count:
         sockets[server] = count
     seat.sockets = sockets
-    seat.save(update_fields=["sockets"])
+    rows.save(seat, ("sockets",))
     if was_connected == bool(seat.sockets):
         return
     if delta > 0:
@@ -340,7 +341,7 @@ def seat_connection(
             # more seconds", on top of the time they had left.
             hand.deadline = max(hand.deadline, now) + timedelta(seconds=RECONNECT_BONUS_SECONDS)
             hand.turn_extended = True
-            hand.save(update_fields=["deadline", "turn_extended"])
+            rows.save(hand, ("deadline", "turn_extended"))
     # Players' sockets open in bursts (a tournament's start, a restart): their news is
     # gathered and goes out once for the burst.
     changed(table, gathered=True)
@@ -443,10 +444,10 @@ def seat_rebuy(
     seat.adding += amount
     if engine is None:
         apply_adding(table, seat)
-        seat.save()
+        rows.save(seat)
         maybe_schedule_hand(table, now)
     else:
-        seat.save(update_fields=["adding"])
+        rows.save(seat, ("adding",))
     changed(table)
     return seat
 

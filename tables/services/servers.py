@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 from django.utils import timezone
 
 from tables.models import Seat, ServerProcess
+from tables.runtime import rows
 from tables.services.common import changed, lock, table_write
 from tables.timing import SERVER_GONE_SECONDS
 
@@ -63,7 +64,7 @@ def _forget_server_at(table_id: int, name: str) -> int:
     forgotten = 0
     for seat in table.seats.select_for_update().filter(sockets__has_key=name):
         seat.sockets = {k: n for k, n in seat.sockets.items() if k != name}
-        seat.save(update_fields=["sockets"])
+        rows.save(seat, ("sockets",))
         forgotten += not seat.sockets
     if forgotten:
         changed(table)

@@ -14,13 +14,20 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from tables import rows
 from tables.engine.cards import parse_card
 from tables.engine.errors import RuleError
 from tables.engine.records import record_to_json
+from tables.errors import TableError
 from tables.models import Hand, HandPlayer
-from tables.services.common import Moved, TableError, changed, lock, require_user, table_write
-from tables.table_state import STATE
+from tables.runtime import rows
+from tables.runtime.state import STATE
+from tables.services.common import (
+    Moved,
+    changed,
+    lock,
+    require_user,
+    table_write,
+)
 
 
 def cards_show(table_id: int, user: Any, hand_id: int, cards: Sequence[str]) -> int:

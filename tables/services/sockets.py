@@ -17,10 +17,10 @@ from typing import Any
 
 from tables.models import Table
 from tables.notices import notices_take
+from tables.runtime.state import STATE
 from tables.selectors import may_watch
 from tables.services.seats import seat_connection
 from tables.services.tournament import seat_elsewhere
-from tables.table_state import STATE
 
 
 @dataclass(frozen=True)

@@ -29,13 +29,13 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from tables import broadcast, rows
 from tables.engine.config import AnteKind, Game, Structure
 from tables.engine.errors import RuleError
 from tables.engine.timebank import TimeBank
+from tables.errors import TableError
 from tables.models import BOT_STYLES, SAT_OUT_BY_DIRECTOR, Seat, SeatState, Table, TableKind
+from tables.runtime import broadcast, rows
 from tables.services.common import (
-    TableError,
     changed,
     current_hand,
     lock,
@@ -426,7 +426,7 @@ def seat_sit_out_for(table_id: int, number: int, user_id: int) -> Seat:
     if seat.state != SeatState.SITTING_OUT or seat.sat_out_reason != SAT_OUT_BY_DIRECTOR:
         seat.state = SeatState.SITTING_OUT
         seat.sat_out_reason = SAT_OUT_BY_DIRECTOR
-        seat.save(update_fields=["state", "sat_out_reason"])
+        rows.save(seat, ("state", "sat_out_reason"))
         changed(table)
     return seat
 

@@ -23,7 +23,7 @@ import json
 from django.core.management import call_command
 from series.models import Event, Result, Transfer
 from series.services.settle import settle_up_lines
-from tables.table_state import engine_of
+from tables.runtime.state import engine_of
 from tables.models import Hand
 from django.contrib.auth.models import Group, Permission
 from tournaments.models import BlindLevel, Entry, Tournament

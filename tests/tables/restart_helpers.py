@@ -42,8 +42,8 @@ def setup(players: int = 3) -> dict[str, object]:
 
 def check(table_id: int) -> dict[str, object]:
     from tables.models import Hand, Seat, Table
+    from tables.runtime.state import engine_of
     from tables.selectors import table_chip_count
-    from tables.table_state import engine_of
 
     table = Table.objects.get(pk=table_id)
     replayed = 0

@@ -15,7 +15,7 @@ from tables.bots import decide
 from tables.engine.cards import cards_str, shuffled_deck
 from tables.fairness import Deal, commitment_of
 from tables.models import Hand, Seat, SeatState, Table
-from tables.table_state import table_snapshot
+from tables.runtime.state import table_snapshot
 from tests.tables.conftest import later
 
 STYLES = ("maniac", "loose", "station", "tight")

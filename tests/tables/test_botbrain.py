@@ -17,7 +17,7 @@ from tables.engine.config import Config, Game, Structure
 from tables.engine.records import Bet, BoardDealt, Called, Checked, Folded, Raised, Record, SeatSpec
 from tables.engine.state import Hand
 from tables.models import Table
-from tables.table_state import table_snapshot
+from tables.runtime.state import table_snapshot
 from tests.tables.conftest import deal
 from tests.tables.test_services import current, user_at
 
@@ -29,7 +29,7 @@ BETTING_MOVES = (Folded, Checked, Called, Bet, Raised)
 
 
 def bot_snapshot(hand: Hand, seat: int) -> dict[str, Any]:
-    """What the seat to act receives, in the live snapshot's shape (tables/live.py), with
+    """What the seat to act receives, in the live snapshot's shape (tables/runtime/snapshots.py), with
     only the parts ``decide`` reads."""
     view = hand.view(seat)
     legal = hand.legal_actions()

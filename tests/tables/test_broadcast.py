@@ -9,7 +9,7 @@ import pytest
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from tables import broadcast
+from tables.runtime import broadcast
 
 pytestmark = pytest.mark.skipif(not settings.REDIS_URL, reason="needs REDIS_URL")
 

@@ -6,7 +6,7 @@ import asyncio
 
 from channels.layers import get_channel_layer
 
-from tables import broadcast
+from tables.runtime import broadcast
 
 
 def test_a_burst_of_connections_is_one_broadcast_at_the_latest_version(settings) -> None:  # type: ignore[no-untyped-def]

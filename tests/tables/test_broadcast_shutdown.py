@@ -7,7 +7,7 @@ import threading
 
 from asgiref.sync import sync_to_async
 
-from tables import broadcast
+from tables.runtime import broadcast
 
 IN_MEMORY = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 

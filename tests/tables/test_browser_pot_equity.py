@@ -16,8 +16,8 @@ from playwright.sync_api import Browser, Page, expect
 from series.services import director_grant
 from tables import services
 from tables.models import Hand, Seat, SeatState, Table
+from tables.runtime.state import table_snapshot
 from tables.services import dealing
-from tables.table_state import table_snapshot
 from tests.browser import ARTIFACTS, needs_chromium
 from tests.conftest import PASSWORD
 from tests.tables.conftest import later, make_players

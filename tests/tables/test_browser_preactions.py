@@ -18,7 +18,7 @@ from series.services import director_grant
 from tables import services
 from tables.models import Hand, Seat, Table
 from tables.notices import PRE_ACTION_CLEARED, notice_frame
-from tables.table_state import table_snapshot
+from tables.runtime.state import table_snapshot
 from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium
 from tests.conftest import PASSWORD
 from tests.tables.conftest import deal, make_players

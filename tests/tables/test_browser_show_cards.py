@@ -20,7 +20,7 @@ from tables import services
 from tables.engine.cards import card_str
 from tables.engine.records import HoleDealt, record_from_json
 from tables.models import Hand, Seat, Table
-from tables.table_state import table_snapshot
+from tables.runtime.state import table_snapshot
 from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium
 from tests.conftest import PASSWORD
 from tests.tables.conftest import deal, make_players

@@ -196,7 +196,7 @@ def test_a_heads_up_hand_with_the_table_s_helpers(
     ann.keyboard.press("Escape")
     expect(keys_dialog).to_be_hidden()
 
-    # The helper's words for each code the server sends (tables.live.HIGH_CODES).
+    # The helper's words for each code the server sends (tables.runtime.snapshots.HIGH_CODES).
     words = ann.evaluate(HELPER_WORDS)
     assert words == [
         "Two pair, kings and fives · Low 8-6-4-3-A",

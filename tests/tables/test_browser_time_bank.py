@@ -23,7 +23,7 @@ from playwright.sync_api import Browser, expect
 from series.services import director_grant
 from tables import services
 from tables.models import Hand, Table
-from tables.table_state import STATE
+from tables.runtime.state import STATE
 from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium
 from tests.conftest import PASSWORD
 from tests.tables.conftest import deal, make_players

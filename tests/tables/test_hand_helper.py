@@ -11,11 +11,12 @@ import json
 import pytest
 from django.contrib.auth.models import User
 
-from tables import live, services
+from tables import services
 from tables.engine.cards import RANKS, parse_cards
 from tables.engine.evaluator import best_high, best_low, high_category, high_ranks, low_ranks
 from tables.models import Hand, Seat, Table
-from tables.table_state import STATE
+from tables.runtime import snapshots
+from tables.runtime.state import STATE
 from tests.tables.conftest import deal
 
 pytestmark = pytest.mark.django_db
@@ -47,7 +48,7 @@ def _expected(seat: dict, board: list[str], hi_lo: bool) -> dict:
     value, _ = best_high(hole, cards)
     out: dict = {
         "high": {
-            "code": live.HIGH_CODES[high_category(value)],
+            "code": snapshots.HIGH_CODES[high_category(value)],
             "ranks": [RANKS[r] for r in high_ranks(value)],
         }
     }

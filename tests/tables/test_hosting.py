@@ -9,8 +9,8 @@ from django.contrib.auth.models import User
 from tables import services
 from tables.models import Hand, Seat, SeatRequest, SeatState, Table, TableLedger
 from tables.protocol import handle_frame
+from tables.runtime.state import table_snapshot
 from tables.selectors import table_chip_count, table_ledger
-from tables.table_state import table_snapshot
 from tests.tables.conftest import deal, later, make_players
 from tests.tables.test_services import current, play_out
 

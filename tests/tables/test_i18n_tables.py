@@ -320,7 +320,7 @@ def test_a_snapshot_carries_no_words_for_a_finished_hand(
     assert hand.awards
     award = hand.awards[0]
     assert set(award) == {"seat", "name", "amount", "half", "hand"}
-    from tables.table_state import STATE
+    from tables.runtime.state import STATE
 
     _version, text = STATE.snapshot_text(seated_table.pk, None)
     snapshot = json.loads(text)

@@ -1,4 +1,4 @@
-"""A move, the one way it goes (``tables.table_state``, docs/moves.md): read the table (from
+"""A move, the one way it goes (``tables.runtime.state``, docs/moves.md): read the table (from
 the rows the process keeps of that version, or the database), the engine's move, one write
 conditional on the version and nonce read, then publish. Checked through the services, the
 protocol and the table state's own interface, on SQLite and on PostgreSQL; the moves made on
@@ -27,12 +27,14 @@ from django.db.models import F
 from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 
-from tables import broadcast, fairness, loop_db, protocol, rows, services, throttle
+from tables import fairness, protocol, services, throttle
 from tables.engine.records import record_to_json
 from tables.engine.state import Hand as EngineHand
+from tables.errors import Stale, TableError
 from tables.models import Hand, HandPlayer, Table, TableLedger
-from tables.services import TableError, dealing
-from tables.table_state import STATE, Moved, TableState
+from tables.runtime import broadcast, loop_db, rows
+from tables.runtime.state import STATE, Moved, TableState
+from tables.services import dealing
 from tests.tables.conftest import deal
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -128,7 +130,7 @@ def test_a_change_between_the_read_and_the_write_refuses_the_write(seated_table:
     Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
     table.version += 1
     moved = Moved(hand, engine, {s.number: s for s in seats}, tuple(added))
-    with pytest.raises(rows.Stale):
+    with pytest.raises(Stale):
         STATE.write(table, moved, table_columns=())
     assert Hand.objects.get(pk=hand.pk).records == records
     assert Table.objects.get(pk=table.pk).version == version + 1
@@ -606,7 +608,7 @@ def test_the_protocol_makes_a_move_on_the_loop_or_hands_it_on(seated_table: Tabl
 
 @postgresql
 def test_loop_commits_do_not_wait_for_the_disk_unless_the_site_asks(seated_table: Table) -> None:
-    """``synchronous_commit`` is off on the loop's connections (tables.loop_db), on with
+    """``synchronous_commit`` is off on the loop's connections (tables.runtime.loop_db), on with
     ``TABLES_MOVES_SYNCHRONOUS_COMMIT``; Django's own connections keep the server's."""
 
     def loop_setting() -> str:

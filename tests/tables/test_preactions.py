@@ -19,7 +19,7 @@ from tables import services
 from tables.models import Hand, Seat, SeatState, Table
 from tables.notices import notice_frame, notices_take
 from tables.protocol import handle_frame
-from tables.table_state import STATE, engine_of, table_snapshot
+from tables.runtime.state import STATE, engine_of, table_snapshot
 from tests.tables.conftest import deal, make_players
 
 pytestmark = pytest.mark.django_db

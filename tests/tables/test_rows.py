@@ -9,8 +9,10 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.forms.models import model_to_dict
 
-from tables import rows, services
+from tables import services
+from tables.errors import Stale
 from tables.models import Hand, Seat, Table
+from tables.runtime import rows
 from tests.tables.conftest import deal
 
 pytestmark = pytest.mark.django_db
@@ -103,7 +105,7 @@ def test_a_version_bump_from_a_stale_read_writes_nothing(seated_table: Table) ->
     Table.objects.filter(pk=table.pk).update(version=table.version + 1, name="renamed")
     table.version += 1
     table.hand_count = 99
-    with pytest.raises(rows.Stale), transaction.atomic():
+    with pytest.raises(Stale), transaction.atomic():
         rows.table_bump(table)
     stored = Table.objects.get(pk=table.pk)
     assert (stored.version, stored.name, stored.hand_count) == (table.version, "renamed", 0)
@@ -135,7 +137,7 @@ def test_a_moves_records_and_version_go_together_or_not_at_all(seated_table: Tab
     added = [{"kind": "Note"}]
     hand.records = [*hand.records, *added]
     table.version += 1
-    with pytest.raises(rows.Stale), transaction.atomic():
+    with pytest.raises(Stale), transaction.atomic():
         rows.move_write(table, hand, added)
     assert Hand.objects.get(pk=hand.pk).records == before  # the hand was not written either
     table = Table.objects.get(pk=table.pk)

@@ -27,8 +27,8 @@ from tables.engine.records import (
 from tables.models import Hand, Seat, Table
 from tables.protocol import handle_frame
 from tables.replay import hand_replay_steps
+from tables.runtime.state import table_snapshot
 from tables.selectors import hand_verification
-from tables.table_state import table_snapshot
 from tables.timing import RUN_TWICE_VOTE_SECONDS
 from tests.tables.conftest import deal, make_players
 

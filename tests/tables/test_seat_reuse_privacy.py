@@ -19,8 +19,8 @@ from django.urls import reverse
 
 from tables import services
 from tables.models import Hand, Table
+from tables.runtime.state import STATE, table_snapshot
 from tables.selectors import hand_verification
-from tables.table_state import STATE, table_snapshot
 from tests.tables.conftest import make_players
 from tests.tables.test_show_cards import (
     cards_in,

@@ -15,6 +15,7 @@ from tables.engine.cards import cards_str
 from tables.engine.records import BlindPosted, HoleDealt, Shown, record_from_json
 from tables.models import Hand, HandPlayer, Seat, SeatState, ServerProcess, Table, TableLedger
 from tables.replay import hand_replay_steps
+from tables.runtime.state import STATE, table_snapshot
 from tables.selectors import (
     hand_phh_for,
     hand_records_for,
@@ -22,7 +23,6 @@ from tables.selectors import (
     hands_played_by,
     table_chip_count,
 )
-from tables.table_state import STATE, table_snapshot
 from tests.tables.conftest import deal, later, make_players
 
 pytestmark = pytest.mark.django_db

@@ -22,8 +22,8 @@ from tables import services
 from tables.engine.cards import card_str
 from tables.engine.records import CardsShown, HoleDealt, record_from_json
 from tables.models import Hand, Seat, Table
+from tables.runtime.state import table_snapshot
 from tables.selectors import hand_verification
-from tables.table_state import table_snapshot
 from tests.tables.conftest import deal, later, make_players
 from tests.tables.test_consumers import open_socket
 

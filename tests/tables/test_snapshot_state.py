@@ -1,7 +1,7 @@
 """The state filed after a move, from the writer's own rows, is the state the database holds.
 
 After a move the service builds the shared snapshot state from the rows it has just written
-instead of reading them back (``tables.table_state``: publish). Every viewer's
+instead of reading them back (``tables.runtime.state``: publish). Every viewer's
 snapshot built that way must equal the one built from a fresh read.
 """
 
@@ -16,9 +16,10 @@ from django.contrib.auth.models import User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tables import live, services, timing
+from tables import services, timing
 from tables.models import ChatMessage, Hand, Seat, Table
-from tables.table_state import STATE, TableState
+from tables.runtime import snapshots
+from tables.runtime.state import STATE, TableState
 from tests.tables.conftest import later
 
 pytestmark = pytest.mark.django_db
@@ -125,7 +126,7 @@ def test_the_wire_a_broadcast_carries_gives_each_viewer_its_own_text(
     delivered = msgpack.unpackb(msgpack.packb(wire, use_bin_type=True), raw=False)
     for viewer in [*players, stranger, None]:
         key = (seated_table.pk, seated_table.created_at, seated_table.version, viewer)
-        text = live.snapshot_text_from_wire(delivered, viewer)
+        text = snapshots.snapshot_text_from_wire(delivered, viewer)
         assert _without_clock(json.loads(text)) == _without_clock(_cached(*key))
         seats_with_cards = [s["seat"] for s in json.loads(text)["seats"] if s.get("cards")]
         mine = Seat.objects.filter(table=seated_table, user=viewer).first()
@@ -150,7 +151,7 @@ def test_a_change_carries_the_wire_only_on_a_layer_shared_between_processes(
 ) -> None:
     from channels.layers import channel_layers
 
-    from tables import broadcast
+    from tables.runtime import broadcast
 
     assert broadcast.carries_state() == (
         not isinstance(channel_layers["default"], InMemoryChannelLayer)
@@ -168,7 +169,7 @@ def test_a_change_carries_the_wire_only_on_a_layer_shared_between_processes(
     with django_capture_on_commit_callbacks(execute=True):
         services.chat_post(seated_table.pk, players[1], "over redis")
     changed = [m for m in sent if m["type"] == "table.changed"][0]
-    text = live.snapshot_text_from_wire(changed["wire"], players[1])
+    text = snapshots.snapshot_text_from_wire(changed["wire"], players[1])
     assert '"text":"over redis"' in text
 
 
@@ -211,7 +212,7 @@ def test_a_move_that_ends_the_hand_puts_it_first_in_the_recent_hands_without_a_q
     after the ending move are the database's, and the move read none of them."""
 
     now = later(timing.NEXT_HAND_DELAY_SECONDS + 1)
-    for _ in range(live.RECENT_HANDS + 2):
+    for _ in range(snapshots.RECENT_HANDS + 2):
         with django_capture_on_commit_callbacks(execute=True):
             assert services.table_tick(seated_table.pk, now=now)
         while True:

@@ -18,8 +18,8 @@ from tables.engine.records import AntePosted, BlindPosted
 from tables.models import Hand, Seat, SeatState, Table
 from tables.protocol import handle_frame
 from tables.replay import hand_replay_steps
+from tables.runtime.state import STATE, table_snapshot
 from tables.services import forced_bets
-from tables.table_state import STATE, table_snapshot
 from tests.tables.conftest import deal, make_players
 
 pytestmark = pytest.mark.django_db

@@ -29,7 +29,7 @@ from tables.engine.timebank import TimeBank, bank_left
 from tables.forms import TableCreateForm
 from tables.i18n import rule_message
 from tables.models import Hand, Seat, SeatState, Table
-from tables.table_state import STATE, table_snapshot
+from tables.runtime.state import STATE, table_snapshot
 from tests.tables.conftest import deal, later, make_players
 
 START, REFILL, CAP = 20, 5, 30

@@ -21,8 +21,8 @@ from django.test import Client
 
 from tables import services
 from tables.models import Hand, Table
+from tables.runtime.state import STATE
 from tables.selectors import table_chip_count
-from tables.table_state import STATE
 from tests.tables.conftest import make_players
 from tests.tables.servers import Player, free_port, server_env, start_daphne, stop
 

@@ -8,7 +8,7 @@ from django.contrib.auth.models import User
 
 from tables import services
 from tables.models import Hand, Seat, SeatState, Table
-from tables.table_state import table_snapshot
+from tables.runtime.state import table_snapshot
 from tests.tables.conftest import deal, make_players
 from tests.tables.test_services import current, play_out, user_at
 

@@ -157,7 +157,7 @@ def test_a_new_level_applies_from_the_next_hand(transactional_db: None) -> None:
         clock_next(tournament.pk, by=None)
         table.refresh_from_db()
         assert table.big_blind == 15  # set for the next hand
-        from tables.table_state import engine_of
+        from tables.runtime.state import engine_of
 
         assert engine_of(hand).config.big_blind == 10  # the hand in play keeps its level
 
@@ -252,8 +252,8 @@ def test_past_the_last_level_the_live_table_deals_doubled_blinds_at_the_next_han
 ) -> None:
     from django.utils import timezone
 
+    from tables.runtime.state import engine_of
     from tables.services import table_tick
-    from tables.table_state import engine_of
 
     with override_settings(**FAST):
         tournament = _tournament(4, 6)
@@ -834,8 +834,8 @@ def test_the_table_shows_a_hands_end_before_the_tournament_deals_with_it(
     # tournament decides (hand_ended) come after the table's news, not before it.
     from django.utils import timezone
 
-    from tables import broadcast
     from tables.bots import bot_move
+    from tables.runtime import broadcast
     from tables.services import table_tick
 
     events: list[tuple[str, int]] = []

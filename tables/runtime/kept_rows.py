@@ -7,7 +7,7 @@ unlocked path) changes nothing else, so the broadcast can carry what it wrote (`
 and every other process brings its own copy up to the same version (``KeptRows.follow``). The
 next move, in whichever process its player's socket is, then starts from the kept rows
 instead of reading them. One ``KeptRows`` per process, owned by the table state
-(``tables.table_state``).
+(``tables.runtime.state``).
 
 Why this is safe: every write to a table bumps its version and renews its nonce, and a
 move's write is conditional on the version and nonce it started from (``rows.move_write``).

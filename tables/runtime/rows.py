@@ -7,7 +7,8 @@ is written here once per model from the model's fields (the documented ``Model._
 API), run on a plain cursor, and turned into model instances with ``Model.from_db`` and the
 fields' own ``from_db_value`` (PostgreSQL's driver already returns Python's types for the
 rest). SQLite, the embedded mode of a home game, uses the ORM for the same reads: there a
-move's speed is not what limits anything.
+move's speed is not what limits anything. The two are ``_PostgreSQL`` and ``_SQLite``, at the
+end of this module, chosen in one place (``_dialect``).
 
 Writes go out one statement each, inside the service's ``transaction.atomic``:
 - ``hand_append`` adds only the move's records to the hand (``records || new`` on
@@ -16,11 +17,11 @@ Writes go out one statement each, inside the service's ``transaction.atomic``:
   0 rows means the table moved on since it was read, and the caller's transaction is rolled
   back. Each write gives the table a new random ``nonce``: a version number can come round
   again after a database crash took back a move written with asynchronous commit
-  (``tables.loop_db``), the nonce does not.
+  (``tables.runtime.loop_db``), the nonce does not.
 
-A move made on a socket's event loop (``tables.table_state``) sends the same read and write
+A move made on a socket's event loop (``tables.runtime.state``) sends the same read and write
 on the loop's own connections (``move_rows_on_loop``, ``move_write_on_loop``,
-``hand_end_write_on_loop``: ``tables.loop_db``), outside any transaction.
+``hand_end_write_on_loop``: ``tables.runtime.loop_db``), outside any transaction.
 
 Everything else (seating, ledgers, histories, the admin) stays on the ORM.
 """
@@ -29,25 +30,24 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from functools import cache
 from typing import Any, TypeVar
 
 import psycopg
 from django.contrib.auth import get_user_model
-from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.db.models import Field, Model
 
-from tables import loop_db
+from tables.errors import Stale
 from tables.models import Hand, HandPlayer, Seat, Table
+from tables.runtime import loop_db
 
 M = TypeVar("M", bound=Model)
 
 _USER_FIELDS = ("id", "username", "first_name")
-
-
-class Stale(Exception):
-    """The table's version is not the one the caller read: another change came first."""
 
 
 class LoopUnavailable(Exception):
@@ -55,8 +55,58 @@ class LoopUnavailable(Exception):
     was applied is unknown, and only a fresh read can tell."""
 
 
-def _postgres() -> bool:
-    return connection.vendor == "postgresql"
+def has_loop_connections() -> bool:
+    """Whether an event loop can read and write the tables on connections of its own
+    (``tables.runtime.loop_db``): PostgreSQL's asynchronous driver; SQLite's connection
+    belongs to a thread."""
+    return _dialect().loop_connections
+
+
+# SQLite has one writer at a time. Its busy handler waits by sleeping (1, 2, 5 ... 100 ms),
+# which under load turned a 2 ms move into a 50 ms one; threads of this process queue here
+# instead and are woken the moment the writer before them commits. Other processes (a
+# restarted server, a management command) still meet the busy timeout. Only a thread outside
+# any transaction queues here: one already inside one (a tournament's workflow, the clock
+# setting stakes) holds SQLite's write lock since its BEGIN IMMEDIATE, and queueing then
+# would take the two locks in the other order from a move (each waited for the other until
+# the busy timeout failed both).
+_SQLITE_WRITER = threading.RLock()
+
+
+@contextmanager
+def writing() -> Iterator[None]:
+    """A transaction for a change to the tables (``transaction.atomic``); on SQLite, outside
+    any transaction, one writer of this process at a time (``_SQLITE_WRITER``)."""
+    if _dialect().queues_writers and transaction.get_autocommit():
+        with _SQLITE_WRITER, transaction.atomic():
+            yield
+        return
+    with transaction.atomic():
+        yield
+
+
+@contextmanager
+def written_alone() -> Iterator[None]:
+    """Around a conditional write made outside any transaction (a move read unlocked), so
+    that it is atomic on its own: one statement on PostgreSQL, nothing to add; on SQLite,
+    where a move's write is two statements, a short transaction of this process's one writer
+    at a time."""
+    if not _dialect().queues_writers or not transaction.get_autocommit():
+        yield
+        return
+    with _SQLITE_WRITER, transaction.atomic():
+        yield
+
+
+def connection_created(sender: Any, connection: Any, **kwargs: Any) -> None:
+    """Django's ``connection_created``: every new PostgreSQL connection reads when the
+    server started (``loop_db.database_started``), so that after a restart this process
+    forgets what it keeps."""
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(loop_db.STARTED_SQL)
+        loop_db.database_started(cursor.fetchone()[0])
 
 
 def _quote(name: str) -> str:
@@ -119,27 +169,12 @@ def _hand_sql() -> str:
 
 def table_locked(table_id: int) -> Table | None:
     """``Table.objects.select_for_update().filter(pk=...).first()``."""
-    if not _postgres():
-        return Table.objects.select_for_update().filter(pk=table_id).first()
-    with connection.cursor() as cursor:
-        cursor.execute(_table_sql(), [table_id])
-        row = cursor.fetchone()
-    return None if row is None else _build(Table, row)
+    return _dialect().table_locked(table_id)
 
 
 def seats_locked(table_id: int) -> list[Seat]:
     """The table's seats by number, locked, each with its player's id and names loaded."""
-    if not _postgres():
-        return list(
-            Seat.objects.select_for_update(of=("self",))
-            .filter(table_id=table_id)
-            .select_related("user")
-            .order_by("number")
-        )
-    with connection.cursor() as cursor:
-        cursor.execute(_seats_sql(), [table_id])
-        found = cursor.fetchall()
-    return _seats_from(found)
+    return _dialect().seats_locked(table_id)
 
 
 def _seats_from(found: list[Any]) -> list[Seat]:
@@ -160,16 +195,7 @@ def _seats_from(found: list[Any]) -> list[Seat]:
 
 def current_hand(table_id: int) -> Hand | None:
     """The table's hand in play (not ended), if any."""
-    if not _postgres():
-        return (
-            Hand.objects.filter(table_id=table_id, ended_at__isnull=True)
-            .order_by("-number")
-            .first()
-        )
-    with connection.cursor() as cursor:
-        cursor.execute(_hand_sql(), [table_id])
-        row = cursor.fetchone()
-    return None if row is None else _build(Hand, row)
+    return _dialect().current_hand(table_id)
 
 
 def move_rows(table_id: int, *, lock: bool = True) -> tuple[Table | None, list[Seat], Hand | None]:
@@ -183,25 +209,12 @@ def move_rows(table_id: int, *, lock: bool = True) -> tuple[Table | None, list[S
     condition refuses it if anything changed the table since this read. (On SQLite, three
     reads: whatever is written between them bumps the version after the one read first.)
     """
-    if not _postgres():
-        table = table_locked(table_id) if lock else Table.objects.filter(pk=table_id).first()
-        if table is None:
-            return None, [], None
-        if lock:
-            return table, seats_locked(table_id), current_hand(table_id)
-        seats = list(
-            Seat.objects.filter(table_id=table_id).select_related("user").order_by("number")
-        )
-        return table, seats, current_hand(table_id)
-    with connection.cursor() as cursor:
-        cursor.execute(_move_sql(lock), [table_id])
-        found = cursor.fetchall()
-    return _move_rows_from(found)
+    return _dialect().move_rows(table_id, lock)
 
 
 async def move_rows_on_loop(table_id: int) -> tuple[Table | None, list[Seat], Hand | None]:
     """``move_rows(table_id, lock=False)`` on the caller's event loop, on one of its own
-    connections (``tables.loop_db``). ``LoopUnavailable`` if that connection fails."""
+    connections (``tables.runtime.loop_db``). ``LoopUnavailable`` if that connection fails."""
     try:
         found = await loop_db.fetchall(_move_sql(False), [table_id])
     except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
@@ -274,21 +287,7 @@ def save_many(objs: list[Any]) -> None:
     """``save`` of several rows of one model, every field, in one statement on PostgreSQL
     (one round trip for a hand's six seats instead of six); raises the model's
     ``DoesNotExist`` if a row is gone."""
-    if len(objs) < 2 or not _postgres():
-        for obj in objs:
-            save(obj)
-        return
-    model = type(objs[0])
-    fields = [f for f in _concrete(model) if not f.primary_key]
-    params: list[Any] = []
-    for f in fields:
-        for obj in objs:
-            params += [obj.pk, f.get_db_prep_save(f.pre_save(obj, False), connection)]
-    params += [obj.pk for obj in objs]
-    with connection.cursor() as cursor:
-        cursor.execute(_update_many_sql(model, len(objs)), params)
-        if cursor.rowcount != len(objs):
-            raise model.DoesNotExist(f"some of {model.__name__} {[o.pk for o in objs]} are gone")  # type: ignore[attr-defined]
+    _dialect().save_many(objs)
 
 
 @cache
@@ -333,19 +332,7 @@ def hand_append(hand: Hand, added: list[dict[str, Any]]) -> None:
     ``hand.records`` must already end with ``added``. On PostgreSQL only the new records
     travel (``records || %s::jsonb``); elsewhere the list is written whole.
     """
-    if not _postgres():
-        save(hand, ("records", *HAND_STATE))
-        return
-    fields = [Hand._meta.get_field(name) for name in HAND_STATE]
-    params = [
-        json.dumps(added),
-        *(f.get_db_prep_save(f.pre_save(hand, False), connection) for f in fields),
-        hand.pk,
-    ]
-    with connection.cursor() as cursor:
-        cursor.execute(_append_sql(), params)
-        if cursor.rowcount != 1:
-            raise Hand.DoesNotExist(f"Hand {hand.pk} is gone")
+    _dialect().hand_append(hand, added)
 
 
 @cache
@@ -372,14 +359,7 @@ def move_write(
     hand is written only if the version bump went through; ``Stale`` (nothing written)
     otherwise. ``table_columns`` names the table's fields to write besides the version (all
     of them when None; ``()`` for a move that changed none, whose row was read unlocked)."""
-    if not _postgres():
-        hand_append(hand, added)
-        table_bump(table)
-        return
-    sql, params, nonce = _move_write_statement(table, hand, added, table_columns)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        _bumped(table, cursor.rowcount, nonce)
+    _dialect().move_write(table, hand, added, table_columns)
 
 
 def _move_write_statement(
@@ -477,7 +457,7 @@ async def hand_end_write_on_loop(
 async def move_write_on_loop(table: Table, hand: Hand, added: list[dict[str, Any]]) -> None:
     """``move_write`` of a move that changed no table column (``table_columns=()``), on the
     caller's event loop: the same statement, on one of this loop's own connections
-    (``tables.loop_db``), so the loop waits for PostgreSQL without blocking and no thread
+    (``tables.runtime.loop_db``), so the loop waits for PostgreSQL without blocking and no thread
     is involved. ``Stale`` (nothing written) if the table moved on."""
     sql, params, nonce = _move_write_statement(table, hand, added, ())
     await _write_on_loop(table, sql, params, nonce)
@@ -558,3 +538,147 @@ def _bump_sql(columns: tuple[str, ...]) -> str:
         f"UPDATE {_quote(Table._meta.db_table)} SET {version} = {version} + 1, "
         f"{nonce} = %s{sets} WHERE {_quote('id')} = %s AND {version} = %s AND {nonce} = %s"
     )
+
+
+# ------------------------------------------------------------------------------ the dialects
+
+
+class _SQLite:
+    """The embedded mode of a home game: the ORM's statements, several where PostgreSQL
+    has one, and one writer of this process at a time (``_SQLITE_WRITER``)."""
+
+    queues_writers = True
+    loop_connections = False
+
+    def table_locked(self, table_id: int) -> Table | None:
+        return Table.objects.select_for_update().filter(pk=table_id).first()
+
+    def seats_locked(self, table_id: int) -> list[Seat]:
+        return list(
+            Seat.objects.select_for_update(of=("self",))
+            .filter(table_id=table_id)
+            .select_related("user")
+            .order_by("number")
+        )
+
+    def current_hand(self, table_id: int) -> Hand | None:
+        return (
+            Hand.objects.filter(table_id=table_id, ended_at__isnull=True)
+            .order_by("-number")
+            .first()
+        )
+
+    def move_rows(self, table_id: int, lock: bool) -> tuple[Table | None, list[Seat], Hand | None]:
+        if lock:
+            table = self.table_locked(table_id)
+        else:
+            table = Table.objects.filter(pk=table_id).first()
+        if table is None:
+            return None, [], None
+        if lock:
+            return table, self.seats_locked(table_id), self.current_hand(table_id)
+        seats = list(
+            Seat.objects.filter(table_id=table_id).select_related("user").order_by("number")
+        )
+        return table, seats, self.current_hand(table_id)
+
+    def save_many(self, objs: list[Any]) -> None:
+        for obj in objs:
+            save(obj)
+
+    def hand_append(self, hand: Hand, added: list[dict[str, Any]]) -> None:
+        save(hand, ("records", *HAND_STATE))
+
+    def move_write(
+        self,
+        table: Table,
+        hand: Hand,
+        added: list[dict[str, Any]],
+        table_columns: tuple[str, ...] | None,
+    ) -> None:
+        self.hand_append(hand, added)
+        table_bump(table)
+
+
+class _PostgreSQL:
+    """The lean SQL above, one round trip per read and per write, and an event loop's own
+    connections (``tables.runtime.loop_db``)."""
+
+    queues_writers = False
+    loop_connections = True
+
+    def table_locked(self, table_id: int) -> Table | None:
+        with connection.cursor() as cursor:
+            cursor.execute(_table_sql(), [table_id])
+            row = cursor.fetchone()
+        return None if row is None else _build(Table, row)
+
+    def seats_locked(self, table_id: int) -> list[Seat]:
+        with connection.cursor() as cursor:
+            cursor.execute(_seats_sql(), [table_id])
+            found = cursor.fetchall()
+        return _seats_from(found)
+
+    def current_hand(self, table_id: int) -> Hand | None:
+        with connection.cursor() as cursor:
+            cursor.execute(_hand_sql(), [table_id])
+            row = cursor.fetchone()
+        return None if row is None else _build(Hand, row)
+
+    def move_rows(self, table_id: int, lock: bool) -> tuple[Table | None, list[Seat], Hand | None]:
+        with connection.cursor() as cursor:
+            cursor.execute(_move_sql(lock), [table_id])
+            found = cursor.fetchall()
+        return _move_rows_from(found)
+
+    def save_many(self, objs: list[Any]) -> None:
+        if len(objs) < 2:
+            for obj in objs:
+                save(obj)
+            return
+        model = type(objs[0])
+        fields = [f for f in _concrete(model) if not f.primary_key]
+        params: list[Any] = []
+        for f in fields:
+            for obj in objs:
+                params += [obj.pk, f.get_db_prep_save(f.pre_save(obj, False), connection)]
+        params += [obj.pk for obj in objs]
+        with connection.cursor() as cursor:
+            cursor.execute(_update_many_sql(model, len(objs)), params)
+            if cursor.rowcount != len(objs):
+                raise model.DoesNotExist(
+                    f"some of {model.__name__} {[o.pk for o in objs]} are gone"
+                )  # type: ignore[attr-defined]
+
+    def hand_append(self, hand: Hand, added: list[dict[str, Any]]) -> None:
+        fields = [Hand._meta.get_field(name) for name in HAND_STATE]
+        params = [
+            json.dumps(added),
+            *(f.get_db_prep_save(f.pre_save(hand, False), connection) for f in fields),
+            hand.pk,
+        ]
+        with connection.cursor() as cursor:
+            cursor.execute(_append_sql(), params)
+            if cursor.rowcount != 1:
+                raise Hand.DoesNotExist(f"Hand {hand.pk} is gone")
+
+    def move_write(
+        self,
+        table: Table,
+        hand: Hand,
+        added: list[dict[str, Any]],
+        table_columns: tuple[str, ...] | None,
+    ) -> None:
+        sql, params, nonce = _move_write_statement(table, hand, added, table_columns)
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            _bumped(table, cursor.rowcount, nonce)
+
+
+_SQLITE_ROWS = _SQLite()
+_POSTGRESQL_ROWS = _PostgreSQL()
+
+
+def _dialect() -> _SQLite | _PostgreSQL:
+    """The database's dialect: the one place it is chosen."""
+    return _POSTGRESQL_ROWS if connection.vendor == "postgresql" else _SQLITE_ROWS

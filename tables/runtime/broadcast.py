@@ -116,7 +116,7 @@ def _publisher_loop() -> asyncio.AbstractEventLoop:
 
 
 def carries_state() -> bool:
-    """Whether "changed" broadcasts should carry the snapshot parts (``live._wire``).
+    """Whether "changed" broadcasts should carry the snapshot parts (``snapshots._wire``).
 
     Yes when the sockets may be in other processes (channels-redis). The in-memory layer's
     sockets share the sender's process and its cache of built states, and that layer
@@ -146,8 +146,10 @@ async def table_changed_on_loop(
 
 # News that comes in bursts is gathered this long, then sent once with the latest version.
 GATHER_SECONDS = 0.2
-# Per table, the latest version (and its wire) waiting to go; touched on the sending loop only.
-_gathering: dict[int, tuple[int, dict[str, Any] | None]] = {}
+# Per sending loop and table, the latest version (and its wire) waiting to go; touched on that
+# loop only. Keyed by the loop too: a loop that closed with news still waiting (a test's) must
+# not hold back the next loop's.
+_gathering: dict[tuple[asyncio.AbstractEventLoop, int], tuple[int, dict[str, Any] | None]] = {}
 
 
 def table_changed_soon(table_id: int, version: int, wire: dict[str, Any] | None = None) -> None:
@@ -180,16 +182,16 @@ def _gather(
     version: int,
     wire: dict[str, Any] | None,
 ) -> None:
-    waiting = _gathering.get(table_id)
+    waiting = _gathering.get((loop, table_id))
     if waiting is None:
         loop.call_later(GATHER_SECONDS, _release, loop, layer, table_id)
     elif waiting[0] > version:
         return
-    _gathering[table_id] = (version, wire)
+    _gathering[(loop, table_id)] = (version, wire)
 
 
 def _release(loop: asyncio.AbstractEventLoop, layer: Any, table_id: int) -> None:
-    version, wire = _gathering.pop(table_id)
+    version, wire = _gathering.pop((loop, table_id))
     sent = loop.create_task(layer.group_send(table_group(table_id), _changed(version, wire)))
     sent.add_done_callback(_log_failure)
 

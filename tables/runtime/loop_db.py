@@ -4,7 +4,7 @@ without leaving it (``services.table_act_on_loop``).
 Django's connections are blocking and belong to a thread: a socket's database work is
 handed to a thread, and the thread's result handed back, two waits for the interpreter lock
 behind an event loop that serves hundreds of sockets. A move from the rows a process keeps
-(``tables.kept_rows``) needs one statement and nothing else; it is sent here, on an
+(``tables.runtime.kept_rows``) needs one statement and nothing else; it is sent here, on an
 asynchronous psycopg connection of the socket's own loop (psycopg's public
 ``AsyncConnection``, autocommit), so the loop goes on serving while PostgreSQL answers.
 
@@ -28,7 +28,7 @@ A process must then forget what it keeps of the tables (their rows, engines and 
 may be ahead of the database): every connection it opens, Django's or a loop's, reads
 when the database server started (``database_started``), and a new start sends
 ``database_restarted``. And a table's version can then come round again for another
-change: its ``nonce`` tells the two apart (``tables.rows``).
+change: its ``nonce`` tells the two apart (``tables.runtime.rows``).
 """
 
 from __future__ import annotations

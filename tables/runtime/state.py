@@ -1,5 +1,10 @@
 """One process's state of the live tables, and the one way a change goes through it.
 
+The face is ``TableState.change(table_id, version, decide)`` (and ``change_on_loop``): the
+service's ``decide`` says what a move changes (``Moved``) or that it needs the table's lock
+(``NeedsLock``); the table state chooses the thread or the loop, tries unlocked and then
+locked, writes and publishes (``commit``, which every other change uses too).
+
 Every change to a table, a player's move above all, takes four steps here (docs/moves.md):
 
 1. ``read``: the table's row, its seats and its hand in play, from the rows this process
@@ -7,15 +12,15 @@ Every change to a table, a player's move above all, takes four steps here (docs/
 2. the move itself, on ``engine_to_move``'s private copy of the hand's engine (the rules are
    the engine's, the checks the services');
 3. ``write``: one conditional write that bumps the version only if it is still the version
-   (and nonce) read; ``rows.Stale`` if anything changed the table meanwhile, nothing written;
+   (and nonce) read; ``Stale`` (``tables.errors``) if anything changed the table meanwhile, nothing written;
 4. ``publish``: once committed, the new state is filed for the sockets (built once per
    version), the rows and engine kept for the next move, and the news broadcast.
 
 The process-wide caches are all inside one ``TableState`` (``STATE``): the rows kept per table
-(``tables.kept_rows``), the engines per hand (``tables.engines``) and the built snapshots
-(``tables.live.Snapshots``). Each is only ever used for the exact version (and nonce) it was
+(``tables.runtime.kept_rows``), the engines per hand (``tables.runtime.engines``) and the built snapshots
+(``tables.runtime.snapshots.Snapshots``). Each is only ever used for the exact version (and nonce) it was
 kept at, so a stale entry can make a move refused, never wrong; ``forget`` drops them all
-when the database restarted (``tables.loop_db.database_restarted``).
+when the database restarted (``tables.runtime.loop_db.database_restarted``).
 
 Where the work runs is chosen here, in one place (``on_loop``): on PostgreSQL a socket's move
 is read and written on the socket's own event loop, on the loop's asynchronous connection
@@ -31,18 +36,24 @@ import asyncio
 import concurrent.futures
 import json
 import threading
-from dataclasses import dataclass
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
 
-from tables import broadcast, rows
 from tables.engine.state import Hand as EngineHand
-from tables.engines import Engines
-from tables.kept_rows import KeptRows, move_news
-from tables.live import Built, Snapshots
+from tables.errors import NeedsLock, TableError
 from tables.models import Hand, Seat, Table
+from tables.runtime import broadcast, rows
+from tables.runtime.engines import Engines
+from tables.runtime.kept_rows import KeptRows, move_news
+from tables.runtime.snapshots import Built, Snapshots
+from tables.scheduling import schedule_bot, schedule_bot_now, schedule_tick_now
+from tables.signals import hand_ended
 
 Rows = tuple[Table | None, list[Seat], Hand | None]
 
@@ -68,6 +79,46 @@ class Moved:
     next_hand_in: float | None = None
 
 
+@dataclass
+class Read:
+    """The rows a change decides on, and what the way it is being made can write.
+
+    ``table``, ``seats`` (by number) and ``hand`` are the change's own copies. A change
+    made under the table's lock may write any row (``save``); one read unlocked or made on
+    an event loop writes nothing but its records and the hand's turn, in its one
+    conditional statement, and asks for the lock (``NeedsLock``) as soon as it would write
+    more (``save``, ``writes_more``). On a loop that statement also carries a cash hand's
+    simple end (``one_statement_end``).
+    """
+
+    table: Table
+    seats: dict[int, Seat]
+    hand: Hand | None
+    locked: bool = False
+    one_statement_end: bool = False
+    state: TableState | None = field(default=None, repr=False)
+
+    def engine_to_move(self, hand: Hand) -> EngineHand:
+        """A private copy of the hand's engine, for the change to act on."""
+        return (self.state or STATE).engine_to_move(hand)
+
+    def writes_more(self) -> None:
+        """The change writes more rows than its records and turn: ``NeedsLock`` unless it is
+        made under the table's lock."""
+        if not self.locked:
+            raise NeedsLock
+
+    def save(self, obj: Any, names: tuple[str, ...] | None = None) -> None:
+        """Write a row the change alters besides its records (``rows.save``); ``NeedsLock``
+        unless it is made under the table's lock."""
+        self.writes_more()
+        rows.save(obj, names)
+
+
+# What a service decides on the rows: the move, made by the engine, not yet written.
+Decide = Callable[[Read], Moved]
+
+
 class TableState:
     """The tables as this process keeps them, and the steps of a change through them."""
 
@@ -75,15 +126,11 @@ class TableState:
         self._engines = Engines()
         self._rows = KeptRows()
         self._snapshots = Snapshots(self._engines)
-        # SQLite has one writer at a time. Its busy handler waits by sleeping (1, 2, 5 ...
-        # 100 ms), which under load turned a 2 ms move into a 50 ms one; threads of this
-        # process queue here instead and are woken the moment the writer before them
-        # commits. Other processes (a restarted server, a management command) still meet the
-        # busy timeout. Only a thread outside any transaction queues here: one already inside
-        # one (a tournament's workflow, the clock setting stakes) holds SQLite's write lock
-        # since its BEGIN IMMEDIATE, and queueing then would take the two locks in the other
-        # order from a move (each waited for the other until the busy timeout failed both).
-        self.sqlite_writer = threading.RLock()
+        # The versions a change made on an event loop found it needs the table's lock at:
+        # made again on a thread, it goes straight to the lock (the engine plays twice at
+        # most). Only a choice of way: the locked way is right for every change.
+        self._lock_wanted: OrderedDict[tuple[int, int], None] = OrderedDict()
+        self._lock_wanted_lock = threading.Lock()
 
     def forget(self) -> None:
         """Drop every kept row, engine and built state (the database restarted, or a test
@@ -92,15 +139,123 @@ class TableState:
         self._engines.forget()
         self._snapshots.forget()
 
+    # ------------------------------------------------------------------ the one face
+
+    def change(self, table_id: int, version: int, decide: Decide) -> tuple[Table, Moved]:
+        """Make a change on this thread: ``decide`` on the table's rows of ``version``, then
+        write and publish what it decided (``commit``); the table as written and the change.
+
+        Outside any transaction it is tried unlocked first (the rows kept of ``version``, or
+        one unlocked read, and one conditional write); if ``decide`` asks for the lock
+        (``NeedsLock``), or inside a caller's transaction, it is made under the table's lock
+        in a transaction. A refusal (``TableError``, ``Stale``) leaves nothing written.
+        """
+        if transaction.get_autocommit() and not self._lock_was_wanted(table_id, version):
+            try:
+                return self._change(table_id, version, decide, locked=False)
+            except NeedsLock:
+                pass
+        with rows.writing():
+            return self._change(table_id, version, decide, locked=True)
+
+    def _change(
+        self, table_id: int, version: int, decide: Decide, *, locked: bool
+    ) -> tuple[Table, Moved]:
+        table, seats, hand = self.read(table_id, version, lock=locked)
+        if table is None:
+            raise TableError("not_found", _("there is no table %(table)s"), {"table": table_id})
+        moved = decide(Read(table, {s.number: s for s in seats}, hand, locked, False, self))
+        self.commit(table, moved, table_columns=None if locked else ())
+        return table, moved
+
+    async def change_on_loop(
+        self, table_id: int, version: int, decide: Decide
+    ) -> tuple[Table, Moved] | None:
+        """``change`` without leaving the caller's event loop, where moves are made there
+        (``on_loop``): the same read, ``decide`` and conditional write, on the loop's own
+        connection, published from the loop. None when it is not made here (not on a loop,
+        a read that would need a query on a thread, a change that needs the lock, the
+        loop's connection failing): the caller makes it with ``change`` on a thread."""
+        if not self.on_loop():
+            return None
+        found = await self.read_on_loop(table_id, version)
+        if found is None or found[0] is None:
+            return None
+        table, seats, hand = found
+        read = Read(table, {s.number: s for s in seats}, hand, False, True, self)
+        try:
+            moved = decide(read)
+        except NeedsLock:
+            self._want_lock(table_id, version)
+            return None
+        try:
+            await self.commit_on_loop(table, moved)
+        except rows.LoopUnavailable:
+            return None
+        return table, moved
+
+    def _want_lock(self, table_id: int, version: int) -> None:
+        with self._lock_wanted_lock:
+            self._lock_wanted[(table_id, version)] = None
+            while len(self._lock_wanted) > 256:
+                self._lock_wanted.popitem(last=False)
+
+    def _lock_was_wanted(self, table_id: int, version: int) -> bool:
+        with self._lock_wanted_lock:
+            wanted = (table_id, version) in self._lock_wanted
+            if wanted:
+                del self._lock_wanted[(table_id, version)]
+            return wanted
+
+    def commit(
+        self,
+        table: Table,
+        moved: Moved | None = None,
+        *,
+        table_columns: tuple[str, ...] | None = None,
+        gathered: bool = False,
+    ) -> None:
+        """Bump the version, write the change (``write``: ``Stale`` if the table moved on)
+        and publish it once the transaction has committed (at once for a move made outside
+        a transaction, ``table_columns=()``), then what it asks for: the ``hand_ended`` news
+        of a tournament's hand, a house bot's turn.
+
+        ``gathered``: news that comes in bursts (sockets opening) goes out with the others
+        of its burst (``broadcast.table_changed_soon``)."""
+        table.version += 1
+        self.write(table, moved, table_columns=table_columns)
+        # A move written with no table column only added its records: other processes can
+        # follow it from the news alone.
+        self.publish(table, moved, only_records=table_columns == (), gathered=gathered)
+        if moved is not None and moved.hand_ended is not None:
+            # After the table's own news (callbacks run in order), so the players see the
+            # hand's end without waiting for the tournament's work.
+            news = moved.hand_ended
+            transaction.on_commit(lambda: hand_ended.send(sender=Table, table_id=table.pk, **news))
+        if moved is not None and moved.wake_bot:
+            schedule_bot(table.pk)
+
+    async def commit_on_loop(self, table: Table, moved: Moved) -> None:
+        """``commit`` of a move made on an event loop: it only added records, or ended a
+        cash hand simply (``Moved.next_hand_in``), in one conditional statement on the loop's
+        own connection (``write_on_loop``), then published from the loop (a cash hand has no
+        ``hand_ended``). ``rows.LoopUnavailable``: the connection failed (written or not,
+        unknown); the change is made again on a thread, from a fresh read."""
+        table.version += 1
+        built = await self.write_on_loop(table, moved)
+        if moved.wake_bot:
+            schedule_bot_now(table.pk)
+        if moved.next_hand_in is not None:
+            schedule_tick_now(table.pk, moved.next_hand_in)
+        await self.publish_on_loop(table, moved, built)
+
     # ------------------------------------------------------------------ where it runs
 
     def on_loop(self) -> bool:
         """Whether a socket's move is made on its event loop (``read_on_loop`` ...): on
         PostgreSQL, whose asynchronous connection lets the loop serve other sockets while a
         statement runs, unless the site turns it off (``TABLES_MOVES_ON_LOOP``)."""
-        return connection.vendor == "postgresql" and bool(
-            getattr(settings, "TABLES_MOVES_ON_LOOP", True)
-        )
+        return rows.has_loop_connections() and bool(getattr(settings, "TABLES_MOVES_ON_LOOP", True))
 
     # ------------------------------------------------------------------ 1. read
 
@@ -157,7 +312,7 @@ class TableState:
         table_columns: tuple[str, ...] | None = None,
     ) -> None:
         """Write the change, bumping ``table.version`` (already one higher than read) if the
-        stored row is still at the version and nonce read; ``rows.Stale`` otherwise.
+        stored row is still at the version and nonce read; ``Stale`` otherwise.
 
         ``moved``: the hand's new records and its state, in the same statement.
         ``table_columns``: the table's fields to write besides the version (None: all;
@@ -165,11 +320,8 @@ class TableState:
         the write is atomic on its own: one statement on PostgreSQL, a short transaction
         of this process's one SQLite writer at a time on SQLite.
         """
-        if transaction.get_autocommit() and connection.vendor != "postgresql":
-            with self.sqlite_writer, transaction.atomic():
-                self._write(table, moved, table_columns)
-            return
-        self._write(table, moved, table_columns)
+        with rows.written_alone():
+            self._write(table, moved, table_columns)
 
     def _write(
         self, table: Table, moved: Moved | None, table_columns: tuple[str, ...] | None
@@ -329,7 +481,7 @@ class TableState:
 
     def wire_if_cached(self, table_id: int, created_at: Any, version: int) -> dict[str, Any] | None:
         """The parts every viewer's snapshot text of that version is made of, if built here:
-        what a broadcast of it carries (``tables.live.snapshot_text_from_wire``)."""
+        what a broadcast of it carries (``tables.runtime.snapshots.snapshot_text_from_wire``)."""
         return self._snapshots.wire_if_cached(table_id, created_at, version)
 
 

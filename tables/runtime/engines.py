@@ -10,7 +10,7 @@ same id (after a rollback in tests).
 Kept engines are shared and never changed in place: readers (snapshots, pages) use them as
 they are, and a move works on ``to_move``'s private copy, which it files back with
 ``file`` once it is written. One ``Engines`` per process, owned by the table state
-(``tables.table_state``).
+(``tables.runtime.state``).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ A snapshot is the per-viewer picture of docs/protocol.md. What cards a viewer ma
 from the engine's ``Hand.view(seat)``, never from here: this module only arranges what the
 engine shows that seat, to the player dealt into it in that hand, who may not be the one
 sitting there now (``_held_seats``). ``Snapshots`` keeps the built versions; the table state
-(``tables.table_state``) owns the one of this process, files each new version in it right
+(``tables.runtime.state``) owns the one of this process, files each new version in it right
 after its commit and reads it for the sockets; across processes the broadcast carries its
 parts (``Snapshots.wire_if_cached``, ``snapshot_text_from_wire``).
 
@@ -30,9 +30,9 @@ from tables.engine.evaluator import high_category, high_low_values, high_ranks, 
 from tables.engine.preactions import BETTING_STREETS, pre_action_kinds
 from tables.engine.records import BoardDealt
 from tables.engine.state import Hand as EngineHand
-from tables.engines import Engines
 from tables.i18n import HIGH_CODES, hand_shape
 from tables.models import ChatMessage, Hand, HandPlayer, Seat, SeatState, Table, bomb_pot_voters
+from tables.runtime.engines import Engines
 from tables.timing import COUNTDOWN_AFTER_SECONDS
 
 _Equities = tuple[dict[str, float] | None, list[dict[str, Any]] | None]
@@ -187,7 +187,7 @@ class Snapshots:
     """The tables' states this process has built, per version, and what other processes'
     broadcasts told it (the recent hands and chat of their newest version).
 
-    One per process, owned by the table state (``tables.table_state``), which files a state
+    One per process, owned by the table state (``tables.runtime.state``), which files a state
     once its change is written and reads them for the sockets.
     """
 
