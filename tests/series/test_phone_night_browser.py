@@ -108,7 +108,7 @@ def night(transactional_db: None) -> dict[str, Any]:
         player=d, text="PayPal: jean-baptiste.montmorency.le-professeur@example.com"
     )
     standings_recompute(s.pk)
-    return {"season": s, "first": first, "second": second, "host": host}
+    return {"season": s, "first": first, "second": second, "host": host, "owes": c}
 
 
 @pytest.mark.parametrize("locale", ["en-GB", "fr-FR"])
@@ -126,6 +126,7 @@ def test_the_end_of_a_night_on_a_phone(
         "event": reverse("series:event", args=[second.pk]),
         "standings": reverse("series:standings", args=[night["season"].pk]),
         "pot": reverse("series:season_pot", args=[night["season"].pk]),
+        "ledger": reverse("series:player_ledger", args=[night["season"].pk, night["owes"].pk]),
     }
     overflowing = {}
     for name, path in pages.items():
