@@ -76,7 +76,7 @@ def test_the_settle_up_page_shows_net_with_the_fees_and_explains_it(
         .content.decode()
     )  # type: ignore[attr-defined]
 
-    ann_row = re.search(r"<tr><td>Ann</td>.*?</tr>", html, re.S)
+    ann_row = re.search(r"<tr><td[^>]*>Ann</td>.*?</tr>", html, re.S)
     assert ann_row and "+25" in ann_row.group(0) and "+30" not in ann_row.group(0)
     assert "minus everything they paid" in html
     assert "The payments settle the prize pool" in html
