@@ -30,8 +30,8 @@ from django.utils.translation import gettext as _
 
 from core.sockets import scope_user
 from tables import services
+from tables.alerts import alert_frame, alerts_take
 from tables.i18n import language_from_scope
-from tables.notices import notice_frame, notices_take
 from tables.protocol import error_frame, handle_frame, handle_move_on_loop
 from tables.runtime import broadcast
 from tables.runtime.snapshots import snapshot_text_from_wire
@@ -242,8 +242,8 @@ class TableConsumer(AsyncWebsocketConsumer):
                     "to_seat": opened.elsewhere[1],
                 }
             )
-        for notice in opened.notices:
-            await self._send_notice(notice)
+        for alert in opened.alerts:
+            await self._send_alert(alert)
         self.resync = asyncio.get_running_loop().create_task(self._resync())
 
     def _open(self) -> services.SocketOpened:
@@ -385,18 +385,18 @@ class TableConsumer(AsyncWebsocketConsumer):
             }
         )
 
-    async def table_notice(self, event: dict[str, Any]) -> None:
+    async def table_alert(self, event: dict[str, Any]) -> None:
         # Only the player's own sockets say it; every one of their open pages does, and the
         # first to say it forgets it, so a page opened later does not say it again.
         if self.user is None or getattr(self.user, "pk", None) != event["user_id"]:
             return
-        notice = event["notice"]
-        await self._send_notice(notice)
-        await database_sync_to_async(notices_take)(self.table_id, self.user.pk, [notice["id"]])
+        alert = event["alert"]
+        await self._send_alert(alert)
+        await database_sync_to_async(alerts_take)(self.table_id, self.user.pk, [alert["id"]])
 
-    async def _send_notice(self, notice: dict[str, Any]) -> None:
+    async def _send_alert(self, alert: dict[str, Any]) -> None:
         with translation.override(self.language):
-            frame = notice_frame(notice)
+            frame = alert_frame(alert)
         await self.send_json(frame)
 
     async def send_snapshot(self) -> None:

@@ -141,7 +141,7 @@ export function createControls({ root, send, toast }) {
   /* The moves this player may choose before their turn (`you.pre_action`), as toggles: the
    * chosen one pressed, pressed again to clear it. The server keeps the choice (every page
    * of the player shows it, and it holds while the phone sleeps), makes it when the turn
-   * comes, and drops it when the bet it was chosen against changes (a notice says so). */
+   * comes, and drops it when the bet it was chosen against changes (an alert says so). */
   function preActionBar(offer) {
     const bar = el("div", "pre-actions");
     bar.setAttribute("role", "group");

@@ -298,7 +298,7 @@ function draw() {
 }
 
 // The host answered this guest's request: ask again what they may do (the form comes back).
-document.addEventListener("table-notice", (event) => {
+document.addEventListener("table-alert", (event) => {
   if (ctx && event.detail && event.detail.code === "request_refused") load(ctx.root);
 });
 

@@ -6,7 +6,7 @@
  * at once. Every frame sent carries a `ref`, which an `error` frame echoes.
  *
  * handlers: onSnapshot(frame), onChat(frame), onError(frame) (also for a frame that could
- * not be sent), onNotice(frame) (words for this player alone: removed by the host, a seat
+ * not be sent), onAlert(frame) (words for this player alone: removed by the host, a seat
  * request refused), onStatus(text, kind) with kind "wait", "ok" or "bad". A `moved` frame (a
  * tournament moved the player to another table) takes the page to the new table.
  */
@@ -41,7 +41,7 @@ export function openTableSocket(path, handlers) {
       if (frame.type === "snapshot") handlers.onSnapshot(frame);
       else if (frame.type === "error") handlers.onError(frame);
       else if (frame.type === "chat") handlers.onChat(frame);
-      else if (frame.type === "notice") handlers.onNotice(frame);
+      else if (frame.type === "alert") handlers.onAlert(frame);
       else if (frame.type === "moved") {
         // A tournament moved this player to another table: the page goes there by itself.
         closedForGood = true;

@@ -43,8 +43,8 @@ function toast(message, kind) {
 
 /* Words for this player alone (removed by the host, a request refused): they stay until
  * read and closed, since what they explain (the seat gone) stays too. */
-function notice(frame) {
-  const item = el("div", "toast toast-notice", "");
+function showAlert(frame) {
+  const item = el("div", "toast toast-alert", "");
   item.setAttribute("role", "alert");
   item.append(el("span", "", frame.message || frame.code));
   const close = el("button", "toast-close", "×");
@@ -53,7 +53,7 @@ function notice(frame) {
   close.addEventListener("click", () => item.remove());
   item.append(close);
   toasts.append(item);
-  document.dispatchEvent(new CustomEvent("table-notice", { detail: frame }));
+  document.dispatchEvent(new CustomEvent("table-alert", { detail: frame }));
 }
 
 function applyPrefs() {
@@ -122,7 +122,7 @@ const socket = openTableSocket(root.dataset.wsPath, {
     side.addChat(frame);
     side.heard(frame);
   },
-  onNotice: notice,
+  onAlert: showAlert,
   onStatus(text, kind) {
     status.textContent = text;
     status.dataset.kind = kind;

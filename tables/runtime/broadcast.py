@@ -215,6 +215,6 @@ def table_moved(table_id: int, user_id: int, to_table: int, to_seat: int) -> Non
     )
 
 
-def table_notice(table_id: int, user_id: int, notice: dict[str, Any]) -> None:
-    """A notice for one player (``tables.notices``): their sockets at the table say it."""
-    _send(table_id, {"type": "table.notice", "user_id": user_id, "notice": notice})
+def table_alert(table_id: int, user_id: int, alert: dict[str, Any]) -> None:
+    """An alert for one player (``tables.alerts``): their sockets at the table say it."""
+    _send(table_id, {"type": "table.alert", "user_id": user_id, "alert": alert})

@@ -15,9 +15,9 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from tables.alerts import REMOVED, alert_add
 from tables.errors import TableError
 from tables.models import Seat, Table
-from tables.notices import REMOVED, notice_add
 from tables.runtime import rows
 from tables.runtime.state import STATE
 from tables.services.common import (
@@ -94,7 +94,7 @@ def seat_remove(table_id: int, user: Any, seat_number: int) -> Seat:
         rows.save(seat, ("removing",))
     else:
         if not seat.is_bot:
-            notice_add(table.pk, seat.user_id, REMOVED, {"chips": seat.stack})  # type: ignore[arg-type]
+            alert_add(table.pk, seat.user_id, REMOVED, {"chips": seat.stack})  # type: ignore[arg-type]
         cash_out(table, seat)
     changed(table)
     return seat

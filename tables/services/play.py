@@ -14,6 +14,7 @@ from django.db.models import Case, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from tables.alerts import PRE_ACTION_CLEARED, REMOVED, alert_add
 from tables.botbrain import run_twice_answer
 from tables.engine.autoplay import show_or_muck, time_out
 from tables.engine.errors import RuleError
@@ -34,7 +35,6 @@ from tables.models import (
     Table,
     TableLedger,
 )
-from tables.notices import PRE_ACTION_CLEARED, REMOVED, notice_add
 from tables.runtime import rows
 from tables.runtime.state import STATE, Read
 from tables.scheduling import schedule_tick
@@ -253,7 +253,7 @@ def _pre_action_drop(table: Table, engine: EngineHand, seat: Seat, *, told: bool
         and chosen.kind not in KEPT_WHEN_THE_BET_CHANGES
         and seat.user_id is not None
     ):
-        notice_add(
+        alert_add(
             table.pk,
             seat.user_id,
             PRE_ACTION_CLEARED,
@@ -479,7 +479,7 @@ def _hand_finish(
         if seat.leaving or seat.removing:
             if seat.removing and not seat.is_bot:
                 # The host removed them during this hand: their page says why it went.
-                notice_add(table.pk, seat.user_id, REMOVED, {"chips": seat.stack})  # type: ignore[arg-type]
+                alert_add(table.pk, seat.user_id, REMOVED, {"chips": seat.stack})  # type: ignore[arg-type]
             cash_out(table, seat)
             continue
         if seat.stack <= 0 and seat.is_bot:

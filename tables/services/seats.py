@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from core.permissions import is_director
+from tables.alerts import REQUEST_REFUSED, alert_add
 from tables.engine.config import Game, Straddle, Structure
 from tables.engine.deal_in import rebuy_amount
 from tables.engine.errors import RuleError
@@ -30,7 +31,6 @@ from tables.models import (
     Table,
     TableLedger,
 )
-from tables.notices import REQUEST_REFUSED, notice_add
 from tables.runtime import rows
 from tables.services.common import (
     apply_adding,
@@ -556,6 +556,6 @@ def seat_request_decide(
         request.status = SeatRequestStatus.REFUSED
         request.save()
         # The player's page hears it now, not at its next reload.
-        notice_add(table.pk, request.user_id, REQUEST_REFUSED, {"seat": request.seat})
+        alert_add(table.pk, request.user_id, REQUEST_REFUSED, {"seat": request.seat})
         changed(table)
     return request

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from tables.alerts import alerts_take
 from tables.models import Table
-from tables.notices import notices_take
 from tables.runtime.state import STATE
 from tables.selectors import may_watch
 from tables.services.seats import seat_connection
@@ -33,7 +33,7 @@ class SocketOpened:
     version: int = 0
     text: str = ""
     elsewhere: tuple[int, int] | None = None
-    notices: list[dict[str, Any]] = field(default_factory=list)
+    alerts: list[dict[str, Any]] = field(default_factory=list)
 
 
 def socket_open(table_id: int, user: Any, session: Any) -> SocketOpened:
@@ -60,5 +60,5 @@ def socket_open(table_id: int, user: Any, session: Any) -> SocketOpened:
         version=version,
         text=text,
         elsewhere=seat_elsewhere(table_id, user) if player else None,
-        notices=notices_take(table_id, user.pk) if player else [],
+        alerts=alerts_take(table_id, user.pk) if player else [],
     )

@@ -3,7 +3,7 @@ their turn, chosen with a thumb, the choice lit, and the word when it is dropped
 
 The page is painted from the snapshot embedded in it (pytest-django's live_server speaks no
 WebSocket); a stand-in socket keeps the frames the page sends, and passes it the frames the
-server would (the new snapshot, a notice). Screenshots land in test-artifacts/pre-actions/ and test-artifacts/.
+server would (the new snapshot, an alert). Screenshots land in test-artifacts/pre-actions/ and test-artifacts/.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from playwright.sync_api import Browser, expect
 
 from series.services import director_grant
 from tables import services
+from tables.alerts import PRE_ACTION_CLEARED, alert_frame
 from tables.models import Hand, Seat, Table
-from tables.notices import PRE_ACTION_CLEARED, notice_frame
 from tables.runtime.state import table_snapshot
 from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium
 from tests.conftest import PASSWORD
@@ -108,8 +108,8 @@ def test_a_player_chooses_a_move_before_their_turn_on_a_phone(
     assert page.evaluate("window.sent")[-1]["kind"] is None
     expect(page.get_by_role("button", name="Call 1")).to_have_attribute("aria-pressed", "false")
     # A raise dropped it: the player reads why.
-    notice = {"code": PRE_ACTION_CLEARED, "params": {"kind": "call", "amount": 1, "bet": 7}}
-    page.evaluate(f"window.serverSays({json.dumps(notice_frame(notice))})")
+    alert = {"code": PRE_ACTION_CLEARED, "params": {"kind": "call", "amount": 1, "bet": 7}}
+    page.evaluate(f"window.serverSays({json.dumps(alert_frame(alert))})")
     expect(page.get_by_role("alert")).to_contain_text("Your call 1 was cleared: the bet is now 7.")
     page.screenshot(path=str(SHOTS / "pre-action-cleared-phone.png"))
     page.set_viewport_size(LAPTOP)

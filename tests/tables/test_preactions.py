@@ -16,8 +16,8 @@ import pytest
 from django.contrib.auth.models import User
 
 from tables import services
+from tables.alerts import alert_frame, alerts_take
 from tables.models import Hand, Seat, SeatState, Table
-from tables.notices import notice_frame, notices_take
 from tables.protocol import handle_frame
 from tables.runtime.state import STATE, engine_of, table_snapshot
 from tests.tables.conftest import deal, make_players
@@ -79,7 +79,7 @@ class Hand3:
         ]
 
     def told(self, role: str) -> list[str]:
-        return [notice_frame(n)["message"] for n in notices_take(self.table.pk, self.user[role].pk)]
+        return [alert_frame(n)["message"] for n in alerts_take(self.table.pk, self.user[role].pk)]
 
 
 @pytest.fixture

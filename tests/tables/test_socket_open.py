@@ -7,8 +7,8 @@ import json
 from django.contrib.auth.models import AnonymousUser, User
 
 from tables import services
+from tables.alerts import REMOVED, alert_add
 from tables.models import Seat, Table
-from tables.notices import REMOVED, notice_add
 from tables.services.servers import SERVER_NAME
 from tests.tables.conftest import make_players
 
@@ -30,7 +30,7 @@ def test_a_seated_player_is_counted_before_the_snapshot_is_read(
 def test_a_spectator_is_shown_the_table_and_counted_nowhere(seated_table: Table) -> None:
     opened = services.socket_open(seated_table.pk, AnonymousUser(), {})
     assert opened.watchable and not opened.counted
-    assert opened.notices == [] and opened.elsewhere is None
+    assert opened.alerts == [] and opened.elsewhere is None
     assert not any(Seat.objects.filter(table=seated_table).values_list("sockets", flat=True))
 
 
@@ -45,13 +45,13 @@ def test_no_table_answers_no_creation_time(db: None) -> None:
     assert services.socket_open(999_999, AnonymousUser(), {}).created_at is None
 
 
-def test_kept_notices_are_handed_over_once(
+def test_kept_alerts_are_handed_over_once(
     seated_table: Table, players: list[User], django_capture_on_commit_callbacks
 ) -> None:
     ann = players[0]
     with django_capture_on_commit_callbacks(execute=True):
-        notice_add(seated_table.pk, ann.pk, REMOVED)
+        alert_add(seated_table.pk, ann.pk, REMOVED)
     first = services.socket_open(seated_table.pk, ann, {})
     second = services.socket_open(seated_table.pk, ann, {})
-    assert [n["code"] for n in first.notices] == [REMOVED]
-    assert second.notices == []
+    assert [n["code"] for n in first.alerts] == [REMOVED]
+    assert second.alerts == []

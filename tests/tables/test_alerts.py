@@ -11,15 +11,15 @@ from django.test import Client
 
 from config.asgi import application
 from tables import services
+from tables.alerts import alert_frame, alerts_take
 from tables.models import Seat, Table
-from tables.notices import notice_frame, notices_take
 from tests.tables.conftest import deal, make_players
 from tests.tables.test_consumers import Viewer, open_socket
 from tests.tables.test_services import play_out
 
 
 def _messages(table: Table, user: User) -> list[str]:
-    return [notice_frame(n)["message"] for n in notices_take(table.pk, user.pk)]
+    return [alert_frame(n)["message"] for n in alerts_take(table.pk, user.pk)]
 
 
 @pytest.fixture
@@ -43,7 +43,7 @@ def test_a_player_removed_between_hands_is_told_why_once(
     ]
     assert _messages(seated_table, ann) == []  # shown once
     ben = Seat.objects.get(table=seated_table, number=2).user
-    assert notices_take(seated_table.pk, ben.pk) == []
+    assert alerts_take(seated_table.pk, ben.pk) == []
 
 
 @pytest.mark.django_db(transaction=True)
@@ -54,9 +54,9 @@ def test_a_player_removed_during_a_hand_is_told_when_it_ends(
     now = deal(seated_table)
     services.seat_remove(seated_table.pk, director, 1)
     # Meanwhile the snapshot says so (seats[].removing): the page shows it.
-    assert notices_take(seated_table.pk, ann.pk) == []
+    assert alerts_take(seated_table.pk, ann.pk) == []
     play_out(seated_table, now)
-    stack = [n["params"]["chips"] for n in notices_take(seated_table.pk, ann.pk)]
+    stack = [n["params"]["chips"] for n in alerts_take(seated_table.pk, ann.pk)]
     assert len(stack) == 1 and stack[0] > 0
     assert Seat.objects.get(table=seated_table, number=1).user is None
 
@@ -66,7 +66,7 @@ def test_a_house_bot_removed_is_told_nothing(seated_table: Table, director: User
     (bot_seat,) = services.table_add_bots(seated_table.pk, director, 1)
     bot = bot_seat.user
     services.seat_remove(seated_table.pk, director, bot_seat.number)
-    assert notices_take(seated_table.pk, bot.pk) == []
+    assert alerts_take(seated_table.pk, bot.pk) == []
 
 
 @pytest.mark.django_db(transaction=True)
@@ -83,13 +83,13 @@ def test_a_refused_seat_request_is_told_to_the_player(private_table: Table, dire
 def test_nothing_is_told_when_the_change_is_rolled_back(seated_table: Table) -> None:
     from django.db import transaction
 
-    from tables.notices import notice_add
+    from tables.alerts import alert_add
 
     ann = Seat.objects.get(table=seated_table, number=1).user
     with pytest.raises(RuntimeError), transaction.atomic():
-        notice_add(seated_table.pk, ann.pk, "removed", {"chips": 100})
+        alert_add(seated_table.pk, ann.pk, "removed", {"chips": 100})
         raise RuntimeError("the change failed")
-    assert notices_take(seated_table.pk, ann.pk) == []
+    assert alerts_take(seated_table.pk, ann.pk) == []
 
 
 # ----------------------------------------------------------------------------- the sockets
@@ -106,29 +106,29 @@ async def test_a_removed_player_s_page_says_why_at_once(
     await host.send({"type": "remove", "seat": 1})
     told = await ann.reply()
     assert told == {
-        "type": "notice",
+        "type": "alert",
         "code": "removed",
         "message": "The host removed you from this table. Your 100 chips were cashed out.",
     }
     await ann.until(lambda s: s["you"]["seat"] is None)  # and the page turns to watching
     await ben.drain()
-    assert not [f for f in ben.frames if f["type"] == "notice"]
+    assert not [f for f in ben.frames if f["type"] == "alert"]
     # Shown once: a page opened later does not say it again.
     again = await open_socket(seated_table, players[0], "ann again")
-    assert not [f for f in again.frames if f["type"] == "notice"]
+    assert not [f for f in again.frames if f["type"] == "alert"]
     for viewer in (ann, ben, host, again):
         await viewer.ws.disconnect()
 
 
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
-async def test_a_notice_waits_for_a_player_with_no_page_open(
+async def test_an_alert_waits_for_a_player_with_no_page_open(
     seated_table: Table, players: list[User], director: User
 ) -> None:
     await database_sync_to_async(services.seat_remove)(seated_table.pk, director, 2)
     ben = await open_socket(seated_table, players[1], "ben")
-    notices = [f for f in ben.frames if f["type"] == "notice"]
-    assert [f["code"] for f in notices] == ["removed"]
+    alerts = [f for f in ben.frames if f["type"] == "alert"]
+    assert [f["code"] for f in alerts] == ["removed"]
     await ben.ws.disconnect()
 
 
@@ -157,6 +157,6 @@ async def test_a_refused_request_reaches_the_player_s_page_at_once(
         private_table.pk, director, request.pk, False
     )
     told = await guest.reply()
-    assert (told["type"], told["code"]) == ("notice", "request_refused")
+    assert (told["type"], told["code"]) == ("alert", "request_refused")
     assert told["message"] == "The host refused your request for seat 2."
     await ws.disconnect()

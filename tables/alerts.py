@@ -2,19 +2,19 @@
 that the move they chose before their turn was dropped.
 
 A snapshot is the same for every viewer of a version (docs/protocol.md), so what only one
-player should read travels apart, as a ``notice`` frame on that player's own sockets:
+player should read travels apart, as an ``alert`` frame on that player's own sockets:
 
-- a service files the notice with ``notice_add`` inside its transaction; once it commits,
-  the notice is kept for that player and table in the site's cache (Redis in distributed
+- a service files the alert with ``alert_add`` inside its transaction; once it commits,
+  the alert is kept for that player and table in the site's cache (Redis in distributed
   mode, so every process finds it) and announced to the table's group, where only that
-  player's sockets pass it on (``TableConsumer.table_notice``): the pages they have open
+  player's sockets pass it on (``TableConsumer.table_alert``): the pages they have open
   say it at once;
-- a socket that opens takes the player's notices still kept (``notices_take``) and sends
+- a socket that opens takes the player's alerts still kept (``alerts_take``) and sends
   them after its first snapshot: a player who had no page open reads it on their next
-  visit. Shown once: a page that showed a notice forgets it.
+  visit. Shown once: a page that showed an alert forgets it.
 
-A notice is a code and numbers, worded by the socket that sends it in its reader's language
-(``notice_frame``), never in the language of the host who caused it.
+An alert is a code and numbers, worded by the socket that sends it in its reader's language
+(``alert_frame``), never in the language of the host who caused it.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from tables.runtime import broadcast
 REMOVED = "removed"
 REQUEST_REFUSED = "request_refused"
 
-# What a notice says, by its code; a removal with chips also says where they went.
+# What an alert says, by its code; a removal with chips also says where they went.
 _MESSAGES = {
     REMOVED: _("The host removed you from this table."),
     REQUEST_REFUSED: _("The host refused your request for seat %(seat)d."),
@@ -49,33 +49,31 @@ _PRE_ACTION_CLEARED = {
     "fold": _("Your fold was cleared: the bet is now %(bet)d."),
 }
 
-# A notice nobody came back to read is forgotten after a week; a player keeps the last few.
+# An alert nobody came back to read is forgotten after a week; a player keeps the last few.
 KEEP_SECONDS = 7 * 24 * 3600
 KEEP_AT_MOST = 10
 
 
 def _key(table_id: int, user_id: int) -> str:
-    return f"tables:notices:{table_id}:{user_id}"
+    return f"tables:alerts:{table_id}:{user_id}"
 
 
-def notice_add(
-    table_id: int, user_id: int, code: str, params: dict[str, Any] | None = None
-) -> None:
+def alert_add(table_id: int, user_id: int, code: str, params: dict[str, Any] | None = None) -> None:
     """Tell the player ``user_id`` at this table something, once the transaction commits
     (nothing if it rolls back)."""
-    notice = {"id": secrets.token_hex(8), "code": code, "params": dict(params or {})}
-    transaction.on_commit(lambda: _keep_and_send(table_id, user_id, notice))
+    alert = {"id": secrets.token_hex(8), "code": code, "params": dict(params or {})}
+    transaction.on_commit(lambda: _keep_and_send(table_id, user_id, alert))
 
 
-def _keep_and_send(table_id: int, user_id: int, notice: dict[str, Any]) -> None:
+def _keep_and_send(table_id: int, user_id: int, alert: dict[str, Any]) -> None:
     key = _key(table_id, user_id)
     kept = cache.get(key) or []
-    cache.set(key, [*kept, notice][-KEEP_AT_MOST:], KEEP_SECONDS)
-    broadcast.table_notice(table_id, user_id, notice)
+    cache.set(key, [*kept, alert][-KEEP_AT_MOST:], KEEP_SECONDS)
+    broadcast.table_alert(table_id, user_id, alert)
 
 
-def notices_take(table_id: int, user_id: int, ids: list[str] | None = None) -> list[dict[str, Any]]:
-    """The player's notices at this table not shown yet (only those of ``ids``, if given),
+def alerts_take(table_id: int, user_id: int, ids: list[str] | None = None) -> list[dict[str, Any]]:
+    """The player's alerts at this table not shown yet (only those of ``ids``, if given),
     forgotten now: a page shows each once."""
     key = _key(table_id, user_id)
     kept = cache.get(key) or []
@@ -90,14 +88,14 @@ def notices_take(table_id: int, user_id: int, ids: list[str] | None = None) -> l
     return taken
 
 
-def notice_frame(notice: dict[str, Any]) -> dict[str, Any]:
-    """The ``notice`` frame for a kept notice, worded in the active language."""
-    code = notice["code"]
-    params = notice.get("params") or {}
+def alert_frame(alert: dict[str, Any]) -> dict[str, Any]:
+    """The ``alert`` frame for a kept alert, worded in the active language."""
+    code = alert["code"]
+    params = alert.get("params") or {}
     if code == PRE_ACTION_CLEARED:
         message = _PRE_ACTION_CLEARED[params["kind"]]
     else:
         message = _MESSAGES[code]
     if code == REMOVED and params.get("chips"):
         message = _REMOVED_WITH_CHIPS
-    return {"type": "notice", "code": code, "message": render(message, params)}
+    return {"type": "alert", "code": code, "message": render(message, params)}
