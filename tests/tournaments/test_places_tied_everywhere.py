@@ -78,7 +78,9 @@ def test_the_series_page_of_the_event_shows_the_shared_place(
     page = player_client.get(reverse("series:event", args=[running_clock.event_id]))
     page = page.content.decode()
     assert page.count("3 (tied)") == 2
-    assert '<td class="num stack-lead">1</td>' in page and '<td class="num stack-lead">5</td>' in page
+    assert (
+        '<td class="num stack-lead">1</td>' in page and '<td class="num stack-lead">5</td>' in page
+    )
 
 
 @needs_chromium[0]
