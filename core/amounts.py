@@ -11,7 +11,7 @@ refused with a message instead of being stored and multiplied into a prize pool:
   payment of the settle-up, a deal's amount): a hundred entries at the largest price.
 - ``CHIPS_MAX``: any number of chips (a starting stack, a rebuy's or add-on's chips, a stack
   typed by the director, a blind, ante or bet). A billion is a thousand times the deepest
-  home structure's last big blind, and still fits PostgreSQL's integer column twice over.
+  home blind structure's last big blind, and still fits PostgreSQL's integer column twice over.
 
 A night's shared money (its expenses, the balances they enter, the settle-up's payments,
 the debts carried to the next night) is counted in cents, so a pizza of 23.50 splits three

@@ -3,7 +3,7 @@ part of the new-night forms (the tournament, set up in the same step), and what 
 of a night imported from another tool (its levels, as a blind structure).
 
 The series reads no tournament internals (docs/architecture.md), yet an event page shows the
-tournament's structure table and registration, the hands export needs the event's online
+tournament's blind structure table and registration, the hands export needs the event's online
 tables, and a player's calendar feed needs the events they registered for. So the
 dependency is inverted: an app that knows those things (the tournaments) registers a
 provider here at start-up (its ``AppConfig.ready``), and the series asks every provider.
@@ -142,7 +142,7 @@ def form_parts() -> dict[str, EventFormPart]:
 # -- what other apps keep of an imported night ---------------------------------------------
 #
 # A night imported from The Tournament Director brings its levels and breaks. The series
-# keeps results, not structures: each registered keeper is called, inside the import's
+# keeps results, not blind structures: each registered keeper is called, inside the import's
 # transaction, with the night's name and its levels (``series.td_nights``: dicts with
 # "kind" "level" or "break", "minutes", and for a level "small_blind", "big_blind", "ante"),
 # and answers what it made of them, in the reader's language (shown after the import).

@@ -25,7 +25,7 @@ from tables.engine.phh import dumps_phhs
 from tables.selectors import hand_phh_for, hands_played_by
 
 # How long a calendar app blocks out for a night: the series does not know how long a
-# tournament lasts (its structure belongs to the tournaments), and a home game's evening is
+# tournament lasts (its blind structure belongs to the tournaments), and a home game's evening is
 # about this long.
 EVENT_LENGTH = timedelta(hours=4)
 # Every event rings on the phone an hour before it starts (a VALARM). The e-mail reminder

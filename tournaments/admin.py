@@ -1,4 +1,4 @@
-"""The admin: structures with their levels, tournaments with their entries, tables, and the
+"""The admin: blind structures with their levels, tournaments with their entries, tables, and the
 director's action log (read-only: it is what happened, and undo goes through the console).
 
 The console and the settings page are where a night is run; the admin is for fixing a row

@@ -12,7 +12,7 @@ class TournamentsConfig(AppConfig):
         # This app's permissions exist only after its own post_migrate, which may come after
         # the series app's: fill the Directors group in again then.
         post_migrate.connect(_ensure_directors_group, sender=self)
-        # Directors manage the structures, tournaments, entries and tables in the admin.
+        # Directors manage the blind structures, tournaments, entries and tables in the admin.
         from series.services import director_models_register
 
         director_models_register(
@@ -37,7 +37,7 @@ class TournamentsConfig(AppConfig):
         from tournaments.event_form_part import part
 
         form_part_register("tournament", part)
-        # A night imported from The Tournament Director keeps its levels as a structure.
+        # A night imported from The Tournament Director keeps its levels as a blind structure.
         from series.event_sections import levels_keeper_register
         from tournaments.imported_levels import td_levels_keep
 

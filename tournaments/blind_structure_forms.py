@@ -1,5 +1,5 @@
 """Forms of the blind-structure editor: they read and type the input; the rules of a
-structure are checked by `tournaments.blind_structures` (through the services), so the editor,
+blind structure are checked by `tournaments.blind_structures` (through the services), so the editor,
 the generator and the services refuse the same things with the same messages.
 
 Kept apart from ``tournaments/forms.py`` (the tournament settings) so the two grow apart

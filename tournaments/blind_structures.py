@@ -1,16 +1,16 @@
 """Blind structures as plain data: validation, level numbers, clock times and a generator.
 
-No database here: a structure is a list of `Row` (a level of blinds, or a break), so the
+No database here: a blind structure is a list of `Row` (a level of blinds, or a break), so the
 editor, the services and the tests all check the same rules on the same values before
 anything is written.
 
-The rules a structure must keep (`check_rows` refuses the rest, naming the row):
+The rules a blind structure must keep (`check_rows` refuses the rest, naming the row):
 
 - every row lasts at least one minute (and at most `MAX_MINUTES`);
 - a level has a small blind and a big blind, and the big blind is not below the small one;
 - an ante is from each player, never above the small blind, or one big-blind ante (the big
   blind posts it for the table, as card rooms play it), never above the big blind;
-- a limit structure's levels carry the small bet and the big bet (big bet not below small);
+- for a limit game the levels carry the small bet and the big bet (big bet not below small);
 - a break has no blinds, ante or bets; only a break colours chips up (TDA 24: the smallest
   denominations leave, raced off), and at least one chip stays in play;
 - with a chip set, every amount is a multiple of the smallest chip still in play at that
@@ -22,7 +22,7 @@ Level numbers never count breaks:
 >>> level_numbers(rows)
 [1, 2, None, 3]
 
-The generator (`generate`) proposes a structure; see its docstring for the algorithm.
+The generator (`generate`) proposes a blind structure; see its docstring for the algorithm.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from django.utils.translation import gettext_lazy, gettext_noop
 from tables.engine.config import AnteKind, Structure
 
 MAX_MINUTES = 240
-"""The longest level or break: longer is a typo in a phone form, not a structure."""
+"""The longest level or break: longer is a typo in a phone form, not a blind structure."""
 
 FINISH_AT_BIG_BLINDS = 20
 """The tournament is expected to end in the level whose big blind is this fraction (1/20) of
@@ -91,7 +91,7 @@ def is_for_limit(betting: Structure | str) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class Row:
-    """One row of a structure: a level (blinds, ante, limit bets, minutes) or a break.
+    """One row of a blind structure: a level (blinds, ante, limit bets, minutes) or a break.
 
     ``colour_up`` lists the denominations a break removes. ``id`` is the database row it came
     from, carried through an edit so the same row keeps its identity; it is not compared.
@@ -160,7 +160,7 @@ class Row:
 @dataclass(frozen=True, slots=True)
 class Problem:
     """What is wrong, and where: ``index`` is the row (0-based) or None for the whole
-    structure, ``field`` the row's field or None. The message names the row already."""
+    blind structure, ``field`` the row's field or None. The message names the row already."""
 
     index: int | None
     field: str | None
@@ -168,7 +168,7 @@ class Problem:
 
 
 class BlindStructureError(ValueError):
-    """A structure, a generator setting or an edit that breaks a rule; nothing was changed."""
+    """A blind structure, a generator setting or an edit that breaks a rule; nothing was changed."""
 
     def __init__(self, problems: Sequence[Problem] | str) -> None:
         if isinstance(problems, str):
@@ -297,7 +297,7 @@ def parse_chip_set(text: str) -> tuple[int, ...]:
 def row_problems(
     rows: Sequence[Row], *, for_limit: bool, chip_set: Sequence[int] = ()
 ) -> list[Problem]:
-    """Every rule the rows break, each naming its row. Empty: the structure is valid.
+    """Every rule the rows break, each naming its row. Empty: the blind structure is valid.
 
     >>> [p.message for p in row_problems([Row.level(50, 40)], for_limit=False)]
     ['Level 1: the big blind 40 is below the small blind 50.']
@@ -441,7 +441,7 @@ def row_offsets(rows: Sequence[Row]) -> list[tuple[int, int]]:
 
 def finish_index(rows: Sequence[Row], chips_total: int) -> int | None:
     """The row in which the tournament is expected to end: the first level whose big blind
-    reaches 1/`FINISH_AT_BIG_BLINDS` of all the chips. None: the structure ends first."""
+    reaches 1/`FINISH_AT_BIG_BLINDS` of all the chips. None: the blind structure ends first."""
     needed = chips_total / FINISH_AT_BIG_BLINDS
     for index, row in enumerate(rows):
         if not row.is_break and row.big_blind >= needed:
@@ -460,11 +460,11 @@ class TimedRow:
 
 @dataclass(frozen=True, slots=True)
 class Preview:
-    """The clock times of a structure from a start time.
+    """The clock times of a blind structure from a start time.
 
     ``ends_at`` is when the last row ends; ``expected_finish`` when the tournament is
     expected to end (the end of the row at ``finish_index``), None without a field size or
-    when the structure runs out first.
+    when the blind structure runs out first.
     """
 
     rows: tuple[TimedRow, ...]
@@ -570,7 +570,7 @@ def round_ante(ideal: float, *, chip: int, small_blind: int) -> int:
 @dataclass(frozen=True, slots=True)
 class Proposal:
     """What `generate` proposes: the rows, the growth per level it aimed at, the expected
-    length in minutes (None: the structure would run out first) and the target."""
+    length in minutes (None: the blind structure would run out first) and the target."""
 
     rows: tuple[Row, ...]
     growth: float
@@ -591,7 +591,7 @@ def generate(
     antes_from_level: int | None = None,
     for_limit: bool = False,
 ) -> Proposal:
-    """Propose a structure that ends in about ``hours`` for ``players`` starting with
+    """Propose a blind structure that ends in about ``hours`` for ``players`` starting with
     ``starting_stack`` chips each, made with the host's ``chip_set``.
 
     The algorithm:
@@ -613,11 +613,11 @@ def generate(
     5. Antes (optional) start at ``antes_from_level`` (default: the first level after the
        first break): from each player about 1/8 of the big blind, rounded to the chips in
        play; a big-blind ante equal to the small blind. Never above the small blind.
-    6. Limit structures get the small bet = the big blind and the big bet = twice it.
+    6. For a limit game the small bet = the big blind and the big bet = twice it.
     7. Levels go on past the expected finish until the big blind is 1/5 of all the chips.
     8. Of all the growths, the one whose expected finish is nearest the target wins; on a
        tie, the one whose first big blind is nearest 1/100 of the stack (100 big blinds
-       deep). The result is checked with `check_rows` like any structure.
+       deep). The result is checked with `check_rows` like any blind structure.
 
     Ten players with 10,000 chips each, four hours, chips of 25, 100, 500 and 1,000:
 
@@ -866,7 +866,7 @@ ante_kind=<AnteKind.NONE: 'none'>, ante=0, small_bet=None, big_bet=None, colour_
 
 @dataclass(frozen=True, slots=True)
 class Template:
-    """A built-in structure every director may copy (stored with ``is_template=True``).
+    """A built-in blind structure every director may copy (stored with ``is_template=True``).
 
     Its description is stored in English, as the catalog's message id, and shown in the
     reader's language (``BlindStructure.description_text``).

@@ -1,7 +1,7 @@
 """The blind clock as arithmetic: what every screen shows, from the stored clock and ``now``.
 
 The clock is three stored values (``Tournament.level_index``, ``level_ends_at``,
-``paused_remaining``) and the structure's rows (levels and breaks, in ``position`` order).
+``paused_remaining``) and the blind structure's rows (levels and breaks, in ``position`` order).
 Every screen, the JSON for overlays, the sockets and the services derive what they need
 here, so two screens never disagree and nothing drifts: there is no counter anywhere.
 
@@ -13,10 +13,10 @@ already were. The screens get it as data (``ClockState.as_dict``: the row in pla
 ones and when each starts) and only count down to those instants: nothing is played forward
 anywhere but here.
 
-After the structure's last row the levels go on (``row_at``): each doubles the one before
-(blinds, ante, limit bets) and lasts as long as the structure's last level, so a tournament
+After the blind structure's last row the levels go on (``row_at``): each doubles the one before
+(blinds, ante, limit bets) and lasts as long as the blind structure's last level, so a tournament
 always ends, even heads-up between two absent players whose stacks would otherwise only
-swap the blinds for ever. Only a structure with no level at all stays on its last row
+swap the blinds for ever. Only a blind structure with no level at all stays on its last row
 ("overtime").
 
 Level numbers never count breaks. A break belongs to the level it follows for the rules that
@@ -78,7 +78,7 @@ class ClockFields(Protocol):
 
 @dataclass(frozen=True)
 class ClockRow:
-    """One row of the structure as the clock sees it.
+    """One row of the blind structure as the clock sees it.
 
     ``number`` is the level's number (breaks not counted), None for a break;
     ``levels_before`` is how many levels came before the row (a break's "after level N").
@@ -126,7 +126,7 @@ class ClockRow:
 
 
 def rows_from(levels: Iterable[Any]) -> tuple[ClockRow, ...]:
-    """The clock's rows from structure rows already in ``position`` order.
+    """The clock's rows from blind structure rows already in ``position`` order.
 
     Each row needs ``kind`` ("level" or "break") and ``minutes``; the blinds, ante, limit
     bets and colour-up are read when present.
@@ -166,13 +166,13 @@ def _last_level(rows: Sequence[ClockRow]) -> ClockRow | None:
 
 
 def row_at(rows: Sequence[ClockRow], index: int) -> ClockRow | None:
-    """The row at ``index``: the structure's own, or past its end an extra level.
+    """The row at ``index``: the blind structure's own, or past its end an extra level.
 
     Extra level k (k = 1, 2 ...) after the last level doubles it k times: the blinds, the
     ante (so it stays in proportion) and the limit bets, each still a multiple of every chip
     that made the last level's amount, so no rounding is needed. It lasts as long as the
     last level, and has no colour-up. None for a negative index, and past the end of a
-    structure with no level to double.
+    blind structure with no level to double.
 
     >>> from types import SimpleNamespace as Row
     >>> rows = rows_from([Row(kind="level", minutes=15, small_blind=100, big_blind=200,
@@ -238,7 +238,7 @@ def tonight(fields: ClockFields, rows: Sequence[ClockRow]) -> tuple[ClockRow, ..
 
 
 def _goes_on(rows: Sequence[ClockRow]) -> bool:
-    # Whether levels follow the structure's last row (they do unless it has no level).
+    # Whether levels follow the blind structure's last row (they do unless it has no level).
     return _last_level(rows) is not None
 
 
@@ -255,7 +255,7 @@ class Position:
 
 
 def _clamp(index: int, rows: Sequence[ClockRow]) -> int:
-    # Past the last row are the extra levels (``row_at``); a structure without a level to
+    # Past the last row are the extra levels (``row_at``); a blind structure without a level to
     # double has none, and an index past its end is its last row.
     if not rows:
         return 0
@@ -267,7 +267,7 @@ def position(fields: ClockFields, rows: Sequence[ClockRow], now: datetime) -> Po
 
     Paused: the stored row and time left. Not started (no end time, not paused): the stored
     row with its full time. Running: rows whose end has passed are played one after another
-    from the stored end time, then the extra levels (``row_at``); only a structure with no
+    from the stored end time, then the extra levels (``row_at``); only a blind structure with no
     level to double stays on its last row ("overtime").
     """
     rows = tonight(fields, rows)
@@ -331,7 +331,7 @@ class ClockState:
     # Time left in the row; its end while running (None when paused or not started).
     remaining: timedelta
     ends_at: datetime | None
-    # The last row's time has run out and no level follows it (a structure with no level to
+    # The last row's time has run out and no level follows it (a blind structure with no level to
     # double): its blinds stay until the tournament ends.
     overtime: bool
     # No row follows (the extra levels always do, unless there is no level to double).
@@ -343,10 +343,10 @@ class ClockState:
     next_break_in: timedelta | None
     # When the next break starts while running (None when paused, not started or no break).
     next_break_at: datetime | None
-    # The next ``COMING`` rows (past the structure's end, its extra levels), each with its
-    # start: a screen lists them as they are, so it never plays the structure itself.
+    # The next ``COMING`` rows (past the blind structure's end, its extra levels), each with its
+    # start: a screen lists them as they are, so it never plays the blind structure itself.
     coming: tuple[Coming, ...]
-    # Time until the structure's last row's time runs out (in the extra levels past it: the
+    # Time until the blind structure's last row's time runs out (in the extra levels past it: the
     # level in play's), and when that is if nothing changes (the clock resumed now, when it
     # is paused or not started).
     time_to_end: timedelta
@@ -371,7 +371,7 @@ class ClockState:
         the countdown reaches zero the server stores the change (the level-change task, or
         the sweep) and sends the next state; meanwhile the TV moves through the rows
         ``ahead`` its page was sent, else it shows 0:00 and waits. Only this module plays
-        the structure forward. The structure itself is not sent: no screen lists it (the
+        the blind structure forward. The blind structure itself is not sent: no screen lists it (the
         console's forms read it on the server), and a socket sends this on every change.
         """
         return {
@@ -422,7 +422,7 @@ AHEAD_ROWS = 60
 class Ahead:
     """A row a running clock comes to after the one in play, when it starts, and what a
     screen shows with it: the chips raced off then (``chip_race``), and whether any row
-    follows it (``is_last``: none, when the structure has no level to double)."""
+    follows it (``is_last``: none, when the blind structure has no level to double)."""
 
     row: ClockRow
     starts_at: datetime
@@ -487,7 +487,7 @@ def clock_state(fields: ClockFields, rows: Sequence[ClockRow], now: datetime) ->
     rows = tonight(fields, rows)
     at = position(fields, rows, now)
     current = row_at(rows, at.index)
-    # The structure's rows still to come (none in the extra levels: they have no break).
+    # The blind structure's rows still to come (none in the extra levels: they have no break).
     following = rows[at.index + 1 :]
     next_break = None
     next_break_in = None

@@ -1,18 +1,18 @@
-"""Colour-ups a structure implies: the level from which a chip is no longer needed.
+"""Colour-ups a blind structure implies: the level from which a chip is no longer needed.
 
-A break may race chips off by name (``BlindLevel.colour_up``, TDA 24). Many structures
+A break may race chips off by name (``BlindLevel.colour_up``, TDA 24). Many blind structures
 say nothing, and the smallest chip simply stops being useful: from some level on, no blind,
 ante or bet of that level or of any later one needs it. The screens announce it at that
 level change, so the director colours up then, not three levels late.
 
 An amount needs no chip smaller than the largest denomination that divides it: with 25, 100
 and 500 chips, 150 needs the 25s (100 + 25 + 25) and 200 does not. The denominations are the
-structure's chip set; without one, the usual tournament chips (1, 5, 25, 100, 500, 1,000 and
+blind structure's chip set; without one, the usual tournament chips (1, 5, 25, 100, 500, 1,000 and
 up) are assumed, from the smallest one the first level needs. Chips a break races off are
 the director's own plan and are never announced here too.
 
 No Django here: rows are read by attribute (``kind`` or ``is_break``, the amounts,
-``colour_up``), so structure rows, the clock's rows and plain objects all work.
+``colour_up``), so blind structure rows, the clock's rows and plain objects all work.
 
 >>> from types import SimpleNamespace as Row
 >>> rows = [Row(kind="level", small_blind=25, big_blind=50),
@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-# The usual tournament denominations, assumed when a structure has no chip set.
+# The usual tournament denominations, assumed when a blind structure has no chip set.
 USUAL_CHIPS = (1, 5, 25, 100, 500, 1_000, 5_000, 25_000, 100_000, 500_000, 1_000_000)
 AMOUNTS = ("small_blind", "big_blind", "ante", "small_bet", "big_bet")
 
@@ -40,7 +40,7 @@ def _is_break(row: Any) -> bool:
 def smallest_needed(row: Any, chips: Sequence[int]) -> int | None:
     """The smallest chip the row's amounts need (None for a row with no amount).
 
-    ``chips`` in increasing order. An amount no chip divides (a structure checked against
+    ``chips`` in increasing order. An amount no chip divides (a blind structure checked against
     another chip set) needs them all.
     """
     needed: int | None = None
@@ -78,7 +78,7 @@ def colour_ups(rows: Sequence[Any], chip_set: Sequence[int]) -> tuple[tuple[int,
             result.append(())
             continue
         if in_play is None:
-            # The first level: chips below what the whole structure needs were never used.
+            # The first level: chips below what the whole blind structure needs were never used.
             in_play = [c for c in chips if c >= floor]
             result.append(())
             continue

@@ -1,5 +1,5 @@
 """The tournament as a part of the new-night forms (``series.event_sections``): the blind
-structure and the money rules chosen with the night, in the same step, made in the same
+blind structure and the money rules chosen with the night, in the same step, made in the same
 transaction. The settings a host rarely touches (the time bank, balancing, hand-for-hand)
 keep their defaults here and are on the tournament's own settings page."""
 
@@ -91,7 +91,7 @@ class TournamentPart:
                 latest.filter(event__season_id=season.pk).first() if season.pk else None
             ) or latest.first()
         if last is None:
-            # No tournament yet: one on the first structure, or none while there is none
+            # No tournament yet: one on the first blind structure, or none while there is none
             # to choose (the host makes one, then ticks the box).
             blind_structure = BlindStructure.objects.order_by("-is_template", "name").first()
             if blind_structure is None:

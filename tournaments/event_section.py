@@ -52,7 +52,7 @@ class TournamentEventSection:
                 "event": event,
                 "levels": levels,
                 # After the event the series shows its results: no registration block, and
-                # no "now: level 1" on a structure that is not running.
+                # no "now: level 1" on a blind structure that is not running.
                 "show_registration": not over,
                 "level_number": None if over else selectors.current_level_number(tournament),
                 "is_director": director,

@@ -1,6 +1,6 @@
 """Forms of the tournaments: types, choices and ranges only.
 
-The rules that tie settings together (a bounty within the buy-in, levels the structure
+The rules that tie settings together (a bounty within the buy-in, levels the blind structure
 has, money rules locked once the tournament has started) live in
 ``tournaments.services.entries``; whatever the service refuses comes back as an error on
 the field it names (``FORM_FIELD`` maps a setting to the form field that edits it).

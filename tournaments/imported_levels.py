@@ -1,6 +1,6 @@
 """A night imported from The Tournament Director keeps its levels and breaks as a blind
-structure of the site (``series.event_sections.levels_keep``): one the host can open,
-copy and play again. Nights played on the same levels share one structure."""
+blind structure of the site (``series.event_sections.levels_keep``): one the host can open,
+copy and play again. Nights played on the same levels share one blind structure."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from tournaments.blind_structures import BlindStructureError, Row, RowKind
 from tournaments.models import BlindStructure
 from tournaments.services.blind_structures import blind_structure_create, blind_structure_rows
 
-# Marks the structures made from TD's nights: a later night on the same levels finds its.
+# Marks the blind structures made from TD's nights: a later night on the same levels finds its.
 IMPORTED = "The Tournament Director"
 
 
@@ -42,9 +42,9 @@ def _rows(levels: list[dict[str, Any]]) -> list[Row]:
 
 
 def td_levels_keep(name: str, levels: list[dict[str, Any]], by: Any) -> str:
-    """The night's levels as a structure named after the night, or the structure an
+    """The night's levels as a blind structure named after the night, or the blind structure an
     earlier imported night already has with the same rows; what was done, in the reader's
-    language. Levels that break a rule of structures are not kept, and the answer says why
+    language. Levels that break a rule of blind structures are not kept, and the answer says why
     (the night's results are imported all the same)."""
     rows = _rows(levels)
     for blind_structure in BlindStructure.objects.filter(description=IMPORTED).order_by("pk"):

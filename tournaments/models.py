@@ -79,7 +79,7 @@ class LevelKind(models.TextChoices):
 
 
 class BlindLevel(models.Model):
-    """One row of a structure: a level of blinds, or a break. Level numbers never count
+    """One row of a blind structure: a level of blinds, or a break. Level numbers never count
     breaks (``BlindStructure``'s levels are numbered 1, 2, 3 ... skipping the breaks)."""
 
     blind_structure = models.ForeignKey(
@@ -244,7 +244,7 @@ class Tournament(models.Model):
             "their seat this long to rebuy (never past the rebuy period), then is out."
         ),
     )
-    # The add-on is offered at one break (its position in the structure).
+    # The add-on is offered at one break (its position in the blind structure).
     addon_at_break = models.PositiveIntegerField(_("add-on at break"), null=True, blank=True)
     addon_chips = models.PositiveIntegerField(
         _("add-on chips"), default=0, validators=[amounts.chips_max()]
@@ -294,11 +294,11 @@ class Tournament(models.Model):
     # all have.
     hand_for_hand_done = models.JSONField(default=list, blank=True, editable=False)
     # The blind structure is this tournament's own copy, made by the first change to its
-    # levels from the console during play, so the structure other events share stays as it
+    # levels from the console during play, so the blind structure other events share stays as it
     # was (tournaments.services.clock.levels).
     own_blind_structure = models.BooleanField(_("own copy of the levels"), default=False)
 
-    # The clock: the current row of the structure (``BlindLevel.position`` order, breaks
+    # The clock: the current row of the blind structure (``BlindLevel.position`` order, breaks
     # included), when it ends while running, and the time left while paused.
     level_index = models.PositiveIntegerField(_("clock row"), default=0)
     level_ends_at = models.DateTimeField(_("level ends at"), null=True, blank=True, db_index=True)

@@ -40,7 +40,7 @@ LIVE_STATES = (EntryState.REGISTERED, EntryState.WAITING, EntryState.PLAYING)
 
 
 def blind_structure_rows(tournament: Tournament) -> list[BlindLevel]:
-    """The rows of the tournament's structure in clock order, breaks included."""
+    """The rows of the tournament's blind structure in clock order, breaks included."""
     return list(tournament.blind_structure.levels.order_by("position"))
 
 
@@ -62,7 +62,7 @@ def current_row(
     now: datetime | None = None,
 ) -> BlindLevel | None:
     """The row the clock is on at ``now``: None before the start, and in the extra levels
-    past the structure's end (no row of it is in play). Projected by ``tournaments.clock``
+    past the blind structure's end (no row of it is in play). Projected by ``tournaments.clock``
     like every clock screen, so a level whose time is up counts as over even if the task
     storing the change is a moment late."""
     if not tournament.is_started:
@@ -218,7 +218,7 @@ def actions_recent(tournament: Tournament, limit: int = 30) -> QuerySet[Tourname
 
 
 def blind_structure_table(tournament: Tournament) -> list[dict[str, object]]:
-    """The structure as the pages show it: each row with its level number (None for a
+    """The blind structure as the pages show it: each row with its level number (None for a
     break), whether the clock is on it, and whether it is the add-on break."""
     rows = blind_structure_rows(tournament)
     current = current_row(tournament, rows)

@@ -94,7 +94,7 @@ def clock_tick_task(tournament_id: int, expected_index: int, version: int) -> No
         return  # changed since it was scheduled; each change schedules its own task
     seconds = (ends_at - timezone.now()).total_seconds()
     if seconds <= 0:
-        return  # ended, yet not advanced: a structure with no level stays on its last row
+        return  # ended, yet not advanced: a blind structure with no level stays on its last row
     if _scheduling():
         _enqueue(tournament_id, index, version, seconds)
 

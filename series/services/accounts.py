@@ -15,7 +15,7 @@ from tables.engine.config import Game, Structure
 
 # Directors manage the calendar in the admin: the series' own models, and those the apps
 # above the series add at start-up (their ``AppConfig.ready``), so the series names none of
-# theirs (the tournaments add their structures, tournaments, entries and tables).
+# theirs (the tournaments add their blind structures, tournaments, entries and tables).
 _director_models: list[str] = ["series.season", "series.event"]
 
 

@@ -26,7 +26,7 @@ def url_if_exists(name: str, *args: Any) -> str:
         return ""
 
 
-# A site path in a director's notes ("see /series/events/3/ for last year's structure"):
+# A site path in a director's notes ("see /series/events/3/ for last year's blind structure"):
 # starts with a slash after a space or the line's start, no spaces inside.
 _SITE_PATH = re.compile(r"(?<![^\s(])(/[A-Za-z0-9][\w\-./?=&%#]*)")
 
@@ -48,7 +48,7 @@ def _link_paths(text: str) -> str:
 def notes_html(text: str) -> str:
     """A director's notes as paragraphs, with web addresses and site paths as links (the
     home series' page in docs/rules/sources/home-series-event-plo8.txt: "For the blind
-    structure we used last year, click here.")."""
+    blind structure we used last year, click here.")."""
     paragraphs = [p for p in re.split(r"\n\s*\n", str(text).replace("\r\n", "\n")) if p.strip()]
     html = "".join(
         "<p>" + "<br>".join(_link_paths(line) for line in paragraph.strip().split("\n")) + "</p>"

@@ -1,12 +1,12 @@
 """Blind structures: create, copy, generate, the built-in templates, and the editor's edits.
 
-Every edit loads the structure's rows, changes them in memory, checks the whole structure
-with `tournaments.blind_structures.check_rows`, and only then writes, in one transaction with the
-structure row locked: bad input raises `BlindStructureError` and changes nothing, and two
+Every edit loads the blind structure's rows, changes them in memory, checks them all with
+`tournaments.blind_structures.check_rows`, and only then writes, in one transaction with the
+blind structure row locked: bad input raises `BlindStructureError` and changes nothing, and two
 directors editing at once take turns instead of interleaving positions.
 
 Rows are numbered by ``position`` 1, 2, 3 ... in clock order (breaks included); the clock's
-``Tournament.level_index`` counts the same rows from 0. A structure that a started (or
+``Tournament.level_index`` counts the same rows from 0. A blind structure that a started (or
 finished) tournament used is a record of that night: it is not edited, it is copied.
 """
 
@@ -38,7 +38,7 @@ from tournaments.models import (
 
 NAME_MAX = BlindStructure._meta.get_field("name").max_length or 100
 
-# Kept rows move here before renumbering, out of the way of (structure, position) UNIQUE.
+# Kept rows move here before renumbering, out of the way of (blind_structure, position) UNIQUE.
 _POSITION_PARKING = 1_000_000
 
 ROW_FIELDS = (
@@ -74,7 +74,7 @@ def row_from_level(level: BlindLevel) -> Row:
 
 
 def blind_structure_rows(blind_structure: BlindStructure) -> list[Row]:
-    """The structure's rows in clock order, as plain `Row` values."""
+    """The blind structure's rows in clock order, as plain `Row` values."""
     return [row_from_level(level) for level in blind_structure.levels.order_by("position")]
 
 
@@ -112,7 +112,7 @@ def _checked(rows: Iterable[Row], blind_structure: BlindStructure) -> list[Row]:
     """The rows as they would be stored, or `BlindStructureError` naming every broken rule.
 
     The rows are checked as entered (a break with blinds is refused, not silently
-    cleared); only the bets a pot-/no-limit structure never uses are dropped.
+    cleared); only the bets a pot-/no-limit game never uses are dropped.
     """
     rows = list(rows)
     pure.check_rows(rows, for_limit=blind_structure.for_limit, chip_set=blind_structure.chip_set)
@@ -137,7 +137,7 @@ def blind_level_values(row: Row, position: int) -> dict[str, Any]:
 
 
 def _write_rows(blind_structure: BlindStructure, rows: Sequence[Row]) -> None:
-    """Store ``rows`` as the structure's rows 1..n, keeping each known row's id."""
+    """Store ``rows`` as the blind structure's rows 1..n, keeping each known row's id."""
     existing = {level.pk: level for level in blind_structure.levels.all()}
     kept = [row.id for row in rows if row.id in existing]
     blind_structure.levels.exclude(pk__in=kept).delete()
@@ -180,7 +180,7 @@ def _clean_name(name: str) -> str:
 
 
 def blind_structure_lock_reason(blind_structure: BlindStructure) -> str | None:
-    """Why the structure cannot be edited, or None when it can."""
+    """Why the blind structure cannot be edited, or None when it can."""
     if blind_structure.is_template:
         return _("“%(name)s” is a built-in template: copy it to make your own.") % {
             "name": blind_structure.name
@@ -201,7 +201,7 @@ def blind_structure_lock_reason(blind_structure: BlindStructure) -> str | None:
 
 
 def _editable(blind_structure_id: int) -> BlindStructure:
-    """The structure, locked for this transaction, if it may be edited."""
+    """The blind structure, locked for this transaction, if it may be edited."""
     blind_structure = BlindStructure.objects.select_for_update().get(pk=blind_structure_id)
     reason = blind_structure_lock_reason(blind_structure)
     if reason:
@@ -213,7 +213,7 @@ Change = Callable[[BlindStructure, list[Row]], list[Row]]
 
 
 def _edit(blind_structure_id: int, change: Change) -> BlindStructure:
-    """Apply ``change(structure, rows) -> rows`` to the rows, whole or not at all."""
+    """Apply ``change(blind_structure, rows) -> rows`` to the rows, whole or not at all."""
     with transaction.atomic():
         blind_structure = _editable(blind_structure_id)
         rows = change(blind_structure, blind_structure_rows(blind_structure))
@@ -242,7 +242,7 @@ def blind_structure_create(
     rows: Sequence[Row | Mapping[str, Any]] = (),
     is_template: bool = False,
 ) -> BlindStructure:
-    """A new structure (blank when ``rows`` is empty), checked whole before it is saved."""
+    """A new blind structure (blank when ``rows`` is empty), checked whole before it is saved."""
     name = _clean_name(name)
     chips = sorted(set(chip_set))
     problems = pure.chip_set_problems(list(chip_set))
@@ -305,7 +305,7 @@ def blind_structure_update(
 def blind_structure_copy(
     blind_structure_id: int, *, by: Any, name: str | None = None
 ) -> BlindStructure:
-    """A copy of any structure (a template, the one used last time) that ``by`` may edit."""
+    """A copy of any blind structure (a template, the one used last time) that ``by`` may edit."""
     source = BlindStructure.objects.get(pk=blind_structure_id)
     if not name:
         name = (_("Copy of %(name)s") % {"name": source.name})[:NAME_MAX]
@@ -322,7 +322,7 @@ def blind_structure_copy(
 
 
 def blind_structure_last_used(by: Any) -> BlindStructure | None:
-    """The structure of the director's most recent tournament ("the one we used last
+    """The blind structure of the director's most recent tournament ("the one we used last
     time"): the latest that has already begun, else the latest they set up; when they
     have none, the series' most recent tournament. Cancelled tournaments do not count."""
     now = timezone.now()
@@ -357,8 +357,8 @@ def blind_structure_generate(
     ante_kind: AnteKind | str = AnteKind.NONE,
     for_limit: bool = False,
 ) -> BlindStructure:
-    """A new structure proposed by `tournaments.blind_structures.generate` (its docstring has the
-    algorithm), saved for the director to edit."""
+    """A new blind structure proposed by `tournaments.blind_structures.generate` (its
+    docstring has the algorithm), saved for the director to edit."""
     name = _clean_name(name)
     proposal = pure.generate(
         starting_stack=starting_stack,
@@ -462,7 +462,7 @@ def blind_structure_level_move(blind_structure_id: int, level_id: int, *, offset
 def blind_structure_level_update(
     blind_structure_id: int, level_id: int, **changes: Any
 ) -> BlindLevel:
-    """Change fields of one row (``ROW_FIELDS``); the whole structure must stay valid."""
+    """Change fields of one row (``ROW_FIELDS``); the whole blind structure must stay valid."""
     unknown = set(changes) - set(ROW_FIELDS)
     if unknown:
         raise TypeError(f"rows cannot change {sorted(unknown)}")
@@ -488,7 +488,7 @@ def blind_structure_save_rows(
 
 
 def blind_structure_delete(blind_structure_id: int) -> None:
-    """Delete a structure no tournament uses (templates stay)."""
+    """Delete a blind structure no tournament uses (templates stay)."""
     with transaction.atomic():
         blind_structure = BlindStructure.objects.select_for_update().get(pk=blind_structure_id)
         if blind_structure.is_template:
@@ -547,14 +547,14 @@ def blind_structures_templates() -> QuerySet[BlindStructure]:
 
 
 def blind_structures_of(user: Any) -> QuerySet[BlindStructure]:
-    """The director's own structures, newest first, with their counts."""
+    """The director's own blind structures, newest first, with their counts."""
     return _with_counts(BlindStructure.objects.filter(is_template=False, created_by=user)).order_by(
         "-created_at", "-pk"
     )
 
 
 def blind_structures_of_others(user: Any) -> QuerySet[BlindStructure]:
-    """The other directors' structures (directors run the series together)."""
+    """The other directors' blind structures (directors run the series together)."""
     return _with_counts(
         BlindStructure.objects.filter(is_template=False).exclude(created_by=user)
     ).order_by("-created_at", "-pk")
@@ -582,7 +582,7 @@ def blind_structure_preview_settings(
     blind_structure: BlindStructure, *, now: datetime | None = None
 ) -> PreviewSettings:
     """The next event's start time, field and stack: the next event that plays this
-    structure, else the next event on the calendar, else the next half hour with ten
+    blind structure, else the next event on the calendar, else the next half hour with ten
     players of 10,000. The field is the event's entries when two or more have registered,
     else its capacity, else ten."""
     now = now or timezone.now()

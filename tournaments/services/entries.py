@@ -52,7 +52,7 @@ NAME_MAX = Player._meta.get_field("name").max_length or 100
 
 
 def tournament_locked(tournament_id: int) -> Tournament:
-    """The tournament row, locked for this transaction, with its event and structure."""
+    """The tournament row, locked for this transaction, with its event and blind structure."""
     try:
         return (
             Tournament.objects.select_for_update(of=("self",))

@@ -1,5 +1,5 @@
 """The TV clock's own part of the screens' state: the director's layout and theme, the
-add-on break, the colour-ups the structure implies, and once it is over, who won what.
+add-on break, the colour-ups the blind structure implies, and once it is over, who won what.
 
 ``tv_layout_set`` is a console action like the others: it locks the tournament, refuses
 what it cannot show, and records itself in the action log with the layout as it was, so
@@ -166,7 +166,7 @@ def tv_parts(
 def tv_colour_ups(
     blind_structure_ids: set[int], rows_by_blind_structure: Mapping[int, Sequence[ClockRow]]
 ) -> dict[int, list[list[int]]]:
-    """Each structure's chips no longer used from each of its rows on (by row index), as the
+    """Each blind structure's chips no longer used from each of its rows on (by row index), as the
     TV's ``colour_up`` names them, in one query."""
     chip_sets = dict(
         BlindStructure.objects.filter(pk__in=blind_structure_ids).values_list("pk", "chip_set")
@@ -184,8 +184,8 @@ def tv_colour_ups(
 
 
 def tv_colour_up(colours: Sequence[list[int]], index: int) -> list[int]:
-    """The chips no longer used from row ``index`` on, from a structure's list of
-    ``tv_colour_ups`` (past the structure's end, its extra levels, no chip goes)."""
+    """The chips no longer used from row ``index`` on, from a blind structure's list of
+    ``tv_colour_ups`` (past the blind structure's end, its extra levels, no chip goes)."""
     return colours[index] if 0 <= index < len(colours) else []
 
 

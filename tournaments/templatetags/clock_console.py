@@ -3,7 +3,7 @@ offers besides the clock itself: the quick changes to the night's levels (the ro
 come, the blinds in play to start a new level from) and hand-for-hand in the room (each
 table, whether it is done with the hand, and its dealer's link).
 
-Read from ``clock_payload`` (the row in play as every screen shows it) and the structure's
+Read from ``clock_payload`` (the row in play as every screen shows it) and the blind structure's
 rows, so the forms name the rows the director sees; each form also sends the clock's
 version and the row in play, and the services refuse it if the clock has moved on since.
 """
@@ -41,12 +41,12 @@ def row_label(row: dict[str, Any]) -> str:
 @register.simple_tag
 def clock_console(tournament: Any, payload: dict[str, Any]) -> dict[str, Any]:
     clock = payload["clock"]
-    # The structure's rows: the payload carries only the rows the screens show.
+    # The blind structure's rows: the payload carries only the rows the screens show.
     rows = [row.as_dict() for row in clock_rows(tournament.blind_structure_id)]
     index = clock["index"]
     coming = rows[index + 1 :]
     # The level a new level copies: the one in play, or on a break the last one played
-    # (past the structure's end, the extra level in play).
+    # (past the blind structure's end, the extra level in play).
     current = clock["current"]
     base = current if current and not current["is_break"] else None
     if base is None:
@@ -61,7 +61,7 @@ def clock_console(tournament: Any, payload: dict[str, Any]) -> dict[str, Any]:
         and not (position + 1 < len(rows) and rows[position + 1]["is_break"])
     ]
     if index >= len(rows) and current and not current["is_break"]:
-        after = [current]  # past the structure's end: after the extra level in play
+        after = [current]  # past the blind structure's end: after the extra level in play
     following = [row for row in coming if not row["is_break"]]
     hand_for_hand = payload["hand_for_hand"]
     tables = [

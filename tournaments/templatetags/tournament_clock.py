@@ -99,7 +99,7 @@ def _row_parts(row: dict[str, Any], addon_break: int | None) -> dict[str, str]:
 
 def _coming(clock: dict[str, Any], addon_break: int | None) -> list[dict[str, str]]:
     """The rows coming up as the TV lists them, each with the time until it starts (the
-    payload's ``coming``: past the structure's end, its extra levels)."""
+    payload's ``coming``: past the blind structure's end, its extra levels)."""
     return [
         {**_row_parts(row, addon_break), "starts_in": clock_time(row["starts_in_ms"])}
         for row in clock["coming"]

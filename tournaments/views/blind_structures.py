@@ -51,7 +51,7 @@ def blind_structure_list(request: HttpRequest) -> HttpResponse:
 
 
 # ---------------------------------------------------------------------------------------------
-# Starting a structure: blank, a copy (of a template or any structure), the last used, or
+# Starting a blind structure: blank, a copy (of a template or any other), the last used, or
 # the generator's proposal.
 
 
@@ -81,7 +81,7 @@ def _new_forms(request: HttpRequest, source: str | None = None) -> dict[str, Any
 
 
 def _create(request: HttpRequest, source: str, forms: dict[str, Any]) -> BlindStructure | None:
-    """Run the chosen way of starting a structure; None when its form has errors."""
+    """Run the chosen way of starting a blind structure; None when its form has errors."""
     if source == "blank":
         form = forms["blank_form"]
         if form.is_valid():
@@ -129,7 +129,7 @@ def _create(request: HttpRequest, source: str, forms: dict[str, Any]) -> BlindSt
 @director_required
 @require_http_methods(["GET", "POST"])
 def blind_structure_new(request: HttpRequest) -> HttpResponse:
-    """Start a structure: blank, from a template, a copy of one (``blind_structure`` posted),
+    """Start a blind structure: blank, from a template, a copy of one (``blind_structure`` posted),
     the one used last time, or the generator's proposal."""
     if request.method == "GET":
         return render(request, "tournaments/blind_structure_new.html", _new_forms(request))
@@ -168,10 +168,10 @@ def blind_structure_new(request: HttpRequest) -> HttpResponse:
     return redirect("tournaments:blind_structure_edit", blind_structure_id=blind_structure.pk)
 
 
-# The field typed in the generator, by structure id: the proposal's clock preview is for
+# The field typed in the generator, by blind structure id: the proposal's clock preview is for
 # the players and stack the director asked about, not the next event's, for as long as this
 # session edits it (the editor's own posts come back to its plain address, so the query
-# string could not carry it). The newest few structures only, so the session stays small.
+# string could not carry it). The newest few blind structures only, so the session stays small.
 GENERATED_FIELD = "structures_generated_field"
 GENERATED_KEPT = 10
 
@@ -215,7 +215,7 @@ def _preview_form(
     request: HttpRequest, blind_structure: BlindStructure
 ) -> tuple[PreviewForm, services.PreviewSettings, bool]:
     """The preview's start and field: as asked (GET, or carried along with an htmx post),
-    else the field typed in the generator that proposed this structure, else the next
+    else the field typed in the generator that proposed this blind structure, else the next
     event's (`blind_structure_preview_settings`). The flag says whether the generator's field is
     the default."""
     settings = services.blind_structure_preview_settings(blind_structure)

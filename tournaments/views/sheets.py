@@ -1,4 +1,4 @@
-"""Printable sheets of a tournament: seat cards, the structure, the payouts, the final results.
+"""Printable sheets of a tournament: seat cards, the blind structure, payouts, final results.
 
 Each is a page of its own, made for the browser's Print: ``tournaments/sheet_base.html`` has
 none of the site's navigation, only a toolbar that ``static/tournaments/sheets.css`` hides
@@ -6,7 +6,7 @@ in print. The page size (``@page``) is A4 unless ``?paper=letter`` asks for US L
 layouts fit the smaller printable area of both (Letter is shorter, A4 narrower), so a sheet
 made for one still prints whole on the other.
 
-The seat cards, structure and payouts are the director's (linked from the console); the
+The seat cards, blind structure and payouts are the director's (linked from the console); the
 final results are public, as the series' results are, and linked from the tournament page.
 """
 

@@ -1,6 +1,6 @@
 """Give the demo season's events their tournaments (for `make run` after `load_demo`).
 
-Every upcoming event without a tournament gets one on the built-in structure that fits its
+Every upcoming event without a tournament gets one on the built-in blind structure that fits its
 betting structure; the first has the demo players registered, so the console, the seat
 draw and the TV clock can be tried at once. Safe to rerun: events that have a tournament
 are left alone, and nothing is done when there is no demo director.

@@ -41,12 +41,12 @@ ADJUST_MAX_SECONDS = 60 * 60
 
 
 def clock_start(tournament_id: int, *, by: Any = None, now: datetime | None = None) -> Tournament:
-    """Start the clock on the structure's first row, running from ``now``.
+    """Start the clock on the blind structure's first row, running from ``now``.
 
     ``tournament_start`` calls this inside its own transaction (it records the start in the
     action log, with its own Undo: ``clock_restore`` takes the clock back); ``by`` is who
     started it, for that log. Refused when the tournament is over, when the clock already
-    runs, or when the structure has no rows.
+    runs, or when the blind structure has no rows.
     """
     director_check(by)
     now = now or timezone.now()
@@ -148,7 +148,7 @@ def clock_adjust(
     """Add (``seconds`` > 0) or remove time from the row in play.
 
     Never below zero: removing at least the time left ends the row, and the next row (past
-    the structure's end, the next extra level) starts now with its full time (paused if the
+    the blind structure's end, the next extra level) starts now with its full time (paused if the
     clock was paused). With no row to follow, the clock stays at zero.
     """
     director_check(by)
@@ -210,7 +210,7 @@ def _jump(tournament_id: int, by: Any, now: datetime | None, op: str, pick: Any)
 
 
 def clock_next(tournament_id: int, *, by: Any, now: datetime | None = None) -> Tournament:
-    """Go to the next row (level or break, past the structure's end the next extra level)
+    """Go to the next row (level or break, past the blind structure's end the next extra level)
     with its full time; paused stays paused."""
 
     def pick(rows: tuple[ClockRow, ...], index: int) -> ClockRow:

@@ -38,11 +38,11 @@ from tournaments.services.clock.store import (
 from tournaments.summaries import Message, joined, message
 
 # From the console a director changes the levels of a tournament in play: a break now, a
-# level added or removed, the length of the levels to come, a break added. The structure is
+# level added or removed, the length of the levels to come, a break added. The blind structure is
 # shared (a built-in template, the director's usual one, next week's event), so the first
 # change gives the tournament its own copy of the rows (``Tournament.own_blind_structure``) and
 # every change edits that copy. Each change is logged with the rows and the clock as they
-# were, so Undo puts both back (the first one's Undo goes back to the shared structure and
+# were, so Undo puts both back (the first one's Undo goes back to the shared blind structure and
 # drops the copy).
 #
 # A change starts from the row in play as every screen shows it (``position``), stores it,
@@ -50,7 +50,7 @@ from tournaments.summaries import Message, joined, message
 # then stops at its version check, and the conditional UPDATE of any sweep that read the
 # clock before the change matches no row; the sweep after it plays the rows as they are now.
 
-# The most rows a tournament's own levels may hold (its structure's, and the extra levels
+# The most rows a tournament's own levels may hold (its blind structure's, and the extra levels
 # played past its end, which a change writes down so it can add after them).
 LEVELS_ROWS_MAX = 200
 
@@ -68,7 +68,7 @@ LEVEL_LIMIT_MOVED = {
 }
 
 
-# How long an inserted break lasts when the structure has no break to copy the length of.
+# How long an inserted break lasts when the blind structure has no break to copy the length of.
 BREAK_MINUTES = 10
 
 
@@ -154,7 +154,7 @@ def _pure_row(values: dict[str, Any]) -> pure.Row:
 
 
 def _extra_row(row: ClockRow) -> pure.Row:
-    # An extra level past the structure's end (``row_at``), written down as a row.
+    # An extra level past the blind structure's end (``row_at``), written down as a row.
     return pure.Row.level(
         row.small_blind,
         row.big_blind,
@@ -218,7 +218,7 @@ def _levels_read(
 
 
 def _write_rows(blind_structure_id: int, rows: Sequence[dict[str, Any]]) -> None:
-    """Store ``rows`` (``blind_level_values``) as the structure's rows, at their positions."""
+    """Store ``rows`` (``blind_level_values``) as the blind structure's rows, at their positions."""
     BlindLevel.objects.filter(blind_structure_id=blind_structure_id).delete()
     BlindLevel.objects.bulk_create(
         BlindLevel(blind_structure_id=blind_structure_id, **values) for values in rows
@@ -276,9 +276,9 @@ def _levels_store(tournament: Tournament, levels: _Levels, by: Any) -> None:
 
 def levels_restore(tournament: Tournament, saved: dict[str, Any]) -> None:
     """Put the tournament's rows back as ``_levels_read`` saved them (with the tournament
-    row locked). Back on the structure it played before when that one is as it was (the
+    row locked). Back on the blind structure it played before when that one is as it was (the
     copy made by the change is dropped); when it has changed or gone since (a director may
-    edit a structure no started event uses any more), its rows go back into the copy."""
+    edit a blind structure no started event uses any more), its rows go back into the copy."""
     rows = saved.get("rows")
     # "structure" is the key the actions logged before it was spelt out still carry.
     blind_structure_id = saved.get("blind_structure", saved.get("structure"))
@@ -315,7 +315,7 @@ def _check_minutes(minutes: Any) -> int:
 
 
 def _check_rows(tournament: Tournament, levels: _Levels, index: int) -> None:
-    """The rules of a structure (``tournaments.blind_structures``) for the row a change wrote:
+    """The rules of a blind structure (``tournaments.blind_structures``) for the row a change wrote:
     the rows the director already had are played as they are."""
     blind_structure = BlindStructure.objects.only("for_limit", "chip_set").get(
         pk=tournament.blind_structure_id
@@ -408,7 +408,7 @@ def _levels_change(
 
 
 def _break_minutes(rows: Sequence[pure.Row], index: int) -> int:
-    """How long a break inserted after row ``index`` lasts: as the structure's next break,
+    """How long a break inserted after row ``index`` lasts: as the blind structure's next break,
     else its last break before, else ``BREAK_MINUTES``."""
     for row in [*rows[index + 1 :], *reversed(rows[: index + 1])]:
         if row.is_break:
@@ -433,7 +433,7 @@ def clock_break_now(
     followed by level 2, not level 3; when the next row already is a break, that break
     starts now, with its colour-up, and nothing is inserted.
 
-    The break lasts as long as the structure's next break (else its last one, else
+    The break lasts as long as the blind structure's next break (else its last one, else
     ``BREAK_MINUTES``). Refused on a break and during hand-for-hand (the clock stays
     stopped then), and for a choice that is not True or False.
     """
@@ -518,9 +518,10 @@ def clock_level_add(
     "These blinds once more" is the usual case: the console offers the blinds in play.
     Without ``minutes`` it lasts as long as the last level before it. The level numbers
     after it go up by one; the rules counted in levels ("late registration until level 4")
-    stay on the blind level they were set on (renumbered with it, the log line says so). Refused, changing nothing, when the level breaks a
-    rule of structures (``tournaments.blind_structures``: blinds the chips in play cannot make,
-    an ante above the small blind ...).
+    stay on the blind level they were set on (renumbered with it, the log line says so).
+    Refused, changing nothing, when the level breaks a rule of blind structures
+    (``tournaments.blind_structures``: blinds the chips in play cannot make, an ante above the
+    small blind ...).
     """
     amounts = [_chips(small_blind), _chips(big_blind), _chips(ante)]
     bets = [None if bet is None else _chips(bet) for bet in (small_bet, big_bet)]
@@ -616,7 +617,7 @@ def clock_levels_minutes(
 ) -> Tournament:
     """Give every level after the row in play ``minutes``; breaks keep their length.
 
-    The level in play keeps its end (add or take off time for it); past the structure's
+    The level in play keeps its end (add or take off time for it); past the blind structure's
     end, the extra levels to come last as long as its last level, which is set too.
     """
     _check_minutes(minutes)

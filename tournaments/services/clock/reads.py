@@ -36,7 +36,7 @@ HAND_FOR_HAND_FIELDS = (
 
 
 # What the clock reads of a row; read as values, not model instances (a level change reads
-# its structure twice, and instances cost most of its time).
+# its blind structure twice, and instances cost most of its time).
 ROW_FIELDS = (
     "kind",
     "minutes",
@@ -51,7 +51,7 @@ ROW_FIELDS = (
 
 
 def clock_rows(blind_structure_id: int) -> tuple[ClockRow, ...]:
-    """The clock's rows of a structure, breaks included, in position order."""
+    """The clock's rows of a blind structure, breaks included, in position order."""
     levels = (
         BlindLevel.objects.filter(blind_structure_id=blind_structure_id)
         .order_by("position", "pk")
@@ -61,7 +61,7 @@ def clock_rows(blind_structure_id: int) -> tuple[ClockRow, ...]:
 
 
 def clock_rows_many(blind_structure_ids: Iterable[int]) -> dict[int, tuple[ClockRow, ...]]:
-    """The clock's rows of several structures in one query, by structure id."""
+    """The clock's rows of several blind structures in one query, by blind structure id."""
     levels: dict[int, list[SimpleNamespace]] = {}
     query = (
         BlindLevel.objects.filter(blind_structure_id__in=list(blind_structure_ids))

@@ -57,8 +57,8 @@ def clock_advance_due(tournament_id: int, expected_index: int, now: datetime | N
     and sweeps racing for the same change exactly one stores it; the others, and any that
     come late, touch nothing and return False. A clock more than one row late jumps to the
     row in play at ``now`` and keeps the schedule (each row ends a full row after the
-    previous end, not after the task ran). After the structure's last row come the extra
-    levels (``tournaments.clock.row_at``); only a structure with no level stays on its last.
+    previous end, not after the task ran). After the blind structure's last row come the extra
+    levels (``tournaments.clock.row_at``); only a blind structure with no level stays on its last.
     """
     now = now or timezone.now()
     seen = (
@@ -85,7 +85,7 @@ def _due(now: datetime) -> list[_Due]:
         .annotate(n=Count("pk"))
         .values("n")
     )
-    # A structure with a level goes on past its last row (the extra levels double it); one
+    # A blind structure with a level goes on past its last row (the extra levels double it); one
     # with none stays on its last row, which the sweep must not keep finding.
     has_level = Exists(
         BlindLevel.objects.filter(blind_structure=OuterRef("blind_structure"), kind=LevelKind.LEVEL)
@@ -113,7 +113,7 @@ def clock_sweep(now: datetime | None = None) -> int:
 
     Every level-change task runs it, not only the sweep on beat: when many clocks change
     at the same moment (tournaments started together), the first task to wake stores and
-    announces them all in one pass, with one read of each structure and one of the entries,
+    announces them all in one pass, with one read of each blind structure and one of the entries,
     instead of each task paying for its own queries one after another.
     """
     now = now or timezone.now()
@@ -140,7 +140,7 @@ def _advance(candidates: list[_Due], now: datetime) -> int:
                 now,
             )
             if at.index == due.index:
-                continue  # no row follows (a structure with no level): it stays
+                continue  # no row follows (a blind structure with no level): it stays
             row = row_at(rows, at.index)
             state = (
                 TournamentState.ON_BREAK
