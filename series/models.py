@@ -261,6 +261,11 @@ class Event(models.Model):
         label = GAME_LABELS.get((self.structure, self.game))
         return str(label) if label is not None else str(self.get_game_display())
 
+    @property
+    def is_limit(self) -> bool:
+        """Whether the betting structure is limit: the levels are then read as small/big bets."""
+        return self.structure == Structure.LIMIT
+
     def is_draft_at(self, now: datetime) -> bool:
         """A draft (no publication time) or published later: directors alone see it."""
         return self.published_at is None or self.published_at > now

@@ -252,8 +252,8 @@ class TournamentForm(forms.ModelForm):
             if not breaks:
                 self.add_error(
                     "addon_after_level",
-                    _("“%(structure)s” has no break after level %(level)s.")
-                    % {"structure": blind_structure.name, "level": level},
+                    _("The blind structure “%(name)s” has no break after level %(level)s.")
+                    % {"name": blind_structure.name, "level": level},
                 )
             else:
                 cleaned["addon_at_break"] = breaks[0]

@@ -80,7 +80,7 @@ def test_a_blind_structure_with_a_bad_row_is_not_created(director: User) -> None
 
 
 def test_a_blind_structure_needs_a_name(director: User) -> None:
-    with pytest.raises(BlindStructureError, match="Give the structure a name."):
+    with pytest.raises(BlindStructureError, match="Give the blind structure a name."):
         services.blind_structure_create(by=director, name="   ")
 
 
@@ -358,7 +358,7 @@ def test_a_row_of_another_blind_structure_is_not_found(
     home_blind_structure: BlindStructure, limit_blind_structure: BlindStructure
 ) -> None:
     other = limit_blind_structure.levels.get(position=1)
-    with pytest.raises(BlindStructureError, match="no longer in the structure"):
+    with pytest.raises(BlindStructureError, match="no longer in the blind structure"):
         services.blind_structure_level_remove(home_blind_structure.pk, other.pk)
     assert limit_blind_structure.levels.filter(pk=other.pk).exists()
 

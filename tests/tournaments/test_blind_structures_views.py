@@ -88,7 +88,7 @@ def test_the_list_shows_the_templates_and_the_directors_blind_structures(
     home_blind_structure: BlindStructure,
 ) -> None:
     page = text(director_client.get(reverse("tournaments:blind_structure_list")))
-    assert "Your structures" in page and "Tuesday PLO8" in page
+    assert "Your blind structures" in page and "Tuesday PLO8" in page
     assert "Built-in templates" in page
     for name in ("Home series PLO8", "Limit Omaha/8", "Turbo"):
         assert name in page
@@ -114,7 +114,7 @@ def test_copy_last_used_without_any_tournament_says_so(director_client: Client) 
     response = director_client.post(
         reverse("tournaments:blind_structure_new"), {"source": "last"}, follow=True
     )
-    assert "No tournament has used a structure yet." in text(response)
+    assert "No tournament has used a blind structure yet." in text(response)
 
 
 def test_the_new_page_offers_four_ways_to_start(

@@ -165,7 +165,7 @@ def _write_rows(blind_structure: BlindStructure, rows: Sequence[Row]) -> None:
 def _clean_name(name: str) -> str:
     name = (name or "").strip()
     if not name:
-        raise BlindStructureError([Problem(None, "name", _("Give the structure a name."))])
+        raise BlindStructureError([Problem(None, "name", _("Give the blind structure a name."))])
     if len(name) > NAME_MAX:
         raise BlindStructureError(
             [
@@ -225,7 +225,7 @@ def _index_of(rows: Sequence[Row], level_id: int) -> int:
     for index, row in enumerate(rows):
         if row.id == level_id:
             return index
-    raise BlindStructureError(_("That row is no longer in the structure; reload the page."))
+    raise BlindStructureError(_("That row is no longer in the blind structure; reload the page."))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -60,7 +60,7 @@ def _new_forms(request: HttpRequest, source: str | None = None) -> dict[str, Any
     defaults = services.blind_structure_generator_defaults()
     generator_initial = {
         **defaults,
-        "name": _("My structure"),
+        "name": _("My blind structure"),
         "betting": pure.betting_of(for_limit=defaults.pop("for_limit")).value,
     }
     return {
@@ -123,7 +123,7 @@ def _create(request: HttpRequest, source: str, forms: dict[str, Any]) -> BlindSt
         except pure.BlindStructureError as error:
             add_problems(form, error)
             return None
-    raise Http404(_("Unknown way to start a structure."))
+    raise Http404(_("Unknown way to start a blind structure."))
 
 
 @director_required
@@ -139,7 +139,9 @@ def blind_structure_new(request: HttpRequest) -> HttpResponse:
             if source == "last":
                 last = services.blind_structure_last_used(request.user)
                 if last is None:
-                    raise pure.BlindStructureError(_("No tournament has used a structure yet."))
+                    raise pure.BlindStructureError(
+                        _("No tournament has used a blind structure yet.")
+                    )
                 blind_structure_id = last.pk
             else:
                 blind_structure_id = _posted_id(request, "blind_structure")
@@ -159,7 +161,7 @@ def blind_structure_new(request: HttpRequest) -> HttpResponse:
             if source == "generate":
                 _remember_field(request, blind_structure, forms["generator_form"].cleaned_data)
     except BlindStructure.DoesNotExist:
-        raise Http404(_("No such structure.")) from None
+        raise Http404(_("No such blind structure.")) from None
     except pure.BlindStructureError as error:
         for message in error.messages:
             messages.error(request, message)
@@ -203,7 +205,7 @@ def _remembered_field(
 def _posted_id(request: HttpRequest, name: str) -> int:
     blind_structure_id = request_values.id_or_none(request.POST.get(name))
     if blind_structure_id is None:
-        raise Http404(_("No such structure."))
+        raise Http404(_("No such blind structure."))
     return blind_structure_id
 
 
@@ -427,7 +429,7 @@ def _row_save(request: HttpRequest, blind_structure: BlindStructure, row_id: int
     index = next((i for i, row in enumerate(rows) if row.id == row_id), None)
     if index is None:  # removed by another director since this page was drawn
         return _rows_response(
-            request, blind_structure, [_("That row is no longer in the structure.")]
+            request, blind_structure, [_("That row is no longer in the blind structure.")]
         )
     chips = pure.chips_in_play(rows, blind_structure.chip_set)[index]
     form = RowForm(request.POST, row=rows[index], for_limit=blind_structure.for_limit, chips=chips)
