@@ -179,3 +179,17 @@ def test_directors_are_offered_to_set_up_a_tournament(
     assert url in director_client.get(reverse("home")).content.decode()
     assert url not in client.get(reverse("home")).content.decode()
     assert url in director_client.get(reverse("director_dashboard")).content.decode()
+
+
+def test_the_levels_table_reads_bets_for_a_limit_night(
+    tournament: Tournament, client: Client
+) -> None:
+    page = client.get(tournament.get_absolute_url()).content.decode()
+    assert ">Blinds</th>" in page and ">Bets</th>" not in page and "25/50" in page
+    Event.objects.filter(pk=tournament.event_id).update(structure="limit")
+    first = tournament.blind_structure.levels.get(position=0)
+    first.small_bet, first.big_bet = 50, 100
+    first.save(update_fields=["small_bet", "big_bet"])
+    page = client.get(tournament.get_absolute_url()).content.decode()
+    assert ">Bets</th>" in page and ">Blinds</th>" not in page
+    assert "25/50" not in page  # the first level reads its bets, 50/100, not its blinds
