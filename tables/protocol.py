@@ -9,6 +9,7 @@ for a bot.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -145,6 +146,172 @@ async def handle_move_on_loop(table_id: int, user: Any, frame: Any) -> list[dict
     return []
 
 
+def _on_act(table_id: int, user: Any, frame: dict[str, Any]) -> None:
+    services.table_act(table_id, user, *_act_args(frame))
+
+
+def _on_sit(table_id: int, user: Any, frame: dict[str, Any]) -> None:
+    services.seat_take(
+        table_id,
+        user,
+        _int(frame, "seat"),  # type: ignore[arg-type]
+        _int(frame, "buy_in"),  # type: ignore[arg-type]
+        _bool(frame, "wait_for_big_blind", True),
+    )
+
+
+def _on_sit_out(table_id: int, user: Any, frame: dict[str, Any]) -> None:
+    services.seat_sit_out(table_id, user)
+
+
+def _on_sit_in(table_id: int, user: Any, frame: dict[str, Any]) -> None:
+    services.seat_sit_in(table_id, user, _bool(frame, "wait_for_big_blind", True))
+
+
+def _on_leave(table_id: int, user: Any, frame: dict[str, Any]) -> None:
+    services.seat_leave(table_id, user)
+
+
+def _on_run_twice(table_id: int, user: Any, frame: dict[str, Any]) -> None:
+    # An answer when the players still in are asked to run the board twice.
+    if "agree" not in frame:
+        raise TableError("malformed", gettext_lazy("say 'agree': true or false"))
+    services.require_user(user)
+    services.run_twice_vote(
+        table_id,
+        user,
+        _int(frame, "hand"),  # type: ignore[arg-type]
+        _bool(frame, "agree", False),
+        seat=_int(frame, "seat", required=False),
+    )
+
+
+def _on_options(table_id: int, user: Any, frame: dict[str, Any]) -> None:
+    if "muck_losing" not in frame:
+        raise TableError("malformed", gettext_lazy("say 'muck_losing': true or false"))
+    services.seat_options(table_id, user, muck_losing=_bool(frame, "muck_losing", True))
+
+
+def _on_straddle(table_id: int, user: Any, frame: dict[str, Any]) -> None:
+    # docs/rules.md, Home-game options, "Straddle": the player asks for the next hand.
+    if "on" not in frame:
+        raise TableError("malformed", gettext_lazy("say 'on': true or false"))
+    services.require_user(user)
+    # "always": the standing choice to straddle every hand in that seat.
+    services.seat_straddle(
+        table_id, user, _bool(frame, "on", False), always=_bool(frame, "always", False)
+    )
+
+
+def _on_bomb_pot_vote(table_id: int, user: Any, frame: dict[str, Any]) -> None:
+    if "yes" not in frame:
+        raise TableError("malformed", gettext_lazy("say 'yes': true or false"))
+    services.require_user(user)
+    services.bomb_pot_vote(table_id, user, _bool(frame, "yes", False))
+
+
+def _on_bomb_pot_call(table_id: int, user: Any, frame: dict[str, Any]) -> None:
+    # The host's call of a bomb pot next hand ("on": false calls it off).
+    services.require_user(user)
+    services.bomb_pot_call(table_id, user, _bool(frame, "on", True))
+
+
+def _on_pre_action(table_id: int, user: Any, frame: dict[str, Any]) -> None:
+    hand, chosen, amount, seat = _pre_action_args(frame)
+    services.pre_action_set(table_id, user, hand, chosen, amount, seat_number=seat)
+
+
+def _on_rebuy(table_id: int, user: Any, frame: dict[str, Any]) -> None:
+    services.seat_rebuy(
+        table_id,
+        user,
+        _int(frame, "amount"),  # type: ignore[arg-type]
+        next_hand=_bool(frame, "next_hand", False),
+    )
+
+
+def _on_request_seat(table_id: int, user: Any, frame: dict[str, Any]) -> None:
+    invite = frame.get("invite")
+    if not isinstance(invite, str):
+        raise TableError("malformed", gettext_lazy("'invite' must be the invite link's token"))
+    services.require_user(user)
+    services.seat_request(
+        table_id,
+        user,
+        _int(frame, "seat"),  # type: ignore[arg-type]
+        _int(frame, "buy_in"),  # type: ignore[arg-type]
+        _bool(frame, "wait_for_big_blind", True),
+        invite=invite,
+    )
+
+
+def _on_approve_or_refuse(table_id: int, user: Any, frame: dict[str, Any]) -> None:
+    services.require_user(user)
+    services.seat_request_decide(
+        table_id,
+        user,
+        _int(frame, "request"),  # type: ignore[arg-type]
+        frame["type"] == "approve",
+    )
+
+
+def _on_host(table_id: int, user: Any, frame: dict[str, Any]) -> None:
+    # The host's controls: the services refuse everyone else with "forbidden".
+    services.require_user(user)
+    if frame["type"] == "remove":
+        services.seat_remove(table_id, user, _int(frame, "seat"))  # type: ignore[arg-type]
+    else:
+        HOST_FRAMES[frame["type"]](table_id, user)
+
+
+def _on_show_cards(table_id: int, user: Any, frame: dict[str, Any]) -> None:
+    # After the hand, until the next one: some or all of the player's own cards.
+    cards = frame.get("cards")
+    if not (isinstance(cards, list) and cards and all(isinstance(c, str) for c in cards)):
+        raise TableError(
+            "malformed", gettext_lazy("'cards' must be a list of cards, such as \"Ah\"")
+        )
+    services.cards_show(table_id, user, _int(frame, "hand"), cards)  # type: ignore[arg-type]
+
+
+def _on_chat(table_id: int, user: Any, frame: dict[str, Any]) -> None:
+    text = frame.get("text")
+    if not isinstance(text, str):
+        raise TableError("malformed", gettext_lazy("'text' must be a string"))
+    if user is not None and user.is_authenticated and not chat_allowed(user):
+        raise TableError(
+            "throttled",
+            gettext_lazy("at most %(lines)d chat lines in %(seconds)d s"),
+            {"lines": CHAT_LINES_PER_WINDOW, "seconds": CHAT_WINDOW_SECONDS},
+        )
+    services.chat_post(table_id, user, text)
+
+
+# Each frame type's handler: it checks the frame's arguments, then calls its service, which
+# runs the checks of docs/protocol.md in their order; a refusal raises ``TableError``.
+_Handler = Callable[[int, Any, dict[str, Any]], None]
+_FRAME_HANDLERS: dict[str, _Handler] = {
+    "act": _on_act,
+    "sit": _on_sit,
+    "sit_out": _on_sit_out,
+    "sit_in": _on_sit_in,
+    "leave": _on_leave,
+    "run_twice": _on_run_twice,
+    "options": _on_options,
+    "straddle": _on_straddle,
+    "bomb_pot_vote": _on_bomb_pot_vote,
+    "bomb_pot_call": _on_bomb_pot_call,
+    "pre_action": _on_pre_action,
+    "rebuy": _on_rebuy,
+    "request_seat": _on_request_seat,
+    "approve": _on_approve_or_refuse,
+    "refuse": _on_approve_or_refuse,
+    **dict.fromkeys(HOST_FRAMES, _on_host),
+    "show_cards": _on_show_cards,
+    "chat": _on_chat,
+}
+
+
 def handle_frame(table_id: int, user: Any, frame: Any) -> list[dict[str, Any]]:
     """Apply one client frame; return the frames for the sender only (errors).
 
@@ -168,119 +335,12 @@ def handle_frame(table_id: int, user: Any, frame: Any) -> list[dict[str, Any]]:
             )
         ]
     try:
-        if kind == "act":
-            services.table_act(table_id, user, *_act_args(frame))
-        elif kind == "sit":
-            services.seat_take(
-                table_id,
-                user,
-                _int(frame, "seat"),  # type: ignore[arg-type]
-                _int(frame, "buy_in"),  # type: ignore[arg-type]
-                _bool(frame, "wait_for_big_blind", True),
-            )
-        elif kind == "sit_out":
-            services.seat_sit_out(table_id, user)
-        elif kind == "sit_in":
-            services.seat_sit_in(table_id, user, _bool(frame, "wait_for_big_blind", True))
-        elif kind == "leave":
-            services.seat_leave(table_id, user)
-        elif kind == "run_twice":
-            # An answer when the players still in are asked to run the board twice.
-            if "agree" not in frame:
-                raise TableError("malformed", gettext_lazy("say 'agree': true or false"))
-            services.require_user(user)
-            services.run_twice_vote(
-                table_id,
-                user,
-                _int(frame, "hand"),  # type: ignore[arg-type]
-                _bool(frame, "agree", False),
-                seat=_int(frame, "seat", required=False),
-            )
-        elif kind == "options":
-            if "muck_losing" not in frame:
-                raise TableError("malformed", gettext_lazy("say 'muck_losing': true or false"))
-            services.seat_options(table_id, user, muck_losing=_bool(frame, "muck_losing", True))
-        elif kind == "straddle":
-            # docs/rules.md, Home-game options, "Straddle": the player asks for the next hand.
-            if "on" not in frame:
-                raise TableError("malformed", gettext_lazy("say 'on': true or false"))
-            services.require_user(user)
-            # "always": the standing choice to straddle every hand in that seat.
-            services.seat_straddle(
-                table_id, user, _bool(frame, "on", False), always=_bool(frame, "always", False)
-            )
-        elif kind == "bomb_pot_vote":
-            if "yes" not in frame:
-                raise TableError("malformed", gettext_lazy("say 'yes': true or false"))
-            services.require_user(user)
-            services.bomb_pot_vote(table_id, user, _bool(frame, "yes", False))
-        elif kind == "bomb_pot_call":
-            # The host's call of a bomb pot next hand ("on": false calls it off).
-            services.require_user(user)
-            services.bomb_pot_call(table_id, user, _bool(frame, "on", True))
-        elif kind == "pre_action":
-            hand, chosen, amount, seat = _pre_action_args(frame)
-            services.pre_action_set(table_id, user, hand, chosen, amount, seat_number=seat)
-        elif kind == "rebuy":
-            services.seat_rebuy(
-                table_id,
-                user,
-                _int(frame, "amount"),  # type: ignore[arg-type]
-                next_hand=_bool(frame, "next_hand", False),
-            )
-        elif kind == "request_seat":
-            invite = frame.get("invite")
-            if not isinstance(invite, str):
-                raise TableError(
-                    "malformed", gettext_lazy("'invite' must be the invite link's token")
-                )
-            services.require_user(user)
-            services.seat_request(
-                table_id,
-                user,
-                _int(frame, "seat"),  # type: ignore[arg-type]
-                _int(frame, "buy_in"),  # type: ignore[arg-type]
-                _bool(frame, "wait_for_big_blind", True),
-                invite=invite,
-            )
-        elif kind in ("approve", "refuse"):
-            services.require_user(user)
-            services.seat_request_decide(
-                table_id,
-                user,
-                _int(frame, "request"),  # type: ignore[arg-type]
-                kind == "approve",
-            )
-        elif kind in HOST_FRAMES:
-            # The host's controls: the services refuse everyone else with "forbidden".
-            services.require_user(user)
-            if kind == "remove":
-                services.seat_remove(table_id, user, _int(frame, "seat"))  # type: ignore[arg-type]
-            else:
-                HOST_FRAMES[kind](table_id, user)
-        elif kind == "show_cards":
-            # After the hand, until the next one: some or all of the player's own cards.
-            cards = frame.get("cards")
-            if not (isinstance(cards, list) and cards and all(isinstance(c, str) for c in cards)):
-                raise TableError(
-                    "malformed", gettext_lazy("'cards' must be a list of cards, such as \"Ah\"")
-                )
-            services.cards_show(table_id, user, _int(frame, "hand"), cards)  # type: ignore[arg-type]
-        elif kind == "chat":
-            text = frame.get("text")
-            if not isinstance(text, str):
-                raise TableError("malformed", gettext_lazy("'text' must be a string"))
-            if user is not None and user.is_authenticated and not chat_allowed(user):
-                raise TableError(
-                    "throttled",
-                    gettext_lazy("at most %(lines)d chat lines in %(seconds)d s"),
-                    {"lines": CHAT_LINES_PER_WINDOW, "seconds": CHAT_WINDOW_SECONDS},
-                )
-            services.chat_post(table_id, user, text)
-        else:
+        handler = _FRAME_HANDLERS.get(kind)
+        if handler is None:
             raise TableError(
                 "malformed", gettext_lazy("unknown frame type %(kind)s"), {"kind": repr(kind)}
             )
+        handler(table_id, user, frame)
     except TableError as exc:
         return [error_frame(exc.code, exc.message, ref)]
     return []

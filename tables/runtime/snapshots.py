@@ -476,43 +476,74 @@ def _shared(state: _TableState, memo: _Memo) -> _Shared:
 
 
 def _build_shared(state: _TableState, memo: _Memo) -> _Shared:
-    table, seats, hand, engine = state.table, state.seats, state.hand, state.engine
+    table, hand, engine = state.table, state.hand, state.engine
     running_out = hand is not None and not hand.is_complete and hand.board_shown is not None
-    if engine is None:
-        view = None
-    elif running_out:
-        # An all-in run-out, dealt to the table street by street.
-        view = engine.runout_view(None, hand.board_shown)  # type: ignore[union-attr,arg-type]
-    else:
-        view = engine.view(None)
-    seen = {s["seat"]: s for s in view["seats"]} if view else {}
+    view = _shared_view(hand, engine, running_out)
+    seats_out, own_cards, helpers = _shared_seats(state, memo, view)
+    hand_out = _shared_hand(state, view, running_out)
+    legal = (
+        _legal(engine, hand, table.version)  # type: ignore[arg-type]
+        if hand_out is not None
+        and not hand_out["complete"]
+        and not running_out
+        and engine.to_act is not None  # type: ignore[union-attr]
+        else None
+    )
+    pre_actions = (
+        _pre_action_offers(hand, engine)
+        if hand is not None and engine is not None and not hand.is_complete and not running_out
+        else None
+    )
+    table_out = _shared_table(table, state.seats)
+    return _Shared(
+        hand=hand_out,
+        legal=legal,
+        head=f'{{"type":"snapshot","version":{table.version},"now":',
+        middle=f',"table":{_json(table_out)},"seats":',
+        tail=f',"hand":{_json(hand_out)},"you":',
+        end=f',"recent_hands":{state.recent},"chat":{state.chat}}}',
+        seat_texts=[_json(entry) for entry in seats_out],
+        own_openings=_own_openings(state),
+        own_helpers=helpers,
+        own_showable=_showable(hand, engine, view, state.held),
+        own_pre_actions=pre_actions,
+        time_bank=bool(table.time_bank_cap_seconds),
+        own_seat_texts={
+            entry["seat"]: _json({**entry, "cards": own_cards[entry["seat"]]})
+            for entry in seats_out
+            if entry["seat"] in own_cards
+        },
+    )
 
+
+def _shared_view(
+    hand: Hand | None, engine: EngineHand | None, running_out: bool
+) -> dict[str, Any] | None:
+    """The engine's view of the hand for a spectator (``Hand.view(None)``); None: no hand."""
+    if engine is None:
+        return None
+    if running_out:
+        # An all-in run-out, dealt to the table street by street.
+        return engine.runout_view(None, hand.board_shown)  # type: ignore[union-attr,arg-type]
+    return engine.view(None)
+
+
+def _shared_seats(
+    state: _TableState, memo: _Memo, view: dict[str, Any] | None
+) -> tuple[list[dict[str, Any]], dict[int, list[str]], dict[int, dict[str, Any]]]:
+    """Each seat as a spectator sees it; each dealt seat's hole cards, for its own snapshot
+    only; and, from the flop on, each seat still in the hand: its hand helper."""
+    hand, engine = state.hand, state.engine
+    seen = {s["seat"]: s for s in view["seats"]} if view else {}
     seats_out = []
     own_cards: dict[int, list[str]] = {}
     helpers: dict[int, dict[str, Any]] = {}
     board_seen = len(view["board"]) if view else 0
-    for seat in seats:
+    for seat in state.seats:
         if seat.user is None:
             seats_out.append({"seat": seat.number, "player": None, "state": SeatState.EMPTY.value})
             continue
-        entry: dict[str, Any] = {
-            "seat": seat.number,
-            "player": _player(seat),
-            "bot": seat.is_bot,
-            "connected": seat.connected,
-            "stack": seat.stack,
-            "state": seat.state,
-            "bet": 0,
-            "folded": False,
-            "all_in": False,
-            "card_count": 0,
-        }
-        if seat.state == SeatState.SITTING_OUT and seat.sat_out_reason:
-            entry["sat_out_reason"] = seat.sat_out_reason
-        if seat.adding:
-            entry["adding"] = seat.adding  # chips bought for the next hand
-        if seat.removing:
-            entry["removing"] = True  # the host removes this player after the hand
+        entry = _seat_entry(seat)
         # The hand's part of a seat is its dealt player's: none for a player who took the
         # seat after that hand (``_held_seats``).
         dealt = seen.get(seat.number) if seat.number in state.held else None
@@ -536,64 +567,89 @@ def _build_shared(state: _TableState, memo: _Memo) -> _Shared:
                 # Only for this seat's own snapshot (the engine's hole cards of the seat).
                 own_cards[seat.number] = [card_str(c) for c in engine.hole_cards(seat.number)]  # type: ignore[union-attr]
         seats_out.append(entry)
+    return seats_out, own_cards, helpers
 
-    hand_out = None
-    legal = None
-    if hand is not None and engine is not None and view is not None:
-        complete = hand.is_complete
-        voting = view["run_twice"] is not None
-        hand_out = {
-            "id": hand.pk,
-            "number": hand.number,
-            "button": hand.button,
-            # docs/rules.md, Home-game options: the seat that straddled, and a bomb pot.
-            "straddle": view["straddle"],
-            "bomb_pot": view["bomb_pot"],
-            "street": view["street"],
-            "board": view["board"],
-            # Run it twice: both boards (the first is `board`), dealt side by side.
-            "boards": view["boards"],
-            # The players still in are asked to run it twice: who, who has agreed, and
-            # until when they may answer (silence is no).
-            "run_twice": (
-                {**view["run_twice"], "until": _ms(hand.vote_until)}
-                if view["run_twice"] is not None
-                else None
-            ),
-            "pots": view["pots"],
-            "to_act": view["to_act"],
-            "deadline": _ms(hand.deadline),
-            "countdown_from": _ms(
-                hand.turn_started_at + timedelta(seconds=COUNTDOWN_AFTER_SECONDS)
-                if hand.turn_started_at
-                else None
-            ),
-            # When the turn's own time ends and the player's time bank starts to count down
-            # (the deadline includes it); None when the player to act has no bank.
-            "bank_from": _bank_from(table, seats, hand),
-            "commitment": hand.commitment,
-            "equity": state.equity if complete or running_out or voting else None,
-            "pot_equity": state.pot_equity if complete or running_out or voting else None,
-            "results": [
-                {**a, "name": _winner_name(state, a["seat"]), "hand": hand_shape(a["hand"])}
-                for a in view["awards"]
-            ]
-            if complete
-            else None,
-            "reveal": (
-                fairness.hand_reveal(hand.deck, hand.secret, engine.records) if complete else None
-            ),
-            "complete": complete,
-        }
-        if not complete and not running_out and engine.to_act is not None:
-            legal = _legal(engine, hand, table.version)
-    pre_actions = (
-        _pre_action_offers(hand, engine)
-        if hand is not None and engine is not None and not hand.is_complete and not running_out
-        else None
-    )
 
-    table_out = {
+def _seat_entry(seat: Seat) -> dict[str, Any]:
+    """A taken seat as it stands between hands (its part of a hand in play comes after)."""
+    entry: dict[str, Any] = {
+        "seat": seat.number,
+        "player": _player(seat),
+        "bot": seat.is_bot,
+        "connected": seat.connected,
+        "stack": seat.stack,
+        "state": seat.state,
+        "bet": 0,
+        "folded": False,
+        "all_in": False,
+        "card_count": 0,
+    }
+    if seat.state == SeatState.SITTING_OUT and seat.sat_out_reason:
+        entry["sat_out_reason"] = seat.sat_out_reason
+    if seat.adding:
+        entry["adding"] = seat.adding  # chips bought for the next hand
+    if seat.removing:
+        entry["removing"] = True  # the host removes this player after the hand
+    return entry
+
+
+def _shared_hand(
+    state: _TableState, view: dict[str, Any] | None, running_out: bool
+) -> dict[str, Any] | None:
+    """The hand in play or just ended, as a spectator sees it; None: no hand yet."""
+    hand, engine = state.hand, state.engine
+    if hand is None or engine is None or view is None:
+        return None
+    complete = hand.is_complete
+    voting = view["run_twice"] is not None
+    return {
+        "id": hand.pk,
+        "number": hand.number,
+        "button": hand.button,
+        # docs/rules.md, Home-game options: the seat that straddled, and a bomb pot.
+        "straddle": view["straddle"],
+        "bomb_pot": view["bomb_pot"],
+        "street": view["street"],
+        "board": view["board"],
+        # Run it twice: both boards (the first is `board`), dealt side by side.
+        "boards": view["boards"],
+        # The players still in are asked to run it twice: who, who has agreed, and
+        # until when they may answer (silence is no).
+        "run_twice": (
+            {**view["run_twice"], "until": _ms(hand.vote_until)}
+            if view["run_twice"] is not None
+            else None
+        ),
+        "pots": view["pots"],
+        "to_act": view["to_act"],
+        "deadline": _ms(hand.deadline),
+        "countdown_from": _ms(
+            hand.turn_started_at + timedelta(seconds=COUNTDOWN_AFTER_SECONDS)
+            if hand.turn_started_at
+            else None
+        ),
+        # When the turn's own time ends and the player's time bank starts to count down
+        # (the deadline includes it); None when the player to act has no bank.
+        "bank_from": _bank_from(state.table, state.seats, hand),
+        "commitment": hand.commitment,
+        "equity": state.equity if complete or running_out or voting else None,
+        "pot_equity": state.pot_equity if complete or running_out or voting else None,
+        "results": [
+            {**a, "name": _winner_name(state, a["seat"]), "hand": hand_shape(a["hand"])}
+            for a in view["awards"]
+        ]
+        if complete
+        else None,
+        "reveal": (
+            fairness.hand_reveal(hand.deck, hand.secret, engine.records) if complete else None
+        ),
+        "complete": complete,
+    }
+
+
+def _shared_table(table: Table, seats: list[Seat]) -> dict[str, Any]:
+    """The table's settings and where it stands (paused, closing, the next hand's time)."""
+    return {
         "id": table.pk,
         "name": table.name,
         "game": table.game,
@@ -626,33 +682,19 @@ def _build_shared(state: _TableState, memo: _Memo) -> _Shared:
         "held": table.held,
         "forced_bets": _forced_bets(table, seats),
     }
-    return _Shared(
-        hand=hand_out,
-        legal=legal,
-        head=f'{{"type":"snapshot","version":{table.version},"now":',
-        middle=f',"table":{_json(table_out)},"seats":',
-        tail=f',"hand":{_json(hand_out)},"you":',
-        end=f',"recent_hands":{state.recent},"chat":{state.chat}}}',
-        seat_texts=[_json(entry) for entry in seats_out],
-        own_openings=(
-            {
-                number: fairness.seat_openings(hand.deck, hand.secret, engine.records, number)
-                for number in engine.seats
-                if number in state.held
-            }
-            if hand is not None and engine is not None and hand.is_complete
-            else None
-        ),
-        own_helpers=helpers,
-        own_showable=_showable(hand, engine, view, state.held),
-        own_pre_actions=pre_actions,
-        time_bank=bool(table.time_bank_cap_seconds),
-        own_seat_texts={
-            entry["seat"]: _json({**entry, "cards": own_cards[entry["seat"]]})
-            for entry in seats_out
-            if entry["seat"] in own_cards
-        },
-    )
+
+
+def _own_openings(state: _TableState) -> dict[int, list[dict[str, Any]]] | None:
+    """After the hand, each dealt seat still held by its player: the openings of its own
+    hole cards (fairness)."""
+    hand, engine = state.hand, state.engine
+    if hand is None or engine is None or not hand.is_complete:
+        return None
+    return {
+        number: fairness.seat_openings(hand.deck, hand.secret, engine.records, number)
+        for number in engine.seats
+        if number in state.held
+    }
 
 
 def _forced_bets(table: Table, seats: list[Seat]) -> dict[str, Any] | None:
