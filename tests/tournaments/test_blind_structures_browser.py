@@ -55,7 +55,7 @@ def test_edit_a_blind_structure_with_htmx_on_a_laptop_and_a_phone(
     log_in(page, base)
     page.goto(f"{base}/director/")
     page.get_by_role("link", name="Blind structures").click()
-    expect(page.get_by_role("heading", name="Blind structures")).to_be_visible()
+    expect(page.get_by_role("heading", name="Blind structures", exact=True)).to_be_visible()
     page.get_by_role("link", name="Tuesday PLO8").click()
 
     rows = page.locator(".srows > li")
