@@ -120,8 +120,11 @@ for _origin in CSRF_TRUSTED_ORIGINS:
         )
 
 INSTALLED_APPS = [
-    # daphne first: its runserver serves WebSockets as well as HTTP.
-    "daphne",
+    # The site package itself first: its serve command, and its runserver (daphne's, which
+    # serves WebSockets as well as HTTP) over the one staticfiles has. Daphne's own app is not
+    # installed: it imports daphne's server at start-up (Twisted and autobahn, a quarter of
+    # every process's imports, a migrate's or a worker's too); the commands import it when run.
+    "config",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -135,8 +138,6 @@ INSTALLED_APPS = [
     "series",
     "tables",
     "tournaments",
-    # The site package itself, for its serve command.
-    "config",
 ]
 
 MIDDLEWARE = [
