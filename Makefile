@@ -4,12 +4,12 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
-# Three workers on two cores: most of the suite's time is spent waiting on servers, browsers
-# and clocks (a quiet run used 8 of its 2 x 11.7 core-minutes at two workers, and took 9.7
-# minutes at three instead of 11.7).
+# Three workers on two cores: both cores stay busy from start to end (`make suite-time`), a
+# third worker running while another waits on a server or a clock (five workers were no
+# faster: 689 s against 630).
 PYTEST_ARGS ?= -n 3
 
-.PHONY: architecture run test lint fuzz bench flakes soak walk-night soak-tournaments bench-tables bench-tables-baseline bench-clock bench-standings bench-tournament messages
+.PHONY: architecture run test lint fuzz bench flakes soak walk-night soak-tournaments suite-time bench-tables bench-tables-baseline bench-clock bench-standings bench-tournament messages
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -66,6 +66,12 @@ bench: $(VENV)/.installed-dev
 # spinning on the cores): a flake shows here, by hand, not in CI (FLAKES_ARGS to change).
 flakes: $(VENV)/.installed-dev
 	$(PY) tests/busy_runs.py $(FLAKES_ARGS)
+
+# Where the suite's time goes: the whole suite once, the host's CPU, the pytest tree's and
+# what ran outside it (Chromium's renderers), per test file (SUITE_ARGS: pytest's arguments).
+SUITE_ARGS ?= -n 3
+suite-time: $(VENV)/.installed-dev
+	$(PY) benchmarks/suite_time.py -- $(SUITE_ARGS)
 
 soak: $(VENV)/.installed-dev
 	TABLES_SOAK_KILLS=50 $(VENV)/bin/pytest tests/tables/test_restart.py -q
