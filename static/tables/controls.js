@@ -28,10 +28,15 @@ export function createControls({ root, send, toast }) {
   let chosen = null;
   // Fold when checking is free takes a second tap: the first arms it until this time (ms).
   let foldArmedUntil = 0;
+  // The socket's own snapshot has come since it (re)connected. Until then the buttons shown
+  // are the page's (or the last connection's) and a move made from them may be refused as
+  // out of date: opening the table on one's own turn changes it (the player connected, the
+  // turn's clock given its reconnection seconds). So they wait, disabled, for that snapshot.
+  let live = false;
 
   function act(action, amount) {
     const legal = snap && snap.you && snap.you.legal;
-    if (!legal || pending) return;
+    if (!legal || pending || !live) return;
     // Unless the player chose to fold at once (their setting, kept in this browser).
     if (action === "fold" && legal.check && pref("foldFreeAsks", true) && Date.now() > foldArmedUntil) {
       foldArmedUntil = Date.now() + 4000;
@@ -54,7 +59,7 @@ export function createControls({ root, send, toast }) {
       pending = true;
       chosen = null;
       foldArmedUntil = 0;
-      actionBar.querySelectorAll("button, input").forEach((b) => { b.disabled = true; });
+      disableBar();
     }
   }
 
@@ -226,6 +231,11 @@ export function createControls({ root, send, toast }) {
       if (sizing.childNodes.length) actionBar.append(sizing);
     }
     actionBar.append(buttons);
+    if (!live) disableBar();
+  }
+
+  function disableBar() {
+    actionBar.querySelectorAll("button, input").forEach((b) => { b.disabled = true; });
   }
 
   /* The players still in are asked whether to run the board twice (docs/rules.md, Home-game
@@ -485,6 +495,11 @@ export function createControls({ root, send, toast }) {
       renderActions();
       renderSeatControls();
       renderHelper();
+    },
+    /* The socket: `true` as its snapshot comes (drawn next), `false` as it drops. */
+    setLive(on) {
+      live = on;
+      if (!on) disableBar();
     },
     /* A frame was refused: the action bar comes back as it was. */
     refused() {

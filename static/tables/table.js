@@ -108,6 +108,7 @@ document.addEventListener("visibilitychange", pressOver);
 const socket = openTableSocket(root.dataset.wsPath, {
   onSnapshot(frame) {
     snap = frame;
+    controls.setLive(true);
     if (pressing) {
       drawAfterPress = true;
       return;
@@ -126,6 +127,7 @@ const socket = openTableSocket(root.dataset.wsPath, {
   onStatus(text, kind) {
     status.textContent = text;
     status.dataset.kind = kind;
+    if (kind !== "ok") controls.setLive(false);
   },
 });
 

@@ -4,24 +4,34 @@ Every snapshot redraws the table's buttons. A click counts only where the press 
 ended on the same button, so a snapshot drawn between the two would replace the button
 under the finger and the tap would do nothing (the player taps again). Here a snapshot lands
 while ann's mouse button is down on "Sit" (bob sits at the same table): the table draws it
-once the press is over, and her one tap opens the sit dialog. Deselect with
+once the press is over, and her one tap opens the sit dialog. And a page opened on one's own
+turn offers its move only once its socket has brought the table as it is now. Deselect with
 ``-m "not browser"``.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, WebSocket, expect
+from playwright.sync_api import Browser, Page, WebSocket, WebSocketRoute, expect
 
-from tests.browser import LAPTOP, needs_chromium
+from tests.browser import LAPTOP, PHONE, log_in, needs_chromium
 from tests.conftest import PASSWORD
-from tests.tables.servers import free_port, manage, migrate, server_env, start_serve, stop
+from tests.tables.servers import (
+    free_port,
+    manage,
+    migrate,
+    served_table,
+    server_env,
+    start_serve,
+    stop,
+)
 from tests.tables.test_browser_table import SETUP
 
 pytestmark = needs_chromium
@@ -101,3 +111,53 @@ def test_a_snapshot_landing_mid_press_does_not_lose_the_tap(
     expect(ann.locator('.seat[data-seat="2"] .seat-name')).to_contain_text("bob")
     ann.context.close()
     bob.context.close()
+
+
+# Ann and two house bots: ann has the button, so she is first to act in the first hand.
+ANN_AND_BOTS = f"""
+from django.contrib.auth.models import User
+from tables import services
+director = User.objects.create_superuser("dana", password="{PASSWORD}")
+ann = User.objects.create_user("ann", password="{PASSWORD}")
+table = services.table_create(created_by=director, name="Turn PLO", big_blind=2, seat_count=4)
+services.seat_take(table.pk, ann, 1, table.max_buy_in, wait_for_big_blind=False)
+services.table_add_bots(table.pk, director, 2, "station")
+print(table.pk)
+"""
+
+
+def test_a_page_opened_on_ones_turn_offers_the_move_once_its_socket_has_spoken(
+    chromium: Browser, tmp_path: Path
+) -> None:
+    """Opening the table on one's own turn changes it: the player is connected, and the
+    turn's clock gets its reconnection seconds. A move made from the buttons the page came
+    with was refused as out of date ("the table moved on meanwhile"), and the player's first
+    tap was lost (a busy machine's browser test tapped in that moment). The buttons wait,
+    disabled, for the socket's own snapshot; then one tap folds."""
+    with served_table(tmp_path, ANN_AND_BOTS) as (base, table_id):
+        page = chromium.new_context(viewport=PHONE).new_page()
+        # The page's socket held: it opens, as far as the page knows, and hears nothing.
+        held: list[WebSocketRoute] = []
+
+        def hold(socket: WebSocketRoute) -> None:
+            held.append(socket)
+
+        page.route_web_socket(re.compile(r".*/ws/tables/.*"), hold)
+        log_in(page, base, "ann", then=f"/tables/{table_id}/")
+        fold = page.locator('.action-bar button[data-action="fold"]')
+        deadline = time.monotonic() + 60
+        while not fold.count():  # the first hand is dealt a few seconds after the bots sat
+            assert time.monotonic() < deadline, "ann's turn never came"
+            page.wait_for_timeout(250)
+            page.reload()
+        expect(page.locator("#poker")).to_have_attribute("data-version", re.compile(r"\d+"))
+        expect(fold).to_be_disabled()
+        shown = int(page.locator("#poker").get_attribute("data-version") or 0)
+
+        held[-1].connect_to_server()
+        expect(fold).to_be_enabled()
+        # Her connection moved the table on from what the page came with.
+        assert int(page.locator("#poker").get_attribute("data-version") or 0) > shown
+        fold.click()
+        expect(page.locator(".seat-mine.seat-folded")).to_be_visible()
+        page.context.close()
