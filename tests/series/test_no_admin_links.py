@@ -15,6 +15,8 @@ from django.urls import reverse
 TEMPLATES = Path(settings.BASE_DIR) / "templates"
 # Links to the admin: its URL names, its address, an object's admin page.
 ADMIN_LINK = re.compile(r"""url ['"]admin:|/admin/|get_admin_url""")
+
+
 def test_no_template_links_to_the_admin() -> None:
     found = []
     for path in TEMPLATES.rglob("*.html"):
