@@ -94,6 +94,15 @@ def _pre_action_args(
     return _int(frame, "hand", required=kind is not None), kind, amount, seat
 
 
+def _seat_args(frame: dict[str, Any]) -> tuple[int, int, bool]:
+    """A "sit" or "request_seat" frame's seat, buy-in and whether to wait for the big blind,
+    checked (``TableError``)."""
+    seat = _int(frame, "seat")
+    buy_in = _int(frame, "buy_in")
+    assert seat is not None and buy_in is not None  # required: _int raised otherwise
+    return seat, buy_in, _bool(frame, "wait_for_big_blind", True)
+
+
 def _act_args(frame: dict[str, Any]) -> tuple[int, int, str, int | None]:
     """An "act" frame's hand, version, action and amount, checked (``TableError``)."""
     action = frame.get("action")
@@ -151,13 +160,7 @@ def _on_act(table_id: int, user: Any, frame: dict[str, Any]) -> None:
 
 
 def _on_sit(table_id: int, user: Any, frame: dict[str, Any]) -> None:
-    services.seat_take(
-        table_id,
-        user,
-        _int(frame, "seat"),  # type: ignore[arg-type]
-        _int(frame, "buy_in"),  # type: ignore[arg-type]
-        _bool(frame, "wait_for_big_blind", True),
-    )
+    services.seat_take(table_id, user, *_seat_args(frame))
 
 
 def _on_sit_out(table_id: int, user: Any, frame: dict[str, Any]) -> None:
@@ -235,14 +238,7 @@ def _on_request_seat(table_id: int, user: Any, frame: dict[str, Any]) -> None:
     if not isinstance(invite, str):
         raise TableError("malformed", gettext_lazy("'invite' must be the invite link's token"))
     services.require_user(user)
-    services.seat_request(
-        table_id,
-        user,
-        _int(frame, "seat"),  # type: ignore[arg-type]
-        _int(frame, "buy_in"),  # type: ignore[arg-type]
-        _bool(frame, "wait_for_big_blind", True),
-        invite=invite,
-    )
+    services.seat_request(table_id, user, *_seat_args(frame), invite=invite)
 
 
 def _on_approve_or_refuse(table_id: int, user: Any, frame: dict[str, Any]) -> None:

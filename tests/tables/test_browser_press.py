@@ -32,6 +32,7 @@ from tests.tables.servers import (
     start_serve,
     stop,
 )
+from tests.tables.test_browser_motion_sound import SETUP as ANN_AND_BOTS
 from tests.tables.test_browser_table import SETUP
 
 pytestmark = needs_chromium
@@ -113,19 +114,6 @@ def test_a_snapshot_landing_mid_press_does_not_lose_the_tap(
     bob.context.close()
 
 
-# Ann and two house bots: ann has the button, so she is first to act in the first hand.
-ANN_AND_BOTS = f"""
-from django.contrib.auth.models import User
-from tables import services
-director = User.objects.create_superuser("dana", password="{PASSWORD}")
-ann = User.objects.create_user("ann", password="{PASSWORD}")
-table = services.table_create(created_by=director, name="Turn PLO", big_blind=2, seat_count=4)
-services.seat_take(table.pk, ann, 1, table.max_buy_in, wait_for_big_blind=False)
-services.table_add_bots(table.pk, director, 2, "station")
-print(table.pk)
-"""
-
-
 def test_a_page_opened_on_ones_turn_offers_the_move_once_its_socket_has_spoken(
     chromium: Browser, tmp_path: Path
 ) -> None:
@@ -134,6 +122,7 @@ def test_a_page_opened_on_ones_turn_offers_the_move_once_its_socket_has_spoken(
     with was refused as out of date ("the table moved on meanwhile"), and the player's first
     tap was lost (a busy machine's browser test tapped in that moment). The buttons wait,
     disabled, for the socket's own snapshot; then one tap folds."""
+    # Ann and two house bots: ann has the button, so she is first to act in the first hand.
     with served_table(tmp_path, ANN_AND_BOTS) as (base, table_id):
         page = chromium.new_context(viewport=PHONE).new_page()
         # The page's socket held: it opens, as far as the page knows, and hears nothing.
