@@ -7,6 +7,12 @@
  * this browser's, taken from each snapshot's `now`.
  */
 
+/* Set a property only when it changes: these redraw four times a second, and a write, even
+ * of the same text, makes the browser lay the page out again. */
+function put(target, key, value) {
+  if (target[key] !== value) target[key] = value;
+}
+
 export function startClock({ root, felt, current }) {
   const actionBar = root.querySelector(".action-bar");
   const banner = root.querySelector(".turn-banner");
@@ -36,37 +42,37 @@ export function startClock({ root, felt, current }) {
         left = Math.max(0, to - now);
         seatBox.classList.add("counting");
         seatBox.classList.toggle("in-bank", inBank);
-        seatBox.querySelector(".seat-timer-bar").style.width = ((100 * left) / total).toFixed(1) + "%";
-        seatBox.querySelector(".seat-timer").dataset.left = Math.ceil(left / 1000);
+        seatBox.querySelector(".seat-timer-bar").style.transform = "scaleX(" + (left / total).toFixed(3) + ")";
+        put(seatBox.querySelector(".seat-timer").dataset, "left", String(Math.ceil(left / 1000)));
       }
     }
     const voteLeft = actionBar.querySelector(".run-twice-left");
     const vote = hand && hand.run_twice;
     if (voteLeft && vote && vote.until) {
       // The time left to answer whether to run it twice (silence is no).
-      voteLeft.textContent = interpolate(gettext("%s s left"), [Math.max(0, Math.ceil((vote.until - serverNow()) / 1000))]);
+      put(voteLeft, "textContent", interpolate(gettext("%s s left"), [Math.max(0, Math.ceil((vote.until - serverNow()) / 1000))]));
     }
     const waiting = actionBar.querySelector(".waiting");
     const next = snap.table && snap.table.next_hand_at;
     if (waiting && next && (!hand || hand.results) && next > serverNow()) {
-      waiting.textContent = interpolate(gettext("Next hand in %ss"), [Math.ceil((next - serverNow()) / 1000)]);
+      put(waiting, "textContent", interpolate(gettext("Next hand in %ss"), [Math.ceil((next - serverNow()) / 1000)]));
     }
     if (snap.you && snap.you.legal) {
-      if (left === null) banner.textContent = gettext("Your turn");
-      else if (inBank) banner.textContent = interpolate(gettext("Your turn · time bank %ss"), [Math.ceil(left / 1000)]);
-      else banner.textContent = interpolate(gettext("Your turn · %ss"), [Math.ceil(left / 1000)]);
+      if (left === null) put(banner, "textContent", gettext("Your turn"));
+      else if (inBank) put(banner, "textContent", interpolate(gettext("Your turn · time bank %ss"), [Math.ceil(left / 1000)]));
+      else put(banner, "textContent", interpolate(gettext("Your turn · %ss"), [Math.ceil(left / 1000)]));
       banner.classList.toggle("in-bank", inBank);
-      banner.hidden = false;
+      put(banner, "hidden", false);
     } else {
-      banner.hidden = true;
+      put(banner, "hidden", true);
     }
     if (bankLine) {
       // What is left of your own bank; while your turn draws on it, the banner counts it.
       const mine = snap.you && typeof snap.you.time_bank === "number" ? snap.you.time_bank : null;
       const using = inBank && snap.you && snap.you.legal;
-      bankLine.hidden = mine === null || Boolean(using);
+      put(bankLine, "hidden", mine === null || Boolean(using));
       if (mine !== null && !using) {
-        bankLine.textContent = interpolate(gettext("Time bank: %ss"), [Math.ceil(mine / 1000)]);
+        put(bankLine, "textContent", interpolate(gettext("Time bank: %ss"), [Math.ceil(mine / 1000)]));
       }
     }
   }

@@ -675,8 +675,16 @@
     }
   }
 
+  /* Write a data- attribute only when it changes: a write, even of the same value, makes the
+   * browser work out the page's style again at every redraw. */
+  function setData(element, key, value) {
+    if (element.dataset[key] !== value) element.dataset[key] = value;
+  }
+
   function setShown(root, name, shown) {
-    for (const element of root.querySelectorAll(`[data-clock="${name}"]`)) element.hidden = !shown;
+    for (const element of root.querySelectorAll(`[data-clock="${name}"]`)) {
+      if (element.hidden === shown) element.hidden = !shown;
+    }
   }
 
   const LINK_TEXTS = {
@@ -716,7 +724,9 @@
   const money = (value) => (value ? chips(value) : "–");
 
   function tvShown(root, name, shown) {
-    for (const element of root.querySelectorAll(`[data-tv="${name}"]`)) element.hidden = !shown;
+    for (const element of root.querySelectorAll(`[data-tv="${name}"]`)) {
+      if (element.hidden === shown) element.hidden = !shown;
+    }
   }
 
   function tvText(root, name, value) {
@@ -799,7 +809,7 @@
     const tv = payload.tv || {};
     const layout = tv.layout || {};
     if (layout.theme && root.dataset.theme !== layout.theme) root.dataset.theme = layout.theme;
-    root.dataset.over = view.over ? "1" : "0";
+    setData(root, "over", view.over ? "1" : "0");
     tvShown(root, "clock", !view.over);
     tvShown(root, "end", view.over);
     tvShown(root, "playing", !view.over);
@@ -872,11 +882,11 @@
     setText(root, "colour-up", view.colourUp);
     setShown(root, "colour-up", Boolean(view.colourUp));
     setText(root, "link", LINK_TEXTS[feed.link]());
-    for (const element of root.querySelectorAll('[data-clock="link"]')) element.dataset.state = feed.link;
+    for (const element of root.querySelectorAll('[data-clock="link"]')) setData(element, "state", feed.link);
     renderPayouts(root, view.payouts);
-    root.dataset.paused = feed.payload.clock.paused ? "1" : "0";
-    root.dataset.onBreak = view.onBreak ? "1" : "0";
-    root.dataset.urgent = view.running && !view.onBreak && view.remaining <= MINUTE ? "1" : "0";
+    setData(root, "paused", feed.payload.clock.paused ? "1" : "0");
+    setData(root, "onBreak", view.onBreak ? "1" : "0");
+    setData(root, "urgent", view.running && !view.onBreak && view.remaining <= MINUTE ? "1" : "0");
     // The TV page (it has a theme) also follows the director's layout and the end.
     if (root.dataset.theme !== undefined) {
       renderTv(root, view, feed.payload);
@@ -886,6 +896,7 @@
 
   function tick() {
     for (const feed of feeds.values()) {
+      feed.counting = null;
       watch(feed, Date.now());
       for (const root of [...feed.roots]) if (!root.isConnected) feed.roots.delete(root);
       if (!feed.roots.size) {
@@ -899,7 +910,27 @@
       const kind = announcement(feed, payload.clock, view, now);
       if (kind) announce(kind, payload);
       for (const root of feed.roots) render(root, view, feed);
+      feed.counting = view.running ? view.remaining : null;
     }
+  }
+
+  /* When to draw again: as the time shown turns to its next second (it shows whole seconds,
+   * rounded up), and at least once a second for the rest (the link's watch, the rows coming
+   * up). Drawing ten times a second kept a phone's or a TV's processor busy for a screen
+   * that changes once a second. */
+  const TURN_MARGIN_MS = 5;
+
+  function nextTickIn() {
+    let wait = 1000;
+    for (const feed of feeds.values()) {
+      if (feed.counting) wait = Math.min(wait, (feed.counting % 1000 || 1000) + TURN_MARGIN_MS);
+    }
+    return wait;
+  }
+
+  function tickOnTime() {
+    tick();
+    window.setTimeout(tickOnTime, nextTickIn());
   }
 
   // ------------------------------------------------------------------ controls on the page
@@ -1010,5 +1041,5 @@
   document.addEventListener("DOMContentLoaded", scan);
   // The console's panel is re-rendered by htmx after each control: pick the new one up.
   document.addEventListener("htmx:afterSettle", scan);
-  window.setInterval(tick, 100);
+  tickOnTime();
 })();
