@@ -179,6 +179,10 @@ TEMPLATES = [
     },
 ]
 
+# Forms are drawn from Django's form templates by Jinja2, several times faster than
+# Django's engine draws them (core/form_renderer.py).
+FORM_RENDERER = "core.form_renderer.FormRenderer"
+
 ASGI_APPLICATION = "config.asgi.application"
 
 # Database: a SQLite file under var/ unless DATABASE_URL says otherwise. Connections are not
