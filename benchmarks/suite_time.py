@@ -101,7 +101,12 @@ def main(args: list[str]) -> int:
     wall = samples[-1][0] - samples[0][0]
     busy = samples[-1][1] - samples[0][1]
     _own, tree = _cpu()
-    print(result.stdout.strip().splitlines()[-1] if result.stdout.strip() else "(no output)")
+    lines = result.stdout.strip().splitlines()
+    # The failures first (a failed run's times are no figure to quote), then pytest's summary.
+    for line in lines:
+        if line.startswith(("FAILED", "ERROR")):
+            print(line)
+    print(lines[-1] if lines else "(no output)")
 
     tests: list[tuple[str, float, float, float]] = []
     for path in Path(folder).glob("*.json"):
