@@ -31,7 +31,11 @@
  * - while the director is filling in one of its forms (a field changed since the section
  *   came), or has a player's sheet open (a popover: the swap would close it under the
  *   thumb): the swap would wipe the ticks and typing; an answer to a fetch sent before
- *   the director began is not swapped in either.
+ *   the director began is not swapped in either;
+ * - while one of its forms is sent and its answer not back: the answer's event
+ *   ("tournament-changed", on which the sections fetch themselves again) is fired on the
+ *   form, and from a form swapped away meanwhile it never reached the page: the action was
+ *   done, and the console went on showing it undone.
  * The fetch owed is made once the first one is back, the form is sent, the sheet closes,
  * or the director goes on to something outside the form. (No hx-sync on the sections: htmx gives it to
  * every form inside, which would queue a tap behind the section's fetch and lose it.) */
@@ -42,6 +46,7 @@
   const edited = new Set(); // forms changed since their section was rendered
   const owed = new Set(); // ids of the sections with a fetch owed
   const sent = new WeakSet(); // open sheets whose form was sent: their answer may replace them
+  const answering = new Set(); // forms sent whose answer is on its way
 
   function isRefresh(elt, verb) {
     return (
@@ -67,7 +72,16 @@
     for (const form of edited) {
       if (section.contains(form)) return true;
     }
+    for (const form of answering) {
+      if (section.contains(form)) return true;
+    }
     return false;
+  }
+
+  /* The console form a request is sent from, if it is one inside a section. */
+  function sectionForm(elt) {
+    const form = elt instanceof Element ? elt.closest("form") : null;
+    return form && form.closest("[hx-trigger*='from:body']") ? form : null;
   }
 
   function fetchOwed() {
@@ -97,7 +111,12 @@
 
   document.addEventListener("htmx:beforeRequest", (event) => {
     const { elt, requestConfig } = event.detail;
-    if (isRefresh(elt, requestConfig.verb)) loading.add(elt);
+    if (isRefresh(elt, requestConfig.verb)) {
+      loading.add(elt);
+      return;
+    }
+    const form = sectionForm(elt);
+    if (form) answering.add(form);
   });
 
   // A fetch sent before the director began filling in a form comes back: kept for later.
@@ -111,6 +130,7 @@
 
   document.addEventListener("htmx:afterRequest", (event) => {
     loading.delete(event.detail.elt);
+    answering.delete(sectionForm(event.detail.elt));
     // After htmx has done with this answer (a form's answer may be the section itself).
     window.setTimeout(fetchOwed);
   });

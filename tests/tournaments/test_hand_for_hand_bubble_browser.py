@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from tests.browser import ARTIFACTS, LAPTOP, PHONE, needs_chromium
 
@@ -89,3 +89,36 @@ def test_two_out_on_the_bubble_hand_tie_and_the_last_table_ends_it(
     expect(tv.locator('.tv [data-clock="status"]')).not_to_have_text("Hand-for-hand")
     expect(clock.locator(".cc-burst")).to_have_count(0)
     expect(dealer.get_by_text("Hand-for-hand is off: deal as usual.")).to_be_visible(timeout=15_000)
+
+
+def test_an_elimination_answered_after_its_section_was_asked_again_shows_done(
+    chromium: Browser, served: dict[str, Any]
+) -> None:
+    """The director records Bob out; before the answer comes, another screen's change makes
+    every section fetch itself again. The results section waits for the answer: swapped
+    away under it, the answer's event (on the form) never reached the page, and the console
+    showed Bob still in play, recorded out on the server."""
+    console = live_console(chromium, served, PHONE)
+    console.on("dialog", lambda dialog: dialog.accept())
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        held.append(route)
+
+    console.route("**/console/results/eliminate/", hold)
+    results = console.locator("#console-results")
+    results.locator(".bust-list li", has_text="Bob").get_by_role("checkbox").check()
+    results.get_by_role("button", name="Record the elimination").click()
+    # Held on its way to the server (the route's handler runs while Playwright waits).
+    for _ in range(300):
+        if held:
+            break
+        console.wait_for_timeout(50)
+    assert held, "the elimination was not sent"
+    # Another screen changed the tournament: every section fetches itself again (the chips
+    # section's answer shows the fetches were sent and answered).
+    with console.expect_response("**/console/chips/section/"):
+        console.evaluate("document.body.dispatchEvent(new CustomEvent('tournament-changed'))")
+    held[0].continue_()
+    expect(console.locator("#console-results .ops-last")).to_contain_text("Out: Bob")
+    expect(results.locator(".bust-list li", has_text="Bob")).to_have_count(0)
