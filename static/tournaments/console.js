@@ -129,8 +129,14 @@
   });
 
   document.addEventListener("htmx:afterRequest", (event) => {
-    loading.delete(event.detail.elt);
-    answering.delete(sectionForm(event.detail.elt));
+    const { elt, target, successful, xhr } = event.detail;
+    loading.delete(elt);
+    const form = sectionForm(elt);
+    answering.delete(form);
+    // A form answered with its own section, drawn after the change: nothing is owed to it.
+    if (form && successful && xhr && xhr.status === 200 && target instanceof Element && target.id) {
+      owed.delete(target.id);
+    }
     // After htmx has done with this answer (a form's answer may be the section itself).
     window.setTimeout(fetchOwed);
   });
