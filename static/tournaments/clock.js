@@ -681,10 +681,12 @@
     if (element.dataset[key] !== value) element.dataset[key] = value;
   }
 
+  function show(element, shown) {
+    if (element.hidden === shown) element.hidden = !shown;
+  }
+
   function setShown(root, name, shown) {
-    for (const element of root.querySelectorAll(`[data-clock="${name}"]`)) {
-      if (element.hidden === shown) element.hidden = !shown;
-    }
+    for (const element of root.querySelectorAll(`[data-clock="${name}"]`)) show(element, shown);
   }
 
   const LINK_TEXTS = {
@@ -724,9 +726,7 @@
   const money = (value) => (value ? chips(value) : "–");
 
   function tvShown(root, name, shown) {
-    for (const element of root.querySelectorAll(`[data-tv="${name}"]`)) {
-      if (element.hidden === shown) element.hidden = !shown;
-    }
+    for (const element of root.querySelectorAll(`[data-tv="${name}"]`)) show(element, shown);
   }
 
   function tvText(root, name, value) {
@@ -808,7 +808,7 @@
   function renderTv(root, view, payload) {
     const tv = payload.tv || {};
     const layout = tv.layout || {};
-    if (layout.theme && root.dataset.theme !== layout.theme) root.dataset.theme = layout.theme;
+    if (layout.theme) setData(root, "theme", layout.theme);
     setData(root, "over", view.over ? "1" : "0");
     tvShown(root, "clock", !view.over);
     tvShown(root, "end", view.over);
