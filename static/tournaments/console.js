@@ -47,6 +47,7 @@
   const owed = new Set(); // ids of the sections with a fetch owed
   const sent = new WeakSet(); // open sheets whose form was sent: their answer may replace them
   const answering = new Set(); // forms sent whose answer is on its way
+  const sentFrom = new WeakMap(); // request -> the section or form it was sent from
 
   function isRefresh(elt, verb) {
     return (
@@ -110,7 +111,8 @@
   });
 
   document.addEventListener("htmx:beforeRequest", (event) => {
-    const { elt, requestConfig } = event.detail;
+    const { elt, requestConfig, xhr } = event.detail;
+    if (xhr) sentFrom.set(xhr, elt);
     if (isRefresh(elt, requestConfig.verb)) {
       loading.add(elt);
       return;
@@ -129,7 +131,10 @@
   });
 
   document.addEventListener("htmx:afterRequest", (event) => {
-    const { elt, target, successful, xhr } = event.detail;
+    const { target, successful, xhr } = event.detail;
+    // Swapped away by its own answer, the element a request was sent from is out of the page:
+    // htmx tells the page on an ancestor still in it, which it names as the event's elt.
+    const elt = (xhr && sentFrom.get(xhr)) || event.detail.elt;
     loading.delete(elt);
     const form = sectionForm(elt);
     answering.delete(form);
