@@ -130,8 +130,13 @@ def hand_for_hand_text(hand_for_hand: dict[str, Any] | None) -> str:
 
 
 @register.simple_tag
-def clock_payload(tournament: Any) -> dict[str, Any] | None:
-    """The public clock state of ``tournament`` (the console partial's first paint)."""
+def clock_payload(tournament: Any, read: Any = None) -> dict[str, Any] | None:
+    """The public clock state of ``tournament`` (the console partial's first paint).
+
+    ``read``: the state the page including the partial has read already (the console's bar
+    and its clock section show one state, read once); a partial drawn alone reads it."""
+    if isinstance(read, dict):
+        return read
     return read_payload(tournament.pk)
 
 
