@@ -13,7 +13,7 @@ console again.
 
 The two sections are included in the console page by ``_console_seating.html`` and
 ``_console_results.html`` with the context ``ops_context`` adds; each can be fetched alone
-(GET, directors only) for that refresh.
+(GET, directors only) for that refresh, reading only what it shows.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 
 from core import amounts, request_values
 from tournaments.errors import TournamentError
-from tournaments.models import ActionKind, Entry, Tournament
+from tournaments.models import ActionKind, Entry, Tournament, TournamentAction
 from tournaments.permissions import director_required
 from tournaments.services import chips, entries, results, seating, undo
 from tournaments.views.console import console_context
@@ -47,19 +47,31 @@ def _tournament(tournament_id: int) -> Tournament:
 
 @console_context
 def ops_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
-    """What the seating and results sections show, for the console page and their refresh."""
+    """What the seating and results sections show, for the console page."""
     last = undo.action_last(tournament.pk)
-    overview = results.results_overview(tournament)
+    return {**_seating_context(tournament, last), **_results_context(tournament, last)}
+
+
+def _seating_context(tournament: Tournament, last: TournamentAction | None) -> dict[str, Any]:
+    """What the seating section shows (``last``: the tournament's last action)."""
     seating_last = seating.seating_action_of(last)
     arrivals = seating.seating_moves_of(seating_last) if seating_last else []
     return {
         "tournament": tournament,
         "seating": seating.seating_overview(tournament),
-        "results": overview,
         "seating_last": seating_last,
         "seating_arrivals": arrivals,
         "seating_opened": seating.seating_tables_opened(seating_last) if seating_last else [],
         "seating_button_unknown": any(m.must_wait is None for m in arrivals),
+    }
+
+
+def _results_context(tournament: Tournament, last: TournamentAction | None) -> dict[str, Any]:
+    """What the results section (and the deal's page) shows."""
+    overview = results.results_overview(tournament)
+    return {
+        "tournament": tournament,
+        "results": overview,
         "results_last": last if last is not None and last.kind in RESULTS_KINDS else None,
         **_deal_context(overview),
     }
@@ -117,7 +129,12 @@ def _section(
     **extra: Any,
 ) -> HttpResponse:
     tournament = _tournament(tournament_id)
-    context = ops_context(request, tournament)
+    last = undo.action_last(tournament.pk)
+    # Each section reads only what it shows: the seating's refresh needs no payouts.
+    if template == SEATING_SECTION:
+        context = _seating_context(tournament, last)
+    else:
+        context = _results_context(tournament, last)
     if deal:
         context.update(_deal_context(context["results"], **deal))
     context.update(extra)
