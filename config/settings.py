@@ -246,6 +246,12 @@ else:
     # Django fix-up then closes them only every this many tasks.
     CELERY_DB_REUSE_MAX = 10_000
 
+# Every request reads its session: from the cache, the database only on a miss (one query
+# and a signed payload's check less per request). The cache is one for every process that
+# serves requests (Redis when distributed; embedded, the one process's memory), and the
+# database stays the truth, so sessions outlive a restart as before.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
