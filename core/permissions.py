@@ -14,12 +14,23 @@ DIRECTORS_GROUP = "Directors"
 View = Callable[..., HttpResponse]
 
 
+# Where ``is_director`` keeps its answer on the user it was asked about: a page asks several
+# times (the view's check, the menu, the page's own links), the group is read once per user
+# object, which lives for one request (a socket's, for its connection: a director named
+# meanwhile hosts from the next one). ``director_grant`` updates it.
+DIRECTOR_KNOWN = "director_known"
+
+
 def is_director(user: Any) -> bool:
     if not user.is_authenticated or not user.is_active:
         return False
     if user.is_superuser:
         return True
-    return bool(user.groups.filter(name=DIRECTORS_GROUP).exists())
+    known = getattr(user, DIRECTOR_KNOWN, None)
+    if known is None:
+        known = bool(user.groups.filter(name=DIRECTORS_GROUP).exists())
+        setattr(user, DIRECTOR_KNOWN, known)
+    return bool(known)
 
 
 def director_required(view: View) -> View:

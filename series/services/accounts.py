@@ -8,7 +8,7 @@ from django.contrib.auth.models import AbstractBaseUser, Group, Permission, User
 from django.db import transaction
 from django.utils import timezone
 
-from core.permissions import DIRECTORS_GROUP
+from core.permissions import DIRECTOR_KNOWN, DIRECTORS_GROUP
 from series.models import Event, Season
 from series.services.rsvp import rsvp_demo_load
 from tables.engine.config import Game, Structure
@@ -47,6 +47,7 @@ def directors_group_ensure(using: str = "default") -> Group:
 def director_grant(user: User) -> User:
     """Make ``user`` a director: the Directors group, and staff status for the admin."""
     user.groups.add(directors_group_ensure())
+    setattr(user, DIRECTOR_KNOWN, True)
     if not user.is_staff:
         user.is_staff = True
         user.save(update_fields=["is_staff"])
