@@ -2,7 +2,6 @@
 
 import dataclasses
 import random
-import time
 from collections.abc import Sequence
 from itertools import combinations
 
@@ -14,6 +13,7 @@ from tables.engine.config import Game
 from tables.engine.equity import DEFAULT_SAMPLES, Equity, equity, pot_equity
 from tables.engine.errors import RuleError
 from tables.engine.evaluator import best_high, best_low
+from tests.work import python_lines
 
 
 def _pokerkit_shares(
@@ -247,12 +247,14 @@ def test_equity_is_a_frozen_record() -> None:
 
 
 def test_flop_equity_of_three_hands_is_fast() -> None:
-    # The goal is 100 ms; the bound leaves room for a busy test machine (CPU time only).
+    # The goal is 100 ms, measured by the benchmark (benchmarks/engine.py); here the work is
+    # bounded, exact on a busy machine too: some 58,000 lines of Python today for the 666
+    # boards, where evaluating each hand's 60 hole-and-board combinations per board in
+    # Python would run millions.
     deal = random.Random(14).sample(range(52), 15)
     holes = [deal[0:4], deal[4:8], deal[8:12]]
-    start = time.process_time()
-    result = equity(Game.OMAHA_HI_LO, holes, deal[12:])
-    assert time.process_time() - start < 0.5
+    with python_lines(120_000, "exact flop equity does several times today's work"):
+        result = equity(Game.OMAHA_HI_LO, holes, deal[12:])
     assert result.exact and result.boards == 666
 
 

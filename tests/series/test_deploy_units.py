@@ -213,17 +213,18 @@ def test_the_web_unit_serves_the_site_and_its_health(
     assert report["checks"]["broker"]["transport"] == ("redis" if REDIS_URL else "memory")
 
 
-def test_the_web_unit_says_503_within_two_seconds_when_redis_is_down(
+def test_the_web_unit_says_503_at_once_when_redis_is_down(
     database: Path, tmp_path: Path, processes: list[subprocess.Popen[bytes]]
 ) -> None:
     closed = f"redis://127.0.0.1:{free_port()}/0"
     port = web_start(database, tmp_path / "web.log", processes, REDIS_URL=closed)
     health(port, "?check=database")  # the first request loads the views
-    started = time.monotonic()
     status, report = health(port)
-    assert time.monotonic() - started < 2
     assert status == 503
     assert {"channel_layer", "broker"} <= set(report["failing"])
+    # Each check says the connection was refused: none waited for the time limit.
+    for check in ("channel_layer", "broker"):
+        assert "no answer within" not in report["checks"][check]["error"], report
     assert report["checks"]["database"]["ok"] is True
 
 

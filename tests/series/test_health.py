@@ -3,7 +3,7 @@ warning about a silent worker."""
 
 from __future__ import annotations
 
-import time
+import threading
 from datetime import timedelta
 from typing import Any
 
@@ -204,10 +204,13 @@ def test_a_check_that_hangs_fails_after_its_time_limit(
     tick(seconds_ago=1)
     beat(seconds_ago=1)
     monkeypatch.setattr(health_service, "CHECK_TIMEOUT_SECONDS", 0.3)
-    monkeypatch.setattr(health_service, "broker_check", lambda: time.sleep(2))
-    started = time.monotonic()
-    report = health(client, status=503)
-    assert time.monotonic() - started < 1.5
+    # The check answers only once the page has: the page's answer is the time limit's.
+    answered = threading.Event()
+    monkeypatch.setattr(health_service, "broker_check", lambda: answered.wait(60))
+    try:
+        report = health(client, status=503)
+    finally:
+        answered.set()
     assert report["failing"] == ["broker"]
     assert report["checks"]["broker"]["error"] == "no answer within 0.3 s"
 
@@ -229,11 +232,12 @@ def test_health_fails_fast_when_redis_is_down(
     }
     # Celery reads its broker's address from the environment first.
     monkeypatch.setenv("CELERY_BROKER_WRITE_URL", closed)
-    started = time.monotonic()
     report = health(client, status=503)
-    assert time.monotonic() - started < 2
     assert report["failing"] == ["channel_layer", "broker"]
+    # Each says the connection was refused, at once: neither waited for the time limit.
     assert "onnect" in report["checks"]["broker"]["error"]
+    for check in ("channel_layer", "broker"):
+        assert "no answer within" not in report["checks"][check]["error"]
     assert report["checks"]["database"]["ok"] is True
 
 
