@@ -153,9 +153,11 @@ def test_the_director_fills_with_bots_and_starts_online(
     fetched_again: list[str] = []
     director.on(
         "request",
-        lambda request: fetched_again.append(request.url)
-        if request.method == "GET" and request.url.endswith("/console/online/")
-        else None,
+        lambda request: (
+            fetched_again.append(request.url)
+            if request.method == "GET" and request.url.endswith("/console/online/")
+            else None
+        ),
     )
     online = director.locator("#console-online")
     online.get_by_label("House bots").fill("5")
