@@ -217,6 +217,12 @@ if EMBEDDED:
     # pacing it meant overriding a private method, which an upgrade may break silently.
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    # Every request reads its session: from the cache, the database only on a miss (one
+    # query and a signed payload's check less per request). Embedded, one process serves
+    # every request and the cache is its memory; the database stays the truth, so sessions
+    # outlive a restart. Not when distributed: there the cache is Redis, and a page must
+    # still open while Redis is down (the live updates say they are paused).
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
     CELERY_BROKER_URL = "memory://localhost/"
     CELERY_RESULT_BACKEND = "cache+memory://"
 else:
@@ -245,12 +251,6 @@ else:
     # The worker keeps its database connections between tasks (config.celery); Celery's
     # Django fix-up then closes them only every this many tasks.
     CELERY_DB_REUSE_MAX = 10_000
-
-# Every request reads its session: from the cache, the database only on a miss (one query
-# and a signed payload's check less per request). The cache is one for every process that
-# serves requests (Redis when distributed; embedded, the one process's memory), and the
-# database stays the truth, so sessions outlive a restart as before.
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"

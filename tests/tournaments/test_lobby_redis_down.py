@@ -21,7 +21,9 @@ PAUSED = "Live updates are paused"
 @pytest.fixture
 def redis_down(settings) -> None:  # type: ignore[no-untyped-def]
     dead = f"redis://127.0.0.1:{free_port()}/0"
+    # A distributed site's settings (config/settings.py), its Redis gone.
     settings.EMBEDDED = False
+    settings.SESSION_ENGINE = "django.contrib.sessions.backends.db"
     settings.CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": dead}
     }
