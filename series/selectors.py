@@ -543,6 +543,11 @@ def rsvp_summary(event: Event) -> RsvpSummary:
     rows = list(
         Rsvp.objects.filter(event=event).select_related("player").order_by("answered_at", "pk")
     )
+    return _summary_of(event, rows)
+
+
+def _summary_of(event: Event, rows: list[Rsvp]) -> RsvpSummary:
+    """``rsvp_summary`` of the event's answers ``rows``, in the order they were given."""
     return RsvpSummary(
         capacity=event.capacity,
         waiting_list_size=event.waiting_list_size,
@@ -606,19 +611,29 @@ class RsvpOverview:
 
 
 def rsvp_overviews(now: datetime | None = None, limit: int = 5) -> list[RsvpOverview]:
-    """The next ``limit`` events not finished, with their answers, for the director."""
+    """The next ``limit`` events not finished, with their answers, for the director: the
+    answers of all of them in one query."""
     now = now or timezone.now()
-    events = events_upcoming(now).filter(finished_at__isnull=True)[:limit]
-    return [
-        RsvpOverview(
-            event=event,
-            summary=rsvp_summary(event),
-            below_minimum=rsvp_below_minimum(event, now),
-            late_drops=[
-                LateDrop(name_shown(rsvp.player.name), rsvp.dropped_late_at)
-                for rsvp in rsvp_late_drops(event)
-                if rsvp.dropped_late_at is not None
-            ],
+    events = list(events_upcoming(now).filter(finished_at__isnull=True)[:limit])
+    rows: dict[int, list[Rsvp]] = {event.pk: [] for event in events}
+    for rsvp in (
+        Rsvp.objects.filter(event__in=events).select_related("player").order_by("answered_at", "pk")
+    ):
+        rows[rsvp.event_id].append(rsvp)
+    overviews = []
+    for event in events:
+        # As ``rsvp_late_drops`` lists them: latest first (then in the order answered).
+        late = [
+            LateDrop(name_shown(r.player.name), r.dropped_late_at)
+            for r in sorted(rows[event.pk], key=lambda r: (r.dropped_late_at or now, -r.pk))[::-1]
+            if r.dropped_late_at is not None and r.answer != RsvpAnswer.GOING
+        ]
+        overviews.append(
+            RsvpOverview(
+                event=event,
+                summary=_summary_of(event, rows[event.pk]),
+                below_minimum=rsvp_below_minimum(event, now),
+                late_drops=late,
+            )
         )
-        for event in events
-    ]
+    return overviews
