@@ -584,12 +584,13 @@ def rsvp_below_minimum(event: Event, now: datetime | None = None) -> bool:
 def rsvp_late_drops(event: Event) -> list[Rsvp]:
     """Who dropped late (a Going turned Maybe or Not going inside the late-drop window)
     and has not come back to Going, latest first."""
-    return list(
-        Rsvp.objects.filter(event=event, dropped_late_at__isnull=False)
-        .exclude(answer=RsvpAnswer.GOING)
-        .select_related("player")
-        .order_by("-dropped_late_at", "pk")
-    )
+    return _late_drops_of(list(Rsvp.objects.filter(event=event).select_related("player")))
+
+
+def _late_drops_of(rows: list[Rsvp]) -> list[Rsvp]:
+    """``rsvp_late_drops`` of an event's answers ``rows``: latest first, then by answer."""
+    late = [r for r in rows if r.dropped_late_at is not None and r.answer != RsvpAnswer.GOING]
+    return sorted(late, key=lambda r: (r.dropped_late_at, -r.pk), reverse=True)
 
 
 @dataclass(frozen=True)
@@ -622,11 +623,10 @@ def rsvp_overviews(now: datetime | None = None, limit: int = 5) -> list[RsvpOver
         rows[rsvp.event_id].append(rsvp)
     overviews = []
     for event in events:
-        # As ``rsvp_late_drops`` lists them: latest first (then in the order answered).
         late = [
             LateDrop(name_shown(r.player.name), r.dropped_late_at)
-            for r in sorted(rows[event.pk], key=lambda r: (r.dropped_late_at or now, -r.pk))[::-1]
-            if r.dropped_late_at is not None and r.answer != RsvpAnswer.GOING
+            for r in _late_drops_of(rows[event.pk])
+            if r.dropped_late_at is not None
         ]
         overviews.append(
             RsvpOverview(
