@@ -220,6 +220,8 @@ def test_the_count_page_has_one_field_per_player_by_table_with_a_token(
     chips.chips_count(tournament_in_play.pk, count(players, Ann=12000), by=director)
 
     page = director_client.get(url("console_chips", tournament_in_play)).content.decode()
+    # From the form on: the head's random CSRF token may hold "Ann" (it did, once in a run).
+    page = page[page.index('id="chip-count-title"') :]
 
     assert page.index("Table 1") < page.index("Ann") < page.index("Table 2") < page.index("Dee")
     for entry in players.values():
