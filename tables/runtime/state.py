@@ -1,9 +1,10 @@
 """One process's state of the live tables, and the one way a change goes through it.
 
-The face is ``TableState.change(table_id, version, decide)`` (and ``change_on_loop``): the
-service's ``decide`` says what a move changes (``Moved``) or that it needs the table's lock
-(``NeedsLock``); the table state chooses the thread or the loop, tries unlocked and then
-locked, writes and publishes (``commit``, which every other change uses too).
+The face is ``TableState.change(table_id, version, decide)`` (and ``change_on_loop``), the
+one way every service changes a table: the service's ``decide`` says what a change does on
+the rows read, a hand's move (``Moved``), another change (``Changed``: seats, settings) or
+nothing (None), or that it needs the table's lock (``NeedsLock``); the table state chooses
+the thread or the loop, tries unlocked and then locked, writes and publishes (``commit``).
 
 Every change to a table, a player's move above all, takes four steps here (docs/moves.md):
 
@@ -115,8 +116,25 @@ class Read:
         rows.save(obj, names)
 
 
-# What a service decides on the rows: the move, made by the engine, not yet written.
-Decide = Callable[[Read], Moved]
+@dataclass(frozen=True)
+class Changed:
+    """What a change other than a hand's move decided: the rows it altered (a seat, the
+    table's settings, a request) are written already, under the table's lock
+    (``Read.save``); the version's bump writes every table column and the new state is
+    built by reading the table back.
+
+    ``gathered``: news that comes in bursts (sockets opening) goes out with the others of
+    its burst (``broadcast.table_changed_soon``)."""
+
+    gathered: bool = False
+
+
+CHANGED = Changed()
+
+# What a service decides on the rows: a move made by the engine (``Moved``), another change
+# (``Changed``), or nothing (None: nothing written, the version stays), not yet committed.
+Outcome = Moved | Changed | None
+Decide = Callable[[Read], Outcome]
 
 
 class TableState:
@@ -141,16 +159,23 @@ class TableState:
 
     # ------------------------------------------------------------------ the one face
 
-    def change(self, table_id: int, version: int, decide: Decide) -> tuple[Table, Moved]:
+    def change(self, table_id: int, version: int | None, decide: Decide) -> tuple[Read, Outcome]:
         """Make a change on this thread: ``decide`` on the table's rows of ``version``, then
-        write and publish what it decided (``commit``); the table as written and the change.
+        write and publish what it decided (``commit``); the rows as the change left them
+        (``read.table`` as written) and what was decided.
 
-        Outside any transaction it is tried unlocked first (the rows kept of ``version``, or
-        one unlocked read, and one conditional write); if ``decide`` asks for the lock
-        (``NeedsLock``), or inside a caller's transaction, it is made under the table's lock
-        in a transaction. A refusal (``TableError``, ``Stale``) leaves nothing written.
+        A move (``version`` given, outside any transaction) is tried unlocked first (the
+        rows kept of ``version``, or one unlocked read, and one conditional write); if
+        ``decide`` asks for the lock (``NeedsLock``, or a ``Changed``), or inside a caller's
+        transaction, or for a change made on whatever is current (``version`` None: the
+        host's controls, a seat, a tick), it is made under the table's lock in a
+        transaction. A refusal (``TableError``, ``Stale``) leaves nothing written.
         """
-        if transaction.get_autocommit() and not self._lock_was_wanted(table_id, version):
+        if (
+            version is not None
+            and transaction.get_autocommit()
+            and not self._lock_was_wanted(table_id, version)
+        ):
             try:
                 return self._change(table_id, version, decide, locked=False)
             except NeedsLock:
@@ -159,18 +184,24 @@ class TableState:
             return self._change(table_id, version, decide, locked=True)
 
     def _change(
-        self, table_id: int, version: int, decide: Decide, *, locked: bool
-    ) -> tuple[Table, Moved]:
+        self, table_id: int, version: int | None, decide: Decide, *, locked: bool
+    ) -> tuple[Read, Outcome]:
         table, seats, hand = self.read(table_id, version, lock=locked)
         if table is None:
             raise TableError("not_found", _("there is no table %(table)s"), {"table": table_id})
-        moved = decide(Read(table, {s.number: s for s in seats}, hand, locked, False, self))
-        self.commit(table, moved, table_columns=None if locked else ())
-        return table, moved
+        read = Read(table, {s.number: s for s in seats}, hand, locked, False, self)
+        outcome = decide(read)
+        if isinstance(outcome, Changed):
+            if not locked:
+                raise NeedsLock
+            self.commit(table, gathered=outcome.gathered)
+        elif outcome is not None:
+            self.commit(table, outcome, table_columns=None if locked else ())
+        return read, outcome
 
     async def change_on_loop(
         self, table_id: int, version: int, decide: Decide
-    ) -> tuple[Table, Moved] | None:
+    ) -> tuple[Read, Moved] | None:
         """``change`` without leaving the caller's event loop, where moves are made there
         (``on_loop``): the same read, ``decide`` and conditional write, on the loop's own
         connection, published from the loop. None when it is not made here (not on a loop,
@@ -185,6 +216,9 @@ class TableState:
         read = Read(table, {s.number: s for s in seats}, hand, False, True, self)
         try:
             moved = decide(read)
+            if not isinstance(moved, Moved):
+                # Only a move's records and turn are written on a loop.
+                raise NeedsLock
         except NeedsLock:
             self._want_lock(table_id, version)
             return None
@@ -192,7 +226,7 @@ class TableState:
             await self.commit_on_loop(table, moved)
         except rows.LoopUnavailable:
             return None
-        return table, moved
+        return read, moved
 
     def _want_lock(self, table_id: int, version: int) -> None:
         with self._lock_wanted_lock:

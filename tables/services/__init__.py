@@ -12,8 +12,13 @@
 - ``servers``: the processes serving sockets and their heartbeats;
 - ``tournament``: what a tournament asks of its tables (open, stakes, hold, release, moves);
 - ``bot_turns``: a house bot's move made at once (the bots' frame, a one-process harness);
-- ``common``: the transaction and lock every workflow uses, and ``changed``, the table
-  state's write and publish (the refusal, ``TableError``, is ``tables.errors``').
+- ``common``: the checks and helpers every workflow shares on the rows it reads.
+
+Every change to a table is one call of the table state's face,
+``STATE.change(table_id, version, decide)`` (``tables.runtime.state``): a workflow's
+``decide`` says what it changes on the rows read (``Moved``, ``CHANGED`` or nothing), the
+runtime reads, locks, writes and publishes (the refusal, ``TableError``, is
+``tables.errors``').
 
 The tables' public hooks are here too: ``hand_ended``, the signal a tournament table sends
 after each hand (``tables.signals``), and ``table_panels_register``, how another app adds

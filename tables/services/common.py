@@ -1,21 +1,21 @@
-"""What every table service shares: the transaction, the lock, the broadcast.
+"""What every table service shares: the rows a change reads, the checks, the cash-outs.
 
-Every change but a player's simple move runs in one transaction with the table row locked
-(``select_for_update``), so two daphne processes, a Celery worker and the periodic sweep can
-all touch one table and changes are applied one at a time in a single order; a simple move
-is one write conditional on the version it read (``play.table_act``). The database holds
-the truth: a hand is its list of engine records, the turn clock is stored on the hand row.
-Every change is written and published through the table state (``tables.runtime.state``,
-``changed``): after commit the new state is filed and a thin ``table.changed`` message goes
-to the table's group.
+Every change to a table goes through the table state's one face,
+``STATE.change(table_id, version, decide)`` (``tables.runtime.state``): a service's
+``decide`` gets the rows (``Read``: the table, its seats by number with their players, the
+hand in play) and says what it changed: a hand's move (``Moved``), another change
+(``CHANGED``, its rows saved with ``read.save``) or nothing (None). The runtime reads, locks,
+writes and publishes: a player's simple move is one write conditional on the version it
+read, every other change runs in one transaction with the table row locked, so two daphne
+processes, a Celery worker and the periodic sweep can all touch one table and changes are
+applied one at a time in a single order. The database holds the truth: a hand is its list of
+engine records, the turn clock is stored on the hand row.
 """
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import Any, ParamSpec, TypeVar
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils.translation import gettext_lazy as _
@@ -26,28 +26,14 @@ from tables.engine.errors import RuleError
 from tables.engine.state import Hand as EngineHand
 from tables.errors import TableError
 from tables.i18n import render, rule_message
-from tables.models import Hand, LedgerKind, Seat, SeatState, Table, TableLedger
+from tables.models import LedgerKind, Seat, SeatState, Table, TableLedger
 from tables.runtime import rows
-from tables.runtime.state import STATE, Moved
+from tables.runtime.state import Read
 from tables.scheduling import schedule_tick
 from tables.timing import next_hand_delay_seconds
 
 TIMED_OUT = "timed out"
 NO_CHIPS = "no chips"
-
-P = ParamSpec("P")
-R = TypeVar("R")
-
-
-def table_write(func: Callable[P, R]) -> Callable[P, R]:
-    """``transaction.atomic`` for the table services, one writer at a time on SQLite."""
-
-    @functools.wraps(func)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        with rows.writing():
-            return func(*args, **kwargs)
-
-    return wrapper
 
 
 def rule_words(exc: RuleError) -> str:
@@ -57,15 +43,6 @@ def rule_words(exc: RuleError) -> str:
     return render(message, params)
 
 
-def lock(table_id: int) -> Table:
-    # The table row, its seats and its hand in play are read and written with the lean SQL
-    # of tables.runtime.rows: every move goes through them (see that module for why).
-    table = rows.table_locked(table_id)
-    if table is None:
-        raise TableError("not_found", _("there is no table %(table)s"), {"table": table_id})
-    return table
-
-
 def cash_only(table: Table) -> None:
     """Buy-ins, cash-outs and the host's controls are a cash table's: a tournament runs its
     own tables (``tables.services.tournament``)."""
@@ -73,40 +50,39 @@ def cash_only(table: Table) -> None:
         raise TableError("tournament", _("this table belongs to a tournament"))
 
 
-def current_hand(table: Table) -> Hand | None:
-    return rows.current_hand(table.pk)
+def seat_in_hand(read: Read, seat: Seat) -> EngineHand | None:
+    """When ``seat`` was dealt into the hand in play, its engine (a private copy): chips in
+    that hand cannot change until it ends. None when the seat is not in it (no chips when it
+    was dealt, or seated since), or between hands."""
+    if read.hand is None:
+        return None
+    engine = read.engine_to_move(read.hand)
+    return engine if seat.number in engine.seats else None
 
 
-def seat_in_hand(table: Table, seat: Seat) -> tuple[Hand | None, EngineHand | None]:
-    """The hand in play at ``table`` and, when ``seat`` was dealt into it, its engine: chips
-    in that hand cannot change until it ends. The hand and None when the seat is not in it
-    (no chips when it was dealt, or seated since); (None, None) between hands."""
-    hand = current_hand(table)
-    if hand is None:
-        return None, None
-    engine = STATE.engine_to_move(hand)
-    if seat.number not in engine.seats:
-        return hand, None
-    return hand, engine
+def seat_of(read: Read, user: AbstractBaseUser) -> Seat:
+    """``user``'s seat among the rows read."""
+    for seat in read.seats.values():
+        if seat.user_id == user.pk:
+            return seat
+    raise TableError("not_seated", _("you have no seat at this table"))
 
 
-def changed(
-    table: Table,
-    moved: Moved | None = None,
-    *,
-    table_columns: tuple[str, ...] | None = None,
-    gathered: bool = False,
-) -> None:
-    """Write the change and publish it once the transaction has committed: the table state's
-    ``commit`` (``Stale``, a ``TableError``, if the table moved on since it was read)."""
-    STATE.commit(table, moved, table_columns=table_columns, gathered=gathered)
+def hosted(read: Read, user: Any) -> Table:
+    """The table read, for its host's controls: a cash table (``cash_only``), ``user`` its
+    host or a director (``require_host``), not closed."""
+    table = read.table
+    cash_only(table)
+    require_host(table, user)
+    if not table.is_open:
+        raise TableError("closed", _("this table is closed"))
+    return table
 
 
-def seat_of(table: Table, user: AbstractBaseUser) -> Seat:
-    seat = table.seats.select_for_update().filter(user=user).first()
-    if seat is None:
-        raise TableError("not_seated", _("you have no seat at this table"))
-    return seat
+def require_open(table: Table) -> None:
+    """Refused (``closed``) once the table is closed or closing: no new seat, no chips."""
+    if not table.is_open or table.closing:
+        raise TableError("closed", _("this table is closed"))
 
 
 def require_user(user: Any) -> None:
@@ -125,14 +101,20 @@ def next_hand_time(table: Table, now: datetime) -> float:
     return delay
 
 
-def maybe_schedule_hand(table: Table, now: datetime) -> None:
-    if table.next_hand_at is not None or current_hand(table) is not None:
+def maybe_schedule_hand(read: Read, now: datetime) -> None:
+    """Set the next hand's time when none is set and two players are ready for it."""
+    table = read.table
+    if table.next_hand_at is not None or read.hand is not None:
         return
     if table.paused or table.closing or not table.is_open:
         return
-    ready = table.seats.filter(
-        user__isnull=False, stack__gt=0, state__in=[SeatState.PLAYING, SeatState.WAITING]
-    ).count()
+    ready = sum(
+        1
+        for s in read.seats.values()
+        if s.user_id is not None
+        and s.stack > 0
+        and s.state in (SeatState.PLAYING, SeatState.WAITING)
+    )
     if ready >= 2:
         schedule_next_hand(table, now)
 

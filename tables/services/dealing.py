@@ -21,15 +21,8 @@ from tables.engine.state import Hand as EngineHand
 from tables.fairness import deal_new
 from tables.models import Hand, HandPlayer, Seat, SeatState, Table
 from tables.runtime import rows
-from tables.runtime.state import STATE
-from tables.services.common import (
-    TIMED_OUT,
-    Moved,
-    changed,
-    current_hand,
-    lock,
-    table_write,
-)
+from tables.runtime.state import CHANGED, STATE, Moved, Outcome, Read
+from tables.services.common import TIMED_OUT
 from tables.services.forced_bets import (
     bomb_pot_vote_lapse,
     forced_bets_choose,
@@ -39,7 +32,6 @@ from tables.services.play import (
     after_moves,
     reveal_street,
     run_twice_time_out,
-    seats_locked,
     timeout_move,
 )
 
@@ -89,66 +81,74 @@ def _tick_may_be_due(table_id: int, now: datetime) -> bool:
     return next_hand_at is not None and next_hand_at <= now and closed_at is None
 
 
-@table_write
 def _table_tick(table_id: int, now: datetime) -> bool:
-    table = lock(table_id)
-    # A bomb pot vote whose time is up lapses first (silence is no), so a hand dealt now
-    # is an ordinary one; then whatever else is due.
-    if bomb_pot_vote_lapse(table, list(seats_locked(table).values()), now):
-        if not _table_tick_due(table, now):
-            changed(table)
-        return True
-    return _table_tick_due(table, now)
+    ticked = False
+
+    def decide(read: Read) -> Outcome:
+        nonlocal ticked
+        # A bomb pot vote whose time is up lapses first (silence is no), so a hand dealt
+        # now is an ordinary one; then whatever else is due.
+        lapsed = bomb_pot_vote_lapse(read.table, list(read.seats.values()), now)
+        ticked, outcome = _tick_due(read, now)
+        if lapsed:
+            ticked = True
+            return outcome or CHANGED
+        return outcome
+
+    STATE.change(table_id, None, decide)
+    return ticked
 
 
-def _table_tick_due(table: Table, now: datetime) -> bool:
-    hand = current_hand(table)
+def _tick_due(read: Read, now: datetime) -> tuple[bool, Outcome]:
+    """What is due at ``now`` on the rows read, and whether it was a tick's work."""
+    table, hand = read.table, read.hand
     if hand is not None and hand.reveal_at is not None:
         if hand.reveal_at > now:
-            return False
-        changed(table, reveal_street(table, hand, now))
-        return True
+            return False, None
+        return True, reveal_street(read, hand, now)
     if hand is not None and hand.vote_until is not None:
         # The players still in were asked to run it twice: their time to answer is up.
         if hand.vote_until > now:
-            return False
-        changed(table, run_twice_time_out(table, hand, now))
-        return True
+            return False, None
+        return True, run_twice_time_out(read, hand, now)
     if hand is not None:
         if hand.deadline is None or hand.deadline > now or hand.to_act is None:
-            return False
-        engine = STATE.engine_to_move(hand)
-        seat = table.seats.select_for_update().get(number=hand.to_act)
-        if seat.is_bot:
-            # A house bot never times out: its task was lost or late (a worker restarted,
-            # its frame was refused), so it decides now, and it stays in.
-            new = _bot_turn(table, engine, seat)
-        else:
-            new = timeout_move(engine, seat)
-            seat.state = SeatState.SITTING_OUT
-            seat.sat_out_reason = TIMED_OUT
-            if table.turn_bank_ms(seat):
-                # The deadline included the player's time bank: it is spent.
-                seat.time_bank_ms = 0
-            rows.save(seat)
-        changed(table, after_moves(table, hand, engine, new, now))
-        return True
+            return False, None
+        return True, _turn_timed_out(read, hand, now)
     if table.next_hand_at is None or table.next_hand_at > now or not table.is_open:
-        return False
+        return False, None
     if table.paused or table.held:
         # The host paused the table, or its tournament holds it: no hand is dealt until
         # they resume or release it.
         table.next_hand_at = None
-        changed(table)
-        return True
-    moved = _hand_start(table, now)
+        return True, CHANGED
+    moved = _hand_start(read, now)
     if moved is None:
         # Not enough players any more; the next sit or sit-in schedules a hand again.
         table.next_hand_at = None
-        changed(table)
-        return False
-    changed(table, moved)
-    return True
+        return False, CHANGED
+    return True, moved
+
+
+def _turn_timed_out(read: Read, hand: Hand, now: datetime) -> Moved:
+    """The turn's time is up: the time-out rule's move, and the player sits out; a house
+    bot decides instead."""
+    table = read.table
+    engine = read.engine_to_move(hand)
+    seat = read.seats[hand.to_act]  # type: ignore[index]
+    if seat.is_bot:
+        # A house bot never times out: its task was lost or late (a worker restarted,
+        # its frame was refused), so it decides now, and it stays in.
+        new = _bot_turn(table, engine, seat)
+    else:
+        new = timeout_move(engine, seat)
+        seat.state = SeatState.SITTING_OUT
+        seat.sat_out_reason = TIMED_OUT
+        if table.turn_bank_ms(seat):
+            # The deadline included the player's time bank: it is spent.
+            seat.time_bank_ms = 0
+        read.save(seat)
+    return after_moves(table, hand, engine, new, now, read.seats)
 
 
 def _bot_turn(table: Table, engine: EngineHand, seat: Seat) -> list[Any]:
@@ -202,9 +202,10 @@ def _banks_refill_per_level(table: Table, seats: list[Seat]) -> None:
         rows.save(seat, ("time_bank_ms", "time_bank_level"))
 
 
-def _hand_start(table: Table, now: datetime) -> Moved | None:
+def _hand_start(read: Read, now: datetime) -> Moved | None:
     """Ask the engine who is dealt in and who posts what, then shuffle, commit and deal."""
-    seats = list(table.seats.select_for_update(of=("self",)).select_related("user"))
+    table = read.table
+    seats = list(read.seats.values())
     _bots_back(table, seats)
     _banks_refill_per_level(table, seats)
     config = table.config
@@ -227,7 +228,7 @@ def _hand_start(table: Table, now: datetime) -> Moved | None:
         logger.exception("table %s: the engine refused to start a hand", table.pk)
         return None
     forced_bets_spent(table, seats, bomb_pot=bomb_pot)
-    by_number = {s.number: s for s in seats}
+    by_number = read.seats
     # Missed blinds: a seated player sitting out whom the big blind passed owes both.
     for number in plan.owe_missed_blinds:
         s = by_number[number]
@@ -268,7 +269,7 @@ def _hand_start(table: Table, now: datetime) -> Moved | None:
         if s.state != SeatState.WAITING:
             s.state = SeatState.WAITING
             rows.save(s, ("state",))
-    return after_moves(table, hand, engine, list(engine.records), now)
+    return after_moves(table, hand, engine, list(engine.records), now, by_number)
 
 
 def tables_due(now: datetime | None = None) -> list[int]:

@@ -41,17 +41,9 @@ from tables.models import (
     bomb_pot_voters,
 )
 from tables.runtime import rows
+from tables.runtime.state import CHANGED, STATE, Outcome, Read
 from tables.scheduling import schedule_tick
-from tables.services.common import (
-    cash_only,
-    changed,
-    lock,
-    require_host,
-    require_user,
-    seat_of,
-    table_write,
-)
-from tables.services.play import seats_locked
+from tables.services.common import cash_only, hosted, require_user, seat_of
 from tables.timing import BOMB_POT_VOTE_SECONDS
 
 
@@ -74,7 +66,6 @@ def forced_bets_check(straddle: str, bomb_pot_ante: int, bomb_pot_every: int) ->
         )
 
 
-@table_write
 def table_forced_bets_set(
     table_id: int,
     user: Any,
@@ -85,44 +76,41 @@ def table_forced_bets_set(
     bomb_pot_by_vote: bool,
 ) -> Table:
     """The host sets the straddle and bomb pot options; the hand in play keeps its own."""
-    table = lock(table_id)
-    cash_only(table)
-    require_host(table, user)
-    if not table.is_open:
-        raise TableError("closed", _("this table is closed"))
-    forced_bets_check(straddle, bomb_pot_ante, bomb_pot_every)
-    table.straddle = straddle
-    table.bomb_pot_ante = bomb_pot_ante
-    table.bomb_pot_every = bomb_pot_every
-    table.bomb_pot_by_vote = bomb_pot_by_vote
-    try:
-        _stakes = table.config  # the engine refuses a straddle in limit
-    except RuleError as exc:
-        raise TableError.from_rule("bad_table", exc) from None
-    if not bomb_pot_ante:
-        table.bomb_pot_next = False
-    if not (bomb_pot_ante and bomb_pot_by_vote):
-        table.bomb_pot_vote_until = None
-    seats = list(seats_locked(table).values())
-    for seat in seats:
-        # Choices the new options no longer allow go with them.
-        fields = []
-        if seat.straddle_next and straddle == Straddle.NONE:
-            seat.straddle_next = False
-            fields.append("straddle_next")
-        if seat.straddle_always and straddle == Straddle.NONE:
-            seat.straddle_always = False
-            fields.append("straddle_always")
-        if seat.votes_bomb_pot and not (bomb_pot_ante and bomb_pot_by_vote):
-            seat.votes_bomb_pot = False
-            fields.append("votes_bomb_pot")
-        if fields:
-            rows.save(seat, tuple(fields))
-    changed(table)
-    return table
+
+    def decide(read: Read) -> Outcome:
+        table = hosted(read, user)
+        forced_bets_check(straddle, bomb_pot_ante, bomb_pot_every)
+        table.straddle = straddle
+        table.bomb_pot_ante = bomb_pot_ante
+        table.bomb_pot_every = bomb_pot_every
+        table.bomb_pot_by_vote = bomb_pot_by_vote
+        try:
+            _stakes = table.config  # the engine refuses a straddle in limit
+        except RuleError as exc:
+            raise TableError.from_rule("bad_table", exc) from None
+        if not bomb_pot_ante:
+            table.bomb_pot_next = False
+        if not (bomb_pot_ante and bomb_pot_by_vote):
+            table.bomb_pot_vote_until = None
+        for seat in read.seats.values():
+            # Choices the new options no longer allow go with them.
+            fields = []
+            if seat.straddle_next and straddle == Straddle.NONE:
+                seat.straddle_next = False
+                fields.append("straddle_next")
+            if seat.straddle_always and straddle == Straddle.NONE:
+                seat.straddle_always = False
+                fields.append("straddle_always")
+            if seat.votes_bomb_pot and not (bomb_pot_ante and bomb_pot_by_vote):
+                seat.votes_bomb_pot = False
+                fields.append("votes_bomb_pot")
+            if fields:
+                read.save(seat, tuple(fields))
+        return CHANGED
+
+    return STATE.change(table_id, None, decide)[0].table
 
 
-@table_write
 def seat_straddle(table_id: int, user: Any, on: bool, *, always: bool = False) -> Seat:
     """Straddle the next hand (``on``), or take it back; with ``always``, straddle every
     hand (a standing choice, from any seat), or stop.
@@ -132,42 +120,50 @@ def seat_straddle(table_id: int, user: Any, on: bool, *, always: bool = False) -
     for the next hand, as the table stands, may ask; the deal checks it again.
     """
     require_user(user)
-    table = lock(table_id)
-    cash_only(table)
-    seat = seat_of(table, user)
-    if always:
-        if on and table.straddle == Straddle.NONE:
-            raise TableError("straddle_off", _("this table plays no straddle"))
-        if seat.straddle_always != on:
+
+    def decide(read: Read) -> Outcome:
+        table = read.table
+        cash_only(table)
+        seat = seat_of(read, user)
+        if always:
+            if on and table.straddle == Straddle.NONE:
+                raise TableError("straddle_off", _("this table plays no straddle"))
+            if seat.straddle_always == on:
+                return None
             seat.straddle_always = on
-            rows.save(seat, ("straddle_always",))
-            changed(table)
-        return seat
-    if on:
-        if table.straddle == Straddle.NONE:
-            raise TableError("straddle_off", _("this table plays no straddle"))
-        if table.bomb_pot_coming:
-            raise TableError("bomb_pot_next", _("the next hand is a bomb pot: nobody straddles it"))
-        position = table.next_straddle_seat(seats_locked(table).values())
-        if position is None:
-            raise TableError(
-                "straddle_position",
-                _("nobody may straddle the next hand (heads-up, or that player is short)"),
-            )
-        if position != seat.number:
-            raise TableError(
-                "straddle_position",
-                _("only seat %(position)d may straddle the next hand, not seat %(seat)d"),
-                {"position": position, "seat": seat.number},
-            )
-    if seat.straddle_next != on:
+            read.save(seat, ("straddle_always",))
+            return CHANGED
+        if on:
+            _straddle_check(table, read, seat)
+        if seat.straddle_next == on:
+            return None
         seat.straddle_next = on
-        rows.save(seat, ("straddle_next",))
-        changed(table)
-    return seat
+        read.save(seat, ("straddle_next",))
+        return CHANGED
+
+    return seat_of(STATE.change(table_id, None, decide)[0], user)
 
 
-@table_write
+def _straddle_check(table: Table, read: Read, seat: Seat) -> None:
+    """Refused unless ``seat`` may straddle the next hand as the table stands."""
+    if table.straddle == Straddle.NONE:
+        raise TableError("straddle_off", _("this table plays no straddle"))
+    if table.bomb_pot_coming:
+        raise TableError("bomb_pot_next", _("the next hand is a bomb pot: nobody straddles it"))
+    position = table.next_straddle_seat(read.seats.values())
+    if position is None:
+        raise TableError(
+            "straddle_position",
+            _("nobody may straddle the next hand (heads-up, or that player is short)"),
+        )
+    if position != seat.number:
+        raise TableError(
+            "straddle_position",
+            _("only seat %(position)d may straddle the next hand, not seat %(seat)d"),
+            {"position": position, "seat": seat.number},
+        )
+
+
 def bomb_pot_vote(table_id: int, user: Any, yes: bool) -> Seat:
     """Vote for a bomb pot next hand (``yes``), or take the vote back.
 
@@ -178,9 +174,13 @@ def bomb_pot_vote(table_id: int, user: Any, yes: bool) -> Seat:
     closes it.
     """
     require_user(user)
-    table = lock(table_id)
+    return seat_of(STATE.change(table_id, None, lambda read: _vote(read, user, yes))[0], user)
+
+
+def _vote(read: Read, user: Any, yes: bool) -> Outcome:
+    table = read.table
     cash_only(table)
-    seat = seat_of(table, user)
+    seat = seat_of(read, user)
     if not (table.bomb_pot_ante and table.bomb_pot_by_vote):
         raise TableError("bomb_pot_off", _("this table does not vote for bomb pots"))
     if yes and (seat.is_bot or seat.state != SeatState.PLAYING):
@@ -188,32 +188,29 @@ def bomb_pot_vote(table_id: int, user: Any, yes: bool) -> Seat:
     if yes and table.bomb_pot_coming:
         raise TableError("bomb_pot_next", _("the next hand is a bomb pot already"))
     if seat.votes_bomb_pot == yes:
-        return seat
+        return None
     seat.votes_bomb_pot = yes
-    rows.save(seat, ("votes_bomb_pot",))
-    seats = list(seats_locked(table).values())
+    read.save(seat, ("votes_bomb_pot",))
+    seats = list(read.seats.values())
     voters = bomb_pot_voters(seats)
     if not any(s.votes_bomb_pot for s in voters if not s.is_bot):
         # Nobody asks any more: the vote closes, the bots' answers with it.
         table.bomb_pot_vote_until = None
         _clear_votes(seats)
-        changed(table)
-        return seat
+        return CHANGED
     if table.bomb_pot_vote_until is None:
         table.bomb_pot_vote_until = timezone.now() + timedelta(seconds=BOMB_POT_VOTE_SECONDS)
         schedule_tick(table.pk, BOMB_POT_VOTE_SECONDS)
     for bot in voters:
         if bot.is_bot and not bot.votes_bomb_pot and votes_bomb_pot(bot.bot_style):
             bot.votes_bomb_pot = True
-            rows.save(bot, ("votes_bomb_pot",))
+            read.save(bot, ("votes_bomb_pot",))
     votes = sum(1 for s in voters if s.votes_bomb_pot)
     if bomb_pot_vote_passes(votes, len(voters)):
         table.bomb_pot_next = True
         table.bomb_pot_vote_until = None
         _clear_votes(seats)
-        seat.votes_bomb_pot = False
-    changed(table)
-    return seat
+    return CHANGED
 
 
 def bomb_pot_vote_lapse(table: Table, seats: list[Seat], now: datetime) -> bool:
@@ -227,20 +224,19 @@ def bomb_pot_vote_lapse(table: Table, seats: list[Seat], now: datetime) -> bool:
     return True
 
 
-@table_write
 def bomb_pot_call(table_id: int, user: Any, on: bool = True) -> Table:
     """The host calls a bomb pot for the next hand (``on``), or calls it off."""
-    table = lock(table_id)
-    cash_only(table)
-    require_host(table, user)
-    if not table.is_open:
-        raise TableError("closed", _("this table is closed"))
-    if on and not table.bomb_pot_ante:
-        raise TableError("bomb_pot_off", _("bomb pots are off at this table: set their ante"))
-    if table.bomb_pot_next != on:
+
+    def decide(read: Read) -> Outcome:
+        table = hosted(read, user)
+        if on and not table.bomb_pot_ante:
+            raise TableError("bomb_pot_off", _("bomb pots are off at this table: set their ante"))
+        if table.bomb_pot_next == on:
+            return None
         table.bomb_pot_next = on
-        changed(table)
-    return table
+        return CHANGED
+
+    return STATE.change(table_id, None, decide)[0].table
 
 
 def forced_bets_choose(table: Table, plan: DealPlan, seats: list[Seat]) -> tuple[int | None, bool]:

@@ -18,83 +18,76 @@ from django.utils.translation import gettext_lazy as _
 from tables.alerts import REMOVED, alert_add
 from tables.errors import TableError
 from tables.models import Seat, Table
-from tables.runtime import rows
-from tables.runtime.state import STATE
+from tables.runtime.state import CHANGED, STATE, Outcome, Read
 from tables.services.common import (
-    cash_only,
     cash_out,
-    changed,
-    current_hand,
-    lock,
+    hosted,
     maybe_schedule_hand,
-    require_host,
     table_close_now,
-    table_write,
 )
-from tables.services.play import seats_locked
 
 
-def _open_table(table_id: int, user: Any) -> Table:
-    table = lock(table_id)
-    cash_only(table)
-    require_host(table, user)
-    if not table.is_open:
-        raise TableError("closed", _("this table is closed"))
-    return table
-
-
-@table_write
 def table_pause(table_id: int, user: Any) -> Table:
     """No new hand is dealt until the host resumes; the hand in play plays on."""
-    table = _open_table(table_id, user)
-    if not table.paused:
+
+    def decide(read: Read) -> Outcome:
+        table = hosted(read, user)
+        if table.paused:
+            return None
         table.paused = True
-        if current_hand(table) is None:
+        if read.hand is None:
             table.next_hand_at = None
-        changed(table)
-    return table
+        return CHANGED
+
+    return STATE.change(table_id, None, decide)[0].table
 
 
-@table_write
 def table_resume(table_id: int, user: Any, *, now: datetime | None = None) -> Table:
-    now = now or timezone.now()
-    table = _open_table(table_id, user)
-    if table.paused:
+    at = now or timezone.now()
+
+    def decide(read: Read) -> Outcome:
+        table = hosted(read, user)
+        if not table.paused:
+            return None
         table.paused = False
-        maybe_schedule_hand(table, now)
-        changed(table)
-    return table
+        maybe_schedule_hand(read, at)
+        return CHANGED
+
+    return STATE.change(table_id, None, decide)[0].table
 
 
-@table_write
 def table_close(table_id: int, user: Any, *, now: datetime | None = None) -> Table:
     """Close the table: everyone is cashed out now, or when the hand in play ends."""
-    now = now or timezone.now()
-    table = _open_table(table_id, user)
-    if current_hand(table) is None:
-        table_close_now(table, list(seats_locked(table).values()), now)
-    else:
-        table.closing = True
-    changed(table)
-    return table
+    at = now or timezone.now()
+
+    def decide(read: Read) -> Outcome:
+        table = hosted(read, user)
+        if read.hand is None:
+            table_close_now(table, list(read.seats.values()), at)
+        else:
+            table.closing = True
+        return CHANGED
+
+    return STATE.change(table_id, None, decide)[0].table
 
 
-@table_write
 def seat_remove(table_id: int, user: Any, seat_number: int) -> Seat:
     """Remove a player or a house bot: cashed out now, or when the hand they are in ends."""
-    table = _open_table(table_id, user)
-    seat = table.seats.select_for_update().filter(number=seat_number).first()
-    if seat is None or seat.user_id is None:
-        raise TableError("not_seated", _("seat %(n)d is empty"), {"n": seat_number})
-    hand = current_hand(table)
-    if hand is not None and seat.number in STATE.engine_to_move(hand).seats:
-        # Told when the hand ends and the seat goes (play._hand_finish); meanwhile the
-        # snapshot says so (``seats[].removing``).
-        seat.removing = True
-        rows.save(seat, ("removing",))
-    else:
-        if not seat.is_bot:
-            alert_add(table.pk, seat.user_id, REMOVED, {"chips": seat.stack})  # type: ignore[arg-type]
-        cash_out(table, seat)
-    changed(table)
-    return seat
+
+    def decide(read: Read) -> Outcome:
+        table = hosted(read, user)
+        seat = read.seats.get(seat_number)
+        if seat is None or seat.user_id is None:
+            raise TableError("not_seated", _("seat %(n)d is empty"), {"n": seat_number})
+        if read.hand is not None and seat.number in read.engine_to_move(read.hand).seats:
+            # Told when the hand ends and the seat goes (play._hand_finish); meanwhile the
+            # snapshot says so (``seats[].removing``).
+            seat.removing = True
+            read.save(seat, ("removing",))
+        else:
+            if not seat.is_bot:
+                alert_add(table.pk, seat.user_id, REMOVED, {"chips": seat.stack})  # type: ignore[arg-type]
+            cash_out(table, seat)
+        return CHANGED
+
+    return STATE.change(table_id, None, decide)[0].seats[seat_number]

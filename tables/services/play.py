@@ -36,23 +36,18 @@ from tables.models import (
     TableLedger,
 )
 from tables.runtime import rows
-from tables.runtime.state import STATE, Read
+from tables.runtime.state import STATE, Moved, Read
 from tables.scheduling import schedule_tick
 from tables.services.common import (
     NO_CHIPS,
     TIMED_OUT,
-    Moved,
     apply_adding,
     cash_out,
-    changed,
-    current_hand,
     display_name,
-    lock,
     next_hand_time,
     require_user,
     schedule_next_hand,
     table_close_now,
-    table_write,
 )
 from tables.timing import RUN_TWICE_VOTE_SECONDS, runout_step_seconds, turn_seconds
 
@@ -82,8 +77,9 @@ def table_act(
     """
     require_user(user)
     asked = _Asked(table_id, user, hand_id, version, action, amount, now or timezone.now())
-    table, moved = STATE.change(table_id, version, lambda read: _move(read, asked))
-    return ActResult(table.version, len(moved.hand.records))
+    read, moved = STATE.change(table_id, version, lambda read: _move(read, asked))
+    assert isinstance(moved, Moved)
+    return ActResult(read.table.version, len(moved.hand.records))
 
 
 @dataclass(frozen=True)
@@ -117,8 +113,8 @@ async def table_act_on_loop(
     done = await STATE.change_on_loop(table_id, version, lambda read: _move(read, asked))
     if done is None:
         return None
-    table, moved = done
-    return ActResult(table.version, len(moved.hand.records))
+    read, moved = done
+    return ActResult(read.table.version, len(moved.hand.records))
 
 
 def _move(read: Read, asked: _Asked) -> Moved:
@@ -261,24 +257,19 @@ def _pre_action_drop(table: Table, engine: EngineHand, seat: Seat, *, told: bool
         )
 
 
-def seats_locked(table: Table) -> dict[int, Seat]:
-    """The table's seats by number, with their players, locked with the table."""
-    return {s.number: s for s in rows.seats_locked(table.pk)}
-
-
 def after_moves(
     table: Table,
     hand: Hand,
     engine: EngineHand,
     new: list[Any],
     now: datetime,
-    seats: dict[int, Seat] | None = None,
+    seats: dict[int, Seat],
     *,
     one_statement_end: bool = False,
 ) -> Moved:
     """Store the new records, make the moves nobody has to wait for, and set the clock.
 
-    ``seats`` (from ``seats_locked``, saved since any change) saves reading them again.
+    ``seats``: the change's seats by number (``Read.seats``), saved since any change.
     ``one_statement_end``: nothing is written here (the table state writes it all in the
     move's one statement, ``Read.one_statement_end``), so a hand that ends must end simply
     (``_hand_end_in_one_statement``), else ``NeedsLock``.
@@ -286,8 +277,6 @@ def after_moves(
     new = list(new)
     wake_bot = False
     ended = None
-    if seats is None:
-        seats = seats_locked(table)
     while not engine.is_complete and engine.to_act is not None:
         seat = seats[engine.to_act]
         if engine.street == Street.SHOWDOWN:
@@ -341,7 +330,7 @@ def after_moves(
             hand.turn_extended = False
             # No timer task per turn: the sweep (every second) applies a passed deadline, so
             # a move costs no scheduling and a restart forgets nothing.
-            # Asked for by ``changed``, once the move is written.
+            # Asked for by the table state once the move is written.
             wake_bot = actor is not None and actor.is_bot
     return Moved(hand, engine, seats, tuple(added), wake_bot=wake_bot, hand_ended=ended)
 
@@ -380,17 +369,16 @@ def _run_twice_clock(table: Table, hand: Hand, now: datetime) -> None:
         schedule_tick(table.pk, RUN_TWICE_VOTE_SECONDS)
 
 
-def run_twice_time_out(table: Table, hand: Hand, now: datetime) -> Moved:
+def run_twice_time_out(read: Read, hand: Hand, now: datetime) -> Moved:
     """The time to answer is up: the first player still silent says no for them all
     (docs/rules.md, Home-game options: "silence is no"), and the board is run once."""
-    engine = STATE.engine_to_move(hand)
-    seats = seats_locked(table)
+    engine = read.engine_to_move(hand)
+    table, seats = read.table, read.seats
     vote = engine.run_twice_vote
     new = [] if vote is None else engine.vote_run_twice(vote.waiting[0], False, silent=True)
     return after_moves(table, hand, engine, new, now, seats)
 
 
-@table_write
 def run_twice_vote(
     table_id: int,
     user: Any,
@@ -408,25 +396,26 @@ def run_twice_vote(
     given, must be the player's own (a player answers for nobody else). The engine refuses
     a vote that is not open, a player not still in the hand, or one who already agreed.
     """
-    now = now or timezone.now()
+    at = now or timezone.now()
     require_user(user)
-    table = lock(table_id)
-    seats = seats_locked(table)
-    mine = next((s for s in seats.values() if s.user_id == user.pk), None)
-    if mine is None:
-        raise TableError("not_seated", _("you have no seat at this table"))
-    if seat is not None and seat != mine.number:
-        raise TableError("not_your_seat", _("you may answer only for your own seat"))
-    hand = current_hand(table)
-    if hand is None or hand.pk != hand_id:
-        raise TableError("stale", _("that hand is over: your answer came too late"))
-    engine = STATE.engine_to_move(hand)
-    try:
-        new = engine.vote_run_twice(mine.number, agree)
-    except RuleError as exc:
-        raise TableError.from_rule("illegal_action", exc) from None
-    changed(table, after_moves(table, hand, engine, new, now, seats))
-    return table.version
+
+    def decide(read: Read) -> Moved:
+        mine = next((s for s in read.seats.values() if s.user_id == user.pk), None)
+        if mine is None:
+            raise TableError("not_seated", _("you have no seat at this table"))
+        if seat is not None and seat != mine.number:
+            raise TableError("not_your_seat", _("you may answer only for your own seat"))
+        hand = read.hand
+        if hand is None or hand.pk != hand_id:
+            raise TableError("stale", _("that hand is over: your answer came too late"))
+        engine = read.engine_to_move(hand)
+        try:
+            new = engine.vote_run_twice(mine.number, agree)
+        except RuleError as exc:
+            raise TableError.from_rule("illegal_action", exc) from None
+        return after_moves(read.table, hand, engine, new, at, read.seats)
+
+    return STATE.change(table_id, None, decide)[0].table.version
 
 
 def _next_reveal(table: Table, hand: Hand, now: datetime) -> None:
@@ -438,10 +427,10 @@ def _next_reveal(table: Table, hand: Hand, now: datetime) -> None:
     schedule_tick(table.pk, step)
 
 
-def reveal_street(table: Table, hand: Hand, now: datetime) -> Moved:
+def reveal_street(read: Read, hand: Hand, now: datetime) -> Moved:
     """Deal the next street of a run-out to the table; with the river, settle the hand."""
     engine = STATE.engine(hand)
-    seats = seats_locked(table)
+    table, seats = read.table, read.seats
     shown = hand.board_shown or 0
     hand.board_shown = 3 if shown < 3 else shown + 1
     ended = None
@@ -577,7 +566,8 @@ def _tournament_hand_finish(
 ) -> dict[str, Any]:
     """A tournament table's hand ends: stacks stored, the table held until its tournament
     has dealt with the hand (eliminations, moves) and releases it. Answers the
-    ``hand_ended`` news, which ``changed`` sends after the commit and the table's own news."""
+    ``hand_ended`` news, which the table state sends after the commit and the table's own
+    news."""
     before = engine.starting_stacks()
     report = []
     for number, stack in final.items():

@@ -19,20 +19,10 @@ from tables.engine.errors import RuleError
 from tables.engine.preactions import pre_action_choose
 from tables.errors import TableError
 from tables.models import PRE_ACTION_FIELDS, Seat, SeatState
-from tables.runtime import rows
-from tables.runtime.state import STATE
-from tables.services.common import (
-    TIMED_OUT,
-    changed,
-    current_hand,
-    lock,
-    require_user,
-    seat_of,
-    table_write,
-)
+from tables.runtime.state import CHANGED, STATE, Outcome, Read
+from tables.services.common import TIMED_OUT, require_user, seat_of
 
 
-@table_write
 def pre_action_set(
     table_id: int,
     user: Any,
@@ -51,44 +41,47 @@ def pre_action_set(
     is no longer the one to call).
     """
     require_user(user)
-    table = lock(table_id)
-    seat = seat_of(table, user)
-    if seat_number is not None and seat_number != seat.number:
-        raise TableError(
-            "not_your_seat",
-            _("you may choose a move only for your own seat, %(seat)s"),
-            {"seat": seat.number},
-        )
-    hand = current_hand(table)
-    if kind is None:
-        if hand is not None and seat.pre_action_in(hand.number) is not None:
-            seat.pre_action_clear()
-            rows.save(seat, PRE_ACTION_FIELDS)
-            changed(table)
-        return seat
-    if hand is None or hand.pk != hand_id:
-        raise TableError("stale", _("that hand is over: your choice came too late"))
-    engine = STATE.engine_to_move(hand)
-    if seat.leaving or not engine.may_bet_later(seat.number):
-        raise TableError("not_in_hand", _("you have no more bets to make in this hand"))
-    if engine.to_act == seat.number:
-        raise TableError("your_turn", _("it is your turn: make your move now"))
-    try:
-        chosen = pre_action_choose(
-            kind, amount, street=engine.street, to_call=engine.to_call(seat.number)
-        )
-    except RuleError as exc:
-        raise TableError.from_rule("illegal_action", exc) from None
-    if seat.pre_action_in(hand.number) == chosen:
-        return seat
-    seat.pre_action_set(hand.number, chosen)
-    fields = PRE_ACTION_FIELDS
-    if seat.state == SeatState.SITTING_OUT and seat.sat_out_reason == TIMED_OUT:
-        # Choosing a move shows the player is back, as acting does: played, not timed out.
-        seat.state = SeatState.PLAYING
-        seat.sat_out_reason = ""
-        fields = (*fields, "state", "sat_out_reason")
-    rows.save(seat, fields)
-    # The version moves, so the player's pages (theirs only: ``you.pre_action``) show it.
-    changed(table)
-    return seat
+
+    def decide(read: Read) -> Outcome:
+        seat = seat_of(read, user)
+        if seat_number is not None and seat_number != seat.number:
+            raise TableError(
+                "not_your_seat",
+                _("you may choose a move only for your own seat, %(seat)s"),
+                {"seat": seat.number},
+            )
+        hand = read.hand
+        if kind is None:
+            if hand is not None and seat.pre_action_in(hand.number) is not None:
+                seat.pre_action_clear()
+                read.save(seat, PRE_ACTION_FIELDS)
+                return CHANGED
+            return None
+        if hand is None or hand.pk != hand_id:
+            raise TableError("stale", _("that hand is over: your choice came too late"))
+        engine = read.engine_to_move(hand)
+        if seat.leaving or not engine.may_bet_later(seat.number):
+            raise TableError("not_in_hand", _("you have no more bets to make in this hand"))
+        if engine.to_act == seat.number:
+            raise TableError("your_turn", _("it is your turn: make your move now"))
+        try:
+            chosen = pre_action_choose(
+                kind, amount, street=engine.street, to_call=engine.to_call(seat.number)
+            )
+        except RuleError as exc:
+            raise TableError.from_rule("illegal_action", exc) from None
+        if seat.pre_action_in(hand.number) == chosen:
+            return None
+        seat.pre_action_set(hand.number, chosen)
+        fields = PRE_ACTION_FIELDS
+        if seat.state == SeatState.SITTING_OUT and seat.sat_out_reason == TIMED_OUT:
+            # Choosing a move shows the player is back, as acting does: played, not timed out.
+            seat.state = SeatState.PLAYING
+            seat.sat_out_reason = ""
+            fields = (*fields, "state", "sat_out_reason")
+        read.save(seat, fields)
+        # The version moves, so the player's pages (theirs only: ``you.pre_action``) show it.
+        return CHANGED
+
+    read, _outcome = STATE.change(table_id, None, decide)
+    return seat_of(read, user)

@@ -6,6 +6,7 @@ the house bots' seats.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -32,20 +33,18 @@ from tables.models import (
     TableLedger,
 )
 from tables.runtime import rows
+from tables.runtime.state import CHANGED, STATE, Changed, Outcome, Read
 from tables.services.common import (
     apply_adding,
     cash_only,
     cash_out,
-    changed,
-    current_hand,
-    lock,
     may_host,
     maybe_schedule_hand,
     require_host,
+    require_open,
     require_user,
     seat_in_hand,
     seat_of,
-    table_write,
 )
 from tables.services.forced_bets import forced_bets_check
 from tables.services.play import after_moves
@@ -74,7 +73,23 @@ def default_buy_ins(structure: str, big_blind: int, big_bet: int | None) -> tupl
     return minimum, max(minimum, 100 * big_blind)
 
 
-@table_write
+def _buy_ins(
+    structure: str,
+    big_blind: int,
+    big_bet: int | None,
+    min_buy_in: int | None,
+    max_buy_in: int | None,
+) -> tuple[int, int]:
+    """The buy-ins asked for, the house's defaults where none is given; refused
+    (``bad_table``) unless the maximum is at least the minimum."""
+    default_min, default_max = default_buy_ins(structure, big_blind, big_bet)
+    least = default_min if min_buy_in is None else min_buy_in
+    most = max(default_max, least) if max_buy_in is None else max_buy_in
+    if least <= 0 or most < least:
+        raise TableError("bad_table", _("the maximum buy-in must be at least the minimum"))
+    return least, most
+
+
 def table_create(
     *,
     created_by: Any,
@@ -114,11 +129,7 @@ def table_create(
         raise TableError("forbidden", _("only directors may open tables here"))
     if not 2 <= seat_count <= 10:
         raise TableError("bad_table", _("a table has 2 to 10 seats"))
-    default_min, default_max = default_buy_ins(structure, big_blind, big_bet)
-    min_buy_in = default_min if min_buy_in is None else min_buy_in
-    max_buy_in = max(default_max, min_buy_in) if max_buy_in is None else max_buy_in
-    if min_buy_in <= 0 or max_buy_in < min_buy_in:
-        raise TableError("bad_table", _("the maximum buy-in must be at least the minimum"))
+    min_buy_in, max_buy_in = _buy_ins(structure, big_blind, big_bet, min_buy_in, max_buy_in)
     forced_bets_check(straddle, bomb_pot_ante, bomb_pot_every)
     table = Table(
         name=name,
@@ -153,15 +164,15 @@ def table_create(
         _bank = table.time_bank  # and the time bank
     except RuleError as exc:
         raise TableError.from_rule("bad_table", exc) from None
-    table.save()
-    Seat.objects.bulk_create(Seat(table=table, number=n) for n in range(1, seat_count + 1))
+    with rows.writing():
+        table.save()
+        Seat.objects.bulk_create(Seat(table=table, number=n) for n in range(1, seat_count + 1))
     return table
 
 
 # ----------------------------------------------------------------------------- seating
 
 
-@table_write
 def seat_take(
     table_id: int,
     user: Any,
@@ -179,129 +190,154 @@ def seat_take(
     link (``seat_request``) and are seated when the host approves (``approved``).
     """
     require_user(user)
-    now = now or timezone.now()
-    table = lock(table_id)
-    cash_only(table)
-    if not table.is_open or table.closing:
-        raise TableError("closed", _("this table is closed"))
-    if table.is_private and not approved and not may_host(table, user):
-        raise TableError(
-            "private", _("this table is private: ask its host for a seat with the invite link")
+    at = now or timezone.now()
+
+    def decide(read: Read) -> Outcome:
+        table = read.table
+        cash_only(table)
+        require_open(table)
+        if table.is_private and not approved and not may_host(table, user):
+            raise TableError(
+                "private", _("this table is private: ask its host for a seat with the invite link")
+            )
+        seat = _free_seat(read, user, seat_number)
+        if not table.min_buy_in <= buy_in <= table.max_buy_in:
+            raise TableError(
+                "bad_buy_in",
+                _("the buy-in is between %(min)d and %(max)d, not %(buy_in)d"),
+                {"min": table.min_buy_in, "max": table.max_buy_in, "buy_in": buy_in},
+            )
+        seat.user = user
+        seat.bot_style = bot_style
+        seat.stack = buy_in
+        seat.state = SeatState.WAITING
+        seat.sat_out_reason = ""
+        seat.is_new = True
+        seat.wait_for_big_blind = wait_for_big_blind
+        seat.owes_small = seat.owes_big = False
+        seat.leaving = False
+        # A house bot never draws on a time bank (``Table.turn_bank_ms``).
+        seat.time_bank_ms = 0 if bot_style else table.time_bank.starting_ms
+        read.save(seat)
+        TableLedger.objects.create(
+            table=table, user=user, seat=seat_number, kind=LedgerKind.BUY_IN, amount=buy_in
         )
-    if table.seats.filter(user=user).exists():
+        maybe_schedule_hand(read, at)
+        return CHANGED
+
+    return STATE.change(table_id, None, decide)[0].seats[seat_number]
+
+
+def _not_seated(read: Read, user: Any) -> None:
+    if any(s.user_id == user.pk for s in read.seats.values()):
         raise TableError("already_seated", _("you already have a seat at this table"))
-    seat = table.seats.select_for_update().filter(number=seat_number).first()
+
+
+def _free_seat(read: Read, user: Any, seat_number: int) -> Seat:
+    """Seat ``seat_number``, empty, for ``user``, who has none at the table yet."""
+    _not_seated(read, user)
+    seat = read.seats.get(seat_number)
     if seat is None:
         raise TableError(
             "seat_taken", _("there is no seat %(n)d at this table"), {"n": seat_number}
         )
     if not seat.is_empty:
         raise TableError("seat_taken", _("seat %(n)d is taken"), {"n": seat_number})
-    if not table.min_buy_in <= buy_in <= table.max_buy_in:
-        raise TableError(
-            "bad_buy_in",
-            _("the buy-in is between %(min)d and %(max)d, not %(buy_in)d"),
-            {"min": table.min_buy_in, "max": table.max_buy_in, "buy_in": buy_in},
-        )
-    seat.user = user
-    seat.bot_style = bot_style
-    seat.stack = buy_in
-    seat.state = SeatState.WAITING
-    seat.sat_out_reason = ""
-    seat.is_new = True
-    seat.wait_for_big_blind = wait_for_big_blind
-    seat.owes_small = seat.owes_big = False
-    seat.leaving = False
-    # A house bot never draws on a time bank (``Table.turn_bank_ms``).
-    seat.time_bank_ms = 0 if bot_style else table.time_bank.starting_ms
-    rows.save(seat)
-    TableLedger.objects.create(
-        table=table, user=user, seat=seat_number, kind=LedgerKind.BUY_IN, amount=buy_in
-    )
-    maybe_schedule_hand(table, now)
-    changed(table)
     return seat
 
 
-@table_write
+def _seat_change(table_id: int, user: Any, decide: Callable[[Read, Seat], Outcome]) -> Seat:
+    """A change to ``user``'s own seat at the table (``decide`` on the rows and that seat);
+    the seat as it left it."""
+    require_user(user)
+    read, _outcome = STATE.change(table_id, None, lambda read: decide(read, seat_of(read, user)))
+    return seat_of(read, user)
+
+
 def seat_sit_out(table_id: int, user: Any) -> Seat:
     """Sit out from the next hand on (the current hand, if dealt in, plays on)."""
-    require_user(user)
-    table = lock(table_id)
-    seat = seat_of(table, user)
-    seat.state = SeatState.SITTING_OUT
-    seat.sat_out_reason = "sat out"
-    rows.save(seat)
-    changed(table)
-    return seat
+
+    def decide(read: Read, seat: Seat) -> Outcome:
+        seat.state = SeatState.SITTING_OUT
+        seat.sat_out_reason = "sat out"
+        read.save(seat)
+        return CHANGED
+
+    return _seat_change(table_id, user, decide)
 
 
-@table_write
 def seat_sit_in(
     table_id: int, user: Any, wait_for_big_blind: bool = True, *, now: datetime | None = None
 ) -> Seat:
-    require_user(user)
-    now = now or timezone.now()
-    table = lock(table_id)
-    seat = seat_of(table, user)
-    if seat.stack <= 0:
-        raise TableError("bad_buy_in", _("you have no chips: add chips to play on"))
-    if seat.state == SeatState.SITTING_OUT:
-        owes = seat.owes_small or seat.owes_big or seat.is_new
-        seat.state = SeatState.WAITING if owes else SeatState.PLAYING
-        seat.sat_out_reason = ""
-        seat.wait_for_big_blind = wait_for_big_blind
-        rows.save(seat)
-        maybe_schedule_hand(table, now)
-        changed(table)
-    elif seat.state == SeatState.WAITING and seat.wait_for_big_blind != wait_for_big_blind:
-        # Already back (a rebuy after a bust, a new seat): the choice between posting the
-        # blinds owed now and waiting for the big blind can still change before the deal.
-        seat.wait_for_big_blind = wait_for_big_blind
-        rows.save(seat, ("wait_for_big_blind",))
-        changed(table)
-    return seat
+    at = now or timezone.now()
+
+    def decide(read: Read, seat: Seat) -> Outcome:
+        if seat.stack <= 0:
+            raise TableError("bad_buy_in", _("you have no chips: add chips to play on"))
+        if seat.state == SeatState.SITTING_OUT:
+            owes = seat.owes_small or seat.owes_big or seat.is_new
+            seat.state = SeatState.WAITING if owes else SeatState.PLAYING
+            seat.sat_out_reason = ""
+            seat.wait_for_big_blind = wait_for_big_blind
+            read.save(seat)
+            maybe_schedule_hand(read, at)
+            return CHANGED
+        if seat.state == SeatState.WAITING and seat.wait_for_big_blind != wait_for_big_blind:
+            # Already back (a rebuy after a bust, a new seat): the choice between posting the
+            # blinds owed now and waiting for the big blind can still change before the deal.
+            seat.wait_for_big_blind = wait_for_big_blind
+            read.save(seat, ("wait_for_big_blind",))
+            return CHANGED
+        return None
+
+    return _seat_change(table_id, user, decide)
 
 
-@table_write
 def seat_options(table_id: int, user: Any, *, muck_losing: bool) -> Seat:
     """A seated player's standing choices: show or muck a hand that cannot win."""
-    require_user(user)
-    table = lock(table_id)
-    seat = seat_of(table, user)
-    if seat.muck_losing != muck_losing:
+
+    def decide(read: Read, seat: Seat) -> Outcome:
+        if seat.muck_losing == muck_losing:
+            return None
         seat.muck_losing = muck_losing
-        rows.save(seat, ("muck_losing",))
-        changed(table)
-    return seat
+        read.save(seat, ("muck_losing",))
+        return CHANGED
+
+    return _seat_change(table_id, user, decide)
 
 
-@table_write
 def seat_leave(table_id: int, user: Any, *, now: datetime | None = None) -> Seat:
     """Leave the table: the stack is cashed out now, or when the hand it is in ends."""
-    require_user(user)
-    now = now or timezone.now()
-    table = lock(table_id)
-    cash_only(table)
-    seat = seat_of(table, user)
-    hand, engine = seat_in_hand(table, seat)
-    if engine is not None:
+    at = now or timezone.now()
+    number = 0
+
+    def decide(read: Read, seat: Seat) -> Outcome:
+        nonlocal number
+        cash_only(read.table)
+        number = seat.number
+        engine = seat_in_hand(read, seat)
+        if engine is None:
+            cash_out(read.table, seat)
+            return CHANGED
         seat.leaving = True
         seat.state = SeatState.SITTING_OUT
         seat.sat_out_reason = "leaving"
-        rows.save(seat)
-        if engine.to_act == seat.number:
-            assert hand is not None
-            new = engine.act(seat.number, Action.FOLD)
-            changed(table, after_moves(table, hand, engine, new, now))
-            return seat
-    else:
-        cash_out(table, seat)
-    changed(table)
-    return seat
+        read.save(seat)
+        if engine.to_act != seat.number:
+            return CHANGED
+        assert read.hand is not None
+        new = engine.act(seat.number, Action.FOLD)
+        return after_moves(read.table, read.hand, engine, new, at, read.seats)
+
+    require_user(user)
+    read, _outcome = STATE.change(table_id, None, lambda read: decide(read, seat_of(read, user)))
+    return read.seats[number]
 
 
-@table_write
+# Players' sockets open in bursts: their news goes out with the others of its burst.
+GATHERED = Changed(gathered=True)
+
+
 def seat_connection(
     table_id: int,
     user: Any,
@@ -314,37 +350,40 @@ def seat_connection(
     turn adds 20 seconds, once."""
     if user is None or not user.is_authenticated:
         return
-    now = now or timezone.now()
-    server = server or SERVER_NAME
-    table = lock(table_id)
-    seat = table.seats.select_for_update().filter(user=user).first()
-    if seat is None:
-        return
-    was_connected = bool(seat.sockets)
-    count = max(0, seat.sockets.get(server, 0) + delta)
-    sockets = {name: n for name, n in seat.sockets.items() if name != server}
-    if count:
-        sockets[server] = count
-    seat.sockets = sockets
-    rows.save(seat, ("sockets",))
-    if was_connected == bool(seat.sockets):
-        return
-    if delta > 0:
-        hand = current_hand(table)
+    at = now or timezone.now()
+    name = server or SERVER_NAME
+
+    def decide(read: Read) -> Outcome:
+        seat = next((s for s in read.seats.values() if s.user_id == user.pk), None)
+        if seat is None:
+            return None
+        was_connected = bool(seat.sockets)
+        count = max(0, seat.sockets.get(name, 0) + delta)
+        sockets = {n: k for n, k in seat.sockets.items() if n != name}
+        if count:
+            sockets[name] = count
+        seat.sockets = sockets
+        read.save(seat, ("sockets",))
+        if was_connected == bool(seat.sockets):
+            return None
+        hand = read.hand
         if (
-            hand is not None
+            delta > 0
+            and hand is not None
             and hand.to_act == seat.number
             and hand.deadline is not None
             and not hand.turn_extended
         ):
-            # docs/rules.md: "A player who reconnects while their turn is still running gets 20
-            # more seconds", on top of the time they had left.
-            hand.deadline = max(hand.deadline, now) + timedelta(seconds=RECONNECT_BONUS_SECONDS)
+            # docs/rules.md: "A player who reconnects while their turn is still running gets
+            # 20 more seconds", on top of the time they had left.
+            hand.deadline = max(hand.deadline, at) + timedelta(seconds=RECONNECT_BONUS_SECONDS)
             hand.turn_extended = True
-            rows.save(hand, ("deadline", "turn_extended"))
-    # Players' sockets open in bursts (a tournament's start, a restart): their news is
-    # gathered and goes out once for the burst.
-    changed(table, gathered=True)
+            read.save(hand, ("deadline", "turn_extended"))
+        # Players' sockets open in bursts (a tournament's start, a restart): their news is
+        # gathered and goes out once for the burst.
+        return GATHERED
+
+    STATE.change(table_id, None, decide)
 
 
 BOT_NAMES = ("Chipper", "Rivera", "Nutsy", "Blinds", "Muckler", "Tilt", "Quads", "Stacks", "Ace")
@@ -393,7 +432,6 @@ def table_add_bots(
 # ----------------------------------------------------------------------------- rebuys
 
 
-@table_write
 def seat_rebuy(
     table_id: int,
     user: Any,
@@ -409,15 +447,34 @@ def seat_rebuy(
     change: the rebuy is refused unless the player asks for it ``next_hand``, when it is
     added as that hand ends (``common.apply_adding``).
     """
-    require_user(user)
-    now = now or timezone.now()
-    table = lock(table_id)
-    cash_only(table)
-    if not table.is_open or table.closing:
-        raise TableError("closed", _("this table is closed"))
-    seat = seat_of(table, user)
-    if seat.leaving or seat.removing:
-        raise TableError("not_seated", _("you are leaving this table"))
+    at = now or timezone.now()
+
+    def decide(read: Read, seat: Seat) -> Outcome:
+        table = read.table
+        cash_only(table)
+        require_open(table)
+        if seat.leaving or seat.removing:
+            raise TableError("not_seated", _("you are leaving this table"))
+        _rebuy_check(table, seat, amount)
+        engine = seat_in_hand(read, seat)
+        if engine is not None and not next_hand:
+            raise TableError(
+                "in_hand", _("your chips are in the hand in play: buy them for the next hand")
+            )
+        seat.adding += amount
+        if engine is None:
+            apply_adding(table, seat)
+            read.save(seat)
+            maybe_schedule_hand(read, at)
+        else:
+            read.save(seat, ("adding",))
+        return CHANGED
+
+    return _seat_change(table_id, user, decide)
+
+
+def _rebuy_check(table: Table, seat: Seat, amount: int) -> None:
+    """Refused (``bad_buy_in``) unless ``amount`` more keeps the stack within the buy-ins."""
     total = seat.stack + seat.adding + amount
     if amount <= 0:
         raise TableError("bad_buy_in", _("a rebuy is a positive number of chips"))
@@ -436,26 +493,11 @@ def seat_rebuy(
             _("at least %(least)d more: a stack starts at the minimum buy-in, %(min)d"),
             {"least": table.min_buy_in - seat.stack - seat.adding, "min": table.min_buy_in},
         )
-    _hand, engine = seat_in_hand(table, seat)
-    if engine is not None and not next_hand:
-        raise TableError(
-            "in_hand", _("your chips are in the hand in play: buy them for the next hand")
-        )
-    seat.adding += amount
-    if engine is None:
-        apply_adding(table, seat)
-        rows.save(seat)
-        maybe_schedule_hand(table, now)
-    else:
-        rows.save(seat, ("adding",))
-    changed(table)
-    return seat
 
 
 # ----------------------------------------------------------------------------- private tables
 
 
-@table_write
 def seat_request(
     table_id: int,
     user: Any,
@@ -472,52 +514,64 @@ def seat_request(
     approved at once and the player sits.
     """
     require_user(user)
-    table = lock(table_id)
-    cash_only(table)
-    if not table.is_open or table.closing:
-        raise TableError("closed", _("this table is closed"))
-    if not table.is_private:
-        raise TableError("not_private", _("this table is open to all: take a seat"))
-    if not isinstance(invite, str) or not secrets.compare_digest(
-        invite.encode(), table.invite_token.encode()
-    ):
-        raise TableError("forbidden", _("that is not this table's invite link"))
-    if table.seats.filter(user=user).exists():
-        raise TableError("already_seated", _("you already have a seat at this table"))
-    seat = table.seats.filter(number=seat_number).first()
-    if seat is None or not seat.is_empty:
-        raise TableError("seat_taken", _("seat %(n)d is not free"), {"n": seat_number})
-    if not table.min_buy_in <= buy_in <= table.max_buy_in:
-        raise TableError(
-            "bad_buy_in",
-            _("the buy-in is between %(min)d and %(max)d"),
-            {"min": table.min_buy_in, "max": table.max_buy_in},
-        )
-    if table.invite_seats:
-        now = timezone.now()
-        request = SeatRequest.objects.create(
+    asked: list[SeatRequest] = []
+
+    def decide(read: Read) -> Outcome:
+        table = read.table
+        cash_only(table)
+        require_open(table)
+        if not table.is_private:
+            raise TableError("not_private", _("this table is open to all: take a seat"))
+        if not isinstance(invite, str) or not secrets.compare_digest(
+            invite.encode(), table.invite_token.encode()
+        ):
+            raise TableError("forbidden", _("that is not this table's invite link"))
+        _not_seated(read, user)
+        seat = read.seats.get(seat_number)
+        if seat is None or not seat.is_empty:
+            raise TableError("seat_taken", _("seat %(n)d is not free"), {"n": seat_number})
+        if not table.min_buy_in <= buy_in <= table.max_buy_in:
+            raise TableError(
+                "bad_buy_in",
+                _("the buy-in is between %(min)d and %(max)d"),
+                {"min": table.min_buy_in, "max": table.max_buy_in},
+            )
+        if table.invite_seats:
+            at = timezone.now()
+            asked.append(
+                SeatRequest.objects.create(
+                    table=table,
+                    user=user,
+                    seat=seat_number,
+                    buy_in=buy_in,
+                    wait_for_big_blind=wait_for_big_blind,
+                    status=SeatRequestStatus.APPROVED,
+                    decided_at=at,
+                )
+            )
+            # seat_take makes a change of its own in this transaction (and checks the seat
+            # and buy-in again); this one writes nothing more.
+            seat_take(
+                table_id, user, seat_number, buy_in, wait_for_big_blind, approved=True, now=at
+            )
+            return None
+        request, _created = SeatRequest.objects.update_or_create(
             table=table,
             user=user,
-            seat=seat_number,
-            buy_in=buy_in,
-            wait_for_big_blind=wait_for_big_blind,
-            status=SeatRequestStatus.APPROVED,
-            decided_at=now,
+            status=SeatRequestStatus.PENDING,
+            defaults={
+                "seat": seat_number,
+                "buy_in": buy_in,
+                "wait_for_big_blind": wait_for_big_blind,
+            },
         )
-        # seat_take bumps the version itself, and checks the seat and buy-in again.
-        seat_take(table_id, user, seat_number, buy_in, wait_for_big_blind, approved=True, now=now)
-        return request
-    request, _created = SeatRequest.objects.update_or_create(
-        table=table,
-        user=user,
-        status=SeatRequestStatus.PENDING,
-        defaults={"seat": seat_number, "buy_in": buy_in, "wait_for_big_blind": wait_for_big_blind},
-    )
-    changed(table)
-    return request
+        asked.append(request)
+        return CHANGED
+
+    STATE.change(table_id, None, decide)
+    return asked[0]
 
 
-@table_write
 def seat_request_decide(
     table_id: int, user: Any, request_id: int, approve: bool, *, now: datetime | None = None
 ) -> SeatRequest:
@@ -526,36 +580,43 @@ def seat_request_decide(
     An approval whose seat was taken meanwhile is refused with ``seat_taken`` and the
     request stays pending, so the host can ask the player to choose another seat.
     """
-    now = now or timezone.now()
-    table = lock(table_id)
-    cash_only(table)
-    require_host(table, user)
-    request = (
-        table.seat_requests.select_for_update()
-        .filter(pk=request_id, status=SeatRequestStatus.PENDING)
-        .select_related("user")
-        .first()
-    )
-    if request is None:
-        raise TableError("not_found", _("there is no such pending seat request"))
-    request.decided_at = now
-    if approve:
-        request.status = SeatRequestStatus.APPROVED
-        request.save()
-        # seat_take bumps the version itself (and refuses a seat taken meanwhile).
-        seat_take(
-            table_id,
-            request.user,
-            request.seat,
-            request.buy_in,
-            request.wait_for_big_blind,
-            approved=True,
-            now=now,
+    at = now or timezone.now()
+    decided: list[SeatRequest] = []
+
+    def decide(read: Read) -> Outcome:
+        table = read.table
+        cash_only(table)
+        require_host(table, user)
+        request = (
+            table.seat_requests.select_for_update()
+            .filter(pk=request_id, status=SeatRequestStatus.PENDING)
+            .select_related("user")
+            .first()
         )
-    else:
+        if request is None:
+            raise TableError("not_found", _("there is no such pending seat request"))
+        decided.append(request)
+        request.decided_at = at
+        if approve:
+            request.status = SeatRequestStatus.APPROVED
+            request.save()
+            # seat_take makes a change of its own in this transaction (and refuses a seat
+            # taken meanwhile); this one writes nothing more.
+            seat_take(
+                table_id,
+                request.user,
+                request.seat,
+                request.buy_in,
+                request.wait_for_big_blind,
+                approved=True,
+                now=at,
+            )
+            return None
         request.status = SeatRequestStatus.REFUSED
         request.save()
         # The player's page hears it now, not at its next reload.
         alert_add(table.pk, request.user_id, REQUEST_REFUSED, {"seat": request.seat})
-        changed(table)
-    return request
+        return CHANGED
+
+    STATE.change(table_id, None, decide)
+    return decided[0]

@@ -11,8 +11,7 @@ from datetime import datetime, timedelta
 from django.utils import timezone
 
 from tables.models import Seat, ServerProcess
-from tables.runtime import rows
-from tables.services.common import changed, lock, table_write
+from tables.runtime.state import CHANGED, STATE, Outcome, Read
 from tables.timing import SERVER_GONE_SECONDS
 
 # This process, as the seats' socket counts name it.
@@ -58,14 +57,17 @@ def servers_forget_gone(now: datetime | None = None, *, all_but: str | None = No
     return count
 
 
-@table_write
 def _forget_server_at(table_id: int, name: str) -> int:
-    table = lock(table_id)
     forgotten = 0
-    for seat in table.seats.select_for_update().filter(sockets__has_key=name):
-        seat.sockets = {k: n for k, n in seat.sockets.items() if k != name}
-        rows.save(seat, ("sockets",))
-        forgotten += not seat.sockets
-    if forgotten:
-        changed(table)
+
+    def decide(read: Read) -> Outcome:
+        nonlocal forgotten
+        for seat in read.seats.values():
+            if name in seat.sockets:
+                seat.sockets = {k: n for k, n in seat.sockets.items() if k != name}
+                read.save(seat, ("sockets",))
+                forgotten += not seat.sockets
+        return CHANGED if forgotten else None
+
+    STATE.change(table_id, None, decide)
     return forgotten

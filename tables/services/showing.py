@@ -19,15 +19,8 @@ from tables.engine.errors import RuleError
 from tables.engine.records import record_to_json
 from tables.errors import TableError
 from tables.models import Hand, HandPlayer
-from tables.runtime import rows
-from tables.runtime.state import STATE
-from tables.services.common import (
-    Moved,
-    changed,
-    lock,
-    require_user,
-    table_write,
-)
+from tables.runtime.state import STATE, Moved, Read
+from tables.services.common import require_user
 
 
 def cards_show(table_id: int, user: Any, hand_id: int, cards: Sequence[str]) -> int:
@@ -47,11 +40,15 @@ def cards_show(table_id: int, user: Any, hand_id: int, cards: Sequence[str]) -> 
     return _cards_show(table_id, user, hand_id, wanted)
 
 
-@table_write
 def _cards_show(table_id: int, user: Any, hand_id: int, cards: list[int]) -> int:
-    # The table row is locked first, as by every move: the next hand cannot be dealt while
-    # this show is written, and a show that comes after it is refused below.
-    table = lock(table_id)
+    # Made under the table's lock, as every change but a simple move: the next hand cannot
+    # be dealt while this show is written, and a show that comes after it is refused below.
+    read, _moved = STATE.change(table_id, None, lambda read: _show(read, user, hand_id, cards))
+    return read.table.version
+
+
+def _show(read: Read, user: Any, hand_id: int, cards: list[int]) -> Moved:
+    table = read.table
     if not table.is_open:
         raise TableError("closed", _("this table is closed"))
     hand = Hand.objects.filter(pk=hand_id, table_id=table.pk).first()
@@ -72,13 +69,11 @@ def _cards_show(table_id: int, user: Any, hand_id: int, cards: list[int]) -> int
     seat = HandPlayer.objects.filter(hand=hand, user=user).values_list("seat", flat=True).first()
     if seat is None:
         raise TableError("not_dealt_in", _("you were not dealt into this hand"))
-    engine = STATE.engine_to_move(hand)
+    engine = read.engine_to_move(hand)
     try:
         new = engine.show(seat, cards)
     except RuleError as exc:
         raise TableError.from_rule("illegal_action", exc) from None
     added = tuple(record_to_json(r) for r in new)
     hand.records = hand.records + list(added)
-    seats = {s.number: s for s in rows.seats_locked(table.pk)}
-    changed(table, Moved(hand, engine, seats, added))
-    return table.version
+    return Moved(hand, engine, read.seats, added)

@@ -17,6 +17,7 @@ versions. After commit the old table's sockets are told where the player went (`
 
 from __future__ import annotations
 
+import copy
 import random
 import secrets
 from collections.abc import Sequence
@@ -35,15 +36,8 @@ from tables.engine.timebank import TimeBank
 from tables.errors import TableError
 from tables.models import BOT_STYLES, SAT_OUT_BY_DIRECTOR, Seat, SeatState, Table, TableKind
 from tables.runtime import broadcast, rows
-from tables.services.common import (
-    changed,
-    current_hand,
-    lock,
-    schedule_next_hand,
-    seat_clear,
-    seat_in_hand,
-    table_write,
-)
+from tables.runtime.state import CHANGED, STATE, Outcome, Read
+from tables.services.common import schedule_next_hand, seat_clear, seat_in_hand
 
 BOT_PREFIX = "bot-"
 BOT_NAMES = (
@@ -202,8 +196,9 @@ def _starting_bank(table: Table, sitter: Sitter) -> int:
     return 0 if sitter.bot_style else table.time_bank.starting_ms
 
 
-def _tournament_table(table_id: int) -> Table:
-    table = lock(table_id)
+def _tournament_table(read: Read) -> Table:
+    """The table read, refused unless it is an open tournament table."""
+    table = read.table
     if not table.is_tournament:
         raise TableError("not_tournament", _("this is not a tournament table"))
     if not table.is_open:
@@ -211,63 +206,64 @@ def _tournament_table(table_id: int) -> Table:
     return table
 
 
-@table_write
+def _players(read: Read) -> int:
+    """The seats with a player and chips."""
+    return sum(1 for s in read.seats.values() if s.user_id is not None and s.stack > 0)
+
+
 def table_stakes_set(table_id: int, stakes: Stakes) -> bool:
     """The stakes of the next hand (a hand in play keeps its own); True if they changed."""
-    table = _tournament_table(table_id)
-    before = _stakes_of(table)
-    _apply_stakes(table, stakes)
-    if before == _stakes_of(table):
-        return False
-    changed(table)
-    return True
+
+    def decide(read: Read) -> Outcome:
+        table = _tournament_table(read)
+        before = _stakes_of(table)
+        _apply_stakes(table, stakes)
+        return None if before == _stakes_of(table) else CHANGED
+
+    return STATE.change(table_id, None, decide)[1] is not None
 
 
-@table_write
 def table_release(
     table_id: int, stakes: Stakes | None = None, *, now: datetime | None = None
 ) -> bool:
     """Let a held table deal its next hand (after the usual pause), at ``stakes`` if given.
     False when it was not held (a second release changes nothing)."""
-    now = now or timezone.now()
-    table = _tournament_table(table_id)
-    if stakes is not None:
-        _apply_stakes(table, stakes)
-    if not table.held:
+    at = now or timezone.now()
+    released = False
+
+    def decide(read: Read) -> Outcome:
+        nonlocal released
+        table = _tournament_table(read)
         if stakes is not None:
-            changed(table)
-        return False
-    table.held = False
-    if current_hand(table) is None and table.next_hand_at is None:
-        players = table.seats.filter(user__isnull=False, stack__gt=0).count()
-        if players >= 2:
-            schedule_next_hand(table, now)
-    changed(table)
-    return True
+            _apply_stakes(table, stakes)
+        if not table.held:
+            return None if stakes is None else CHANGED
+        table.held = False
+        released = True
+        if read.hand is None and table.next_hand_at is None and _players(read) >= 2:
+            schedule_next_hand(table, at)
+        return CHANGED
+
+    STATE.change(table_id, None, decide)
+    return released
 
 
-@table_write
 def table_hold(table_id: int) -> bool:
     """Deal no new hand until released; a hand in play finishes. False if already held."""
-    table = _tournament_table(table_id)
-    if table.held:
-        return False
-    table.held = True
-    table.next_hand_at = None
-    changed(table)
-    return True
+
+    def decide(read: Read) -> Outcome:
+        table = _tournament_table(read)
+        if table.held:
+            return None
+        table.held = True
+        table.next_hand_at = None
+        return CHANGED
+
+    return STATE.change(table_id, None, decide)[1] is not None
 
 
-def _seat_locked(table: Table, number: int) -> Seat:
-    # Only the seat row is locked: an empty seat's user is the nullable side of an outer
-    # join, which PostgreSQL refuses to lock ("FOR UPDATE cannot be applied to the nullable
-    # side of an outer join").
-    seat = (
-        table.seats.select_for_update(of=("self",))
-        .select_related("user")
-        .filter(number=number)
-        .first()
-    )
+def _seat(read: Read, number: int) -> Seat:
+    seat = read.seats.get(number)
     if seat is None:
         raise TableError("no_seat", _("there is no seat %(seat)s at this table"), {"seat": number})
     return seat
@@ -293,32 +289,38 @@ def seat_move(from_table_id: int, from_seat: int, to_table_id: int, to_seat: int
     """
     if from_table_id == to_table_id:
         raise TableError("bad_move", _("a move goes to another table"))
-    with transaction.atomic():
-        first, second = sorted((from_table_id, to_table_id))
-        locked = {first: _tournament_table(first), second: _tournament_table(second)}
-        source, target = locked[from_table_id], locked[to_table_id]
-        if current_hand(source) is not None:
+    left: list[Seat] = []
+
+    def leave(read: Read) -> Outcome:
+        source = _tournament_table(read)
+        if read.hand is not None:
             raise TableError("hand_in_play", _("a player moves between hands only"))
-        old = _seat_locked(source, from_seat)
-        new = _seat_locked(target, to_seat)
+        old = _seat(read, from_seat)
         if old.user_id is None:
             raise TableError(
                 "bad_move",
                 _("seat %(seat)s of %(table)s is empty"),
                 {"seat": from_seat, "table": source.name},
             )
+        left.append(copy.copy(old))
+        seat_clear(old)
+        return CHANGED
+
+    def arrive(read: Read) -> Outcome:
+        target = _tournament_table(read)
+        old = left[0]
+        new = _seat(read, to_seat)
         if new.user_id is not None:
             raise TableError(
                 "seat_taken",
                 _("seat %(seat)s of %(table)s is taken"),
                 {"seat": to_seat, "table": target.name},
             )
-        if target.seats.filter(user_id=old.user_id).exists():
+        if any(s.user_id == old.user_id for s in read.seats.values()):
             raise TableError("already_seated", _("that player already sits at that table"))
-        user_id, stack = old.user_id, old.stack
-        new.user_id = user_id
+        new.user_id = old.user_id
         new.bot_style = old.bot_style
-        new.stack = stack + old.adding
+        new.stack = old.stack + old.adding
         new.state = (
             SeatState.SITTING_OUT if old.state == SeatState.SITTING_OUT else SeatState.PLAYING
         )
@@ -328,153 +330,185 @@ def seat_move(from_table_id: int, from_seat: int, to_table_id: int, to_seat: int
         # The time bank goes with the player, with the level it was last refilled for.
         new.time_bank_ms = old.time_bank_ms
         new.time_bank_level = old.time_bank_level
-        seat_clear(old)
-        rows.save(new)
-        if not target.held and target.next_hand_at is None and current_hand(target) is None:
+        read.save(new)
+        if not target.held and target.next_hand_at is None and read.hand is None:
             # A table left alone by its last opponent deals again when players arrive.
             schedule_next_hand(target, timezone.now())
-        changed(source)
-        changed(target)
-        moved = SeatMoved(user_id, from_table_id, from_seat, to_table_id, to_seat, new.stack)
+        return CHANGED
+
+    with rows.writing():
+        # Both tables locked in id order before either changes: two moves never wait on
+        # each other in a circle.
+        for table_id in sorted((from_table_id, to_table_id)):
+            rows.table_locked(table_id)
+        STATE.change(from_table_id, None, leave)
+        read, _outcome = STATE.change(to_table_id, None, arrive)
+        user_id = left[0].user_id
+        assert user_id is not None
         transaction.on_commit(
             lambda: broadcast.table_moved(from_table_id, user_id, to_table_id, to_seat)
         )
-    return moved
+    return SeatMoved(
+        user_id, from_table_id, from_seat, to_table_id, to_seat, read.seats[to_seat].stack
+    )
 
 
-@table_write
 def seat_place(table_id: int, number: int, sitter: Sitter) -> Seat:
     """Seat a newcomer (a late entry, a re-entry) with their chips at an empty seat."""
-    table = _tournament_table(table_id)
-    seat = _seat_locked(table, number)
-    if seat.user_id is not None:
-        raise TableError("seat_taken", _("seat %(seat)s is taken"), {"seat": number})
-    if table.seats.filter(user_id=sitter.user_id).exists():
-        raise TableError("already_seated", _("that player already sits at this table"))
-    if sitter.stack <= 0:
-        raise TableError("bad_buy_in", _("a player is seated with chips"))
-    seat.user_id = sitter.user_id
-    seat.bot_style = sitter.bot_style
-    seat.stack = sitter.stack
-    seat.state = SeatState.PLAYING
-    seat.is_new = True
-    seat.time_bank_ms = _starting_bank(table, sitter)
-    seat.time_bank_level = table.time_bank_level
-    rows.save(seat)
-    if not table.held and table.next_hand_at is None and current_hand(table) is None:
-        schedule_next_hand(table, timezone.now())
-    changed(table)
-    return seat
+
+    def decide(read: Read) -> Outcome:
+        table = _tournament_table(read)
+        seat = _seat(read, number)
+        if seat.user_id is not None:
+            raise TableError("seat_taken", _("seat %(seat)s is taken"), {"seat": number})
+        if any(s.user_id == sitter.user_id for s in read.seats.values()):
+            raise TableError("already_seated", _("that player already sits at this table"))
+        if sitter.stack <= 0:
+            raise TableError("bad_buy_in", _("a player is seated with chips"))
+        seat.user_id = sitter.user_id
+        seat.bot_style = sitter.bot_style
+        seat.stack = sitter.stack
+        seat.state = SeatState.PLAYING
+        seat.is_new = True
+        seat.time_bank_ms = _starting_bank(table, sitter)
+        seat.time_bank_level = table.time_bank_level
+        read.save(seat)
+        if not table.held and table.next_hand_at is None and read.hand is None:
+            schedule_next_hand(table, timezone.now())
+        return CHANGED
+
+    return STATE.change(table_id, None, decide)[0].seats[number]
 
 
-@table_write
 def seat_chips_add(table_id: int, number: int, chips: int) -> Seat:
     """Add chips to a seat (a rebuy, an add-on): on its stack at once, unless its player is
     in the hand in play (chips in a hand never change), then as that hand ends."""
     if chips <= 0:
         raise TableError("bad_buy_in", _("add a positive number of chips"))
-    table = _tournament_table(table_id)
-    seat = _seat_locked(table, number)
-    if seat.user_id is None:
-        raise TableError("no_seat", _("seat %(seat)s is empty"), {"seat": number})
-    hand, dealt_in = seat_in_hand(table, seat)
-    if dealt_in is not None:
-        seat.adding += chips  # play_hand_finish adds them when the hand ends
-    else:
-        seat.stack += chips
-    rows.save(seat)
-    if hand is None and not table.held and table.next_hand_at is None:
-        # A table left waiting with one stack (the other busted, offered the rebuy) deals
-        # again once the rebuy's chips are on the seat.
-        players = table.seats.filter(user__isnull=False, stack__gt=0).count()
-        if players >= 2:
-            schedule_next_hand(table, timezone.now())
-    changed(table)
-    return seat
+
+    def decide(read: Read) -> Outcome:
+        table = _tournament_table(read)
+        seat = _seat(read, number)
+        if seat.user_id is None:
+            raise TableError("no_seat", _("seat %(seat)s is empty"), {"seat": number})
+        if seat_in_hand(read, seat) is not None:
+            seat.adding += chips  # play_hand_finish adds them when the hand ends
+        else:
+            seat.stack += chips
+        read.save(seat)
+        if read.hand is None and not table.held and table.next_hand_at is None:
+            # A table left waiting with one stack (the other busted, offered the rebuy)
+            # deals again once the rebuy's chips are on the seat.
+            if _players(read) >= 2:
+                schedule_next_hand(table, timezone.now())
+        return CHANGED
+
+    return STATE.change(table_id, None, decide)[0].seats[number]
 
 
-@table_write
 def seat_vacate(table_id: int, number: int, user_id: int | None = None) -> bool:
     """Take away the seat of a player with no chips left (out of the tournament).
 
     Idempotent: nothing happens (False) when the table has closed since, or the seat is
     empty or someone else's (``user_id`` given) by now."""
-    table = lock(table_id)
+
+    def decide(read: Read) -> Outcome:
+        table = read.table
+        if not table.is_tournament or not table.is_open:
+            return None
+        seat = _seat(read, number)
+        if seat.user_id is None or (user_id is not None and seat.user_id != user_id):
+            return None
+        if seat.stack > 0 or seat.adding > 0:
+            raise TableError("has_chips", _("a player with chips keeps their seat"))
+        seat_clear(seat)
+        return CHANGED
+
+    return STATE.change(table_id, None, decide)[1] is not None
+
+
+def _director_seat(read: Read, number: int, user_id: int) -> Seat:
+    """Seat ``number`` of an open tournament table, ``user_id``'s."""
+    table = read.table
     if not table.is_tournament or not table.is_open:
-        return False
-    seat = _seat_locked(table, number)
-    if seat.user_id is None or (user_id is not None and seat.user_id != user_id):
-        return False
-    if seat.stack > 0 or seat.adding > 0:
-        raise TableError("has_chips", _("a player with chips keeps their seat"))
-    seat_clear(seat)
-    changed(table)
-    return True
+        raise TableError("closed", _("this table is closed"))
+    seat = _seat(read, number)
+    if seat.user_id != user_id:
+        raise TableError("not_seated", _("that player has no seat here"))
+    return seat
 
 
-@table_write
 def seat_sit_out_for(table_id: int, number: int, user_id: int) -> Seat:
     """The tournament's director sits the player of seat ``number`` out: the seat and its
     chips stay, and the engine's away rules play it (blinds posted, hands folded) until the
     player sits back in. Refused when the seat is not ``user_id``'s."""
-    table = lock(table_id)
-    if not table.is_tournament or not table.is_open:
-        raise TableError("closed", _("this table is closed"))
-    seat = _seat_locked(table, number)
-    if seat.user_id != user_id:
-        raise TableError("not_seated", _("that player has no seat here"))
-    if seat.state != SeatState.SITTING_OUT or seat.sat_out_reason != SAT_OUT_BY_DIRECTOR:
+
+    def decide(read: Read) -> Outcome:
+        seat = _director_seat(read, number, user_id)
+        if seat.state == SeatState.SITTING_OUT and seat.sat_out_reason == SAT_OUT_BY_DIRECTOR:
+            return None
         seat.state = SeatState.SITTING_OUT
         seat.sat_out_reason = SAT_OUT_BY_DIRECTOR
-        rows.save(seat, ("state", "sat_out_reason"))
-        changed(table)
-    return seat
+        read.save(seat, ("state", "sat_out_reason"))
+        return CHANGED
+
+    return STATE.change(table_id, None, decide)[0].seats[number]
 
 
-@table_write
 def seat_remove_for(table_id: int, number: int, user_id: int) -> int:
     """The tournament's director removes the player of seat ``number``: the seat is emptied
     and its chips leave play; returns them. Refused while a hand is in play at the table
     (the player's chips may be in it: sit them out, then remove them once it ends), or when
     the seat is not ``user_id``'s."""
-    table = lock(table_id)
-    if not table.is_tournament or not table.is_open:
-        raise TableError("closed", _("this table is closed"))
-    if current_hand(table) is not None:
-        raise TableError(
-            "hand_in_play",
-            _("a hand is in play at this table: sit the player out, and remove them once it ends"),
-        )
-    seat = _seat_locked(table, number)
-    if seat.user_id != user_id:
-        raise TableError("not_seated", _("that player has no seat here"))
-    chips = seat.stack + seat.adding
-    seat_clear(seat)
-    changed(table)
+    chips = 0
+
+    def decide(read: Read) -> Outcome:
+        nonlocal chips
+        table = read.table
+        if not table.is_tournament or not table.is_open:
+            raise TableError("closed", _("this table is closed"))
+        if read.hand is not None:
+            raise TableError(
+                "hand_in_play",
+                _(
+                    "a hand is in play at this table: sit the player out, and remove them once it ends"
+                ),
+            )
+        seat = _director_seat(read, number, user_id)
+        chips = seat.stack + seat.adding
+        seat_clear(seat)
+        return CHANGED
+
+    STATE.change(table_id, None, decide)
     return chips
 
 
-@table_write
 def tournament_table_close(table_id: int, *, now: datetime | None = None) -> bool:
     """Close a tournament table (broken, or the tournament is over): its seats are emptied
     (their chips went to other tables or the tournament is over). A hand in play is left
     to finish first: the table closes itself when it ends (``closing``)."""
-    table = lock(table_id)
-    if not table.is_tournament or not table.is_open:
-        return False
-    if current_hand(table) is not None:
-        table.closing = True
-        changed(table)
-        return False
-    for seat in table.seats.select_for_update():
-        if seat.user_id is not None:
-            seat_clear(seat)
-    table.closed_at = now or timezone.now()
-    table.closing = False
-    table.held = True
-    table.next_hand_at = None
-    changed(table)
-    return True
+    closed = False
+
+    def decide(read: Read) -> Outcome:
+        nonlocal closed
+        table = read.table
+        if not table.is_tournament or not table.is_open:
+            return None
+        if read.hand is not None:
+            table.closing = True
+            return CHANGED
+        for seat in read.seats.values():
+            if seat.user_id is not None:
+                seat_clear(seat)
+        table.closed_at = now or timezone.now()
+        table.closing = False
+        table.held = True
+        table.next_hand_at = None
+        closed = True
+        return CHANGED
+
+    STATE.change(table_id, None, decide)
+    return closed
 
 
 def seats_of(table_ids: Sequence[int]) -> list[Seat]:
