@@ -6,7 +6,6 @@ the house bots' seats.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -33,7 +32,7 @@ from tables.models import (
     TableLedger,
 )
 from tables.runtime import rows
-from tables.runtime.state import CHANGED, STATE, Changed, Outcome, Read
+from tables.runtime.state import CHANGED, STATE, Changed, Decide, Outcome, Read
 from tables.services.common import (
     apply_adding,
     cash_only,
@@ -246,18 +245,18 @@ def _free_seat(read: Read, user: Any, seat_number: int) -> Seat:
     return seat
 
 
-def _seat_change(table_id: int, user: Any, decide: Callable[[Read, Seat], Outcome]) -> Seat:
-    """A change to ``user``'s own seat at the table (``decide`` on the rows and that seat);
-    the seat as it left it."""
+def _seat_change(table_id: int, user: Any, decide: Decide) -> Seat:
+    """A change to ``user``'s own seat at the table; the seat as ``decide`` left it."""
     require_user(user)
-    read, _outcome = STATE.change(table_id, None, lambda read: decide(read, seat_of(read, user)))
+    read, _outcome = STATE.change(table_id, None, decide)
     return seat_of(read, user)
 
 
 def seat_sit_out(table_id: int, user: Any) -> Seat:
     """Sit out from the next hand on (the current hand, if dealt in, plays on)."""
 
-    def decide(read: Read, seat: Seat) -> Outcome:
+    def decide(read: Read) -> Outcome:
+        seat = seat_of(read, user)
         seat.state = SeatState.SITTING_OUT
         seat.sat_out_reason = "sat out"
         read.save(seat)
@@ -271,7 +270,8 @@ def seat_sit_in(
 ) -> Seat:
     at = now or timezone.now()
 
-    def decide(read: Read, seat: Seat) -> Outcome:
+    def decide(read: Read) -> Outcome:
+        seat = seat_of(read, user)
         if seat.stack <= 0:
             raise TableError("bad_buy_in", _("you have no chips: add chips to play on"))
         if seat.state == SeatState.SITTING_OUT:
@@ -296,7 +296,8 @@ def seat_sit_in(
 def seat_options(table_id: int, user: Any, *, muck_losing: bool) -> Seat:
     """A seated player's standing choices: show or muck a hand that cannot win."""
 
-    def decide(read: Read, seat: Seat) -> Outcome:
+    def decide(read: Read) -> Outcome:
+        seat = seat_of(read, user)
         if seat.muck_losing == muck_losing:
             return None
         seat.muck_losing = muck_losing
@@ -311,9 +312,10 @@ def seat_leave(table_id: int, user: Any, *, now: datetime | None = None) -> Seat
     at = now or timezone.now()
     number = 0
 
-    def decide(read: Read, seat: Seat) -> Outcome:
+    def decide(read: Read) -> Outcome:
         nonlocal number
         cash_only(read.table)
+        seat = seat_of(read, user)
         number = seat.number
         engine = seat_in_hand(read, seat)
         if engine is None:
@@ -330,7 +332,7 @@ def seat_leave(table_id: int, user: Any, *, now: datetime | None = None) -> Seat
         return after_moves(read.table, read.hand, engine, new, at, read.seats)
 
     require_user(user)
-    read, _outcome = STATE.change(table_id, None, lambda read: decide(read, seat_of(read, user)))
+    read, _outcome = STATE.change(table_id, None, decide)
     return read.seats[number]
 
 
@@ -449,10 +451,11 @@ def seat_rebuy(
     """
     at = now or timezone.now()
 
-    def decide(read: Read, seat: Seat) -> Outcome:
+    def decide(read: Read) -> Outcome:
         table = read.table
         cash_only(table)
         require_open(table)
+        seat = seat_of(read, user)
         if seat.leaving or seat.removing:
             raise TableError("not_seated", _("you are leaving this table"))
         _rebuy_check(table, seat, amount)
