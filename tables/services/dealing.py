@@ -229,11 +229,13 @@ def _hand_start(read: Read, now: datetime) -> Moved | None:
         return None
     forced_bets_spent(table, seats, bomb_pot=bomb_pot)
     by_number = read.seats
+    # The seats the deal changes, written together below (one statement on PostgreSQL).
+    dealt_seats: dict[int, Seat] = {}
     # Missed blinds: a seated player sitting out whom the big blind passed owes both.
     for number in plan.owe_missed_blinds:
         s = by_number[number]
         s.owes_small = s.owes_big = True
-        rows.save(s, ("owes_small", "owes_big"))
+        dealt_seats[number] = s
     table.hand_count += 1
     table.button = plan.button
     table.last_big_blind = plan.big_blind
@@ -263,12 +265,13 @@ def _hand_start(read: Read, now: datetime) -> Moved | None:
         if number not in plan.absent:
             # The engine deals a tournament's absent player in, still sitting out.
             s.state = SeatState.PLAYING
-        rows.save(s, ("is_new", "owes_small", "owes_big", "state"))
+        dealt_seats[number] = s
     for number in plan.waiting:
         s = by_number[number]
         if s.state != SeatState.WAITING:
             s.state = SeatState.WAITING
-            rows.save(s, ("state",))
+            dealt_seats[number] = s
+    rows.save_many(list(dealt_seats.values()))
     return after_moves(table, hand, engine, list(engine.records), now, by_number)
 
 

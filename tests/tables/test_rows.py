@@ -6,8 +6,9 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import connection, transaction
 from django.forms.models import model_to_dict
+from django.test.utils import CaptureQueriesContext
 
 from tables import services
 from tables.errors import Stale
@@ -145,3 +146,20 @@ def test_a_moves_records_and_version_go_together_or_not_at_all(seated_table: Tab
     rows.move_write(table, hand, added)
     assert Hand.objects.get(pk=hand.pk).records == [*before, *added]
     assert Table.objects.get(pk=table.pk).version == table.version
+
+
+def test_a_deal_writes_its_seats_together(seated_table: Table, players: list[User]) -> None:
+    """The next hand's deal changes every dealt seat (new, owing, playing): written in one
+    statement on PostgreSQL, one a seat on SQLite; and what was written is what the deal
+    decided."""
+    with CaptureQueriesContext(connection) as queries:
+        deal(seated_table)
+    seat_table = Seat._meta.db_table
+    updates = [
+        q["sql"] for q in queries.captured_queries if q["sql"].startswith(f'UPDATE "{seat_table}"')
+    ]
+    dealt = Seat.objects.filter(table=seated_table, user__isnull=False)
+    assert len(updates) == (1 if connection.vendor == "postgresql" else dealt.count())
+    assert {(s.state, s.is_new, s.owes_small, s.owes_big) for s in dealt} == {
+        ("playing", False, False, False)
+    }
