@@ -1,6 +1,6 @@
 """Workflows of the live tables, one module per job (docs/style.md: ``<thing>_<verb>``):
 
-- ``seating``: open a table, sit with a buy-in, sit out and in, options, leave, sockets, bots;
+- ``seats``: open a table, sit with a buy-in, sit out and in, options, leave, sockets, bots;
 - ``play``: a player's move, the moves nobody waits for, the end of a hand;
 - ``dealing``: what is due (time-outs, run-out streets, the next hand) and who is dealt in;
 - ``chat``: a line of chat;
@@ -25,9 +25,9 @@ after each hand (``tables.signals``), and ``table_panels_register``, how another
 its panels to a table's page (``tables.panels``).
 
 Callers use the names below (``services.table_act(...)``); the modules import downwards
-only (``make lint`` checks it): common <- play <- dealing, seating, chat, hosting, preactions,
-servers, tournament, bot_turns; common <- showing; common <- play <- forced_bets <- dealing,
-seating.
+only (``make lint`` checks it): common <- play <- dealing, seats, bot_turns; common <-
+forced_bets <- dealing, seats; common <- chat, hosting, preactions, showing, tournament;
+servers <- seats; seats, tournament <- sockets.
 """
 
 from tables.errors import TableError
