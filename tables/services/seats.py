@@ -192,39 +192,53 @@ def seat_take(
     at = now or timezone.now()
 
     def decide(read: Read) -> Outcome:
-        table = read.table
-        cash_only(table)
-        require_open(table)
-        if table.is_private and not approved and not may_host(table, user):
-            raise TableError(
-                "private", _("this table is private: ask its host for a seat with the invite link")
-            )
-        seat = _free_seat(read, user, seat_number)
-        if not table.min_buy_in <= buy_in <= table.max_buy_in:
-            raise TableError(
-                "bad_buy_in",
-                _("the buy-in is between %(min)d and %(max)d, not %(buy_in)d"),
-                {"min": table.min_buy_in, "max": table.max_buy_in, "buy_in": buy_in},
-            )
-        seat.user = user
-        seat.bot_style = bot_style
-        seat.stack = buy_in
-        seat.state = SeatState.WAITING
-        seat.sat_out_reason = ""
-        seat.is_new = True
-        seat.wait_for_big_blind = wait_for_big_blind
-        seat.owes_small = seat.owes_big = False
-        seat.leaving = False
-        # A house bot never draws on a time bank (``Table.turn_bank_ms``).
-        seat.time_bank_ms = 0 if bot_style else table.time_bank.starting_ms
-        read.save(seat)
-        TableLedger.objects.create(
-            table=table, user=user, seat=seat_number, kind=LedgerKind.BUY_IN, amount=buy_in
-        )
-        maybe_schedule_hand(read, at)
-        return CHANGED
+        return _sit(read, user, seat_number, buy_in, wait_for_big_blind, at, bot_style, approved)
 
     return STATE.change(table_id, None, decide)[0].seats[seat_number]
+
+
+def _sit(
+    read: Read,
+    user: Any,
+    seat_number: int,
+    buy_in: int,
+    wait_for_big_blind: bool,
+    at: datetime,
+    bot_style: str = "",
+    approved: bool = False,
+) -> Outcome:
+    """``seat_take`` on the rows read: the checks, the seat, the ledger's buy-in."""
+    table = read.table
+    cash_only(table)
+    require_open(table)
+    if table.is_private and not approved and not may_host(table, user):
+        raise TableError(
+            "private", _("this table is private: ask its host for a seat with the invite link")
+        )
+    seat = _free_seat(read, user, seat_number)
+    if not table.min_buy_in <= buy_in <= table.max_buy_in:
+        raise TableError(
+            "bad_buy_in",
+            _("the buy-in is between %(min)d and %(max)d, not %(buy_in)d"),
+            {"min": table.min_buy_in, "max": table.max_buy_in, "buy_in": buy_in},
+        )
+    seat.user = user
+    seat.bot_style = bot_style
+    seat.stack = buy_in
+    seat.state = SeatState.WAITING
+    seat.sat_out_reason = ""
+    seat.is_new = True
+    seat.wait_for_big_blind = wait_for_big_blind
+    seat.owes_small = seat.owes_big = False
+    seat.leaving = False
+    # A house bot never draws on a time bank (``Table.turn_bank_ms``).
+    seat.time_bank_ms = 0 if bot_style else table.time_bank.starting_ms
+    read.save(seat)
+    TableLedger.objects.create(
+        table=table, user=user, seat=seat_number, kind=LedgerKind.BUY_IN, amount=buy_in
+    )
+    maybe_schedule_hand(read, at)
+    return CHANGED
 
 
 def _not_seated(read: Read, user: Any) -> None:
@@ -552,12 +566,8 @@ def seat_request(
                     decided_at=at,
                 )
             )
-            # seat_take makes a change of its own in this transaction (and checks the seat
-            # and buy-in again); this one writes nothing more.
-            seat_take(
-                table_id, user, seat_number, buy_in, wait_for_big_blind, approved=True, now=at
-            )
-            return None
+            # The player sits at once, in this change (the seat and buy-in checked again).
+            return _sit(read, user, seat_number, buy_in, wait_for_big_blind, at, approved=True)
         request, _created = SeatRequest.objects.update_or_create(
             table=table,
             user=user,
@@ -603,18 +613,16 @@ def seat_request_decide(
         if approve:
             request.status = SeatRequestStatus.APPROVED
             request.save()
-            # seat_take makes a change of its own in this transaction (and refuses a seat
-            # taken meanwhile); this one writes nothing more.
-            seat_take(
-                table_id,
+            # The player sits in this change (refused if the seat was taken meanwhile).
+            return _sit(
+                read,
                 request.user,
                 request.seat,
                 request.buy_in,
                 request.wait_for_big_blind,
+                at,
                 approved=True,
-                now=at,
             )
-            return None
         request.status = SeatRequestStatus.REFUSED
         request.save()
         # The player's page hears it now, not at its next reload.
