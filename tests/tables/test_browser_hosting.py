@@ -23,7 +23,9 @@ from tests.tables.test_browser_table import BASE_DIR, LAPTOP, PHONE, free_port
 
 pytestmark = needs_chromium
 
-# ann went broke at the open table (bob won her 40): she is sat out with no chips.
+# ann went broke at the open table (bob won her 40): she is sat out with no chips. The host's
+# controls are tried at a table of their own (bob sat out there too), so neither test
+# depends on which runs first (the long one does, in the suite).
 SETUP = f"""
 from django.contrib.auth.models import User
 from tables import services
@@ -40,16 +42,23 @@ Seat.objects.filter(table=table, number=1).update(
     stack=0, state=SeatState.SITTING_OUT, sat_out_reason="no chips"
 )
 Seat.objects.filter(table=table, number=4).update(stack=140)
+hosted = services.table_create(
+    created_by=director, name="Host's PLO8", big_blind=2, min_buy_in=40, max_buy_in=200
+)
+services.seat_take(hosted.pk, bob, 4, 100)
+services.seat_sit_out(hosted.pk, bob)
 private = services.table_create(
     created_by=director, name="Kitchen game", big_blind=2, min_buy_in=40, max_buy_in=200,
     private=True,
 )
-print(table.pk, private.pk, private.invite_token)
+print(table.pk, hosted.pk, private.pk, private.invite_token)
 """
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int, int, str]]:
+def server(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[str, int, int, int, str]]:
     tmp_path = tmp_path_factory.mktemp("hosting")
     env = os.environ | {
         "DEBUG": "1",
@@ -62,7 +71,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int,
     made = subprocess.run(
         [*manage, "shell", "-c", SETUP], env=env, cwd=BASE_DIR, check=True, capture_output=True
     )
-    table_id, private_id, token = made.stdout.decode().split()[-3:]
+    table_id, hosted_id, private_id, token = made.stdout.decode().split()[-4:]
     port = free_port()
     log = open(tmp_path / "serve.log", "wb")  # noqa: SIM115 - closed below
     process = subprocess.Popen(
@@ -82,7 +91,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int,
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}", int(table_id), int(private_id), token
+        yield f"http://127.0.0.1:{port}", int(table_id), int(hosted_id), int(private_id), token
     finally:
         process.terminate()
         try:
@@ -118,9 +127,9 @@ def shoot(page: Page, label: str, full_page: bool = False) -> None:
 
 
 def test_a_busted_player_rebuys_at_once_and_the_ledger_shows_it(
-    browser: Browser, server: tuple[str, int, int, str]
+    browser: Browser, server: tuple[str, int, int, int, str]
 ) -> None:
-    base, table_id, _private_id, _token = server
+    base, table_id, _hosted_id, _private_id, _token = server
     ann = log_in(browser, base, f"/tables/{table_id}/", "ann")
     dialog = ann.locator("#rebuy-dialog")
     expect(dialog).to_be_visible()
@@ -161,9 +170,9 @@ def test_a_busted_player_rebuys_at_once_and_the_ledger_shows_it(
 
 @pytest.mark.long
 def test_the_host_pauses_removes_closes_and_approves_a_private_seat(
-    browser: Browser, server: tuple[str, int, int, str]
+    browser: Browser, server: tuple[str, int, int, int, str]
 ) -> None:
-    base, table_id, private_id, token = server
+    base, _table_id, table_id, private_id, token = server
     dana = log_in(browser, base, f"/tables/{table_id}/", "dana")
     bob = log_in(browser, base, f"/tables/{table_id}/", "bob")
     expect(dana.locator(".conn-status")).to_have_attribute("data-kind", "ok")
