@@ -1,8 +1,11 @@
-"""The hand replayer's steps (tables/replay.py) over every hand of a long seeded session.
+"""The hand replayer's steps (tables/replay.py), and every other page a finished hand appears
+on, over every hand of a long seeded session.
 
 The session (tests/tables/sessions.py) holds folds, showdowns with mucks, all-in run-outs,
 time-outs and the house all-in of a disconnected player. Every finished hand must replay on
-its page, in the live snapshot's shape, and show nobody a card they could not see.
+its page, in the live snapshot's shape, and show nobody a card they could not see; no other
+page (the PHH download, the verify page, the table page's snapshot) shows a folded or
+mucked hand, an undealt card, or the deck or its secret, to any viewer.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ from tables.engine.cards import cards_str
 from tables.engine.records import (
     AllInDeclared,
     BoardDealt,
+    Burned,
+    CardsShown,
     HoleDealt,
     Mucked,
     Shown,
@@ -28,6 +33,7 @@ from tables.engine.records import (
 )
 from tables.models import Hand, HandPlayer
 from tables.replay import HandInPlay, hand_replay_steps
+from tables.selectors import hand_verification
 from tables.services import dealing
 from tests.tables.conftest import make_players
 from tests.tables.sessions import play_session, seeded_deal_new
@@ -88,8 +94,18 @@ def replay_in(page: str) -> dict[str, Any]:
     return json.loads(found.group(1))  # type: ignore[no-any-return]
 
 
-@pytest.mark.long(45)
-def test_every_hand_of_a_long_session_replays_showing_only_what_each_viewer_saw(
+@pytest.mark.long(60)
+def test_every_page_of_a_long_session_shows_each_viewer_only_what_they_saw(
+    session: list[Hand], client: Client
+) -> None:
+    """The session is played once (80 hands, a few seconds of CPU), and every check of it runs
+    on it: the replays, a run-out street by street, then the other pages' probe."""
+    every_hand_replays_showing_only_what_each_viewer_saw(session, client)
+    a_run_out_replays_street_by_street_with_the_chips_in_the_middle(session)
+    no_page_shows_a_card_its_viewer_did_not_see(session, client)
+
+
+def every_hand_replays_showing_only_what_each_viewer_saw(
     session: list[Hand], client: Client
 ) -> None:
     kinds = [[type(record_from_json(r)) for r in hand.records] for hand in session]
@@ -148,10 +164,7 @@ def test_every_hand_of_a_long_session_replays_showing_only_what_each_viewer_saw(
             assert steps[-1]["view"]["hand"]["results"] and "wins" in steps[-1]["text"]
 
 
-@pytest.mark.long
-def test_a_run_out_replays_street_by_street_with_the_chips_in_the_middle(
-    session: list[Hand],
-) -> None:
+def a_run_out_replays_street_by_street_with_the_chips_in_the_middle(session: list[Hand]) -> None:
     def preflop_all_in(hand: Hand) -> bool:
         kinds = [type(record_from_json(r)) for r in hand.records]
         return (
@@ -202,3 +215,89 @@ def test_the_pages_load_the_javascript_catalog_before_their_modules(
     page = client.get(reverse("tables:table", args=[table.pk])).content.decode()
     assert page.index(reverse("tables:jsi18n")) < page.index('type="module"')
     assert 'type="module" src="/static/tables/table.js"' in page
+
+
+PHH_CARDS = re.compile(r'"(?:d dh p\d+|d db|p\d+ sm) ([2-9TJQKA?][cdhs?](?:[2-9TJQKA?][cdhs?])*)"')
+
+
+def _cards(text: str) -> set[str]:
+    return {text[k : k + 2] for k in range(0, len(text), 2)} - {"??"}
+
+
+def seen_by(records: list[Any], seat: int | None) -> set[str]:
+    seen: set[str] = set()
+    for r in records:
+        # Cards shown after the hand (CardsShown) are everyone's too.
+        if isinstance(r, BoardDealt | Shown | CardsShown) or (
+            isinstance(r, HoleDealt) and r.seat == seat
+        ):
+            seen |= {cards_str((c,)) for c in r.cards}
+        elif isinstance(r, Burned):
+            seen.add(cards_str((r.card,)))  # opened after the hand for the fairness check
+    return seen
+
+
+def snapshot_in(page: str) -> dict[str, Any]:
+    found = re.search(r'<script id="snapshot" type="application/json">(.*?)</script>', page, re.S)
+    assert found, "the table page embeds its snapshot"
+    return json.loads(found.group(1))  # type: ignore[no-any-return]
+
+
+def no_page_shows_a_card_its_viewer_did_not_see(session: list[Hand], client: Client) -> None:
+    """No folded or mucked hand, no undealt card, and never the deck or its secret, for any
+    viewer: the PHH download, the verify page and the hand list, as a spectator and as every
+    player of each hand; and the table page after the last hand for a newcomer who took the
+    seat of one of its players before the next deal."""
+    assert len(session) >= 40
+    checked = 0
+    for hand in session:
+        records = [record_from_json(r) for r in hand.records]
+        seats = dict(HandPlayer.objects.filter(hand=hand).values_list("user__username", "seat"))
+        viewers: list[tuple[User | None, int | None]] = [(None, None)]
+        viewers += [(User.objects.get(username=name), seat) for name, seat in seats.items()]
+        for user, seat in viewers:
+            if user is None:
+                client.logout()
+            else:
+                client.force_login(user)
+            allowed = seen_by(records, seat)
+            phh = client.get(reverse("tables:hand_phh", args=[hand.pk])).content.decode()
+            for cards in PHH_CARDS.findall(phh):
+                assert _cards(cards) <= allowed, (hand.number, seat, cards)
+                checked += 1
+            verify = client.get(reverse("tables:hand_verify", args=[hand.pk])).content.decode()
+            assert hand.deck not in verify and hand.secret not in verify
+            opened = hand_verification(hand, user)
+            for opening in (opened["openings"] or []) + (opened["own_openings"] or []):
+                assert opening["card"] in allowed, (hand.number, seat, opening)
+            assert opened["hash_matches"] and opened["deal_matches"], hand.number
+    assert checked > 500, checked  # the PHH lines were read, not skipped
+    # The table page after the last hand, for every player of it, then for a newcomer who
+    # took one of their seats before the next deal: the cards of their own hand only.
+    table = session[-1].table
+    last = [record_from_json(r) for r in session[-1].records]
+    players = list(HandPlayer.objects.filter(hand=session[-1]).select_related("user"))
+    viewers = [(p.user, p.seat) for p in players]
+    viewers.append((make_players("newcomer")[0], None))
+    # The one who leaves held cards the table never saw (folded or mucked).
+    leaver = next(p for p in players if not seen_by(last, p.seat) <= seen_by(last, None))
+    for user, seat in viewers:
+        if seat is None:
+            services.seat_leave(table.pk, leaver.user)
+            services.seat_take(table.pk, user, leaver.seat, table.max_buy_in)
+        client.force_login(user)
+        page = client.get(reverse("tables:table", args=[table.pk])).content.decode()
+        allowed = seen_by(last, seat)
+        assert snapshot_cards(snapshot_in(page)) <= allowed, (user.username, seat)
+        assert session[-1].deck not in page and session[-1].secret not in page
+
+
+def snapshot_cards(snapshot: dict[str, Any]) -> set[str]:
+    """Every card a snapshot holds in a seat or in its viewer's own parts."""
+    found: set[str] = set()
+    for entry in snapshot["seats"]:
+        found |= set(entry.get("cards") or []) | set(entry.get("shown_after") or [])
+    you = snapshot["you"]
+    found |= {opening["card"] for opening in you.get("openings") or []}
+    found |= set((you.get("can_show") or {}).get("cards") or [])
+    return found
