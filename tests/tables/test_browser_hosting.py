@@ -126,6 +126,7 @@ def shoot(page: Page, label: str, full_page: bool = False) -> None:
     page.set_viewport_size(LAPTOP)
 
 
+@pytest.mark.long
 def test_a_busted_player_rebuys_at_once_and_the_ledger_shows_it(
     browser: Browser, server: tuple[str, int, int, int, str]
 ) -> None:
@@ -168,7 +169,7 @@ def test_a_busted_player_rebuys_at_once_and_the_ledger_shows_it(
     assert cal.goto(f"{base}/tables/{table_id}/ledger/").status == 403
 
 
-@pytest.mark.long
+@pytest.mark.long(25)
 def test_the_host_pauses_removes_closes_and_approves_a_private_seat(
     browser: Browser, server: tuple[str, int, int, int, str]
 ) -> None:

@@ -108,6 +108,7 @@ def shoot(page: Page, selector: str, name: str) -> None:
     page.evaluate("document.getAnimations().forEach((a) => a.play())")
 
 
+@pytest.mark.long
 def test_moves_sound_and_move_unless_asked_not_to(
     chromium: Browser,
     table_with_bots: tuple[str, int],

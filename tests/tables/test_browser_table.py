@@ -129,6 +129,7 @@ def shoot(pages: dict[str, Page], label: str, size: dict[str, int]) -> None:
         page.screenshot(path=str(ARTIFACTS / f"table-{label}-{name}.png"))
 
 
+@pytest.mark.long(25)
 def test_two_players_play_a_hand_to_showdown(browser: Browser, server: tuple[str, int]) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     base, table_id = server

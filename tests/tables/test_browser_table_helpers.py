@@ -18,6 +18,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser import ARTIFACTS, needs_chromium
@@ -96,6 +97,7 @@ def number(text: str) -> int:
     return int(re.sub(r"[^\d]", "", text))
 
 
+@pytest.mark.long(25)
 def test_a_heads_up_hand_with_the_table_s_helpers(
     browser: Browser,  # noqa: F811
     server: tuple[str, int],  # noqa: F811

@@ -94,7 +94,7 @@ def replay_in(page: str) -> dict[str, Any]:
     return json.loads(found.group(1))  # type: ignore[no-any-return]
 
 
-@pytest.mark.long(60)
+@pytest.mark.long(30)
 def test_every_page_of_a_long_session_shows_each_viewer_only_what_they_saw(
     session: list[Hand], client: Client
 ) -> None:

@@ -62,6 +62,7 @@ def live_console(browser: Browser, served: dict[str, Any], viewport: dict[str, i
     return page
 
 
+@pytest.mark.long(30)
 def test_a_dealer_taps_hand_done_and_every_screen_follows(
     chromium: Browser, served: dict[str, Any]
 ) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
 from tests.browser import ARTIFACTS, LAPTOP, PHONE, needs_chromium
@@ -31,6 +32,7 @@ def record_out(console: Page, name: str, summary: str) -> None:
     expect(console.locator("#console-results .ops-last")).to_contain_text(summary)
 
 
+@pytest.mark.long(25)
 def test_two_out_on_the_bubble_hand_tie_and_the_last_table_ends_it(
     chromium: Browser, served: dict[str, Any]
 ) -> None:
