@@ -49,9 +49,13 @@ def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 
     raise TimeoutError(f"server on port {port} did not start in {timeout}s")
 
 
+# The product's settings with a fast password hasher (``tests/served_settings.py`` says why).
+SERVED_SETTINGS = "tests.served_settings"
+
+
 def server_env(**extra: str) -> dict[str, str]:
     env = dict(os.environ)
-    env.update({"DEBUG": "1", "DJANGO_SETTINGS_MODULE": "config.settings", "LOG_LEVEL": "WARNING"})
+    env.update({"DEBUG": "1", "DJANGO_SETTINGS_MODULE": SERVED_SETTINGS, "LOG_LEVEL": "WARNING"})
     env.update(extra)
     return env
 

@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.browser import ARTIFACTS, needs_chromium
 from tests.conftest import PASSWORD
-from tests.tables.servers import migrate
+from tests.tables.servers import SERVED_SETTINGS, migrate
 from tests.tables.test_browser_table import BASE_DIR, LAPTOP, PHONE, free_port
 
 pytestmark = needs_chromium
@@ -62,7 +62,7 @@ def server(
     tmp_path = tmp_path_factory.mktemp("hosting")
     env = os.environ | {
         "DEBUG": "1",
-        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DJANGO_SETTINGS_MODULE": SERVED_SETTINGS,
         "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
     }
     env.pop("REDIS_URL", None)

@@ -22,7 +22,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.browser import ARTIFACTS, needs_chromium
 from tests.conftest import PASSWORD
-from tests.tables.servers import migrate, wait_for_port
+from tests.tables.servers import SERVED_SETTINGS, migrate, wait_for_port
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 LAPTOP = {"width": 1366, "height": 768}
@@ -52,7 +52,7 @@ def server(tmp_path: Path) -> Iterator[tuple[str, int]]:
     """A served site with a table, and the table's id."""
     env = os.environ | {
         "DEBUG": "1",
-        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DJANGO_SETTINGS_MODULE": SERVED_SETTINGS,
         "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
     }
     env.pop("REDIS_URL", None)  # embedded mode: one process, the in-memory broker

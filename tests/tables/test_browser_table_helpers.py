@@ -22,6 +22,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser import ARTIFACTS, needs_chromium
+from tests.tables.servers import SERVED_SETTINGS
 from tests.tables.test_browser_table import (  # noqa: F401 - fixtures
     BASE_DIR,
     LAPTOP,
@@ -248,7 +249,7 @@ def test_a_heads_up_hand_with_the_table_s_helpers(
     env = {
         **os.environ,
         "DEBUG": "1",
-        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DJANGO_SETTINGS_MODULE": SERVED_SETTINGS,
         # The served site's database (the server fixture's, in this test's tmp_path).
         "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
     }
