@@ -56,9 +56,12 @@ def uses_browser(item: pytest.Item) -> bool:
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The long tests first, the longest first: pytest-xdist hands the tests out in this
-    order, so a worker no longer starts a two-minute test when the others are done (the suite
-    took minutes longer with them in pytest-django's order, where the tests with servers of
-    their own come last). pytest-django's order holds where it matters: a test that rolls
+    order, one at a time as a worker needs more (``--maxschedchunk=1``, ``pyproject.toml``),
+    so a worker no longer starts a two-minute test when the others are done (the suite took
+    minutes longer with them in pytest-django's order, where the tests with servers of their
+    own come last). By default xdist sends each worker a quarter of its share in one block:
+    the first block held every long test, and its worker played them all in a row and ran on
+    alone for the suite's last 80 s. pytest-django's order holds where it matters: a test that rolls
     back runs before any that flushes the database (and its migrations' rows), on every
     worker; a test with no test database may run anywhere.
 
