@@ -2,8 +2,8 @@
 ``shell``, ``migrate``): the product's (``config.settings``), with a fast password hasher.
 
 The product hashes a password with PBKDF2 at a million iterations, 0.2 s of a core on
-purpose; the served sites' scripts create a hundred users and their browsers log in about as
-often, so that strength cost the suite half a minute of its two cores and tested nothing the
+purpose; the served sites' scripts create dozens of users and their browsers log in about as
+often, so that strength cost the suite tens of seconds of its two cores and tested nothing the
 in-process tests (which use the same hasher, ``tests/conftest.py``) do not. The product's own
 hasher stays second, so a password it hashed still opens.
 """
