@@ -84,6 +84,22 @@ def visible_to(records: list[Any], seat: int | None) -> set[str]:
     return seen
 
 
+def viewers_of(hand: Hand) -> list[tuple[User | None, int | None]]:
+    """A spectator (None, no seat), then every player of ``hand`` with their seat."""
+    seats = dict(HandPlayer.objects.filter(hand=hand).values_list("user__username", "seat"))
+    return [
+        (None, None),
+        *((User.objects.get(username=name), seat) for name, seat in seats.items()),
+    ]
+
+
+def view_as(client: Client, user: User | None) -> None:
+    if user is None:
+        client.logout()
+    else:
+        client.force_login(user)
+
+
 CARD = re.compile(r"\b[2-9TJQKA][cdhs]\b")
 EVERY_CARD = {cards_str((c,)) for c in range(52)}
 
@@ -118,14 +134,8 @@ def every_hand_replays_showing_only_what_each_viewer_saw(
 
     for hand in session:
         records = [record_from_json(r) for r in hand.records]
-        seats = dict(HandPlayer.objects.filter(hand=hand).values_list("user__username", "seat"))
-        viewers: list[tuple[User | None, int | None]] = [(None, None)]
-        viewers += [(User.objects.get(username=name), seat) for name, seat in seats.items()]
-        for user, seat in viewers:
-            if user is None:
-                client.logout()
-            else:
-                client.force_login(user)
+        for user, seat in viewers_of(hand):
+            view_as(client, user)
             response = client.get(reverse("tables:hand_detail", args=[hand.pk]))
             assert response.status_code == 200, (hand.number, response.status_code)
             replay = replay_in(response.content.decode())
@@ -252,14 +262,8 @@ def no_page_shows_a_card_its_viewer_did_not_see(session: list[Hand], client: Cli
     checked = 0
     for hand in session:
         records = [record_from_json(r) for r in hand.records]
-        seats = dict(HandPlayer.objects.filter(hand=hand).values_list("user__username", "seat"))
-        viewers: list[tuple[User | None, int | None]] = [(None, None)]
-        viewers += [(User.objects.get(username=name), seat) for name, seat in seats.items()]
-        for user, seat in viewers:
-            if user is None:
-                client.logout()
-            else:
-                client.force_login(user)
+        for user, seat in viewers_of(hand):
+            view_as(client, user)
             allowed = seen_by(records, seat)
             phh = client.get(reverse("tables:hand_phh", args=[hand.pk])).content.decode()
             for cards in PHH_CARDS.findall(phh):
