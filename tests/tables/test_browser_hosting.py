@@ -6,10 +6,6 @@ request the host approves. Screenshots at a phone and a laptop size land in test
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,8 +14,8 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.browser import ARTIFACTS, needs_chromium
 from tests.conftest import PASSWORD
-from tests.tables.servers import SERVED_SETTINGS, migrate
-from tests.tables.test_browser_table import BASE_DIR, LAPTOP, PHONE, free_port
+from tests.tables.servers import free_port, manage, migrate, server_env, start_serve, stop
+from tests.tables.test_browser_table import LAPTOP, PHONE
 
 pytestmark = needs_chromium
 
@@ -60,45 +56,16 @@ def server(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[tuple[str, int, int, int, str]]:
     tmp_path = tmp_path_factory.mktemp("hosting")
-    env = os.environ | {
-        "DEBUG": "1",
-        "DJANGO_SETTINGS_MODULE": SERVED_SETTINGS,
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
-    }
-    env.pop("REDIS_URL", None)
-    manage = [sys.executable, str(BASE_DIR / "manage.py")]
+    env = server_env(DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    env.pop("REDIS_URL", None)  # embedded mode: one process, the in-memory broker
     migrate(env)
-    made = subprocess.run(
-        [*manage, "shell", "-c", SETUP], env=env, cwd=BASE_DIR, check=True, capture_output=True
-    )
-    table_id, hosted_id, private_id, token = made.stdout.decode().split()[-4:]
+    table_id, hosted_id, private_id, token = manage(env, "shell", "-c", SETUP).split()[-4:]
     port = free_port()
-    log = open(tmp_path / "serve.log", "wb")  # noqa: SIM115 - closed below
-    process = subprocess.Popen(
-        [*manage, "serve", "--port", str(port)], env=env, cwd=BASE_DIR, stdout=log, stderr=log
-    )
-    import socket
-
+    process = start_serve(env, port, log=tmp_path / "serve.log")
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError((tmp_path / "serve.log").read_text())
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.1)
         yield f"http://127.0.0.1:{port}", int(table_id), int(hosted_id), int(private_id), token
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        log.close()
+        stop(process)
 
 
 @pytest.fixture

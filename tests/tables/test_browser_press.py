@@ -24,13 +24,7 @@ from playwright.sync_api import Browser, Page, WebSocket, WebSocketRoute, expect
 from tests.browser import LAPTOP, PHONE, log_in, needs_chromium
 from tests.conftest import PASSWORD
 from tests.tables.servers import (
-    free_port,
-    manage,
-    migrate,
     served_table,
-    server_env,
-    start_serve,
-    stop,
 )
 from tests.tables.test_browser_motion_sound import SETUP as ANN_AND_BOTS
 from tests.tables.test_browser_table import SETUP
@@ -41,16 +35,8 @@ pytestmark = needs_chromium
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[tuple[str, int]]:
     """A served site (``manage.py serve``, embedded mode) with one table, and its id."""
-    env = server_env(DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}")
-    env.pop("REDIS_URL", None)
-    migrate(env)
-    table_id = int(manage(env, "shell", "-c", SETUP).split()[-1])
-    port = free_port()
-    process = start_serve(env, port, log=tmp_path / "serve.log")
-    try:
-        yield f"http://127.0.0.1:{port}", table_id
-    finally:
-        stop(process)
+    with served_table(tmp_path, SETUP) as served:
+        yield served
 
 
 def at_table(chromium: Browser, base: str, table_id: int, username: str) -> Page:

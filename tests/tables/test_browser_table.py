@@ -9,10 +9,6 @@ laptop and a phone size land in test-artifacts/. Deselect with ``-m "not browser
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,9 +18,8 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.browser import ARTIFACTS, needs_chromium
 from tests.conftest import PASSWORD
-from tests.tables.servers import SERVED_SETTINGS, migrate, wait_for_port
+from tests.tables.servers import served_table
 
-BASE_DIR = Path(__file__).resolve().parents[2]
 LAPTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
 
@@ -41,45 +36,11 @@ print(table.pk)
 """
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[tuple[str, int]]:
     """A served site with a table, and the table's id."""
-    env = os.environ | {
-        "DEBUG": "1",
-        "DJANGO_SETTINGS_MODULE": SERVED_SETTINGS,
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
-    }
-    env.pop("REDIS_URL", None)  # embedded mode: one process, the in-memory broker
-    manage = [sys.executable, str(BASE_DIR / "manage.py")]
-    migrate(env)
-    made = subprocess.run(
-        [*manage, "shell", "-c", SETUP], env=env, cwd=BASE_DIR, check=True, capture_output=True
-    )
-    table_id = int(made.stdout.decode().split()[-1])
-    port = free_port()
-    log = open(tmp_path / "serve.log", "wb")  # noqa: SIM115 - closed below
-    process = subprocess.Popen(
-        [*manage, "serve", "--port", str(port)], env=env, cwd=BASE_DIR, stdout=log, stderr=log
-    )
-    try:
-        try:
-            wait_for_port(port, process)
-        except RuntimeError as error:
-            raise RuntimeError((tmp_path / "serve.log").read_text()) from error
-        yield f"http://127.0.0.1:{port}", table_id
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        log.close()
+    with served_table(tmp_path, SETUP) as served:
+        yield served
 
 
 @pytest.fixture

@@ -11,10 +11,7 @@ test-artifacts/ (table2-*.png).
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -22,9 +19,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser import ARTIFACTS, needs_chromium
-from tests.tables.servers import SERVED_SETTINGS
+from tests.tables.servers import manage, server_env
 from tests.tables.test_browser_table import (  # noqa: F401 - fixtures
-    BASE_DIR,
     LAPTOP,
     PHONE,
     browser,
@@ -246,18 +242,9 @@ def test_a_heads_up_hand_with_the_table_s_helpers(
         ".update(owes_small=True, owes_big=True, state='sitting_out')\n"
         f"Table.objects.filter(pk={table_id}).update(version=F('version') + 1)\n"
     )
-    env = {
-        **os.environ,
-        "DEBUG": "1",
-        "DJANGO_SETTINGS_MODULE": SERVED_SETTINGS,
-        # The served site's database (the server fixture's, in this test's tmp_path).
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
-    }
-    subprocess.run(
-        [sys.executable, str(BASE_DIR / "manage.py"), "shell", "-c", mark_owes],
-        env=env,
-        cwd=BASE_DIR,
-        check=True,
+    # The served site's database (the server fixture's, in this test's tmp_path).
+    manage(
+        server_env(DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}"), "shell", "-c", mark_owes
     )
     dana.reload()
     owes = dana.locator(".seat-controls .owes")
