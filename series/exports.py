@@ -10,12 +10,10 @@ import io
 from collections.abc import Callable, Iterable
 from datetime import timedelta
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from icalendar import Alarm, Calendar
-from icalendar import Event as CalendarEvent
 
 from core import csv_safe
 from series import event_sections, selectors
@@ -23,6 +21,9 @@ from series.models import Event, Season
 from series.net import net_result
 from tables.engine.phh import dumps_phhs
 from tables.selectors import hand_phh_for, hands_played_by
+
+if TYPE_CHECKING:
+    from icalendar import Alarm
 
 # How long a calendar app blocks out for a night: the series does not know how long a
 # tournament lasts (its blind structure belongs to the tournaments), and a home game's evening is
@@ -82,6 +83,8 @@ def _description(event: Event, url: str, *, names: bool) -> str:
 
 
 def _alarm(event: Event) -> Alarm:
+    from icalendar import Alarm  # noqa: PLC0415 - see events_ical
+
     alarm = Alarm()
     alarm.add("action", "DISPLAY")
     alarm.add("trigger", -ALARM_BEFORE)
@@ -98,6 +101,10 @@ def events_ical(
     Every event keeps one UID, so a subscribed calendar updates it in place when the
     director moves it. ``names``: whether the winners are named (not to every reader).
     """
+    # Imported here: every process loads the URLs, few ever write a calendar.
+    from icalendar import Calendar  # noqa: PLC0415
+    from icalendar import Event as CalendarEvent  # noqa: PLC0415
+
     calendar = Calendar()
     calendar.add("prodid", PRODID)
     calendar.add("version", "2.0")

@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from pathlib import PurePosixPath
 
-import openpyxl
 from django.utils.translation import gettext as _
 
 from series import tdt
@@ -109,6 +108,8 @@ def xlsx_text(name: str, data: bytes, problems: list[Problem]) -> str:
                     )
                 )
                 return ""
+        import openpyxl  # noqa: PLC0415 - a tenth of a second to import: when a sheet comes
+
         book = openpyxl.load_workbook(
             io.BytesIO(data), read_only=True, data_only=True, keep_links=False
         )

@@ -35,12 +35,13 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import psycopg
 from django.conf import settings
 from django.dispatch import Signal
-from psycopg.types.string import TextLoader
+
+if TYPE_CHECKING:
+    import psycopg
 
 SIZE = 2
 
@@ -115,6 +116,9 @@ async def fetchall(sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
 
 
 async def _connect() -> psycopg.AsyncConnection[Any]:
+    import psycopg  # noqa: PLC0415 - see _run
+    from psycopg.types.string import TextLoader  # noqa: PLC0415
+
     kwargs = _connection_kwargs()
     # The session's times in UTC and JSON left as text: what Django's backend sets up on its
     # own connections, so a model's fields load these rows as they load its own.
@@ -132,6 +136,10 @@ async def _connect() -> psycopg.AsyncConnection[Any]:
 
 
 async def _run(sql: str, params: list[Any], *, fetch: bool) -> tuple[int, list[Any]]:
+    # Imported here, not at the top: every process imports this module, and one on SQLite
+    # never connects (psycopg costs a twelfth of its start).
+    import psycopg  # noqa: PLC0415
+
     pool = _pool()
     conn = await pool.free.get()
     try:

@@ -36,7 +36,6 @@ from contextlib import contextmanager
 from functools import cache
 from typing import Any, TypeVar
 
-import psycopg
 from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.db.models import Field, Model
@@ -215,6 +214,8 @@ def move_rows(table_id: int, *, lock: bool = True) -> tuple[Table | None, list[S
 async def move_rows_on_loop(table_id: int) -> tuple[Table | None, list[Seat], Hand | None]:
     """``move_rows(table_id, lock=False)`` on the caller's event loop, on one of its own
     connections (``tables.runtime.loop_db``). ``LoopUnavailable`` if that connection fails."""
+    import psycopg  # noqa: PLC0415 - loaded by the loop's connections; not on SQLite
+
     try:
         found = await loop_db.fetchall(_move_sql(False), [table_id])
     except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
@@ -464,6 +465,8 @@ async def move_write_on_loop(table: Table, hand: Hand, added: list[dict[str, Any
 
 
 async def _write_on_loop(table: Table, sql: str, params: list[Any], nonce: int) -> None:
+    import psycopg  # noqa: PLC0415 - as in move_rows_on_loop
+
     try:
         count = await loop_db.execute(sql, params)
     except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
