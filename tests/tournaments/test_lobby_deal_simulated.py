@@ -14,7 +14,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from tables.models import Hand, Seat, Table
-from tournaments.models import DealOffer, DealState, Entry, TournamentState
+from tournaments.models import DealEnd, DealOffer, DealState, Entry, TournamentState
 from tournaments.services import deals
 from tournaments.services.simulate import Simulation, tournament_simulate
 
@@ -64,7 +64,12 @@ def test_a_deal_offered_during_a_bots_hand_applies_after_it(settings: Any) -> No
     tournament.refresh_from_db()
     offer = DealOffer.objects.get(tournament=tournament)
     assert seen["held"], "the deal was offered while a hand was in play"
-    assert offer.state == DealState.ACCEPTED
+    # Said with the reason it ended, should it end otherwise: a bust in the held hand, say.
+    assert (offer.state, offer.settled_reason, offer.settled_name) == (
+        DealState.ACCEPTED,
+        DealEnd.ACCEPTED,
+        "",
+    )
     assert tournament.state == TournamentState.FINISHED
     # The amounts came from the chips once the hand had ended: every chip is in them.
     assert sum(offer.stacks.values()) == seen["chips"] == 6 * 10000
