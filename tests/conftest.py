@@ -32,6 +32,36 @@ def long_seconds(item: pytest.Item) -> float:
     return float(marker.args[0]) if marker.args else 20.0
 
 
+def waits(item: pytest.Item) -> bool:
+    """Whether a long test spends most of its time waiting (``long(seconds, waits=True)``):
+    on a blind clock's level, a server's restart, a page's reconnection. Its cores are
+    free meanwhile, for a test that computes."""
+    marker = item.get_closest_marker("long")
+    return bool(marker and marker.kwargs.get("waits"))
+
+
+# A browser test not marked long takes about this long (seconds; 6-19 in a suite run).
+BROWSER_TEST_SECONDS = 10.0
+
+
+def waits_spread(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
+    """``items`` (longest first) with the tests that wait spread out among the others: after
+    each, enough of the others to keep the other workers busy while it waits (its length
+    times ``workers - 1``), so that they do not all wait at once, leaving the cores idle,
+    as the TV's and the clock's tests did when they came together."""
+    waiting = [item for item in items if waits(item)]
+    others = [item for item in items if not waits(item)]
+    spread: list[pytest.Item] = []
+    for item in waiting:
+        spread.append(item)
+        budget = long_seconds(item) * (workers - 1)
+        while others and budget > 0:
+            other = others.pop(0)
+            spread.append(other)
+            budget -= long_seconds(other) or BROWSER_TEST_SECONDS
+    return spread + others
+
+
 def database_group(item: pytest.Item) -> int:
     """pytest-django's order: 0 rolls back (``db``), 1 flushes (``transactional_db``,
     ``live_server``), 2 uses no test database (a server of its own, or none)."""
@@ -67,7 +97,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
     The browser tests come after all the others, the longest first: a worker hands out its
     tests in this order, so it starts Playwright and Chromium once, for its last tests,
-    instead of once per test (``pytest_runtest_setup`` stops them before any other test)."""
+    instead of once per test (``pytest_runtest_setup`` stops them before any other test).
+    Among them the tests that mostly wait (``long(..., waits=True)``) are spread out
+    (``waits_spread``): together, they left the two cores 0.8 busy for half a minute."""
 
     def order(item: pytest.Item) -> tuple[int, float]:
         group = database_group(item)
@@ -79,6 +111,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         return (1 + group, -seconds)
 
     items.sort(key=order)
+    browser = [i for i, item in enumerate(items) if order(item)[0] == 4]
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    if browser:
+        items[browser[0] :] = waits_spread(items[browser[0] :], workers)
 
 
 @pytest.hookimpl(tryfirst=True)

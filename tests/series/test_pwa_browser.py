@@ -180,7 +180,7 @@ KEPT_IN_WORKER = """async () => {
 }"""
 
 
-@pytest.mark.long
+@pytest.mark.long(20, waits=True)
 def test_the_tv_clock_reloads_offline_from_the_kept_copy_and_counts_down(
     chromium: Any, served: dict[str, Any]
 ) -> None:
@@ -229,7 +229,7 @@ def test_the_tv_clock_reloads_offline_from_the_kept_copy_and_counts_down(
 LEVEL_ONE_LEFT = 40
 
 
-@pytest.mark.long(45)
+@pytest.mark.long(45, waits=True)
 def test_the_tv_reloaded_offline_shows_the_level_the_clock_is_at_now(
     chromium: Any, served: dict[str, Any]
 ) -> None:

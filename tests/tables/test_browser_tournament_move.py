@@ -69,7 +69,7 @@ def browser(chromium: Browser) -> Browser:
     return chromium
 
 
-@pytest.mark.long(30)
+@pytest.mark.long(30, waits=True)
 def test_a_moved_players_page_follows_them_to_the_new_table(
     browser: Browser, served: tuple[str, int, int, dict[str, str]]
 ) -> None:

@@ -68,7 +68,7 @@ def director_shell(served: dict[str, Any], code: str) -> None:
     manage(served["env"], "shell", "-c", code)
 
 
-@pytest.mark.long(40)
+@pytest.mark.long(40, waits=True)
 def test_the_tv_clock_counts_follows_and_survives_its_server(
     chromium: Browser, served: dict[str, Any]
 ) -> None:
@@ -158,7 +158,7 @@ def test_the_console_clock_on_a_phone(chromium: Browser, served: dict[str, Any])
     page.screenshot(path=str(ARTIFACTS / "console-phone-with-clock.png"), full_page=True)
 
 
-@pytest.mark.long(40)
+@pytest.mark.long(40, waits=True)
 def test_the_tv_moves_on_to_the_break_while_its_server_is_away(
     chromium: Browser, served: dict[str, Any]
 ) -> None:

@@ -171,7 +171,7 @@ def shoot(page: Page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / name))
 
 
-@pytest.mark.long(40)
+@pytest.mark.long(40, waits=True)
 def test_the_tv_says_each_level_break_and_last_minute_once_and_plays_three_tunes(
     chromium: Browser, served: dict[str, Any]
 ) -> None:
@@ -275,7 +275,7 @@ def test_the_tv_says_each_level_break_and_last_minute_once_and_plays_three_tunes
     shoot(phone, "tv-clock-voice-en-phone-390x844.png")
 
 
-@pytest.mark.long(25)
+@pytest.mark.long(25, waits=True)
 def test_a_french_tv_speaks_french_with_a_french_voice(
     chromium: Browser, served: dict[str, Any]
 ) -> None:

@@ -78,7 +78,7 @@ def open_tv(browser: Browser, served: dict[str, Any]) -> Page:
     return page
 
 
-@pytest.mark.long(25)
+@pytest.mark.long(25, waits=True)
 def test_the_live_light_goes_out_when_the_link_dies_silently_and_comes_back(
     chromium: Browser, served: dict[str, Any]
 ) -> None:
