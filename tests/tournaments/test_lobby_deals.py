@@ -13,6 +13,7 @@ from tests.tournaments.factories import start
 from tests.tournaments.online_tables import LAYOUT, clock_running, hand_in_play, seat_online
 from tournaments.errors import TournamentError
 from tournaments.models import (
+    DealEnd,
     DealOffer,
     DealState,
     Entry,
@@ -193,6 +194,24 @@ def test_a_player_out_in_the_held_hand_is_not_asked(
     assert offer.state == DealState.OPEN
     assert ann.pk not in {a.entry_id for a in offer.answers.all()}
     assert len(offer.amounts) == 3
+
+
+def test_a_held_hand_that_leaves_one_player_ends_the_offer_saying_so(
+    online_tournament, online_night, director
+) -> None:
+    table = TournamentTable.objects.get(tournament=online_tournament, number=1).live_table
+    hand = hand_in_play(table)
+    offer = deals.deal_offer(online_tournament.pk, "icm", by=director)
+    # Everyone but Cal busts in that hand, and the core ends the tournament: Cal has won.
+    cal = online_night["cal"]
+    Entry.objects.filter(tournament=online_tournament).exclude(pk=cal.pk).update(
+        state=EntryState.OUT
+    )
+    Tournament.objects.filter(pk=online_tournament.pk).update(state=TournamentState.FINISHED)
+    hand.ended_at = hand.started_at
+    hand.save(update_fields=["ended_at"])
+    offer = deals.deal_release(offer.pk)
+    assert (offer.state, offer.settled_reason) == (DealState.CANCELLED, DealEnd.ONE_LEFT)
 
 
 def test_offers_are_refused_with_a_reason(

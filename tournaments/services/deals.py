@@ -271,7 +271,10 @@ def deal_release(offer_id: int) -> DealOffer:
         if offer.state != DealState.HELD:
             return offer
         if tournament.state not in IN_PLAY:
-            _settle(tournament, offer, DealState.CANCELLED, DealEnd.NOT_RUNNING)
+            # The held hand may have left one player, and so ended the tournament.
+            one_left = len(_playing(tournament)) < 2
+            reason = DealEnd.ONE_LEFT if one_left else DealEnd.NOT_RUNNING
+            _settle(tournament, offer, DealState.CANCELLED, reason)
             return offer
         try:
             with transaction.atomic():
