@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -33,6 +34,20 @@ def users(*names: str) -> list[User]:
 def paused(tournament: Tournament) -> bool:
     """Whether the tournament is paused online (the clock stopped, no table deals)."""
     return Tournament.objects.get(pk=tournament.pk).online_paused
+
+
+def held_offer(tournament: Tournament, director: User, number: int) -> tuple[Any, Any, DealOffer]:
+    """An ICM deal offered while table ``number`` plays a hand: its live table, the hand
+    and the offer, held."""
+    table = TournamentTable.objects.get(tournament=tournament, number=number).live_table
+    hand = hand_in_play(table)
+    return table, hand, deals.deal_offer(tournament.pk, "icm", by=director)
+
+
+def hand_end(hand: Any) -> None:
+    """The hand ends (its chips as the test set them)."""
+    hand.ended_at = hand.started_at
+    hand.save(update_fields=["ended_at"])
 
 
 def test_an_offer_holds_the_tables_and_asks_every_player_still_in(
@@ -153,9 +168,7 @@ def test_answering_twice_counts_once_and_an_answer_stands(
 def test_a_deal_offered_during_a_hand_waits_for_the_hand_to_end(
     online_tournament, online_night, director
 ) -> None:
-    table = TournamentTable.objects.get(tournament=online_tournament, number=2).live_table
-    hand = hand_in_play(table)
-    offer = deals.deal_offer(online_tournament.pk, "icm", by=director)
+    table, hand, offer = held_offer(online_tournament, director, 2)
     assert offer.state == DealState.HELD
     assert offer.amounts == {}
     assert paused(online_tournament)
@@ -168,8 +181,7 @@ def test_a_deal_offered_during_a_hand_waits_for_the_hand_to_end(
 
     Seat.objects.filter(table=table, number=2).update(stack=11000)
     Seat.objects.filter(table=table, number=5).update(stack=9000)
-    hand.ended_at = hand.started_at
-    hand.save(update_fields=["ended_at"])
+    hand_end(hand)
     offer = deals.deal_release(offer.pk)
     assert offer.state == DealState.OPEN
     assert offer.stacks[str(online_night["cal"].pk)] == 11000
@@ -179,17 +191,14 @@ def test_a_deal_offered_during_a_hand_waits_for_the_hand_to_end(
 def test_a_player_out_in_the_held_hand_is_not_asked(
     online_tournament, online_night, director
 ) -> None:
-    table = TournamentTable.objects.get(tournament=online_tournament, number=1).live_table
-    hand = hand_in_play(table)
-    offer = deals.deal_offer(online_tournament.pk, "icm", by=director)
+    table, hand, offer = held_offer(online_tournament, director, 1)
     # Ann busts in that hand (the core records the elimination).
     ann = online_night["ann"]
     Entry.objects.filter(pk=ann.pk).update(state=EntryState.OUT, place=4)
     from tables.models import Seat
 
     Seat.objects.filter(table=table, number=1).update(stack=0)
-    hand.ended_at = hand.started_at
-    hand.save(update_fields=["ended_at"])
+    hand_end(hand)
     offer = deals.deal_release(offer.pk)
     assert offer.state == DealState.OPEN
     assert ann.pk not in {a.entry_id for a in offer.answers.all()}
@@ -199,17 +208,14 @@ def test_a_player_out_in_the_held_hand_is_not_asked(
 def test_a_held_hand_that_leaves_one_player_ends_the_offer_saying_so(
     online_tournament, online_night, director
 ) -> None:
-    table = TournamentTable.objects.get(tournament=online_tournament, number=1).live_table
-    hand = hand_in_play(table)
-    offer = deals.deal_offer(online_tournament.pk, "icm", by=director)
+    _table, hand, offer = held_offer(online_tournament, director, 1)
     # Everyone but Cal busts in that hand, and the core ends the tournament: Cal has won.
     cal = online_night["cal"]
     Entry.objects.filter(tournament=online_tournament).exclude(pk=cal.pk).update(
         state=EntryState.OUT
     )
     Tournament.objects.filter(pk=online_tournament.pk).update(state=TournamentState.FINISHED)
-    hand.ended_at = hand.started_at
-    hand.save(update_fields=["ended_at"])
+    hand_end(hand)
     offer = deals.deal_release(offer.pk)
     assert (offer.state, offer.settled_reason) == (DealState.CANCELLED, DealEnd.ONE_LEFT)
 
