@@ -110,11 +110,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             return (0, -seconds) if seconds else (3, 0.0)
         return (1 + group, -seconds)
 
-    items.sort(key=order)
-    browser = [i for i, item in enumerate(items) if order(item)[0] == 4]
+    keys = {item.nodeid: order(item) for item in items}
+    items.sort(key=lambda item: keys[item.nodeid])
+    first = next((i for i, item in enumerate(items) if keys[item.nodeid][0] == 4), len(items))
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
-    if browser:
-        items[browser[0] :] = waits_spread(items[browser[0] :], workers)
+    items[first:] = waits_spread(items[first:], workers)
 
 
 @pytest.hookimpl(tryfirst=True)

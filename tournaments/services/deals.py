@@ -272,7 +272,9 @@ def deal_release(offer_id: int) -> DealOffer:
             return offer
         if tournament.state not in IN_PLAY:
             # The held hand may have left one player, and so ended the tournament.
-            one_left = len(_playing(tournament)) < 2
+            one_left = (
+                Entry.objects.filter(tournament=tournament, state=EntryState.PLAYING).count() < 2
+            )
             reason = DealEnd.ONE_LEFT if one_left else DealEnd.NOT_RUNNING
             _settle(tournament, offer, DealState.CANCELLED, reason)
             return offer
