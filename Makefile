@@ -9,14 +9,14 @@ PORT ?= 8000
 # faster: 689 s against 630).
 PYTEST_ARGS ?= -n 3
 
-.PHONY: architecture run test lint fuzz bench flakes soak walk-night soak-tournaments suite-time bench-tables bench-tables-baseline bench-clock bench-standings bench-tournament messages
+.PHONY: architecture run test lint fuzz bench flakes screenshots soak walk-night soak-tournaments suite-time bench-tables bench-tables-baseline bench-clock bench-standings bench-tournament messages
 
 # The suite keeps Python's bytecode cache (__pycache__, which git ignores) even where the
 # environment turns it off (PYTHONDONTWRITEBYTECODE, set on some CI machines): without it
 # every process the suite starts (its workers, each manage.py and server) compiles every
 # module it imports again, and pytest rewrites every test module's asserts again:
 # collecting the suite took 8.7 s of CPU in each worker, 3.7 s with the cache.
-test lint flakes suite-time soak walk-night: export PYTHONDONTWRITEBYTECODE =
+test lint flakes screenshots suite-time soak walk-night: export PYTHONDONTWRITEBYTECODE =
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -74,6 +74,11 @@ bench: $(VENV)/.installed-dev
 flakes: $(VENV)/.installed-dev
 	$(PY) tests/busy_runs.py $(FLAKES_ARGS)
 
+# The browser tests with their pictures: every page they open on a phone, a laptop or the
+# TV saved in test-artifacts/ to look at (`make test` takes none: a picture checks nothing).
+screenshots: $(VENV)/.installed-dev
+	SCREENSHOTS=1 $(VENV)/bin/pytest $(PYTEST_ARGS) -m browser -q
+
 # Where the suite's time goes: the whole suite once, the host's CPU, the pytest tree's and
 # what ran outside it (Chromium's renderers), per test file (SUITE_ARGS: pytest's arguments).
 SUITE_ARGS ?= -n 3
@@ -86,7 +91,7 @@ soak: $(VENV)/.installed-dev
 # A whole tournament night in the browser, English and French, the console at 390x844 and
 # the TV at 1920x1080; screenshots in test-artifacts/night-walk/.
 walk-night: $(VENV)/.installed-dev
-	NIGHT_WALK=1 $(VENV)/bin/pytest tests/tournaments/test_night_walk_browser.py -q
+	NIGHT_WALK=1 SCREENSHOTS=1 $(VENV)/bin/pytest tests/tournaments/test_night_walk_browser.py -q
 
 # Live tables: N tables of six bots over real WebSockets, embedded then two daphnes.
 bench-tables: $(VENV)/.installed-dev

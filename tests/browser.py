@@ -17,6 +17,7 @@ nights is "dana", as ``tests.conftest``'s ``director``).
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,13 +25,32 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Locator, Page
 
 from tests.chromium import CHROMIUM
 from tests.conftest import PASSWORD
 from tests.tables.servers import free_port, manage, migrate, server_env, start_serve, stop
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
+
+SCREENSHOTS = os.environ.get("SCREENSHOTS") == "1"
+"""Set by `make screenshots`: the browser tests then save their pictures in ARTIFACTS."""
+
+
+def picture(target: Page | Locator, path: str | Path, **options: Any) -> None:
+    """A picture of a page or a part of it, for a person to look at, when they ask for one.
+
+    `make screenshots` runs the browser tests with ``SCREENSHOTS=1`` and they save their
+    pictures under test-artifacts/; `make test` takes none. A picture checks nothing and
+    costs Chromium about a third of a core-second (a full page more), and the browser tests
+    take some 380: a tenth of their CPU. A test that reads a picture's pixels calls
+    ``screenshot`` itself.
+    """
+    if not SCREENSHOTS:
+        return
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    target.screenshot(path=str(path), **options)
+
 
 # The screens a night is seen on: a director's or a player's phone, a laptop, the TV.
 PHONE = {"width": 390, "height": 844}

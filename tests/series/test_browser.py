@@ -11,7 +11,7 @@ from django.utils import timezone
 from playwright.sync_api import Browser, Page, expect
 
 from series.models import Event, Season
-from tests.browser import ARTIFACTS, LAPTOP, PHONE, needs_chromium
+from tests.browser import ARTIFACTS, LAPTOP, PHONE, needs_chromium, picture
 from tests.conftest import PASSWORD
 
 pytestmark = needs_chromium
@@ -72,10 +72,10 @@ def test_sign_up_then_log_in_again(
 
     expect(nav.locator(".nav-account > summary")).to_have_text("rosa")
     expect(page.get_by_role("heading", name="Season opener")).to_be_visible()
-    page.screenshot(path=str(ARTIFACTS / "home-logged-in-laptop.png"), full_page=True)
+    picture(page, str(ARTIFACTS / "home-logged-in-laptop.png"), full_page=True)
 
     page.set_viewport_size(PHONE)
     page.reload()
     expect(page.get_by_role("heading", name="Season opener")).to_be_visible()
-    page.screenshot(path=str(ARTIFACTS / "home-logged-in-phone.png"), full_page=True)
+    picture(page, str(ARTIFACTS / "home-logged-in-phone.png"), full_page=True)
     page.close()

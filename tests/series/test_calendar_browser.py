@@ -10,7 +10,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from series.models import Event, Season
 from series.services.standings import standings_recompute
-from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium
+from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium, picture
 from tests.series.season_fixture import build_season
 
 pytestmark = needs_chromium
@@ -45,16 +45,16 @@ def test_calendar_and_event_pages_on_a_phone(
     expect(page.get_by_role("heading", name=big_season.name, level=1)).to_be_visible()
     expect(page.locator(".calendar-event")).to_have_count(20)
     no_sideways_scroll(page)
-    page.screenshot(path=str(ARTIFACTS / "series-calendar-phone.png"), full_page=True)
+    picture(page, str(ARTIFACTS / "series-calendar-phone.png"), full_page=True)
     page.locator(".calendar-event.is-next").scroll_into_view_if_needed()
-    page.screenshot(path=str(ARTIFACTS / "series-calendar-next-phone.png"))
+    picture(page, str(ARTIFACTS / "series-calendar-next-phone.png"))
 
     upcoming = Event.objects.get(season=big_season, number=13)  # the next one: full
     page.goto(f"{base}/series/events/{upcoming.pk}/")
     expect(page.get_by_role("heading", name="Blind structure")).to_be_visible()
     expect(page.get_by_role("heading", name="Waiting list")).to_be_visible()
     no_sideways_scroll(page)
-    page.screenshot(path=str(ARTIFACTS / "series-event-upcoming-phone.png"), full_page=True)
+    picture(page, str(ARTIFACTS / "series-event-upcoming-phone.png"), full_page=True)
     page.get_by_role("button", name="Join the waiting list").click()
     expect(page.get_by_text("You are number 3 on the waiting list.")).to_be_visible()
 
@@ -62,7 +62,7 @@ def test_calendar_and_event_pages_on_a_phone(
     page.goto(f"{base}/series/events/{finished.pk}/")
     expect(page.get_by_role("heading", name="Results")).to_be_visible()
     no_sideways_scroll(page)
-    page.screenshot(path=str(ARTIFACTS / "series-event-finished-phone.png"), full_page=True)
+    picture(page, str(ARTIFACTS / "series-event-finished-phone.png"), full_page=True)
     # The notes link the structure used last time: its event page, with its table.
     first = Event.objects.get(season=big_season, number=1)
     page.get_by_role("link", name=f"/series/events/{first.pk}/").click()
@@ -78,8 +78,8 @@ def test_calendar_and_event_pages_on_a_laptop(
     page = live_browser.new_page(viewport=LAPTOP)
     page.goto(f"{base}/series/seasons/{big_season.pk}/")
     expect(page.locator(".calendar-event")).to_have_count(20)
-    page.screenshot(path=str(ARTIFACTS / "series-calendar-laptop.png"))
+    picture(page, str(ARTIFACTS / "series-calendar-laptop.png"))
     finished = Event.objects.get(season=big_season, number=1)
     page.goto(f"{base}/series/events/{finished.pk}/")
     expect(page.get_by_role("heading", name="Results")).to_be_visible()
-    page.screenshot(path=str(ARTIFACTS / "series-event-finished-laptop.png"), full_page=True)
+    picture(page, str(ARTIFACTS / "series-event-finished-laptop.png"), full_page=True)

@@ -20,7 +20,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from series.models import Event, Player, Season
 from series.services.mailings import mailings_due, mailings_send
-from tests.browser import ARTIFACTS, PHONE, needs_chromium
+from tests.browser import ARTIFACTS, PHONE, needs_chromium, picture
 from tournaments.models import Tournament
 
 pytestmark = needs_chromium
@@ -44,7 +44,7 @@ def _phone(browser: Browser, base: str, user: User, language: str) -> BrowserCon
 
 def _shoot(page: Page, name: str, language: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"host-{name}-{language}.png"), full_page=True)
+    picture(page, str(ARTIFACTS / f"host-{name}-{language}.png"), full_page=True)
 
 
 def _submit(page: Page, value: str | None = None) -> None:

@@ -14,7 +14,7 @@ from django.utils import timezone
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from series.models import Season
-from tests.browser import ARTIFACTS, PHONE, needs_chromium
+from tests.browser import ARTIFACTS, PHONE, needs_chromium, picture
 
 pytestmark = needs_chromium
 
@@ -30,7 +30,7 @@ def _phone(browser: Browser, base: str, user: User) -> BrowserContext:
 
 def _fits(page: Page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"host-season-{name}.png"), full_page=True)
+    picture(page, str(ARTIFACTS / f"host-season-{name}.png"), full_page=True)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"{name}: {width}px wide on a {PHONE['width']}px phone"
 

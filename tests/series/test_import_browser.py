@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, expect
 
 from series.models import Player, Result, Season
 from series.services import director_grant
-from tests.browser import ARTIFACTS, PHONE, needs_chromium
+from tests.browser import ARTIFACTS, PHONE, needs_chromium, picture
 
 pytestmark = needs_chromium
 
@@ -50,13 +50,13 @@ def test_the_director_imports_a_season_on_a_phone_and_a_laptop(
         expect(page.get_by_text("Dry run: what the import does")).to_be_visible()
         expect(page.locator("#import-preview tbody tr")).to_have_count(3)
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
-        page.screenshot(path=str(ARTIFACTS / f"import-preview-{size}.png"), full_page=True)
+        picture(page, str(ARTIFACTS / f"import-preview-{size}.png"), full_page=True)
         if size == "phone":
             # Élodie is the site's Elodie: the director says she is a new guest instead.
             page.get_by_label("Élodie").select_option(label="A new guest named Élodie")
             page.get_by_role("button", name="Import", exact=True).click()
             expect(page.get_by_text("Imported into Omaha 2024.")).to_be_visible()
-            page.screenshot(path=str(ARTIFACTS / "import-done-phone.png"), full_page=True)
+            picture(page, str(ARTIFACTS / "import-done-phone.png"), full_page=True)
         else:
             expect(page.get_by_text("importing it changes nothing")).to_be_visible()
         context.close()
@@ -117,15 +117,13 @@ def test_a_hosts_own_sheet_is_mapped_and_imported_on_a_phone_in_english_and_fren
             mapping.nth(index).select_option(ours)
         mapping.nth(len(SHEET_COLUMNS)).select_option(label=day_first)
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-        page.screenshot(
-            path=str(ARTIFACTS / f"import-mapping-phone-{language}.png"), full_page=True
-        )
+        picture(page, str(ARTIFACTS / f"import-mapping-phone-{language}.png"), full_page=True)
         page.locator("#import-mapping").get_by_role("button", name=show).click()
         expect(page.get_by_text(dry_run)).to_be_visible()
         expect(page.locator("#import-preview tbody tr")).to_have_count(2)
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-        page.screenshot(
-            path=str(ARTIFACTS / f"import-mapped-preview-phone-{language}.png"), full_page=True
+        picture(
+            page, str(ARTIFACTS / f"import-mapped-preview-phone-{language}.png"), full_page=True
         )
         page.get_by_role("button", name=import_, exact=True).click()
         expect(page.get_by_text(done).first).to_be_visible()

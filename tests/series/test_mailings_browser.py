@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from series.models import NoticeSettings, Player
 from series.services.mailing_messages import unsubscribe_token
-from tests.browser import ARTIFACTS, LAPTOP, PHONE, needs_chromium
+from tests.browser import ARTIFACTS, LAPTOP, PHONE, needs_chromium, picture
 from tests.conftest import PASSWORD
 
 pytestmark = needs_chromium
@@ -20,7 +20,7 @@ pytestmark = needs_chromium
 
 def shoot(page: Page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"notices-{name}.png"), full_page=True)
+    picture(page, str(ARTIFACTS / f"notices-{name}.png"), full_page=True)
 
 
 def context_for(

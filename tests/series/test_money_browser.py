@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, BrowserContext, expect
 
 from series.models import CarriedDebt, Expense, PaymentHandle
 from series.services import director_grant
-from tests.browser import ARTIFACTS, PHONE, needs_chromium
+from tests.browser import ARTIFACTS, PHONE, needs_chromium, picture
 from tests.series.night import account, finished_event, season
 
 pytestmark = needs_chromium
@@ -73,26 +73,26 @@ def test_expense_close_carry_ledger_and_pot(
     assert page.evaluate("window.noReload") is True
     assert Expense.objects.count() == 1
     assert fits(page, PHONE["width"])
-    page.screenshot(path=str(ARTIFACTS / "money-settle-up-expense-phone.png"), full_page=True)
+    picture(page, str(ARTIFACTS / "money-settle-up-expense-phone.png"), full_page=True)
     page.get_by_role("button", name="Close the night").click()
     expect(page.get_by_text("The night is closed.")).to_be_visible()
     expect(page.get_by_role("button", name="Reopen the night")).to_be_visible()
     assert CarriedDebt.objects.exists()
     page.set_viewport_size(LAPTOP)
-    page.screenshot(path=str(ARTIFACTS / "money-settle-up-closed-laptop.png"), full_page=True)
+    picture(page, str(ARTIFACTS / "money-settle-up-closed-laptop.png"), full_page=True)
     page.goto(live_server.url + reverse("series:settle_up", args=[second.pk]))
     expect(page.get_by_role("heading", name="Debts carried from earlier nights")).to_be_visible()
-    page.screenshot(path=str(ARTIFACTS / "money-settle-up-carried-laptop.png"), full_page=True)
+    picture(page, str(ARTIFACTS / "money-settle-up-carried-laptop.png"), full_page=True)
     page.goto(live_server.url + reverse("series:season_pot", args=[s.pk]))
     page.get_by_label("Paid to").select_option(label="Ann")
     page.get_by_label("Amount").fill("5")
     page.get_by_label("What for").fill("Trophy")
     page.get_by_role("button", name="Pay out").click()
     expect(page.get_by_text("Paid to Ann: Trophy")).to_be_visible()
-    page.screenshot(path=str(ARTIFACTS / "money-season-pot-laptop.png"), full_page=True)
+    picture(page, str(ARTIFACTS / "money-season-pot-laptop.png"), full_page=True)
     page.set_viewport_size(PHONE)
     assert fits(page, PHONE["width"])
-    page.screenshot(path=str(ARTIFACTS / "money-season-pot-phone.png"), full_page=True)
+    picture(page, str(ARTIFACTS / "money-season-pot-phone.png"), full_page=True)
     context.close()
 
     # Ben owes Ann: his ledger says how to pay her.
@@ -101,13 +101,13 @@ def test_expense_close_carry_ledger_and_pot(
     page.goto(live_server.url + reverse("series:player_ledger", args=[s.pk, ben.pk]))
     expect(page.get_by_role("heading", name="Ledger")).to_be_visible()
     assert fits(page, PHONE["width"])
-    page.screenshot(path=str(ARTIFACTS / "money-ledger-phone.png"), full_page=True)
+    picture(page, str(ARTIFACTS / "money-ledger-phone.png"), full_page=True)
     page.goto(live_server.url + reverse("series:settle_up", args=[second.pk]))
-    page.screenshot(path=str(ARTIFACTS / "money-settle-up-player-phone.png"), full_page=True)
+    picture(page, str(ARTIFACTS / "money-settle-up-player-phone.png"), full_page=True)
     page.goto(live_server.url + reverse("series:player", args=[ben.pk]))
     expect(page.get_by_text("Ledger of Omaha 2026")).to_be_visible()
     page.set_viewport_size(LAPTOP)
-    page.screenshot(path=str(ARTIFACTS / "money-profile-laptop.png"), full_page=True)
+    picture(page, str(ARTIFACTS / "money-profile-laptop.png"), full_page=True)
     context.close()
 
 
@@ -134,9 +134,7 @@ def test_an_expense_split_by_amounts_on_a_phone_says_what_does_not_add_up(
     expect(page.get_by_text("The amounts add up to 25, not 30.")).to_be_visible()
     assert not Expense.objects.exists()
     assert fits(page, PHONE["width"])
-    page.locator("#expenses").screenshot(
-        path=str(ARTIFACTS / "money-expense-split-error-phone.png")
-    )
+    picture(page.locator("#expenses"), str(ARTIFACTS / "money-expense-split-error-phone.png"))
     page.get_by_label("Ben's part").fill("10")
     page.get_by_role("button", name="Add the expense").click()
     expect(page.get_by_text("Expense added")).to_be_visible()
@@ -145,7 +143,7 @@ def test_an_expense_split_by_amounts_on_a_phone_says_what_does_not_add_up(
     }
     assert shares == {"Ann": 2000, "Ben": 1000}
     assert fits(page, PHONE["width"])
-    page.locator("#expenses").screenshot(path=str(ARTIFACTS / "money-expense-split-phone.png"))
+    picture(page.locator("#expenses"), str(ARTIFACTS / "money-expense-split-phone.png"))
     context.close()
 
 
@@ -194,7 +192,5 @@ def test_a_pizza_of_23_50_split_three_ways_on_a_phone(
     assert ("12.16" if locale == "en-GB" else "12,16") in payments
     assert fits(page, PHONE["width"])
     language = locale[:2]
-    page.screenshot(
-        path=str(ARTIFACTS / f"money-expense-cents-{language}-phone.png"), full_page=True
-    )
+    picture(page, str(ARTIFACTS / f"money-expense-cents-{language}-phone.png"), full_page=True)
     context.close()

@@ -17,7 +17,7 @@ from series.services import director_grant
 from series.services.expenses import expense_add
 from series.services.settle import night_close, settle_up_compute
 from series.services.standings import standings_recompute
-from tests.browser import ARTIFACTS, LAPTOP, PHONE, needs_chromium
+from tests.browser import ARTIFACTS, LAPTOP, PHONE, needs_chromium, picture
 from tests.series.night import account, finished_event, guest, season
 from tests.series.test_money_browser import logged_in
 
@@ -139,9 +139,9 @@ def test_the_end_of_a_night_on_a_phone(
         if wide := sideways(page):
             overflowing[name] = wide
         shot = f"/tmp/phone-{name}-{language}"
-        page.screenshot(path=f"{shot}-390.png", full_page=True)
-        page.screenshot(path=str(ARTIFACTS / f"phone-{name}-{language}.png"), full_page=True)
+        picture(page, f"{shot}-390.png", full_page=True)
+        picture(page, str(ARTIFACTS / f"phone-{name}-{language}.png"), full_page=True)
         page.set_viewport_size(LAPTOP)
-        page.screenshot(path=f"{shot}-1280.png", full_page=True)
+        picture(page, f"{shot}-1280.png", full_page=True)
     context.close()
     assert not overflowing, overflowing

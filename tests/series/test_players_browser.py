@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, BrowserContext, expect
 
 from series.models import Event, Player, Result
 from series.services import director_grant
-from tests.browser import ARTIFACTS, PHONE, needs_chromium
+from tests.browser import ARTIFACTS, PHONE, needs_chromium, picture
 from tests.series.season_fixture import build_season
 
 pytestmark = needs_chromium
@@ -62,10 +62,10 @@ def test_a_profile_and_a_settle_up_on_a_phone(
     assert page.evaluate(
         "[...document.querySelectorAll('.scroll-x')].every(e => e.scrollWidth <= e.clientWidth)"
     )
-    page.screenshot(path=str(ARTIFACTS / "series-profile-phone.png"), full_page=True)
-    page.locator(".record-table").screenshot(path=str(ARTIFACTS / "series-profile-table-phone.png"))
+    picture(page, str(ARTIFACTS / "series-profile-phone.png"), full_page=True)
+    picture(page.locator(".record-table"), str(ARTIFACTS / "series-profile-table-phone.png"))
     page.set_viewport_size({"width": 1280, "height": 900})
-    page.screenshot(path=str(ARTIFACTS / "series-profile-laptop.png"), full_page=True)
+    picture(page, str(ARTIFACTS / "series-profile-laptop.png"), full_page=True)
     page.set_viewport_size(PHONE)
 
     night = (
@@ -83,8 +83,8 @@ def test_a_profile_and_a_settle_up_on_a_phone(
         "[...document.querySelectorAll('.scroll-x')].every(e => e.scrollWidth <= e.clientWidth)"
     )
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    page.screenshot(path=str(ARTIFACTS / "series-settle-up-phone.png"), full_page=True)
-    page.screenshot(path=str(ARTIFACTS / "series-settle-up-phone-top.png"))
+    picture(page, str(ARTIFACTS / "series-settle-up-phone.png"), full_page=True)
+    picture(page, str(ARTIFACTS / "series-settle-up-phone-top.png"))
     context.close()
 
     # The host's view: a button per transfer; one marked paid.
@@ -97,7 +97,7 @@ def test_a_profile_and_a_settle_up_on_a_phone(
     expect(page.get_by_text("Marked paid:")).to_be_visible()
     expect(page.get_by_role("button", name="Mark not paid")).to_have_count(1)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    page.screenshot(path=str(ARTIFACTS / "series-settle-up-host-phone.png"))
+    picture(page, str(ARTIFACTS / "series-settle-up-host-phone.png"))
     context.close()
 
 
@@ -117,12 +117,12 @@ def test_the_director_corrects_results_and_merges_a_guest_on_a_phone(
     first_knockouts = page.locator("input[name='form-0-knockouts']")
     first_knockouts.fill(str(int(first_knockouts.input_value()) + 1))
     page.get_by_label("Reason").fill("One more knockout for the winner")
-    page.screenshot(path=str(ARTIFACTS / "series-corrections-phone.png"))
+    picture(page, str(ARTIFACTS / "series-corrections-phone.png"))
     page.get_by_role("button", name="Save the corrected results").click()
     expect(page.get_by_role("heading", name="Corrections of the results")).to_be_visible()
     expect(page.get_by_text("One more knockout for the winner")).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    page.screenshot(path=str(ARTIFACTS / "series-history-phone.png"))
+    picture(page, str(ARTIFACTS / "series-history-phone.png"))
 
     guest = Player.objects.filter(user__isnull=True).order_by("name").first()
     assert guest is not None
@@ -131,7 +131,7 @@ def test_the_director_corrects_results_and_merges_a_guest_on_a_phone(
     row = page.locator(".guest-row", has_text=guest.name)
     row.get_by_label("Merge into").select_option(label=newcomer.username)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    page.screenshot(path=str(ARTIFACTS / "series-guests-phone.png"))
+    picture(page, str(ARTIFACTS / "series-guests-phone.png"))
     row.get_by_role("button", name="Merge").click()
     expect(
         page.get_by_text(f"{guest.name}'s results are now {newcomer.username}'s.")

@@ -20,7 +20,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from series.models import Season
 from series.services.standings import standings_recompute
-from tests.browser import ARTIFACTS, LAPTOP, PHONE, TV, needs_chromium, served_night
+from tests.browser import ARTIFACTS, LAPTOP, PHONE, TV, needs_chromium, picture, served_night
 from tests.chromium import ARGS, CHROMIUM
 from tests.series.season_fixture import build_season
 from tests.tables.servers import manage, stop
@@ -100,7 +100,7 @@ def test_chromium_reads_the_manifest_and_the_site_is_installable(
     assert page.evaluate("document.documentElement.lang") == language
     installability = cdp.send("Page.getInstallabilityErrors")
     assert installability["installabilityErrors"] == []
-    page.screenshot(path=str(SHOTS / f"home-phone-{language}.png"))
+    picture(page, str(SHOTS / f"home-phone-{language}.png"))
     context.close()
 
 
@@ -218,9 +218,9 @@ def test_the_tv_clock_reloads_offline_from_the_kept_copy_and_counts_down(
         time.sleep(2.2)
         assert seconds_shown(page) < first
         expect(page.locator('.tv [data-clock="link"]')).not_to_have_attribute("data-state", "live")
-        page.screenshot(path=str(SHOTS / f"tv-offline-{language}.png"))
+        picture(page, str(SHOTS / f"tv-offline-{language}.png"))
         page.set_viewport_size(PHONE)
-        page.screenshot(path=str(SHOTS / f"tv-offline-phone-{language}.png"))
+        picture(page, str(SHOTS / f"tv-offline-phone-{language}.png"))
         context.close()
 
 
@@ -272,7 +272,7 @@ def test_the_tv_reloaded_offline_shows_the_level_the_clock_is_at_now(
     assert abs(shown - (20 * 60 - into_level_two)) <= 3, (shown, into_level_two)
     expect(page.locator('.tv [data-clock="coming"] li').first).to_contain_text("Level 3")
     expect(page.locator('.tv [data-clock="link"]')).not_to_have_attribute("data-state", "live")
-    page.screenshot(path=str(SHOTS / "tv-offline-level-2.png"))
+    picture(page, str(SHOTS / "tv-offline-level-2.png"))
     context.close()
 
 
@@ -326,5 +326,5 @@ def test_the_public_standings_in_another_sites_frame(
         # The page in the frame never scrolls sideways (a wide table scrolls in its box).
         inside = frame.locator("html").evaluate("element => element.scrollWidth")
         assert inside <= page.locator("iframe").evaluate("element => element.clientWidth")
-        page.screenshot(path=str(SHOTS / f"embed-{name}-{language}.png"), full_page=True)
+        picture(page, str(SHOTS / f"embed-{name}-{language}.png"), full_page=True)
         context.close()

@@ -20,7 +20,7 @@ from playwright.sync_api import Browser, Page, expect
 from series.models import Event, RsvpAnswer
 from series.services import director_grant
 from series.services.rsvp import rsvp_answer
-from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium
+from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium, picture
 from tests.conftest import PASSWORD
 
 pytestmark = needs_chromium
@@ -28,7 +28,7 @@ pytestmark = needs_chromium
 
 def shoot(page: Page, name: str, *, full_page: bool = True) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"rsvp-{name}.png"), full_page=full_page)
+    picture(page, str(ARTIFACTS / f"rsvp-{name}.png"), full_page=full_page)
 
 
 def fr(message: str) -> str:

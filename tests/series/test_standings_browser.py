@@ -9,7 +9,7 @@ from playwright.sync_api import Browser, expect
 from series.models import Season, Standing
 from series.services import director_grant
 from series.services.standings import standings_recompute
-from tests.browser import ARTIFACTS, PHONE, log_in, needs_chromium
+from tests.browser import ARTIFACTS, PHONE, log_in, needs_chromium, picture
 from tests.conftest import PASSWORD
 from tests.series.season_fixture import build_season
 
@@ -40,9 +40,9 @@ def test_leaderboard_on_a_phone(season: Season, live_server, live_browser: Brows
     # Nothing scrolls sideways on the phone.
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"]
-    page.screenshot(path=str(ARTIFACTS / "standings-phone.png"), full_page=True)
+    picture(page, str(ARTIFACTS / "standings-phone.png"), full_page=True)
     page.set_viewport_size({"width": 1280, "height": 900})
-    page.screenshot(path=str(ARTIFACTS / "standings-laptop.png"), full_page=True)
+    picture(page, str(ARTIFACTS / "standings-laptop.png"), full_page=True)
 
 
 def test_scoring_settings_preview_on_a_phone(
@@ -58,7 +58,7 @@ def test_scoring_settings_preview_on_a_phone(
     page.get_by_role("button", name="Preview on past events").click()
     expect(page.get_by_text("Preview: these settings")).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    page.screenshot(path=str(ARTIFACTS / "standings-scoring-preview-phone.png"), full_page=True)
+    picture(page, str(ARTIFACTS / "standings-scoring-preview-phone.png"), full_page=True)
     page.get_by_role("button", name="Save and re-score").click()
     expect(page.get_by_text("Saved: the season is re-scored")).to_be_visible()
-    page.screenshot(path=str(ARTIFACTS / "standings-scoring-saved-phone.png"), full_page=True)
+    picture(page, str(ARTIFACTS / "standings-scoring-saved-phone.png"), full_page=True)

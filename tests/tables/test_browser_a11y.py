@@ -19,7 +19,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium
+from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium, picture
 from tests.conftest import PASSWORD
 from tests.tables.servers import served_table
 from tests.tournaments.online_tables import bust, cash_table, online_night_open
@@ -64,7 +64,7 @@ def serious_violations(page: Page) -> list[str]:
 def shoot(page: Page, name: str) -> None:
     for folder in (SHOTS, ARTIFACTS):
         folder.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(folder / name))
+        picture(page, str(folder / name))
 
 
 @pytest.fixture

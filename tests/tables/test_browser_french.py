@@ -14,7 +14,7 @@ from django.utils import translation
 from django.utils.translation import gettext, pgettext
 from playwright.sync_api import Browser, expect
 
-from tests.browser import ARTIFACTS, needs_chromium
+from tests.browser import ARTIFACTS, needs_chromium, picture
 from tests.conftest import PASSWORD
 from tests.tables.test_browser_table import (  # noqa: F401
     LAPTOP,
@@ -45,14 +45,14 @@ def test_home_lobby_and_a_hand_in_play_read_in_french_on_a_phone(
     page.goto(f"{base}/")
     expect(page.locator("html")).to_have_attribute("lang", "fr")
     expect(page.get_by_role("navigation").get_by_role("link", name=fr("Log in"))).to_be_visible()
-    page.screenshot(path=str(ARTIFACTS / "french-home-phone.png"), full_page=True)
+    picture(page, str(ARTIFACTS / "french-home-phone.png"), full_page=True)
 
     page.goto(f"{base}/accounts/login/?next=/tables/")
     page.locator("#id_username").fill("dana")
     page.locator("#id_password").fill(PASSWORD)
     page.locator("main").get_by_role("button", name=fr("Log in")).click()
     expect(page.get_by_role("heading", name=fr("Live tables"))).to_be_visible()
-    page.screenshot(path=str(ARTIFACTS / "french-lobby-phone.png"), full_page=True)
+    picture(page, str(ARTIFACTS / "french-lobby-phone.png"), full_page=True)
 
     # The director seats the bots from the side panel, which a phone folds away.
     page.set_viewport_size(LAPTOP)
@@ -92,5 +92,5 @@ def test_home_lobby_and_a_hand_in_play_read_in_french_on_a_phone(
     assert any(word in text for word in ("Parole", "Suivre", "Se coucher")), text
     assert not any(word in text for word in ("Check", "Call", "Fold", "Raise")), text
     page.wait_for_timeout(200)
-    page.screenshot(path=str(ARTIFACTS / "french-table-phone.png"))
+    picture(page, str(ARTIFACTS / "french-table-phone.png"))
     assert page.locator("html").get_attribute("lang") == "fr"

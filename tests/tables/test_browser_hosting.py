@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser import ARTIFACTS, needs_chromium
+from tests.browser import ARTIFACTS, needs_chromium, picture
 from tests.conftest import PASSWORD
 from tests.tables.servers import free_port, manage, migrate, server_env, start_serve, stop
 from tests.tables.test_browser_table import LAPTOP, PHONE
@@ -89,7 +89,7 @@ def shoot(page: Page, label: str, full_page: bool = False) -> None:
     for size_name, size in (("phone", PHONE), ("laptop", LAPTOP)):
         page.set_viewport_size(size)
         page.wait_for_timeout(200)
-        page.screenshot(path=str(ARTIFACTS / f"{label}-{size_name}.png"), full_page=full_page)
+        picture(page, str(ARTIFACTS / f"{label}-{size_name}.png"), full_page=full_page)
     page.set_viewport_size(LAPTOP)
 
 

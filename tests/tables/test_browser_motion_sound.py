@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser import ARTIFACTS, PHONE, log_in, needs_chromium
+from tests.browser import ARTIFACTS, PHONE, log_in, needs_chromium, picture
 from tests.conftest import PASSWORD
 from tests.tables.servers import served_table
 
@@ -104,7 +104,7 @@ def fold_at_my_turn(page: Page, deadline: float) -> None:
 def shoot(page: Page, selector: str, name: str) -> None:
     """A screenshot with the movements of `selector` caught midway, then let them finish."""
     assert page.evaluate(FREEZE, selector), f"no movement of {selector}"
-    page.screenshot(path=str(ARTIFACTS / f"motion-{name}-phone.png"))
+    picture(page, str(ARTIFACTS / f"motion-{name}-phone.png"))
     page.evaluate("document.getAnimations().forEach((a) => a.play())")
 
 
@@ -164,4 +164,4 @@ def test_moves_sound_and_move_unless_asked_not_to(
     page.wait_for_function("window.pokerSound.log.some((c) => c.name === 'win')", timeout=30_000)
     assert page.evaluate("window.__motion") == []
     assert page.locator(".motion, .motion-layer > *").count() == 0
-    page.screenshot(path=str(ARTIFACTS / "motion-reduced-phone.png"))
+    picture(page, str(ARTIFACTS / "motion-reduced-phone.png"))

@@ -18,7 +18,7 @@ from tables import services
 from tables.models import Hand, Seat, SeatState, Table
 from tables.runtime.state import table_snapshot
 from tables.services import dealing
-from tests.browser import ARTIFACTS, needs_chromium
+from tests.browser import ARTIFACTS, needs_chromium, picture
 from tests.conftest import PASSWORD
 from tests.tables.conftest import later, make_players
 from tests.tables.sessions import seeded_deal_new
@@ -95,9 +95,9 @@ def test_each_seat_shows_its_share_of_every_pot_it_can_win(
         assert title == (
             f"All-in equity: {round(shown['equity'][number] * 100)}% of all the chips in the pots"
         )
-    page.screenshot(path=str(ARTIFACTS / "pot-equity-laptop-ann.png"), full_page=True)
+    picture(page, str(ARTIFACTS / "pot-equity-laptop-ann.png"), full_page=True)
     page.set_viewport_size(PHONE)
-    page.screenshot(path=str(ARTIFACTS / "pot-equity-phone-ann.png"), full_page=True)
+    picture(page, str(ARTIFACTS / "pot-equity-phone-ann.png"), full_page=True)
     assert problems == []
 
 
@@ -135,4 +135,4 @@ def test_a_player_back_from_a_bust_is_offered_both_ways_in(
     expect(controls.get_by_role("button", name="Wait for the big blind")).to_have_attribute(
         "aria-pressed", "true"
     )
-    page.screenshot(path=str(ARTIFACTS / "back-from-a-bust-laptop-ann.png"), full_page=True)
+    picture(page, str(ARTIFACTS / "back-from-a-bust-laptop-ann.png"), full_page=True)

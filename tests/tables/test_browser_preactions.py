@@ -19,7 +19,7 @@ from tables import services
 from tables.alerts import PRE_ACTION_CLEARED, alert_frame
 from tables.models import Hand, Seat, Table
 from tables.runtime.state import table_snapshot
-from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium
+from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium, picture
 from tests.conftest import PASSWORD
 from tests.tables.conftest import deal, make_players
 
@@ -101,8 +101,8 @@ def test_a_player_chooses_a_move_before_their_turn_on_a_phone(
     page.evaluate(f"window.serverSays({json.dumps(table_snapshot(table, player))})")
     expect(page.get_by_role("button", name="Call 1")).to_have_attribute("aria-pressed", "true")
     expect(page.get_by_role("button", name="Fold")).to_have_attribute("aria-pressed", "false")
-    page.screenshot(path=str(SHOTS / "pre-action-bar-phone.png"))
-    page.screenshot(path=str(ARTIFACTS / "pre-action-bar-phone.png"))
+    picture(page, str(SHOTS / "pre-action-bar-phone.png"))
+    picture(page, str(ARTIFACTS / "pre-action-bar-phone.png"))
     # Tapped again, it is cleared.
     page.get_by_role("button", name="Call 1").tap()
     assert page.evaluate("window.sent")[-1]["kind"] is None
@@ -111,9 +111,9 @@ def test_a_player_chooses_a_move_before_their_turn_on_a_phone(
     alert = {"code": PRE_ACTION_CLEARED, "params": {"kind": "call", "amount": 1, "bet": 7}}
     page.evaluate(f"window.serverSays({json.dumps(alert_frame(alert))})")
     expect(page.get_by_role("alert")).to_contain_text("Your call 1 was cleared: the bet is now 7.")
-    page.screenshot(path=str(SHOTS / "pre-action-cleared-phone.png"))
+    picture(page, str(SHOTS / "pre-action-cleared-phone.png"))
     page.set_viewport_size(LAPTOP)
     page.evaluate(f"window.serverSays({json.dumps(table_snapshot(table, player))})")
     expect(bar).to_be_visible()
-    page.screenshot(path=str(SHOTS / "pre-action-bar-laptop.png"))
+    picture(page, str(SHOTS / "pre-action-bar-laptop.png"))
     context.close()

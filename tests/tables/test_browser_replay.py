@@ -16,7 +16,7 @@ from tables import services
 from tables.models import Hand
 from tables.runtime.state import table_snapshot
 from tables.services import dealing
-from tests.browser import ARTIFACTS, needs_chromium
+from tests.browser import ARTIFACTS, needs_chromium, picture
 from tests.conftest import PASSWORD
 from tests.tables.conftest import later, make_players
 from tests.tables.sessions import play_out, seeded_deal_new
@@ -106,9 +106,9 @@ def test_a_player_steps_through_an_all_in_hand(
         expect(page.locator(".board .pc:not(.pc-slot)")).to_have_count(cards)
         expect(page.locator(".hand-info")).to_contain_text(street)
         if street == "Turn":
-            page.screenshot(path=str(ARTIFACTS / "replay-runout-laptop-ann.png"), full_page=True)
+            picture(page, str(ARTIFACTS / "replay-runout-laptop-ann.png"), full_page=True)
             page.set_viewport_size(PHONE)
-            page.screenshot(path=str(ARTIFACTS / "replay-runout-phone-ann.png"), full_page=True)
+            picture(page, str(ARTIFACTS / "replay-runout-phone-ann.png"), full_page=True)
             page.set_viewport_size(LAPTOP)
 
     # The end: the awards on the felt and in the step line.
@@ -117,7 +117,7 @@ def test_a_player_steps_through_an_all_in_hand(
     expect(page.locator(".felt-center .results")).to_be_visible()
     expect(page.locator(".seat-won")).not_to_have_count(0)
     expect(page.locator(".replay-counter")).to_have_text(f"{total} / {total}")
-    page.screenshot(path=str(ARTIFACTS / "replay-result-laptop-ann.png"), full_page=True)
+    picture(page, str(ARTIFACTS / "replay-result-laptop-ann.png"), full_page=True)
 
     # Back with the keyboard, or straight to a line of the log.
     page.keyboard.press("ArrowLeft")
@@ -127,7 +127,7 @@ def test_a_player_steps_through_an_all_in_hand(
     page.get_by_role("button", name="Last step").click()
     expect(page.locator(".felt-center .results")).to_be_visible()
     page.set_viewport_size(PHONE)
-    page.screenshot(path=str(ARTIFACTS / "replay-result-phone-ann.png"), full_page=True)
+    picture(page, str(ARTIFACTS / "replay-result-phone-ann.png"), full_page=True)
     assert not problems, problems
 
 

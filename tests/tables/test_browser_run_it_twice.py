@@ -20,7 +20,7 @@ from tables import services
 from tables.models import Hand, Seat, Table
 from tables.runtime.state import table_snapshot
 from tables.services import dealing
-from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium
+from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium, picture
 from tests.conftest import PASSWORD
 from tests.tables.conftest import deal, make_players
 from tests.tables.sessions import seeded_deal_new
@@ -83,9 +83,9 @@ def test_the_players_agree_to_run_it_twice_and_see_both_boards(
     expect(ask.get_by_role("button", name="No")).to_be_visible()
     box = yes.bounding_box()
     assert box is not None and box["height"] >= 40
-    page.screenshot(path=str(SHOTS / "question-phone.png"))
+    picture(page, str(SHOTS / "question-phone.png"))
     page.set_viewport_size(LAPTOP)
-    page.screenshot(path=str(SHOTS / "question-laptop.png"))
+    picture(page, str(SHOTS / "question-laptop.png"))
     page.set_viewport_size(PHONE)
     yes.tap()
     sent = page.evaluate("window.sent")[-1]
@@ -113,7 +113,7 @@ def test_the_players_agree_to_run_it_twice_and_see_both_boards(
         "Waiting for the players' votes"
     )
     expect(spectator.locator("[data-run-twice]")).to_have_count(0)
-    spectator.screenshot(path=str(SHOTS / "waiting-spectator-phone.png"))
+    picture(spectator, str(SHOTS / "waiting-spectator-phone.png"))
 
     # Everyone agrees: both runs are dealt street by street, side by side.
     services.run_twice_vote(table.pk, ben, hand.pk, True)
@@ -126,7 +126,7 @@ def test_the_players_agree_to_run_it_twice_and_see_both_boards(
     expect(runs.nth(0).locator(".pc:not(.pc-slot)")).to_have_count(3)
     expect(runs.nth(1).locator(".pc:not(.pc-slot)")).to_have_count(3)
     expect(page.get_by_role("group", name="Run it twice?")).to_have_count(0)
-    page.screenshot(path=str(SHOTS / "flop-twice-phone.png"))
+    picture(page, str(SHOTS / "flop-twice-phone.png"))
     hand.refresh_from_db()
     while hand.reveal_at is not None:
         assert services.table_tick(table.pk, now=hand.reveal_at)
@@ -144,18 +144,18 @@ def test_the_players_agree_to_run_it_twice_and_see_both_boards(
     expect(short).to_have_count(2)
     expect(short.first).to_contain_text("Run 1: ")
     expect(short.last).to_contain_text("Run 2: ")
-    spectator.screenshot(path=str(SHOTS / "two-boards-phone.png"))
-    spectator.screenshot(path=str(ARTIFACTS / "run-twice-phone.png"))
+    picture(spectator, str(SHOTS / "two-boards-phone.png"))
+    picture(spectator, str(ARTIFACTS / "run-twice-phone.png"))
     spectator.set_viewport_size(LAPTOP)
     expect(runs).to_have_count(2)
     expect(spectator.locator(".results li:visible").first).to_contain_text(" with ")
-    spectator.screenshot(path=str(SHOTS / "two-boards-laptop.png"))
+    picture(spectator, str(SHOTS / "two-boards-laptop.png"))
 
     # The hand's replay deals both boards too.
     page.goto(f"{base}/tables/hands/{hand.pk}/")
     page.get_by_role("button", name="Last step").click()
     expect(page.locator("#replayer .board-run")).to_have_count(2)
     expect(page.locator(".replay-log")).to_contain_text("ann agrees to run it twice")
-    page.screenshot(path=str(SHOTS / "replay-phone.png"))
+    picture(page, str(SHOTS / "replay-phone.png"))
     page.set_viewport_size(LAPTOP)
-    page.screenshot(path=str(SHOTS / "replay-laptop.png"))
+    picture(page, str(SHOTS / "replay-laptop.png"))

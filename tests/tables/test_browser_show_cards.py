@@ -21,7 +21,7 @@ from tables.engine.cards import card_str
 from tables.engine.records import HoleDealt, record_from_json
 from tables.models import Hand, Seat, Table
 from tables.runtime.state import table_snapshot
-from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium
+from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium, picture
 from tests.conftest import PASSWORD
 from tests.tables.conftest import deal, make_players
 from tests.tables.test_browser_preactions import FAKE_SOCKET
@@ -75,7 +75,7 @@ def test_a_folded_player_shows_two_cards_from_a_phone(
     expect(picks).to_have_count(4)
     show = panel.locator(".show-picked")
     expect(show).to_be_disabled()
-    page.screenshot(path=str(SHOTS / "show-panel-phone.png"))
+    picture(page, str(SHOTS / "show-panel-phone.png"))
     # Two cards tapped, the last first: they go in the order dealt.
     picks.nth(3).tap()
     picks.nth(1).tap()
@@ -98,11 +98,11 @@ def test_a_folded_player_shows_two_cards_from_a_phone(
     expect(mine.locator(".shown-label")).to_have_text("shown")
     expect(mine.locator(".pc-shown")).to_have_count(2)
     expect(picks).to_have_count(2)  # the two still face down may be shown too
-    page.screenshot(path=str(SHOTS / "shown-own-seat-phone.png"))
-    page.screenshot(path=str(ARTIFACTS / "show-cards-phone.png"))
+    picture(page, str(SHOTS / "shown-own-seat-phone.png"))
+    picture(page, str(ARTIFACTS / "show-cards-phone.png"))
     page.set_viewport_size(LAPTOP)
     expect(picks).to_have_count(2)
-    page.screenshot(path=str(SHOTS / "shown-own-seat-laptop.png"))
+    picture(page, str(SHOTS / "shown-own-seat-laptop.png"))
 
     # Everyone at the table sees exactly those two on that seat.
     watcher = live_browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
@@ -115,9 +115,9 @@ def test_a_folded_player_shows_two_cards_from_a_phone(
     titles = seat.locator(".pc-shown").evaluate_all("cards => cards.map((c) => c.title)")
     assert titles == [cards[1], cards[3]]
     expect(spectator.get_by_role("group", name="Show your cards")).to_have_count(0)
-    spectator.screenshot(path=str(SHOTS / "shown-spectator-phone.png"))
+    picture(spectator, str(SHOTS / "shown-spectator-phone.png"))
     spectator.set_viewport_size(LAPTOP)
-    spectator.screenshot(path=str(SHOTS / "shown-spectator-laptop.png"))
+    picture(spectator, str(SHOTS / "shown-spectator-laptop.png"))
 
     # The hand's page replays the show as its last step.
     spectator.set_viewport_size(PHONE)
@@ -125,6 +125,6 @@ def test_a_folded_player_shows_two_cards_from_a_phone(
     step = spectator.get_by_role("button", name=f"shows {cards[1]} {cards[3]} after the hand")
     step.click()
     expect(spectator.locator(".replayer .seat-showed .pc-shown")).to_have_count(2)
-    spectator.screenshot(path=str(SHOTS / "replay-show-phone.png"))
+    picture(spectator, str(SHOTS / "replay-show-phone.png"))
     watcher.close()
     context.close()

@@ -19,7 +19,7 @@ from series.services import director_grant
 from tables import services
 from tables.models import Hand, Seat, Table
 from tables.runtime.state import table_snapshot
-from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium
+from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium, picture
 from tests.conftest import PASSWORD
 from tests.tables.conftest import deal, make_players
 from tests.tables.test_browser_preactions import FAKE_SOCKET
@@ -83,13 +83,13 @@ def test_the_straddle_and_the_bomb_pot_on_a_phone(
     vote = page.get_by_role("button", name="Bomb pot 0/4")
     expect(vote).to_be_visible()
     expect(page.locator(".forced-bets")).to_contain_text("all must vote")
-    page.screenshot(path=str(SHOTS / "straddle-phone.png"))
+    picture(page, str(SHOTS / "straddle-phone.png"))
     straddle.tap()
     vote.tap()
     sent = [{k: v for k, v in f.items() if k != "ref"} for f in page.evaluate("window.sent")]
     assert sent[-2:] == [{"type": "straddle", "on": True}, {"type": "bomb_pot_vote", "yes": True}]
     page.set_viewport_size(LAPTOP)
-    page.screenshot(path=str(SHOTS / "straddle-laptop.png"))
+    picture(page, str(SHOTS / "straddle-laptop.png"))
     page.set_viewport_size(PHONE)
 
     _fold_to_the_end(table)
@@ -105,8 +105,8 @@ def test_the_straddle_and_the_bomb_pot_on_a_phone(
     expect(page.locator(".seat-mine .seat-cards .pc:not(.pc-back)")).to_have_count(4)
     # The cards are dealt with a short animation: the picture waits for it to end.
     page.wait_for_function("document.getAnimations().every((a) => a.playState !== 'running')")
-    page.screenshot(path=str(SHOTS / "bomb-pot-phone.png"))
-    page.screenshot(path=str(ARTIFACTS / "bomb-pot-phone.png"))
+    picture(page, str(SHOTS / "bomb-pot-phone.png"))
+    picture(page, str(ARTIFACTS / "bomb-pot-phone.png"))
     page.set_viewport_size(LAPTOP)
-    page.screenshot(path=str(SHOTS / "bomb-pot-laptop.png"))
+    picture(page, str(SHOTS / "bomb-pot-laptop.png"))
     context.close()

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser import ARTIFACTS, needs_chromium
+from tests.browser import ARTIFACTS, needs_chromium, picture
 from tests.conftest import PASSWORD
 from tests.tables.servers import served_table
 
@@ -87,7 +87,7 @@ def shoot(pages: dict[str, Page], label: str, size: dict[str, int]) -> None:
     for name, page in pages.items():
         page.set_viewport_size(size)
         page.wait_for_timeout(150)
-        page.screenshot(path=str(ARTIFACTS / f"table-{label}-{name}.png"))
+        picture(page, str(ARTIFACTS / f"table-{label}-{name}.png"))
 
 
 @pytest.mark.long(25)
@@ -161,20 +161,20 @@ def test_two_players_play_a_hand_to_showdown(browser: Browser, server: tuple[str
     expect(ann.locator(".recent-list a")).to_have_count(1)
     ann.locator(".side .verify-link").click()
     expect(ann.get_by_text("The commitment matches")).to_be_visible()
-    ann.screenshot(path=str(ARTIFACTS / "verify-laptop-ann.png"), full_page=True)
+    picture(ann, str(ARTIFACTS / "verify-laptop-ann.png"), full_page=True)
     ann.go_back()
     ann.locator(".recent-list a").first.click()
     expect(ann.locator(".replay-controls")).to_be_visible()
     ann.get_by_role("button", name="Last step").click()
     expect(ann.locator(".replay-step")).to_contain_text("wins")
-    ann.screenshot(path=str(ARTIFACTS / "replay-laptop-ann.png"), full_page=True)
+    picture(ann, str(ARTIFACTS / "replay-laptop-ann.png"), full_page=True)
     ann.set_viewport_size(PHONE)
     ann.get_by_role("button", name="First step").click()
     expect(ann.locator(".replay-step")).to_have_text("Blinds posted, cards dealt")
-    ann.screenshot(path=str(ARTIFACTS / "replay-phone-ann.png"), full_page=True)
+    picture(ann, str(ARTIFACTS / "replay-phone-ann.png"), full_page=True)
     ann.goto(f"{base}/tables/hands/")
     expect(ann.get_by_role("link", name="#1")).to_be_visible()
-    ann.screenshot(path=str(ARTIFACTS / "hands-phone-ann.png"), full_page=True)
+    picture(ann, str(ARTIFACTS / "hands-phone-ann.png"), full_page=True)
 
 
 def test_the_director_opens_a_table_seats_bots_and_raises(
@@ -189,9 +189,9 @@ def test_the_director_opens_a_table_seats_bots_and_raises(
     page.get_by_role("button", name="Log in").click()
     expect(page.get_by_role("heading", name="Live tables")).to_be_visible()
     expect(page.get_by_role("link", name="Browser PLO8")).to_be_visible()
-    page.screenshot(path=str(ARTIFACTS / "lobby-laptop-director.png"), full_page=True)
+    picture(page, str(ARTIFACTS / "lobby-laptop-director.png"), full_page=True)
     page.set_viewport_size(PHONE)
-    page.screenshot(path=str(ARTIFACTS / "lobby-phone-director.png"), full_page=True)
+    picture(page, str(ARTIFACTS / "lobby-phone-director.png"), full_page=True)
 
     form = page.locator("#create-form")
     form.get_by_label("Name").fill("No-limit night")
@@ -240,9 +240,9 @@ def test_the_director_opens_a_table_seats_bots_and_raises(
     expect(page.locator("button.act-raise")).to_contain_text(f"{high:,}")
     page.locator(".preset", has_text="Min").click()
     expect(amount).to_have_value(str(low))
-    page.screenshot(path=str(ARTIFACTS / "table-my-turn-laptop-director.png"))
+    picture(page, str(ARTIFACTS / "table-my-turn-laptop-director.png"))
     page.set_viewport_size(PHONE)
-    page.screenshot(path=str(ARTIFACTS / "table-my-turn-phone-director.png"))
+    picture(page, str(ARTIFACTS / "table-my-turn-phone-director.png"))
     version = page.locator("#poker").get_attribute("data-version") or ""
     page.locator("button.act-raise").click()
     expect(page.locator("#poker")).not_to_have_attribute("data-version", version)

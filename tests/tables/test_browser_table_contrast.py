@@ -11,7 +11,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser import ARTIFACTS, PHONE, log_in, needs_chromium
+from tests.browser import ARTIFACTS, PHONE, log_in, needs_chromium, picture
 from tests.tables.servers import served_table
 from tests.tables.test_browser_a11y import SETUP
 
@@ -46,11 +46,11 @@ def test_the_phone_table_in_play_has_no_colour_contrast_violation(
     ARTIFACTS.mkdir(exist_ok=True)
     problems: dict[str, list[str]] = {}
     expect(page.locator(".act-buttons")).to_be_visible(timeout=30_000)
-    page.screenshot(path=str(ARTIFACTS / "table-contrast-turn-phone.png"))
+    picture(page, str(ARTIFACTS / "table-contrast-turn-phone.png"))
     problems["my turn"] = contrast_violations(page)
     page.locator(".act-buttons button").first.click()
     expect(page.locator(".act-buttons")).to_be_hidden(timeout=15_000)
-    page.screenshot(path=str(ARTIFACTS / "table-contrast-waiting-phone.png"))
+    picture(page, str(ARTIFACTS / "table-contrast-waiting-phone.png"))
     problems["waiting"] = contrast_violations(page)
     context.close()
     assert not any(problems.values()), problems
@@ -80,7 +80,7 @@ def test_folding_when_checking_is_free_is_the_players_setting(
     # One tap folds: no "Fold? Checking is free" asked first.
     expect(buttons).to_be_hidden(timeout=15_000)
     expect(page.locator(".seat-mine .seat-note")).to_have_text("Folded", ignore_case=True)
-    page.screenshot(path=str(ARTIFACTS / "table-fold-free-setting-phone.png"))
+    picture(page, str(ARTIFACTS / "table-fold-free-setting-phone.png"))
     # Kept in this browser: the box is still unchecked after a reload.
     page.reload()
     expect(page.get_by_label("Ask before folding when checking is free")).not_to_be_checked()

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser import ARTIFACTS, needs_chromium
+from tests.browser import ARTIFACTS, needs_chromium, picture
 from tests.tables.servers import manage, server_env
 from tests.tables.test_browser_table import (  # noqa: F401 - fixtures
     LAPTOP,
@@ -73,7 +73,7 @@ def shoot(page: Page, label: str) -> None:
     for size_name, size in (("laptop", LAPTOP), ("phone", PHONE)):
         page.set_viewport_size(size)
         page.wait_for_timeout(150)
-        page.screenshot(path=str(ARTIFACTS / f"table2-{label}-{size_name}.png"))
+        picture(page, str(ARTIFACTS / f"table2-{label}-{size_name}.png"))
     page.set_viewport_size(LAPTOP)
 
 
@@ -186,11 +186,11 @@ def test_a_heads_up_hand_with_the_table_s_helpers(
     ann.get_by_role("button", name="Keyboard").click()
     keys_dialog = ann.get_by_role("dialog", name="Keyboard shortcuts")
     expect(keys_dialog).to_contain_text("check or call")
-    ann.screenshot(path=str(ARTIFACTS / "table2-keys-laptop.png"))
+    picture(ann, str(ARTIFACTS / "table2-keys-laptop.png"))
     ann.set_viewport_size(PHONE)
     keys = keys_dialog.bounding_box()
     assert keys and keys["x"] >= 0 and keys["x"] + keys["width"] <= PHONE["width"], keys
-    ann.screenshot(path=str(ARTIFACTS / "table2-keys-phone.png"))
+    picture(ann, str(ARTIFACTS / "table2-keys-phone.png"))
     ann.set_viewport_size(LAPTOP)
     ann.keyboard.press("Escape")
     expect(keys_dialog).to_be_hidden()
@@ -219,7 +219,7 @@ def test_a_heads_up_hand_with_the_table_s_helpers(
     bob.get_by_label("Chat message").fill("your turn soon")
     bob.get_by_role("button", name="Send").click()
     expect(toggle.locator(".unread")).to_have_text("2")
-    ann.screenshot(path=str(ARTIFACTS / "table2-chat-unread-phone.png"))
+    picture(ann, str(ARTIFACTS / "table2-chat-unread-phone.png"))
     toggle.click()
     expect(toggle.locator(".unread")).to_be_hidden()
     expect(ann.locator(".chat-list")).to_contain_text("bob: your turn soon")
@@ -227,7 +227,7 @@ def test_a_heads_up_hand_with_the_table_s_helpers(
     assert side and dock
     assert side["y"] + side["height"] <= dock["y"] + 1, (side, dock)
     assert dock["y"] + dock["height"] <= PHONE["height"] + 1, dock
-    ann.screenshot(path=str(ARTIFACTS / "table2-chat-open-phone.png"))
+    picture(ann, str(ARTIFACTS / "table2-chat-open-phone.png"))
     toggle.click()
     ann.set_viewport_size(LAPTOP)
 

@@ -24,7 +24,7 @@ from series.services import director_grant
 from tables import services
 from tables.models import Hand, Table
 from tables.runtime.state import STATE
-from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium
+from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium, picture
 from tests.conftest import PASSWORD
 from tests.tables.conftest import deal, make_players
 
@@ -106,11 +106,11 @@ def test_the_countdown_shows_the_bank_in_its_own_colour_on_a_phone(
         timeout=3000,
     )
     for where in (SHOTS, ARTIFACTS):
-        page.screenshot(path=str(where / "time-bank-phone.png"))
+        picture(page, str(where / "time-bank-phone.png"))
     page.set_viewport_size(LAPTOP)
     page.wait_for_timeout(200)
     for where in (SHOTS, ARTIFACTS):
-        page.screenshot(path=str(where / "time-bank-laptop.png"))
+        picture(page, str(where / "time-bank-laptop.png"))
     context.close()
 
     # Another player, waiting: their own bank, whole; the bank counting on the seat to act.
@@ -123,5 +123,5 @@ def test_the_countdown_shows_the_bank_in_its_own_colour_on_a_phone(
     expect(page.locator(".seat.seat-to-act")).to_have_class(re.compile(r"\bin-bank\b"))
     expect(page.locator(".turn-banner")).to_be_hidden()
     for where in (SHOTS, ARTIFACTS):
-        page.screenshot(path=str(where / "time-bank-waiting-phone.png"))
+        picture(page, str(where / "time-bank-waiting-phone.png"))
     context.close()

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.browser import ARTIFACTS, needs_chromium
+from tests.browser import ARTIFACTS, needs_chromium, picture
 from tests.conftest import PASSWORD
 from tests.tables.servers import free_port, manage, migrate, server_env, start_serve, stop
 
@@ -82,9 +82,9 @@ def test_a_moved_players_page_follows_them_to_the_new_table(
     page.get_by_role("button", name="Log in").click()
     expect(page.locator(".conn-status")).to_have_attribute("data-kind", "ok")
     expect(page.locator('.seat-mine[data-seat="1"]')).to_be_visible()
-    page.screenshot(path=str(ARTIFACTS / "tournament-move-before-laptop.png"))
+    picture(page, str(ARTIFACTS / "tournament-move-before-laptop.png"))
     page.set_viewport_size(PHONE)
-    page.screenshot(path=str(ARTIFACTS / "tournament-move-before-phone.png"))
+    picture(page, str(ARTIFACTS / "tournament-move-before-phone.png"))
 
     manage(env, "shell", "-c", MOVE.format(one=one, two=two))
     # The socket's resync (every 10 s while nothing is heard) finds the new seat.
@@ -92,7 +92,7 @@ def test_a_moved_players_page_follows_them_to_the_new_table(
     expect(page.locator(".conn-status")).to_have_attribute("data-kind", "ok")
     expect(page.locator('.seat-mine[data-seat="4"]')).to_be_visible()
     expect(page.locator('.seat-mine[data-seat="4"]')).to_contain_text("1,500")
-    page.screenshot(path=str(ARTIFACTS / "tournament-move-after-phone.png"))
+    picture(page, str(ARTIFACTS / "tournament-move-after-phone.png"))
     page.set_viewport_size(LAPTOP)
     page.wait_for_timeout(150)
-    page.screenshot(path=str(ARTIFACTS / "tournament-move-after-laptop.png"))
+    picture(page, str(ARTIFACTS / "tournament-move-after-laptop.png"))

@@ -17,7 +17,7 @@ import pytest
 from django.conf import settings
 from playwright.sync_api import Browser, Route, expect
 
-from tests.browser import ARTIFACTS, needs_chromium
+from tests.browser import ARTIFACTS, needs_chromium, picture
 
 pytestmark = needs_chromium
 
@@ -126,7 +126,7 @@ def test_no_seat_state_is_cut_in_french(browser: Browser, name: str, viewport: d
     page.wait_for_selector("body[data-drawn]")
     notes = page.locator(".seat-note").all_text_contents()
     assert "temps écoulé" in notes  # the French state, from the catalog
-    page.screenshot(path=str(ARTIFACTS / f"seat-labels-{name}.png"))
+    picture(page, str(ARTIFACTS / f"seat-labels-{name}.png"))
     cut = [(text, needs, has) for text, needs, has in page.evaluate(MEASURE) if needs > has]
     assert cut == []
 
@@ -193,5 +193,5 @@ def test_the_dealer_button_and_hand_line_stay_clear_on_a_phone(browser: Browser)
             )
             expect(page.locator(".hand-info")).to_be_visible()
             touches += [(count, button, *touch) for touch in page.evaluate(TOUCHES)]
-    page.screenshot(path=str(ARTIFACTS / "dealer-button-phone.png"))
+    picture(page, str(ARTIFACTS / "dealer-button-phone.png"))
     assert touches == []

@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, expect
 
 from series.models import Event, Season
 from series.services import director_grant
-from tests.browser import ARTIFACTS, PHONE, log_in, needs_chromium
+from tests.browser import ARTIFACTS, PHONE, log_in, needs_chromium, picture
 from tests.conftest import PASSWORD
 from tournaments.models import BlindStructure
 from tournaments.services import blind_structures as services
@@ -102,26 +102,26 @@ def test_edit_a_blind_structure_with_htmx_on_a_laptop_and_a_phone(
     expect(page.locator(".htmx-request")).to_have_count(0)
 
     page.evaluate("window.scrollTo(0, 0)")
-    page.screenshot(path=str(ARTIFACTS / "structure-editor-laptop.png"))
+    picture(page, str(ARTIFACTS / "structure-editor-laptop.png"))
     page.get_by_role("link", name="Edit Level 2", exact=True).click()
     expect(page.locator("li.srow-editing")).to_be_visible()
-    page.screenshot(path=str(ARTIFACTS / "structure-editor-laptop-full.png"), full_page=True)
+    picture(page, str(ARTIFACTS / "structure-editor-laptop-full.png"), full_page=True)
 
     page.set_viewport_size(PHONE)
     page.reload()
     expect(rows).to_have_count(25)
-    page.screenshot(path=str(ARTIFACTS / "structure-editor-phone.png"))
+    picture(page, str(ARTIFACTS / "structure-editor-phone.png"))
     rows.nth(2).scroll_into_view_if_needed()
-    page.screenshot(path=str(ARTIFACTS / "structure-rows-phone.png"))
+    picture(page, str(ARTIFACTS / "structure-rows-phone.png"))
     page.get_by_role("link", name="Edit Level 2", exact=True).click()
     editing = page.locator("li.srow-editing")
     expect(editing).to_be_visible()
     editing.scroll_into_view_if_needed()
-    page.screenshot(path=str(ARTIFACTS / "structure-row-edit-phone.png"))
+    picture(page, str(ARTIFACTS / "structure-row-edit-phone.png"))
     page.goto(f"{base}/tournaments/blind-structures/")
-    page.screenshot(path=str(ARTIFACTS / "structure-list-phone.png"), full_page=True)
+    picture(page, str(ARTIFACTS / "structure-list-phone.png"), full_page=True)
     page.goto(f"{base}/tournaments/blind-structures/new/")
-    page.screenshot(path=str(ARTIFACTS / "structure-new-phone.png"), full_page=True)
+    picture(page, str(ARTIFACTS / "structure-new-phone.png"), full_page=True)
     page.set_viewport_size({"width": 1366, "height": 768})
-    page.screenshot(path=str(ARTIFACTS / "structure-new-laptop.png"), full_page=True)
+    picture(page, str(ARTIFACTS / "structure-new-laptop.png"), full_page=True)
     page.close()

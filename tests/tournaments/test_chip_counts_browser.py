@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium
+from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium, picture
 from tests.tournaments.factories import seat
 from tournaments.models import ChipCount, Entry, Tournament
 
@@ -51,7 +51,7 @@ def test_a_count_by_table_from_a_phone(
 
     # Table 1 at the break.
     fill(page, {"Ann": "31000", "Ben": "8000", "Cal": "12500", "Dee": "9000", "Eve": "4500"})
-    page.screenshot(path=str(ARTIFACTS / "chip-count-form-phone.png"), full_page=True)
+    picture(page, str(ARTIFACTS / "chip-count-form-phone.png"), full_page=True)
     page.get_by_role("button", name="Save the counts").click()
     section = page.locator("#console-chips")
     expect(section).to_contain_text("5 of 10 players counted: 65,000.")
@@ -69,7 +69,7 @@ def test_a_count_by_table_from_a_phone(
     expect(section).to_contain_text(
         "The stacks add up to 115,000, 5,000 more than the 110,000 in play."
     )
-    section.screenshot(path=str(ARTIFACTS / "console-chips-section-phone.png"))
+    picture(section, str(ARTIFACTS / "console-chips-section-phone.png"))
     assert ChipCount.objects.filter(tournament=night).count() == 10
 
     # A value that is no number of chips is refused with what was typed kept.
@@ -85,10 +85,10 @@ def test_a_count_by_table_from_a_phone(
     laptop = live_browser.new_page(viewport=LAPTOP)
     log_in(laptop, base)
     laptop.goto(f"{base}/tournaments/{night.pk}/console/chips/")
-    laptop.screenshot(path=str(ARTIFACTS / "chip-count-form-laptop.png"), full_page=True)
+    picture(laptop, str(ARTIFACTS / "chip-count-form-laptop.png"), full_page=True)
     laptop.goto(f"{base}/tournaments/tv/{night.tv_token}/")
     # The TV shows its chips part while its "show the chip counts" option is on (the default).
     expect(laptop.locator('[data-clock="chip-leader"]').first).to_have_text("Ann")
     expect(laptop.locator('[data-clock="chip-leader-chips"]').first).to_have_text("31,000")
-    laptop.screenshot(path=str(ARTIFACTS / "tv-chips-laptop.png"))
+    picture(laptop, str(ARTIFACTS / "tv-chips-laptop.png"))
     laptop.close()

@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, expect
 
 from series.models import Event, Season
 from series.services import director_grant
-from tests.browser import ARTIFACTS, PHONE, console_page, needs_chromium
+from tests.browser import ARTIFACTS, PHONE, console_page, needs_chromium, picture
 from tests.conftest import PASSWORD
 from tests.tournaments.clock_helpers import CLOCK_ROWS, blind_structure_with
 from tournaments.models import Tournament, TournamentState
@@ -57,7 +57,7 @@ def test_break_now_keeping_the_rest_on_a_phone(
     assert keep_box["y"] < skip_box["y"]
     assert keep_box["width"] > PHONE["width"] / 2 and keep_box["height"] >= 44
     assert skip_box["x"] + skip_box["width"] <= PHONE["width"]
-    page.screenshot(path=str(ARTIFACTS / "console-break-now-choice-390.png"))
+    picture(page, str(ARTIFACTS / "console-break-now-choice-390.png"))
 
     keep.click()
     expect(clock.locator("[data-clock=level]")).to_have_text("Break")
@@ -68,4 +68,4 @@ def test_break_now_keeping_the_rest_on_a_phone(
     night.refresh_from_db()
     assert night.state == TournamentState.ON_BREAK and night.resume_index == 1
     page.locator("#console-clock").scroll_into_view_if_needed()
-    page.screenshot(path=str(ARTIFACTS / "console-break-now-on-break-390.png"))
+    picture(page, str(ARTIFACTS / "console-break-now-on-break-390.png"))

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser import ARTIFACTS, PHONE, TV, console_page, needs_chromium, served_night
+from tests.browser import ARTIFACTS, PHONE, TV, console_page, needs_chromium, picture, served_night
 from tests.tables.servers import manage, start_serve, stop
 
 pytestmark = needs_chromium
@@ -87,12 +87,12 @@ def test_the_tv_clock_counts_follows_and_survives_its_server(
     # As many seconds as went by (a busy machine may give the page more than 2.1 s).
     counted, went_by = first - seconds_shown(tv), time.monotonic() - since
     assert 1 <= counted <= went_by + 1, f"the clock counted {counted} s in {went_by:.1f} s"
-    tv.screenshot(path=str(ARTIFACTS / "tv-clock-1920x1080.png"))
+    picture(tv, str(ARTIFACTS / "tv-clock-1920x1080.png"))
 
     phone = chromium.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
     phone.goto(url)
     expect(phone.locator('.tv [data-clock="link"]')).to_have_attribute("data-state", "live")
-    phone.screenshot(path=str(ARTIFACTS / "tv-clock-phone-390x844.png"), full_page=True)
+    picture(phone, str(ARTIFACTS / "tv-clock-phone-390x844.png"), full_page=True)
 
     # A director pauses on the console: both screens follow over their sockets.
     console = log_in_to_console(chromium, served)
@@ -102,17 +102,16 @@ def test_the_tv_clock_counts_follows_and_survives_its_server(
     paused_at = seconds_shown(tv)
     tv.wait_for_timeout(1500)
     assert seconds_shown(tv) == paused_at
-    tv.screenshot(path=str(ARTIFACTS / "tv-clock-paused-1920x1080.png"))
+    picture(tv, str(ARTIFACTS / "tv-clock-paused-1920x1080.png"))
     console.locator("#console-clock").get_by_role("button", name="Resume").click()
     expect(tv.locator('.tv [data-clock="status"]')).to_be_hidden()
 
     # The server goes away: the screen says so and keeps counting from the stored end.
     stop(served["process"])
     expect(link).to_have_attribute("data-state", "lost")
-    before, since = seconds_shown(tv), time.monotonic()
+    before = seconds_shown(tv)
     tv.wait_for_timeout(2100)
-    counted, went_by = before - seconds_shown(tv), time.monotonic() - since
-    assert 1 <= counted <= went_by + 1, f"without its socket: {counted} s in {went_by:.1f} s"
+    assert 1 <= before - seconds_shown(tv) <= 3, "the clock stopped with its socket"
     # Meanwhile a minute is added (the database is the truth, the server still away).
     director_shell(
         served,
@@ -153,10 +152,10 @@ def test_the_console_clock_on_a_phone(chromium: Browser, served: dict[str, Any])
     expect(panel.locator('[data-clock="time"]')).to_have_text(added)
     expect(panel.get_by_role("button", name="Resume")).to_be_visible()
     page.wait_for_timeout(300)  # htmx settles the swapped panel
-    panel.screenshot(path=str(ARTIFACTS / "console-clock-phone.png"))
+    picture(panel, str(ARTIFACTS / "console-clock-phone.png"))
     panel.get_by_role("button", name="Resume").click()
     expect(panel.locator('[data-clock="status"]')).to_be_hidden()
-    page.screenshot(path=str(ARTIFACTS / "console-phone-with-clock.png"), full_page=True)
+    picture(page, str(ARTIFACTS / "console-phone-with-clock.png"), full_page=True)
 
 
 @pytest.mark.long(40, waits=True)
@@ -197,7 +196,7 @@ def test_the_tv_moves_on_to_the_break_while_its_server_is_away(
     expect(tv.locator('.tv [data-clock="bets-line"]')).to_be_hidden()
     expect(coming.nth(0)).to_contain_text("Level 5")
     expect(tv.locator('.tv [data-clock="status"]')).to_be_hidden()
-    tv.screenshot(path=str(ARTIFACTS / "tv-clock-break-server-away-1920x1080.png"))
+    picture(tv, str(ARTIFACTS / "tv-clock-break-server-away-1920x1080.png"))
 
     served["process"] = start_serve(served["env"], served["port"], log=served["log"])
     expect(tv.locator('.tv [data-clock="link"]')).to_have_attribute(

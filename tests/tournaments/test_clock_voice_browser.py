@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser import ARTIFACTS, PHONE, TV, console_page, needs_chromium, served_night
+from tests.browser import ARTIFACTS, PHONE, TV, console_page, needs_chromium, picture, served_night
 
 pytestmark = needs_chromium
 
@@ -168,7 +168,7 @@ def tone_count(page: Page) -> int:
 
 def shoot(page: Page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / name))
+    picture(page, str(ARTIFACTS / name))
 
 
 @pytest.mark.long(40, waits=True)

@@ -13,7 +13,7 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 from playwright.sync_api import Browser, expect
 
-from tests.browser import ARTIFACTS, PHONE, log_in, needs_chromium
+from tests.browser import ARTIFACTS, PHONE, log_in, needs_chromium, picture
 from tests.tournaments.factories import make_user
 from tests.tournaments.levels import BREAK_1
 from tournaments.models import Entry, EntryState, Tournament, TournamentState
@@ -66,13 +66,13 @@ def test_the_console_on_a_phone(night: Tournament, live_server, live_browser: Br
     page.locator("#walk-in-name").fill("Hal")
     page.get_by_role("button", name="Add", exact=True).click()
     expect(page.get_by_text("Hal is in.")).to_be_visible()
-    page.screenshot(path=str(ARTIFACTS / "console-phone.png"), full_page=True)
+    picture(page, str(ARTIFACTS / "console-phone.png"), full_page=True)
 
     # Undo repaints the whole console and says what it undid.
     page.get_by_role("button", name="Undo").click()
     expect(page.get_by_text("Undone: Walk-in, late entry: Hal")).to_be_visible()
     assert not tournament.entries.filter(player__name="Hal").exists()
-    page.screenshot(path=str(ARTIFACTS / "console-phone-after-undo.png"), full_page=True)
+    picture(page, str(ARTIFACTS / "console-phone-after-undo.png"), full_page=True)
     page.close()
 
 
@@ -83,5 +83,5 @@ def test_the_public_page_on_a_phone(night: Tournament, live_server, live_browser
     log_in(page, live_server.url, "rosa", then=f"/tournaments/{night.pk}/")
     page.get_by_role("button", name="Register").click()
     expect(page.get_by_text("You are registered. See you at the table!")).to_be_visible()
-    page.screenshot(path=str(ARTIFACTS / "tournament-phone.png"), full_page=True)
+    picture(page, str(ARTIFACTS / "tournament-phone.png"), full_page=True)
     page.close()

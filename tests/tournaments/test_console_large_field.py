@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Browser, expect
 
-from tests.browser import ARTIFACTS, PHONE, console_page, needs_chromium
+from tests.browser import ARTIFACTS, PHONE, console_page, needs_chromium, picture
 from tournaments.models import EntryState, Tournament
 from tournaments.services.entries import entry_add_walk_in
 from tournaments.services.lifecycle import tournament_start
@@ -55,7 +55,7 @@ def test_the_45th_player_is_out_in_three_letters_and_two_taps(
     expect(find).to_be_in_viewport()
     find.press_sequentially("zor")
     expect(rows.locator("visible=true")).to_have_count(1)
-    page.screenshot(path=str(ARTIFACTS / f"console-large-search-{language}.png"))
+    picture(page, str(ARTIFACTS / f"console-large-search-{language}.png"))
 
     # Tap one: the player. Tap two: Out (knocked out by nobody).
     page.locator(f'[popovertarget="player-{zora.pk}-actions"]').first.click()
@@ -70,7 +70,7 @@ def test_the_45th_player_is_out_in_three_letters_and_two_taps(
     headings = page.locator("#console-players .entry-list > li.entry-group")
     expect(headings).to_have_count(5)
     expect(headings.first).to_contain_text("1")
-    page.screenshot(path=str(ARTIFACTS / f"console-large-tables-{language}.png"))
+    picture(page, str(ARTIFACTS / f"console-large-tables-{language}.png"))
     first_table = page.evaluate(
         """() => {
           const out = [];

@@ -21,7 +21,7 @@ from playwright.sync_api import Browser, Locator, Page, expect
 from series.models import Event, Season
 from series.services import director_grant
 from series.services.health import worker_heartbeat_record
-from tests.browser import ARTIFACTS, needs_chromium
+from tests.browser import ARTIFACTS, needs_chromium, picture
 from tests.conftest import PASSWORD
 from tests.tournaments.factories import make_user
 from tests.tournaments.levels import BREAK_1, ROWS
@@ -145,7 +145,7 @@ def test_pause_rebuy_and_out_within_two_taps_on_a_phone(
 ) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page = console_page(browser, live_server.url, night, PHONE)
-    page.screenshot(path=str(ARTIFACTS / "console-phone-top.png"))
+    picture(page, str(ARTIFACTS / "console-phone-top.png"))
 
     # Pause: one tap, in the bar at the top.
     bar = page.locator("#console-bar")
@@ -169,7 +169,7 @@ def test_pause_rebuy_and_out_within_two_taps_on_a_phone(
     rebuy = sheet.get_by_role("button", name="Rebuy")
     in_view(page, stack)
     in_view(page, rebuy)
-    page.screenshot(path=str(ARTIFACTS / "console-phone-actions.png"))
+    picture(page, str(ARTIFACTS / "console-phone-actions.png"))
     stack.fill("0")
     rebuy.click()
     expect(page.get_by_text(f"Rebuy for {zoe.player.name}.")).to_be_visible()
@@ -222,7 +222,7 @@ def test_pause_rebuy_and_out_within_two_taps_on_a_phone(
     )
     zoe.refresh_from_db()
     assert (zoe.state, zoe.place, zoe.eliminated_by.player.name) == (EntryState.OUT, 10, "Ann")
-    page.screenshot(path=str(ARTIFACTS / "console-phone-after-out.png"))
+    picture(page, str(ARTIFACTS / "console-phone-after-out.png"))
 
     # Undo is in view too, and takes the elimination back.
     undo = page.locator("#console-players").get_by_role("button", name="Undo")
@@ -254,7 +254,7 @@ def test_in_french_too_the_controls_are_on_the_first_screen(
         sheet.locator("form[action$='/rebuy/'] button"),
     ):
         in_view(page, control)
-    page.screenshot(path=str(ARTIFACTS / "console-phone-fr-actions.png"))
+    picture(page, str(ARTIFACTS / "console-phone-fr-actions.png"))
     page.close()
 
 
@@ -276,7 +276,7 @@ def test_the_sections_have_jump_links(night: Tournament, live_server, browser: B
         in_view(page, link)
         assert link.get_attribute("href") == target
         expect(page.locator(target)).to_have_count(1)
-    page.screenshot(path=str(ARTIFACTS / "console-phone-menu.png"))
+    picture(page, str(ARTIFACTS / "console-phone-menu.png"))
     jump.get_by_role("link", name="Results", exact=True).click()
     # The menu closes; the bar stays at the top, and the section starts below it.
     expect(jump).to_be_hidden()
@@ -295,11 +295,11 @@ def test_screenshots_on_a_phone_and_a_laptop(
     for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
         page = console_page(browser, live_server.url, night, viewport, language)
         expect(page.locator("#console-bar")).to_be_visible()
-        page.screenshot(path=str(ARTIFACTS / f"console-{size}-{language}.png"))
-        page.screenshot(path=str(ARTIFACTS / f"console-{size}-{language}-full.png"), full_page=True)
+        picture(page, str(ARTIFACTS / f"console-{size}-{language}.png"))
+        picture(page, str(ARTIFACTS / f"console-{size}-{language}-full.png"), full_page=True)
         page.locator("#console-players .entry-open").first.click()
         expect(page.locator(".sheet:popover-open")).to_be_visible()
-        page.screenshot(path=str(ARTIFACTS / f"console-{size}-{language}-panel.png"))
+        picture(page, str(ARTIFACTS / f"console-{size}-{language}-panel.png"))
         page.close()
 
     # Later, at the add-on break: a player out who may re-enter, one registered late, a
@@ -318,7 +318,8 @@ def test_screenshots_on_a_phone_and_a_laptop(
     for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
         page = console_page(browser, live_server.url, night, viewport, language)
         expect(page.locator("#console-players .entries-out")).to_be_visible()
-        page.locator("#console-players").screenshot(
-            path=str(ARTIFACTS / f"console-{size}-{language}-break-players.png")
+        picture(
+            page.locator("#console-players"),
+            str(ARTIFACTS / f"console-{size}-{language}-break-players.png"),
         )
         page.close()

@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Browser, expect
 
-from tests.browser import ARTIFACTS, PHONE, console_page, needs_chromium
+from tests.browser import ARTIFACTS, PHONE, console_page, needs_chromium, picture
 from tests.tournaments.factories import make_user
 from tournaments.models import Tournament
 from tournaments.services.entries import entry_register
@@ -51,5 +51,5 @@ def test_every_print_link_is_whole_on_a_phone(
         assert link.evaluate(
             "a => { const p = a.parentElement; return p.scrollWidth <= p.clientWidth; }"
         )
-    page.screenshot(path=str(ARTIFACTS / f"console-print-{language}.png"))
+    picture(page, str(ARTIFACTS / f"console-print-{language}.png"))
     page.context.close()

@@ -24,7 +24,7 @@ from playwright.sync_api import Browser, expect
 from series.models import Event, Season
 from series.services import director_grant
 from series.services.health import worker_heartbeat_record
-from tests.browser import ARTIFACTS, LAPTOP, PHONE, console_page, needs_chromium
+from tests.browser import ARTIFACTS, LAPTOP, PHONE, console_page, needs_chromium, picture
 from tests.conftest import PASSWORD
 from tests.tournaments.factories import make_user
 from tests.tournaments.levels import BREAK_1, ROWS
@@ -126,7 +126,7 @@ def test_two_quick_next_levels_leave_the_players_section_current(
     assert night.level_index == BREAK_1 and night.state == TournamentState.ON_BREAK
     expect(addons).to_have_count(len(NAMES))
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "console-races-addon-1280.png"))
+    picture(page, str(ARTIFACTS / "console-races-addon-1280.png"))
 
 
 def test_a_tick_in_the_elimination_form_survives_another_action(
@@ -155,4 +155,4 @@ def test_a_tick_in_the_elimination_form_survives_another_action(
     expect(results.locator(".ops-out")).to_contain_text("Ben")
     ben.refresh_from_db()
     assert ben.state == EntryState.OUT
-    page.screenshot(path=str(ARTIFACTS / "console-races-out-390.png"), full_page=True)
+    picture(page, str(ARTIFACTS / "console-races-out-390.png"), full_page=True)

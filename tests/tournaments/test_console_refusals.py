@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 from playwright.sync_api import Browser, expect
 
-from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium
+from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium, picture
 from tests.tournaments.clock_helpers import reload
 from tournaments.models import Tournament
 from tournaments.services.clock.controls import clock_pause, clock_resume
@@ -92,6 +92,6 @@ def test_a_refused_pause_shows_in_the_browser(
         pause.click()
         expect(clock.get_by_role("alert")).to_have_text("The clock is already paused.")
         expect(clock.get_by_role("button", name="Resume")).to_be_visible()
-        clock.screenshot(path=str(ARTIFACTS / f"console-clock-refused-{viewport['width']}.png"))
+        picture(clock, str(ARTIFACTS / f"console-clock-refused-{viewport['width']}.png"))
         page.close()
         clock_resume(running_now.pk, by=director)

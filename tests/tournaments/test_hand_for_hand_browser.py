@@ -14,7 +14,15 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser import ARTIFACTS, LAPTOP, PHONE, console_page, needs_chromium, served_night
+from tests.browser import (
+    ARTIFACTS,
+    LAPTOP,
+    PHONE,
+    console_page,
+    needs_chromium,
+    picture,
+    served_night,
+)
 
 pytestmark = needs_chromium
 
@@ -85,7 +93,7 @@ def test_a_dealer_taps_hand_done_and_every_screen_follows(
     dealer = chromium.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
     dealer.goto(f"{served['base']}{dealer_url}")
     expect(dealer.locator("h1")).to_have_text("Table 2")
-    dealer.screenshot(path=str(ARTIFACTS / "hand-for-hand-dealer-390x844.png"), full_page=True)
+    picture(dealer, str(ARTIFACTS / "hand-for-hand-dealer-390x844.png"), full_page=True)
     dealer.get_by_role("button", name="Hand done").click()
     expect(dealer.get_by_text("Done. Wait for the other tables")).to_be_visible()
     expect(dealer.get_by_text("Still playing: table 1")).to_be_visible()
@@ -93,12 +101,12 @@ def test_a_dealer_taps_hand_done_and_every_screen_follows(
     # The TV and the console follow over their sockets.
     expect(line).to_have_text("Finishing the hands in play · Still playing: table 1")
     expect(clock.locator(".cc-tables li").nth(1).locator(".cc-done")).to_have_text("done")
-    tv.screenshot(path=str(ARTIFACTS / "hand-for-hand-tv-1280x800.png"))
+    picture(tv, str(ARTIFACTS / "hand-for-hand-tv-1280x800.png"))
     phone_tv = chromium.new_context(viewport=PHONE, is_mobile=True).new_page()
     phone_tv.goto(tv_url)
     expect(phone_tv.locator('.tv [data-clock="hand-for-hand"]')).to_be_visible()
-    phone_tv.screenshot(path=str(ARTIFACTS / "hand-for-hand-tv-390x844.png"), full_page=True)
-    clock.screenshot(path=str(ARTIFACTS / "hand-for-hand-console-390x844.png"))
+    picture(phone_tv, str(ARTIFACTS / "hand-for-hand-tv-390x844.png"), full_page=True)
+    picture(clock, str(ARTIFACTS / "hand-for-hand-console-390x844.png"))
 
     # The director says table 1 is done: hand 1 starts everywhere.
     clock.locator(".cc-tables li").first.get_by_role("button", name="Hand done").click()
@@ -110,9 +118,9 @@ def test_a_dealer_taps_hand_done_and_every_screen_follows(
     desk_clock = desk.locator("#console-clock")
     desk_clock.get_by_text("Change the levels").click()
     expect(desk_clock.get_by_role("button", name="Add the level")).to_be_visible()
-    desk_clock.screenshot(path=str(ARTIFACTS / "clock-levels-console-1280x800.png"))
+    picture(desk_clock, str(ARTIFACTS / "clock-levels-console-1280x800.png"))
     clock.get_by_text("Change the levels").click()
-    clock.screenshot(path=str(ARTIFACTS / "clock-levels-console-390x844.png"))
+    picture(clock, str(ARTIFACTS / "clock-levels-console-390x844.png"))
     clock.get_by_role("button", name="Add the level").click()
     expect(clock.locator(".cc-levels")).to_have_attribute("open", "")
     expect(clock.locator('[data-clock="next"]')).to_have_text("Level 2: 25 / 50")

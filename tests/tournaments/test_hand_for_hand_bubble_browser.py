@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
-from tests.browser import ARTIFACTS, LAPTOP, PHONE, needs_chromium
+from tests.browser import ARTIFACTS, LAPTOP, PHONE, needs_chromium, picture
 
 from .test_hand_for_hand_browser import live_console
 from .test_hand_for_hand_browser import served as served  # the night, shared
@@ -70,17 +70,17 @@ def test_two_out_on_the_bubble_hand_tie_and_the_last_table_ends_it(
     dealer = chromium.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
     dealer.goto(f"{served['base']}{dealer_url}")
     expect(dealer.get_by_text(BURST)).to_be_visible()
-    dealer.screenshot(path=str(ARTIFACTS / "hand-for-hand-bubble-dealer-390x844.png"))
-    tv.screenshot(path=str(ARTIFACTS / "hand-for-hand-bubble-tv-1280x800.png"))
+    picture(dealer, str(ARTIFACTS / "hand-for-hand-bubble-dealer-390x844.png"))
+    picture(tv, str(ARTIFACTS / "hand-for-hand-bubble-tv-1280x800.png"))
     phone_tv = chromium.new_context(viewport=PHONE, is_mobile=True).new_page()
     phone_tv.goto(f"{served['base']}/tournaments/tv/{served['token']}/")
     expect(phone_tv.locator('.tv [data-clock="hand-for-hand"]')).to_contain_text(BURST)
-    phone_tv.screenshot(path=str(ARTIFACTS / "hand-for-hand-bubble-tv-390x844.png"))
-    clock.screenshot(path=str(ARTIFACTS / "hand-for-hand-bubble-console-390x844.png"))
+    picture(phone_tv, str(ARTIFACTS / "hand-for-hand-bubble-tv-390x844.png"))
+    picture(clock, str(ARTIFACTS / "hand-for-hand-bubble-console-390x844.png"))
     desk = live_console(chromium, served, LAPTOP)
     expect(desk.locator("#console-clock .cc-burst")).to_be_visible()
-    desk.locator("#console-clock").screenshot(
-        path=str(ARTIFACTS / "hand-for-hand-bubble-console-1280x800.png")
+    picture(
+        desk.locator("#console-clock"), str(ARTIFACTS / "hand-for-hand-bubble-console-1280x800.png")
     )
 
     # Table 2's dealer, then the director for table 1: hand-for-hand ends, the clock runs.

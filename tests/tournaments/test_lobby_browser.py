@@ -14,7 +14,7 @@ from django.contrib.auth.models import User
 from django.core.cache import cache
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium
+from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium, picture
 from tests.conftest import PASSWORD
 from tests.tournaments.factories import start
 from tests.tournaments.online_tables import clock_running, seat_online
@@ -68,20 +68,20 @@ def test_lobby_and_a_deal_accepted_by_two_players(
     expect(spectator.locator("#lobby-table-1")).to_contain_text("Ann")
     expect(spectator.locator("#lobby-table-1")).to_contain_text("30,000")
     expect(spectator.locator(".lobby-out")).to_contain_text("Dee")
-    spectator.screenshot(path=str(ARTIFACTS / "lobby-phone.png"), full_page=True)
+    picture(spectator, str(ARTIFACTS / "lobby-phone.png"), full_page=True)
     spectator.locator("#lobby-table-1").get_by_role("link", name="Watch").click()
     expect(spectator.locator("#poker")).to_be_visible()
     expect(spectator.locator("#table-panels")).to_contain_text("Tournament lobby")
     # A visitor watches: nobody picks a seat at a tournament table.
     expect(spectator.locator(".seat-controls")).to_contain_text("Watching this tournament table")
     expect(spectator.get_by_role("button", name="Sit", exact=True)).to_have_count(0)
-    spectator.screenshot(path=str(ARTIFACTS / "lobby-watch-phone.png"), full_page=True)
+    picture(spectator, str(ARTIFACTS / "lobby-watch-phone.png"), full_page=True)
     spectator.close()
 
     ben = logged_in(live_browser, base, "ben", LAPTOP)
     ben.goto(lobby)
     expect(ben.get_by_role("link", name="Go to my table")).to_be_visible()
-    ben.screenshot(path=str(ARTIFACTS / "lobby-laptop.png"), full_page=True)
+    picture(ben, str(ARTIFACTS / "lobby-laptop.png"), full_page=True)
 
     # The director offers an ICM deal from the console.
     dana = User.objects.create_user("dana2", password=PASSWORD)
@@ -94,7 +94,7 @@ def test_lobby_and_a_deal_accepted_by_two_players(
     online.get_by_label("Method").select_option("icm")
     online.get_by_role("button", name="Offer a deal").click()
     expect(director.locator("#console-online")).to_contain_text("Waiting for the players")
-    director.locator("#console-online").screenshot(path=str(ARTIFACTS / "deal-console-phone.png"))
+    picture(director.locator("#console-online"), str(ARTIFACTS / "deal-console-phone.png"))
     offer = DealOffer.objects.get()
     amounts = offer.amounts
 
@@ -104,7 +104,7 @@ def test_lobby_and_a_deal_accepted_by_two_players(
     ann.goto(f"{base}/tables/{table_id}/")
     panel = ann.locator("#table-panels")
     expect(panel).to_contain_text("Deal offered: ICM")
-    ann.screenshot(path=str(ARTIFACTS / "deal-table-phone.png"), full_page=True)
+    picture(ann, str(ARTIFACTS / "deal-table-phone.png"), full_page=True)
     panel.get_by_role("button", name="Accept the deal").click()
     expect(ann.locator("#table-panels")).to_contain_text("waiting for the others")
     assert DealOffer.objects.get().state == DealState.OPEN
@@ -116,7 +116,7 @@ def test_lobby_and_a_deal_accepted_by_two_players(
     expect(mine.locator("tr.mine")).to_contain_text(
         str(amounts[str(offer.answers.get(entry__player__name="Ben").entry_id)])
     )
-    ben.screenshot(path=str(ARTIFACTS / "deal-lobby-laptop.png"), full_page=True)
+    picture(ben, str(ARTIFACTS / "deal-lobby-laptop.png"), full_page=True)
     mine.get_by_role("button", name="Accept the deal").click()
     expect(ben.locator("#lobby-mine")).to_contain_text("the deal is recorded")
     final_table.refresh_from_db()
@@ -127,7 +127,7 @@ def test_lobby_and_a_deal_accepted_by_two_players(
     expect(ben.locator(".lobby-out")).to_contain_text("Final results")
     expect(ben.locator("#lobby-mine")).to_contain_text("you finished in place 2")
     expect(ben.get_by_role("link", name="Go to my table")).to_have_count(0)
-    ben.screenshot(path=str(ARTIFACTS / "lobby-finished-laptop.png"), full_page=True)
+    picture(ben, str(ARTIFACTS / "lobby-finished-laptop.png"), full_page=True)
 
 
 @pytest.fixture
@@ -169,14 +169,14 @@ def test_the_director_fills_with_bots_and_starts_online(
     # The fetch owed, if any, is sent on the page's next turn after the answer: past it.
     director.evaluate("() => new Promise((done) => setTimeout(done, 200))")
     assert fetched_again == []
-    director.locator("#console-online").screenshot(path=str(ARTIFACTS / "console-online-phone.png"))
+    picture(director.locator("#console-online"), str(ARTIFACTS / "console-online-phone.png"))
     registering.refresh_from_db()
     assert registering.state == TournamentState.RUNNING
     cache.clear()
     laptop = watcher(live_browser, base, LAPTOP)
     laptop.goto(f"{base}/tournaments/{registering.pk}/lobby/")
     expect(laptop.locator("#lobby-table-1 .lobby-seats li")).to_have_count(5)
-    laptop.screenshot(path=str(ARTIFACTS / "lobby-bots-laptop.png"), full_page=True)
+    picture(laptop, str(ARTIFACTS / "lobby-bots-laptop.png"), full_page=True)
 
 
 def test_the_lobby_follows_the_tournament_without_a_reload(

@@ -24,6 +24,7 @@ from tests.browser import (
     console_page,
     log_in,
     needs_chromium,
+    picture,
     served_night,
 )
 
@@ -95,12 +96,12 @@ def test_a_move_reaches_the_players_phone_within_a_second(
     SHOTS.mkdir(parents=True, exist_ok=True)
     ann = night_page(chromium, served, "ann")
     expect(ann.locator("[data-night-seat]")).to_have_attribute("data-night-seat", "2-5")
-    ann.screenshot(path=str(SHOTS / "night-phone-en.png"), full_page=True)
+    picture(ann, str(SHOTS / "night-phone-en.png"), full_page=True)
     # Ben chose French: his page is French, and so is what his socket renders.
     ben = night_page(chromium, served, "ben")
     assert ben.locator("html").get_attribute("lang") == "fr"
     expect(ben.locator(".night-seat-word").first).to_have_text("Table")
-    ben.screenshot(path=str(SHOTS / "night-phone-fr.png"), full_page=True)
+    picture(ben, str(SHOTS / "night-phone-fr.png"), full_page=True)
 
     console = console_page(chromium, served["base"], served["id"], is_mobile=True, has_touch=True)
 
@@ -111,7 +112,7 @@ def test_a_move_reaches_the_players_phone_within_a_second(
     expect(notice).to_have_text(re.compile(r"Table 2 seat 5 → table 1 seat 5"))
     print(f"the move reached the phone {took:.2f} s after the tap")
     expect(ann.locator("[data-night-seat]")).to_have_attribute("data-night-seat", "1-5")
-    ann.screenshot(path=str(SHOTS / "night-phone-en-moved.png"), full_page=True)
+    picture(ann, str(SHOTS / "night-phone-en-moved.png"), full_page=True)
     # Nothing was said to Ben.
     assert ben.locator("[data-night-notice]").count() == 0
 
@@ -122,7 +123,7 @@ def test_a_move_reaches_the_players_phone_within_a_second(
     # "Table 1 siège 3 → table 2 siège 6" once the French catalogue has the message.
     expect(notice).to_have_text(re.compile(r"Table 1 \S+ 3 → table 2 \S+ 6"))
     print(f"the move reached the phone {took:.2f} s after the tap")
-    ben.screenshot(path=str(SHOTS / "night-phone-fr-moved.png"), full_page=True)
+    picture(ben, str(SHOTS / "night-phone-fr-moved.png"), full_page=True)
 
     # Dismissed, it stays gone after a reload; kept until then.
     ann.reload()
@@ -142,21 +143,21 @@ def test_a_rebuy_asked_from_the_phone_and_approved_in_one_tap(
     ann.get_by_label("Your chips now").fill("1500")
     ann.get_by_role("button", name="Ask for a rebuy").click()
     expect(ann.get_by_text("Rebuy asked — waiting for the director.")).to_be_visible()
-    ann.screenshot(path=str(SHOTS / "night-phone-en-asked.png"), full_page=True)
+    picture(ann, str(SHOTS / "night-phone-en-asked.png"), full_page=True)
 
     console = console_page(chromium, served["base"], served["id"], is_mobile=True, has_touch=True)
     requests = console.locator("#console-requests")
     expect(requests).to_contain_text("Ann")
     expect(requests).to_contain_text("asks for a rebuy (has 1,500 chips)")
-    console.screenshot(path=str(SHOTS / "console-requests-phone.png"))
+    picture(console, str(SHOTS / "console-requests-phone.png"))
     requests.get_by_role("button", name="Approve").click()
     expect(console.locator("#console-requests")).to_be_hidden()
 
     expect(ann.locator("[data-night-notice='decided']")).to_contain_text("Rebuy approved")
     expect(ann.locator(".night-facts")).to_contain_text("1 rebuy")
-    ann.screenshot(path=str(SHOTS / "night-phone-en-approved.png"), full_page=True)
+    picture(ann, str(SHOTS / "night-phone-en-approved.png"), full_page=True)
 
     laptop = chromium.new_context(viewport=LAPTOP).new_page()
     log_in(laptop, served["base"], "ann", then=f"/tournaments/{served['id']}/night/")
     expect(laptop.locator("[data-night-link]")).to_have_attribute("data-night-link", "live")
-    laptop.screenshot(path=str(SHOTS / "night-laptop-en.png"), full_page=True)
+    picture(laptop, str(SHOTS / "night-laptop-en.png"), full_page=True)

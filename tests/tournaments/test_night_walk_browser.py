@@ -28,7 +28,7 @@ from django.utils import translation
 from django.utils.translation import gettext, ngettext, npgettext, pgettext
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from tests.browser import ARTIFACTS, needs_chromium
+from tests.browser import ARTIFACTS, needs_chromium, picture
 from tests.conftest import PASSWORD
 from tests.tables.servers import free_port, manage, migrate, server_env, start_serve, stop
 from tournaments.services.chips import StackCheck
@@ -265,7 +265,7 @@ def no_english(page: Page, where: str) -> None:
 
 
 def shot(page: Page, language: str, name: str, *, full: bool = False) -> None:
-    page.screenshot(path=str(SHOTS / f"{language}-{name}.png"), full_page=full)
+    picture(page, str(SHOTS / f"{language}-{name}.png"), full_page=full)
 
 
 def digits(text: str) -> int:

@@ -11,7 +11,7 @@ from django.urls import reverse
 from playwright.sync_api import Browser, expect
 
 from series.services import director_grant
-from tests.browser import ARTIFACTS, PHONE, log_in, needs_chromium
+from tests.browser import ARTIFACTS, PHONE, log_in, needs_chromium, picture
 from tests.conftest import PASSWORD
 from tests.tournaments.factories import start
 from tests.tournaments.online_tables import clock_running, seat_online
@@ -44,14 +44,14 @@ def test_the_director_sits_out_a_player_who_reads_why(
         expect(form).to_be_visible()
         form.get_by_label("Player", exact=True).select_option(label="Ann (table 1, seat 1)")
         form.get_by_label("Reason (the player reads it)").fill("Your phone keeps ringing")
-        form.screenshot(path=str(ARTIFACTS / "director-sit-out-console-phone.png"))
+        picture(form, str(ARTIFACTS / "director-sit-out-console-phone.png"))
         form.get_by_role("button", name="Sit out").click()
         expect(page.locator("#console-online")).to_be_visible()
         page.wait_for_function(
             "() => !document.querySelector('#online-player-reason')"
             " || document.querySelector('#online-player-reason').value === ''"
         )
-        page.screenshot(path=str(ARTIFACTS / "director-sit-out-done-phone.png"), full_page=True)
+        picture(page, str(ARTIFACTS / "director-sit-out-done-phone.png"), full_page=True)
     finally:
         context.close()
     live = TournamentTable.objects.get(tournament=two_tables, number=1).live_table_id
@@ -63,6 +63,6 @@ def test_the_director_sits_out_a_player_who_reads_why(
         expect(note).to_contain_text("The director sat you out")
         expect(note).to_contain_text("Your phone keeps ringing")
         note.scroll_into_view_if_needed()
-        page.screenshot(path=str(ARTIFACTS / "director-sit-out-player-phone.png"))
+        picture(page, str(ARTIFACTS / "director-sit-out-player-phone.png"))
     finally:
         context.close()

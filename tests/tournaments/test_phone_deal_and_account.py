@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.browser import ARTIFACTS, PHONE, console_page, needs_chromium
+from tests.browser import ARTIFACTS, PHONE, console_page, needs_chromium, picture
 from tournaments.models import Tournament
 from tournaments.services import deals
 
@@ -51,9 +51,9 @@ def test_the_deal_prizes_show_and_log_out_is_two_taps_away(
     for cell in prizes.all():
         expect(cell).to_be_visible()
         assert cell.inner_text().strip() not in ("", "–")
-    page.screenshot(path=str(ARTIFACTS / f"phone-deal-{language}.png"))
+    picture(page, str(ARTIFACTS / f"phone-deal-{language}.png"))
 
     account.click()
     expect(logout).to_be_visible()
-    page.screenshot(path=str(ARTIFACTS / f"phone-account-{language}.png"))
+    picture(page, str(ARTIFACTS / f"phone-account-{language}.png"))
     page.context.close()

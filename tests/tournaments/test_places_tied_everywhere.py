@@ -12,7 +12,7 @@ from django.urls import reverse
 from playwright.sync_api import Browser, expect
 
 from series.models import Player
-from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium
+from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium, picture
 from tournaments.models import Entry, Tournament
 from tournaments.services.results import tournament_finish
 
@@ -103,11 +103,11 @@ def test_the_shared_place_on_a_phone_and_a_laptop(
     console.locator("details.entries-out").evaluate("details => { details.open = true; }")
     dee = console.locator("#console-entries li.entry", has_text="Dee")
     expect(dee).to_contain_text("place 3 (tied)")
-    dee.screenshot(path=str(ARTIFACTS / "places-tied-console-390.png"))
+    picture(dee, str(ARTIFACTS / "places-tied-console-390.png"))
     panel = live_browser.new_page(viewport=PHONE)
     log_in(panel, base, player.get_username(), then=f"/tournaments/{running_clock.pk}/lobby/")
     expect(panel.locator(".my-panel")).to_contain_text("you finished in place 3 (tied)")
-    panel.locator(".my-panel").screenshot(path=str(ARTIFACTS / "places-tied-panel-390.png"))
+    picture(panel.locator(".my-panel"), str(ARTIFACTS / "places-tied-panel-390.png"))
 
     out(running_clock, tied_on_the_bubble["Bob"], director=director)
     tournament_finish(running_clock.pk, by=director)
@@ -116,4 +116,4 @@ def test_the_shared_place_on_a_phone_and_a_laptop(
         log_in(page, base, player.get_username(), then=f"/series/events/{running_clock.event_id}/")
         results = page.locator("table.results-table")
         expect(results.locator("tbody tr").nth(2)).to_contain_text("3 (tied)")
-        results.screenshot(path=str(ARTIFACTS / f"places-tied-event-{viewport['width']}.png"))
+        picture(results, str(ARTIFACTS / f"places-tied-event-{viewport['width']}.png"))

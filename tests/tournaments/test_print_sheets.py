@@ -17,7 +17,7 @@ from django.utils import timezone
 from playwright.sync_api import Browser
 
 from series.models import Event, Season
-from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium
+from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium, picture
 from tests.tournaments.factories import make_player, make_user, start
 from tests.tournaments.levels import LEVEL_2, ROWS
 from tournaments.models import (
@@ -295,7 +295,7 @@ def test_the_sheets_print_on_a4_and_letter(
     page = live_browser.new_page(viewport=PHONE)
     log_in(page, base, then=f"/tournaments/{tournament.pk}/console/")
     page.get_by_role("link", name="seat cards").wait_for()
-    page.screenshot(path=str(ARTIFACTS / "console-print-links-390.png"))
+    picture(page, str(ARTIFACTS / "console-print-links-390.png"))
     pages_printed: dict[tuple[str, str], int] = {}
     for name in SHEETS:
         if name == "sheet_results":
@@ -309,7 +309,7 @@ def test_the_sheets_print_on_a4_and_letter(
             if paper == "a4":
                 for viewport in (PHONE, LAPTOP):
                     page.set_viewport_size(viewport)
-                    page.screenshot(path=str(ARTIFACTS / f"{name}-{viewport['width']}.png"))
+                    picture(page, str(ARTIFACTS / f"{name}-{viewport['width']}.png"))
             # The toolbar is on screen, and gone in print.
             assert page.locator(".sheet-toolbar").is_visible()
             page.emulate_media(media="print")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.browser import ARTIFACTS, PHONE, log_in, needs_chromium
+from tests.browser import ARTIFACTS, PHONE, log_in, needs_chromium, picture
 from tests.tournaments.factories import seat
 from tournaments.models import Entry, EntryState, Tournament
 
@@ -43,7 +43,7 @@ def test_seating_and_results_on_a_phone(
     page.goto(f"{base}/tournaments/{night.pk}/console/")
     seating = page.locator("#console-seating")
     expect(seating.get_by_text("where is its button for the next hand?").first).to_be_visible()
-    seating.screenshot(path=str(ARTIFACTS / "console-seating-ask-section-phone.png"))
+    picture(seating, str(ARTIFACTS / "console-seating-ask-section-phone.png"))
 
     # The button of each table concerned, one tap each; then the move appears.
     for number, button in ((1, 3), (2, 2)):
@@ -54,8 +54,8 @@ def test_seating_and_results_on_a_phone(
         ).to_be_visible()
     move = page.locator(".ops-step-move")
     expect(move).to_contain_text("→ table 2 seat")
-    page.screenshot(path=str(ARTIFACTS / "console-seating-phone.png"), full_page=True)
-    seating.screenshot(path=str(ARTIFACTS / "console-seating-section-phone.png"))
+    picture(page, str(ARTIFACTS / "console-seating-phone.png"), full_page=True)
+    picture(seating, str(ARTIFACTS / "console-seating-section-phone.png"))
     move.get_by_role("button", name="Confirm").click()
     expect(page.locator("#console-seating .ops-last")).to_contain_text("table 1 seat")
     assert Entry.objects.filter(tournament=night, table_number=2).count() == 6
@@ -72,10 +72,8 @@ def test_seating_and_results_on_a_phone(
         "Out: Kim (place 11), Lou (place 12), by Ann"
     )
     page.locator("#console-results").scroll_into_view_if_needed()
-    page.screenshot(path=str(ARTIFACTS / "console-results-phone.png"), full_page=True)
-    page.locator("#console-results").screenshot(
-        path=str(ARTIFACTS / "console-results-section-phone.png")
-    )
+    picture(page, str(ARTIFACTS / "console-results-phone.png"), full_page=True)
+    picture(page.locator("#console-results"), str(ARTIFACTS / "console-results-section-phone.png"))
 
     # Down to three, an ICM proposal to edit.
     for entry in Entry.objects.filter(tournament=night, state=EntryState.PLAYING).exclude(
@@ -90,8 +88,6 @@ def test_seating_and_results_on_a_phone(
         results.locator(".deal-list li", has_text=name).locator("input").fill(stack)
     results.get_by_role("button", name="Propose").click()
     expect(page.locator("#console-results").get_by_text("ICM proposal")).to_be_visible()
-    page.screenshot(path=str(ARTIFACTS / "console-deal-phone.png"), full_page=True)
-    page.locator("#console-results").screenshot(
-        path=str(ARTIFACTS / "console-deal-section-phone.png")
-    )
+    picture(page, str(ARTIFACTS / "console-deal-phone.png"), full_page=True)
+    picture(page.locator("#console-results"), str(ARTIFACTS / "console-deal-section-phone.png"))
     page.close()

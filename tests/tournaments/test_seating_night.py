@@ -13,7 +13,7 @@ from django.test import Client, RequestFactory
 from playwright.sync_api import Browser, expect
 
 from series.models import Player
-from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium
+from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium, picture
 from tests.tournaments.factories import full, make_user, register, seat
 from tests.tournaments.lookups import last_action, seats_of, url, where
 from tournaments.errors import TournamentError
@@ -355,9 +355,10 @@ def test_a_night_drawn_early_on_a_phone(
     start = page.get_by_role("button", name="Start with 10 players")
     expect(start).to_be_visible()
     expect(page.get_by_text("The seats are drawn: the start keeps them")).to_be_visible()
-    page.screenshot(path=str(ARTIFACTS / "seating-drawn-phone.png"), full_page=True)
-    page.locator("section[aria-labelledby=start-title]").screenshot(
-        path=str(ARTIFACTS / "seating-drawn-start-card-phone.png")
+    picture(page, str(ARTIFACTS / "seating-drawn-phone.png"), full_page=True)
+    picture(
+        page.locator("section[aria-labelledby=start-title]"),
+        str(ARTIFACTS / "seating-drawn-start-card-phone.png"),
     )
     drawn = seats_of(tournament)
     start.click()
@@ -374,20 +375,16 @@ def test_a_night_drawn_early_on_a_phone(
     offer = page.locator(".ops-step-final-table")
     expect(offer).to_contain_text("one more than your 6-seat tables")
     offer.scroll_into_view_if_needed()
-    page.locator("#console-seating").screenshot(
-        path=str(ARTIFACTS / "seating-final-offer-phone.png")
-    )
+    picture(page.locator("#console-seating"), str(ARTIFACTS / "seating-final-offer-phone.png"))
     page.set_viewport_size(LAPTOP)
-    page.locator("#console-seating").screenshot(
-        path=str(ARTIFACTS / "seating-final-offer-desk.png")
-    )
+    picture(page.locator("#console-seating"), str(ARTIFACTS / "seating-final-offer-desk.png"))
     page.close()
 
     pat = Entry.objects.get(tournament=tournament, player__name="pat")
     player_page = live_browser.new_page(viewport=PHONE)
     log_in(player_page, base, "pat", then=f"/tournaments/{tournament.pk}/")
     expect(player_page.get_by_text(f"Your seat: table {pat.table_number}")).to_be_visible()
-    player_page.screenshot(path=str(ARTIFACTS / "seating-seat-phone.png"))
+    picture(player_page, str(ARTIFACTS / "seating-seat-phone.png"))
     player_page.set_viewport_size(LAPTOP)
-    player_page.screenshot(path=str(ARTIFACTS / "seating-seat-desk.png"))
+    picture(player_page, str(ARTIFACTS / "seating-seat-desk.png"))
     player_page.close()

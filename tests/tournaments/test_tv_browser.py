@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser import ARTIFACTS, TV, console_page, needs_chromium, served_night
+from tests.browser import ARTIFACTS, TV, console_page, needs_chromium, picture, served_night
 from tests.tables.servers import manage
 
 pytestmark = needs_chromium
@@ -90,7 +90,7 @@ def test_the_live_light_goes_out_when_the_link_dies_silently_and_comes_back(
     os.killpg(process.pid, signal.SIGSTOP)
     expect(link).to_have_attribute("data-state", "lost", timeout=25_000)
     expect(link).to_have_text("Reconnecting…")
-    tv.locator(".tv-top").screenshot(path=str(ARTIFACTS / "tv-link-lost-header.png"))
+    picture(tv.locator(".tv-top"), str(ARTIFACTS / "tv-link-lost-header.png"))
     os.killpg(process.pid, signal.SIGCONT)
     expect(link).to_have_attribute("data-state", "live", timeout=30_000)
     expect(link).to_have_text("Live")
@@ -127,4 +127,4 @@ def test_the_tv_follows_the_layout_and_the_finish_without_a_reload(
     expect(tv.locator('.tv [data-tv="places"] li').first).to_contain_text("Ann")
     expect(tv.locator('.tv [data-tv="places"] li')).to_have_count(8)
     assert tv.evaluate("window.loadedOnce") is True, "the page was reloaded"
-    tv.screenshot(path=str(ARTIFACTS / "tv-finished-felt-1920x1080.png"))
+    picture(tv, str(ARTIFACTS / "tv-finished-felt-1920x1080.png"))

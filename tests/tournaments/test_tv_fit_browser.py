@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 from playwright.sync_api import Browser, expect
 
-from tests.browser import ARTIFACTS, PHONE, needs_chromium
+from tests.browser import ARTIFACTS, PHONE, needs_chromium, picture
 from tests.tournaments.factories import seat
 from tournaments.models import ChipCount, Tournament
 
@@ -116,8 +116,9 @@ def test_every_panel_of_the_tv_is_fully_on_the_screen(
         page.evaluate(
             "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
         )
-        page.screenshot(
-            path=str(ARTIFACTS / f"tv-fit-{language}-{size['width']}x{size['height']}.png"),
+        picture(
+            page,
+            str(ARTIFACTS / f"tv-fit-{language}-{size['width']}x{size['height']}.png"),
             full_page=True,
         )
         problems = page.evaluate(MEASURE)

@@ -19,7 +19,7 @@ from django.urls import reverse
 from PIL import Image
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser import ARTIFACTS, LAPTOP, PHONE, TV, log_in, needs_chromium
+from tests.browser import ARTIFACTS, LAPTOP, PHONE, TV, log_in, needs_chromium, picture
 from tests.tournaments.factories import seat
 from tournaments.models import Entry, Tournament
 
@@ -67,7 +67,7 @@ def seat_card_pin(browser: Browser, live_server: Any, tournament: Tournament, na
     card = page.locator(".seat-card", has=page.locator(".seat-card-name", has_text=name))
     pin = card.locator(".seat-card-pin-digits").inner_text()
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "seat-cards-guest-pin-laptop.png"), full_page=True)
+    picture(page, str(ARTIFACTS / "seat-cards-guest-pin-laptop.png"), full_page=True)
     page.context.close()
     return pin
 
@@ -84,7 +84,7 @@ def test_the_tv_qr_code_leads_a_guest_to_their_night(
     expect(tv.locator(".tv-qr-caption")).to_have_text("Scan for your seat and the clock")
     address = scan(tv)
     assert address == live_server.url + reverse("tournaments:night", args=[tournament.pk])
-    tv.screenshot(path=str(ARTIFACTS / "tv-qr-en.png"))
+    picture(tv, str(ARTIFACTS / "tv-qr-en.png"))
 
     phone = live_browser.new_context(viewport=PHONE).new_page()
     phone.goto(address)
@@ -92,12 +92,12 @@ def test_the_tv_qr_code_leads_a_guest_to_their_night(
     expect(phone.get_by_label("Your name")).to_be_visible()
     phone.get_by_label("Your name").select_option(label="Gus")
     phone.get_by_label("PIN").fill(pin)
-    phone.screenshot(path=str(ARTIFACTS / "night-pin-phone-en.png"), full_page=True)
+    picture(phone, str(ARTIFACTS / "night-pin-phone-en.png"), full_page=True)
     phone.get_by_role("button", name="Open my night").click()
     phone.wait_for_url(address)
     expect(phone.locator(".night-name")).to_have_text("Gus")
     expect(phone.locator("[data-night-seat]")).to_have_attribute("data-night-seat", "1-1")
-    phone.screenshot(path=str(ARTIFACTS / "night-from-qr-phone-en.png"), full_page=True)
+    picture(phone, str(ARTIFACTS / "night-from-qr-phone-en.png"), full_page=True)
 
 
 @in_chromium
@@ -112,7 +112,7 @@ def test_a_wrong_pin_on_the_phone_says_so(
     phone.get_by_role("button", name="Open my night").click()
     expect(phone.locator(".errorlist")).to_have_text("Wrong PIN. 2 tries left before a wait.")
     expect(phone.get_by_label("PIN")).to_have_value("")
-    phone.screenshot(path=str(ARTIFACTS / "night-pin-wrong-phone-en.png"), full_page=True)
+    picture(phone, str(ARTIFACTS / "night-pin-wrong-phone-en.png"), full_page=True)
 
 
 @in_chromium
@@ -123,15 +123,15 @@ def test_the_tv_qr_code_in_french(
     tv = live_browser.new_context(viewport=TV, locale="fr-FR").new_page()
     tv.goto(tv_url(live_server, tournament))
     assert scan(tv) == live_server.url + reverse("tournaments:night", args=[tournament.pk])
-    tv.screenshot(path=str(ARTIFACTS / "tv-qr-fr.png"))
+    picture(tv, str(ARTIFACTS / "tv-qr-fr.png"))
     phone = live_browser.new_context(viewport=PHONE, locale="fr-FR").new_page()
     phone.goto(live_server.url + reverse("tournaments:night_pin", args=[tournament.pk]))
-    phone.screenshot(path=str(ARTIFACTS / "night-pin-phone-fr.png"), full_page=True)
+    picture(phone, str(ARTIFACTS / "night-pin-phone-fr.png"), full_page=True)
     phone.locator("#id_player").select_option(label="Gwen")
     phone.locator("#id_pin").fill("12345")
     phone.locator("button[type=submit].button").click()
     expect(phone.locator(".errorlist")).to_be_visible()
-    phone.screenshot(path=str(ARTIFACTS / "night-pin-refused-phone-fr.png"), full_page=True)
+    picture(phone, str(ARTIFACTS / "night-pin-refused-phone-fr.png"), full_page=True)
 
 
 @in_chromium

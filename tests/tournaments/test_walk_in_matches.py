@@ -14,7 +14,7 @@ from django.urls import reverse
 from playwright.sync_api import Browser, expect
 
 from series.models import Player
-from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium
+from tests.browser import ARTIFACTS, LAPTOP, PHONE, log_in, needs_chromium, picture
 from tests.tournaments.factories import make_player, make_user, start
 from tests.tournaments.levels import LEVEL_2, LEVEL_5
 from tournaments.errors import NameInUse, TournamentError
@@ -261,7 +261,7 @@ def test_the_director_picks_a_suggestion_or_confirms_a_new_guest(
         expect(suggestions.get_by_role("button", name="Register ann", exact=True)).to_be_visible()
         expect(suggestions.get_by_role("button", name="Register Annie")).to_be_visible()
         page.locator("#walk-in-suggestions").scroll_into_view_if_needed()
-        page.screenshot(path=str(ARTIFACTS / f"walk-in-suggestions-{width}.png"))
+        picture(page, str(ARTIFACTS / f"walk-in-suggestions-{width}.png"))
         if viewport is PHONE:
             suggestions.get_by_role("button", name="Register ann", exact=True).click()
             expect(page.get_by_text("ann is in.")).to_be_visible()
@@ -270,7 +270,7 @@ def test_the_director_picks_a_suggestion_or_confirms_a_new_guest(
             page.get_by_role("button", name="Add", exact=True).click()
             expect(page.get_by_text("There is already a player named Annie")).to_be_visible()
             page.locator("#walk-in-suggestions").scroll_into_view_if_needed()
-            page.screenshot(path=str(ARTIFACTS / "walk-in-choice-390.png"))
+            picture(page, str(ARTIFACTS / "walk-in-choice-390.png"))
             page.get_by_role("button", name="New guest named ANNIE").click()
             expect(page.get_by_text("ANNIE is in.")).to_be_visible()
         page.close()
