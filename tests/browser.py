@@ -37,17 +37,20 @@ SCREENSHOTS = os.environ.get("SCREENSHOTS") == "1"
 """Set by `make screenshots`: the browser tests then save their pictures in ARTIFACTS."""
 
 
-def picture(target: Page | Locator, path: str | Path, **options: Any) -> None:
+def picture(target: Page | Locator, path: str | Path, *, settle: int = 0, **options: Any) -> None:
     """A picture of a page or a part of it, for a person to look at, when they ask for one.
 
     `make screenshots` runs the browser tests with ``SCREENSHOTS=1`` and they save their
     pictures under test-artifacts/; `make test` takes none. A picture checks nothing and
     costs Chromium about a third of a core-second (a full page more), and the browser tests
-    take some 380: a tenth of their CPU. A test that reads a picture's pixels calls
-    ``screenshot`` itself.
+    take some 380: a twentieth of their CPU. A test that reads a picture's pixels calls
+    ``screenshot`` itself. ``settle``: milliseconds to let the page draw itself first (a
+    resize, an htmx swap).
     """
     if not SCREENSHOTS:
         return
+    if settle:
+        (target if isinstance(target, Page) else target.page).wait_for_timeout(settle)
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     target.screenshot(path=str(path), **options)
 

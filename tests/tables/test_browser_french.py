@@ -91,6 +91,5 @@ def test_home_lobby_and_a_hand_in_play_read_in_french_on_a_phone(
     # coucher, miser, relancer; the bar is worded by the browser through the JavaScript catalog.
     assert any(word in text for word in ("Parole", "Suivre", "Se coucher")), text
     assert not any(word in text for word in ("Check", "Call", "Fold", "Raise")), text
-    page.wait_for_timeout(200)
-    picture(page, str(ARTIFACTS / "french-table-phone.png"))
+    picture(page, str(ARTIFACTS / "french-table-phone.png"), settle=200)
     assert page.locator("html").get_attribute("lang") == "fr"

@@ -88,8 +88,7 @@ def shoot(page: Page, label: str, full_page: bool = False) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     for size_name, size in (("phone", PHONE), ("laptop", LAPTOP)):
         page.set_viewport_size(size)
-        page.wait_for_timeout(200)
-        picture(page, str(ARTIFACTS / f"{label}-{size_name}.png"), full_page=full_page)
+        picture(page, str(ARTIFACTS / f"{label}-{size_name}.png"), full_page=full_page, settle=200)
     page.set_viewport_size(LAPTOP)
 
 

@@ -86,8 +86,7 @@ def passive_move(page: Page) -> bool:
 def shoot(pages: dict[str, Page], label: str, size: dict[str, int]) -> None:
     for name, page in pages.items():
         page.set_viewport_size(size)
-        page.wait_for_timeout(150)
-        picture(page, str(ARTIFACTS / f"table-{label}-{name}.png"))
+        picture(page, str(ARTIFACTS / f"table-{label}-{name}.png"), settle=150)
 
 
 @pytest.mark.long(25)

@@ -72,8 +72,7 @@ async () => {
 def shoot(page: Page, label: str) -> None:
     for size_name, size in (("laptop", LAPTOP), ("phone", PHONE)):
         page.set_viewport_size(size)
-        page.wait_for_timeout(150)
-        picture(page, str(ARTIFACTS / f"table2-{label}-{size_name}.png"))
+        picture(page, str(ARTIFACTS / f"table2-{label}-{size_name}.png"), settle=150)
     page.set_viewport_size(LAPTOP)
 
 

@@ -94,5 +94,4 @@ def test_a_moved_players_page_follows_them_to_the_new_table(
     expect(page.locator('.seat-mine[data-seat="4"]')).to_contain_text("1,500")
     picture(page, str(ARTIFACTS / "tournament-move-after-phone.png"))
     page.set_viewport_size(LAPTOP)
-    page.wait_for_timeout(150)
-    picture(page, str(ARTIFACTS / "tournament-move-after-laptop.png"))
+    picture(page, str(ARTIFACTS / "tournament-move-after-laptop.png"), settle=150)

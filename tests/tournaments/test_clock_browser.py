@@ -151,8 +151,7 @@ def test_the_console_clock_on_a_phone(chromium: Browser, served: dict[str, Any])
     added = f"{(paused_at + 60) // 60}:{(paused_at + 60) % 60:02d}"
     expect(panel.locator('[data-clock="time"]')).to_have_text(added)
     expect(panel.get_by_role("button", name="Resume")).to_be_visible()
-    page.wait_for_timeout(300)  # htmx settles the swapped panel
-    picture(panel, str(ARTIFACTS / "console-clock-phone.png"))
+    picture(panel, str(ARTIFACTS / "console-clock-phone.png"), settle=300)
     panel.get_by_role("button", name="Resume").click()
     expect(panel.locator('[data-clock="status"]')).to_be_hidden()
     picture(page, str(ARTIFACTS / "console-phone-with-clock.png"), full_page=True)
