@@ -50,8 +50,8 @@ def _shoot(page: Page, name: str, language: str) -> None:
 def _submit(page: Page, value: str | None = None) -> None:
     """The page's own form (the header has forms too: the language, logging out)."""
     button = f'button[value="{value}"]' if value else "button[type=submit]"
-    page.locator(f"form.form {button}").first.click()
-    page.wait_for_load_state()
+    with page.expect_navigation():
+        page.locator(f"form.form {button}").first.click()
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])

@@ -53,22 +53,24 @@ def test_a_host_sets_defaults_closes_the_season_and_opens_its_pot(
         page.locator("#id_default_venue").fill("Chez Ben")
         page.locator("#id_default_capacity").fill("8")
         _fits(page, "form")
-        page.locator("form.form button[type=submit]").click()
-        page.wait_for_load_state()
+        with page.expect_navigation():
+            page.locator("form.form button[type=submit]").click()
         page.goto(f"{base}/series/seasons/{season.pk}/events/new/")
         expect(page.locator("#id_venue")).to_have_value("Chez Ben")
         expect(page.locator("#id_capacity")).to_have_value("8")
 
         page.goto(f"{base}/series/seasons/{season.pk}/")
-        page.get_by_role("link", name="Close the season").click()
+        with page.expect_navigation():
+            page.get_by_role("link", name="Close the season").click()
         _fits(page, "close")
-        page.locator("form.form button[type=submit]").click()
-        page.wait_for_load_state()
+        with page.expect_navigation():
+            page.locator("form.form button[type=submit]").click()
         expect(page.locator("h1")).to_contain_text("Closed")
         expect(page.get_by_role("link", name="New night")).to_have_count(0)
         _fits(page, "closed")
 
-        page.get_by_role("link", name="Season pot and payouts").click()
+        with page.expect_navigation():
+            page.get_by_role("link", name="Season pot and payouts").click()
         expect(page.locator("h1")).to_contain_text("Season pot")
         expect(page.locator("#id_amount")).to_be_visible()
         _fits(page, "pot")
