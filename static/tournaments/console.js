@@ -36,6 +36,11 @@
  *   ("tournament-changed", on which the sections fetch themselves again) is fired on the
  *   form, and from a form swapped away meanwhile it never reached the page: the action was
  *   done, and the console went on showing it undone.
+ * And a section just drawn hears nothing until htmx has settled it, a few milliseconds
+ * later (longer on a busy phone): news in between (a second tap's answer) would be lost,
+ * and the section would stay one change behind. So every piece of news makes every section
+ * that listens for it owed first; the sections that hear it take their fetch (or keep it
+ * owed, as above), and the others make it once settled.
  * The fetch owed is made once the first one is back, the form is sent, the sheet closes,
  * or the director goes on to something outside the form. (No hx-sync on the sections: htmx gives it to
  * every form inside, which would queue a tap behind the section's fetch and lose it.) */
@@ -98,6 +103,43 @@
       }
     }
   }
+
+  /* The names of the events the sections fetch themselves on ("… from:body"). */
+  function newsOf(section) {
+    return (section.getAttribute("hx-trigger") || "")
+      .split(",")
+      .map((part) => part.trim().split(/\s+/))
+      .filter((words) => words.includes("from:body"))
+      .map((words) => words[0]);
+  }
+
+  const heard = new Set(); // the news listened for, on the way down to the sections
+  function listenForNews(root) {
+    const sections = root.querySelectorAll("[hx-get][hx-trigger*='from:body']");
+    for (const section of [root, ...sections]) {
+      if (!(section instanceof Element) || !section.matches("[hx-trigger*='from:body']")) continue;
+      for (const name of newsOf(section)) {
+        if (heard.has(name)) continue;
+        heard.add(name);
+        document.addEventListener(name, () => owe(name), true);
+      }
+    }
+  }
+
+  /* Before htmx hears the news: every section listening for it is owed a fetch; each one
+   * htmx asks to fetch is then settled by htmx:confirm below. */
+  function owe(name) {
+    for (const section of document.querySelectorAll("[hx-get][hx-trigger*='from:body']")) {
+      if (section.id && newsOf(section).includes(name)) owed.add(section.id);
+    }
+  }
+
+  // A section drawn (the page, or an answer's) is listening now: fetch what it missed.
+  document.addEventListener("htmx:load", (event) => {
+    if (event.target instanceof Element) listenForNews(event.target);
+    window.setTimeout(fetchOwed);
+  });
+  listenForNews(document.documentElement);
 
   document.addEventListener("htmx:confirm", (event) => {
     const section = event.detail.elt;

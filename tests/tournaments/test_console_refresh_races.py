@@ -6,7 +6,10 @@ taps of "Next level" used to leave the players section as it was after the first
 second fetch, asked for while the first was on its way, went nowhere once the first
 replaced the section), so the add-on break showed no Add-on buttons. And an action
 answering while the director was ticking a player in "Record an elimination" wiped the
-tick, and the elimination was then refused ("Choose who is out.").
+tick, and the elimination was then refused ("Choose who is out."). And news that came
+in the few milliseconds between a section's fetch being drawn and htmx listening on the
+new section reached no one: on a busy host, the second "Next level" answered just then and
+the players section stayed on the level before the break.
 
 The sections' fetches are slowed in the page (a GET's answer is held 700 ms), so the
 races happen every time, not only on a slow phone.
@@ -127,6 +130,45 @@ def test_two_quick_next_levels_leave_the_players_section_current(
     expect(addons).to_have_count(len(NAMES))
     ARTIFACTS.mkdir(exist_ok=True)
     picture(page, str(ARTIFACTS / "console-races-addon-1280.png"))
+
+
+# The moment a section's own fetch is drawn, the page is told the tournament changed again
+# (as when a second tap's answer lands just then): htmx listens on a new section only once
+# it has settled, a few milliseconds after it is drawn, so the news reaches no one there.
+NEWS_AS_THE_PLAYERS_ARE_DRAWN = """
+document.addEventListener("htmx:afterSwap", (event) => {
+  if (event.detail.elt.id !== "console-entries" || window.newsSent) return;
+  window.newsSent = true;
+  document.body.dispatchEvent(new CustomEvent("tournament-changed", { bubbles: true }));
+});
+"""
+
+
+def test_news_that_comes_as_a_section_is_drawn_is_not_lost(
+    night: Tournament, live_server, live_browser: Browser
+) -> None:
+    page = console_page(live_browser, live_server.url, night.pk, LAPTOP)
+    page.add_init_script(SLOW_FETCHES)
+    page.reload()
+    players = page.locator("#console-players")
+    addons = players.get_by_role("button", name="Add-on")
+    expect(players.get_by_role("button", name="Actions for Ann")).to_be_visible()
+    page.evaluate(NEWS_AS_THE_PLAYERS_ARE_DRAWN)
+
+    # The players section fetches itself; its answer (level 2, no add-on yet) is held in
+    # the page 700 ms, and meanwhile the clock goes on to the add-on break.
+    with page.expect_response(lambda response: response.url.endswith("/console/")):
+        page.evaluate(
+            "document.body.dispatchEvent(new CustomEvent('tournament-changed', {bubbles: true}))"
+        )
+    director = User.objects.get(username="dana")
+    clock_next(night.pk, by=director)
+    clock_next(night.pk, by=director)
+    night.refresh_from_db()
+    assert night.level_index == BREAK_1 and night.state == TournamentState.ON_BREAK
+
+    expect(addons).to_have_count(len(NAMES))
+    assert page.evaluate("window.newsSent") is True
 
 
 def test_a_tick_in_the_elimination_form_survives_another_action(
