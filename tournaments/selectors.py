@@ -135,6 +135,11 @@ def places_taken(tournament: Tournament) -> int:
     return tournament.entries.filter(state__in=PLACE_STATES).count()
 
 
+def players_left(tournament: Tournament) -> int:
+    """How many players are still in play (one count, no rows loaded)."""
+    return tournament.entries.filter(state=EntryState.PLAYING).count()
+
+
 def seats_drawn(tournament: Tournament) -> bool:
     """Whether the tournament has tables to sit at: its seats are drawn (before the start,
     the director may draw them early and start later)."""

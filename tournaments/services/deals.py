@@ -81,7 +81,7 @@ def _lock_offer(offer_id: Any) -> tuple[Tournament, DealOffer]:
 
 def _one_left(tournament: Tournament) -> bool:
     """Fewer than two players still in: no deal to make (one count, no rows loaded)."""
-    return Entry.objects.filter(tournament=tournament, state=EntryState.PLAYING).count() < 2
+    return selectors.players_left(tournament) < 2
 
 
 def _playing(tournament: Tournament) -> list[Entry]:

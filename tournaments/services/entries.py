@@ -793,7 +793,7 @@ def elimination_record(
         )
         tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
         if (
-            tournament.entries.filter(state=EntryState.PLAYING).count() != 1
+            selectors.players_left(tournament) != 1
             or reentry_still_open(tournament) is not None
             or not results.overview_payable(tournament)
         ):

@@ -25,7 +25,6 @@ from tournaments.errors import TournamentError
 from tournaments.models import (
     ActionKind,
     BlindStructure,
-    EntryState,
     LevelKind,
     Tournament,
     TournamentAction,
@@ -375,7 +374,7 @@ def tournament_start(tournament_id: int, *, by: Any, now: datetime | None = None
             online.online_start(tournament.pk, by=by)
         tournament = entries.tournament_locked(tournament_id)
         # Everyone in play, those seated by an earlier draw too, not only this draw's.
-        players = tournament.entries.filter(state=EntryState.PLAYING).count()
+        players = selectors.players_left(tournament)
         undo.action_record(
             tournament,
             ActionKind.START,

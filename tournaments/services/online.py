@@ -507,7 +507,7 @@ def online_entry_remove(tournament_id: Any, entry_id: Any, reason: str, *, by: A
     a hand is in play at their table: sit them out first, then remove them once it ends."""
     with transaction.atomic():
         tournament, entry, tt, reason = _director_target(tournament_id, entry_id, reason, by)
-        if Entry.objects.filter(tournament=tournament, state=EntryState.PLAYING).count() < 2:
+        if selectors.players_left(tournament) < 2:
             raise TournamentError(_("Someone must win: at least one player stays in."))
         try:
             chips = tables.seat_remove_for(
@@ -837,7 +837,7 @@ def _offer_clear(entry: Entry) -> None:
 
 
 def _finish_if_won(tournament: Tournament) -> bool:
-    playing = Entry.objects.filter(tournament=tournament, state=EntryState.PLAYING).count()
+    playing = selectors.players_left(tournament)
     waiting = Entry.objects.filter(tournament=tournament, state=EntryState.REGISTERED).exists()
     if playing > 1 or waiting:
         return False
@@ -1025,7 +1025,7 @@ def _on_bubble(tournament: Tournament) -> bool:
     """Whether the players left are one more than the places paid (the bubble: hand-for-hand
     starts there, TDA RP-8)."""
     paid = results.paid_places(tournament)
-    left = Entry.objects.filter(tournament=tournament, state=EntryState.PLAYING).count()
+    left = selectors.players_left(tournament)
     return paid > 0 and left == paid + 1
 
 

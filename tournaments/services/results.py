@@ -44,6 +44,7 @@ from series.selectors import places_tied
 from series.services.standings import event_results_remove, event_results_store
 from tournaments import icm as icm_model
 from tournaments import payouts as payout_rules
+from tournaments import selectors
 from tournaments.errors import TournamentError
 from tournaments.models import (
     ActionKind,
@@ -654,7 +655,7 @@ def entry_eliminate(
             if entry.state != EntryState.PLAYING:
                 raise TournamentError(_("%(name)s is not playing.") % {"name": entry.player.name})
         eliminator = _eliminator(tournament, eliminated_by, ids)
-        still_in = Entry.objects.filter(tournament=tournament, state=EntryState.PLAYING).count()
+        still_in = selectors.players_left(tournament)
         if len(entries) >= still_in:
             raise TournamentError(_("Someone must win the hand: at least one player stays in."))
         # In hand-for-hand every table's players out on the hand in play share its
@@ -1084,7 +1085,7 @@ def tournament_finish(tournament_id: int, *, by: Any) -> list[dict[str, Any]]:
     with transaction.atomic():
         tournament = _locked(tournament_id)
         _require_in_play(tournament)
-        still_in = Entry.objects.filter(tournament=tournament, state=EntryState.PLAYING).count()
+        still_in = selectors.players_left(tournament)
         if still_in != 1:
             raise TournamentError(
                 _(
