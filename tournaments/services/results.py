@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
@@ -64,6 +65,15 @@ IN_PLAY = (TournamentState.RUNNING, TournamentState.ON_BREAK)
 # Entries that paid a buy-in: each one adds to the prize pool.
 BOUGHT_IN = (EntryState.REGISTERED, EntryState.PLAYING, EntryState.OUT)
 DEAL_METHODS = ("icm", "chip-chop")
+# What going out writes on an entry (its place and prize follow from everyone's).
+OUT_FIELDS = [
+    "state",
+    "out_at",
+    "out_hand",
+    "out_hand_for_hand",
+    "stack_at_hand_start",
+    "eliminated_by",
+]
 
 
 # Reads the console shares ---------------------------------------------------------------
@@ -329,26 +339,38 @@ def _next_out_hand(tournament: Tournament) -> int:
     ) + 1
 
 
+def _mark_out(
+    entry: Entry,
+    *,
+    at: datetime,
+    out_hand: int,
+    hand_for_hand: bool,
+    stack: int | None,
+    eliminated_by: Entry | None,
+) -> None:
+    """Write ``entry`` out on ``out_hand`` (its place and prize follow from everyone's:
+    ``places_update``)."""
+    entry.state = EntryState.OUT
+    entry.out_at = at
+    entry.out_hand = out_hand
+    entry.out_hand_for_hand = hand_for_hand
+    entry.stack_at_hand_start = stack
+    entry.eliminated_by = eliminated_by
+    entry.save(update_fields=OUT_FIELDS)
+
+
 def entry_out_removed(tournament: Tournament, entry: Entry, chips: int) -> Entry:
     """Record ``entry`` out as the director removed them (the tournament row is locked): an
     elimination on a hand of its own, with the chips they had when removed, and the places
     stored again. Nobody knocked them out: no bounty is won."""
     shared = hand_for_hand_out_hand(tournament)
-    entry.state = EntryState.OUT
-    entry.out_at = timezone.now()
-    entry.out_hand = shared if shared is not None else _next_out_hand(tournament)
-    entry.out_hand_for_hand = shared is not None
-    entry.stack_at_hand_start = chips
-    entry.eliminated_by = None
-    entry.save(
-        update_fields=[
-            "state",
-            "out_at",
-            "out_hand",
-            "out_hand_for_hand",
-            "stack_at_hand_start",
-            "eliminated_by",
-        ]
+    _mark_out(
+        entry,
+        at=timezone.now(),
+        out_hand=shared if shared is not None else _next_out_hand(tournament),
+        hand_for_hand=shared is not None,
+        stack=chips,
+        eliminated_by=None,
     )
     places_update(tournament)
     entry.refresh_from_db()
@@ -394,21 +416,13 @@ def eliminations_from_hand(
     now = timezone.now()
     for entry, stack in out:
         winners = [w for w in knocked_out_by.get(entry.pk, ()) if w.pk != entry.pk]
-        entry.state = EntryState.OUT
-        entry.out_at = now
-        entry.out_hand = out_hand
-        entry.stack_at_hand_start = stack
-        entry.out_hand_for_hand = hand_for_hand
-        entry.eliminated_by = winners[0] if winners else None
-        entry.save(
-            update_fields=[
-                "state",
-                "out_at",
-                "out_hand",
-                "stack_at_hand_start",
-                "out_hand_for_hand",
-                "eliminated_by",
-            ]
+        _mark_out(
+            entry,
+            at=now,
+            out_hand=out_hand,
+            hand_for_hand=hand_for_hand,
+            stack=stack,
+            eliminated_by=winners[0] if winners else None,
         )
         if winners and tournament.bounty:
             shares = _bounty_shares(tournament.bounty, len(winners), tournament.money_unit)
@@ -637,23 +651,7 @@ def entry_eliminate(
             raise TournamentError(
                 _("This tournament is played online: a player with no chips goes out by itself.")
             )
-        found = {
-            e.pk: e
-            for e in Entry.objects.select_related("player").filter(
-                tournament=tournament, pk__in=ids
-            )
-        }
-        if len(found) != len(ids):
-            raise TournamentError(_("That player is not in this tournament."))
-        entries = [found[i] for i in ids]
-        for entry in entries:
-            if entry.state == EntryState.OUT:
-                raise TournamentError(
-                    _("%(name)s is already out (place %(place)s).")
-                    % {"name": entry.player.name, "place": entry.place or "?"}
-                )
-            if entry.state != EntryState.PLAYING:
-                raise TournamentError(_("%(name)s is not playing.") % {"name": entry.player.name})
+        entries = _entries_playing(tournament, ids)
         eliminator = _eliminator(tournament, eliminated_by, ids)
         still_in = selectors.players_left(tournament)
         if len(entries) >= still_in:
@@ -670,21 +668,13 @@ def entry_eliminate(
         now = timezone.now()
         before = [_elimination_state(entry) for entry in entries]
         for entry in entries:
-            entry.state = EntryState.OUT
-            entry.out_at = now
-            entry.out_hand = out_hand
-            entry.out_hand_for_hand = shared is not None
-            entry.stack_at_hand_start = stacks.get(entry.pk)
-            entry.eliminated_by = eliminator
-            entry.save(
-                update_fields=[
-                    "state",
-                    "out_at",
-                    "out_hand",
-                    "out_hand_for_hand",
-                    "stack_at_hand_start",
-                    "eliminated_by",
-                ]
+            _mark_out(
+                entry,
+                at=now,
+                out_hand=out_hand,
+                hand_for_hand=shared is not None,
+                stack=stacks.get(entry.pk),
+                eliminated_by=eliminator,
             )
         places_update(tournament)
         placed = sorted(
@@ -692,56 +682,12 @@ def entry_eliminate(
             key=lambda e: (e.place or 0, -(e.stack_at_hand_start or 0), e.pk),
         )
         night_news.night_tell_out(placed)
-        # Counted over everyone out: a player out at another table on the same
-        # hand-for-hand hand, recorded before, shares the place too.
-        sharing = Counter(
-            Entry.objects.filter(
-                tournament=tournament,
-                state=EntryState.OUT,
-                place__in={e.place for e in placed if e.place is not None},
-            ).values_list("place", flat=True)
-        )
-        labels = [
-            message(
-                gettext_noop("%(name)s (%(place)s)"),
-                name=entry.label,
-                place=_place_label(entry.place or 0, sharing[entry.place]),
-            )
-            for entry in placed
-        ]
 
-        eliminator_before = None
-        if eliminator is not None:
-            eliminator_before = {
-                "id": eliminator.pk,
-                "bounties": eliminator.bounties,
-                "knockouts_count": eliminator.knockouts_count,
-            }
-            eliminator.bounties += tournament.bounty * len(entries)
-            eliminator.knockouts_count += len(entries)
-            eliminator.save(update_fields=["bounties", "knockouts_count"])
-
-        summary = message(gettext_noop("Out: %(players)s"), players=joined(labels))
-        if eliminator is not None:
-            summary = message(
-                gettext_noop("%(summary)s, by %(name)s"),
-                summary=summary,
-                name=eliminator.label,
-            )
-        if tournament.hand_for_hand and not tournament.online and shared is None:
-            # Out on the hand in play when hand-for-hand began: it was not dealt hand-for-hand,
-            # so the place is the player's own; the line says so (a tie on a hand dealt
-            # hand-for-hand reads "places 3-4 shared").
-            why = message(
-                gettext_noop(
-                    "on the hand in play when hand-for-hand began: not dealt hand-for-hand, no tie"
-                )
-            )
-            summary = message(gettext_noop("%(summary)s; %(why)s"), summary=summary, why=why)
+        eliminator_before = _knockouts_credit(tournament, eliminator, len(entries))
         undo.action_record(
             tournament,
             ActionKind.ELIMINATE,
-            summary,
+            _out_summary(tournament, placed, eliminator, hand_for_hand=shared is not None),
             by=by,
             undo={
                 "out_hand": out_hand,
@@ -751,6 +697,87 @@ def entry_eliminate(
             },
         )
     return placed
+
+
+def _entries_playing(tournament: Tournament, ids: Sequence[int]) -> list[Entry]:
+    """The entries ``ids``, in that order, each of them in play; refused otherwise."""
+    found = {
+        e.pk: e
+        for e in Entry.objects.select_related("player").filter(tournament=tournament, pk__in=ids)
+    }
+    if len(found) != len(ids):
+        raise TournamentError(_("That player is not in this tournament."))
+    entries = [found[i] for i in ids]
+    for entry in entries:
+        if entry.state == EntryState.OUT:
+            raise TournamentError(
+                _("%(name)s is already out (place %(place)s).")
+                % {"name": entry.player.name, "place": entry.place or "?"}
+            )
+        if entry.state != EntryState.PLAYING:
+            raise TournamentError(_("%(name)s is not playing.") % {"name": entry.player.name})
+    return entries
+
+
+def _knockouts_credit(
+    tournament: Tournament, eliminator: Entry | None, count: int
+) -> dict[str, int] | None:
+    """The winner of the pot takes ``count`` knockouts and their fixed bounties; returns
+    what it had before (for the undo), None with no eliminator."""
+    if eliminator is None:
+        return None
+    before = {
+        "id": eliminator.pk,
+        "bounties": eliminator.bounties,
+        "knockouts_count": eliminator.knockouts_count,
+    }
+    eliminator.bounties += tournament.bounty * count
+    eliminator.knockouts_count += count
+    eliminator.save(update_fields=["bounties", "knockouts_count"])
+    return before
+
+
+def _out_summary(
+    tournament: Tournament,
+    placed: Sequence[Entry],
+    eliminator: Entry | None,
+    *,
+    hand_for_hand: bool,
+) -> Message:
+    """The log's line for players out on one hand: "Out: Ann (5th), by Ben"."""
+    # Counted over everyone out: a player out at another table on the same hand-for-hand
+    # hand, recorded before, shares the place too.
+    sharing = Counter(
+        Entry.objects.filter(
+            tournament=tournament,
+            state=EntryState.OUT,
+            place__in={e.place for e in placed if e.place is not None},
+        ).values_list("place", flat=True)
+    )
+    labels = [
+        message(
+            gettext_noop("%(name)s (%(place)s)"),
+            name=entry.label,
+            place=_place_label(entry.place or 0, sharing[entry.place]),
+        )
+        for entry in placed
+    ]
+    summary = message(gettext_noop("Out: %(players)s"), players=joined(labels))
+    if eliminator is not None:
+        summary = message(
+            gettext_noop("%(summary)s, by %(name)s"), summary=summary, name=eliminator.label
+        )
+    if tournament.hand_for_hand and not tournament.online and not hand_for_hand:
+        # Out on the hand in play when hand-for-hand began: it was not dealt hand-for-hand,
+        # so the place is the player's own; the line says so (a tie on a hand dealt
+        # hand-for-hand reads "places 3-4 shared").
+        why = message(
+            gettext_noop(
+                "on the hand in play when hand-for-hand began: not dealt hand-for-hand, no tie"
+            )
+        )
+        summary = message(gettext_noop("%(summary)s; %(why)s"), summary=summary, why=why)
+    return summary
 
 
 def _require_ranked_at_table(
@@ -848,18 +875,7 @@ def _undo_eliminate(tournament: Tournament, action: TournamentAction) -> None:
         entry.out_hand_for_hand = before.get("out_hand_for_hand", False)
         entry.stack_at_hand_start = before["stack_at_hand_start"]
         entry.eliminated_by_id = before["eliminated_by"]
-        entry.save(
-            update_fields=[
-                "state",
-                "place",
-                "prize",
-                "out_at",
-                "out_hand",
-                "out_hand_for_hand",
-                "stack_at_hand_start",
-                "eliminated_by",
-            ]
-        )
+        entry.save(update_fields=[*OUT_FIELDS, "place", "prize"])
     eliminator = data.get("eliminator")
     if eliminator:
         Entry.objects.filter(pk=eliminator["id"]).update(
