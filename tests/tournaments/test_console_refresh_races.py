@@ -18,11 +18,12 @@ races happen every time, not only on a slow phone.
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from series.models import Event, Season
 from series.services import director_grant
@@ -107,9 +108,11 @@ def night(transactional_db: None, settings) -> Tournament:  # type: ignore[no-un
     return tournament
 
 
-def test_two_quick_next_levels_leave_the_players_section_current(
-    night: Tournament, live_server, live_browser: Browser
-) -> None:
+def _slow_console(
+    night: Tournament, live_server: Any, live_browser: Browser
+) -> tuple[Page, Locator]:
+    """The console on a laptop, its fetches slowed, at level 2: the page and its players'
+    Add-on buttons (none yet)."""
     page = console_page(live_browser, live_server.url, night.pk, LAPTOP)
     page.add_init_script(SLOW_FETCHES)
     page.reload()
@@ -117,6 +120,13 @@ def test_two_quick_next_levels_leave_the_players_section_current(
     addons = players.get_by_role("button", name="Add-on")
     expect(players.get_by_role("button", name="Actions for Ann")).to_be_visible()
     expect(addons).to_have_count(0)
+    return page, addons
+
+
+def test_two_quick_next_levels_leave_the_players_section_current(
+    night: Tournament, live_server, live_browser: Browser
+) -> None:
+    page, addons = _slow_console(night, live_server, live_browser)
 
     clock = page.locator("#console-clock")
     clock.get_by_role("button", name="Next level").click()
@@ -147,12 +157,7 @@ document.addEventListener("htmx:afterSwap", (event) => {
 def test_news_that_comes_as_a_section_is_drawn_is_not_lost(
     night: Tournament, live_server, live_browser: Browser
 ) -> None:
-    page = console_page(live_browser, live_server.url, night.pk, LAPTOP)
-    page.add_init_script(SLOW_FETCHES)
-    page.reload()
-    players = page.locator("#console-players")
-    addons = players.get_by_role("button", name="Add-on")
-    expect(players.get_by_role("button", name="Actions for Ann")).to_be_visible()
+    page, addons = _slow_console(night, live_server, live_browser)
     page.evaluate(NEWS_AS_THE_PLAYERS_ARE_DRAWN)
 
     # The players section fetches itself; its answer (level 2, no add-on yet) is held in
