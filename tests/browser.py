@@ -55,6 +55,25 @@ def picture(target: Page | Locator, path: str | Path, *, settle: int = 0, **opti
     target.screenshot(path=str(path), **options)
 
 
+def pictures_by_size(
+    page: Page,
+    stem: str,
+    sizes: dict[str, dict[str, int]],
+    *,
+    back_to: dict[str, int],
+    settle: int = 0,
+    **options: Any,
+) -> None:
+    """``page`` at each of ``sizes`` ({name: viewport}) saved as ARTIFACTS/<stem>-<name>.png,
+    then set back to ``back_to``. Without pictures the page is not resized at all."""
+    if not SCREENSHOTS:
+        return
+    for name, size in sizes.items():
+        page.set_viewport_size(size)
+        picture(page, ARTIFACTS / f"{stem}-{name}.png", settle=settle, **options)
+    page.set_viewport_size(back_to)
+
+
 # The screens a night is seen on: a director's or a player's phone, a laptop, the TV.
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}

@@ -53,13 +53,14 @@
   const sent = new WeakSet(); // open sheets whose form was sent: their answer may replace them
   const answering = new Set(); // forms sent whose answer is on its way
   const sentFrom = new WeakMap(); // request -> the section or form it was sent from
+  const SECTION = "[hx-get][hx-trigger*='from:body']"; // a section that fetches itself on news
 
   function isRefresh(elt, verb) {
     return (
       String(verb).toLowerCase() === "get" &&
       elt instanceof Element &&
       elt.id !== "" &&
-      elt.matches("[hx-get][hx-trigger*='from:body']")
+      elt.matches(SECTION)
     );
   }
 
@@ -87,7 +88,7 @@
   /* The console form a request is sent from, if it is one inside a section. */
   function sectionForm(elt) {
     const form = elt instanceof Element ? elt.closest("form") : null;
-    return form && form.closest("[hx-trigger*='from:body']") ? form : null;
+    return form && form.closest(SECTION) ? form : null;
   }
 
   function fetchOwed() {
@@ -115,9 +116,9 @@
 
   const heard = new Set(); // the news listened for, on the way down to the sections
   function listenForNews(root) {
-    const sections = root.querySelectorAll("[hx-get][hx-trigger*='from:body']");
-    for (const section of [root, ...sections]) {
-      if (!(section instanceof Element) || !section.matches("[hx-trigger*='from:body']")) continue;
+    const sections = [...root.querySelectorAll(SECTION)];
+    if (root.matches(SECTION)) sections.push(root);
+    for (const section of sections) {
       for (const name of newsOf(section)) {
         if (heard.has(name)) continue;
         heard.add(name);
@@ -129,7 +130,7 @@
   /* Before htmx hears the news: every section listening for it is owed a fetch; each one
    * htmx asks to fetch is then settled by htmx:confirm below. */
   function owe(name) {
-    for (const section of document.querySelectorAll("[hx-get][hx-trigger*='from:body']")) {
+    for (const section of document.querySelectorAll(SECTION)) {
       if (section.id && newsOf(section).includes(name)) owed.add(section.id);
     }
   }
@@ -190,7 +191,7 @@
 
   function noteEdit(event) {
     const form = event.target.form || event.target.closest?.("form");
-    if (form && form.closest("[hx-trigger*='from:body']")) edited.add(form);
+    if (form && form.closest(SECTION)) edited.add(form);
   }
   document.addEventListener("input", noteEdit);
   document.addEventListener("change", noteEdit);

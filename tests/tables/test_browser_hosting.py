@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser import ARTIFACTS, SCREENSHOTS, needs_chromium, picture
+from tests.browser import needs_chromium, pictures_by_size
 from tests.conftest import PASSWORD
 from tests.tables.servers import free_port, manage, migrate, server_env, start_serve, stop
 from tests.tables.test_browser_table import LAPTOP, PHONE
@@ -85,12 +85,8 @@ def log_in(browser: Browser, base: str, path: str, username: str) -> Page:
 
 
 def shoot(page: Page, label: str, full_page: bool = False) -> None:
-    if not SCREENSHOTS:
-        return  # the page stays at the laptop's size it is at
-    for size_name, size in (("phone", PHONE), ("laptop", LAPTOP)):
-        page.set_viewport_size(size)
-        picture(page, str(ARTIFACTS / f"{label}-{size_name}.png"), full_page=full_page, settle=200)
-    page.set_viewport_size(LAPTOP)
+    sizes = {"phone": PHONE, "laptop": LAPTOP}
+    pictures_by_size(page, label, sizes, back_to=LAPTOP, settle=200, full_page=full_page)
 
 
 @pytest.mark.long

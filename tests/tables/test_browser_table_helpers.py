@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser import ARTIFACTS, SCREENSHOTS, needs_chromium, picture
+from tests.browser import ARTIFACTS, needs_chromium, picture, pictures_by_size
 from tests.tables.servers import manage, server_env
 from tests.tables.test_browser_table import (  # noqa: F401 - fixtures
     LAPTOP,
@@ -70,12 +70,8 @@ async () => {
 
 
 def shoot(page: Page, label: str) -> None:
-    if not SCREENSHOTS:
-        return  # the page stays at the laptop's size it is at
-    for size_name, size in (("laptop", LAPTOP), ("phone", PHONE)):
-        page.set_viewport_size(size)
-        picture(page, str(ARTIFACTS / f"table2-{label}-{size_name}.png"), settle=150)
-    page.set_viewport_size(LAPTOP)
+    sizes = {"laptop": LAPTOP, "phone": PHONE}
+    pictures_by_size(page, f"table2-{label}", sizes, back_to=LAPTOP, settle=150)
 
 
 def my_turn(pages: list[Page], deadline: float) -> Page:

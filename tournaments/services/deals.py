@@ -79,11 +79,6 @@ def _lock_offer(offer_id: Any) -> tuple[Tournament, DealOffer]:
     return tournament, DealOffer.objects.select_for_update().get(pk=offer_id)
 
 
-def _one_left(tournament: Tournament) -> bool:
-    """Fewer than two players still in: no deal to make (one count, no rows loaded)."""
-    return selectors.players_left(tournament) < 2
-
-
 def _playing(tournament: Tournament) -> list[Entry]:
     return list(
         Entry.objects.select_related("player")
@@ -104,7 +99,7 @@ def offer_refusal(tournament: Tournament) -> str | None:
         tournament=tournament, state__in=(DealState.HELD, DealState.OPEN)
     ).exists():
         return _("A deal is already offered: wait for the answers or withdraw it.")
-    if _one_left(tournament):
+    if selectors.players_left(tournament) < 2:
         return _("A deal needs two or more players still in.")
     return None
 
@@ -277,7 +272,9 @@ def deal_release(offer_id: int) -> DealOffer:
             return offer
         if tournament.state not in IN_PLAY:
             # The held hand may have left one player, and so ended the tournament.
-            reason = DealEnd.ONE_LEFT if _one_left(tournament) else DealEnd.NOT_RUNNING
+            reason = (
+                DealEnd.ONE_LEFT if selectors.players_left(tournament) < 2 else DealEnd.NOT_RUNNING
+            )
             _settle(tournament, offer, DealState.CANCELLED, reason)
             return offer
         try:
