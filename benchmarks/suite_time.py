@@ -2,6 +2,7 @@
 
     python benchmarks/suite_time.py                      # pytest -n 3, the whole suite
     python benchmarks/suite_time.py -- -n 3 tests/tables # any pytest arguments after --
+    python benchmarks/suite_time.py --files 60           # list more files than 25
 
 A run of the suite on two cores keeps both busy from start to end, so its length is its CPU
 divided by two: what costs CPU is what to cut. ``time make test`` misses a large part of
@@ -23,6 +24,7 @@ the most wall time.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import resource
@@ -85,7 +87,18 @@ def _sample(samples: list[tuple[float, float]], done: threading.Event) -> None:
 
 
 def main(args: list[str]) -> int:
-    pytest_args = args[args.index("--") + 1 :] if "--" in args else ["-n", "3"]
+    ours, pytest_args = (
+        (args[: args.index("--")], args[args.index("--") + 1 :])
+        if "--" in args
+        else (args, ["-n", "3"])
+    )
+    parser = argparse.ArgumentParser(
+        usage="%(prog)s [--files N] [-- PYTEST ARGUMENTS]",
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--files", type=int, default=25, help="how many test files to list")
+    options = parser.parse_args(ours)
     folder = tempfile.mkdtemp(prefix="suite-time-")
     env = {**os.environ, OUT: folder, "PYTHONPATH": f"{ROOT / 'benchmarks'}:{ROOT}"}
     quiet_from = host_busy()
@@ -140,7 +153,7 @@ def main(args: list[str]) -> int:
     print(f"  {'wall s':>7} {'own cpu':>7} {'waited':>7} {'tests':>5}  file")
     for name, (seconds, own_cpu, waited_cpu, count) in sorted(
         by_file.items(), key=lambda item: -item[1][0]
-    )[:25]:
+    )[: options.files]:
         print(f"  {seconds:7.0f} {own_cpu:7.0f} {waited_cpu:7.0f} {int(count):5d}  {name}")
     return result.returncode
 
