@@ -87,46 +87,56 @@ def handles_of(player_ids: set[int]) -> dict[int, str]:
 def player_ledger(player: Player, season: Season, *, with_handles: bool = False) -> Ledger:
     """``player``'s ledger of ``season``. ``with_handles``: the reader is the player, so the
     debts they owe show how to pay each payee."""
-    rows: list[tuple[Event, int, str, int, bool]] = []  # event, kind order, text, amount, counts
+    debts = list(
+        CarriedDebt.objects.filter(
+            Q(payer=player) | Q(payee=player), origin__season=season
+        ).select_related("origin", "payer", "payee", "settled_in")
+    )
+    rows = _money_rows(player, season, debts)
+    rows.sort(key=lambda row: (row[0].starts_at, row[0].pk, row[1]))
+    ledger = Ledger(player=player, season=season)
+    balance = 0
+    for event, _kind, text, amount, counts in rows:
+        if counts:
+            balance += amount
+        ledger.entries.append(LedgerEntry(event, text, amount, counts, balance))
+    _debts_open(ledger, debts)
+    if with_handles and ledger.owes:
+        handles = handles_of({d.other.pk for d in ledger.owes})
+        ledger.owes = [
+            Debt(d.event, d.other, d.amount, d.carried, handles.get(d.other.pk, ""))
+            for d in ledger.owes
+        ]
+    return ledger
+
+
+# A line of a ledger before the lines are put in order: its night, its kind's place in the
+# night, its text, its amount in cents (positive: the player is owed it) and whether it
+# counts in the balance (a carried debt only reminds: its night's lines counted it).
+_Row = tuple[Event, int, str, int, bool]
+
+
+def _money_rows(player: Player, season: Season, debts: list[CarriedDebt]) -> list[_Row]:
+    """Every line of money ``player`` has in ``season``: each night's result, what they paid
+    for and their shares, the transfers paid, and the debts carried at a close."""
+    rows: list[_Row] = []
     results = Result.objects.filter(player=player, event__season=season).select_related(
         "event", "player"
     )
     for result in results:
         line = settle_line(result, result.event)
-        rows.append(
-            (
-                result.event,
-                0,
-                _("Result of the night (prize pool, fees apart)"),
-                line.to_settle * amounts.CENTS,
-                True,
-            )
-        )
-    for expense in Expense.objects.filter(payer=player, event__season=season).select_related(
-        "event"
-    ):
-        rows.append(
-            (
-                expense.event,
-                1,
-                _("Paid for “%(what)s”") % {"what": expense.description},
-                expense.amount_cents,
-                True,
-            )
-        )
+        text = _("Result of the night (prize pool, fees apart)")
+        rows.append((result.event, 0, text, line.to_settle * amounts.CENTS, True))
+    expenses = Expense.objects.filter(payer=player, event__season=season).select_related("event")
+    for expense in expenses:
+        text = _("Paid for “%(what)s”") % {"what": expense.description}
+        rows.append((expense.event, 1, text, expense.amount_cents, True))
     shares = ExpenseShare.objects.filter(
         player=player, expense__event__season=season
     ).select_related("expense__event")
     for share in shares:
-        rows.append(
-            (
-                share.expense.event,
-                2,
-                _("Share of “%(what)s”") % {"what": share.expense.description},
-                -share.amount_cents,
-                True,
-            )
-        )
+        text = _("Share of “%(what)s”") % {"what": share.expense.description}
+        rows.append((share.expense.event, 2, text, -share.amount_cents, True))
     transfers = Transfer.objects.filter(
         Q(payer=player) | Q(payee=player), event__season=season, paid_at__isnull=False
     ).select_related("event", "payer", "payee")
@@ -137,9 +147,6 @@ def player_ledger(player: Player, season: Season, *, with_handles: bool = False)
         else:
             text = _("Received from %(name)s") % {"name": t.payer.name}
             rows.append((t.event, 3, text, -t.amount_cents, True))
-    debts = CarriedDebt.objects.filter(
-        Q(payer=player) | Q(payee=player), origin__season=season
-    ).select_related("origin", "payer", "payee", "settled_in")
     for debt in debts:
         text = _("Unpaid at the close, carried: %(payer)s owes %(payee)s") % {
             "payer": debt.payer.name,
@@ -147,14 +154,13 @@ def player_ledger(player: Player, season: Season, *, with_handles: bool = False)
         }
         amount = -debt.amount_cents if debt.payer_id == player.pk else debt.amount_cents
         rows.append((debt.origin, 4, text, amount, False))
-    rows.sort(key=lambda row: (row[0].starts_at, row[0].pk, row[1]))
-    ledger = Ledger(player=player, season=season)
-    balance = 0
-    for event, _kind, text, amount, counts in rows:
-        if counts:
-            balance += amount
-        ledger.entries.append(LedgerEntry(event, text, amount, counts, balance))
+    return rows
 
+
+def _debts_open(ledger: Ledger, debts: list[CarriedDebt]) -> None:
+    """Fill ``ledger.owes`` and ``ledger.owed``: the transfers of nights not yet closed that
+    are still unpaid, and the debts carried at a close that no later night has covered."""
+    player, season = ledger.player, ledger.season
     closed = set(NightClose.objects.filter(event__season=season).values_list("event_id", flat=True))
     unpaid = Transfer.objects.filter(
         Q(payer=player) | Q(payee=player), event__season=season, paid_at__isnull=True
@@ -173,13 +179,6 @@ def player_ledger(player: Player, season: Season, *, with_handles: bool = False)
             ledger.owes.append(Debt(debt.origin, debt.payee, debt.amount_cents, carried=True))
         else:
             ledger.owed.append(Debt(debt.origin, debt.payer, debt.amount_cents, carried=True))
-    if with_handles and ledger.owes:
-        handles = handles_of({d.other.pk for d in ledger.owes})
-        ledger.owes = [
-            Debt(d.event, d.other, d.amount, d.carried, handles.get(d.other.pk, ""))
-            for d in ledger.owes
-        ]
-    return ledger
 
 
 def ledger_balances(player: Player) -> list[tuple[Season, int]]:
