@@ -199,71 +199,25 @@ def td_night(save: dict[str, Any], source: str) -> TDNight:
         players = {}
     config = _get(_get(tournament, "Players"), "Config")
     full_credit = _get(config, "FullCreditHit", True) is not False
-    notes = night.notes
-
+    seen = _Seen(moments)
     entries: list[tuple[TDResult, Any]] = []
-    hits: dict[str, Decimal] = {}
-    firsts: Counter[tuple[int, int]] = Counter()
     for key, player in players.items():
-        buyins = [b for b in _list(_get(player, "Buyins")) if isinstance(b, dict)]
-        if not buyins:
-            continue  # registered, never played
-        uuid = str(_get(player, "UUID", key) or key)
-        result = TDResult(uuid, _name(player) or _("Player %(n)s") % {"n": len(entries) + 1})
-        addons = [a for a in _list(_get(player, "AddOns")) if isinstance(a, dict)]
-        result.rebuys = len(buyins) - 1
-        result.addons = len(addons)
-        paid = sum((_number(_get(b, "Amount")) for b in buyins + addons), Decimal(0))
-        result.paid_in = _money(paid, result.name, notes)
-        first = buyins[0]
-        firsts[(_whole(_number(_get(first, "Amount")) - _rake(first)), _whole(_rake(first)))] += 1
-        for buy in buyins + addons:
-            moments.append(_number(_get(buy, "Time")))
-            bust = _get(buy, "BustOut")
-            moments.append(_number(_get(bust, "Time")))
-            hitmen = [str(h) for h in _list(_get(bust, "HitmanUUID")) if h]
-            for hitman in hitmen:
-                share = Decimal(1) if full_credit else Decimal(1) / len(hitmen)
-                hits[hitman] = hits.get(hitman, Decimal(0)) + share
-        adjustment = _number(_get(player, "HitsAdjustment"))
-        if adjustment:
-            hits[uuid] = hits.get(uuid, Decimal(0)) + adjustment
-        points = _number(_get(player, "PointsAdjustment"))
-        if points:
-            notes.append(
-                _(
-                    "%(name)s: TD's points adjustment of %(points)s (the site's points come from the season's formula)."
-                )
-                % {"name": result.name, "points": _shown(points)}
-            )
-        entries.append((result, player))
-    night.saved_at = int(max(moments))
-    if start is not None:
-        night.day = timezone.localdate(start)
-    else:
-        night.day = _title_day(title)
-        if night.day is None:
-            first_buy = min((m for m in moments if m > 0), default=Decimal(0))
-            moment = _moment(first_buy)
-            night.day = timezone.localdate(moment) if moment is not None else None
+        result = _entry(key, player, len(entries) + 1, full_credit, seen, night.notes)
+        if result is not None:
+            entries.append((result, player))
+    night.saved_at = int(max(seen.moments))
+    night.day = _night_day(start, title, seen.moments)
     if not entries:
         night.skipped = _("nobody bought in: the night is not imported.")
         return night
     if night.day is None:
         night.skipped = _("the save has no date, neither a start nor one in its title.")
         return night
-    (night.buy_in, night.fee), _count = firsts.most_common(1)[0]
+    (night.buy_in, night.fee), _count = seen.firsts.most_common(1)[0]
     night.buy_in, night.fee = max(0, night.buy_in), max(0, night.fee)
 
     by_uuid = {result.uuid: result for result, _player in entries}
-    for result in by_uuid.values():
-        share = hits.get(result.uuid, Decimal(0))
-        result.knockouts = max(0, _whole(share))
-        if share != result.knockouts and share > 0:
-            notes.append(
-                _("%(name)s: %(share)s knockouts (shares of bust-outs) counted as %(count)s.")
-                % {"name": result.name, "share": _shown(round(share, 2)), "count": result.knockouts}
-            )
+    _knockouts(by_uuid, seen.hits, night.notes)
     night.results = [result for result, _player in entries]
     _places(night, entries, tournament)
     _winnings(night, tournament, by_uuid)
@@ -397,6 +351,81 @@ CSV_COLUMNS = (
     "paid_in",
     "game_name",
 )
+
+
+@dataclass
+class _Seen:
+    """What the players' buy-ins tell of the whole night: every moment they record (the
+    night's start and end among them), each hitman's share of the bust-outs, and how often
+    each (buy-in, fee) opened a player's night."""
+
+    moments: list[Decimal]
+    hits: dict[str, Decimal] = field(default_factory=dict)
+    firsts: Counter[tuple[int, int]] = field(default_factory=Counter)
+
+
+def _entry(
+    key: str, player: Any, number: int, full_credit: bool, seen: _Seen, notes: list[str]
+) -> TDResult | None:
+    """The result of one of the save's players (None: registered, never played), without
+    its place, prize and knockouts; what its buy-ins tell of the night goes to ``seen``."""
+    buyins = [b for b in _list(_get(player, "Buyins")) if isinstance(b, dict)]
+    if not buyins:
+        return None
+    uuid = str(_get(player, "UUID", key) or key)
+    result = TDResult(uuid, _name(player) or _("Player %(n)s") % {"n": number})
+    addons = [a for a in _list(_get(player, "AddOns")) if isinstance(a, dict)]
+    result.rebuys = len(buyins) - 1
+    result.addons = len(addons)
+    paid = sum((_number(_get(b, "Amount")) for b in buyins + addons), Decimal(0))
+    result.paid_in = _money(paid, result.name, notes)
+    first = buyins[0]
+    seen.firsts[(_whole(_number(_get(first, "Amount")) - _rake(first)), _whole(_rake(first)))] += 1
+    for buy in buyins + addons:
+        seen.moments.append(_number(_get(buy, "Time")))
+        bust = _get(buy, "BustOut")
+        seen.moments.append(_number(_get(bust, "Time")))
+        hitmen = [str(h) for h in _list(_get(bust, "HitmanUUID")) if h]
+        for hitman in hitmen:
+            share = Decimal(1) if full_credit else Decimal(1) / len(hitmen)
+            seen.hits[hitman] = seen.hits.get(hitman, Decimal(0)) + share
+    adjustment = _number(_get(player, "HitsAdjustment"))
+    if adjustment:
+        seen.hits[uuid] = seen.hits.get(uuid, Decimal(0)) + adjustment
+    points = _number(_get(player, "PointsAdjustment"))
+    if points:
+        notes.append(
+            _(
+                "%(name)s: TD's points adjustment of %(points)s (the site's points come from the season's formula)."
+            )
+            % {"name": result.name, "points": _shown(points)}
+        )
+    return result
+
+
+def _night_day(start: datetime | None, title: str, moments: list[Decimal]) -> date | None:
+    """The night's day: its start's, else a date in its title, else its first buy-in's."""
+    if start is not None:
+        return timezone.localdate(start)
+    day = _title_day(title)
+    if day is None:
+        first_buy = min((m for m in moments if m > 0), default=Decimal(0))
+        moment = _moment(first_buy)
+        day = timezone.localdate(moment) if moment is not None else None
+    return day
+
+
+def _knockouts(by_uuid: dict[str, TDResult], hits: dict[str, Decimal], notes: list[str]) -> None:
+    """Each result's knockouts: its whole shares of the bust-outs, a note where TD counted
+    shares of a bust-out that do not add up to whole ones."""
+    for result in by_uuid.values():
+        share = hits.get(result.uuid, Decimal(0))
+        result.knockouts = max(0, _whole(share))
+        if share != result.knockouts and share > 0:
+            notes.append(
+                _("%(name)s: %(share)s knockouts (shares of bust-outs) counted as %(count)s.")
+                % {"name": result.name, "share": _shown(round(share, 2)), "count": result.knockouts}
+            )
 
 
 def td_nights_csv(nights: list[TDNight]) -> str:
