@@ -253,14 +253,7 @@ def import_source_read(files: list[tuple[str, bytes]]) -> ImportSource:
                 problems.append(Problem(0, "", _("Give one spreadsheet at a time.")))
                 return source
             if len(data) > IMPORT_MAX_BYTES:
-                problems.append(
-                    Problem(
-                        0,
-                        "",
-                        _("The file is larger than %(size)s MB: split it into seasons.")
-                        % {"size": IMPORT_MAX_BYTES // (1024 * 1024)},
-                    )
-                )
+                problems.append(_too_large())
                 return source
             source.text = xlsx_text(name, data, problems)
             return source
@@ -283,14 +276,7 @@ def import_source_read(files: list[tuple[str, bytes]]) -> ImportSource:
     if others:
         name, data = others[0]
         if len(data) > IMPORT_MAX_BYTES:
-            problems.append(
-                Problem(
-                    0,
-                    "",
-                    _("The file is larger than %(size)s MB: split it into seasons.")
-                    % {"size": IMPORT_MAX_BYTES // (1024 * 1024)},
-                )
-            )
+            problems.append(_too_large())
             return source
         source.text, more = file_text(data)
         problems.extend(more)
@@ -298,6 +284,24 @@ def import_source_read(files: list[tuple[str, bytes]]) -> ImportSource:
     if not saves:
         problems.append(Problem(0, "", _("No file to import.")))
         return source
+    _saves_read(saves, source)
+    source.text = td_nights_csv(source.nights)
+    return source
+
+
+def _too_large() -> Problem:
+    return Problem(
+        0,
+        "",
+        _("The file is larger than %(size)s MB: split it into seasons.")
+        % {"size": IMPORT_MAX_BYTES // (1024 * 1024)},
+    )
+
+
+def _saves_read(saves: list[tuple[str, bytes]], source: ImportSource) -> None:
+    """The nights of TD ``saves`` into ``source``: each night once (the latest of its saves),
+    in date order, those that cannot be imported apart with why."""
+    problems = source.problems
     latest: dict[str, TDNight] = {}
     for name, data in saves:
         try:
@@ -327,5 +331,3 @@ def import_source_read(files: list[tuple[str, bytes]]) -> ImportSource:
     if not source.nights and not problems:
         problems.append(Problem(0, "", _("No night of these saves can be imported.")))
         problems.extend(Problem(0, "", f"{n.source}: {n.skipped}") for n in source.skipped)
-    source.text = td_nights_csv(source.nights)
-    return source
