@@ -914,13 +914,7 @@ def results_import_apply(
             season = Season.objects.create(
                 name=plan.season_name[:NAME_MAX], starts_on=min(days), ends_on=max(days)
             )
-        players = {}
-        created_players = 0
-        for person in plan.people:
-            if person.choice is None:
-                person.choice = Player.objects.create(name=person.name)
-                created_players += 1
-            players[person.key] = person.choice
+        players, created_players = _players_of(plan)
         results = []
         created_events = 0
         kept: list[str] = []
@@ -931,20 +925,7 @@ def results_import_apply(
                 if night_levels:
                     name = f"{planned.name} {planned.day.isoformat()}"
                     kept += event_sections.levels_keep(name, night_levels, by)
-                starts_at = _starts_at(planned)
-                event = Event.objects.create(
-                    season=season,
-                    name=planned.name,
-                    starts_at=starts_at,
-                    buy_in=planned.values.get("buy_in", 0),
-                    fee=planned.values.get("fee", 0),
-                    counts=planned.values.get("counts", True),
-                    points_only=planned.values.get("points_only", False),
-                    notes=planned.values.get("notes", ""),
-                    game_name=planned.values.get("game_name", ""),
-                    # The file does not say when the night ended.
-                    finished_at=starts_at,
-                )
+                event = _event_create(season, planned)
                 created_events += 1
             elif planned.new_results and event.finished_at is None:
                 event.finished_at = _starts_at(planned)
@@ -963,4 +944,35 @@ def results_import_apply(
             standings_schedule(season.pk)
     return ImportOutcome(
         season, created_events, created_players, len(results), plan.unchanged, kept
+    )
+
+
+def _players_of(plan: ImportPlan) -> tuple[dict[str, Player], int]:
+    """The player each person of the file is, by their key (new ones created), and how many
+    were created."""
+    players: dict[str, Player] = {}
+    created = 0
+    for person in plan.people:
+        if person.choice is None:
+            person.choice = Player.objects.create(name=person.name)
+            created += 1
+        players[person.key] = person.choice
+    return players, created
+
+
+def _event_create(season: Season, planned: PlannedEvent) -> Event:
+    """A night of the file that the season does not have yet."""
+    starts_at = _starts_at(planned)
+    return Event.objects.create(
+        season=season,
+        name=planned.name,
+        starts_at=starts_at,
+        buy_in=planned.values.get("buy_in", 0),
+        fee=planned.values.get("fee", 0),
+        counts=planned.values.get("counts", True),
+        points_only=planned.values.get("points_only", False),
+        notes=planned.values.get("notes", ""),
+        game_name=planned.values.get("game_name", ""),
+        # The file does not say when the night ended.
+        finished_at=starts_at,
     )
