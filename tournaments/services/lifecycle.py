@@ -190,9 +190,16 @@ def _check_time_bank(tournament: Tournament) -> None:
 
 def _validate(tournament: Tournament) -> None:
     """Check a tournament's settings together; raise ``TournamentError`` on the first fault."""
-    event = tournament.event
     if tournament.blind_structure_id is None:
         raise TournamentError(_("Choose a blind structure."), field="blind_structure")
+    _validate_numbers(tournament)
+    _validate_levels(tournament)
+    _validate_payouts(tournament)
+
+
+def _validate_numbers(tournament: Tournament) -> None:
+    """Each number in its range, the time bank and the bounty within the buy-in."""
+    event = tournament.event
     for name in ("buy_in", "fee", "bounty", "rebuys_allowed", "rebuy_chips", "rebuy_price"):
         _check_int(tournament, name, minimum=0, optional=False)
     for name in ("addon_chips", "addon_price", "reentries_allowed"):
@@ -219,6 +226,11 @@ def _validate(tournament: Tournament) -> None:
             field="bounty",
         )
 
+
+def _validate_levels(tournament: Tournament) -> None:
+    """What the settings say of the blind structure's levels: there are some, the levels
+    named are among them, rebuys, re-entries and the add-on say when they stop and what
+    they give, and the add-on comes at one of its breaks."""
     rows = selectors.blind_structure_rows(tournament)
     levels = selectors.level_count(rows)
     if levels == 0:
@@ -257,6 +269,9 @@ def _validate(tournament: Tournament) -> None:
         if not tournament.addon_chips:
             raise TournamentError(_("Say how many chips the add-on gives."), field="addon_chips")
 
+
+def _validate_payouts(tournament: Tournament) -> None:
+    """The paid places' shares: each above 0%, together 100%."""
     payouts = tournament.payout_basis_points
     if payouts:
         if not isinstance(payouts, list) or any(
