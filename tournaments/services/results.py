@@ -1151,32 +1151,9 @@ def _finish(
     still_in = [e for e in final if e.state == EntryState.PLAYING]
     out = [e for e in final if e.state == EntryState.OUT]
 
-    # Best first, as lists of entries that share a place: the players still in (by their
-    # deal), then those out, ranked as during the night (``places_update``).
-    groups: list[list[Entry]] = []
-    if deal is not None:
-        key = {e.pk: (deal[e.pk], chips.get(e.pk, 0)) for e in still_in}
-        for entry in sorted(still_in, key=lambda e: (key[e.pk][0], key[e.pk][1]), reverse=True):
-            if groups and key[groups[-1][0].pk] == key[entry.pk]:
-                groups[-1].append(entry)
-            else:
-                groups.append([entry])
-    else:
-        groups.extend([e] for e in still_in)
-    groups.extend(_out_ranked(out))
+    groups = _finishing_order(still_in, out, deal=deal, chips=chips)
     places = _numbered(groups)
-
-    ranked = [e for group in groups for e in group]
-    won: dict[int, int] = {}
-    if deal is not None:
-        won.update({e.pk: deal[e.pk] for e in still_in})
-        paid_out = [e for e in ranked if e.state == EntryState.OUT]
-    else:
-        paid_out = ranked
-    shares = payout_rules.shared_prizes(
-        prizes, [places[e.pk] for e in paid_out], unit=tournament.money_unit
-    )
-    won.update({e.pk: share for e, share in zip(paid_out, shares, strict=True)})
+    won = _winnings(tournament, groups, places, prizes, deal=deal)
 
     before = []
     for entry in entries:
@@ -1207,6 +1184,54 @@ def _finish(
     tournament_id, event_id = tournament.pk, tournament.event_id
     transaction.on_commit(lambda: _results_publish(tournament_id, event_id, results))
     return results, {"tournament": tournament_before, "entries": before}
+
+
+def _finishing_order(
+    still_in: list[Entry],
+    out: list[Entry],
+    *,
+    deal: Mapping[int, int] | None,
+    chips: Mapping[int, int],
+) -> list[list[Entry]]:
+    """Best first, as lists of entries that share a place: the players still in (by their
+    deal, then their chips), then those out, ranked as during the night
+    (``places_update``)."""
+    groups: list[list[Entry]] = []
+    if deal is not None:
+        key = {e.pk: (deal[e.pk], chips.get(e.pk, 0)) for e in still_in}
+        for entry in sorted(still_in, key=lambda e: (key[e.pk][0], key[e.pk][1]), reverse=True):
+            if groups and key[groups[-1][0].pk] == key[entry.pk]:
+                groups[-1].append(entry)
+            else:
+                groups.append([entry])
+    else:
+        groups.extend([e] for e in still_in)
+    groups.extend(_out_ranked(out))
+    return groups
+
+
+def _winnings(
+    tournament: Tournament,
+    groups: list[list[Entry]],
+    places: Mapping[int, int],
+    prizes: list[int],
+    *,
+    deal: Mapping[int, int] | None,
+) -> dict[int, int]:
+    """What each entry wins: a deal's amounts for the players still in and the prizes of
+    their places for the others (ties share), or the prizes of every place without one."""
+    ranked = [e for group in groups for e in group]
+    won: dict[int, int] = {}
+    if deal is not None:
+        won.update({e.pk: deal[e.pk] for e in ranked if e.state == EntryState.PLAYING})
+        paid_out = [e for e in ranked if e.state == EntryState.OUT]
+    else:
+        paid_out = ranked
+    shares = payout_rules.shared_prizes(
+        prizes, [places[e.pk] for e in paid_out], unit=tournament.money_unit
+    )
+    won.update({e.pk: share for e, share in zip(paid_out, shares, strict=True)})
+    return won
 
 
 def _results(entries: Sequence[Entry], tournament: Tournament) -> list[dict[str, Any]]:
