@@ -22,7 +22,7 @@ from core.permissions import director_required
 from series import exports, selectors
 from series.forms_import import ImportConfirmForm, ImportMappingForm, ImportUploadForm
 from series.models import Season
-from series.services.import_sources import import_source_read
+from series.services.import_sources import import_source_read, problem_too_large
 from series.services.imports import (
     COLUMNS,
     DATES_AMBIGUOUS,
@@ -75,15 +75,6 @@ class CappedUploadHandler(FileUploadHandler):
         )
 
 
-def _too_large() -> Problem:
-    return Problem(
-        0,
-        "",
-        _("The file is larger than %(size)s MB: split it into seasons.")
-        % {"size": IMPORT_MAX_BYTES // (1024 * 1024)},
-    )
-
-
 def _page(
     request: HttpRequest,
     form: ImportUploadForm,
@@ -119,7 +110,7 @@ def results_import(request: HttpRequest) -> HttpResponse:
             length = 0
         if length > IMPORT_MAX_BYTES + BODY_SLACK:
             # Refused before the body is read: a huge upload costs neither memory nor disk.
-            return _page(request, ImportUploadForm(), problems=[_too_large()], status=413)
+            return _page(request, ImportUploadForm(), problems=[problem_too_large()], status=413)
         request.upload_handlers = [CappedUploadHandler(request)]
     return _results_import(request)
 
@@ -134,7 +125,7 @@ def _results_import(request: HttpRequest) -> HttpResponse:
     form = ImportUploadForm(request.POST, request.FILES)
     capped = [h for h in request.upload_handlers if isinstance(h, CappedUploadHandler)]
     if capped and capped[0].too_large:
-        return _page(request, form, problems=[_too_large()], status=413)
+        return _page(request, form, problems=[problem_too_large()], status=413)
     if not form.is_valid():
         return _page(request, form, status=400)
     source = import_source_read(

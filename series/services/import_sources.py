@@ -253,7 +253,7 @@ def import_source_read(files: list[tuple[str, bytes]]) -> ImportSource:
                 problems.append(Problem(0, "", _("Give one spreadsheet at a time.")))
                 return source
             if len(data) > IMPORT_MAX_BYTES:
-                problems.append(_too_large())
+                problems.append(problem_too_large())
                 return source
             source.text = xlsx_text(name, data, problems)
             return source
@@ -276,7 +276,7 @@ def import_source_read(files: list[tuple[str, bytes]]) -> ImportSource:
     if others:
         name, data = others[0]
         if len(data) > IMPORT_MAX_BYTES:
-            problems.append(_too_large())
+            problems.append(problem_too_large())
             return source
         source.text, more = file_text(data)
         problems.extend(more)
@@ -289,7 +289,8 @@ def import_source_read(files: list[tuple[str, bytes]]) -> ImportSource:
     return source
 
 
-def _too_large() -> Problem:
+def problem_too_large() -> Problem:
+    """The problem of a file over the import's size limit."""
     return Problem(
         0,
         "",
