@@ -38,6 +38,9 @@ from series.services.imports import (
 from series.td_formula import td_formula_translate
 from series.td_nights import td_levels_of
 
+# What a refused upload keeps of the form for the next try.
+KEPT_FIELDS = ("season", "season_name", "existing_events_only")
+
 # Room for the form's other fields and the multipart boundaries around the file.
 BODY_SLACK = 64 * 1024
 
@@ -125,7 +128,10 @@ def _results_import(request: HttpRequest) -> HttpResponse:
     form = ImportUploadForm(request.POST, request.FILES)
     capped = [h for h in request.upload_handlers if isinstance(h, CappedUploadHandler)]
     if capped and capped[0].too_large:
-        return _page(request, form, problems=[problem_too_large()], status=413)
+        # The file was dropped as it came: the form is shown again with the director's
+        # other choices, not bound to a post whose file would then be "required" too.
+        kept = ImportUploadForm(initial={name: request.POST.get(name) for name in KEPT_FIELDS})
+        return _page(request, kept, problems=[problem_too_large()], status=413)
     if not form.is_valid():
         return _page(request, form, status=400)
     source = import_source_read(
