@@ -62,7 +62,7 @@ from __future__ import annotations
 import math
 import operator
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from functools import lru_cache
 from itertools import chain
 from types import ModuleType
@@ -856,6 +856,51 @@ def build_deck(hand: PhhHand) -> DealtDeck:
     n = hand.player_count
     if HOLE_CARD_COUNT * n + 8 > 52:
         raise PhhError(f"{n} players cannot all be dealt Omaha from one deck")
+    holes, board, second, shown = _cards_dealt(hand)
+    dealt_cards = [*chain.from_iterable(holes), *board, *second]
+    if None in dealt_cards:
+        dealt_cards = [c for c in dealt_cards if c is not None]
+    known: list[Card] = dealt_cards  # type: ignore[assignment]  # no None left
+    seen: set[Card] = set(known)
+    if len(seen) < len(known):
+        seen.clear()
+        for dealt in known:
+            if dealt in seen:
+                raise PhhError(f"card {_card_text(dealt)} is dealt twice")
+            seen.add(dealt)
+    _holes_filled_from_shows(holes, shown, seen)
+    spare = iter(sorted(_ALL_CARDS.difference(seen)))
+    unknown_holes: set[int] = set()
+    deck: list[Card] = []
+    if len(seen) == len(known) == HOLE_CARD_COUNT * n + len(board) + len(second):
+        # Every card known and every hole whole (none holds more than four): the usual
+        # file. The hole cards are dealt round by round from p1.
+        deck = list(chain.from_iterable(zip(*holes, strict=True)))
+    else:
+        for r in range(HOLE_CARD_COUNT):
+            for player in range(n):
+                card = holes[player][r] if r < len(holes[player]) else None
+                if card is None:
+                    unknown_holes.add(player)
+                    card = next(spare)
+                deck.append(card)
+    unknown_board = _board_dealt(deck, board, second, spare)
+    deck.extend(spare)
+    return DealtDeck(tuple(deck), frozenset(unknown_holes), unknown_board)
+
+
+def _cards_dealt(
+    hand: PhhHand,
+) -> tuple[
+    list[list[Card | None]],
+    list[Card | None],
+    list[Card | None],
+    dict[int, tuple[Card | None, ...]],
+]:
+    """Each player's hole cards, the board and a second run's board, as the file deals
+    them (None where it deals an unknown card), each street's size checked; and the cards
+    each player shows (their last show)."""
+    n = hand.player_count
     holes: list[list[Card | None]] = [[] for _ in range(n)]
     board: list[Card | None] = []
     # A board run twice: the second run's cards, dealt after the first run's river.
@@ -898,18 +943,14 @@ def build_deck(hand: PhhHand) -> DealtDeck:
         elif action.verb == "sm" and action.cards:
             assert action.actor is not None
             shown[action.actor] = action.cards
-    dealt_cards = [*chain.from_iterable(holes), *board, *second]
-    if None in dealt_cards:
-        dealt_cards = [c for c in dealt_cards if c is not None]
-    known: list[Card] = dealt_cards  # type: ignore[assignment]  # no None left
-    seen: set[Card] = set(known)
-    if len(seen) < len(known):
-        seen.clear()
-        for dealt in known:
-            if dealt in seen:
-                raise PhhError(f"card {_card_text(dealt)} is dealt twice")
-            seen.add(dealt)
-    # A player dealt unknown cards who later shows them: the shown cards fill the gaps.
+    return holes, board, second, shown
+
+
+def _holes_filled_from_shows(
+    holes: list[list[Card | None]], shown: dict[int, tuple[Card | None, ...]], seen: set[Card]
+) -> None:
+    """A player dealt unknown cards who later shows them: the shown cards fill the gaps,
+    and join `seen`."""
     for player, cards in shown.items():
         hole = holes[player]
         if None not in hole:
@@ -919,21 +960,13 @@ def build_deck(hand: PhhHand) -> DealtDeck:
             if card is None and extra and extra[0] not in seen:
                 hole[k] = extra.pop(0)
                 seen.add(hole[k])  # type: ignore[arg-type]
-    spare = iter(sorted(_ALL_CARDS.difference(seen)))
-    unknown_holes: set[int] = set()
-    deck: list[Card] = []
-    if len(seen) == len(known) == HOLE_CARD_COUNT * n + len(board) + len(second):
-        # Every card known and every hole whole (none holds more than four): the usual
-        # file. The hole cards are dealt round by round from p1.
-        deck = list(chain.from_iterable(zip(*holes, strict=True)))
-    else:
-        for r in range(HOLE_CARD_COUNT):
-            for player in range(n):
-                card = holes[player][r] if r < len(holes[player]) else None
-                if card is None:
-                    unknown_holes.add(player)
-                    card = next(spare)
-                deck.append(card)
+
+
+def _board_dealt(
+    deck: list[Card], board: list[Card | None], second: list[Card | None], spare: Iterator[Card]
+) -> bool:
+    """Adds the burns and the board (then a second run's) to `deck`, a spare card where the
+    file deals an unknown one; whether the board has such a stand-in."""
     unknown_board = False
     position = 0
     for size in _STREET_SIZES:
@@ -965,8 +998,7 @@ def build_deck(hand: PhhHand) -> DealtDeck:
                     unknown_board = True
                     card = next(spare)
                 deck.append(card)
-    deck.extend(spare)
-    return DealtDeck(tuple(deck), frozenset(unknown_holes), unknown_board)
+    return unknown_board
 
 
 def _card_text(card: Card) -> str:
@@ -1489,19 +1521,46 @@ def hand_to_fields(
     lines (docs/engine-contract.md, "Hand histories").
     """
     shown = {r.seat for r in game.records if isinstance(r, Shown)}
-    # Cards shown once the hand was over (Hand.show): seen by everyone, one by one.
-    shown_after: dict[int, set[Card]] = {}
-    for r in game.records:
-        if isinstance(r, CardsShown):
-            shown_after.setdefault(r.seat, set()).update(r.cards)
-    gone = {r.seat for r in game.records if isinstance(r, _OUT)}
     config = game.config
-    code = VARIANT_CODES[(config.game, config.structure)]
     order = game.seats
     index = {seat: i for i, seat in enumerate(order)}
-    n = len(order)
     started = game.records[0]
     assert isinstance(started, HandStarted)
+    antes, blinds, bomb_checks = _forced_bets(game, started, index, strict)
+    fields: dict[str, Any] = {
+        "variant": VARIANT_CODES[(config.game, config.structure)],
+        "ante_trimming_status": started.bomb_pot,
+        "antes": antes,
+        "blinds_or_straddles": blinds,
+    }
+    if config.structure is Structure.LIMIT:
+        fields["small_bet"] = config.big_blind
+        fields["big_bet"] = config.big_bet
+    else:
+        fields["min_bet"] = config.big_blind
+    starting = game.starting_stacks()
+    fields["starting_stacks"] = [starting[seat] for seat in order]
+    actions, second_run = _action_lines(game, index, shown, bomb_checks, reveal, strict)
+    fields["actions"] = actions
+    if second_run:
+        fields["_runout_count"] = 2
+    fields["seats"] = list(order)
+    final = game.final_stacks
+    if final is not None:
+        fields["finishing_stacks"] = [final[seat] for seat in order]
+    for key, value in extra.items():
+        if value is not None:
+            fields[key] = value
+    return fields
+
+
+def _forced_bets(
+    game: Hand, started: HandStarted, index: dict[int, int], strict: bool
+) -> tuple[list[int], list[int], list[str]]:
+    """The PHH `antes` and `blinds_or_straddles` of a hand, and a bomb pot's checks before
+    the flop (each player with chips checks in the round PokerKit still opens)."""
+    config = game.config
+    n = len(index)
     # Forced bets per player (PHH order), then written in role order: heads-up PHH lists
     # them small blind first, the reverse of its players (p1 is the big blind there).
     big_i = 0 if n == 2 or started.dead_small_blind else 1
@@ -1522,8 +1581,7 @@ def hand_to_fields(
     bomb_checks: list[str] = []
     if started.bomb_pot:
         # No blinds, the same ante from everyone, each its player's stake in the pot: what
-        # PokerKit plays with ante trimming on (PhhHand.bomb_pot_config). PokerKit still
-        # opens a round before the flop; every player with chips checks in it.
+        # PokerKit plays with ante trimming on (PhhHand.bomb_pot_config).
         antes = [config.bomb_pot_ante] * n
         blinds = [0] * n
         able = [r.seat for r in game.records if isinstance(r, AntePosted) and not r.all_in]
@@ -1542,19 +1600,24 @@ def hand_to_fields(
     if n == 2:
         antes.reverse()
         blinds.reverse()
-    fields: dict[str, Any] = {
-        "variant": code,
-        "ante_trimming_status": started.bomb_pot,
-        "antes": antes,
-        "blinds_or_straddles": blinds,
-    }
-    if config.structure is Structure.LIMIT:
-        fields["small_bet"] = config.big_blind
-        fields["big_bet"] = config.big_bet
-    else:
-        fields["min_bet"] = config.big_blind
-    starting = game.starting_stacks()
-    fields["starting_stacks"] = [starting[seat] for seat in order]
+    return antes, blinds, bomb_checks
+
+
+def _action_lines(
+    game: Hand,
+    index: dict[int, int],
+    shown: set[int],
+    bomb_checks: list[str],
+    reveal: Collection[int] | None,
+    strict: bool,
+) -> tuple[list[str], bool]:
+    """The PHH `actions` of a hand (see `hand_to_fields`), and whether its board ran twice."""
+    # Cards shown once the hand was over (Hand.show): seen by everyone, one by one.
+    shown_after: dict[int, set[Card]] = {}
+    for r in game.records:
+        if isinstance(r, CardsShown):
+            shown_after.setdefault(r.seat, set()).update(r.cards)
+    gone = {r.seat for r in game.records if isinstance(r, _OUT)}
     actions: list[str] = []
     face_up: dict[int, set[Card]] = {}
     second_run = False
@@ -1616,17 +1679,7 @@ def hand_to_fields(
             actions.append(
                 f"# p{index[record.seat] + 1} timed out and plays on all-in for what is in"
             )
-    fields["actions"] = actions
-    if second_run:
-        fields["_runout_count"] = 2
-    fields["seats"] = list(order)
-    final = game.final_stacks
-    if final is not None:
-        fields["finishing_stacks"] = [final[seat] for seat in order]
-    for key, value in extra.items():
-        if value is not None:
-            fields[key] = value
-    return fields
+    return actions, second_run
 
 
 def hand_to_phh(
