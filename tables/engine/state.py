@@ -297,47 +297,7 @@ class Hand:
         if len(deck_t) != 52 or set(deck_t) != _FULL_DECK_SET:
             raise RuleError("the deck must be 52 distinct cards", code="bad_deck")
         specs = sorted(seats, key=lambda s: s.seat)
-        if len(specs) < 2:
-            raise RuleError("a hand needs at least two players", code="too_few_players")
-        if len(specs) > MAX_PLAYERS:
-            raise RuleError(
-                f"a hand has at most {MAX_PLAYERS} players",
-                code="too_many_players",
-                params={"maximum": MAX_PLAYERS},
-            )
-        prev_seat = None
-        posts = False
-        for s in specs:
-            # Sorted by seat, so a seat dealt in twice shows up as two neighbours.
-            if s.seat == prev_seat:
-                raise RuleError("each seat may be dealt in only once", code="seat_dealt_twice")
-            prev_seat = s.seat
-        for s in specs:
-            if s.stack <= 0:
-                raise RuleError(
-                    f"seat {s.seat} has no chips to play", code="no_chips", params={"seat": s.seat}
-                )
-            if s.live_post or s.dead_post:
-                posts = True
-                if s.live_post < 0 or s.dead_post < 0:
-                    raise RuleError(
-                        f"seat {s.seat} cannot post a negative blind",
-                        code="negative_blind",
-                        params={"seat": s.seat},
-                    )
-        if type(button) is not int or button < 0:
-            raise RuleError(
-                f"the button must be a seat number, not {button!r}",
-                code="bad_button",
-                params={"button": repr(button)},
-            )
-        if dead_small_blind and len(specs) == 2:
-            raise RuleError(
-                "heads-up the button posts the small blind: it cannot be dead",
-                code="heads_up_dead_small_blind",
-            )
-        if straddle is not None or bomb_pot:
-            _check_forced_bets(config, specs, button, dead_small_blind, straddle, bomb_pot)
+        posts = _check_seats(config, specs, button, dead_small_blind, straddle, bomb_pot)
         # Deal order: first seat clockwise (higher number, wrapping) after the button.
         first = 0
         for k, s in enumerate(specs):
@@ -405,46 +365,9 @@ class Hand:
         stack = self._stack
         seat_of = self._seats
 
-        # Antes are dead money, collected before the blinds: they sit in the main pot and
-        # are no level of the side pots (a player all-in on a short ante still plays for
-        # the main pot), as PokerKit does with ante trimming off.
         sb_i, bb_i = (1, 0) if n == 2 else (-1, 0) if dead_small_blind else (0, 1)
         self._sb_i = sb_i
-        if bomb_pot:
-            self._post_bomb_pot_antes()
-        elif config.ante_kind is AnteKind.EACH:
-            for i in range(n):
-                amount = min(stack[i], config.ante)
-                stack[i] -= amount
-                self._dead += amount
-                self._dead_put[i] += amount
-                self._collected += amount
-                records.append(make_ante_posted(seat_of[i], amount, stack[i] == 0))
-        elif config.ante_kind is AnteKind.BIG_BLIND:
-            amount = min(stack[bb_i], config.ante)
-            stack[bb_i] -= amount
-            self._dead += amount
-            self._dead_put[bb_i] += amount
-            self._collected += amount
-            records.append(make_ante_posted(seat_of[bb_i], amount, stack[bb_i] == 0))
-        assert config.small_blind is not None
-        if sb_i >= 0 and not bomb_pot:
-            self._post(sb_i, config.small_blind, "small")
-        if not bomb_pot:
-            self._post(bb_i, config.big_blind, "big")
-        if straddle is not None:
-            # docs/rules.md, Home-game options: "a live straddle of exactly twice the big blind".
-            self._post(self._seat_index[straddle], 2 * config.big_blind, "straddle")
-        for i, spec in enumerate(specs if posts else ()):
-            if spec.dead_post and stack[i]:
-                amount = min(stack[i], spec.dead_post)
-                stack[i] -= amount
-                self._dead += amount
-                self._dead_put[i] += amount
-                self._collected += amount
-                records.append(make_blind_posted(seat_of[i], amount, "dead", stack[i] == 0))
-            if spec.live_post:
-                self._post(i, spec.live_post, "live")
+        self._post_forced_bets(specs if posts else (), bb_i, straddle, bomb_pot)
 
         self._hole = [
             (deck_t[i], deck_t[n + i], deck_t[2 * n + i], deck_t[3 * n + i]) for i in range(n)
@@ -474,6 +397,56 @@ class Hand:
         if self._actor < 0:
             self._end_round()
         return self
+
+    def _post_forced_bets(
+        self, posting: Sequence[SeatSpec], bb_i: int, straddle: int | None, bomb_pot: bool
+    ) -> None:
+        """The antes, the blinds, a straddle and the seats' own posts (`posting`: the specs
+        in dealing order, or none when no seat posts out of position)."""
+        config = self._config
+        records = self._records
+        stack = self._stack
+        seat_of = self._seats
+        n = self._n
+        sb_i = self._sb_i
+        # Antes are dead money, collected before the blinds: they sit in the main pot and
+        # are no level of the side pots (a player all-in on a short ante still plays for
+        # the main pot), as PokerKit does with ante trimming off.
+        if bomb_pot:
+            self._post_bomb_pot_antes()
+        elif config.ante_kind is AnteKind.EACH:
+            for i in range(n):
+                amount = min(stack[i], config.ante)
+                stack[i] -= amount
+                self._dead += amount
+                self._dead_put[i] += amount
+                self._collected += amount
+                records.append(make_ante_posted(seat_of[i], amount, stack[i] == 0))
+        elif config.ante_kind is AnteKind.BIG_BLIND:
+            amount = min(stack[bb_i], config.ante)
+            stack[bb_i] -= amount
+            self._dead += amount
+            self._dead_put[bb_i] += amount
+            self._collected += amount
+            records.append(make_ante_posted(seat_of[bb_i], amount, stack[bb_i] == 0))
+        assert config.small_blind is not None
+        if sb_i >= 0 and not bomb_pot:
+            self._post(sb_i, config.small_blind, "small")
+        if not bomb_pot:
+            self._post(bb_i, config.big_blind, "big")
+        if straddle is not None:
+            # docs/rules.md, Home-game options: "a live straddle of exactly twice the big blind".
+            self._post(self._seat_index[straddle], 2 * config.big_blind, "straddle")
+        for i, spec in enumerate(posting):
+            if spec.dead_post and stack[i]:
+                amount = min(stack[i], spec.dead_post)
+                stack[i] -= amount
+                self._dead += amount
+                self._dead_put[i] += amount
+                self._collected += amount
+                records.append(make_blind_posted(seat_of[i], amount, "dead", stack[i] == 0))
+            if spec.live_post:
+                self._post(i, spec.live_post, "live")
 
     def _post(self, i: int, amount: int, kind: str) -> None:
         amount = min(self._stack[i], amount)
@@ -971,24 +944,7 @@ class Hand:
             raise RuleError(
                 f"{action!r} is not an action", code="not_an_action", params={"action": str(action)}
             ) from None
-        if self._street == _COMPLETE:
-            raise RuleError("the hand is over", code="hand_over")
-        i = self._seat_index.get(seat)
-        if i is None:
-            raise RuleError(
-                f"seat {seat} is not in this hand", code="seat_not_in_hand", params={"seat": seat}
-            )
-        if i != self._actor:
-            if self._vote:
-                raise _vote_open()
-            if self._actor < 0:
-                raise RuleError("nobody is to act now", code="nobody_to_act")
-            actor = self._seats[self._actor]
-            raise RuleError(
-                f"it is seat {actor}'s turn, not seat {seat}'s",
-                code="not_your_turn",
-                params={"actor": actor, "seat": seat},
-            )
+        i = self._check_turn(seat)
         if self._street == _SHOWDOWN:
             if act is Action.SHOW or act is Action.MUCK:
                 return i, act, 0
@@ -1027,7 +983,38 @@ class Hand:
                     params={"to": to, "amount": amount},
                 )
             return i, act, to
-        # bet or raise
+        return self._check_bet_or_raise(i, seat, act, amount)
+
+    def _check_turn(self, seat: int) -> int:
+        """The index of `seat`, if it is the one to act in a hand still played."""
+        if self._street == _COMPLETE:
+            raise RuleError("the hand is over", code="hand_over")
+        i = self._seat_index.get(seat)
+        if i is None:
+            raise RuleError(
+                f"seat {seat} is not in this hand", code="seat_not_in_hand", params={"seat": seat}
+            )
+        if i != self._actor:
+            if self._vote:
+                raise _vote_open()
+            if self._actor < 0:
+                raise RuleError("nobody is to act now", code="nobody_to_act")
+            actor = self._seats[self._actor]
+            raise RuleError(
+                f"it is seat {actor}'s turn, not seat {seat}'s",
+                code="not_your_turn",
+                params={"actor": actor, "seat": seat},
+            )
+        return i
+
+    def _check_bet_or_raise(
+        self, i: int, seat: int, act: Action, amount: int | None
+    ) -> tuple[int, Action, int]:
+        """A bet or raise to `amount` by the player to act, checked against the betting's
+        rules; an all-in for less than the bet is a call."""
+        b = self._bet[i]
+        cur = self._current
+        stack = self._stack[i]
         if amount is None:
             raise RuleError(
                 f"say how much to {act} to",
@@ -2007,6 +1994,60 @@ def _straddle_position(
     if config.straddle is Straddle.UNDER_THE_GUN:
         return order[2]
     return order[-1] if order[-1].seat == button else None
+
+
+def _check_seats(
+    config: Config,
+    specs: Sequence[SeatSpec],
+    button: int,
+    dead_small_blind: bool,
+    straddle: int | None,
+    bomb_pot: bool,
+) -> bool:
+    """Refuses a hand that cannot start with these seats (sorted by seat), this button and
+    these forced bets; whether any seat posts out of position."""
+    if len(specs) < 2:
+        raise RuleError("a hand needs at least two players", code="too_few_players")
+    if len(specs) > MAX_PLAYERS:
+        raise RuleError(
+            f"a hand has at most {MAX_PLAYERS} players",
+            code="too_many_players",
+            params={"maximum": MAX_PLAYERS},
+        )
+    prev_seat = None
+    posts = False
+    for s in specs:
+        # Sorted by seat, so a seat dealt in twice shows up as two neighbours.
+        if s.seat == prev_seat:
+            raise RuleError("each seat may be dealt in only once", code="seat_dealt_twice")
+        prev_seat = s.seat
+    for s in specs:
+        if s.stack <= 0:
+            raise RuleError(
+                f"seat {s.seat} has no chips to play", code="no_chips", params={"seat": s.seat}
+            )
+        if s.live_post or s.dead_post:
+            posts = True
+            if s.live_post < 0 or s.dead_post < 0:
+                raise RuleError(
+                    f"seat {s.seat} cannot post a negative blind",
+                    code="negative_blind",
+                    params={"seat": s.seat},
+                )
+    if type(button) is not int or button < 0:
+        raise RuleError(
+            f"the button must be a seat number, not {button!r}",
+            code="bad_button",
+            params={"button": repr(button)},
+        )
+    if dead_small_blind and len(specs) == 2:
+        raise RuleError(
+            "heads-up the button posts the small blind: it cannot be dead",
+            code="heads_up_dead_small_blind",
+        )
+    if straddle is not None or bomb_pot:
+        _check_forced_bets(config, specs, button, dead_small_blind, straddle, bomb_pot)
+    return posts
 
 
 def _check_forced_bets(
