@@ -519,42 +519,8 @@ class PhhHand(Frozen):
             )
         if self.bomb_pot:
             return self.bomb_pot_config()
-        small_blind: int | None
-        if self.dead_small_blind:
-            small_blind, big_blind = None, blinds[0]
-        else:
-            small_blind, big_blind = blinds[0], blinds[1]
-        if big_blind < 1:
-            raise PhhError(f"the big blind must be positive, not {big_blind}")
-        if self.structure is Structure.LIMIT:
-            assert self.small_bet is not None and self.big_bet is not None
-            if big_blind != self.small_bet:
-                raise PhhError(
-                    f"the big blind {big_blind} must equal the small bet {self.small_bet}"
-                    " in a limit game"
-                )
-        else:
-            assert self.min_bet is not None
-            if big_blind != self.min_bet:
-                raise PhhError(f"min_bet {self.min_bet} must equal the big blind {big_blind}")
-        antes = self.antes
-        trimming = self.fields.get("ante_trimming_status", False)
-        if not isinstance(trimming, bool):
-            raise PhhError(f"ante_trimming_status must be true or false, not {trimming!r}")
-        if trimming and (len(set(antes)) > 1 or any(map(operator.le, self.starting_stacks, antes))):
-            # PokerKit's trimming hands back the part of an ante nobody matched (all of a
-            # big-blind ante); here antes are dead money, paid in full.
-            raise PhhError("ante_trimming_status = true: antes here are paid in full, untrimmed")
-        if not any(antes):
-            ante, kind = 0, AnteKind.NONE
-        elif len(set(antes)) == 1:
-            ante, kind = antes[0], AnteKind.EACH
-        elif not any(a for i, a in enumerate(antes) if i != self.big_blind_index):
-            ante, kind = antes[self.big_blind_index], AnteKind.BIG_BLIND
-        else:
-            raise PhhError(
-                f"antes {list(antes)} are neither the same for everyone nor the big blind's alone"
-            )
+        small_blind, big_blind = self._blinds()
+        ante, kind = self._ante()
         try:
             return _config(
                 game=self.game,
@@ -576,6 +542,52 @@ class PhhHand(Frozen):
             )
         except RuleError as exc:
             raise PhhError(str(exc)) from None
+
+    def _blinds(self) -> tuple[int | None, int]:
+        """The small blind (None when it is dead) and the big blind, checked against the
+        betting's sizes."""
+        blinds = self.blinds_or_straddles
+        small_blind: int | None
+        if self.dead_small_blind:
+            small_blind, big_blind = None, blinds[0]
+        else:
+            small_blind, big_blind = blinds[0], blinds[1]
+        if big_blind < 1:
+            raise PhhError(f"the big blind must be positive, not {big_blind}")
+        if self.structure is Structure.LIMIT:
+            assert self.small_bet is not None and self.big_bet is not None
+            if big_blind != self.small_bet:
+                raise PhhError(
+                    f"the big blind {big_blind} must equal the small bet {self.small_bet}"
+                    " in a limit game"
+                )
+        else:
+            assert self.min_bet is not None
+            if big_blind != self.min_bet:
+                raise PhhError(f"min_bet {self.min_bet} must equal the big blind {big_blind}")
+        return small_blind, big_blind
+
+    def _ante(self) -> tuple[int, AnteKind]:
+        """The ante and who pays it: everyone alike, the big blind alone, or nobody."""
+        antes = self.antes
+        trimming = self.fields.get("ante_trimming_status", False)
+        if not isinstance(trimming, bool):
+            raise PhhError(f"ante_trimming_status must be true or false, not {trimming!r}")
+        if trimming and (len(set(antes)) > 1 or any(map(operator.le, self.starting_stacks, antes))):
+            # PokerKit's trimming hands back the part of an ante nobody matched (all of a
+            # big-blind ante); here antes are dead money, paid in full.
+            raise PhhError("ante_trimming_status = true: antes here are paid in full, untrimmed")
+        if not any(antes):
+            ante, kind = 0, AnteKind.NONE
+        elif len(set(antes)) == 1:
+            ante, kind = antes[0], AnteKind.EACH
+        elif not any(a for i, a in enumerate(antes) if i != self.big_blind_index):
+            ante, kind = antes[self.big_blind_index], AnteKind.BIG_BLIND
+        else:
+            raise PhhError(
+                f"antes {list(antes)} are neither the same for everyone nor the big blind's alone"
+            )
+        return ante, kind
 
     def bomb_pot_config(self) -> Config:
         """A bomb pot's configuration: every ante alike, the big blind from the bet size.
