@@ -295,41 +295,57 @@ def showdown_values(
         highs = [entry[max(getter(ranks))] for getter, _ in found]
     else:
         # A 5-card board seen for the first time: its entry (under 0.1 ms) pays only when
-        # the board comes back, so it is built then. Meanwhile each hand's best non-flush
-        # high is looked up directly, its rank pairs with the board's rank triples (the
-        # same values the entry holds): about 5 us a hand. A process replaying a file
-        # meets most boards once.
+        # the board comes back, so it is built then. A process replaying a file meets most
+        # boards once.
         _BOARDS_SEEN.add(board_key & _RANK_MASK)
         board_low = _board_low_mask(board)
-        triples = _triple_keys(board)
-        get = _FIVE_HIGH.get
-        highs = [
-            max([get(pair + triple, 0) for pair in _pair_keys(hole) for triple in triples])
-            for hole in holes
-        ]
+        highs = _highs_without_entry(holes, board)
     if suit >= 0:
-        flushable = _HOLE_FLUSHABLE
-        bit = _RANK_BIT_IN_SUIT[suit]
-        board_suited = 0
-        for card in board:
-            board_suited |= bit[card]
-        for i, key in enumerate(keys):
-            if flushable[key >> _SUIT_SHIFT] >> suit & 1:
-                h0, h1, h2, h3 = holes[i]
-                hole_suited = bit[h0] | bit[h1] | bit[h2] | bit[h3]
-                both = hole_suited | board_suited
-                if both.bit_count() == 5:
-                    flush = _FLUSH_BY_MASK[both]
-                else:
-                    flush = _flush_value(hole_suited << 13 | board_suited)
-                if flush > highs[i]:
-                    highs[i] = flush
+        _flushes_counted(highs, holes, keys, board, suit)
     # A StrEnum equals its value, so the game may also be given as "omaha-hi-lo".
     if game != Game.OMAHA_HI_LO:
         return [(high, None) for high in highs]
     low_best = _LOW_BEST
     lows = [low_best[hole_low | board_low] or None for _, hole_low in found]
     return list(zip(highs, lows, strict=True))
+
+
+def _highs_without_entry(holes: Sequence[Sequence[Card]], board: Sequence[Card]) -> list[int]:
+    """Each hand's best non-flush high, its rank pairs looked up with the board's rank
+    triples directly (the same values a board's entry holds): about 5 us a hand."""
+    triples = _triple_keys(board)
+    get = _FIVE_HIGH.get
+    return [
+        max([get(pair + triple, 0) for pair in _pair_keys(hole) for triple in triples])
+        for hole in holes
+    ]
+
+
+def _flushes_counted(
+    highs: list[int],
+    holes: Sequence[Sequence[Card]],
+    keys: list[int],
+    board: Sequence[Card],
+    suit: int,
+) -> None:
+    """Raises each hand's high in `highs` to its flush in `suit`, where it makes a better one
+    (`keys`: the hands' weights, whose suit counts say which can make a flush at all)."""
+    flushable = _HOLE_FLUSHABLE
+    bit = _RANK_BIT_IN_SUIT[suit]
+    board_suited = 0
+    for card in board:
+        board_suited |= bit[card]
+    for i, key in enumerate(keys):
+        if flushable[key >> _SUIT_SHIFT] >> suit & 1:
+            h0, h1, h2, h3 = holes[i]
+            hole_suited = bit[h0] | bit[h1] | bit[h2] | bit[h3]
+            both = hole_suited | board_suited
+            if both.bit_count() == 5:
+                flush = _FLUSH_BY_MASK[both]
+            else:
+                flush = _flush_value(hole_suited << 13 | board_suited)
+            if flush > highs[i]:
+                highs[i] = flush
 
 
 def evaluate_many(
