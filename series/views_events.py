@@ -291,67 +291,83 @@ def event_delete(request: HttpRequest, event_id: int) -> HttpResponse:
     return redirect("series:season", season_id=season.pk)
 
 
+def _asked_then_done(
+    request: HttpRequest,
+    event: Event,
+    *,
+    question: str,
+    button: str,
+    change: Callable[[], object],
+    done: str,
+) -> HttpResponse:
+    """A change to a night for everyone: asked first (GET), made on the answer (POST), and
+    said, or refused with the reason, on the night's page."""
+    if request.method == "GET":
+        return _confirm(request, event, question, button)
+    try:
+        change()
+    except EventError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, done)
+    return redirect("series:event", event_id=event.pk)
+
+
 @director_required
 @require_http_methods(["GET", "POST"])
 def event_publish_now(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
-    if request.method == "GET":
-        question = _(
+    name = {"name": event.name}
+    return _asked_then_done(
+        request,
+        event,
+        question=_(
             "Publish “%(name)s”? Everyone who may see the season sees it, and the "
             "players are invited by e-mail."
-        ) % {"name": event.name}
-        return _confirm(request, event, question, _("Publish and invite"))
-    try:
-        event_publish(event.pk, by=request.user)
-    except EventError as error:
-        messages.error(request, error.message)
-    else:
-        messages.success(
-            request,
-            _("“%(name)s” is published: the players are invited by e-mail.") % {"name": event.name},
         )
-    return redirect("series:event", event_id=event.pk)
+        % name,
+        button=_("Publish and invite"),
+        change=lambda: event_publish(event.pk, by=request.user),
+        done=_("“%(name)s” is published: the players are invited by e-mail.") % name,
+    )
 
 
 @director_required
 @require_http_methods(["GET", "POST"])
 def event_cancel_now(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
-    if request.method == "GET":
-        question = _(
+    name = {"name": event.name}
+    return _asked_then_done(
+        request,
+        event,
+        question=_(
             "Cancel “%(name)s”? Answers close, and everyone who answered is told by e-mail. "
             "You can undo it until the night."
-        ) % {"name": event.name}
-        return _confirm(request, event, question, _("Cancel the night"))
-    try:
-        event_cancel(event.pk, by=request.user)
-    except EventError as error:
-        messages.error(request, error.message)
-    else:
-        messages.success(
-            request,
-            _("“%(name)s” is cancelled: everyone who answered is told.") % {"name": event.name},
         )
-    return redirect("series:event", event_id=event.pk)
+        % name,
+        button=_("Cancel the night"),
+        change=lambda: event_cancel(event.pk, by=request.user),
+        done=_("“%(name)s” is cancelled: everyone who answered is told.") % name,
+    )
 
 
 @director_required
 @require_http_methods(["GET", "POST"])
 def event_uncancel(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
-    if request.method == "GET":
-        question = _(
+    name = {"name": event.name}
+    return _asked_then_done(
+        request,
+        event,
+        question=_(
             "Undo the cancellation of “%(name)s”? Answers open again as they were; the "
             "cancellation e-mails not sent yet are not sent."
-        ) % {"name": event.name}
-        return _confirm(request, event, question, _("Undo the cancellation"))
-    try:
-        event_cancel_undo(event.pk, by=request.user)
-    except EventError as error:
-        messages.error(request, error.message)
-    else:
-        messages.success(request, _("“%(name)s” is on again.") % {"name": event.name})
-    return redirect("series:event", event_id=event.pk)
+        )
+        % name,
+        button=_("Undo the cancellation"),
+        change=lambda: event_cancel_undo(event.pk, by=request.user),
+        done=_("“%(name)s” is on again.") % name,
+    )
 
 
 @director_required
