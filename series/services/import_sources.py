@@ -258,8 +258,10 @@ def import_source_read(files: list[tuple[str, bytes]]) -> ImportSource:
             source.text = xlsx_text(name, data, problems)
             return source
         expanded.extend(_expand(name, data, problems))
-    saves = [(name, data) for name, data in expanded if is_td_save(name, data)]
-    others = [(name, data) for name, data in expanded if not is_td_save(name, data)]
+    saves: list[tuple[str, bytes]] = []
+    others: list[tuple[str, bytes]] = []
+    for name, data in expanded:
+        (saves if is_td_save(name, data) else others).append((name, data))
     if others and (saves or len(others) > 1):
         problems.append(
             Problem(
