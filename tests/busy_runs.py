@@ -3,8 +3,10 @@
 A home host's laptop is doing other things: two processes spin on the cores (as many as
 ``--spinners``) while pytest runs the browser tests and the whole-run ones (``-m "browser or
 long"`` unless other arguments follow ``--``) ``--runs`` times in a row. Each run's summary
-line is printed as it ends, and the failures of all runs at the end; the exit status is
-pytest's worst. ``make flakes`` runs it.
+line is printed as it ends, and the failures of all runs at the end; each run's whole output
+(the failures' tracebacks, the captured logs) is kept in ``test-artifacts/busy-run-N.log``,
+so that a flake seen once can be read, not only counted. The exit status is pytest's
+worst. ``make flakes`` runs it.
 
     .venv/bin/python tests/busy_runs.py --runs 5
     .venv/bin/python tests/busy_runs.py --runs 2 -- -n 3 tests/series/test_pwa_browser.py
@@ -20,6 +22,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SPIN = "while True: pass"
+LOGS = ROOT / "test-artifacts"
 
 
 def main() -> int:
@@ -42,9 +45,15 @@ def main() -> int:
                 text=True,
                 check=False,
             )
+            LOGS.mkdir(exist_ok=True)
+            log = LOGS / f"busy-run-{run}.log"
+            log.write_text(done.stdout + done.stderr)
             lines = done.stdout.splitlines()
             summary = next((line for line in reversed(lines) if " in " in line), "(no summary)")
-            print(f"run {run}: {summary.strip('= ')} ({time.monotonic() - began:.0f} s wall)")
+            print(
+                f"run {run}: {summary.strip('= ')} ({time.monotonic() - began:.0f} s wall;"
+                f" {log.relative_to(ROOT)})"
+            )
             failures += [
                 f"run {run}: {line}" for line in lines if line.startswith(("FAILED", "ERROR"))
             ]
