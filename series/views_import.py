@@ -38,9 +38,6 @@ from series.services.imports import (
 from series.td_formula import td_formula_translate
 from series.td_nights import td_levels_of
 
-# What a refused upload keeps of the form for the next try.
-KEPT_FIELDS = ("season", "season_name", "existing_events_only")
-
 # Room for the form's other fields and the multipart boundaries around the file.
 BODY_SLACK = 64 * 1024
 
@@ -125,13 +122,16 @@ def _results_import(request: HttpRequest) -> HttpResponse:
         return _page(request, ImportUploadForm())
     if request.POST.get("step") == "map":
         return _map_step(request)
-    form = ImportUploadForm(request.POST, request.FILES)
     capped = [h for h in request.upload_handlers if isinstance(h, CappedUploadHandler)]
     if capped and capped[0].too_large:
         # The file was dropped as it came: the form is shown again with the director's
         # other choices, not bound to a post whose file would then be "required" too.
-        kept = ImportUploadForm(initial={name: request.POST.get(name) for name in KEPT_FIELDS})
-        return _page(request, kept, problems=[problem_too_large()], status=413)
+        kept = {name: request.POST.get(name) for name in ImportUploadForm.base_fields}
+        kept.pop("file")
+        return _page(
+            request, ImportUploadForm(initial=kept), problems=[problem_too_large()], status=413
+        )
+    form = ImportUploadForm(request.POST, request.FILES)
     if not form.is_valid():
         return _page(request, form, status=400)
     source = import_source_read(
