@@ -25,6 +25,7 @@ from series.services.rsvp import (
     rsvp_seats_refresh,
 )
 from tests.conftest import PASSWORD
+from tests.pages import without_tokens
 
 pytestmark = pytest.mark.django_db
 
@@ -558,7 +559,7 @@ def test_no_email_address_is_ever_shown(small_event: Event, ann: User, ben: User
         assert "zed" in page
     # A visitor who is not logged in reads no name at all, only the counts.
     page = Client().get(reverse("series:event", args=[small_event.pk])).content.decode()
-    assert "@example." not in page and "zed" not in page and "2 going" in page
+    assert "@example." not in page and "zed" not in without_tokens(page) and "2 going" in page
     # Another player sees the guest count, not the names.
     page = client_of(ben).get(reverse("series:event", args=[small_event.pk])).content.decode()
     assert "+1" in page and "Marc" not in page
