@@ -19,7 +19,8 @@ closes, so their CPU never reaches the shell's ``time``. This script counts:
 and, per test (a plugin in each worker): its wall time, the CPU of its own process (the
 test, the ``live_server`` thread) and of the processes it started and waited for. It
 prints the totals, the share of the cores busy minute by minute, and the test files with
-the most wall time.
+the most wall time; pytest's own output (a failure's traceback) is kept in
+``test-artifacts/suite-time.log``.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = "SUITE_TIME_DIR"
+# pytest's output of the last run (test-artifacts/, which git ignores).
+LOG = ROOT / "test-artifacts" / "suite-time.log"
 
 
 def host_busy() -> float:
@@ -115,10 +118,15 @@ def main(args: list[str]) -> int:
     busy = samples[-1][1] - samples[0][1]
     _own, tree = _cpu()
     lines = result.stdout.strip().splitlines()
+    # pytest's whole output is kept, so a failure seen once can be read (its traceback).
+    LOG.parent.mkdir(exist_ok=True)
+    LOG.write_text(result.stdout)
     # The failures first (a failed run's times are no figure to quote), then pytest's summary.
-    for line in lines:
-        if line.startswith(("FAILED", "ERROR")):
-            print(line)
+    failures = [line for line in lines if line.startswith(("FAILED", "ERROR"))]
+    for line in failures:
+        print(line)
+    if failures:
+        print(f"(their tracebacks in {LOG.relative_to(ROOT)})")
     print(lines[-1] if lines else "(no output)")
 
     tests: list[tuple[str, float, float, float]] = []
