@@ -49,6 +49,7 @@ from tournaments.models import (
 )
 from tournaments.permissions import require_director
 from tournaments.services import undo
+from tournaments.services.locks import tournament_locked
 from tournaments.summaries import message
 
 # Entries whose buy-in put chips in play (as for the prize pool).
@@ -287,17 +288,6 @@ def _counted(tournament: Tournament, stacks: Mapping[Any, Any]) -> list[tuple[En
     return counted
 
 
-def _locked(tournament_id: int) -> Tournament:
-    try:
-        return (
-            Tournament.objects.select_for_update(of=("self",))
-            .select_related("event", "blind_structure")
-            .get(pk=tournament_id)
-        )
-    except Tournament.DoesNotExist:
-        raise TournamentError(_("This tournament does not exist.")) from None
-
-
 def chips_count(tournament_id: int, stacks: Mapping[Any, Any], *, by: Any) -> list[ChipCount]:
     """Record the stacks the director counted: ``stacks`` maps entry ids of players still in
     to their chips (a table, or the whole room; a blank value is a player not counted this
@@ -308,7 +298,7 @@ def chips_count(tournament_id: int, stacks: Mapping[Any, Any], *, by: Any) -> li
     """
     require_director(by)
     with transaction.atomic():
-        tournament = _locked(tournament_id)
+        tournament = tournament_locked(tournament_id)
         if tournament.state == TournamentState.FINISHED:
             raise TournamentError(_("This tournament is already finished."))
         if tournament.state not in IN_PLAY:

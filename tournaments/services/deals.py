@@ -51,7 +51,7 @@ from tournaments.models import (
     TournamentState,
 )
 from tournaments.permissions import require_director
-from tournaments.services import entries, online, results
+from tournaments.services import locks, online, results
 from tournaments.signals import deal_held
 
 IN_PLAY = (TournamentState.RUNNING, TournamentState.ON_BREAK)
@@ -74,7 +74,7 @@ def _lock_offer(offer_id: Any) -> tuple[Tournament, DealOffer]:
     )
     if tournament_id is None:
         raise TournamentError(_("This deal does not exist."))
-    tournament = entries.tournament_locked(tournament_id)
+    tournament = locks.tournament_locked(tournament_id)
     # Read again under the tournament's lock: another answer may have settled it meanwhile.
     return tournament, DealOffer.objects.select_for_update().get(pk=offer_id)
 
@@ -126,7 +126,7 @@ def deal_offer(
             _("Give the players 1 to %(max)s minutes to answer.") % {"max": ANSWER_MINUTES_MAX}
         )
     with transaction.atomic():
-        tournament = entries.tournament_locked(tournament_id)
+        tournament = locks.tournament_locked(tournament_id)
         refusal = offer_refusal(tournament)
         if refusal:
             raise TournamentError(refusal)
@@ -365,7 +365,7 @@ def resume_withdrawing(tournament_id: int, *, by: Any, withdraw: Any = None) -> 
     director said so (``withdraw``, the offer's id); otherwise refused, changing nothing."""
     require_director(by)
     with transaction.atomic():
-        tournament = entries.tournament_locked(tournament_id)
+        tournament = locks.tournament_locked(tournament_id)
         pending = DealOffer.objects.filter(
             tournament=tournament, state__in=(DealState.HELD, DealState.OPEN)
         ).first()

@@ -1,7 +1,7 @@
 """Entries: registration and its waiting list, walk-ins, late entries, rebuys, re-entries
 and add-ons (a tournament's settings and start are ``lifecycle``'s).
 
-Every write runs in one transaction with the tournament row locked (``select_for_update``),
+Every write runs in one transaction with the tournament row locked (``locks.tournament_locked``),
 the lock every console action and the clock take, so two directors' phones and a player
 registering from home are applied one at a time: the capacity count, a rebuy's "rebuys
 left" and the add-on's "only once" are read and written under that lock.
@@ -43,24 +43,13 @@ from tournaments.models import (
 )
 from tournaments.permissions import require_director
 from tournaments.services import results, seating, undo
+from tournaments.services.locks import tournament_locked
 from tournaments.summaries import message
 
 NAME_MAX = Player._meta.get_field("name").max_length or 100
 
 
 # -- shared pieces -----------------------------------------------------------------------
-
-
-def tournament_locked(tournament_id: int) -> Tournament:
-    """The tournament row, locked for this transaction, with its event and blind structure."""
-    try:
-        return (
-            Tournament.objects.select_for_update(of=("self",))
-            .select_related("event", "blind_structure")
-            .get(pk=tournament_id)
-        )
-    except Tournament.DoesNotExist:
-        raise TournamentError(_("This tournament does not exist.")) from None
 
 
 def entry_lock(entry_id: int) -> tuple[Tournament, Entry]:
@@ -791,7 +780,7 @@ def elimination_record(
             eliminated_by=eliminated_by,
             stacks_at_hand_start=stacks_at_hand_start,
         )
-        tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
+        tournament = tournament_locked(tournament_id)
         if (
             selectors.players_left(tournament) != 1
             or reentry_still_open(tournament) is not None

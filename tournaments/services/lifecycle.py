@@ -4,7 +4,7 @@ its start, with the start's Undo.
 Kept apart from ``entries`` (who plays) because the start reaches further than entries do:
 it draws the seats, starts the clock and, online, opens the live tables
 (``online.online_start``), and ``online`` itself builds on ``entries``. Every write runs with
-the tournament row locked (``entries.tournament_locked``), the lock every console action takes.
+the tournament row locked (``locks.tournament_locked``), the lock every console action takes.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from tournaments.models import (
     TournamentState,
 )
 from tournaments.permissions import require_director
-from tournaments.services import entries, online, seating, undo
+from tournaments.services import entries, locks, online, seating, undo
 from tournaments.services.clock.controls import clock_start
 from tournaments.services.clock.store import clock_restore, clock_saved
 from tournaments.summaries import message
@@ -320,7 +320,7 @@ def tournament_update(tournament_id: int, *, by: Any, **settings: Any) -> Tourna
     """
     require_director(by)
     with transaction.atomic():
-        tournament = entries.tournament_locked(tournament_id)
+        tournament = locks.tournament_locked(tournament_id)
         if tournament.is_over:
             raise TournamentError(_("This tournament is over; its settings stay as played."))
         if tournament.is_started:
@@ -376,7 +376,7 @@ def tournament_start(tournament_id: int, *, by: Any, now: datetime | None = None
     """
     require_director(by)
     with transaction.atomic():
-        tournament = entries.tournament_locked(tournament_id)
+        tournament = locks.tournament_locked(tournament_id)
         refusal = start_refusal(tournament)
         if refusal:
             raise TournamentError(refusal)
@@ -387,7 +387,7 @@ def tournament_start(tournament_id: int, *, by: Any, now: datetime | None = None
         if tournament.online:
             # Online, the drawn tables are live tables and dealing starts now.
             online.online_start(tournament.pk, by=by)
-        tournament = entries.tournament_locked(tournament_id)
+        tournament = locks.tournament_locked(tournament_id)
         # Everyone in play, those seated by an earlier draw too, not only this draw's.
         players = selectors.players_left(tournament)
         undo.action_record(

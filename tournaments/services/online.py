@@ -69,7 +69,7 @@ from tournaments.models import (
     TournamentTable,
 )
 from tournaments.permissions import require_director
-from tournaments.services import clock, entries, results, seating, undo
+from tournaments.services import clock, entries, locks, results, seating, undo
 from tournaments.services.seating import balance_threshold
 from tournaments.signals import clock_stored, tournament_finished
 from tournaments.summaries import chips as summary_chips
@@ -296,7 +296,7 @@ def online_start(tournament_id: int, *, by: Any, rng: random.Random | None = Non
     if by is not None:
         require_director(by)
     with transaction.atomic():
-        tournament = entries.tournament_locked(tournament_id)
+        tournament = locks.tournament_locked(tournament_id)
         _require_online(tournament)
         if tournament.state not in IN_PLAY:
             raise TournamentError(_("The tournament has not started."))
@@ -384,7 +384,7 @@ def online_entry_seat(entry_id: int, *, by: Any = None, rng: random.Random | Non
     """
     with transaction.atomic():
         entry = Entry.objects.select_related("player__user").get(pk=entry_id)
-        tournament = entries.tournament_locked(entry.tournament_id)
+        tournament = locks.tournament_locked(entry.tournament_id)
         _require_online(tournament)
         if tournament.state not in IN_PLAY:
             raise TournamentError(_("The tournament is not running."))
@@ -414,7 +414,7 @@ def online_chips_add(entry_id: int, chips: int, *, by: Any = None) -> None:
         raise TournamentError(_("Add a positive number of chips."))
     with transaction.atomic():
         entry = Entry.objects.select_related("player").get(pk=entry_id)
-        tournament = entries.tournament_locked(entry.tournament_id)
+        tournament = locks.tournament_locked(entry.tournament_id)
         _require_online(tournament)
         if entry.state != EntryState.PLAYING or entry.table_number is None:
             raise TournamentError(_("%(name)s has no seat.") % {"name": entry.player.name})
@@ -448,7 +448,7 @@ def _director_target(
     tournament_pk = id_or_none(str(tournament_id))
     entry_pk = id_or_none(str(entry_id))
     tournament = (
-        entries.tournament_locked(tournament_pk)
+        locks.tournament_locked(tournament_pk)
         if tournament_pk is not None and Tournament.objects.filter(pk=tournament_pk).exists()
         else None
     )
@@ -560,7 +560,7 @@ def online_bots_fill(tournament_id: int, count: int, *, by: Any) -> list[Entry]:
         raise TournamentError(_("Choose between 1 and 1000 bots."))
     added: list[Entry] = []
     with transaction.atomic():
-        tournament = entries.tournament_locked(tournament_id)
+        tournament = locks.tournament_locked(tournament_id)
         _require_online(tournament)
         if tournament.is_over:
             raise TournamentError(_("This tournament is over."))
@@ -601,7 +601,7 @@ def online_pause(tournament_id: int, *, by: Any) -> Tournament:
     """Pause the tournament: the clock stops, each table finishes its hand and waits."""
     require_director(by)
     with transaction.atomic():
-        tournament = entries.tournament_locked(tournament_id)
+        tournament = locks.tournament_locked(tournament_id)
         _require_online(tournament)
         if tournament.state not in IN_PLAY:
             raise TournamentError(_("The tournament is not running."))
@@ -623,7 +623,7 @@ def online_resume(tournament_id: int, *, by: Any) -> Tournament:
     """Resume a paused tournament: the clock runs again and the tables deal."""
     require_director(by)
     with transaction.atomic():
-        tournament = entries.tournament_locked(tournament_id)
+        tournament = locks.tournament_locked(tournament_id)
         _require_online(tournament)
         if not tournament.online_paused:
             raise TournamentError(_("The tournament is not paused."))
@@ -631,7 +631,7 @@ def online_resume(tournament_id: int, *, by: Any) -> Tournament:
         tournament.save(update_fields=["online_paused"])
         if tournament.paused_remaining is not None and not tournament.hand_for_hand:
             clock.clock_resume(tournament.pk, by=by)
-        tournament = entries.tournament_locked(tournament_id)
+        tournament = locks.tournament_locked(tournament_id)
         undo.action_record(
             tournament, ActionKind.CLOCK, _("Tournament resumed"), by=by, undo={"online": "resume"}
         )
@@ -671,7 +671,7 @@ def online_hand_ended(
     if tournament_id is None:
         return False
     with transaction.atomic():
-        tournament = entries.tournament_locked(tournament_id)
+        tournament = locks.tournament_locked(tournament_id)
         tt = TournamentTable.objects.select_for_update().get(live_table_id=table_id)
         if tt.hand_seen >= hand_number or tournament.state not in IN_PLAY:
             return False
@@ -781,7 +781,7 @@ def online_rebuy_offers_lapse(now: datetime | None = None) -> int:
     done = 0
     for tournament_id in sorted(set(due)):
         with transaction.atomic():
-            tournament = entries.tournament_locked(tournament_id)
+            tournament = locks.tournament_locked(tournament_id)
             if tournament.state not in IN_PLAY:
                 continue
             done += _lapse(tournament, now)
@@ -1069,7 +1069,7 @@ def _hand_for_hand_round(tournament: Tournament, bubble: bool) -> None:
 def online_tables_release(tournament_id: int) -> None:
     """Release whatever tables may deal now (after a level change, a resume, a sweep)."""
     with transaction.atomic():
-        tournament = entries.tournament_locked(tournament_id)
+        tournament = locks.tournament_locked(tournament_id)
         if not tournament.online or tournament.state not in IN_PLAY:
             return
         stakes = stakes_now(tournament)

@@ -58,6 +58,7 @@ from tournaments.models import (
 from tournaments.permissions import require_director
 from tournaments.services import chips as chip_counts
 from tournaments.services import night_news, undo
+from tournaments.services.locks import tournament_locked
 from tournaments.signals import tournament_finished
 from tournaments.summaries import Message, joined, message
 
@@ -251,13 +252,6 @@ def overview_payable(tournament: Tournament) -> bool:
 
 
 # Eliminations -----------------------------------------------------------------------------
-
-
-def _locked(tournament_id: int) -> Tournament:
-    try:
-        return Tournament.objects.select_for_update().select_related("event").get(pk=tournament_id)
-    except Tournament.DoesNotExist:
-        raise TournamentError(_("This tournament does not exist.")) from None
 
 
 def _require_in_play(tournament: Tournament) -> None:
@@ -645,7 +639,7 @@ def entry_eliminate(
     if len(set(ids)) != len(ids):
         raise TournamentError(_("A player is listed twice."))
     with transaction.atomic():
-        tournament = _locked(tournament_id)
+        tournament = tournament_locked(tournament_id)
         _require_in_play(tournament)
         if tournament.online and tournament.tables.filter(live_table__isnull=False).exists():
             raise TournamentError(
@@ -1053,7 +1047,7 @@ def deal_record(
     """
     require_director(by)
     with transaction.atomic():
-        tournament = _locked(tournament_id)
+        tournament = tournament_locked(tournament_id)
         _require_in_play(tournament)
         playing = _playing(tournament)
         if len(playing) < 2:
@@ -1099,7 +1093,7 @@ def tournament_finish(tournament_id: int, *, by: Any) -> list[dict[str, Any]]:
     """
     require_director(by)
     with transaction.atomic():
-        tournament = _locked(tournament_id)
+        tournament = tournament_locked(tournament_id)
         _require_in_play(tournament)
         still_in = selectors.players_left(tournament)
         if still_in != 1:

@@ -54,6 +54,7 @@ from tournaments.models import (
 )
 from tournaments.permissions import require_director
 from tournaments.services import night_news, undo
+from tournaments.services.locks import tournament_locked
 from tournaments.summaries import Message, joined, message
 
 # A live Omaha hand takes two or three minutes: a button told longer ago than this has
@@ -377,13 +378,6 @@ def seating_overview(tournament: Tournament, *, now: datetime | None = None) -> 
 # Changing seats ---------------------------------------------------------------------------
 
 
-def _locked(tournament_id: int) -> Tournament:
-    try:
-        return Tournament.objects.select_for_update().get(pk=tournament_id)
-    except Tournament.DoesNotExist:
-        raise TournamentError(_("This tournament does not exist.")) from None
-
-
 def _require_in_person(tournament: Tournament) -> None:
     """Online, the live tables are where everyone sits: the tournament seats, moves and
     breaks tables itself (``services.online``), and a director's seat change would leave
@@ -551,7 +545,7 @@ def seating_draw(
     if by is not None:
         require_director(by)
     with transaction.atomic():
-        tournament = _locked(tournament.pk)
+        tournament = tournament_locked(tournament.pk)
         _require_open(tournament)
         waiting = _unseated(tournament)
         if not waiting:
@@ -666,7 +660,7 @@ def seating_late_seat(
     if by is not None:
         require_director(by)
     with transaction.atomic():
-        tournament = _locked(entry.tournament_id)
+        tournament = tournament_locked(entry.tournament_id)
         _require_open(tournament)
         entry = Entry.objects.select_related("player").get(pk=entry.pk)
         if entry.state == EntryState.PLAYING and entry.table_number is not None:
@@ -716,7 +710,7 @@ def seating_move_confirm(
     """
     require_director(by)
     with transaction.atomic():
-        tournament = _locked(tournament_id)
+        tournament = tournament_locked(tournament_id)
         _require_open(tournament)
         _require_in_person(tournament)
         try:
@@ -785,7 +779,7 @@ def table_button_set(
     """
     require_director(by)
     with transaction.atomic():
-        tournament = _locked(tournament_id)
+        tournament = tournament_locked(tournament_id)
         _require_open(tournament)
         _require_in_person(tournament)
         table = _table(tournament, table_number)
@@ -819,7 +813,7 @@ def table_break(
     """
     require_director(by)
     with transaction.atomic():
-        tournament = _locked(tournament_id)
+        tournament = tournament_locked(tournament_id)
         _require_open(tournament)
         _require_in_person(tournament)
         table = _table(tournament, table_number)
@@ -900,7 +894,7 @@ def seating_final_table(
     """
     require_director(by)
     with transaction.atomic():
-        tournament = _locked(tournament_id)
+        tournament = tournament_locked(tournament_id)
         _require_open(tournament)
         _require_in_person(tournament)
         tables = _open_tables(tournament)

@@ -40,6 +40,7 @@ from tournaments.models import (
 )
 from tournaments.permissions import require_director
 from tournaments.services import undo
+from tournaments.services.locks import tournament_locked
 from tournaments.summaries import Message, joined, message
 
 # The layout's switches: Tournament field, payload key, the log's words when it is off.
@@ -108,10 +109,7 @@ def tv_layout_set(
     if not all(isinstance(value, bool) for value in switches.values()):
         raise TournamentError(_("Say for each part of the TV whether it is shown."))
     with transaction.atomic():
-        try:
-            tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
-        except Tournament.DoesNotExist:
-            raise TournamentError(_("This tournament does not exist.")) from None
+        tournament = tournament_locked(tournament_id)
         before = _stored(tournament)
         tournament.tv_theme = theme
         for field, key, _off in SWITCHES:

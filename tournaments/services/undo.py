@@ -50,6 +50,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.errors import TournamentError
 from tournaments.models import Tournament, TournamentAction
+from tournaments.services.locks import tournament_locked
 from tournaments.summaries import Message
 
 UndoHandler = Callable[[Tournament, TournamentAction], None]
@@ -292,10 +293,7 @@ def _refusal(tournament_id: int, wanted: int, newest: TournamentAction | None) -
 
 def _undo(tournament_id: int, wanted: int | None, *, by: Any) -> TournamentAction:
     with transaction.atomic():
-        try:
-            tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
-        except Tournament.DoesNotExist:
-            raise TournamentError(_("This tournament does not exist.")) from None
+        tournament = tournament_locked(tournament_id)
         # Read under the tournament lock: every action and every undo takes it, so no new
         # action can slip in between choosing this one and reversing it, and of two undos
         # naming the same action the second finds it already undone.

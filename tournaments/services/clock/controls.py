@@ -29,8 +29,8 @@ from tournaments.services.clock.store import (
     director_check,
     mmss,
     row_label,
-    tournament_locked,
 )
+from tournaments.services.locks import tournament_locked
 from tournaments.summaries import Message, message
 
 logger = logging.getLogger(__name__)

@@ -32,8 +32,8 @@ from tournaments.services.clock.store import (
     clock_store,
     director_check,
     row_length,
-    tournament_locked,
 )
+from tournaments.services.locks import tournament_locked
 from tournaments.summaries import Message, message
 
 # In the room (TDA RP-8, docs/rules.md "Hand-for-hand"): at the bubble the director turns it on

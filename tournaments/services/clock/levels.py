@@ -33,8 +33,8 @@ from tournaments.services.clock.store import (
     director_check,
     mmss,
     row_label,
-    tournament_locked,
 )
+from tournaments.services.locks import tournament_locked
 from tournaments.summaries import Message, joined, message
 
 # From the console a director changes the levels of a tournament in play: a break now, a

@@ -3,13 +3,13 @@
 The clock is three stored values on the tournament row (``level_index``, ``level_ends_at``,
 ``paused_remaining``; with ``resume_index`` and ``resume_remaining`` when a break now kept
 the rest of a level for after it), read through ``tournaments.clock``, which projects a
-running clock whose level has ended onto the rows that follow. A director's action locks the tournament
-row (``tournament_locked``: the lock every tournament action takes, so actions apply one at
-a time), starts from that projection (what the screens show at that moment), stores the new
-clock (``clock_store``: bumps ``clock_version``, broadcasts the whole public state after
-commit and has the next level change scheduled, ``tournaments.tasks``) and records itself
-in the action log with the clock as it was before (``clock_record``, ``clock_saved``), so
-Undo puts it back (``clock_restore``).
+running clock whose level has ended onto the rows that follow. A director's action locks
+the tournament row (``locks.tournament_locked``: the lock every tournament action takes, so
+actions apply one at a time), starts from that projection (what the screens show at that
+moment), stores the new clock (``clock_store``: bumps ``clock_version``, broadcasts the
+whole public state after commit and has the next level change scheduled,
+``tournaments.tasks``) and records itself in the action log with the clock as it was before
+(``clock_record``, ``clock_saved``), so Undo puts it back (``clock_restore``).
 """
 
 from __future__ import annotations
@@ -101,13 +101,6 @@ def director_check(by: Any) -> None:
     # ``by`` None is the system (a tournament start, a test).
     if by is not None and not is_director(by):
         raise PermissionDenied(_("Only directors may run the clock."))
-
-
-def tournament_locked(tournament_id: int) -> Tournament:
-    try:
-        return Tournament.objects.select_for_update().select_related("event").get(pk=tournament_id)
-    except Tournament.DoesNotExist:
-        raise TournamentError(_("This tournament does not exist.")) from None
 
 
 def clock_store(tournament: Tournament, rows: Sequence[ClockRow] | None = None) -> None:

@@ -1,0 +1,29 @@
+"""The lock every tournament workflow takes first: the tournament's row, for its transaction.
+
+Entries, the clock, seating, results, chips, deals, the TV's settings and Undo all change a
+tournament under this one lock, so two directors' phones, a player registering from home
+and the clock's task are applied one at a time, each reading what the one before wrote.
+Only the tournament's own row is locked (``of=("self",)``): its event and blind structure
+come in the same query, unlocked, as a series page may change the event meanwhile and no
+tournament workflow writes it.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+from tournaments.errors import TournamentError
+from tournaments.models import Tournament
+
+
+def tournament_locked(tournament_id: int) -> Tournament:
+    """The tournament row, locked until this transaction ends, with its event and blind
+    structure; ``TournamentError`` if there is no such tournament."""
+    try:
+        return (
+            Tournament.objects.select_for_update(of=("self",))
+            .select_related("event", "blind_structure")
+            .get(pk=tournament_id)
+        )
+    except Tournament.DoesNotExist:
+        raise TournamentError(_("This tournament does not exist.")) from None
