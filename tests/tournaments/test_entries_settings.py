@@ -13,6 +13,7 @@ from tests.tournaments.factories import make_user, start
 from tests.tournaments.levels import BREAK_1, LEVEL_2
 from tournaments.errors import TournamentError
 from tournaments.models import BlindStructure, EntryState, Tournament, TournamentState
+from tournaments.services import lifecycle
 from tournaments.services.entries import entry_register
 from tournaments.services.lifecycle import tournament_create, tournament_update
 
@@ -116,6 +117,25 @@ def test_settings_change_freely_before_the_start(tournament: Tournament, directo
     tournament_update(tournament.pk, by=director, rebuy_price=30, buy_in=40, bounty=10)
     tournament.refresh_from_db()
     assert (tournament.rebuy_price, tournament.event.buy_in, tournament.bounty) == (30, 40, 10)
+
+
+def test_saving_the_settings_keeps_an_event_change_made_meanwhile(
+    tournament: Tournament, director: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The settings lock the tournament's row only (a series page may rename the event
+    meanwhile): they write back only the event's fields they own, never a stale name."""
+    checked = lifecycle._validate
+
+    def renamed_meanwhile(tournament: Tournament) -> None:
+        Event.objects.filter(pk=tournament.event_id).update(name="Renamed on the series page")
+        checked(tournament)
+
+    monkeypatch.setattr(lifecycle, "_validate", renamed_meanwhile)
+
+    tournament_update(tournament.pk, by=director, buy_in=40)
+
+    event = Event.objects.get(pk=tournament.event_id)
+    assert (event.name, event.buy_in) == ("Renamed on the series page", 40)
 
 
 @pytest.mark.parametrize(

@@ -345,7 +345,9 @@ def tournament_update(tournament_id: int, *, by: Any, **settings: Any) -> Tourna
                 % {"taken": taken},
                 field="capacity",
             )
-        tournament.event.save()
+        # Only the event's fields these settings own: its row is not locked, and a series page
+        # may have changed the others (its name, its date) since it was read.
+        tournament.event.save(update_fields=EVENT_SETTINGS)
         tournament.save()
         entries.waiting_list_promote(tournament)
     return tournament
