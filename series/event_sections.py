@@ -37,6 +37,11 @@ class EventSectionProvider(Protocol):
     def registered_event_ids(self, player: Player) -> list[int]:
         """Ids of the events ``player`` holds a place for or waits for (not those left)."""
 
+    def fields_held(self, event: Event) -> dict[str, str]:
+        """The event's fields that what this app runs on it was built on and that may not
+        change now (a started tournament's buy-in, say), each with why, in the reader's
+        language; empty when the host may change any."""
+
 
 _providers: list[EventSectionProvider] = []
 
@@ -83,6 +88,16 @@ def live_table_ids(event: Event) -> list[int]:
 def registered_event_ids(player: Player) -> list[int]:
     """The events ``player`` registered for, according to every provider."""
     return _union(provider.registered_event_ids(player) for provider in _providers)
+
+
+def fields_held(event: Event) -> dict[str, str]:
+    """The event's fields some provider holds as they are, each with why (the first
+    provider's reason when two hold one)."""
+    held: dict[str, str] = {}
+    for provider in _providers:
+        for name, why in provider.fields_held(event).items():
+            held.setdefault(name, why)
+    return held
 
 
 # -- parts of the new-night forms ----------------------------------------------------------

@@ -3,7 +3,8 @@
 The series shows events without importing tournament internals; this provider gives it
 the tournament's own page parts (the blind structure table and the registration block,
 with the same register/unregister forms posting to the tournament's views), the event's
-online tables, and the events a player registered for.
+online tables, the events a player registered for, and the event's fields a started
+tournament holds (its money rules: the series' edit page may not change them).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from series.models import Event, Player
 from tournaments import selectors
 from tournaments.models import EntryState, Tournament, TournamentTable
 from tournaments.permissions import is_director
+from tournaments.services import lifecycle
 from tournaments.views.pages import registration_context
 
 # Entries that mean "I am (or was) in this event": not a registration taken back.
@@ -67,6 +69,10 @@ class TournamentEventSection:
             .order_by("number")
             .values_list("live_table_id", flat=True)
         )
+
+    def fields_held(self, event: Event) -> dict[str, str]:
+        tournament = Tournament.objects.filter(event_id=event.pk).first()
+        return {} if tournament is None else lifecycle.event_fields_held(tournament)
 
     def registered_event_ids(self, player: Player) -> list[int]:
         return list(

@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from series import selectors
+from series import event_sections, selectors
 from series.models import Event, EventAction, EventActionKind, NoticeKind, Rsvp, Season
 from series.services.mailings import mailings_for_answers, mailings_reminders_renew
 from series.services.rsvp import rsvp_waiting_promote
@@ -278,6 +278,11 @@ def event_update(
                 % {"taken": taken, "capacity": capacity},
                 "capacity",
             )
+    # What another app runs on the night may hold some fields (a started tournament its
+    # money): sent unchanged with the rest of the form they are no change.
+    for name, why in event_sections.fields_held(event).items():
+        if name in values and values[name] != getattr(event, name):
+            raise EventError(why, name)
     before = event.starts_at
     moved = bool(values.get("starts_at")) and values["starts_at"] != before
     if moved:

@@ -7,8 +7,12 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
+from django.test import Client
+from django.urls import reverse
 
 from series.models import Event
+from series.services.events import EventError, event_update
+from tests.series.test_host_pages import _night
 from tests.tournaments.factories import make_user, start
 from tests.tournaments.levels import BREAK_1, LEVEL_2
 from tournaments.errors import TournamentError
@@ -225,3 +229,47 @@ def test_the_home_series_pot_limit_rule_is_a_tournament_option_off_by_default(
     tournament_update(tournament.pk, by=director, pot_assumes_small_blind_call=True)
     tournament.refresh_from_db()
     assert tournament.pot_assumes_small_blind_call is True
+
+
+def test_the_night_s_own_page_cannot_change_the_money_of_a_started_tournament(
+    tournament: Tournament, director: User
+) -> None:
+    """The event's buy-in, fee, stack, game and betting are the tournament's money rules: the
+    series' edit page refuses them once it has started, as the tournament's settings do."""
+    event = tournament.event
+    start(tournament)
+
+    with pytest.raises(EventError) as refused:
+        event_update(event.pk, {"name": "Friday PLO8", "buy_in": event.buy_in + 10}, by=director)
+
+    assert refused.value.field == "buy_in"
+    assert "can no longer change" in refused.value.message
+    kept = Event.objects.get(pk=event.pk)
+    assert (kept.name, kept.buy_in) == (event.name, event.buy_in)
+    # The same money, sent again with the rest of the form, is no change: the rest is saved.
+    event_update(event.pk, {"name": "Friday PLO8", "buy_in": event.buy_in}, by=director)
+    assert Event.objects.get(pk=event.pk).name == "Friday PLO8"
+
+
+def test_the_night_s_own_page_changes_the_money_before_the_start(
+    tournament: Tournament, director: User
+) -> None:
+    event_update(tournament.event_id, {"buy_in": 40}, by=director)
+
+    assert Event.objects.get(pk=tournament.event_id).buy_in == 40
+
+
+def test_the_night_s_edit_page_says_why_the_buy_in_stays(
+    tournament: Tournament, director_client: Client
+) -> None:
+    start(tournament)
+
+    response = director_client.post(
+        reverse("series:event_edit", args=[tournament.event_id]),
+        _night(days=1, name="Thursday PLO8", buy_in="30", capacity=""),
+    )
+
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "The tournament has started: buy-in can no longer change." in page
+    assert Event.objects.get(pk=tournament.event_id).buy_in == 20

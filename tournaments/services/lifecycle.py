@@ -310,6 +310,23 @@ def tournament_create(event: Event, *, by: Any, **settings: Any) -> Tournament:
     return tournament
 
 
+def event_fields_held(tournament: Tournament) -> dict[str, str]:
+    """The event's fields that are the tournament's money rules (``LOCKED_AFTER_START``),
+    each with why it may not change now: none before the start, all of them from it on, as
+    ``tournament_update`` refuses them. For the series' own edit page of the night."""
+    if not tournament.is_started:
+        return {}
+    names = [name for name in EVENT_SETTINGS if name in LOCKED_AFTER_START]
+    if tournament.is_over:
+        over = _("This tournament is over; its settings stay as played.")
+        return {name: over for name in names}
+    return {
+        name: _("The tournament has started: %(settings)s can no longer change.")
+        % {"settings": _setting_label(name)}
+        for name in names
+    }
+
+
 def tournament_update(tournament_id: int, *, by: Any, **settings: Any) -> Tournament:
     """Change a tournament's settings.
 
