@@ -273,3 +273,11 @@ def test_the_night_s_edit_page_says_why_the_buy_in_stays(
     page = response.content.decode()
     assert "The tournament has started: buy-in can no longer change." in page
     assert Event.objects.get(pk=tournament.event_id).buy_in == 20
+    # The whole form posted again with the money as it is (a host fixing the venue during
+    # the night): every held field compares equal, and the rest is saved.
+    response = director_client.post(
+        reverse("series:event_edit", args=[tournament.event_id]),
+        _night(days=1, name="Thursday PLO8", venue="Ben's garage", capacity=""),
+    )
+    assert response.status_code == 302
+    assert Event.objects.get(pk=tournament.event_id).venue == "Ben's garage"

@@ -4,8 +4,9 @@ Entries, the clock, seating, results, chips, deals, the TV's settings and Undo a
 tournament under this one lock, so two directors' phones, a player registering from home
 and the clock's task are applied one at a time, each reading what the one before wrote.
 Only the tournament's own row is locked (``of=("self",)``): its event and blind structure
-come in the same query, unlocked, as a series page may change the event meanwhile and no
-tournament workflow writes it.
+come in the same query, unlocked, as a series page may change the event meanwhile. The one
+workflow that writes the event under this lock, saving the settings, writes back only the
+event's fields the settings own (``lifecycle.tournament_update``).
 """
 
 from __future__ import annotations
