@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import threading
+import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
+from django.db import connection, connections
 from django.test import Client
 from django.urls import reverse
 
+from series import event_sections
 from series.models import Event
 from series.services.events import EventError, event_update
 from tests.series.test_host_pages import _night
@@ -17,7 +22,7 @@ from tests.tournaments.factories import make_user, start
 from tests.tournaments.levels import BREAK_1, LEVEL_2
 from tournaments.errors import TournamentError
 from tournaments.models import BlindStructure, EntryState, Tournament, TournamentState
-from tournaments.services import lifecycle
+from tournaments.services import lifecycle, seating
 from tournaments.services.entries import entry_register
 from tournaments.services.lifecycle import tournament_create, tournament_update
 
@@ -281,3 +286,128 @@ def test_the_night_s_edit_page_says_why_the_buy_in_stays(
     )
     assert response.status_code == 302
     assert Event.objects.get(pk=tournament.event_id).venue == "Ben's garage"
+
+
+# -- the host saving the night while the director starts it -----------------------------
+
+
+def _waiting_on_a_row_lock(done: threading.Thread) -> None:
+    """Until ``done`` has finished or another connection waits for a row lock (10 s at
+    most): PostgreSQL's own view of who waits, so neither order is left to chance."""
+    for _ in range(200):
+        if not done.is_alive():
+            return
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity"
+                " WHERE wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
+            )
+            if cursor.fetchone()[0]:
+                return
+        time.sleep(0.05)
+
+
+def _in_thread(run: Callable[[], Any], outcome: dict[str, Any], key: str) -> threading.Thread:
+    def target() -> None:
+        try:
+            outcome[key] = run()
+        except Exception as error:  # noqa: BLE001 - the test reads it
+            outcome[key] = error
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    return thread
+
+
+def _ready_to_start(tournament: Tournament) -> None:
+    for name in ("ann", "ben"):
+        entry_register(tournament.pk, make_user(name))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_buy_in_saved_while_the_tournament_starts_waits_and_is_refused(
+    tournament: Tournament, director: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The director starts the night; in that very second the host saves a new buy-in on
+    the series' page. The save waits for the start and is then refused: the players sat
+    down for the buy-in they were told."""
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite has no row locks; run with a PostgreSQL DATABASE_URL")
+    _ready_to_start(tournament)
+    inside, release = threading.Event(), threading.Event()
+    draw = seating.seating_draw
+
+    def held_draw(*args: Any, **kwargs: Any) -> Any:
+        inside.set()
+        release.wait(10)
+        return draw(*args, **kwargs)
+
+    monkeypatch.setattr(seating, "seating_draw", held_draw)
+    outcome: dict[str, Any] = {}
+    starting = _in_thread(
+        lambda: lifecycle.tournament_start(tournament.pk, by=director), outcome, "start"
+    )
+    assert inside.wait(10)
+    saving = _in_thread(
+        lambda: event_update(tournament.event_id, {"buy_in": 40}, by=director), outcome, "save"
+    )
+    _waiting_on_a_row_lock(saving)
+    release.set()
+    starting.join(30)
+    saving.join(30)
+
+    assert isinstance(outcome["start"], Tournament)
+    assert isinstance(outcome["save"], EventError), outcome["save"]
+    assert outcome["save"].field == "buy_in"
+    assert Event.objects.get(pk=tournament.event_id).buy_in == 20
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_start_while_the_host_saves_a_new_stack_starts_on_the_new_stack(
+    tournament: Tournament, director: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The other order: the host's save of a new starting stack is under way when the
+    director starts. The start waits for the save and plays on the stack saved, not on the
+    one it would have read before the save was committed."""
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite has no row locks; run with a PostgreSQL DATABASE_URL")
+    _ready_to_start(tournament)
+    inside, release = threading.Event(), threading.Event()
+    held = event_sections.fields_held
+
+    def held_while_saving(event: Event) -> dict[str, str]:
+        answer = held(event)
+        inside.set()
+        release.wait(10)
+        return answer
+
+    monkeypatch.setattr(event_sections, "fields_held", held_while_saving)
+    seen: list[int] = []
+    draw = seating.seating_draw
+
+    def seeing_draw(tournament: Tournament, **kwargs: Any) -> Any:
+        seen.append(tournament.event.starting_stack)
+        return draw(tournament, **kwargs)
+
+    monkeypatch.setattr(seating, "seating_draw", seeing_draw)
+    outcome: dict[str, Any] = {}
+    saving = _in_thread(
+        lambda: event_update(tournament.event_id, {"starting_stack": 20000}, by=director),
+        outcome,
+        "save",
+    )
+    assert inside.wait(10)
+    starting = _in_thread(
+        lambda: lifecycle.tournament_start(tournament.pk, by=director), outcome, "start"
+    )
+    _waiting_on_a_row_lock(starting)
+    release.set()
+    saving.join(30)
+    starting.join(30)
+
+    assert isinstance(outcome["save"], Event), outcome["save"]
+    assert isinstance(outcome["start"], Tournament), outcome["start"]
+    assert seen == [20000]
+    assert outcome["start"].event.starting_stack == 20000

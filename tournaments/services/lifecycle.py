@@ -395,7 +395,9 @@ def tournament_start(tournament_id: int, *, by: Any, now: datetime | None = None
     """
     require_director(by)
     with transaction.atomic():
-        tournament = locks.tournament_locked(tournament_id)
+        # The event's row too: the start plays on its money and stack, which the series'
+        # edit page may be saving this very second (``locks``).
+        tournament = locks.tournament_locked(tournament_id, with_event=True)
         refusal = start_refusal(tournament)
         if refusal:
             raise TournamentError(refusal)

@@ -7,6 +7,12 @@ Only the tournament's own row is locked (``of=("self",)``): its event and blind 
 come in the same query, unlocked, as a series page may change the event meanwhile. The one
 workflow that writes the event under this lock, saving the settings, writes back only the
 event's fields the settings own (``lifecycle.tournament_update``).
+
+The start locks the event too (``with_event``): it seats the players on the event's money
+and stack, so a host saving the night on the series' page (which locks the event first)
+and the director starting it go one after the other. Whichever comes second sees the
+first's work: the save finds the tournament started and is refused, or the start reads the
+stack the save committed, not the one it would have read while the save was under way.
 """
 
 from __future__ import annotations
@@ -17,12 +23,13 @@ from tournaments.errors import TournamentError
 from tournaments.models import Tournament
 
 
-def tournament_locked(tournament_id: int) -> Tournament:
+def tournament_locked(tournament_id: int, *, with_event: bool = False) -> Tournament:
     """The tournament row, locked until this transaction ends, with its event and blind
-    structure; ``TournamentError`` if there is no such tournament."""
+    structure (the event's row locked too ``with_event``); ``TournamentError`` if there is
+    no such tournament."""
     try:
         return (
-            Tournament.objects.select_for_update(of=("self",))
+            Tournament.objects.select_for_update(of=("self", "event") if with_event else ("self",))
             .select_related("event", "blind_structure")
             .get(pk=tournament_id)
         )
