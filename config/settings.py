@@ -339,9 +339,10 @@ if BACKUP_DAILY:
     }
 # Live tables: may players (not only directors) open cash tables?
 TABLES_PLAYERS_MAY_OPEN = env_bool("TABLES_PLAYERS_MAY_OPEN", False)
-# Live tables: the pause between hands and the house bots' thinking time (tests and load
-# runs shorten or lengthen them).
+# Live tables: the pause between hands, between a run-out's streets, and the house bots'
+# thinking time (tests and load runs shorten or lengthen them).
 TABLES_NEXT_HAND_DELAY_MS = env_int("TABLES_NEXT_HAND_DELAY_MS", 3000)
+TABLES_RUNOUT_STEP_MS = env_int("TABLES_RUNOUT_STEP_MS", 1500)
 TABLES_BOT_THINK_MS = env_int("TABLES_BOT_THINK_MS", 1000)
 # Live tables: the turn clock, docs/rules.md "Time and disconnection" (30 s; a soak of whole
 # tournaments in the suite, whose people let it run out, shortens it).
