@@ -292,15 +292,17 @@ def test_the_night_s_edit_page_says_why_the_buy_in_stays(
 
 
 def _waiting_on_a_row_lock(done: threading.Thread) -> None:
-    """Until ``done`` has finished or another connection waits for a row lock (10 s at
-    most): PostgreSQL's own view of who waits, so neither order is left to chance."""
+    """Until ``done`` has finished or another connection to this test's database waits for
+    a row lock (10 s at most): PostgreSQL's own view of who waits, so the test does not
+    rely on a sleep being long enough. (With the locks right the outcome is the same either
+    way; without them, this is what lets the second workflow slip in before the release.)"""
     for _ in range(200):
         if not done.is_alive():
             return
         with connection.cursor() as cursor:
             cursor.execute(
-                "SELECT count(*) FROM pg_stat_activity"
-                " WHERE wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                " AND datname = current_database() AND pid <> pg_backend_pid()"
             )
             if cursor.fetchone()[0]:
                 return
