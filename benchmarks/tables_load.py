@@ -25,8 +25,9 @@ second. Traffic stays on 127.0.0.1; every run is bounded by --seconds.
 
 ``--baseline``: right after each round, the same clients drive the same number of tables on a
 bare Channels relay (``benchmarks/relay_asgi.py``: one ``group_send`` per move of a snapshot
-recorded in that round, no database), served the same way in that mode; the site's p50 and
-p99 are printed as multiples of the relay's, a yardstick taken in the same minute.
+recorded in that round, no database), served the same way in that mode; the site's moves per
+second, p50, p99, handshakes and CPU per move are printed as multiples of the relay's, a
+yardstick taken in the same minute.
 
 ``--compare DIR``: a second checkout of the site (a ``git worktree`` of the commit before a
 change, say) is served beside this one, on its own database and Redis database, and each
@@ -177,12 +178,15 @@ class Servers:
             self.admin_url = url
             env = server_env(DATABASE_URL=database_url, REDIS_URL=redis_url_on(redis, redis_db))
         self.env = deployed_env(env, "tables-load")
-        if pauses == "none":
-            # The pauses people get to read a hand's end and a run-out (3 s between hands,
-            # 1.5 s a street): the relay has no hands, so with them the bots would wait on
-            # the pacing, not on the site (``--pauses``).
-            self.env["TABLES_NEXT_HAND_DELAY_MS"] = "0"
-            self.env["TABLES_RUNOUT_STEP_MS"] = "0"
+        # The pauses people get to read a hand's end and a run-out (3 s between hands, 1.5 s
+        # a street): the relay has no hands, so with them the bots would wait on the pacing,
+        # not on the site (``--pauses``). The product's are the settings' own, whatever the
+        # shell that started this says.
+        for name in ("TABLES_NEXT_HAND_DELAY_MS", "TABLES_RUNOUT_STEP_MS"):
+            if pauses == "none":
+                self.env[name] = "0"
+            else:
+                self.env.pop(name, None)
         self.log = Path(os.environ.get("TABLES_LOAD_LOG", str(workdir / "servers.log")))
 
     def start(self) -> None:

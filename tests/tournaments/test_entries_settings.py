@@ -323,6 +323,29 @@ def _in_thread(run: Callable[[], Any], outcome: dict[str, Any], key: str) -> thr
     return thread
 
 
+Run = tuple[str, Callable[[], Any]]
+
+
+def _one_inside_the_other(
+    first: Run, second: Run, inside: threading.Event, release: threading.Event
+) -> dict[str, Any]:
+    """``first`` in a thread until it is ``inside`` (its own patch sets that, then waits
+    for ``release``); ``second`` in another thread meanwhile, until it waits for a lock or
+    ends; then ``first`` is released. What each returned or raised, by name."""
+    outcome: dict[str, Any] = {}
+    threads = [_in_thread(first[1], outcome, first[0])]
+    try:
+        assert inside.wait(10), f"{first[0]} never got to the point it is held at"
+        threads.append(_in_thread(second[1], outcome, second[0]))
+        _waiting_on_a_row_lock(threads[1])
+    finally:
+        release.set()
+        for thread in threads:
+            thread.join(30)
+    assert not any(thread.is_alive() for thread in threads), "a workflow never ended"
+    return outcome
+
+
 def _ready_to_start(tournament: Tournament) -> None:
     for name in ("ann", "ben"):
         entry_register(tournament.pk, make_user(name))
@@ -347,18 +370,12 @@ def test_a_buy_in_saved_while_the_tournament_starts_waits_and_is_refused(
         return draw(*args, **kwargs)
 
     monkeypatch.setattr(seating, "seating_draw", held_draw)
-    outcome: dict[str, Any] = {}
-    starting = _in_thread(
-        lambda: lifecycle.tournament_start(tournament.pk, by=director), outcome, "start"
+    outcome = _one_inside_the_other(
+        ("start", lambda: lifecycle.tournament_start(tournament.pk, by=director)),
+        ("save", lambda: event_update(tournament.event_id, {"buy_in": 40}, by=director)),
+        inside,
+        release,
     )
-    assert inside.wait(10)
-    saving = _in_thread(
-        lambda: event_update(tournament.event_id, {"buy_in": 40}, by=director), outcome, "save"
-    )
-    _waiting_on_a_row_lock(saving)
-    release.set()
-    starting.join(30)
-    saving.join(30)
 
     assert isinstance(outcome["start"], Tournament)
     assert isinstance(outcome["save"], EventError), outcome["save"]
@@ -394,20 +411,12 @@ def test_a_start_while_the_host_saves_a_new_stack_starts_on_the_new_stack(
         return draw(tournament, **kwargs)
 
     monkeypatch.setattr(seating, "seating_draw", seeing_draw)
-    outcome: dict[str, Any] = {}
-    saving = _in_thread(
-        lambda: event_update(tournament.event_id, {"starting_stack": 20000}, by=director),
-        outcome,
-        "save",
+    outcome = _one_inside_the_other(
+        ("save", lambda: event_update(tournament.event_id, {"starting_stack": 20000}, by=director)),
+        ("start", lambda: lifecycle.tournament_start(tournament.pk, by=director)),
+        inside,
+        release,
     )
-    assert inside.wait(10)
-    starting = _in_thread(
-        lambda: lifecycle.tournament_start(tournament.pk, by=director), outcome, "start"
-    )
-    _waiting_on_a_row_lock(starting)
-    release.set()
-    saving.join(30)
-    starting.join(30)
 
     assert isinstance(outcome["save"], Event), outcome["save"]
     assert isinstance(outcome["start"], Tournament), outcome["start"]

@@ -3,16 +3,17 @@
 Entries, the clock, seating, results, chips, deals, the TV's settings and Undo all change a
 tournament under this one lock, so two directors' phones, a player registering from home
 and the clock's task are applied one at a time, each reading what the one before wrote.
-Only the tournament's own row is locked (``of=("self",)``): its event and blind structure
-come in the same query, unlocked, as a series page may change the event meanwhile. The one
-workflow that writes the event under this lock, saving the settings, writes back only the
-event's fields the settings own (``lifecycle.tournament_update``).
+By default only the tournament's own row is locked (``of=("self",)``): its event and blind
+structure come in the same query, unlocked, as a series page may change the event
+meanwhile. The one workflow that writes the event under this lock, saving the settings,
+writes back only the event's fields the settings own (``lifecycle.tournament_update``).
 
 The start locks the event too (``with_event``): it seats the players on the event's money
 and stack, so a host saving the night on the series' page (which locks the event first)
 and the director starting it go one after the other. Whichever comes second sees the
-first's work: the save finds the tournament started and is refused, or the start reads the
-stack the save committed, not the one it would have read while the save was under way.
+first's work: the save finds the tournament started and is refused if it changes the money
+(a new venue still saves), or the start reads the stack the save committed, not the one it
+would have read while the save was under way.
 """
 
 from __future__ import annotations
