@@ -42,6 +42,13 @@ class EventSectionProvider(Protocol):
         change now (a started tournament's buy-in, say), each with why, in the reader's
         language; empty when the host may change any."""
 
+    def deletion_refused(self, event_id: int) -> str | None:
+        """Why the draft night ``event_id`` may not be deleted: what this app runs on it
+        holds people (a tournament with players registered, say), whose places would go
+        with it; in the reader's language, None when it may. Asked inside the deletion's
+        transaction before the series locks the event: a provider locks its own rows here
+        first, in the order its own workflows lock them, so neither waits on the other."""
+
 
 _providers: list[EventSectionProvider] = []
 
@@ -98,6 +105,13 @@ def fields_held(event: Event) -> dict[str, str]:
         for name, why in provider.fields_held(event).items():
             held.setdefault(name, why)
     return held
+
+
+def deletion_refused(event_id: int) -> str | None:
+    """The first provider's reason not to delete the draft night ``event_id``, if any (each
+    provider is asked: each locks its own rows)."""
+    reasons = [provider.deletion_refused(event_id) for provider in _providers]
+    return next((reason for reason in reasons if reason), None)
 
 
 # -- parts of the new-night forms ----------------------------------------------------------

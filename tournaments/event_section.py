@@ -74,6 +74,9 @@ class TournamentEventSection:
         tournament = Tournament.objects.filter(event_id=event.pk).first()
         return {} if tournament is None else lifecycle.event_fields_held(tournament)
 
+    def deletion_refused(self, event_id: int) -> str | None:
+        return lifecycle.event_deletion_refused(event_id)
+
     def registered_event_ids(self, player: Player) -> list[int]:
         return list(
             Tournament.objects.filter(entries__player=player, entries__state__in=_REGISTERED_STATES)

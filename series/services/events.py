@@ -352,14 +352,19 @@ def event_cancel_undo(event_id: int, *, now: datetime | None = None, by: Any = N
 
 @transaction.atomic
 def event_draft_delete(event_id: int, *, now: datetime | None = None) -> Season:
-    """Delete a draft nobody saw. Refused: a published event (cancel it instead), or a
-    draft with answers or results."""
+    """Delete a draft nobody saw. Refused: a published event (cancel it instead), a draft
+    with answers or results, or one another app holds people on (a tournament with
+    players: ``event_sections.deletion_refused``, asked first, as it locks its own rows
+    before the event's)."""
     now = now or timezone.now()
+    held = event_sections.deletion_refused(event_id)
     event = Event.objects.select_for_update().select_related("season").get(pk=event_id)
     if not event.is_draft_at(now):
         raise EventError(_("Only a draft can be deleted; a published night is cancelled."))
     if Rsvp.objects.filter(event=event).exists() or event.results.exists():
         raise EventError(_("This draft has answers or results: it cannot be deleted."))
+    if held:
+        raise EventError(held)
     season = event.season
     event.delete()
     return season

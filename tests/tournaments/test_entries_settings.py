@@ -16,12 +16,12 @@ from django.urls import reverse
 
 from series import event_sections
 from series.models import Event
-from series.services.events import EventError, event_update
+from series.services.events import EventError, event_draft_delete, event_update
 from tests.series.test_host_pages import _night
 from tests.tournaments.factories import make_user, start
 from tests.tournaments.levels import BREAK_1, LEVEL_2
 from tournaments.errors import TournamentError
-from tournaments.models import BlindStructure, EntryState, Tournament, TournamentState
+from tournaments.models import BlindStructure, Entry, EntryState, Tournament, TournamentState
 from tournaments.services import lifecycle, seating
 from tournaments.services.entries import entry_register
 from tournaments.services.lifecycle import tournament_create, tournament_update
@@ -422,3 +422,37 @@ def test_a_start_while_the_host_saves_a_new_stack_starts_on_the_new_stack(
     assert isinstance(outcome["start"], Tournament), outcome["start"]
     assert seen == [20000]
     assert outcome["start"].event.starting_stack == 20000
+
+
+# -- deleting a draft night ------------------------------------------------------------
+
+
+def test_a_draft_whose_tournament_has_players_is_not_deleted(
+    tournament: Tournament, director: User, director_client: Client
+) -> None:
+    """A draft night's tournament with a player registered (the director testing the
+    night, or a player the console added): deleting the night would delete their place.
+    The series asks the tournaments first; the page says why."""
+    event = tournament.event
+    Event.objects.filter(pk=event.pk).update(published_at=None)
+    entry = entry_register(tournament.pk, make_user("ann"))
+
+    with pytest.raises(EventError, match="tournament has players: it cannot be deleted"):
+        event_draft_delete(event.pk)
+    response = director_client.post(reverse("series:event_delete", args=[event.pk]), follow=True)
+
+    assert "tournament has players: it cannot be deleted" in response.content.decode()
+    assert Event.objects.filter(pk=event.pk).exists()
+    assert Entry.objects.filter(pk=entry.pk).exists()
+
+
+def test_a_draft_whose_tournament_has_nobody_yet_is_deleted_with_it(
+    tournament: Tournament, director: User
+) -> None:
+    event = tournament.event
+    Event.objects.filter(pk=event.pk).update(published_at=None)
+
+    event_draft_delete(event.pk)
+
+    assert not Event.objects.filter(pk=event.pk).exists()
+    assert not Tournament.objects.filter(pk=tournament.pk).exists()

@@ -327,6 +327,17 @@ def event_fields_held(tournament: Tournament) -> dict[str, str]:
     }
 
 
+def event_deletion_refused(event_id: int) -> str | None:
+    """Why the series may not delete the draft night ``event_id``: its tournament has players
+    (registered, waiting, or in play), whose places would be deleted with it. The
+    tournament's row is locked until the caller's transaction ends, before the series
+    locks the event: the order the start takes them in (tournament, then event)."""
+    tournament = Tournament.objects.select_for_update().filter(event_id=event_id).first()
+    if tournament is None or not tournament.entries.exists():
+        return None
+    return _("This night's tournament has players: it cannot be deleted.")
+
+
 def tournament_update(tournament_id: int, *, by: Any, **settings: Any) -> Tournament:
     """Change a tournament's settings.
 
