@@ -109,9 +109,10 @@ def test_the_tv_clock_counts_follows_and_survives_its_server(
     # The server goes away: the screen says so and keeps counting from the stored end.
     stop(served["process"])
     expect(link).to_have_attribute("data-state", "lost")
-    before = seconds_shown(tv)
+    before, since = seconds_shown(tv), time.monotonic()
     tv.wait_for_timeout(2100)
-    assert 1 <= before - seconds_shown(tv) <= 3, "the clock stopped with its socket"
+    counted, went_by = before - seconds_shown(tv), time.monotonic() - since
+    assert 1 <= counted <= went_by + 1, f"without its socket: {counted} s in {went_by:.1f} s"
     # Meanwhile a minute is added (the database is the truth, the server still away).
     director_shell(
         served,
