@@ -47,7 +47,8 @@ class EventSectionProvider(Protocol):
         holds people (a tournament with players registered, say), whose places would go
         with it; in the reader's language, None when it may. Asked inside the deletion's
         transaction before the series locks the event: a provider locks its own rows here
-        first, in the order its own workflows lock them, so neither waits on the other."""
+        first, in the order its own workflows take them (theirs, then the event), so a
+        deletion and such a workflow go one after the other and never deadlock."""
 
 
 _providers: list[EventSectionProvider] = []
