@@ -899,13 +899,13 @@ def _cpu_per_move(rows: list[dict[str, Any]]) -> list[str]:
     lines = []
     for r in rows:
         moves = max(1, r["moves"])
-        total = sum(seconds for _, seconds in r["server_cpu"])
+        ms = per_move(r)
         each = " ".join(f"{name} {1000 * seconds / moves:.2f}" for name, seconds in r["server_cpu"])
         yardstick = relay.get((r["mode"], r["tables"]))
-        ratio = f"{per_move(r) / yardstick:>7.2f}" if yardstick else f"{'-':>7}"
+        ratio = f"{ms / yardstick:>7.2f}" if yardstick else f"{'-':>7}"
         lines.append(
-            f"{r['mode']:<12} {r['kind']:<6} {r['tables']:>6} {r['moves']:>6} {total:>7.2f} "
-            f"{1000 * total / moves:>11.2f} {ratio}  {each}"
+            f"{r['mode']:<12} {r['kind']:<6} {r['tables']:>6} {r['moves']:>6} "
+            f"{ms * moves / 1000:>7.2f} {ms:>11.2f} {ratio}  {each}"
         )
     return lines
 
