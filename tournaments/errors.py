@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 
 class TournamentError(Exception):
     """An action was refused; the message says why, and nothing was changed.
@@ -31,3 +33,9 @@ class NameInUse(TournamentError):
     def __init__(self, message: str, *, players: list[Any]) -> None:
         super().__init__(message, field="name")
         self.players = players
+
+
+def not_playing(name: str) -> TournamentError:
+    """The refusal of a workflow that needs a player in play (seated, moved, knocked out, at
+    an online table) for one who is only registered, or out, or gone."""
+    return TournamentError(_("%(name)s is not playing.") % {"name": name})

@@ -32,7 +32,7 @@ from django.utils.translation import gettext_noop, ngettext
 from core import amounts
 from series.models import Player
 from tournaments import selectors, summaries
-from tournaments.errors import NameInUse, TournamentError
+from tournaments.errors import NameInUse, TournamentError, not_playing
 from tournaments.models import (
     ActionKind,
     BlindLevel,
@@ -429,7 +429,7 @@ def entry_late(tournament_id: int, player_id: int, *, by: Any) -> Entry:
 def _not_playing_message(entry: Entry) -> str:
     if entry.state == EntryState.OUT:
         return _("%(name)s is out; only a re-entry brings them back.") % {"name": entry.player.name}
-    return _("%(name)s is not playing.") % {"name": entry.player.name}
+    return not_playing(entry.player.name).message
 
 
 def _stack_needed() -> str:

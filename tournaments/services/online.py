@@ -59,7 +59,7 @@ from tables.selectors import (
 )
 from tournaments import seat_rules as rules
 from tournaments import selectors
-from tournaments.errors import TournamentError
+from tournaments.errors import TournamentError, not_playing
 from tournaments.models import (
     ActionKind,
     Entry,
@@ -389,7 +389,7 @@ def online_entry_seat(entry_id: int, *, by: Any = None, rng: random.Random | Non
         if tournament.state not in IN_PLAY:
             raise TournamentError(_("The tournament is not running."))
         if entry.state != EntryState.PLAYING:
-            raise TournamentError(_("%(name)s is not playing.") % {"name": entry.player.name})
+            raise not_playing(entry.player.name)
         if entry.table_number is None:
             seating.seating_late_seat(entry, by=by, rng=rng)
             entry.refresh_from_db()

@@ -46,7 +46,7 @@ from series.services.standings import event_results_remove, event_results_store
 from tournaments import icm as icm_model
 from tournaments import payouts as payout_rules
 from tournaments import selectors
-from tournaments.errors import TournamentError
+from tournaments.errors import TournamentError, not_playing
 from tournaments.models import (
     ActionKind,
     Entry,
@@ -709,7 +709,7 @@ def _entries_playing(tournament: Tournament, ids: Sequence[int]) -> list[Entry]:
                 % {"name": entry.player.name, "place": entry.place or "?"}
             )
         if entry.state != EntryState.PLAYING:
-            raise TournamentError(_("%(name)s is not playing.") % {"name": entry.player.name})
+            raise not_playing(entry.player.name)
     return entries
 
 

@@ -42,7 +42,7 @@ from django.utils.translation import gettext_noop
 
 from tables.engine.deal_in import blind_positions
 from tournaments import seat_rules as rules
-from tournaments.errors import TournamentError
+from tournaments.errors import TournamentError, not_playing
 from tournaments.models import (
     ActionKind,
     Entry,
@@ -720,7 +720,7 @@ def seating_move_confirm(
         except (Entry.DoesNotExist, TypeError, ValueError):
             raise TournamentError(_("That player is not in this tournament.")) from None
         if entry.state != EntryState.PLAYING:
-            raise TournamentError(_("%(name)s is not playing.") % {"name": entry.player.name})
+            raise not_playing(entry.player.name)
         table = _table(tournament, to_table)
         seat = _seat_number(tournament, table, to_seat)
         if (entry.table_number, entry.seat_number) == (table.number, seat):
