@@ -93,11 +93,22 @@ def viewers_of(hand: Hand) -> list[tuple[User | None, int | None]]:
     ]
 
 
-def view_as(client: Client, user: User | None) -> None:
-    if user is None:
-        client.logout()
-    else:
-        client.force_login(user)
+class Viewers:
+    """A client per viewer, logged in once: the spectator's (nobody logged in) and each
+    player's. A login is a dozen statements (the session, the last login, the login
+    throttle's records), and the walks below ask for some 900 viewers' pages."""
+
+    def __init__(self) -> None:
+        self.clients: dict[int | None, Client] = {}
+
+    def __call__(self, user: User | None) -> Client:
+        key = None if user is None else user.pk
+        client = self.clients.get(key)
+        if client is None:
+            client = self.clients[key] = Client()
+            if user is not None:
+                client.force_login(user)
+        return client
 
 
 CARD = re.compile(r"\b[2-9TJQKA][cdhs]\b")
@@ -112,17 +123,18 @@ def replay_in(page: str) -> dict[str, Any]:
 
 @pytest.mark.long(30)
 def test_every_page_of_a_long_session_shows_each_viewer_only_what_they_saw(
-    session: list[Hand], client: Client
+    session: list[Hand],
 ) -> None:
     """The session is played once (80 hands, a few seconds of CPU), and every check of it runs
     on it: the replays, a run-out street by street, then the other pages' probe."""
-    every_hand_replays_showing_only_what_each_viewer_saw(session, client)
+    viewers = Viewers()
+    every_hand_replays_showing_only_what_each_viewer_saw(session, viewers)
     a_run_out_replays_street_by_street_with_the_chips_in_the_middle(session)
-    no_page_shows_a_card_its_viewer_did_not_see(session, client)
+    no_page_shows_a_card_its_viewer_did_not_see(session, viewers)
 
 
 def every_hand_replays_showing_only_what_each_viewer_saw(
-    session: list[Hand], client: Client
+    session: list[Hand], viewers: Viewers
 ) -> None:
     kinds = [[type(record_from_json(r)) for r in hand.records] for hand in session]
     # The session holds what broke the old replayer and the rest of a hand's endings.
@@ -135,8 +147,7 @@ def every_hand_replays_showing_only_what_each_viewer_saw(
     for hand in session:
         records = [record_from_json(r) for r in hand.records]
         for user, seat in viewers_of(hand):
-            view_as(client, user)
-            response = client.get(reverse("tables:hand_detail", args=[hand.pk]))
+            response = viewers(user).get(reverse("tables:hand_detail", args=[hand.pk]))
             assert response.status_code == 200, (hand.number, response.status_code)
             replay = replay_in(response.content.decode())
             assert replay["seat"] == seat
@@ -253,7 +264,7 @@ def snapshot_in(page: str) -> dict[str, Any]:
     return json.loads(found.group(1))  # type: ignore[no-any-return]
 
 
-def no_page_shows_a_card_its_viewer_did_not_see(session: list[Hand], client: Client) -> None:
+def no_page_shows_a_card_its_viewer_did_not_see(session: list[Hand], viewers: Viewers) -> None:
     """No folded or mucked hand, no undealt card, and never the deck or its secret, for any
     viewer: the PHH download, the verify page and the hand list, as a spectator and as every
     player of each hand; and the table page after the last hand for a newcomer who took the
@@ -263,7 +274,7 @@ def no_page_shows_a_card_its_viewer_did_not_see(session: list[Hand], client: Cli
     for hand in session:
         records = [record_from_json(r) for r in hand.records]
         for user, seat in viewers_of(hand):
-            view_as(client, user)
+            client = viewers(user)
             allowed = seen_by(records, seat)
             phh = client.get(reverse("tables:hand_phh", args=[hand.pk])).content.decode()
             for cards in PHH_CARDS.findall(phh):
@@ -281,16 +292,15 @@ def no_page_shows_a_card_its_viewer_did_not_see(session: list[Hand], client: Cli
     table = session[-1].table
     last = [record_from_json(r) for r in session[-1].records]
     players = list(HandPlayer.objects.filter(hand=session[-1]).select_related("user"))
-    viewers = [(p.user, p.seat) for p in players]
-    viewers.append((make_players("newcomer")[0], None))
+    at_the_table = [(p.user, p.seat) for p in players]
+    at_the_table.append((make_players("newcomer")[0], None))
     # The one who leaves held cards the table never saw (folded or mucked).
     leaver = next(p for p in players if not seen_by(last, p.seat) <= seen_by(last, None))
-    for user, seat in viewers:
+    for user, seat in at_the_table:
         if seat is None:
             services.seat_leave(table.pk, leaver.user)
             services.seat_take(table.pk, user, leaver.seat, table.max_buy_in)
-        client.force_login(user)
-        page = client.get(reverse("tables:table", args=[table.pk])).content.decode()
+        page = viewers(user).get(reverse("tables:table", args=[table.pk])).content.decode()
         allowed = seen_by(last, seat)
         assert snapshot_cards(snapshot_in(page)) <= allowed, (user.username, seat)
         assert session[-1].deck not in page and session[-1].secret not in page
