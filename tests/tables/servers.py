@@ -199,9 +199,15 @@ def choose(legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
 
 class Player:
-    """One player's socket: acts at once on every snapshot that gives it a turn."""
+    """One player's socket: acts on every snapshot that gives it a turn, ``think`` seconds
+    later. A tenth of a second is a person as quick as fingers go: a bot acting at once
+    sends some ten frames a second at a heads-up table dealt every half second, and meets
+    the flood limit (20 frames in 2 s), which no person reaches."""
 
-    def __init__(self, name: str, port: int, table_id: int, cookie: str, seed: int) -> None:
+    def __init__(
+        self, name: str, port: int, table_id: int, cookie: str, seed: int, think: float = 0.1
+    ) -> None:
+        self.think = think
         self.name = name
         self.port = port
         self.table_id = table_id
@@ -245,6 +251,7 @@ class Player:
                         "version": legal["version"],
                         **choose(legal, self.rng),
                     }
+                    await asyncio.sleep(self.think)
                     self.sent.append(move)
                     await ws.send(json.dumps(move))
         except (ConnectionClosed, OSError):
