@@ -31,9 +31,14 @@ class EmbeddedCelery:
     beat: threading.Thread
 
     def stop(self) -> None:
-        self.beat.stop()  # type: ignore[attr-defined]
+        # Each notices the stop at its next wake-up (beat at its next sweep, the worker when
+        # its poll of the queue returns, each within a second or two): stopped together,
+        # the server ends in one wait instead of two.
+        beat_stop = threading.Thread(target=self.beat.stop, name="celery-beat-stop")  # type: ignore[attr-defined]
+        beat_stop.start()
         self.worker.stop(in_sighandler=False)
         self.worker_thread.join(timeout=5)
+        beat_stop.join(timeout=5)
 
 
 def embedded_celery_start() -> EmbeddedCelery:

@@ -154,4 +154,6 @@ def served_night(tmp_path: Path, setup: str) -> Iterator[dict[str, Any]]:
     try:
         yield night
     finally:
-        stop(night["process"])
+        # Ended by SIGTERM, as Ctrl-C ends `make run`: a request or socket still open must
+        # not keep the process waiting.
+        assert stop(night["process"]), "the server did not end within 10 s of SIGTERM"

@@ -41,6 +41,8 @@ def quiet_serve(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(serve, "servers_forget_gone", lambda **kwargs: None)
     # The lock file sits beside the database: none for the test's in-memory one.
     monkeypatch.setattr(serve, "serve_lock", contextlib.nullcontext)
+    # The command ends its process when the server stops: not this one.
+    monkeypatch.setattr(serve, "process_end", lambda: None)
     monkeypatch.setattr(settings, "SITE_URL", settings.SITE_URL)
 
 

@@ -176,13 +176,17 @@ def kill(process: subprocess.Popen[bytes]) -> None:
     process.wait(timeout=10)
 
 
-def stop(process: subprocess.Popen[bytes]) -> None:
+def stop(process: subprocess.Popen[bytes]) -> bool:
+    """SIGTERM, as Ctrl-C or a service manager stops a server; SIGKILL after 10 s. True when
+    the server ended on its own."""
     if process.poll() is None:
         process.terminate()
         try:
             process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             kill(process)
+            return False
+    return True
 
 
 def choose(legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
