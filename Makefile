@@ -4,10 +4,10 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
-# Three workers on two cores: both cores stay busy from start to end (`make suite-time`), a
-# third worker running while another waits on a server or a clock (five workers were no
-# faster: 689 s against 630).
-PYTEST_ARGS ?= -n 3
+# Four workers on two cores: the cores stay busy while two workers wait on a server or a
+# clock (`make suite-time`, side by side on one host: 309 and 310 s against three workers'
+# 341 and 342, for 6% more CPU; five were no faster than three, 689 s against 630).
+PYTEST_ARGS ?= -n 4
 
 .PHONY: architecture run test lint fuzz bench flakes screenshots soak walk-night soak-tournaments suite-time bench-tables bench-tables-baseline bench-clock bench-standings bench-tournament messages
 
@@ -81,7 +81,7 @@ screenshots: $(VENV)/.installed-dev
 
 # Where the suite's time goes: the whole suite once, the host's CPU, the pytest tree's and
 # what ran outside it (Chromium's renderers), per test file (SUITE_ARGS: pytest's arguments).
-SUITE_ARGS ?= -n 3
+SUITE_ARGS ?= -n 4
 suite-time: $(VENV)/.installed-dev
 	$(PY) benchmarks/suite_time.py -- $(SUITE_ARGS)
 

@@ -1,7 +1,7 @@
 """Where the test suite's time goes: the whole suite run once, its CPU counted three ways.
 
-    python benchmarks/suite_time.py                      # pytest -n 3, the whole suite
-    python benchmarks/suite_time.py -- -n 3 tests/tables # any pytest arguments after --
+    python benchmarks/suite_time.py                      # pytest -n 4, the whole suite
+    python benchmarks/suite_time.py -- -n 4 tests/tables # any pytest arguments after --
     python benchmarks/suite_time.py --files 60           # list more files than 25
 
 A run of the suite on two cores keeps both busy from start to end, so its length is its CPU

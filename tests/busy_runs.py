@@ -9,7 +9,7 @@ so that a flake seen once can be read, not only counted. The exit status is pyte
 worst. ``make flakes`` runs it.
 
     .venv/bin/python tests/busy_runs.py --runs 5
-    .venv/bin/python tests/busy_runs.py --runs 2 -- -n 3 tests/series/test_pwa_browser.py
+    .venv/bin/python tests/busy_runs.py --runs 2 -- -n 4 tests/series/test_pwa_browser.py
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def main() -> int:
     parser.add_argument("--spinners", type=int, default=2)
     parser.add_argument("pytest_args", nargs="*")
     options = parser.parse_args()
-    args = options.pytest_args or ["-n", "3", "-m", "browser or long"]
+    args = options.pytest_args or ["-n", "4", "-m", "browser or long"]
     spinners = [subprocess.Popen([sys.executable, "-c", SPIN]) for _ in range(options.spinners)]
     worst = 0
     failures: list[str] = []
