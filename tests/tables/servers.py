@@ -205,8 +205,8 @@ def choose(legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 class Player:
     """One player's socket: acts on every snapshot that gives it a turn, ``think`` seconds
     later. A tenth of a second is a person as quick as fingers go: a bot acting at once
-    sends some ten frames a second at a heads-up table dealt every half second, and meets
-    the flood limit (20 frames in 2 s), which no person reaches."""
+    sends some seven frames a second at a table dealt every half second, and in a burst
+    meets the flood limit (20 frames in 2 s), which no person reaches."""
 
     def __init__(
         self, name: str, port: int, table_id: int, cookie: str, seed: int, think: float = 0.1
