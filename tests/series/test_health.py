@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from celery import current_app
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import OperationalError
 from django.test import Client
@@ -98,9 +99,12 @@ async def test_the_channel_layer_check_leaves_no_channel_behind() -> None:
     if settings_redis_url():
         from redis.asyncio import Redis
 
+        # Pub/sub channels are server-wide: another test worker's own checks (its prefix
+        # names its database) may be under way.
+        prefix = settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"]
         client = Redis.from_url(settings_redis_url())
         try:
-            assert await client.pubsub_channels("*health.*") == []
+            assert await client.pubsub_channels(f"{prefix}health.*") == []
         finally:
             await client.aclose()
     else:
