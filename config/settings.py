@@ -226,10 +226,12 @@ if EMBEDDED:
     CELERY_BROKER_URL = "memory://localhost/"
     CELERY_RESULT_BACKEND = "cache+memory://"
     # The in-memory broker has no way to wake the worker: the worker looks at the queue
-    # every polling interval, Kombu's default a second. Every task then waited up to a
-    # second before it ran (a median of 0.8 s, measured: a house bot's move, the next hand
-    # after a short pause, the standings after a night); at 50 ms, 2 to 50 ms. The idle
-    # process's CPU is the same (about 2% of a core, the periodic sweeps).
+    # every polling interval, Kombu's default a second. A task due at once then waited up
+    # to a second before it ran (0.8 s at the median, measured: the standings after a night,
+    # a clock's tick re-sent near its level's end, a house bot or the next hand when their
+    # pauses are set under a second); at 50 ms, 2 to 50 ms. A task with a longer countdown
+    # was received in time and held to its time either way. The idle process's CPU is the
+    # same (about 2% of a core, the periodic sweeps).
     CELERY_BROKER_TRANSPORT_OPTIONS = {"polling_interval": 0.05}
 else:
     CHANNEL_LAYERS = {
