@@ -6,7 +6,7 @@ this repository, its ``.venv/bin``: the Python running the tests, ``%i``: a free
 names (``homegame.env.example``, with a SQLite file for the database, a secret and loopback
 hosts; the Redis of ``REDIS_URL`` when it is set, else none: embedded mode). Nothing else of
 the caller's environment reaches it, as under systemd. Without ``REDIS_URL`` the worker and
-beat, which meet through Redis, are skipped; daphne runs either way.
+beat, which meet through Redis, are skipped; the web process runs either way.
 """
 
 from __future__ import annotations
@@ -182,7 +182,7 @@ def test_the_units_name_the_commands_of_the_procfile() -> None:
     def words(command: list[str] | str) -> list[str]:
         argv = shlex.split(command) if isinstance(command, str) else command
         argv = [Path(argv[0]).name, *argv[1:]]
-        for option in ("-b", "-p", "--schedule"):
+        for option in ("--host", "--port", "--schedule"):
             if option in argv:
                 at = argv.index(option)
                 del argv[at : at + 2]
@@ -211,6 +211,13 @@ def test_the_web_unit_serves_the_site_and_its_health(
     expected = "RedisPubSubChannelLayer" if REDIS_URL else "InMemoryChannelLayer"
     assert report["checks"]["channel_layer"]["backend"] == expected
     assert report["checks"]["broker"]["transport"] == ("redis" if REDIS_URL else "memory")
+    # Stopped as systemd stops it (SIGTERM, then SIGKILL after TimeoutStopSec=15): it ends
+    # on its own, at once, having served a page (``manage.py serve`` ends its process once
+    # daphne has stopped, where a request thread left waiting could hold it for ever).
+    assert unit_service("homegame-web@.service")["TimeoutStopSec"] == ["15"]
+    [process] = processes
+    assert stop(process), (tmp_path / "web.log").read_text()
+    assert process.returncode == 0, (tmp_path / "web.log").read_text()
 
 
 def test_the_web_unit_says_503_at_once_when_redis_is_down(
