@@ -5,8 +5,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 # Four workers on two cores: the cores stay busy while two workers wait on a server or a
-# clock (`make suite-time`, side by side on one host: 309 and 310 s against three workers'
-# 341 and 342, for 6% more CPU; five were no faster than three, 689 s against 630).
+# clock (docs/testing.md has the runs side by side, `make suite-time`).
 PYTEST_ARGS ?= -n 4
 
 .PHONY: architecture run test lint fuzz bench flakes screenshots soak walk-night soak-tournaments suite-time bench-tables bench-tables-baseline bench-clock bench-standings bench-tournament messages
