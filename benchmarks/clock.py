@@ -8,10 +8,11 @@
 For each mode it starts its own servers on 127.0.0.1 with a fresh database:
 - embedded: ``manage.py serve`` (daphne, the in-memory channel layer, Celery's worker and beat
   as threads in the process) on a new SQLite file;
-- distributed: two daphne processes on channels-redis, one Celery worker (threads pool) and
-  beat, on PostgreSQL and Redis. The database named by DATABASE_URL is emptied first (every
-  table in its public schema is dropped), so the run needs ``--wipe-database`` to say that
-  is wanted; the Redis database of REDIS_URL is flushed (stale tasks of an earlier run).
+- distributed: two web processes (``manage.py serve``, a daphne each) on channels-redis, one
+  Celery worker (threads pool) and beat, on PostgreSQL and Redis. The database named by
+  DATABASE_URL is emptied first (every table in its public schema is dropped), so the run
+  needs ``--wipe-database`` to say that is wanted; the Redis database of REDIS_URL is
+  flushed (stale tasks of an earlier run).
 
 Every tournament's structure is one-minute levels (breaks included: a break is a row like
 any other). Each tournament has ``--screens`` clock pages (WebSocket clients of

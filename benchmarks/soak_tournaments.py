@@ -11,14 +11,15 @@ For each mode it starts its own servers on 127.0.0.1 with a fresh database (as
 deployed:
 - embedded: ``manage.py serve`` (daphne, the in-memory channel layer, the Celery worker and
   beat in the process) on a new SQLite file;
-- distributed: two daphnes, one Celery worker (threads) and one beat on a new PostgreSQL
-  database beside DATABASE_URL's (dropped at the end) and a private ``redis-server`` on a
-  free port (``--shared-redis``: REDIS_URL's server instead, database ``--redis-db``,
-  flushed first). Private, because channels-redis's pub/sub channels belong to the Redis
-  server whatever the database number: another site or test run on the same server with
-  tables of the same ids talks to this run's sockets, and a socket that heard another
-  table's higher version ignores its own table's next ones (a spectator here stayed at
-  version 5 for four minutes, with 48 snapshots of another run's tables).
+- distributed: two web processes (``manage.py serve``, a daphne each), one Celery worker
+  (threads) and one beat on a new PostgreSQL database beside DATABASE_URL's (dropped at the
+  end) and a private ``redis-server`` on a free port (``--shared-redis``: REDIS_URL's server
+  instead, database ``--redis-db``, flushed first). Private, because channels-redis's
+  pub/sub channels belong to the Redis server whatever the database number: another site or
+  test run on the same server with tables of the same ids talks to this run's sockets, and a
+  socket that heard another table's higher version ignores its own table's next ones (a
+  spectator here stayed at version 5 for four minutes, with 48 snapshots of another run's
+  tables).
 
 Then it plays ``--tournaments`` online tournaments to the end, ``--parallel`` at a time,
 only over HTTP and WebSockets, as people would:

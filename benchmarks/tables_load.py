@@ -11,9 +11,10 @@
 For each mode it starts its own servers on 127.0.0.1 with a fresh database:
 - embedded: ``manage.py serve`` (daphne, in-memory channel layer, Celery in the process)
   on a SQLite file;
-- distributed: two daphne processes on channels-redis, one Celery worker and beat, on a
-  fresh PostgreSQL database (needs DATABASE_URL=postgres://... and REDIS_URL; the Redis
-  database number is bumped to keep its keys apart).
+- distributed: two web processes (``manage.py serve``, a daphne each, as the Procfile starts
+  them) on channels-redis, one Celery worker and beat, on a fresh PostgreSQL database (needs
+  DATABASE_URL=postgres://... and REDIS_URL; the Redis database number is bumped to keep its
+  keys apart).
 
 Every table has six players, each a WebSocket client that logs in with its own session
 and answers its turn after thinking ``--think`` seconds (1 s), choosing with the house bots'

@@ -1,4 +1,5 @@
-"""Distributed mode: two daphne processes deliver one broadcast to sockets on both.
+"""Distributed mode: two web processes (``manage.py serve``, a daphne each) deliver one
+broadcast to sockets on both.
 
 Runs only with REDIS_URL and a PostgreSQL DATABASE_URL, the distributed configuration; CI
 sets both. The broadcast goes to the health group through channels-redis from this test
@@ -7,14 +8,9 @@ process, as a Celery worker or another daphne would send a table's "changed" mes
 
 import json
 import os
-import socket
-import subprocess
-import sys
-import time
 import uuid
 from collections.abc import Iterator
 from contextlib import ExitStack
-from pathlib import Path
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -23,8 +19,7 @@ from django.conf import settings
 from websockets.sync.client import ClientConnection, connect
 
 from series.consumers import HEALTH_GROUP
-
-BASE_DIR = Path(__file__).resolve().parents[2]
+from tests.tables.servers import free_port, server_env, start_serve, stop
 
 pytestmark = [
     pytest.mark.distributed,
@@ -36,52 +31,19 @@ pytestmark = [
 ]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"daphne on port {port} exited with {process.returncode}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise TimeoutError(f"daphne on port {port} did not start in {timeout}s")
-
-
 @pytest.fixture
 def two_daphnes() -> Iterator[list[int]]:
-    env = os.environ | {"DEBUG": "1", "DJANGO_SETTINGS_MODULE": "config.settings"}
-    daphne = str(Path(sys.executable).with_name("daphne"))
+    """Two web processes, each ``manage.py serve`` as the Procfile starts them."""
+    env = server_env()
     ports = [free_port(), free_port()]
-    processes = [
-        subprocess.Popen(
-            [daphne, "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-            cwd=BASE_DIR,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        for port in ports
-    ]
+    processes = []
     try:
-        for port, process in zip(ports, processes, strict=True):
-            wait_for_port(port, process)
+        for port in ports:
+            processes.append(start_serve(env, port))
         yield ports
     finally:
-        for process in processes:
-            process.terminate()
-        for process in processes:
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
+        ended = [stop(process) for process in processes]
+    assert all(ended), "a web process did not end on SIGTERM"
 
 
 def receive(ws: ClientConnection) -> dict[str, object]:

@@ -138,25 +138,11 @@ def _log(path: Path | None) -> Any:
 
 
 def start_serve(env: dict[str, str], port: int, log: Path | None = None) -> subprocess.Popen[bytes]:
-    """``manage.py serve``: daphne plus, in embedded mode, the Celery worker and beat."""
+    """``manage.py serve``: daphne plus, in embedded mode, the Celery worker and beat; in
+    distributed mode (``REDIS_URL`` set) daphne alone, one web process as the Procfile and
+    the systemd unit start them."""
     process = subprocess.Popen(
         [PYTHON, "manage.py", "serve", "--port", str(port)],
-        cwd=BASE_DIR,
-        env=env,
-        stdout=_log(log),
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    wait_for_port(port, process)
-    return process
-
-
-def start_daphne(
-    env: dict[str, str], port: int, log: Path | None = None
-) -> subprocess.Popen[bytes]:
-    daphne = str(Path(PYTHON).with_name("daphne"))
-    process = subprocess.Popen(
-        [daphne, "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
         cwd=BASE_DIR,
         env=env,
         stdout=_log(log),
@@ -302,12 +288,13 @@ def start_site(
     celery_loglevel: str = "ERROR",
 ) -> list[subprocess.Popen[bytes]]:
     """Migrate, then serve the site: embedded, ``manage.py serve`` on the first port;
-    distributed, a daphne on every port, one Celery worker (threads) and one beat, whose
-    output goes to ``celery_log`` when given (at ``celery_loglevel``)."""
+    distributed, a web process (``manage.py serve``) on every port, one Celery worker
+    (threads) and one beat, whose output goes to ``celery_log`` when given (at
+    ``celery_loglevel``)."""
     migrate(env)
     if mode == "embedded":
         return [start_serve(env, ports[0], log=log)]
-    processes = [start_daphne(env, port, log=log) for port in ports]
+    processes = [start_serve(env, port, log=log) for port in ports]
     celery = str(Path(PYTHON).with_name("celery"))
     worker = ["worker", "--pool", "threads", "--concurrency", "4", "--without-gossip"]
     worker += ["--without-mingle", "--without-heartbeat", "--loglevel", celery_loglevel]

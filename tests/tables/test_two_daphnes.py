@@ -1,4 +1,5 @@
-"""Two daphne processes on channels-redis serve one table.
+"""Two web processes on channels-redis serve one table: each ``manage.py serve`` (a daphne),
+as the distributed mode's Procfile and systemd unit start them.
 
 Players on both processes play whole hands; a move made through one process reaches the
 sockets of the other through Redis, and every socket ends at the table's last version.
@@ -24,7 +25,7 @@ from tables.models import Hand, Table
 from tables.runtime.state import STATE
 from tables.selectors import table_chip_count
 from tests.tables.conftest import make_players
-from tests.tables.servers import Player, free_port, server_env, start_daphne, stop
+from tests.tables.servers import Player, free_port, server_env, start_serve, stop
 
 pytestmark = [
     pytest.mark.distributed,
@@ -46,11 +47,12 @@ def two_daphnes() -> Iterator[list[int]]:
     processes = []
     try:
         for port in ports:
-            processes.append(start_daphne(env, port))
+            processes.append(start_serve(env, port))
         yield ports
     finally:
-        for process in processes:
-            stop(process)
+        ended = [stop(process) for process in processes]
+    # Each web process ends on SIGTERM, as systemd stops it, with no SIGKILL needed.
+    assert all(ended), ended
 
 
 def in_thread(query):  # type: ignore[no-untyped-def]
