@@ -33,7 +33,11 @@ _BASIC = r'"[^"\\\x00-\x08\x0a-\x1f\x7f]*"'
 _INTEGER = r"-?(?:0|[1-9][0-9]*)"
 _FLOAT = r"-?(?:0|[1-9][0-9]*)\.[0-9]+"
 _SCALAR = rf"(?:{_LITERAL}|{_BASIC}|{_FLOAT}|{_INTEGER}|true|false)"
-_ARRAY_SPACE = rf"(?:[ \t\n]|{_COMMENT}\n)*"
+# Spaces, newlines and whole-line comments between an array's elements. Written as one run
+# of spaces then (comment, newline, spaces) groups, the same text as "(?:[ \t\n]|comment\n)*"
+# but matched in one step per run rather than one group per character: a hand's lines
+# matched in about half the time.
+_ARRAY_SPACE = rf"[ \t\n]*(?:{_COMMENT}\n[ \t\n]*)*"
 _ARRAY = (
     rf"\[{_ARRAY_SPACE}(?:{_SCALAR}{_ARRAY_SPACE}(?:,{_ARRAY_SPACE}{_SCALAR}{_ARRAY_SPACE})*"
     rf"(?:,{_ARRAY_SPACE})?)?\]"
@@ -77,10 +81,6 @@ def decimal(text: str) -> Any:
     return Decimal(text)
 
 
-_LITERAL_ELEMENT = re.compile(r"'([^']*)'")
-_BASIC_ELEMENT = re.compile(r'"([^"]*)"')
-
-
 def _array(text: str) -> list[Any]:
     """The values of an array `_LINE` has checked."""
     if "#" not in text:
@@ -92,10 +92,15 @@ def _array(text: str) -> list[Any]:
             if "." in text or "e" in text:  # a float, true or false among the numbers
                 return [_scalar(item.strip()) for item in items]
             return [int(item) for item in items]  # int() allows the spaces around
-        if '"' not in text and not _LITERAL_ELEMENT.sub("", text).strip("[], \t\n"):
-            return _LITERAL_ELEMENT.findall(text)
-        if "'" not in text and not _BASIC_ELEMENT.sub("", text).strip("[], \t\n"):
-            return _BASIC_ELEMENT.findall(text)
+        # All strings of one quote (the actions): `_LINE` has checked that no string holds
+        # its own quote, so splitting at the quotes gives the strings, between what is left
+        # of the array (only brackets, commas and spaces when every element is a string).
+        for quote, other in (("'", '"'), ('"', "'")):
+            if other not in text:
+                parts = text.split(quote)
+                if not "".join(parts[0::2]).strip("[], \t\n"):
+                    return parts[1::2]
+                break
     values: list[Any] = []
     for found in _ELEMENT.finditer(text):
         literal, basic, number, integer, true, false = found.groups()

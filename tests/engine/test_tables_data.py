@@ -3,6 +3,7 @@ build, and the fast reader of PHH's TOML reads what `tomllib` reads."""
 
 from __future__ import annotations
 
+import random
 import tomllib
 import zlib
 from decimal import Decimal
@@ -89,3 +90,63 @@ def test_the_fast_toml_reader_agrees_with_tomllib(text: str) -> None:
 )
 def test_the_fast_toml_reader_leaves_the_rest_to_tomllib(text: str) -> None:
     assert loads(text) is None
+
+
+# Pieces of the documents below: the part of TOML the fast reader reads, and what lies just
+# beyond it (escapes, quoted keys, nested arrays, bad numbers, missing commas...).
+_SCALARS = ["1", "-7", "0", "2.50", "-0.0", "true", "false", "'p1 f'", '"d dh p1 AsKd"', "''",
+            '""', "'a # b'", "'it\"s'", '"it\'s"', "'a]b'", '"[x]"']  # fmt: skip
+_BEYOND = ["01", "+1", "1e3", "tru", '"a\\"b"', "'a\x01'", "[1, [2]]", "{a = 1}", "1979-05-27",
+           "'''x'''", "nan", "'a\tb'", '"\x7f"']  # fmt: skip
+_SPACES = ["", " ", "\n", "  \n  ", " # note\n", "\n# note\n  ", "# it's\n", "\t"]
+_EQUALS = ["=", " = ", "\t= "]
+
+
+def _array_text(rng: random.Random, beyond: bool) -> str:
+    pool = _SCALARS + (_BEYOND if beyond else [])
+    if rng.random() < 0.5:  # one kind, as PHH's arrays are
+        pool = rng.choice([_SCALARS[:5], _SCALARS[7:9], [s for s in _SCALARS if s[0] == '"']])
+    items = [rng.choice(pool) for _ in range(rng.randrange(6))]
+    text = "["
+    for k, item in enumerate(items):
+        text += rng.choice(_SPACES) + item + rng.choice(_SPACES)
+        if k < len(items) - 1 or rng.random() < 0.3:
+            text += "," if not beyond or rng.random() < 0.9 else rng.choice(["", ",,"])
+    return text + rng.choice(_SPACES) + "]"
+
+
+def _document(rng: random.Random, beyond: bool) -> str:
+    lines = []
+    keys = [f"k{i}" for i in range(rng.randrange(1, 8))]
+    for i, key in enumerate(keys):
+        if rng.random() < 0.15:
+            lines.append(f"[t{i}]")
+        value = _array_text(rng, beyond) if rng.random() < 0.5 else rng.choice(_SCALARS)
+        if beyond and rng.random() < 0.1:
+            value = rng.choice(_BEYOND)
+        lines.append(key + rng.choice(_EQUALS) + value + rng.choice(["", "  # c"]))
+    if beyond and rng.random() < 0.1:
+        lines.append(rng.choice(["k0 = 2", '"q" = 1', "a.b = 1", "[t0]\n[t0]"]))
+    return "\n".join(lines) + rng.choice(["", "\n"])
+
+
+@pytest.mark.parametrize("beyond", [False, True])
+def test_the_fast_toml_reader_agrees_with_tomllib_on_many_documents(beyond: bool) -> None:
+    """Thousands of documents made from a fixed seed: inside the subset the fast reader reads
+    each as `tomllib` does; beyond it, it reads the same or leaves the text to `tomllib`."""
+    rng = random.Random(2026 + beyond)
+    read = 0
+    for _ in range(3000):
+        text = _document(rng, beyond)
+        fast = loads(text)
+        try:
+            slow = tomllib.loads(text, parse_float=Decimal)
+        except tomllib.TOMLDecodeError:
+            assert fast is None, text
+            continue
+        if not beyond:
+            assert fast is not None, text
+        if fast is not None:
+            read += 1
+            assert fast == slow, text
+    assert read == 3000 if not beyond else read > 500
