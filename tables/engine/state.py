@@ -154,6 +154,11 @@ _FOLD_ACT = Action.FOLD
 _CHECK_ACT = Action.CHECK
 _CALL_ACT = Action.CALL
 _SHOW = Action.SHOW
+_MUCK = Action.MUCK
+# Read once a hand: an enum's member read from its class costs ten times a module global's.
+_LIMIT, _POT_LIMIT = Structure.LIMIT, Structure.POT_LIMIT
+_HI_LO = Game.OMAHA_HI_LO
+_ANTE_EACH, _ANTE_BIG_BLIND = AnteKind.EACH, AnteKind.BIG_BLIND
 _SHOW_MUCK = (Action.SHOW, Action.MUCK)
 _FOLD_CHECK = (Action.FOLD, Action.CHECK)
 _FOLD_CALL = (Action.FOLD, Action.CALL)
@@ -341,9 +346,9 @@ class Hand:
         self._values2 = {}
         self._street = _PREFLOP
         self._actor = -1
-        self._limit = config.structure is Structure.LIMIT
-        self._pot_limit = config.structure is Structure.POT_LIMIT
-        self._hi_lo = config.game is Game.OMAHA_HI_LO
+        self._limit = config.structure is _LIMIT
+        self._pot_limit = config.structure is _POT_LIMIT
+        self._hi_lo = config.game is _HI_LO
         self._values = {}
         self._sd_order = []
         self._sd_pos = 0
@@ -414,7 +419,7 @@ class Hand:
         # the main pot), as PokerKit does with ante trimming off.
         if bomb_pot:
             self._post_bomb_pot_antes()
-        elif config.ante_kind is AnteKind.EACH:
+        elif config.ante_kind is _ANTE_EACH:
             for i in range(n):
                 amount = min(stack[i], config.ante)
                 stack[i] -= amount
@@ -422,7 +427,7 @@ class Hand:
                 self._dead_put[i] += amount
                 self._collected += amount
                 records.append(make_ante_posted(seat_of[i], amount, stack[i] == 0))
-        elif config.ante_kind is AnteKind.BIG_BLIND:
+        elif config.ante_kind is _ANTE_BIG_BLIND:
             amount = min(stack[bb_i], config.ante)
             stack[bb_i] -= amount
             self._dead += amount
@@ -1097,7 +1102,7 @@ class Hand:
             elif act is _FOLD_ACT or act is _CHECK_ACT:
                 i = self._actor
                 to = self._bet[i]
-            elif act is _SHOW or act is Action.MUCK:
+            elif act is _SHOW or act is _MUCK:
                 i = self._actor
                 to = 0
             elif (
