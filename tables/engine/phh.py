@@ -1028,8 +1028,18 @@ def _cards_text(cards: Sequence[Card | None]) -> str:
 # anew at each call, several times slower.
 _BOARD_OR_SHOWN = (BoardDealt, Shown)
 _BET_OR_RAISE = (Bet, Raised)
-_MOVES = (Checked, Called, Bet, Raised, Folded)
-_POSTED = (AntePosted, BlindPosted)
+# What `Replay.pokerkit_idle_check` looks for, by record class.
+_STREET_DEALT, _POST, _BET_OR_RAISE_KIND, _CALL_KIND, _CHECK_KIND, _FOLD_KIND = range(6)
+_IDLE_KINDS: dict[type, int] = {
+    BoardDealt: _STREET_DEALT,
+    AntePosted: _POST,
+    BlindPosted: _POST,
+    Bet: _BET_OR_RAISE_KIND,
+    Raised: _BET_OR_RAISE_KIND,
+    Called: _CALL_KIND,
+    Checked: _CHECK_KIND,
+    Folded: _FOLD_KIND,
+}
 _OUT = (Folded, Mucked)
 _FOLD, _CHECK, _CALL = Action.FOLD, Action.CHECK, Action.CALL
 # An enum's member read from its class costs ten times a module global's (Python 3.11).
@@ -1288,21 +1298,27 @@ class Replay:
         # One pass to the move: who is out (folded, or all in on any street) and who has
         # moved on this street (from its start, or from its last bet or raise on). Nobody
         # folds after the move: what follows it is dealt or derived.
+        # The records' kinds by their class (one lookup, not a chain of isinstance): the
+        # records are instances of these very classes.
         out: set[int] = set()
         acted: set[int] = set()
+        kinds = _IDLE_KINDS
+        record: Any  # its kind says its class, and so its fields
         for record in history[: move + 1]:
-            if isinstance(record, BoardDealt):
+            kind = kinds.get(record.__class__)
+            if kind is None:
+                continue
+            if kind == _STREET_DEALT:
                 acted = set()
-            elif isinstance(record, _MOVES):
-                if isinstance(record, _BET_OR_RAISE):
+            elif kind == _POST:
+                if record.all_in:
+                    out.add(record.seat)
+            else:
+                if kind == _BET_OR_RAISE_KIND:
                     acted = set()
                 acted.add(record.seat)
-                if isinstance(record, Folded):
+                if kind == _FOLD_KIND or (kind != _CHECK_KIND and record.all_in):
                     out.add(record.seat)
-                elif not isinstance(record, Checked) and record.all_in:
-                    out.add(record.seat)
-            elif isinstance(record, _POSTED) and record.all_in:
-                out.add(record.seat)
         able = [seat for seat in game.seats if seat not in out and seat not in acted]
         return _player_index(able[0]) if len(able) == 1 else None
 

@@ -379,6 +379,35 @@ def test_pokerkits_check_by_the_last_player_with_chips_is_accepted() -> None:
         replay(parse_phh(twice))
 
 
+def test_a_player_all_in_on_an_earlier_street_is_not_asked_for_that_check() -> None:
+    # p3 is all in before the flop; on the flop p1 bets and p2 folds, which ends the
+    # betting. p3 moved before the flop, and an all-in player is asked nothing: a "p3 cc"
+    # there is no check PokerKit asks for, and is refused.
+    actions = [
+        "d dh p1 AsJs7sTs",
+        "d dh p2 7hTh4dAh",
+        "d dh p3 2sKd5hKs",
+        "p3 cbr 7",
+        "p1 cc",
+        "p2 cc",
+        "d db 9cJd6s",
+        "p1 cbr 10",
+        "p2 f",
+        "p1 sm AsJs7sTs",
+        "p3 sm 2sKd5hKs",
+        "d db 4s",
+        "d db 3d",
+    ]
+    text = (
+        'variant = "PO"\nantes = [0, 0, 0]\nblinds_or_straddles = [1, 2, 0]\nmin_bet = 2\n'
+        f"starting_stacks = [100, 100, 7]\nactions = {actions!r}\n".replace("'", '"')
+    )
+    assert finishing_stacks(replay(parse_phh(text))) == pokerkit_finishing_stacks(text)
+    asked = text.replace('"p2 f", ', '"p2 f", "p3 cc", ')
+    with pytest.raises(PhhError, match="comes first"):
+        replay(parse_phh(asked))
+
+
 def test_a_hand_settled_by_its_forced_bets_alone() -> None:
     # p1, the big blind, is all-in on a 10-chip big-blind ante: the hands are turned up
     # and the board run out before anyone acts.
