@@ -1297,9 +1297,9 @@ class Replay:
         move = len(history) - len(records)  # the move itself is the first new record
         # One pass to the move: who is out (folded, or all in on any street) and who has
         # moved on this street (from its start, or from its last bet or raise on). Nobody
-        # folds after the move: what follows it is dealt or derived.
-        # The records' kinds by their class (one lookup, not a chain of isinstance): the
-        # records are instances of these very classes.
+        # folds after the move: what follows it is dealt or derived. Each record's kind is
+        # one lookup of its class, not a chain of isinstance (records are of these very
+        # classes, never of subclasses).
         out: set[int] = set()
         acted: set[int] = set()
         kinds = _IDLE_KINDS

@@ -351,13 +351,22 @@ def test_a_variant_that_is_not_a_string_is_refused() -> None:
         parse_phh(heads_up(*DEAL).replace('variant = "PO"', "variant = [1]"))
 
 
+THREE_DEALT = ["d dh p1 AsJs7sTs", "d dh p2 7hTh4dAh", "d dh p3 2sKd5hKs"]
+
+
+def three_handed(actions: list[str], stacks: list[int]) -> str:
+    """A three-handed pot-limit Omaha hand's text, blinds 1 and 2."""
+    return (
+        'variant = "PO"\nantes = [0, 0, 0]\nblinds_or_straddles = [1, 2, 0]\nmin_bet = 2\n'
+        f"starting_stacks = {stacks}\nactions = {actions!r}\n".replace("'", '"')
+    )
+
+
 def test_pokerkits_check_by_the_last_player_with_chips_is_accepted() -> None:
     # The button calls all-in, the small blind folds: nobody could call a raise, so the
     # engine closes the round; PokerKit still asks the big blind, whose file says "p2 cc".
     actions = [
-        "d dh p1 AsJs7sTs",
-        "d dh p2 7hTh4dAh",
-        "d dh p3 2sKd5hKs",
+        *THREE_DEALT,
         "p3 cc",
         "p1 f",
         "p2 cc",
@@ -367,10 +376,7 @@ def test_pokerkits_check_by_the_last_player_with_chips_is_accepted() -> None:
         "d db 4s",
         "d db 3d",
     ]
-    text = (
-        'variant = "PO"\nantes = [0, 0, 0]\nblinds_or_straddles = [1, 2, 0]\nmin_bet = 2\n'
-        f"starting_stacks = [10, 10, 2]\nactions = {actions!r}\n".replace("'", '"')
-    )
+    text = three_handed(actions, [10, 10, 2])
     assert finishing_stacks(replay(parse_phh(text))) == pokerkit_finishing_stacks(text)
     without = text.replace('"p2 cc", ', "")
     assert finishing_stacks(replay(parse_phh(without))) == pokerkit_finishing_stacks(text)
@@ -384,9 +390,7 @@ def test_a_player_all_in_on_an_earlier_street_is_not_asked_for_that_check() -> N
     # betting. p3 moved before the flop, and an all-in player is asked nothing: a "p3 cc"
     # there is no check PokerKit asks for, and is refused.
     actions = [
-        "d dh p1 AsJs7sTs",
-        "d dh p2 7hTh4dAh",
-        "d dh p3 2sKd5hKs",
+        *THREE_DEALT,
         "p3 cbr 7",
         "p1 cc",
         "p2 cc",
@@ -398,10 +402,7 @@ def test_a_player_all_in_on_an_earlier_street_is_not_asked_for_that_check() -> N
         "d db 4s",
         "d db 3d",
     ]
-    text = (
-        'variant = "PO"\nantes = [0, 0, 0]\nblinds_or_straddles = [1, 2, 0]\nmin_bet = 2\n'
-        f"starting_stacks = [100, 100, 7]\nactions = {actions!r}\n".replace("'", '"')
-    )
+    text = three_handed(actions, [100, 100, 7])
     assert finishing_stacks(replay(parse_phh(text))) == pokerkit_finishing_stacks(text)
     asked = text.replace('"p2 f", ', '"p2 f", "p3 cc", ')
     with pytest.raises(PhhError, match="comes first"):
