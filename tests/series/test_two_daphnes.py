@@ -19,7 +19,7 @@ from django.conf import settings
 from websockets.sync.client import ClientConnection, connect
 
 from series.consumers import HEALTH_GROUP
-from tests.tables.servers import free_port, server_env, start_serve, stop
+from tests.tables.servers import free_port, server_env, web_processes
 
 pytestmark = [
     pytest.mark.distributed,
@@ -34,16 +34,9 @@ pytestmark = [
 @pytest.fixture
 def two_daphnes() -> Iterator[list[int]]:
     """Two web processes, each ``manage.py serve`` as the Procfile starts them."""
-    env = server_env()
     ports = [free_port(), free_port()]
-    processes = []
-    try:
-        for port in ports:
-            processes.append(start_serve(env, port))
+    with web_processes(server_env(), ports):
         yield ports
-    finally:
-        ended = [stop(process) for process in processes]
-    assert all(ended), "a web process did not end on SIGTERM"
 
 
 def receive(ws: ClientConnection) -> dict[str, object]:

@@ -153,6 +153,24 @@ def start_serve(env: dict[str, str], port: int, log: Path | None = None) -> subp
     return process
 
 
+@contextmanager
+def web_processes(
+    env: dict[str, str], ports: list[int], log_dir: Path | None = None
+) -> Iterator[list[subprocess.Popen[bytes]]]:
+    """``manage.py serve`` on each port, as the distributed mode runs its web processes (the
+    Procfile, the systemd unit), each logging to ``log_dir/web<port>.log`` when given. They
+    are stopped as systemd stops them, and each must end on SIGTERM, with no SIGKILL."""
+    processes: list[subprocess.Popen[bytes]] = []
+    try:
+        for port in ports:
+            log = log_dir / f"web{port}.log" if log_dir is not None else None
+            processes.append(start_serve(env, port, log=log))
+        yield processes
+    finally:
+        ended = [stop(process) for process in processes]
+    assert all(ended), f"web processes that did not end on SIGTERM: {ended}"
+
+
 def kill(process: subprocess.Popen[bytes]) -> None:
     """SIGKILL the server and everything it started: no cleanup, as in a crash."""
     try:

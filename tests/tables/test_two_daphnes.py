@@ -25,7 +25,7 @@ from tables.models import Hand, Table
 from tables.runtime.state import STATE
 from tables.selectors import table_chip_count
 from tests.tables.conftest import make_players
-from tests.tables.servers import Player, free_port, server_env, start_serve, stop
+from tests.tables.servers import Player, free_port, server_env, web_processes
 
 pytestmark = [
     pytest.mark.distributed,
@@ -44,15 +44,8 @@ def two_daphnes() -> Iterator[list[int]]:
     url = f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"
     env = server_env(DATABASE_URL=url, TABLES_NEXT_HAND_DELAY_MS="300")
     ports = [free_port(), free_port()]
-    processes = []
-    try:
-        for port in ports:
-            processes.append(start_serve(env, port))
+    with web_processes(env, ports):
         yield ports
-    finally:
-        ended = [stop(process) for process in processes]
-    # Each web process ends on SIGTERM, as systemd stops it, with no SIGKILL needed.
-    assert all(ended), ended
 
 
 def in_thread(query):  # type: ignore[no-untyped-def]

@@ -36,7 +36,7 @@ from websockets.exceptions import WebSocketException
 from websockets.sync.client import connect
 
 from series.models import WorkerHeartbeat
-from tests.tables.servers import BASE_DIR, PYTHON, free_port, server_env, start_serve, stop
+from tests.tables.servers import BASE_DIR, PYTHON, free_port, server_env, web_processes
 from tests.tournaments.clock_helpers import ROW_LEVEL_1, ROW_LEVEL_2, reload
 from tournaments.models import Tournament
 from tournaments.services.clock.controls import clock_start
@@ -154,14 +154,12 @@ def celery_on_private_redis(tmp_path: Path) -> Iterator[Celeries]:
     worker = start_celery(env, worker_log, "worker", "--concurrency", "1")
     beat = start_celery(env, tmp_path / "beat.log", "beat", "-s", str(tmp_path / "schedule"))
     ports = [free_port(), free_port()]
-    daphnes = [start_serve(env, port, tmp_path / f"daphne{port}.log") for port in ports]
     try:
-        yield Celeries(
-            redis=redis, worker=worker, beat=beat, worker_log=worker_log, daphne_ports=ports
-        )
+        with web_processes(env, ports, tmp_path):
+            yield Celeries(
+                redis=redis, worker=worker, beat=beat, worker_log=worker_log, daphne_ports=ports
+            )
     finally:
-        for daphne in daphnes:
-            stop(daphne)
         for process in (beat, worker):
             end(process)
         redis.stop()
