@@ -163,3 +163,30 @@ def test_a_deal_writes_its_seats_together(seated_table: Table, players: list[Use
     assert {(s.state, s.is_new, s.owes_small, s.owes_big) for s in dealt} == {
         ("playing", False, False, False)
     }
+
+
+def test_several_seats_saved_together_hold_what_the_orm_would_save(
+    seated_table: Table, players: list[User]
+) -> None:
+    """``save_many`` writes every field of every row as the ORM's ``save`` would: nulls
+    and values, text, a JSON object, and a user taken away; a row gone refuses the lot."""
+    deal(seated_table)
+    seats = list(Seat.objects.filter(table=seated_table).order_by("number"))
+    mine, other, empty = seats[0], seats[1], seats[-1]
+    mine.sockets = {"server-a": 2, 'naïve "quoted"': [1, None]}
+    mine.sat_out_reason = "it's 'quoted'"
+    mine.pre_action_hand = None
+    mine.stack += 17
+    other.sockets = {}
+    other.pre_action_hand = 3
+    other.state = "sitting_out"
+    empty.user = None
+    rows.save_many([mine, other, empty])
+    for seat in (mine, other, empty):
+        assert model_to_dict(Seat.objects.get(pk=seat.pk)) == model_to_dict(seat)
+
+    Seat.objects.filter(pk=other.pk).delete()
+    mine.stack += 1
+    with pytest.raises(Seat.DoesNotExist), transaction.atomic():
+        rows.save_many([mine, other])
+    assert Seat.objects.get(pk=mine.pk).stack == mine.stack - 1
