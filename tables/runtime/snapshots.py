@@ -31,7 +31,8 @@ from tables.engine.preactions import BETTING_STREETS, pre_action_kinds
 from tables.engine.records import BoardDealt
 from tables.engine.state import Hand as EngineHand
 from tables.i18n import HIGH_CODES, hand_shape
-from tables.models import ChatMessage, Hand, HandPlayer, Seat, SeatState, Table, bomb_pot_voters
+from tables.models import Hand, HandPlayer, Seat, SeatState, Table, bomb_pot_voters
+from tables.runtime import rows
 from tables.runtime.engines import Engines
 from tables.timing import COUNTDOWN_AFTER_SECONDS
 
@@ -346,14 +347,7 @@ class Snapshots:
 
 
 def _recent(table_id: int) -> str:
-    return _json(
-        [
-            _recent_hand(h)
-            for h in Hand.objects.filter(table_id=table_id, ended_at__isnull=False)
-            .order_by("-number")
-            .only("id", "number", "summary", "awards")[:RECENT_HANDS]
-        ]
-    )
+    return _json([_recent_hand(h) for h in rows.recent_hands(table_id, RECENT_HANDS)])
 
 
 def _recent_hand(hand: Hand) -> dict[str, Any]:
@@ -369,14 +363,8 @@ def _recent_hand(hand: Hand) -> dict[str, Any]:
 def _chat(table_id: int) -> str:
     return _json(
         [
-            {"name": m.user.get_username(), "text": m.text, "at": _ms(m.created_at)}
-            for m in reversed(
-                list(
-                    ChatMessage.objects.filter(table_id=table_id).select_related("user")[
-                        :CHAT_LINES
-                    ]
-                )
-            )
+            {"name": name, "text": text, "at": _ms(at)}
+            for name, text, at in reversed(rows.chat_lines(table_id, CHAT_LINES))
         ]
     )
 

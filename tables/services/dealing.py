@@ -54,31 +54,18 @@ def table_tick(table_id: int, now: datetime | None = None) -> bool:
 def _tick_may_be_due(table_id: int, now: datetime) -> bool:
     # Stored deadlines and next-hand times are only ever set in the future, so "not due"
     # read without the lock stays true until the next read.
-    row = (
-        Hand.objects.filter(table_id=table_id, ended_at__isnull=True)
-        .values_list("deadline", "to_act", "reveal_at", "vote_until", "table__bomb_pot_vote_until")
-        .first()
-    )
-    if row is not None:
-        deadline, to_act, reveal_at, vote_until, bomb_pot_vote_until = row
-        if bomb_pot_vote_until is not None and bomb_pot_vote_until <= now:
-            return True
-        if reveal_at is not None:
-            return bool(reveal_at <= now)
-        if vote_until is not None:
-            return bool(vote_until <= now)
-        return deadline is not None and deadline <= now and to_act is not None
-    table = (
-        Table.objects.filter(pk=table_id)
-        .values_list("next_hand_at", "closed_at", "bomb_pot_vote_until")
-        .first()
-    )
-    if table is None:
+    times = rows.tick_times(table_id)
+    if times is None:
         return True  # the locked read says "no such table"
-    next_hand_at, closed_at, bomb_pot_vote_until = table
-    if bomb_pot_vote_until is not None and bomb_pot_vote_until <= now:
+    if times.bomb_pot_vote_until is not None and times.bomb_pot_vote_until <= now:
         return True
-    return next_hand_at is not None and next_hand_at <= now and closed_at is None
+    if times.in_hand:
+        if times.reveal_at is not None:
+            return bool(times.reveal_at <= now)
+        if times.vote_until is not None:
+            return bool(times.vote_until <= now)
+        return times.deadline is not None and times.deadline <= now and times.to_act is not None
+    return times.next_hand_at is not None and times.next_hand_at <= now and times.closed_at is None
 
 
 def _table_tick(table_id: int, now: datetime) -> bool:

@@ -9,10 +9,11 @@ from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.forms.models import model_to_dict
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from tables import services
 from tables.errors import Stale
-from tables.models import Hand, Seat, Table
+from tables.models import ChatMessage, Hand, Seat, Table
 from tables.runtime import rows
 from tests.tables.conftest import deal
 
@@ -190,3 +191,48 @@ def test_several_seats_saved_together_hold_what_the_orm_would_save(
     with pytest.raises(Seat.DoesNotExist), transaction.atomic():
         rows.save_many([mine, other])
     assert Seat.objects.get(pk=mine.pk).stack == mine.stack - 1
+
+
+def test_a_ticks_times_the_recent_hands_and_the_chat_read_as_the_orm_reads_them(
+    seated_table: Table, players: list[User]
+) -> None:
+    """The reads behind a tick's first look and a state's recent hands and chat (one
+    statement each on PostgreSQL) give what the ORM gives, in the same order."""
+    table_id = seated_table.pk
+    assert rows.tick_times(table_id + 1000) is None
+    Table.objects.filter(pk=table_id).update(next_hand_at=None)
+    between = rows.tick_times(table_id)
+    assert between is not None and not between.in_hand
+    assert between[:3] == (None, None, None)
+    for _ in range(3):
+        Table.objects.filter(pk=table_id).update(next_hand_at=timezone.now())
+        deal(seated_table)
+        hand = Hand.objects.get(table=seated_table, ended_at__isnull=True)
+        Hand.objects.filter(pk=hand.pk).update(
+            ended_at=hand.started_at, summary=f"hand {hand.number}", awards=[{"seat": 1}]
+        )
+    Table.objects.filter(pk=table_id).update(next_hand_at=timezone.now())
+    deal(seated_table)
+    hand = Hand.objects.get(table=seated_table, ended_at__isnull=True)
+    deadline = hand.started_at + timedelta(seconds=30)
+    Hand.objects.filter(pk=hand.pk).update(deadline=deadline, to_act=3)
+    closed = hand.started_at + timedelta(hours=1)
+    Table.objects.filter(pk=table_id).update(closed_at=closed, bomb_pot_vote_until=deadline)
+    times = rows.tick_times(table_id)
+    assert times == (None, closed, deadline, True, deadline, 3, None, None)
+
+    orm = Hand.objects.filter(table_id=table_id, ended_at__isnull=False).order_by("-number")
+    recent = rows.recent_hands(table_id, 2)
+    assert [(h.pk, h.number, h.summary, h.awards) for h in recent] == [
+        (h.pk, h.number, h.summary, h.awards) for h in orm[:2]
+    ]
+    assert recent[0].awards == [{"seat": 1}]
+
+    for k, user in enumerate([*players[:3], players[0]]):
+        ChatMessage.objects.create(table=seated_table, user=user, text=f"line {k} 'é'")
+    lines = rows.chat_lines(table_id, 3)
+    assert lines == [
+        (m.user.get_username(), m.text, m.created_at)
+        for m in ChatMessage.objects.filter(table=seated_table)[:3]
+    ]
+    assert [text for _, text, _ in lines] == ["line 3 'é'", "line 2 'é'", "line 1 'é'"]
