@@ -123,8 +123,17 @@ def _concrete(model: type[Model]) -> list[Field[Any, Any]]:
 
 
 @cache
-def _columns(model: type[Model], alias: str) -> str:
-    return ", ".join(f"{alias}.{_quote(f.column)}" for f in _concrete(model))
+def _columns(model: type[Model], alias: str = "", names: tuple[str, ...] | None = None) -> str:
+    """The columns of ``names`` (every concrete field when None), quoted, after ``alias.``."""
+    if names is None:
+        names = tuple(f.name for f in _concrete(model))
+    return ", ".join(_column(model, n, alias) for n in names)
+
+
+def _column(model: type[Model], name: str, alias: str = "") -> str:
+    """A field's column, quoted (after ``alias.`` when given)."""
+    column = _quote(model._meta.get_field(name).column)  # type: ignore[union-attr]
+    return f"{alias}.{column}" if alias else column
 
 
 @cache
@@ -336,40 +345,37 @@ _RECENT = ("id", "number", "summary", "awards")
 
 @cache
 def _tick_times_sql() -> str:
-    table = ", ".join(f"t.{_quote(Table._meta.get_field(n).column)}" for n in _TICK_TABLE)  # type: ignore[union-attr]
-    hand = ", ".join(f"h.{_quote(Hand._meta.get_field(n).column)}" for n in _TICK_HAND)  # type: ignore[union-attr]
-    hand_table = _quote(Hand._meta.get_field("table").column)  # type: ignore[union-attr]
     return (
-        f"SELECT {table}, h.{_quote('id')}, {hand} FROM {_quote(Table._meta.db_table)} t "
-        f"LEFT JOIN {_quote(Hand._meta.db_table)} h ON h.{hand_table} = t.{_quote('id')} "
-        f"AND h.{_quote('ended_at')} IS NULL "
-        f"WHERE t.{_quote('id')} = %s ORDER BY h.{_quote('id')} LIMIT 1"
+        f"SELECT {_columns(Table, 't', _TICK_TABLE)}, {_column(Hand, 'id', 'h')}, "
+        f"{_columns(Hand, 'h', _TICK_HAND)} FROM {_quote(Table._meta.db_table)} t "
+        f"LEFT JOIN {_quote(Hand._meta.db_table)} h "
+        f"ON {_column(Hand, 'table', 'h')} = {_column(Table, 'id', 't')} "
+        f"AND {_column(Hand, 'ended_at', 'h')} IS NULL "
+        f"WHERE {_column(Table, 'id', 't')} = %s ORDER BY {_column(Hand, 'id', 'h')} LIMIT 1"
     )
 
 
 @cache
 def _recent_sql() -> str:
-    columns = ", ".join(_quote(Hand._meta.get_field(n).column) for n in _RECENT)  # type: ignore[union-attr]
-    hand_table = _quote(Hand._meta.get_field("table").column)  # type: ignore[union-attr]
     return (
-        f"SELECT {columns} FROM {_quote(Hand._meta.db_table)} WHERE {hand_table} = %s "
-        f"AND {_quote('ended_at')} IS NOT NULL ORDER BY {_quote('number')} DESC LIMIT %s"
+        f"SELECT {_columns(Hand, '', _RECENT)} FROM {_quote(Hand._meta.db_table)} "
+        f"WHERE {_column(Hand, 'table')} = %s AND {_column(Hand, 'ended_at')} IS NOT NULL "
+        f"ORDER BY {_column(Hand, 'number')} DESC LIMIT %s"
     )
 
 
 @cache
 def _chat_sql() -> str:
     user = get_user_model()
-    name = _quote(user._meta.get_field(user.USERNAME_FIELD).column)  # type: ignore[union-attr]
-    chat = _quote(ChatMessage._meta.db_table)
-    user_id = _quote(ChatMessage._meta.get_field("user").column)  # type: ignore[union-attr]
-    table_id = _quote(ChatMessage._meta.get_field("table").column)  # type: ignore[union-attr]
     # ChatMessage's own ordering (its Meta): the newest first, the later id first.
     return (
-        f"SELECT u.{name}, m.{_quote('text')}, m.{_quote('created_at')} FROM {chat} m "
-        f"JOIN {_quote(user._meta.db_table)} u ON u.{_quote('id')} = m.{user_id} "
-        f"WHERE m.{table_id} = %s ORDER BY m.{_quote('created_at')} DESC, m.{_quote('id')} DESC "
-        f"LIMIT %s"
+        f"SELECT {_column(user, user.USERNAME_FIELD, 'u')}, "
+        f"{_columns(ChatMessage, 'm', ('text', 'created_at'))} "
+        f"FROM {_quote(ChatMessage._meta.db_table)} m JOIN {_quote(user._meta.db_table)} u "
+        f"ON {_column(user, 'id', 'u')} = {_column(ChatMessage, 'user', 'm')} "
+        f"WHERE {_column(ChatMessage, 'table', 'm')} = %s "
+        f"ORDER BY {_column(ChatMessage, 'created_at', 'm')} DESC, "
+        f"{_column(ChatMessage, 'id', 'm')} DESC LIMIT %s"
     )
 
 
@@ -428,11 +434,8 @@ def hand_append(hand: Hand, added: list[dict[str, Any]]) -> None:
 
 @cache
 def _append_sql() -> str:
-    records = _quote(Hand._meta.get_field("records").column)
-    sets = ", ".join(
-        f"{_quote(Hand._meta.get_field(name).column)} = %s"  # type: ignore[union-attr]
-        for name in HAND_STATE
-    )
+    records = _column(Hand, "records")
+    sets = ", ".join(f"{_column(Hand, name)} = %s" for name in HAND_STATE)
     return (
         f"UPDATE {_quote(Hand._meta.db_table)} SET {records} = {records} || %s::jsonb, "
         f"{sets} WHERE {_quote('id')} = %s"
