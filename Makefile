@@ -23,7 +23,7 @@ $(PY):
 	$(PY) -m pip install --quiet --upgrade pip
 
 # Stamp files: reinstall only when a requirements file changes. --no-compile: pip would
-# compile every module of every package (Django's admin and tests, Twisted, mypy,
+# compile every module of every package (Django's contrib apps, Twisted, mypy,
 # hypothesis...), half of a fresh clone's install (17-24 s against 8-10); Python compiles
 # what a process imports on first use instead, and keeps it (the bytecode cache, above).
 $(VENV)/.installed: requirements.txt | $(PY)
