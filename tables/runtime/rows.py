@@ -367,15 +367,17 @@ def _recent_sql() -> str:
 @cache
 def _chat_sql() -> str:
     user = get_user_model()
-    # ChatMessage's own ordering (its Meta): the newest first, the later id first.
+    # In ChatMessage's own order (its Meta's): the newest first.
+    order = ", ".join(
+        _column(ChatMessage, name.removeprefix("-"), "m") + (" DESC" if name[0] == "-" else "")
+        for name in ChatMessage._meta.ordering
+    )
     return (
         f"SELECT {_column(user, user.USERNAME_FIELD, 'u')}, "
         f"{_columns(ChatMessage, 'm', ('text', 'created_at'))} "
         f"FROM {_quote(ChatMessage._meta.db_table)} m JOIN {_quote(user._meta.db_table)} u "
         f"ON {_column(user, 'id', 'u')} = {_column(ChatMessage, 'user', 'm')} "
-        f"WHERE {_column(ChatMessage, 'table', 'm')} = %s "
-        f"ORDER BY {_column(ChatMessage, 'created_at', 'm')} DESC, "
-        f"{_column(ChatMessage, 'id', 'm')} DESC LIMIT %s"
+        f"WHERE {_column(ChatMessage, 'table', 'm')} = %s ORDER BY {order} LIMIT %s"
     )
 
 
@@ -770,7 +772,7 @@ class _PostgreSQL:
     def chat_lines(self, table_id: int, count: int) -> list[tuple[str, str, datetime]]:
         with connection.cursor() as cursor:
             cursor.execute(_chat_sql(), [table_id, count])
-            return [tuple(row) for row in cursor.fetchall()]  # type: ignore[misc]
+            return cursor.fetchall()
 
     def save_many(self, objs: list[Any]) -> None:
         if len(objs) < 2:
