@@ -5,6 +5,7 @@ it, the in-memory broker of embedded mode, with the worker and beat that `manage
 starts in its own process.
 """
 
+import logging
 import uuid
 from collections.abc import Iterator
 
@@ -69,6 +70,10 @@ def test_embedded_mode_runs_worker_and_beat_inside_the_process() -> None:
     from config.embedded import embedded_celery_start
 
     site_lifetime = connection.settings_dict["CONN_MAX_AGE"]
+    # A worker takes the root logger over as it starts (Celery's hijack, as in a served site):
+    # its handler would print every later warning of this test process to the terminal.
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
     embedded = embedded_celery_start()
     try:
         assert embedded.worker_thread.is_alive() and embedded.beat.is_alive()
@@ -81,6 +86,8 @@ def test_embedded_mode_runs_worker_and_beat_inside_the_process() -> None:
         assert result == f"pong:{token}"
     finally:
         embedded.stop()
+        root.handlers[:] = handlers
+        root.setLevel(level)
     assert not embedded.worker_thread.is_alive()
 
 
