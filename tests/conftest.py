@@ -150,20 +150,20 @@ def django_db_keepdb() -> bool:
 
 
 @pytest.fixture(autouse=True, scope="session")
-def fast_password_hashing() -> Iterator[None]:
-    # The real hasher is slow on purpose; tests create many users and never need its strength.
-    # Session-scoped, so the engine's many pure tests pay nothing for it.
-    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
-        yield
+def session_settings() -> Iterator[None]:
+    """Settings for every test of the session; the engine's many pure tests pay nothing.
 
-
-@pytest.fixture(autouse=True, scope="session")
-def static_files_found_per_request() -> Iterator[None]:
-    # Each test's Client loads the middleware anew, and WhiteNoise, serving from the finders
-    # with DEBUG off (as pytest-django runs the tests), lists every static file when it loads:
-    # 17 ms a client against under 1 with autorefresh, WhiteNoise's development mode, which
-    # finds a file when it is asked for. A site's process loads its middleware once.
-    with override_settings(WHITENOISE_AUTOREFRESH=True):
+    - The MD5 hasher: the real one is slow on purpose; tests create many users and never
+      need its strength.
+    - WhiteNoise's autorefresh (its development mode, which finds a static file when one is
+      asked for): each test's Client loads the middleware anew, and WhiteNoise serving from
+      the finders with DEBUG off (as pytest-django runs the tests) listed every static file
+      at each load, 17 ms a client against under 1. A site's process loads it once.
+    """
+    with override_settings(
+        PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"],
+        WHITENOISE_AUTOREFRESH=True,
+    ):
         yield
 
 
